@@ -1,0 +1,280 @@
+"""The eventsourcing Application: get -> domain call -> save, with the library's
+snapshots, aggregate cache (fast-forwarded, so several processes stay
+correct) and retry on a lost race between processes.
+
+The clock lives here, not in the aggregate: every request passes `at` in.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+from uuid import UUID, uuid4
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import retry
+
+from domain import chain, dice
+from domain.commands import Command
+from domain.game import Game
+from domain.rulings import Malformed, NotFound, Refused
+
+DEFAULT_OPTIONS = {"battle_rounds": 5, "reserves_from_round": 2, "spectator_delay_s": 0}
+ROLES = ("A", "B", "spectator")
+
+
+class Conflict(Refused):
+    """A concurrent writer won and retrying did not settle it (409 SVC.CONFLICT)."""
+
+
+def new_token(game_id: UUID) -> str:
+    """>= 128 bits from `secrets`; the game id in front lets the service tell 401 from 403."""
+    return f"{game_id.hex}.{secrets.token_urlsafe(24)}"
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Answer(dict):
+    """What a request appended: {"version", "events"} plus the HTTP status to send."""
+
+    status: int = 200
+
+
+class Warlog(Application):
+    name = "warlog"
+    snapshotting_intervals = {Game: 100}
+    env = {
+        "AGGREGATE_CACHE_MAXSIZE": "500",
+        "AGGREGATE_CACHE_FASTFORWARD": "y",
+        "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",  # commands run under a per-game lock and evict on failure
+    }
+
+    def __init__(self, env: dict[str, str] | None = None) -> None:
+        super().__init__(env)
+        self._locks: dict[UUID, threading.RLock] = {}
+        self._locks_lock = threading.Lock()
+
+    # -- plumbing ------------------------------------------------------------------------
+
+    def lock(self, game_id: UUID) -> threading.RLock:
+        with self._locks_lock:
+            return self._locks.setdefault(game_id, threading.RLock())
+
+    def game(self, game_id: UUID) -> Game:
+        try:
+            return self.repository.get(game_id)
+        except AggregateNotFoundError:
+            raise NotFound(f"no game {game_id}") from None
+
+    def _evict(self, game_id: UUID) -> None:
+        cache = self.repository.cache
+        if cache is not None:
+            try:
+                cache.get(game_id, evict=True)
+            except KeyError:
+                pass
+
+    def _write(self, game_id: UUID, work: Callable[[Game], Any]) -> Any:
+        """Run `work` on the game and save what it appended; retry a lost race, then 409."""
+
+        @retry(IntegrityError, max_attempts=5, wait=0.01)
+        def attempt() -> Any:
+            with self.lock(game_id):
+                game = self.game(game_id)
+                try:
+                    result = work(game)
+                    if game.pending_events:
+                        self.save(game)
+                    return result
+                except BaseException:
+                    if game.pending_events:
+                        self._evict(game_id)
+                    raise
+
+        try:
+            return attempt()
+        except IntegrityError:
+            raise Conflict("another writer appended to this game first; send the command again",
+                           rule="SVC.CONFLICT") from None
+
+    # -- games ---------------------------------------------------------------------------
+
+    def create_game(self, ruleset: str, players: dict[str, str], dice_mode: str,
+                    options: dict[str, Any], at: str) -> dict[str, Any]:
+        game_id = uuid4()
+        tokens = {role: new_token(game_id) for role in ROLES}
+        seed = secrets.token_bytes(32)
+        game = Game.create(game_id, ruleset, players, dice_mode, {**DEFAULT_OPTIONS, **options}, seed,
+                           {role: digest(token) for role, token in tokens.items()}, at)
+        self.save(game)
+        return {"game_id": str(game_id), "version": game.version, "tokens": tokens,
+                "dice_commitment": game.state["dice_commitment"]}
+
+    def role_of(self, token: str) -> tuple[UUID, str] | None:
+        """(the game a token opens, its role), or None for an unknown token."""
+        head, _, _ = token.partition(".")
+        try:
+            game_id = UUID(hex=head)
+            game = self.repository.get(game_id)
+        except (ValueError, AggregateNotFoundError):
+            return None
+        role = game.check_token(token)
+        return (game_id, role) if role else None
+
+    # -- writing -------------------------------------------------------------------------
+
+    def _answer(self, game: Game, status: int, first: int, last: int) -> Answer:
+        """A stored answer replayed as it was first sent."""
+        events = [self.public(e.entry, False) for e in self.stored(game.id, first - 1, last - first + 1)]
+        answer = Answer(version=last, events=events)
+        answer.status = status
+        return answer
+
+    def _replayed(self, game: Game, seat: str, key: str | None, body: str) -> Answer | None:
+        stored = game.answer(seat, key, body)
+        if stored is None:
+            return None
+        return self._answer(game, stored[1], stored[2], stored[3])
+
+    @staticmethod
+    def _check_version(game: Game, if_match: int | None) -> None:
+        if if_match is not None and if_match != game.version:
+            raise PreconditionFailed(f"If-Match names version {if_match}; the game is at {game.version}")
+
+    def command(self, game_id: UUID, seat: str, parse: Callable[[], Command], at: str,
+                key: str | None = None, body: str = "", if_match: int | None = None) -> Answer:
+        def work(game: Game) -> Answer:
+            replay = self._replayed(game, seat, key, body)
+            if replay is not None:
+                return replay
+            command = parse()
+            game.validate(seat, command)
+            self._check_version(game, if_match)
+            first = game.version + 1
+            game.execute(seat, command, at, key, body)
+            return self._answer_pending(game, first)
+
+        return self._write(game_id, work)
+
+    def _answer_pending(self, game: Game, first: int, status: int = 200) -> Answer:
+        events = [self.public(e.entry, False) for e in game.pending_events]
+        answer = Answer(version=game.version, events=events)
+        answer.status = status
+        return answer
+
+    def muster(self, game_id: UUID, seat: str, parse: Callable[[], list[dict[str, Any]]], at: str,
+               key: str | None = None, body: str = "", if_match: int | None = None) -> Answer:
+        def work(game: Game) -> Answer:
+            replay = self._replayed(game, seat, key, body)
+            if replay is not None:
+                return replay
+            units = parse()
+            self._check_version(game, if_match)
+            first = game.version + 1
+            game.muster(seat, units, at, key, body)
+            return self._answer_pending(game, first)
+
+        return self._write(game_id, work)
+
+    def state_at(self, game_id: UUID, version: int) -> dict[str, Any] | None:
+        if version < 1:
+            return None
+        return self.repository.get(game_id, version=version).state
+
+    def undo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
+             if_match: int | None = None) -> Answer:
+        def work(game: Game) -> Answer:
+            replay = self._replayed(game, seat, key, body)
+            if replay is not None:
+                return replay
+            self._check_version(game, if_match)
+            first = game.version + 1
+            before = self.state_at(game_id, game.undo_first_seq() - 1) if game.done else None
+            status = game.undo(seat, at, key, body, before)
+            return self._answer_pending(game, first, status)
+
+        return self._write(game_id, work)
+
+    def answer_undo(self, game_id: UUID, seat: str, approve: bool, at: str, key: str | None = None,
+                    body: str = "", if_match: int | None = None) -> Answer:
+        def work(game: Game) -> Answer:
+            replay = self._replayed(game, seat, key, body)
+            if replay is not None:
+                return replay
+            self._check_version(game, if_match)
+            first = game.version + 1
+            pending = game.pending_undo
+            before = self.state_at(game_id, pending["seqs"][0] - 1) if pending and approve else None
+            game.answer_undo(seat, approve, at, key, body, before)
+            return self._answer_pending(game, first)
+
+        return self._write(game_id, work)
+
+    def redo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
+             if_match: int | None = None) -> Answer:
+        def work(game: Game) -> Answer:
+            replay = self._replayed(game, seat, key, body)
+            if replay is not None:
+                return replay
+            self._check_version(game, if_match)
+            first = game.version + 1
+            after = self.state_at(game_id, game.redo_last_seq()) if game.redo_stack else None
+            game.redo(seat, at, key, body, after)
+            return self._answer_pending(game, first)
+
+        return self._write(game_id, work)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def read(self, game_id: UUID) -> Game:
+        """The current game for reading (shared with the cache: do not mutate)."""
+        with self.lock(game_id):
+            return self.game(game_id)
+
+    @staticmethod
+    def public(entry: dict[str, Any], undone: bool) -> dict[str, Any]:
+        return {**entry, "undone": undone}
+
+    def stored(self, game_id: UUID, after: int = 0, limit: int | None = None) -> Iterator[Any]:
+        return iter(self.repository.event_store.get(game_id, gt=after, limit=limit))
+
+    def entries(self, game_id: UUID, after: int = 0, limit: int | None = None,
+                game: Game | None = None) -> list[dict[str, Any]]:
+        game = game or self.read(game_id)
+        return [self.public(e.entry, game.is_undone(e.entry["seq"])) for e in self.stored(game_id, after, limit)]
+
+    def verify(self, game_id: UUID) -> dict[str, Any]:
+        game = self.read(game_id)
+        stored = [e.entry for e in self.stored(game_id)]
+        bad, _, head = chain.first_break(stored)
+        seed = game.revealed_seed()
+        dice_ok = None if seed is None else self.dice_hold(stored, bytes.fromhex(seed))
+        return {"chain_ok": bad is None, "events": len(stored), "head_hash": head if bad else stored[-1]["hash"],
+                "first_bad_seq": bad, "dice_ok": dice_ok, "server_seed": seed}
+
+    @staticmethod
+    def dice_hold(entries: list[dict[str, Any]], seed: bytes) -> bool:
+        """Re-derive every server roll from the revealed seed (CONTRACT.md "Server dice")."""
+        game_id = entries[0]["data"]["game_id"]
+        entropy = {"A": "", "B": ""}
+        for entry in entries:
+            if entry["type"] == "EntropyAdded":
+                entropy[entry["data"]["seat"]] = entry["data"]["entropy"]
+        for entry in entries:
+            data = entry["data"]
+            if "counter" not in data:
+                continue
+            faces = dice.server_faces(seed, game_id, data["counter"], entropy["A"], entropy["B"],
+                                      len(data["faces"]), data["sides"])
+            if faces != data["faces"]:
+                return False
+        return True
+
+
+class PreconditionFailed(Malformed):
+    """If-Match names a version that is not the game's current one (412)."""

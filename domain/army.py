@@ -1,0 +1,141 @@
+"""Units, models, starting strength and strength bands (CORE.STR.*).
+
+A unit is kept as the contract's JSON shape (validated at the boundary) plus a
+few counters the game maintains: `models_alive`, `starting_strength`,
+`wounds_lost` and the per-turn `turn` record.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from domain.rulings import Malformed
+
+STATUSES = frozenset({
+    "battle_shocked", "falling_back", "regrouped", "pinned", "gone_to_ground",
+    "immobilised", "routed", "suppressed", "locked_in_combat", "engaged",
+    "no_weapons_left",
+})
+
+
+def model_count(unit: Mapping[str, Any]) -> int:
+    return sum(line.get("count", 1) for line in unit["models"])
+
+
+def validate_army(seat: str, units: list[dict[str, Any]], others: Mapping[str, Mapping[str, Any]]) -> None:
+    """Cross-unit checks the field types cannot express; errors name the field (422)."""
+    seen: set[str] = set()
+    ids = {unit["id"] for unit in units}
+    for index, unit in enumerate(units):
+        where = f"units[{index}]"
+        if unit["id"] in seen:
+            raise Malformed(f"unit id {unit['id']!r} appears twice in this army", field=f"{where}.id")
+        if unit["id"] in others:
+            raise Malformed(f"unit id {unit['id']!r} is already used by the other army", field=f"{where}.id")
+        seen.add(unit["id"])
+        for status in unit.get("statuses", []):
+            if status not in STATUSES:
+                raise Malformed(f"unknown status {status!r}; known: {', '.join(sorted(STATUSES))}",
+                                field=f"{where}.statuses")
+        for link in ("embarked_in", "leader_of"):
+            target = unit.get(link)
+            if target is None:
+                continue
+            if target == unit["id"]:
+                raise Malformed(f"{link} names the unit itself", field=f"{where}.{link}")
+            if target not in ids:
+                raise Malformed(f"{link} names {target!r}, which is not a unit of this army", field=f"{where}.{link}")
+        if unit.get("embarked_in"):
+            transport = next(u for u in units if u["id"] == unit["embarked_in"])
+            if not transport.get("transport"):
+                raise Malformed(f"{unit['embarked_in']!r} has no transport capacity", field=f"{where}.embarked_in")
+    for index, unit in enumerate(units):
+        capacity = (unit.get("transport") or {}).get("capacity")
+        if capacity is None:
+            continue
+        aboard = sum(model_count(u) for u in units if u.get("embarked_in") == unit["id"])
+        if aboard > capacity:
+            raise Malformed(f"{aboard} models embarked in {unit['id']!r}, capacity {capacity}",
+                            field=f"units[{index}].transport.capacity")
+
+
+def new_unit_state(seat: str, unit: Mapping[str, Any]) -> dict[str, Any]:
+    state = dict(unit)
+    state["owner"] = seat
+    state["models_alive"] = model_count(unit)
+    state["starting_strength"] = model_count(unit)
+    state["wounds_lost"] = 0
+    state["statuses"] = sorted(set(unit.get("statuses", [])))
+    state["arriving"] = False
+    state["selected"] = False
+    state["turn"] = {}
+    return state
+
+
+def starting_strengths(units: Mapping[str, Mapping[str, Any]]) -> dict[str, int]:
+    """CORE.STR.1: models at the start of battle round 1; a leader and its bodyguard count together."""
+    strengths = {uid: unit["models_alive"] for uid, unit in units.items()}
+    for uid, unit in units.items():
+        bodyguard = unit.get("leader_of")
+        if bodyguard and bodyguard in strengths:
+            combined = unit["models_alive"] + units[bodyguard]["models_alive"]
+            strengths[uid] = strengths[bodyguard] = combined
+    return strengths
+
+
+def total_wounds(unit: Mapping[str, Any]) -> int:
+    line = unit["models"][0]
+    return line.get("hull_points") or line["W"]
+
+
+def attached_models(units: Mapping[str, Mapping[str, Any]], uid: str) -> int:
+    """Models alive in the unit together with its attached leader or bodyguard."""
+    unit = units[uid]
+    alive = unit["models_alive"]
+    partner = unit.get("leader_of") or next(
+        (other for other, u in units.items() if u.get("leader_of") == uid), None)
+    if partner and partner in units:
+        alive += units[partner]["models_alive"]
+    return alive
+
+
+def strength_band(models: int, starting: int, wounds_lost: int = 0, wounds: int = 1) -> str:
+    """CORE.STR.2, exclusive bands, first match wins; a one-model unit reads its wounds."""
+    if models <= 0:
+        return "destroyed"
+    if starting == 1:
+        models, starting = wounds - wounds_lost, wounds
+    if 2 * models < starting:
+        return "below_half"
+    if 2 * models <= starting:
+        return "half"
+    if models < starting:
+        return "below_starting"
+    return "full"
+
+
+def unit_strength(units: Mapping[str, Mapping[str, Any]], uid: str) -> str:
+    unit = units[uid]
+    if unit["models_alive"] <= 0:
+        return "destroyed"
+    return strength_band(attached_models(units, uid), unit["starting_strength"],
+                         unit.get("wounds_lost", 0), total_wounds(unit))
+
+
+def is_vehicle(unit: Mapping[str, Any]) -> bool:
+    return "VEHICLE" in unit.get("keywords", [])
+
+
+def has_ability(unit: Mapping[str, Any], ability: str) -> bool:
+    return ability in unit.get("abilities", [])
+
+
+def leadership(unit: Mapping[str, Any]) -> int:
+    return max(line.get("Ld") or 0 for line in unit["models"])
+
+
+def ranged_weapons(unit: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [w for w in unit.get("weapons", []) if w.get("type") == "ranged"]
+
+
+def seat_units(units: Mapping[str, Mapping[str, Any]], seat: str) -> Iterable[tuple[str, Mapping[str, Any]]]:
+    return ((uid, u) for uid, u in units.items() if u["owner"] == seat)

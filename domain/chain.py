@@ -1,0 +1,41 @@
+"""Canonical JSON and the hash chain (CONTRACT.md "Reading").
+
+`hash` is SHA-256 over the event's canonical JSON without `hash` and `undone`;
+the first event's `prev_hash` is 64 zeros. Anyone holding the events can check
+the chain with these few lines.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Iterable, Mapping
+
+GENESIS = "0" * 64
+HASHED_FIELDS = ("seq", "type", "at", "by", "rule", "data", "prev_hash")
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def event_hash(event: Mapping[str, Any]) -> str:
+    body = {name: event[name] for name in HASHED_FIELDS}
+    return hashlib.sha256(canonical(body).encode("utf-8")).hexdigest()
+
+
+def first_break(events: Iterable[Mapping[str, Any]]) -> tuple[int | None, int, str]:
+    """Walk the chain: (seq of the first bad event or None, events seen, head hash)."""
+    prev = GENESIS
+    count = 0
+    expected_seq = 1
+    for event in events:
+        count += 1
+        if (
+            event["seq"] != expected_seq
+            or event["prev_hash"] != prev
+            or event_hash(event) != event["hash"]
+        ):
+            return event["seq"], count, prev
+        prev = event["hash"]
+        expected_seq += 1
+    return None, count, prev

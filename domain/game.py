@@ -1,0 +1,305 @@
+"""The Game aggregate: one game's append-only, hash-chained log.
+
+Every entry of the public log is one `Logged` event whose `entry` is exactly
+the contract's Event (less `undone`, which is a read-side fact). Public
+commands ask the ruleset for a ruling, roll any server dice *before* the event
+is triggered, then trigger small events that only mutate state. Things that
+must not leak before the end (the dice seed, token digests) and the
+bookkeeping of requests (idempotency, actions) travel in `meta`, outside the
+hashed entry.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import hmac
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate, event
+
+from domain import army, chain, dice
+from domain.commands import Command, as_data
+from domain.rules.registry import find_ruleset
+from domain.rulings import Forbidden, Malformed, Refused
+
+SEATS = ("A", "B")
+
+
+def other(seat: str) -> str:
+    return "B" if seat == "A" else "A"
+
+
+def records_dice(entry: dict[str, Any]) -> bool:
+    return "faces" in entry["data"]
+
+
+class Game(Aggregate):
+    """Rebuilt from its events; `state` is the ruleset's pure view of the table."""
+
+    @event("Created")
+    def __init__(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
+        self.seed: str = meta["seed"]
+        self.token_digests: dict[str, str] = meta["tokens"]
+        self.head = chain.GENESIS
+        self.next_counter = 0
+        self.state: dict[str, Any] = {}
+        self.done: list[list[Any]] = []      # actions not undone: [first, last, seat, rolled]
+        self.redo_stack: list[list[Any]] = []
+        self.undone: list[list[int]] = []    # [first, last] ranges currently undone
+        self.pending_undo: dict[str, Any] | None = None
+        self.requests: dict[str, list[Any]] = {}  # "seat:key" -> [body digest, status, first, last]
+        self._apply(entry, meta)
+
+    @classmethod
+    def create(cls, game_id: Any, ruleset: str, players: dict[str, str], dice_mode: str,
+               options: dict[str, Any], seed: bytes, token_digests: dict[str, str], at: str) -> "Game":
+        find_ruleset(ruleset)
+        data = {"game_id": str(game_id), "ruleset": ruleset, "players": players, "dice": dice_mode,
+                "options": options,
+                "dice_commitment": dice.commitment(seed) if dice_mode == "server" else None}
+        entry = cls._entry(1, "GameCreated", at, None, "SVC.SETUP", data, chain.GENESIS)
+        return cls(entry=entry, meta={"seed": seed.hex(), "tokens": token_digests})
+
+    @staticmethod
+    def create_id(entry: dict[str, Any]) -> UUID:
+        return UUID(entry["data"]["game_id"])
+
+    # -- the one mutator -----------------------------------------------------------------
+
+    @event("Logged")
+    def _log(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
+        self._apply(entry, meta)
+
+    def _apply(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
+        self.head = entry["hash"]
+        data = entry["data"]
+        if "counter" in data:
+            self.next_counter = max(self.next_counter, data["counter"] + 1)
+        kind = meta.get("kind")
+        if kind == "restore":
+            self.state = copy.deepcopy(meta["state"])
+        else:
+            find_ruleset(self.state.get("ruleset") or data["ruleset"]).apply(self.state, entry)
+        self._book(entry, meta)
+
+    def _book(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
+        """Keep the request and action books that undo, redo and idempotency read."""
+        seq = entry["seq"]
+        if "key" in meta:
+            self.requests[meta["key"]] = [meta["body"], meta["status"], seq, seq]
+            self._open_request = meta["key"]
+        elif meta.get("continues") and getattr(self, "_open_request", None):
+            self.requests[self._open_request][3] = seq
+        kind = meta.get("kind")
+        if kind == "action":
+            if meta.get("starts"):
+                self.done.append([seq, seq, entry["by"], False])
+                self.redo_stack.clear()
+            self.done[-1][1] = seq
+            self.done[-1][3] = self.done[-1][3] or records_dice(entry)
+        elif kind == "restore" and entry["type"] == "ActionUndone":
+            action = self.done.pop()
+            self.redo_stack.append(action + [meta["undone_by"]])
+            self.undone.append(action[:2])
+            self.pending_undo = None
+        elif kind == "restore":  # ActionRedone
+            action = self.redo_stack.pop()
+            self.done.append(action[:4])
+            self.undone.remove(action[:2])
+        elif entry["type"] == "UndoRequested":
+            self.pending_undo = {"seat": entry["by"], "seqs": entry["data"]["seqs"]}
+        elif entry["type"] == "UndoRejected":
+            self.pending_undo = None
+
+    # -- entries -------------------------------------------------------------------------
+
+    @staticmethod
+    def _entry(seq: int, type_: str, at: str, by: str | None, rule: str | None,
+               data: dict[str, Any], prev_hash: str) -> dict[str, Any]:
+        entry = {"seq": seq, "type": type_, "at": at, "by": by, "rule": rule, "data": data,
+                 "prev_hash": prev_hash}
+        entry["hash"] = chain.event_hash(entry)
+        return entry
+
+    def emit(self, type_: str, data: dict[str, Any], rule: str | None = None,
+             by: str | None = None, **meta: Any) -> dict[str, Any]:
+        """Append one entry to the log (used by the rules through `Table`)."""
+        ctx = self._ctx
+        if ctx is not None:
+            meta = {**ctx.next_meta(), **meta}
+            by = by if by is not None else ctx.seat
+        entry = self._entry(self.version + 1, type_, self._now(), by, rule, data, self.head)
+        self._log(entry=entry, meta=meta)
+        return entry
+
+    _ctx: "Table | None" = None
+
+    def _now(self) -> str:
+        return self._ctx.at if self._ctx else ""
+
+    # -- public commands -----------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        return self.state["status"]
+
+    def check_token(self, token: str) -> str | None:
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        for role, stored in self.token_digests.items():
+            if hmac.compare_digest(stored, digest):
+                return role
+        return None
+
+    def answer(self, seat: str, key: str | None, body: str) -> list[Any] | None:
+        """The stored answer for this seat's Idempotency-Key, or None; another body is 422."""
+        if key is None:
+            return None
+        stored = self.requests.get(f"{seat}:{key}")
+        if stored is None:
+            return None
+        if stored[0] != body:
+            raise Malformed("this Idempotency-Key was used with another body", field="Idempotency-Key")
+        return stored
+
+    def muster(self, seat: str, units: list[dict[str, Any]], at: str, key: str | None = None,
+               body: str = "") -> None:
+        """Muster (or replace) a seat's army; allowed until the game starts."""
+        if self.state["status"] == "ended":
+            raise Refused("the game has ended", rule="SVC.ENDED")
+        if self.state["status"] != "setup":
+            raise Refused("armies are mustered before the game starts", rule="SVC.SETUP")
+        if self.pending_undo is not None:
+            raise Refused("an undo request is waiting for an answer", rule="SVC.UNDO.PENDING")
+        others = {uid: u for uid, u in self.state["units"].items() if u["owner"] != seat}
+        army.validate_army(seat, units, others)
+        with Table(self, seat, at, key, body, kind="action", command={"type": "muster", "units": len(units)}):
+            self.emit("ArmyMustered", {"seat": seat, "units": units}, "SVC.SETUP")
+
+    def validate(self, seat: str, command: Command) -> None:
+        """422/404 checks that need the game (table dice shapes, unknown units)."""
+        find_ruleset(self.state["ruleset"]).validate(self.state, seat, command)
+
+    def execute(self, seat: str, command: Command, at: str, key: str | None = None,
+                body: str = "") -> None:
+        self._guard_play()
+        ruleset = find_ruleset(self.state["ruleset"])
+        table = Table(self, seat, at, key, body, kind="action", command=as_data(command))
+        with table:
+            ruleset.handle(table, seat, command)
+            ruleset.advance(table)
+
+    def _guard_play(self) -> None:
+        if self.state["status"] == "ended":
+            raise Refused("the game has ended", rule="SVC.ENDED")
+        if self.pending_undo is not None:
+            raise Refused("an undo request is waiting for an answer", rule="SVC.UNDO.PENDING")
+
+    def undo(self, seat: str, at: str, key: str | None, body: str, before: dict[str, Any] | None) -> int:
+        """Undo at once (200) or ask the other seat (202). `before` is the state to restore."""
+        self._guard_play()
+        if not self.done:
+            raise Refused("there is no action to undo", rule="SVC.UNDO.NONE")
+        first, last, by, rolled = self.done[-1]
+        seqs = list(range(first, last + 1))
+        with Table(self, seat, at, key, body, kind="control", status=0) as table:
+            if by == seat and not rolled:
+                table.status = 200
+                self.emit("ActionUndone", {"seqs": seqs, "action_by": by}, None,
+                          kind="restore", state=before, undone_by=seat)
+            else:
+                table.status = 202
+                reason = "it rolled dice" if rolled else "the other seat took it"
+                self.emit("UndoRequested", {"seqs": seqs, "action_by": by, "reason": reason},
+                          "SVC.UNDO.CONSENT")
+        return table.status
+
+    def undo_first_seq(self) -> int:
+        return self.done[-1][0] if self.done else 0
+
+    def answer_undo(self, seat: str, approve: bool, at: str, key: str | None, body: str,
+                    before: dict[str, Any] | None) -> None:
+        if self.state["status"] == "ended":
+            raise Refused("the game has ended", rule="SVC.ENDED")
+        pending = self.pending_undo
+        if pending is None:
+            raise Refused("no undo request is waiting", rule="SVC.UNDO.NONE")
+        if pending["seat"] == seat:
+            raise Refused("only the other seat answers an undo request", rule="SVC.UNDO.WHO")
+        with Table(self, seat, at, key, body, kind="control", status=200):
+            data = {"seqs": pending["seqs"], "requested_by": pending["seat"]}
+            if approve:
+                self.emit("ActionUndone", {**data, "approved_by": seat}, "SVC.UNDO.CONSENT",
+                          kind="restore", state=before, undone_by=pending["seat"])
+            else:
+                self.emit("UndoRejected", {**data, "rejected_by": seat}, "SVC.UNDO.CONSENT")
+
+    def redo_last_seq(self) -> int:
+        return self.redo_stack[-1][1] if self.redo_stack else 0
+
+    def redo(self, seat: str, at: str, key: str | None, body: str, after: dict[str, Any] | None) -> None:
+        self._guard_play()
+        if not self.redo_stack:
+            raise Refused("there is no undone action to redo", rule="SVC.UNDO.NONE")
+        first, last, _by, _rolled, undone_by = self.redo_stack[-1]
+        if undone_by != seat:
+            raise Refused("only the seat that undid this action may redo it", rule="SVC.UNDO.WHO")
+        with Table(self, seat, at, key, body, kind="control", status=200):
+            self.emit("ActionRedone", {"seqs": list(range(first, last + 1))}, None,
+                      kind="restore", state=after)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def is_undone(self, seq: int) -> bool:
+        return any(first <= seq <= last for first, last in self.undone)
+
+    def revealed_seed(self) -> str | None:
+        return self.seed if self.state["status"] == "ended" and self.state["dice"] == "server" else None
+
+
+class Table:
+    """What the rules see while one request runs: the state, `emit` and `roll`."""
+
+    def __init__(self, game: Game, seat: str, at: str, key: str | None, body: str,
+                 kind: str, status: int = 200, command: dict[str, Any] | None = None) -> None:
+        self.game, self.seat, self.at, self.kind, self.status = game, seat, at, kind, status
+        self.key = key
+        self.body = body
+        self.command = command
+        self._first = True
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.game.state
+
+    def __enter__(self) -> "Table":
+        self.game._ctx = self
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.game._ctx = None
+
+    def next_meta(self) -> dict[str, Any]:
+        meta: dict[str, Any] = {"kind": self.kind}
+        if self._first:
+            self._first = False
+            meta["starts"] = True
+            if self.command is not None:
+                meta["command"] = self.command
+            if self.key is not None:
+                meta.update(key=f"{self.seat}:{self.key}", body=self.body, status=self.status)
+        else:
+            meta["continues"] = True
+        return meta
+
+    def emit(self, type_: str, data: dict[str, Any], rule: str | None = None,
+             by: str | None = None) -> dict[str, Any]:
+        return self.game.emit(type_, data, rule, by)
+
+    def server_roll(self, expr: dice.DiceExpr) -> tuple[list[int], int]:
+        """Faces for the next server roll and its counter (never reused, not even after an undo)."""
+        counter = self.game.next_counter
+        state = self.state
+        faces = dice.server_faces(bytes.fromhex(self.game.seed), state["game_id"], counter,
+                                  state["entropy"]["A"], state["entropy"]["B"], expr.count, expr.sides)
+        return faces, counter

@@ -1,0 +1,548 @@
+"""`alternating`: one joint game turn per battle round, both players acting in
+every phase, unit by unit (seed 000, RULES.md AA.*).
+
+What the seed leaves unchanged (distances, to-hit tables, combat minutiae) is
+recorded, not invented: attested outcomes plus dice rolled with a purpose.
+"""
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from domain import army, dice
+from domain import commands as cmd
+from domain.rules.flow import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
+from domain.rules.registry import register
+from domain.rulings import Malformed, NotFound, Refused
+
+LAYOUT = [
+    Step("movement", "move_fleeing", "fleeing", "AA.MOV.1", "AA.MOV.2", "AA.MOV.2", declare_done=False),
+    Step("movement", "movement_pass_points", "count", "AA.MOV.1", "AA.PP.1"),
+    Step("movement", "move_units", "alternate", "AA.MOV.1", "AA.ACT.2", "AA.ACT.1", pass_points=True),
+    Step("shooting", "shooting_pass_points", "count", "AA.SHO.1", "AA.SPP.1"),
+    Step("shooting", "declare_shooting", "alternate", "AA.SHO.1", "AA.SHO.2", "AA.SHO.2", pass_points=True),
+    Step("shooting", "run", "alternate", "AA.SHO.1", "AA.RUN.1", "AA.RUN.1", may_hold=False),
+    Step("assault", "select_charges", "alternate", "AA.ASL.1", "AA.CHG.1", "AA.CHG.1"),
+    Step("assault", "resolve_combats", "alternate", "AA.ASL.1", "AA.CC.1", "AA.CC.1", declare_done=False),
+]
+RESULT_RULE = {"movement_pass_points": "AA.PP.2", "shooting_pass_points": "AA.SPP.1"}
+UNABLE_TO_MOVE = ("pinned", "gone_to_ground")
+LOCKED = ("locked_in_combat", "engaged")
+
+
+def immobile(unit: dict[str, Any]) -> bool:
+    """AA.PP.1: immobilised by damage or inherently immobile (Movement 0)."""
+    return army.is_vehicle(unit) and (
+        "immobilised" in unit["statuses"] or all((m.get("M") or 0) == 0 for m in unit["models"]))
+
+
+def on_table(unit: dict[str, Any]) -> bool:
+    return alive(unit) and not unit.get("in_reserves")
+
+
+def fire_points(state: dict[str, Any], unit: dict[str, Any]) -> bool:
+    transport = state["units"].get(unit.get("embarked_in") or "")
+    return transport is None or bool((transport.get("transport") or {}).get("fire_points"))
+
+
+def movement_exclusion(state: dict[str, Any], unit: dict[str, Any]) -> str | None:
+    """AA.PP.1 and AA.RES.1: why the service leaves a unit out of the movement count."""
+    statuses = unit["statuses"]
+    if unit.get("in_reserves"):
+        return "in reserves"
+    if "falling_back" in statuses:
+        return "falling back"
+    if "regrouped" in statuses and not army.has_ability(unit, "ATSKNF"):
+        return "regrouped this turn"
+    for status in UNABLE_TO_MOVE:
+        if status in statuses:
+            return status.replace("_", " ")
+    if immobile(unit):
+        return "immobile vehicle"
+    return None
+
+
+def shooting_exclusion(state: dict[str, Any], unit: dict[str, Any]) -> str | None:
+    """AA.SPP.1: why the service leaves a unit out of the shooting count."""
+    statuses = unit["statuses"]
+    if unit.get("in_reserves"):
+        return "in reserves"
+    if not army.ranged_weapons(unit):
+        return "no ranged weapons"
+    if "no_weapons_left" in statuses:
+        return "no weapons left"
+    if "pinned" in statuses:
+        return "pinned"
+    if any(status in statuses for status in LOCKED):
+        return "locked in combat"
+    if unit.get("embarked_in") and not fire_points(state, unit):
+        return "embarked without fire points"
+    return None
+
+
+def overwatch_shots(weapon: dict[str, Any]) -> str:
+    """AA.OW.1: several shots fire one fewer; a single shot (and Rapid Fire) fires one."""
+    if weapon.get("kind") == "rapid_fire":
+        return "1"
+    expr = dice.parse(str(weapon.get("A", "1")))
+    if expr.is_constant:
+        return str(max(1, expr.modifier - 1))
+    return str(dice.DiceExpr(expr.count, expr.sides, expr.modifier - 1))
+
+
+@register
+class Alternating(Ruleset):
+    name = "alternating"
+    round_rule = "AA.TURN.1"
+
+    def round_layout(self, state: dict[str, Any]) -> list[Step]:
+        return LAYOUT
+
+    # -- eligibility ---------------------------------------------------------------------
+
+    def eligible(self, state: dict[str, Any], uid: str) -> bool:
+        return self.ineligible(state, uid) is None
+
+    def ineligible(self, state: dict[str, Any], uid: str) -> tuple[str, str] | None:
+        """Why a unit may not be selected in this sub-phase: (rule, reason), or None."""
+        step = self.step(state)
+        unit = state["units"][uid]
+        if step is None or step.kind not in ("alternate", "fleeing"):
+            return ("AA.ACT.2", "no unit is selected now")
+        rule = step.play_rule
+        if not alive(unit):
+            return (rule, "the unit is destroyed")
+        if unit["selected"]:
+            return (rule, "the unit was already selected this phase")
+        statuses = unit["statuses"]
+        turn = unit["turn"]
+        name = step.name
+        if name == "move_fleeing":
+            return None if "falling_back" in statuses else ("AA.MOV.2", "the unit is not falling back")
+        if name == "resolve_combats":
+            if not any(s in statuses for s in LOCKED):
+                return ("AA.CC.1", "the unit is in no combat")
+            return ("AA.CC.1", "no combat is fought twice in a turn") if turn.get("fought") else None
+        if name == "move_units":
+            arrivals = [u for _, u in units_of(state, unit["owner"]) if u["arriving"] and not u["selected"]]
+            if arrivals and not unit["arriving"]:
+                return ("AA.RES.1", "arriving reserves are selected before any other unit")
+            if unit["arriving"]:
+                return None
+            reason = movement_exclusion(state, unit)
+            return ("AA.ACT.2", f"the unit is not eligible to move: {reason}") if reason else None
+        if not on_table(unit):
+            return (rule, "the unit is in reserves")
+        if name == "declare_shooting":
+            included = uid in state.get("shooting_included", {})
+            reason = shooting_exclusion(state, unit)
+            return ("AA.SPP.1", f"the unit cannot shoot: {reason}") if reason and not included else None
+        blocked = [s for s in ("falling_back", *UNABLE_TO_MOVE, *LOCKED) if s in statuses]
+        if unit.get("embarked_in"):
+            blocked.append("embarked")
+        if immobile(unit):
+            blocked.append("immobile")
+        if name == "run":
+            if turn.get("shot"):
+                return ("AA.RUN.1", "the unit shot this phase")
+        elif name == "select_charges" and turn.get("ran"):
+            blocked.append("ran this turn")
+        if blocked:
+            return (rule, f"the unit cannot {name.replace('_', ' ')}: {', '.join(blocked).replace('_', ' ')}")
+        return None
+
+    def can_go(self, state: dict[str, Any], seat: str) -> bool:
+        step = self.step(state)
+        if step is None or state["declared_done"][seat]:
+            return False
+        if step.name == "resolve_combats":  # AA.CC.1: either player may choose any combat
+            return any(self.eligible(state, uid) for uid in state["units"])
+        return any(self.eligible(state, uid) for uid, _ in units_of(state, seat))
+
+    def next_go(self, state: dict[str, Any]) -> str | None:
+        """AA.ACT.3: goes alternate; one with nothing left drops out; the other finishes."""
+        first, last = state["step"]["first"], state["step"]["last"]
+        if first is None:
+            return None
+        able = [seat for seat in SEATS if self.can_go(state, seat)]
+        if not able:
+            return None
+        if last is None:
+            return first if first in able else able[0]
+        return other(last) if other(last) in able else last if last in able else None
+
+    # -- the flow ------------------------------------------------------------------------
+
+    def start_round(self, t: Any, battle_round: int) -> None:
+        for uid, unit in t.state["units"].items():
+            if "regrouped" in unit["statuses"]:  # AA.MOV.2: regrouped lasts the rest of the turn
+                self.change_status(t, uid, "regrouped", False, "AA.MOV.2", reason="the turn ended")
+        super().start_round(t, battle_round)
+
+    def begin(self, t: Any, step: Step) -> None:
+        state = t.state
+        if step.name != "move_units" or state["battle_round"] < state["options"]["reserves_from_round"]:
+            return
+        for seat in SEATS:  # AA.RES.1: reserve rolls come first, then the roll-off
+            for uid, unit in units_of(state, seat):
+                if unit.get("in_reserves") and alive(unit) and not unit["arriving"]:
+                    self.request_roll(t, seat, "reserve", "D6", "AA.RES.1", uid)
+
+    def settle(self, t: Any, step: Step) -> None:
+        state = t.state
+        if step.kind == "fleeing":
+            able = [s for s in SEATS if any("falling_back" in u["statuses"] and alive(u)
+                                            for _, u in units_of(state, s))]
+        else:
+            able = [s for s in SEATS if self.can_go(state, s)]
+        if not able:
+            reason = "no unit is falling back" if step.kind == "fleeing" else "neither player has an eligible unit"
+            t.emit("StepSkipped", {"sub_phase": step.name, "reason": reason},
+                   "AA.MOV.2" if step.kind == "fleeing" else "AA.ACT.0")
+        elif len(able) == 1:
+            t.emit("FirstGoes", {"sub_phase": step.name, "seat": able[0],
+                                 "reason": "only this player has units to select"},
+                   "AA.MOV.2" if step.kind == "fleeing" else "AA.ACT.0")
+        else:
+            t.emit("RollOffNeeded", {"sub_phase": step.name, "choice": step.kind != "fleeing"}, step.order_rule)
+
+    def step_over(self, state: dict[str, Any], step: Step) -> bool:
+        if step.kind == "count":
+            return state["step"]["calculated"]
+        if state["step"]["skipped"]:
+            return True
+        return state["step"]["first"] is not None and self.next_go(state) is None
+
+    def step_awaiting(self, state: dict[str, Any], step: Step | None) -> dict[str, Any]:
+        if step is None:
+            return {"seat": None, "action": "none"}
+        flow = state["step"]
+        if step.kind == "count":
+            waiting = [s for s in SEATS if flow["confirmed"][s] is None]
+            return {"seat": waiting[0] if len(waiting) == 1 else None, "action": "confirm_count"}
+        if flow["first"] is None and flow["roll_off"] is not None:
+            if flow["winner"] is None:
+                return {"seat": None, "action": "roll_off"}
+            return {"seat": flow["winner"], "action": "choose_order"}
+        return {"seat": self.next_go(state), "action": "select"}
+
+    def extra_legal(self, state: dict[str, Any], seat: str) -> list[str]:
+        step = self.step(state)
+        if self.awaiting(state)["action"] != "select" or step is None:
+            return []
+        legal = []
+        if step.pass_points and state["pass_points"][seat] > 0 and self.can_go(state, other(seat)):
+            legal.append("pass")
+        if step.declare_done:
+            legal.append("declare_done")
+        return legal
+
+    # -- commands ------------------------------------------------------------------------
+
+    def _on_go(self, t: Any, seat: str) -> Step:
+        state = t.state
+        step = self.step(state)
+        awaiting = self.awaiting(state)
+        rule = step.play_rule if step else "AA.ACT.2"
+        if awaiting["action"] != "select" or step is None:
+            raise Refused(f"no unit is selected now: the game awaits {awaiting['action']}", rule=rule)
+        if state["declared_done"][seat]:
+            raise Refused("you declared you will select no more units this phase", rule="AA.ACT.4")
+        if awaiting["seat"] != seat:
+            raise Refused(f"it is seat {awaiting['seat']}'s go", rule="AA.ACT.3")
+        return step
+
+    @handles("select")
+    def select(self, t: Any, seat: str, command: cmd.Select) -> None:
+        step = self._on_go(t, seat)
+        state = t.state
+        unit = state["units"][command.unit]
+        if unit["owner"] != seat and step.name != "resolve_combats":
+            raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule=step.play_rule)
+        why = self.ineligible(state, command.unit)
+        if why:
+            raise Refused(why[1], rule=why[0])
+        if not command.act and not step.may_hold:
+            raise Refused("a unit selected to run counts as having run; it cannot opt out", rule="AA.RUN.1")
+        targets = list(command.targets)
+        for target in targets:
+            if target not in state["units"]:
+                raise NotFound(f"no unit {target!r} in this game", field="targets")
+            if state["units"][target]["owner"] == unit["owner"]:
+                raise Malformed(f"target {target!r} is not an enemy unit", field="targets")
+        distance = self._distance(command.distance)
+        t.emit("UnitSelected", {"unit": command.unit, "act": command.act, "sub_phase": step.name,
+                                "seat": seat}, step.play_rule)
+        getattr(self, f"_selected_{step.name}")(t, seat, command.unit, command.act, targets, distance)
+
+    @staticmethod
+    def _distance(text: str | None) -> str | None:
+        if text is None:
+            return None
+        try:
+            value = Decimal(text)
+        except InvalidOperation:
+            raise Malformed("distance is inches as a string, e.g. \"7.5\"", field="distance") from None
+        if value < 0 or value > 1000:
+            raise Malformed("distance must lie in 0..1000 inches", field="distance")
+        return text
+
+    def _selected_move_fleeing(self, t: Any, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
+        unit = t.state["units"][uid]
+        if army.has_ability(unit, "ATSKNF"):  # CORE.DICE.1: automatic, not rolled
+            self._regroup(t, uid, passed=True, automatic=True)
+        else:
+            self.request_roll(t, seat, "regroup", "2D6", "AA.MOV.2", uid, ld=army.leadership(unit))
+
+    def _regroup(self, t: Any, uid: str, passed: bool, **facts: Any) -> None:
+        if passed:
+            t.emit("RegroupPassed", {"unit": uid, **facts}, "AA.MOV.2")
+            self.change_status(t, uid, "falling_back", False, "AA.MOV.2", reason="regrouped")
+            self.change_status(t, uid, "regrouped", True, "AA.MOV.2", reason="regrouped")
+        else:
+            t.emit("RegroupFailed", {"unit": uid, "fall_back": "the players move it", **facts}, "AA.MOV.2")
+
+    def _selected_move_units(self, t: Any, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
+        unit = t.state["units"][uid]
+        if unit["arriving"]:
+            t.emit("ReserveArrived", {"unit": uid}, "AA.RES.1")
+        elif unit.get("embarked_in") and act:  # AA.ACT.5: disembarking is its own selection
+            t.emit("UnitDisembarked", {"unit": uid, "transport": unit["embarked_in"]}, "AA.ACT.5")
+
+    def _selected_declare_shooting(self, t: Any, seat: str, uid: str, act: bool, targets: list,
+                                   distance: Any) -> None:
+        """AA.SHO.2: the shots themselves are rolled with free_roll and their outcome recorded."""
+
+    def _selected_run(self, t: Any, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
+        """AA.RUN.1: selected means it counts as having run, whether it moves or not."""
+
+    def _selected_select_charges(self, t: Any, seat: str, uid: str, act: bool, targets: list,
+                                 distance: str | None) -> None:
+        if not act:
+            return
+        t.emit("ChargeDeclared", {"unit": uid, "targets": targets, "distance": distance}, "AA.CHG.1")
+        for target in targets:
+            weapons = [{"name": w["name"], "A": w.get("A"), "kind": w.get("kind"), "shots": overwatch_shots(w)}
+                       for w in army.ranged_weapons(t.state["units"][target])]
+            if not weapons or not alive(t.state["units"][target]):
+                continue
+            t.emit("OverwatchDeclared", {"unit": target, "against": uid, "weapons": weapons}, "AA.OW.1")
+            fixed = [dice.parse(w["shots"]) for w in weapons]
+            if all(expr.is_constant for expr in fixed):
+                shots = sum(expr.modifier for expr in fixed)
+                self.request_roll(t, t.state["units"][target]["owner"], "overwatch", f"{shots}D6",
+                                  "AA.OW.1", target, against=uid)
+        self.request_roll(t, seat, "charge", "2D6", "AA.CHG.1", uid, targets=targets, distance=distance)
+
+    def _selected_resolve_combats(self, t: Any, seat: str, uid: str, act: bool, targets: list,
+                                  distance: Any) -> None:
+        state = t.state
+        combat = [u for u in state["units"] if self._in_same_combat(state, uid, u)]
+        t.emit("CombatFought", {"chosen": uid, "units": sorted(set(combat + targets))}, "AA.CC.1")
+
+    def _in_same_combat(self, state: dict[str, Any], a: str, b: str) -> bool:
+        for combat in state["combats"].values():
+            if a in combat["units"] and b in combat["units"]:
+                return True
+        return a == b
+
+    def on_roll(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        uid, context, total = request["unit"], request["context"], roll["total"]
+        purpose = request["purpose"]
+        if purpose == "regroup":  # a Leadership test: passed when 2D6 <= Ld
+            self._regroup(t, uid, passed=total <= context["ld"], total=total, ld=context["ld"])
+        elif purpose == "reserve":
+            arrives = total >= 3
+            t.emit("ReserveArriving" if arrives else "ReserveDelayed", {"unit": uid, "total": total,
+                                                                       "needed": 3}, "AA.RES.1")
+        elif purpose == "overwatch":
+            hits = sum(1 for face in roll["faces"] if face == 6)
+            t.emit("OverwatchResolved", {"unit": uid, "against": context["against"], "hits": hits,
+                                         "hit_on": 6}, "AA.OW.1")
+        elif purpose == "charge":
+            self._charge_outcome(t, uid, context, total)
+        else:
+            super().on_roll(t, request, roll)
+
+    def _charge_outcome(self, t: Any, uid: str, context: dict[str, Any], total: int) -> None:
+        distance, targets = context["distance"], context["targets"]
+        if distance is None:
+            t.emit("ChargeRolled", {"unit": uid, "total": total, "outcome": "measured by the players"}, "AA.CHG.1")
+            return
+        success = Decimal(total) >= Decimal(distance)
+        t.emit("ChargeResolved", {"unit": uid, "targets": targets, "distance": distance, "total": total,
+                                  "success": success}, "AA.CHG.1")
+        if success and targets:
+            for member in [uid, *targets]:
+                self.change_status(t, member, "locked_in_combat", True, "AA.CHG.1", reason=f"charge by {uid}")
+            t.emit("CombatJoined", {"units": [uid, *targets]}, "AA.CHG.1")
+
+    @handles("pass")
+    def pass_go(self, t: Any, seat: str, command: cmd.Pass) -> None:
+        step = self._on_go(t, seat)
+        state = t.state
+        if not step.pass_points:
+            raise Refused(f"pass points are not used in {step.name.replace('_', ' ')}",
+                          rule="AA.RUN.1" if step.name == "run" else "AA.ASL.1")
+        if state["pass_points"][seat] <= 0:
+            raise Refused("you have no pass points left; select a unit", rule="AA.ACT.2")
+        if not self.can_go(state, other(seat)):
+            raise Refused("the opponent has no eligible unit left; select one of yours", rule="AA.ACT.3")
+        t.emit("PassPointSpent", {"seat": seat, "sub_phase": step.name,
+                                  "remaining": state["pass_points"][seat] - 1}, "AA.ACT.2")
+
+    @handles("declare_done")
+    def declare_done(self, t: Any, seat: str, command: cmd.DeclareDone) -> None:
+        step = self._on_go(t, seat)
+        if not step.declare_done:
+            rule = "AA.CC.1" if step.name == "resolve_combats" else "AA.MOV.2"
+            raise Refused(f"every {'combat' if rule == 'AA.CC.1' else 'fleeing unit'} must be resolved", rule=rule)
+        t.emit("DeclaredDone", {"seat": seat, "sub_phase": step.name}, "AA.ACT.4")
+
+    @handles("confirm_count")
+    def confirm_count(self, t: Any, seat: str, command: cmd.ConfirmCount) -> None:
+        state = t.state
+        step = self.step(state)
+        if step is None or step.kind != "count" or state["step"]["calculated"]:
+            raise Refused("no pass-point count is being confirmed now",
+                          rule="AA.ASL.1" if step and step.phase == "assault" else "AA.PP.1")
+        if state["step"]["confirmed"][seat] is not None:
+            raise Refused("you already confirmed your count", rule=step.play_rule)
+        for field, claims in (("exclude", command.exclude), ("include", command.include)):
+            for uid, reason in claims.items():
+                if uid not in state["units"]:
+                    raise NotFound(f"no unit {uid!r} in this game", field=field)
+                if state["units"][uid]["owner"] != seat:
+                    raise Refused(f"{uid} belongs to seat {state['units'][uid]['owner']}; each seat "
+                                  "confirms its own count", rule=step.play_rule)
+                if not isinstance(reason, str) or not reason.strip():
+                    raise Malformed(f"{field}.{uid}: give the reason", field=field)
+        t.emit("CountConfirmed", {"seat": seat, "sub_phase": step.name, "exclude": dict(command.exclude),
+                                  "include": dict(command.include)}, step.play_rule)
+        if all(state["step"]["confirmed"][s] is not None for s in SEATS):
+            t.emit("PassPointsCalculated", self._count(state, step), RESULT_RULE[step.name])
+
+    def _count(self, state: dict[str, Any], step: Step) -> dict[str, Any]:
+        """AA.PP.1/AA.PP.2 and AA.SPP.1: both counts, every exclusion with who attested it, the result."""
+        exclusion = movement_exclusion if step.name == "movement_pass_points" else shooting_exclusion
+        counts, counted, excluded, included = {}, {}, [], []
+        for seat in SEATS:
+            claims = state["step"]["confirmed"][seat]
+            counted[seat] = []
+            for uid, unit in units_of(state, seat):
+                if not alive(unit):
+                    continue
+                reason = exclusion(state, unit)
+                if reason and uid in claims["include"]:
+                    included.append({"unit": uid, "seat": seat, "reason": claims["include"][uid],
+                                     "service_reason": reason})
+                elif reason:
+                    excluded.append({"unit": uid, "seat": seat, "by": "service", "reason": reason})
+                elif uid in claims["exclude"]:
+                    excluded.append({"unit": uid, "seat": seat, "by": seat, "reason": claims["exclude"][uid]})
+                else:
+                    counted[seat].append(uid)
+                    continue
+                if uid in claims["include"]:
+                    counted[seat].append(uid)
+            counts[seat] = len(counted[seat])
+        low = min(SEATS, key=lambda s: counts[s])
+        points = {s: 0 for s in SEATS}
+        points[low] = abs(counts["A"] - counts["B"])
+        return {"sub_phase": step.name, "counts": counts, "counted": counted, "excluded": excluded,
+                "included": included, "pass_points": points}
+
+    @handles("vehicle_hit")
+    def vehicle_hit(self, t: Any, seat: str, command: cmd.VehicleHit) -> None:
+        unit = t.state["units"][command.unit]
+        if not army.is_vehicle(unit):
+            raise Refused(f"{command.unit} is not a vehicle", rule="AA.VEH.2")
+        if command.hit not in ("glancing", "penetrating") or command.hull_points < 1:
+            raise Malformed("hit is glancing or penetrating and hull_points at least 1", field="hit")
+        if not alive(unit):
+            raise Refused(f"{command.unit} is already destroyed", rule="CORE.STR.2")
+        left = army.total_wounds(unit) - unit.get("wounds_lost", 0)
+        loss = min(command.hull_points, left)
+        if command.hit == "glancing" and loss >= left and "immobilised" not in unit["statuses"]:
+            outcome = "immobilised"  # AA.VEH.2: a mobile vehicle keeps its last hull point
+            loss = left - 1
+        else:
+            outcome = "wrecked" if loss >= left else "damaged"
+        t.emit("VehicleHit", {"unit": command.unit, "hit": command.hit, "hull_points": command.hull_points,
+                              "hull_points_left": left - loss, "outcome": outcome, "attested_by": seat}, "AA.VEH.2")
+        if loss:
+            self.casualties(t, command.unit, 1 if outcome == "wrecked" else 0, loss, "AA.VEH.2")
+        if outcome == "immobilised":
+            self.change_status(t, command.unit, "immobilised", True, "AA.VEH.2", reason="glancing hit")
+
+    @handles("blast_hit")
+    def blast_hit(self, t: Any, seat: str, command: cmd.BlastHit) -> None:
+        unit = t.state["units"][command.unit]
+        if command.strength < 1:
+            raise Malformed("strength must be at least 1", field="strength")
+        vehicle = army.is_vehicle(unit)
+        strength = command.strength - 1 if vehicle and not command.centre_over_hull else command.strength
+        t.emit("BlastHitResolved", {"unit": command.unit, "strength": strength, "weapon_strength": command.strength,
+                                    "centre_over_hull": command.centre_over_hull, "vehicle": vehicle,
+                                    "attested_by": seat}, "AA.VEH.1")
+
+    # -- appliers ------------------------------------------------------------------------
+
+    @applies("UnitSelected")
+    def _selected(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        unit = state["units"][data["unit"]]
+        unit["selected"] = True
+        state["step"]["last"] = data["seat"]
+        flag = {"move_units": "moved", "declare_shooting": "shot" if data["act"] else "held_fire",
+                "run": "ran", "select_charges": "charged" if data["act"] else "held_charge",
+                "move_fleeing": "fled"}.get(data["sub_phase"])
+        if flag:
+            unit["turn"][flag] = True
+
+    @applies("PassPointSpent")
+    def _pass(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["pass_points"][data["seat"]] = data["remaining"]
+        state["step"]["last"] = data["seat"]
+
+    @applies("DeclaredDone")
+    def _done(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["declared_done"][data["seat"]] = True
+        state["step"]["last"] = data["seat"]
+
+    @applies("CountConfirmed")
+    def _confirmed(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["confirmed"][data["seat"]] = {"exclude": data["exclude"], "include": data["include"]}
+
+    @applies("PassPointsCalculated")
+    def _calculated(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["pass_points"] = dict(data["pass_points"])
+        state["step"]["calculated"] = True
+        if data["sub_phase"] == "shooting_pass_points":
+            state["shooting_included"] = {item["unit"]: item["reason"] for item in data["included"]}
+
+    @applies("ReserveArriving")
+    def _arriving(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["units"][data["unit"]]["arriving"] = True
+
+    @applies("ReserveArrived")
+    def _arrived(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        unit = state["units"][data["unit"]]
+        unit.update(arriving=False, in_reserves=False)
+
+    @applies("UnitDisembarked")
+    def _disembarked(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["units"][data["unit"]]["embarked_in"] = None
+
+    @applies("CombatJoined")
+    def _combat(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        members = set(data["units"])
+        for cid in [cid for cid, c in state["combats"].items() if members & set(c["units"])]:
+            members |= set(state["combats"].pop(cid)["units"])
+        state["combats"][f"combat-{entry['seq']}"] = {"units": sorted(members), "fought": False}
+
+    @applies("CombatFought")
+    def _fought(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["last"] = entry["by"]
+        for uid in data["units"]:
+            if uid in state["units"]:
+                state["units"][uid]["turn"]["fought"] = True

@@ -1,0 +1,35 @@
+"""Turn-by-turn rulesets (reference, heresy): player A's turn, then player B's,
+each a fixed list of phases the active seat ends with `end_phase`."""
+from __future__ import annotations
+
+from typing import Any
+
+from domain import commands as cmd
+from domain.rules.flow import SEATS, Ruleset, Step, applies, handles
+from domain.rulings import Refused
+
+
+class Igougo(Ruleset):
+    phases: tuple[tuple[str, str | None, str], ...] = ()   # (phase, sub_phase, rule)
+
+    def round_layout(self, state: dict[str, Any]) -> list[Step]:
+        return [Step(phase, sub, "phase", rule, rule, active=seat)
+                for seat in SEATS for phase, sub, rule in self.phases]
+
+    def step_over(self, state: dict[str, Any], step: Step) -> bool:
+        return state["step"].get("ended", False)
+
+    @handles("end_phase")
+    def end_phase(self, t: Any, seat: str, command: cmd.EndPhase) -> None:
+        step = self.step(t.state)
+        awaiting = self.awaiting(t.state)
+        if awaiting["action"] != "end_phase" or step is None:
+            raise Refused(f"the phase cannot end yet: the game awaits {awaiting['action']}",
+                          rule=step.rule if step else "CORE.SEQ.1")
+        if seat != step.active:
+            raise Refused(f"it is seat {step.active}'s turn; only the active seat ends its phase", rule=step.rule)
+        t.emit("PhaseEnded", {"phase": step.phase, "sub_phase": step.name, "active_seat": seat}, step.rule)
+
+    @applies("PhaseEnded")
+    def _phase_ended(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["ended"] = True

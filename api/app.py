@@ -1,0 +1,44 @@
+"""create_app(settings): the composition root."""
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from typing import AsyncIterator
+
+from fastapi import FastAPI
+
+from api import errors
+from api.feed import Feed
+from api.idempotency import RefusalStore
+from api.limits import TokenLimits
+from api.logging import RequestLog, configure
+from api.routes import commands, games, reading, stream
+from api.settings import Settings, get_settings
+from domain.application import Warlog
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    configure(settings.log_json)
+    warlog = Warlog(env=settings.eventsourcing_env())
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        app.state.refusals.close()
+        warlog.close()
+
+    app = FastAPI(title="warlog", version="0.1.0", lifespan=lifespan,
+                  description="An event-sourced rules service for tabletop wargames. Every error is "
+                              "application/problem+json; refusals name their rule (RULES.md).")
+    app.state.settings = settings
+    app.state.warlog = warlog
+    app.state.feed = Feed()
+    app.state.limits = TokenLimits(settings.requests_per_second, settings.burst, settings.streams_per_token)
+    app.state.refusals = RefusalStore(
+        sqlite_path=None if settings.persistence == "popo" or settings.postgres else settings.db,
+        postgres_dsn=settings.postgres)
+    errors.install(app)
+    for module in (games, commands, reading, stream):
+        app.include_router(module.router)
+    app.add_middleware(RequestLog)
+    return app

@@ -1,0 +1,84 @@
+"""Annotated dependencies: the application, and the caller behind the token.
+
+The contract's order of judgement: token (401), game exists (404), token may
+act here (403).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+from uuid import UUID
+
+from fastapi import Depends, Path, Request
+
+from api.errors import Problem
+from domain.application import Warlog
+from domain.rulings import NotFound
+
+
+def get_warlog(request: Request) -> Warlog:
+    return request.app.state.warlog
+
+
+WarlogApp = Annotated[Warlog, Depends(get_warlog)]
+
+
+@dataclass(frozen=True)
+class Caller:
+    game_id: UUID
+    role: str          # "A", "B" or "spectator"
+    token: str
+
+    @property
+    def is_seat(self) -> bool:
+        return self.role in ("A", "B")
+
+
+def _token(request: Request, query_allowed: bool) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    if query_allowed:
+        return request.query_params.get("token")
+    return None
+
+
+def _caller(request: Request, game_id: str, query_allowed: bool) -> Caller:
+    warlog: Warlog = request.app.state.warlog
+    token = _token(request, query_allowed)
+    if not token:
+        raise Problem(401, "send Authorization: Bearer <token>", headers={"WWW-Authenticate": "Bearer"})
+    found = warlog.role_of(token)
+    if found is None:
+        raise Problem(401, "unknown token", headers={"WWW-Authenticate": "Bearer"})
+    try:
+        wanted = UUID(game_id)
+        warlog.read(wanted)
+    except (ValueError, NotFound):
+        raise Problem(404, f"no game {game_id}") from None
+    if found[0] != wanted:
+        raise Problem(403, "this token belongs to another game")
+    request.app.state.limits.take(token)
+    request.state.log_context = {"game_id": str(wanted), "seat": found[1]}
+    return Caller(wanted, found[1], token)
+
+
+def reader(request: Request, game_id: Annotated[str, Path()]) -> Caller:
+    return _caller(request, game_id, query_allowed=False)
+
+
+def stream_reader(request: Request, game_id: Annotated[str, Path()]) -> Caller:
+    return _caller(request, game_id, query_allowed=True)
+
+
+def seat(request: Request, game_id: Annotated[str, Path()]) -> Caller:
+    caller = _caller(request, game_id, query_allowed=False)
+    if not caller.is_seat:
+        raise Problem(403, "the spectator token only reads")
+    return caller
+
+
+Reader = Annotated[Caller, Depends(reader)]
+StreamReader = Annotated[Caller, Depends(stream_reader)]
+Seat = Annotated[Caller, Depends(seat)]

@@ -1,0 +1,80 @@
+"""RFC 9457 problem+json for every refusal and validation error."""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from domain.application import Conflict, PreconditionFailed
+from domain.rulings import Forbidden, Malformed, NotFound, Refused, Ruling
+
+BASE = "https://warlog.dev/problems/"
+TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
+          409: "Refused by the rules", 412: "Precondition failed", 413: "Body too large",
+          422: "Malformed request", 429: "Too many requests", 500: "Internal error"}
+SLUGS = {401: "unauthorized", 403: "forbidden", 404: "not-found", 409: "refused", 412: "precondition-failed",
+         413: "too-large", 422: "malformed", 429: "too-many-requests"}
+
+
+class Problem(Exception):
+    """An HTTP problem raised from the API layer itself (auth, limits)."""
+
+    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None, **extra: Any):
+        super().__init__(detail)
+        self.status, self.detail, self.headers, self.extra = status, detail, headers or {}, extra
+
+
+def problem_body(status: int, detail: str, rule: str | None = None, slug: str | None = None,
+                 **extra: Any) -> dict[str, Any]:
+    body = {"type": BASE + (slug or SLUGS.get(status, "error")), "title": TITLES.get(status, "Error"),
+            "status": status, "detail": detail}
+    if rule:
+        body["rule"] = rule
+    body.update({k: v for k, v in extra.items() if v is not None})
+    return body
+
+
+STATUS_OF = ((Conflict, 409), (PreconditionFailed, 412), (Malformed, 422), (NotFound, 404),
+             (Forbidden, 403), (Refused, 409))
+
+
+def ruling_problem(error: Ruling) -> tuple[int, dict[str, Any]]:
+    status = next(code for cls, code in STATUS_OF if isinstance(error, cls))
+    slug = "conflict" if isinstance(error, Conflict) else None
+    return status, problem_body(status, error.detail, error.rule, slug=slug, field=error.field)
+
+
+def validation_problem(errors: list[dict[str, Any]]) -> dict[str, Any]:
+    parts = []
+    for error in errors:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body",))
+        parts.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
+    first = errors[0] if errors else {}
+    field = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or None
+    return problem_body(422, "; ".join(parts) or "malformed body", field=field)
+
+
+def respond(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(body, status_code=status, headers=headers, media_type="application/problem+json")
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(Ruling)
+    async def on_ruling(request: Request, error: Ruling) -> JSONResponse:
+        status, body = ruling_problem(error)
+        return respond(status, body)
+
+    @app.exception_handler(Problem)
+    async def on_problem(request: Request, error: Problem) -> JSONResponse:
+        return respond(error.status, problem_body(error.status, error.detail, **error.extra), error.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def on_invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        return respond(422, validation_problem(list(error.errors())))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        return respond(error.status_code, problem_body(error.status_code, str(error.detail)), error.headers)

@@ -1,0 +1,64 @@
+"""Commands, undo and redo: every write of play."""
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from api.deps import Seat, WarlogApp
+from api.schemas import ActionPublic, command_schemas, parse_command
+from api.writing import write
+
+router = APIRouter(tags=["play"])
+WRITE_HEADERS = {"parameters": [
+    {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string"},
+     "description": "replays the stored answer for 24 hours; another body with the same key is 422"},
+    {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+     "description": "\"<version>\": refused with 412 unless it is the game's current version"}]}
+
+
+@router.post("/games/{game_id}/commands", response_model=ActionPublic,
+             summary="Send a command for this seat; answers the events it appended (one action)",
+             openapi_extra={**WRITE_HEADERS, "requestBody": {"required": True, "content": {
+                 "application/json": {"schema": command_schemas()}}}})
+async def command(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
+    def call(body, at, key, digest, if_match):
+        def parse():
+            parsed = parse_command(body())
+            request.state.log_context["command"] = parsed.type
+            return parsed
+        return warlog.command(caller.game_id, caller.role, parse, at, key, digest, if_match)
+
+    return await write(request, caller, request.app.state.settings.max_command_bytes, call)
+
+
+@router.post("/games/{game_id}/undo", response_model=ActionPublic, openapi_extra=WRITE_HEADERS,
+             responses={202: {"description": "UndoRequested: the other seat must approve"}},
+             summary="Undo the latest action not yet undone (202 when it needs the other seat)")
+async def undo(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
+    return await write(request, caller, request.app.state.settings.max_command_bytes,
+                       lambda body, at, key, digest, if_match:
+                       warlog.undo(caller.game_id, caller.role, at, key, digest, if_match))
+
+
+@router.post("/games/{game_id}/undo/approve", response_model=ActionPublic, openapi_extra=WRITE_HEADERS,
+             summary="The other seat approves the pending undo request")
+async def approve(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
+    return await write(request, caller, request.app.state.settings.max_command_bytes,
+                       lambda body, at, key, digest, if_match:
+                       warlog.answer_undo(caller.game_id, caller.role, True, at, key, digest, if_match))
+
+
+@router.post("/games/{game_id}/undo/reject", response_model=ActionPublic, openapi_extra=WRITE_HEADERS,
+             summary="The other seat rejects the pending undo request")
+async def reject(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
+    return await write(request, caller, request.app.state.settings.max_command_bytes,
+                       lambda body, at, key, digest, if_match:
+                       warlog.answer_undo(caller.game_id, caller.role, False, at, key, digest, if_match))
+
+
+@router.post("/games/{game_id}/redo", response_model=ActionPublic, openapi_extra=WRITE_HEADERS,
+             summary="Bring back the latest undone action (the seat that undid it)")
+async def redo(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
+    return await write(request, caller, request.app.state.settings.max_command_bytes,
+                       lambda body, at, key, digest, if_match:
+                       warlog.redo(caller.game_id, caller.role, at, key, digest, if_match))

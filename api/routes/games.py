@@ -1,0 +1,34 @@
+"""Games, tokens and armies."""
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+
+from api.deps import Seat, WarlogApp
+from api.schemas import ArmyIn, GameCreate, GamePublic, parse_army
+from api.writing import now, write
+
+router = APIRouter(tags=["games"])
+
+
+@router.post("/games", status_code=201, response_model=GamePublic,
+             summary="Create a game: three tokens and, with server dice, the dice commitment")
+async def create_game(body: GameCreate, warlog: WarlogApp, request: Request) -> dict:
+    players = {p.seat: p.name for p in body.players}
+    created = await run_in_threadpool(warlog.create_game, body.ruleset, players, body.dice,
+                                      body.options.model_dump(), now())
+    request.state.log_context = {"game_id": created["game_id"]}
+    return created
+
+
+@router.post("/games/{game_id}/armies", summary="Muster (or replace) this seat's army until the game starts",
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                 "schema": ArmyIn.model_json_schema(ref_template="#/components/schemas/{model}")}}}})
+async def muster(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
+    settings = request.app.state.settings
+
+    def call(body, at, key, digest, if_match):
+        return warlog.muster(caller.game_id, caller.role, lambda: parse_army(body()), at, key, digest, if_match)
+
+    return await write(request, caller, settings.max_army_bytes, call)

@@ -1,0 +1,170 @@
+"""Request and response models: the boundary translates types once."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+from domain import commands as cmd
+from domain import dice
+from domain.rulings import Malformed
+
+Seat = Literal["A", "B"]
+
+
+class Player(BaseModel):
+    seat: Seat
+    name: str = Field(min_length=1, max_length=100)
+
+
+class Options(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    battle_rounds: int = Field(5, ge=1, le=20)
+    reserves_from_round: int = Field(2, ge=1, le=20)
+    spectator_delay_s: int = Field(0, ge=0, le=3600)
+
+
+class GameCreate(BaseModel):
+    ruleset: Literal["alternating", "reference", "heresy"]
+    players: list[Player] = Field(min_length=2, max_length=2)
+    dice: Literal["server", "table"] = "server"
+    options: Options = Field(default_factory=Options)
+
+    @field_validator("players")
+    @classmethod
+    def one_player_per_seat(cls, players: list[Player]) -> list[Player]:
+        if sorted(p.seat for p in players) != ["A", "B"]:
+            raise ValueError("one player for seat A and one for seat B")
+        return players
+
+
+class GamePublic(BaseModel):
+    game_id: str
+    version: int
+    tokens: dict[str, str]
+    dice_commitment: str | None
+
+
+def dice_expression(value: str) -> str:
+    try:
+        return str(dice.parse(value))
+    except dice.DiceSpecError as error:
+        raise ValueError(str(error)) from None
+
+
+class Model(BaseModel):
+    name: str = Field(min_length=1, max_length=200)
+    count: int = Field(1, ge=1, le=500)
+    M: int | None = Field(None, ge=0, le=100)
+    T: int | None = Field(None, ge=1, le=30)
+    Sv: int | None = Field(None, ge=1, le=7)
+    InSv: int | None = Field(None, ge=1, le=7)
+    W: int = Field(1, ge=1, le=100)
+    Ld: int | None = Field(None, ge=1, le=12)
+    OC: int | None = Field(None, ge=0, le=20)
+    BS: int | None = Field(None, ge=1, le=10)
+    WS: int | None = Field(None, ge=1, le=10)
+    I: int | None = Field(None, ge=1, le=10)
+    A: int | None = Field(None, ge=0, le=20)
+    hull_points: int | None = Field(None, ge=1, le=100)
+
+
+class Weapon(BaseModel):
+    name: str = Field(min_length=1, max_length=200)
+    type: Literal["ranged", "melee"]
+    range: int | None = Field(None, ge=0, le=1000)
+    A: str = "1"
+    skill: int | None = Field(None, ge=1, le=10)
+    S: int | None = Field(None, ge=1, le=30)
+    AP: int | None = Field(None, ge=-10, le=10)
+    D: str = "1"
+    kind: Literal["rapid_fire", "heavy", "assault", "pistol", "salvo"] | None = None
+    keywords: list[str] = Field(default_factory=list)
+
+    _check_a = field_validator("A", "D")(dice_expression)
+
+
+class Transport(BaseModel):
+    capacity: int = Field(ge=0, le=1000)
+    fire_points: int = Field(0, ge=0, le=100)
+
+
+class Unit(BaseModel):
+    id: str = Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.:-]+$")
+    name: str = Field(min_length=1, max_length=200)
+    keywords: list[str] = Field(default_factory=list)
+    abilities: list[str] = Field(default_factory=list)
+    models: list[Model] = Field(min_length=1, max_length=100)
+    weapons: list[Weapon] = Field(default_factory=list, max_length=200)
+    transport: Transport | None = None
+    embarked_in: str | None = None
+    in_reserves: bool = False
+    leader_of: str | None = None
+    statuses: list[str] = Field(default_factory=list)
+
+    @field_validator("keywords")
+    @classmethod
+    def upper_case(cls, keywords: list[str]) -> list[str]:
+        return [k.upper() for k in keywords]
+
+
+class ArmyIn(BaseModel):
+    units: list[Unit] = Field(min_length=1, max_length=500)
+
+
+class ActionPublic(BaseModel):
+    version: int
+    events: list[dict[str, Any]]
+
+
+@lru_cache(maxsize=None)
+def adapter(command_class: type) -> TypeAdapter:
+    return TypeAdapter(command_class)
+
+
+def parse_json(raw: bytes) -> Any:
+    try:
+        return json.loads(raw or b"null")
+    except (ValueError, UnicodeDecodeError) as error:
+        raise Malformed(f"the body is not JSON: {error}") from None
+
+
+def parse_command(body: Any) -> cmd.Command:
+    """JSON -> a domain command; unknown types and wrong fields are 422 naming the field."""
+    if not isinstance(body, dict) or not isinstance(body.get("type"), str):
+        raise Malformed('the body must be a JSON object with a "type"', field="type")
+    command_class = cmd.COMMANDS.get(body["type"])
+    if command_class is None:
+        raise Malformed(f"unknown command type {body['type']!r}; known: {', '.join(sorted(cmd.COMMANDS))}",
+                        field="type")
+    fields = {k: v for k, v in body.items() if k != "type"}
+    try:
+        return adapter(command_class).validate_python(fields)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise Malformed(f"{body['type']}: {where}: {first['msg']}", field=where or None) from None
+
+
+def parse_army(body: Any) -> list[dict[str, Any]]:
+    try:
+        army = ArmyIn.model_validate(body)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise Malformed(f"{where}: {first['msg']}", field=where) from None
+    return [unit.model_dump() for unit in army.units]
+
+
+def command_schemas() -> dict[str, Any]:
+    """The OpenAPI description of every command body (a oneOf keyed by `type`)."""
+    variants = []
+    for name, command_class in sorted(cmd.COMMANDS.items()):
+        schema = adapter(command_class).json_schema()
+        schema.setdefault("properties", {})["type"] = {"const": name}
+        schema["required"] = ["type", *schema.get("required", [])]
+        schema["description"] = (command_class.__doc__ or name).strip()
+        variants.append(schema)
+    return {"oneOf": variants}

@@ -1,0 +1,83 @@
+"""The one path every write takes: size limit, Idempotency-Key, If-Match,
+then the application; refusals are stored for replay like answers."""
+from __future__ import annotations
+
+import hashlib
+import time
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from fastapi import Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+
+from api.deps import Caller
+from api.errors import Problem, problem_body, respond, ruling_problem
+from api.schemas import parse_json
+from domain.application import Answer
+from domain.chain import canonical
+from domain.rulings import Ruling
+
+
+def now() -> str:
+    """The event clock: UTC, milliseconds, Z."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def if_match_version(request: Request) -> int | None:
+    value = request.headers.get("if-match")
+    if value is None:
+        return None
+    text = value.strip().removeprefix("W/").strip('"')
+    try:
+        return int(text)
+    except ValueError:
+        raise Problem(412, f"If-Match must name a version, e.g. \"17\"; got {value!r}") from None
+
+
+def body_digest(raw: bytes) -> str:
+    try:
+        text = canonical(parse_json(raw))
+    except Ruling:
+        text = raw.decode("utf-8", "replace")
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+async def write(request: Request, caller: Caller, limit: int,
+                call: Callable[[Any, str, str | None, str, int | None], Answer]) -> JSONResponse:
+    """`call(body_json_thunk, at, key, digest, if_match)` runs in a worker thread."""
+    length = request.headers.get("content-length")
+    if length and length.isdigit() and int(length) > limit:
+        raise Problem(413, f"the body is larger than {limit} bytes")
+    raw = await request.body()
+    if len(raw) > limit:
+        raise Problem(413, f"the body is larger than {limit} bytes")
+    key = request.headers.get("idempotency-key")
+    digest = body_digest(raw)
+    store = request.app.state.refusals
+    game = str(caller.game_id)
+    if key is not None:
+        if not key or len(key) > 255:
+            raise Problem(422, "Idempotency-Key must be 1..255 characters")
+        refused = store.get(game, caller.role, key)
+        if refused is not None:
+            if refused[0] != digest:
+                return respond(422, problem_body(422, "this Idempotency-Key was used with another body",
+                                                 field="Idempotency-Key"))
+            return respond(refused[1], refused[2])
+    started = time.perf_counter()
+    try:
+        if_match = if_match_version(request)
+        answer = await run_in_threadpool(call, lambda: parse_json(raw), now(), key, digest, if_match)
+    except (Ruling, Problem) as error:
+        if isinstance(error, Problem):
+            status, body = error.status, problem_body(error.status, error.detail)
+        else:
+            status, body = ruling_problem(error)
+        if key is not None and status < 500 and body.get("field") != "Idempotency-Key":
+            store.put(game, caller.role, key, digest, status, body)
+        request.state.log_context.update(rule=body.get("rule"), refused=status)
+        return respond(status, body)
+    request.state.log_context.update(version=answer["version"], write_ms=round((time.perf_counter() - started) * 1000, 2))
+    request.app.state.feed.notify(caller.game_id)
+    return JSONResponse(dict(answer), status_code=answer.status)

@@ -1,0 +1,54 @@
+"""The current-phase projection: what `GET /state` serves (CONTRACT.md "Reading")."""
+from __future__ import annotations
+
+from typing import Any
+
+from domain import army
+from domain.game import Game
+from domain.rules.registry import find_ruleset
+
+
+def unit_view(state: dict[str, Any], uid: str, eligible: bool) -> dict[str, Any]:
+    unit = state["units"][uid]
+    return {"owner": unit["owner"], "name": unit["name"], "models_alive": unit["models_alive"],
+            "starting_strength": unit["starting_strength"], "strength": army.unit_strength(state["units"], uid),
+            "wounds_lost": unit.get("wounds_lost", 0), "statuses": list(unit["statuses"]),
+            "selected": unit["selected"], "eligible": eligible, "in_reserves": bool(unit.get("in_reserves")),
+            "arriving": bool(unit.get("arriving")), "embarked_in": unit.get("embarked_in")}
+
+
+def state_view(state: dict[str, Any], version: int, seat: str | None = None) -> dict[str, Any]:
+    ruleset = find_ruleset(state["ruleset"])
+    in_step = state["status"] == "in_progress"
+    view = {
+        "game_id": state["game_id"], "ruleset": state["ruleset"], "version": version,
+        "status": state["status"], "battle_round": state["battle_round"], "active_seat": state["active_seat"],
+        "phase": state["phase"], "sub_phase": state["sub_phase"], "awaiting": ruleset.awaiting(state),
+        "pass_points": dict(state["pass_points"]), "declared_done": dict(state["declared_done"]),
+        "cp": dict(state["cp"]), "dice": state["dice"], "players": state["players"],
+        "options": state["options"], "dice_commitment": state["dice_commitment"],
+        "mustered": dict(state["mustered"]), "result": state["result"], "last_roll": state["last_roll"],
+        "units": {uid: unit_view(state, uid, in_step and ruleset.eligible(state, uid)) for uid in state["units"]},
+    }
+    if seat in ("A", "B"):
+        view["legal_commands"] = ruleset.legal_commands(state, seat)
+    return view
+
+
+def undo_view(game: Game, seat: str | None) -> dict[str, Any]:
+    """What undo and redo would do now, for this seat."""
+    pending = game.pending_undo
+    undo = None
+    if game.done and game.state["status"] != "ended":
+        first, last, by, rolled = game.done[-1]
+        immediate = seat == by and not rolled
+        undo = {"seqs": list(range(first, last + 1)), "action_by": by, "rolled_dice": rolled,
+                "needs_consent": not immediate}
+    redo = None
+    if game.redo_stack and game.state["status"] != "ended":
+        first, last, _by, _rolled, undone_by = game.redo_stack[-1]
+        redo = {"seqs": list(range(first, last + 1)), "allowed": seat == undone_by}
+    return {"undo": undo, "redo": redo,
+            "pending_request": None if pending is None else {
+                "requested_by": pending["seat"], "seqs": pending["seqs"],
+                "you_answer": seat is not None and seat != pending["seat"]}}

@@ -1,0 +1,26 @@
+# The two set-up commands of the README: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	$(BIN)/warlog serve --demo --port $(PORT)
+
+postgres:
+	@bash ops/ensure-postgres.sh
+
+test: install postgres
+	$(BIN)/python -m pytest
+
+.PHONY: install run test postgres

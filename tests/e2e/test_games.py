@@ -1,0 +1,24 @@
+"""Creating a game, mustering, starting, and the contract's answers."""
+from tests.support.client import unit
+
+
+def test_a_new_game_answers_its_id_tokens_and_dice_commitment(http):
+    response = http.post("/games", json={"ruleset": "alternating", "dice": "server",
+                                         "players": [{"seat": "A", "name": "Alice"}, {"seat": "B", "name": "Bob"}]})
+    assert response.status_code == 201
+    body = response.json()
+    assert body["version"] == 1
+    assert set(body["tokens"]) == {"A", "B", "spectator"}
+    assert len(body["dice_commitment"]) == 64
+
+
+def test_starting_a_game_fixes_starting_strength_and_awaits_the_movement_count(new_game):
+    game = new_game()
+    game.start([unit("a1", 5), unit("a2", 3)], [unit("b1", 10)])
+    state = game.state()
+    assert state["status"] == "in_progress"
+    assert state["battle_round"] == 1
+    assert (state["phase"], state["sub_phase"]) == ("movement", "movement_pass_points")
+    assert state["awaiting"] == {"seat": None, "action": "confirm_count"}
+    assert state["units"]["a2"]["starting_strength"] == 3
+    assert game.verify()["chain_ok"] is True

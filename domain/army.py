@@ -22,16 +22,22 @@ def model_count(unit: Mapping[str, Any]) -> int:
 
 
 def validate_army(seat: str, units: list[dict[str, Any]], others: Mapping[str, Mapping[str, Any]]) -> None:
-    """Cross-unit checks the field types cannot express; errors name the field (422)."""
+    """Cross-unit checks the field types cannot express; errors name the field (422).
+
+    Fields are named as the request's JSON path, dotted like the schema's own
+    errors (`units.2.embarked_in`).
+    """
     seen: set[str] = set()
-    ids = {unit["id"] for unit in units}
+    by_id = {unit["id"]: unit for unit in units}
+    led: dict[str, str] = {}
     for index, unit in enumerate(units):
-        where = f"units[{index}]"
+        where = f"units.{index}"
         if unit["id"] in seen:
             raise Malformed(f"unit id {unit['id']!r} appears twice in this army", field=f"{where}.id")
         if unit["id"] in others:
             raise Malformed(f"unit id {unit['id']!r} is already used by the other army", field=f"{where}.id")
         seen.add(unit["id"])
+        _check_models(unit, where)
         for status in unit.get("statuses", []):
             if status not in STATUSES:
                 raise Malformed(f"unknown status {status!r}; known: {', '.join(sorted(STATUSES))}",
@@ -42,12 +48,24 @@ def validate_army(seat: str, units: list[dict[str, Any]], others: Mapping[str, M
                 continue
             if target == unit["id"]:
                 raise Malformed(f"{link} names the unit itself", field=f"{where}.{link}")
-            if target not in ids:
+            if target not in by_id:
                 raise Malformed(f"{link} names {target!r}, which is not a unit of this army", field=f"{where}.{link}")
-        if unit.get("embarked_in"):
-            transport = next(u for u in units if u["id"] == unit["embarked_in"])
+        transport_id = unit.get("embarked_in")
+        if transport_id:
+            transport = by_id[transport_id]
             if not transport.get("transport"):
-                raise Malformed(f"{unit['embarked_in']!r} has no transport capacity", field=f"{where}.embarked_in")
+                raise Malformed(f"{transport_id!r} has no transport capacity", field=f"{where}.embarked_in")
+            if transport.get("embarked_in"):
+                raise Malformed(f"{transport_id!r} is itself embarked in {transport['embarked_in']!r}",
+                                field=f"{where}.embarked_in")
+        bodyguard = unit.get("leader_of")
+        if bodyguard:
+            # CORE.STR.1 counts one leader with one bodyguard as one attached unit
+            if by_id[bodyguard].get("leader_of"):
+                raise Malformed(f"{bodyguard!r} leads a unit itself and cannot be led", field=f"{where}.leader_of")
+            if bodyguard in led:
+                raise Malformed(f"{bodyguard!r} is already led by {led[bodyguard]!r}", field=f"{where}.leader_of")
+            led[bodyguard] = unit["id"]
     for index, unit in enumerate(units):
         capacity = (unit.get("transport") or {}).get("capacity")
         if capacity is None:
@@ -55,7 +73,19 @@ def validate_army(seat: str, units: list[dict[str, Any]], others: Mapping[str, M
         aboard = sum(model_count(u) for u in units if u.get("embarked_in") == unit["id"])
         if aboard > capacity:
             raise Malformed(f"{aboard} models embarked in {unit['id']!r}, capacity {capacity}",
-                            field=f"units[{index}].transport.capacity")
+                            field=f"units.{index}.transport.capacity")
+
+
+def _check_models(unit: Mapping[str, Any], where: str) -> None:
+    """The counts the strength bands divide by must be possible ones (CORE.STR.1/2)."""
+    if not unit.get("models"):
+        raise Malformed("a unit has at least one model line", field=f"{where}.models")
+    for line_index, line in enumerate(unit["models"]):
+        for name in ("count", "W", "hull_points"):
+            value = line.get(name, 1)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise Malformed(f"{name} must be a whole number of at least 1, not {value!r}",
+                                field=f"{where}.models.{line_index}.{name}")
 
 
 def new_unit_state(seat: str, unit: Mapping[str, Any]) -> dict[str, Any]:

@@ -73,7 +73,7 @@ Try:
   curl -s -X POST {base_url}/games/{gid}/commands -H 'Authorization: Bearer {tokens['A']}' \\
        -H 'Content-Type: application/json' -d '{{"type": "start_game"}}'
   curl -s {base_url}/games/{gid}/events -H 'Authorization: Bearer {tokens['B']}'
-  curl -N {base_url}/games/{gid}/events/stream?token={tokens['spectator']}&after=0
+  curl -N '{base_url}/games/{gid}/events/stream?token={tokens['spectator']}&after=0'
 API reference: {base_url}/docs
 """, flush=True)
 

@@ -51,7 +51,11 @@ class Select(Command):
     unit: str
     act: bool = True
     targets: tuple[str, ...] = ()
-    distance: str | None = None
+    distance: str | None = None                  # alternating charges: inches the players measured
+    move: str | None = None                      # reference: normal | advance | fall_back | remain_stationary
+    escape: str | None = None                    # reference fall back: ordered | desperate (RS.MOV.4)
+    shooting: str | None = None                  # reference: normal | assault | close_quarters | indirect
+    distances: dict[str, str] | None = None      # reference charges: inches to each target (RS.CHG.2)
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "select"
 
@@ -141,11 +145,23 @@ class BlastHit(Command):
     type = "blast_hit"
 
 
+@dataclass(frozen=True)
+class Attack(Command):
+    """Reference: one weapon's attacks from a selected unit at one target, rolled through RS.ATK.1-4."""
+
+    unit: str
+    weapon: str
+    target: str
+    models: int | None = None     # attacking models (default: every model alive)
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "attack"
+
+
 COMMANDS: dict[str, type[Command]] = {
     cls.type: cls
     for cls in (AddEntropy, StartGame, RollOff, ChooseOrder, ConfirmCount, Select, Pass,
                 DeclareDone, EndPhase, Roll, FreeRoll, Concede, RecordCasualties, SetStatus,
-                VehicleHit, BlastHit)
+                VehicleHit, BlastHit, Attack)
 }
 
 

@@ -1,0 +1,159 @@
+"""The reference ruleset over HTTP: the Command phase, movement, shooting attacks, charges and fights."""
+from tests.support.client import unit
+
+
+def army_a():
+    return [unit("intercessors", 5, statuses=("battle_shocked",)), unit("hellblasters", 5),
+            unit("assault-squad", 5, weapons=[
+                {"name": "Bolt pistol", "type": "ranged", "range": 12, "A": "1", "S": 4, "AP": 0, "D": "1",
+                 "keywords": ["PISTOL"]},
+                {"name": "Chainsword", "type": "melee", "A": "3", "S": 4, "AP": -1, "D": "1"}])]
+
+
+def army_b():
+    return [unit("boyz", 10), unit("nobz", 3, statuses=("engaged",))]
+
+
+def started(new_game):
+    game = new_game("reference", dice="table")
+    game.start(army_a(), army_b())
+    return game
+
+
+def roll(game, seat, *faces):
+    return game.cmd(seat, "roll", dice=list(faces))
+
+
+def test_both_players_gain_a_command_point_and_a_battle_shocked_unit_tests_at_once(new_game):
+    game = started(new_game)
+    state = game.state()
+    assert (state["phase"], state["active_seat"]) == ("command", "A")
+    assert state["cp"] == {"A": 1, "B": 1}
+    assert state["awaiting"] == {"seat": "A", "action": "roll", "roll": {
+        "purpose": "battle_shock", "unit": "intercessors", "spec": "2D6", "rule": "RS.CMD.2"}}
+
+
+def test_a_battle_shocked_unit_that_passes_its_test_stops_being_battle_shocked(new_game):
+    game = started(new_game)
+    answer = roll(game, "A", 3, 4)  # 7 against Ld 7: passed
+    tested = next(e for e in answer["events"] if e["type"] == "BattleShockTested")
+    assert tested["data"]["passed"] is True and tested["rule"] == "RS.CMD.2"
+    assert "battle_shocked" not in game.state()["units"]["intercessors"]["statuses"]
+    assert game.state()["awaiting"] == {"seat": "A", "action": "end_phase"}
+
+
+def test_a_failed_battle_shock_test_keeps_the_unit_battle_shocked(new_game):
+    game = started(new_game)
+    answer = roll(game, "A", 1, 2)
+    assert next(e for e in answer["events"] if e["type"] == "BattleShockTested")["data"]["passed"] is False
+    assert "battle_shocked" in game.state()["units"]["intercessors"]["statuses"]
+
+
+def test_only_the_active_seat_ends_its_phase(new_game):
+    game = started(new_game)
+    roll(game, "A", 6, 6)
+    assert game.refused("B", "end_phase")["rule"] == "RS.CMD.1"
+    game.cmd("A", "end_phase")
+    assert game.state()["phase"] == "movement"
+
+
+def to_phase(game, phase):
+    roll(game, "A", 6, 6)
+    while game.state()["phase"] != phase:
+        game.cmd("A", "end_phase")
+
+
+def test_an_advance_rolls_a_d6_and_the_unit_then_cannot_make_a_normal_shooting(new_game):
+    game = started(new_game)
+    to_phase(game, "movement")
+    game.send("A", {"type": "select", "unit": "hellblasters", "move": "advance"})
+    assert game.state()["awaiting"]["roll"]["purpose"] == "advance"
+    answer = roll(game, "A", 4)
+    assert next(e for e in answer["events"] if e["type"] == "AdvanceRolled")["data"]["max_move"] == 10
+    game.cmd("A", "end_phase")
+    problem = game.refused("A", "select", unit="hellblasters", shooting="normal")
+    assert problem["rule"] == "RS.SHO.1"
+
+
+def test_a_unit_is_selected_once_per_movement_phase(new_game):
+    game = started(new_game)
+    to_phase(game, "movement")
+    game.cmd("A", "select", unit="hellblasters", move="normal")
+    assert game.refused("A", "select", unit="hellblasters", move="normal")["rule"] == "RS.MOV.1"
+    assert game.state()["units"]["hellblasters"]["selected"] is True
+
+
+def test_a_shooting_attack_rolls_hits_wounds_saves_and_removes_casualties(new_game):
+    game = started(new_game)
+    to_phase(game, "shooting")
+    game.cmd("A", "select", unit="hellblasters", shooting="normal")
+    game.cmd("A", "attack", unit="hellblasters", weapon="Boltgun", target="boyz")
+    state = game.state()
+    assert state["awaiting"]["roll"] == {"purpose": "hit", "unit": "hellblasters", "spec": "10D6", "rule": "RS.ATK.1"}
+    answer = roll(game, "A", 1, 2, 3, 3, 4, 5, 6, 6, 2, 3)  # BS 3: seven hits (an unmodified 1 fails)
+    assert next(e for e in answer["events"] if e["type"] == "HitsScored")["data"]["hits"] == 7
+    answer = roll(game, "A", 1, 2, 3, 4, 4, 5, 6)  # S4 vs T4: 4+ wounds -> four wounds
+    assert next(e for e in answer["events"] if e["type"] == "WoundsScored")["data"]["wounds"] == 4
+    assert game.state()["awaiting"]["seat"] == "B"  # the defender rolls saves
+    answer = roll(game, "B", 1, 3, 4, 6)  # Sv 4, AP 0: two saved, two failed
+    saves = next(e for e in answer["events"] if e["type"] == "SavesRolled")
+    assert (saves["data"]["saved"], saves["data"]["failed"]) == (2, 2)
+    boyz = game.state()["units"]["boyz"]
+    assert boyz["models_alive"] == 8 and boyz["strength"] == "below_starting"
+
+
+def test_an_engaged_unit_that_falls_back_while_battle_shocked_makes_a_desperate_escape(new_game):
+    game = new_game("reference", dice="table")
+    game.start([unit("scouts", 2)], [unit("grots", 5, statuses=("engaged", "battle_shocked"))])
+    while game.state()["active_seat"] != "B" or game.state()["phase"] != "command":
+        awaiting = game.state()["awaiting"]
+        if awaiting["action"] == "select":  # engaged grots fight in A's Fight phase (RS.FGT.2)
+            game.cmd(awaiting["seat"], "select", unit="grots")
+        else:
+            game.cmd("A", "end_phase")
+    roll(game, "B", 6, 6)  # B's battle-shock test for the grots: passed
+    state = game.state()
+    assert "battle_shocked" not in state["units"]["grots"]["statuses"]
+    game.cmd("B", "end_phase")
+    problem = game.refused("B", "select", unit="grots", move="normal")
+    assert problem["rule"] == "RS.MOV.2"
+    game.cmd("B", "select", unit="grots", move="fall_back", escape="desperate")
+    assert game.state()["awaiting"]["roll"] == {"purpose": "hazard", "unit": "grots", "spec": "5D6", "rule": "RS.MOV.4"}
+    answer = roll(game, "B", 1, 2, 3, 5, 6)  # two failures: two mortal wounds
+    hazards = next(e for e in answer["events"] if e["type"] == "HazardsRolled")
+    assert hazards["data"]["mortal_wounds"] == 2
+    assert game.state()["units"]["grots"]["models_alive"] == 3
+    assert game.state()["awaiting"]["roll"]["purpose"] == "battle_shock"  # not battle-shocked: it tests now
+
+
+def test_a_successful_charge_engages_and_fights_first(new_game):
+    game = started(new_game)
+    to_phase(game, "charge")
+    problem = game.send("A", {"type": "select", "unit": "assault-squad", "targets": ["boyz"],
+                              "distances": {"boyz": "13"}}).json()
+    assert problem["rule"] == "RS.CHG.1"
+    game.cmd("A", "select", unit="assault-squad", targets=["boyz"], distances={"boyz": "7"})
+    answer = roll(game, "A", 3, 5)
+    resolved = next(e for e in answer["events"] if e["type"] == "ChargeResolved")
+    assert resolved["data"]["success"] is True
+    state = game.state()
+    assert "engaged" in state["units"]["assault-squad"]["statuses"]
+    assert "engaged" in state["units"]["boyz"]["statuses"]
+    game.cmd("A", "end_phase")
+    state = game.state()
+    assert state["phase"] == "fight"
+    assert state["awaiting"] == {"seat": "A", "action": "select"}  # Fights First before the nobz
+    assert game.refused("B", "select", unit="nobz")["rule"] in ("RS.FGT.2", "CORE.SEQ.1")
+
+
+def test_the_game_ends_after_the_last_battle_round_and_reveals_the_seed(new_game):
+    game = new_game("reference", battle_rounds=1)
+    game.start([unit("a1")], [unit("b1")])
+    for _ in range(10):
+        if game.state()["status"] == "ended":
+            break
+        seat = game.state()["awaiting"]["seat"]
+        game.cmd(seat, "end_phase")
+    assert game.state()["status"] == "ended"
+    verdict = game.verify()
+    assert verdict["chain_ok"] and verdict["dice_ok"] is True and len(verdict["server_seed"]) == 64

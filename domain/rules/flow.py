@@ -57,6 +57,7 @@ class Step:
 class Ruleset:
     name = ""
     phase_rule = "CORE.SEQ.1"
+    anytime_commands: tuple[str, ...] = ("free_roll", "record_casualties", "set_status", "concede")
     handlers: dict[str, Callable] = {}
     appliers: dict[str, Callable] = {}
 
@@ -305,7 +306,8 @@ class Ruleset:
         """Enter step `pos` of the round; its `begin` decides what it awaits or skips."""
         step = self.round_layout(t.state)[pos]
         t.emit("StepStarted", {"phase": step.phase, "sub_phase": step.name, "active_seat": step.active,
-                               "pos": pos, "settled": step.kind in ("count", "phase")}, step.rule)
+                               "pos": pos, "settled": step.kind in ("count", "phase"),
+                               "pass_points": step.pass_points}, step.rule)
         self.begin(t, step)
 
     def begin(self, t: Any, step: Step) -> None:
@@ -318,6 +320,10 @@ class Ruleset:
     def step_over(self, state: dict[str, Any], step: Step) -> bool:
         return False
 
+    def progress(self, t: Any, step: Step) -> bool:
+        """Hook: an automatic move inside a settled step (e.g. a reaction nobody can make); True if it emitted."""
+        return False
+
     def advance(self, t: Any) -> None:
         """Run automatic transitions until someone has to act (a loop with a guard)."""
         for _ in range(500):
@@ -327,6 +333,8 @@ class Ruleset:
                 return
             if not state["step"]["settled"]:
                 self.settle(t, step)
+                continue
+            if self.progress(t, step):
                 continue
             if not self.step_over(state, step):
                 return
@@ -382,7 +390,7 @@ class Ruleset:
             if state["dice"] == "server" and not state["entropy"][seat]:
                 legal.append("add_entropy")
             return legal
-        legal = ["free_roll", "record_casualties", "set_status", "concede"]
+        legal = list(self.anytime_commands)
         awaiting = self.awaiting(state)
         if awaiting["action"] in ("roll_off", "confirm_count") and awaiting["seat"] in (None, seat):
             legal.append(awaiting["action"])
@@ -435,8 +443,8 @@ class Ruleset:
 
     @applies("StepStarted")
     def _step(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        if data["phase"] != state["phase"] or data["active_seat"] != state["active_seat"]:
-            state["pass_points"] = {"A": 0, "B": 0}  # AA.PP.2: never carried over
+        if not data.get("pass_points"):
+            state["pass_points"] = {"A": 0, "B": 0}  # AA.PP.2: never carried over; only the step after a count uses them
         state.update(phase=data["phase"], sub_phase=data["sub_phase"], active_seat=data["active_seat"],
                      pos=data["pos"], declared_done={"A": False, "B": False})
         state["step"] = {"roll_off": None, "winner": None, "first": None, "last": None,
@@ -474,7 +482,8 @@ class Ruleset:
 
     @applies("DiceRolled")
     def _rolled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["last_roll"] = _last_roll(data, entry)
+        if not data.get("free"):  # a free roll changes nothing but the log (CONTRACT.md)
+            state["last_roll"] = _last_roll(data, entry)
         if data.get("awaited"):
             state["rolls"].pop(0)
 

@@ -22,3 +22,17 @@ def test_starting_a_game_fixes_starting_strength_and_awaits_the_movement_count(n
     assert state["awaiting"] == {"seat": None, "action": "confirm_count"}
     assert state["units"]["a2"]["starting_strength"] == 3
     assert game.verify()["chain_ok"] is True
+
+
+def test_a_free_roll_appends_exactly_one_event_and_changes_nothing_else(new_game):
+    game = new_game()
+    game.start([unit("a1")], [unit("b1")])
+    before = game.state("B")
+    answer = game.cmd("B", "free_roll", spec="D3+1", purpose="difficult terrain")
+    assert len(answer["events"]) == 1
+    rolled = answer["events"][0]
+    assert rolled["by"] == "B" and rolled["data"]["purpose"] == "difficult terrain"
+    assert 2 <= rolled["data"]["total"] <= 4
+    after = game.state("B")
+    assert {k: v for k, v in after.items() if k not in ("version", "undo")} == \
+        {k: v for k, v in before.items() if k not in ("version", "undo")}

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
 
 from api.deps import Reader, WarlogApp
-from projections.state import state_view, undo_view
+from projections.state import state_view
 
 router = APIRouter(tags=["reading"])
 
@@ -15,9 +15,8 @@ router = APIRouter(tags=["reading"])
 @router.get("/games/{game_id}/state", summary="The current-phase projection")
 async def state(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
     game = await run_in_threadpool(warlog.read, caller.game_id)
-    view = state_view(game.state, game.version, caller.role)
-    view["undo"] = undo_view(game, caller.role if caller.is_seat else None)
-    return view
+    # what undo/redo would do lives at GET /undo: after an undo, every state field but version is as it was
+    return state_view(game.state, game.version, caller.role)
 
 
 @router.get("/games/{game_id}/events", summary="The game log, oldest first, with `undone` as of now")

@@ -24,7 +24,8 @@ def now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def if_match_version(request: Request) -> int | None:
+def if_match_version(request: Request) -> int | str | None:
+    """The version If-Match names; text naming none is kept and refused (412) after the body is judged."""
     value = request.headers.get("if-match")
     if value is None:
         return None
@@ -32,7 +33,21 @@ def if_match_version(request: Request) -> int | None:
     try:
         return int(text)
     except ValueError:
-        raise Problem(412, f"If-Match must name a version, e.g. \"17\"; got {value!r}") from None
+        return value
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The body, refused (413) as soon as it passes `limit`, whatever Content-Length claims."""
+    length = request.headers.get("content-length")
+    if length and length.isdigit() and int(length) > limit:
+        raise Problem(413, f"the body is larger than {limit} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise Problem(413, f"the body is larger than {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def body_digest(raw: bytes) -> str:
@@ -44,14 +59,9 @@ def body_digest(raw: bytes) -> str:
 
 
 async def write(request: Request, caller: Caller, limit: int,
-                call: Callable[[Any, str, str | None, str, int | None], Answer]) -> JSONResponse:
+                call: Callable[[Any, str, str | None, str, int | str | None], Answer]) -> JSONResponse:
     """`call(body_json_thunk, at, key, digest, if_match)` runs in a worker thread."""
-    length = request.headers.get("content-length")
-    if length and length.isdigit() and int(length) > limit:
-        raise Problem(413, f"the body is larger than {limit} bytes")
-    raw = await request.body()
-    if len(raw) > limit:
-        raise Problem(413, f"the body is larger than {limit} bytes")
+    raw = await read_body(request, limit)
     key = request.headers.get("idempotency-key")
     digest = body_digest(raw)
     store = request.app.state.refusals
@@ -66,8 +76,8 @@ async def write(request: Request, caller: Caller, limit: int,
                                                  field="Idempotency-Key"))
             return respond(refused[1], refused[2])
     started = time.perf_counter()
+    if_match = if_match_version(request)
     try:
-        if_match = if_match_version(request)
         answer = await run_in_threadpool(call, lambda: parse_json(raw), now(), key, digest, if_match)
     except (Ruling, Problem) as error:
         if isinstance(error, Problem):

@@ -142,12 +142,15 @@ class Warlog(Application):
         return self._answer(game, stored[1], stored[2], stored[3])
 
     @staticmethod
-    def _check_version(game: Game, if_match: int | None) -> None:
+    def _check_version(game: Game, if_match: int | str | None) -> None:
+        """If-Match (412), judged after the body; text that names no version never matches."""
+        if isinstance(if_match, str):
+            raise PreconditionFailed(f'If-Match must name a version such as "{game.version}"; got {if_match!r}')
         if if_match is not None and if_match != game.version:
             raise PreconditionFailed(f"If-Match names version {if_match}; the game is at {game.version}")
 
     def command(self, game_id: UUID, seat: str, parse: Callable[[], Command], at: str,
-                key: str | None = None, body: str = "", if_match: int | None = None) -> Answer:
+                key: str | None = None, body: str = "", if_match: int | str | None = None) -> Answer:
         def work(game: Game) -> Answer:
             replay = self._replayed(game, seat, key, body)
             if replay is not None:
@@ -168,7 +171,7 @@ class Warlog(Application):
         return answer
 
     def muster(self, game_id: UUID, seat: str, parse: Callable[[], list[dict[str, Any]]], at: str,
-               key: str | None = None, body: str = "", if_match: int | None = None) -> Answer:
+               key: str | None = None, body: str = "", if_match: int | str | None = None) -> Answer:
         def work(game: Game) -> Answer:
             replay = self._replayed(game, seat, key, body)
             if replay is not None:
@@ -187,7 +190,7 @@ class Warlog(Application):
         return self.repository.get(game_id, version=version).state
 
     def undo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
-             if_match: int | None = None) -> Answer:
+             if_match: int | str | None = None) -> Answer:
         def work(game: Game) -> Answer:
             replay = self._replayed(game, seat, key, body)
             if replay is not None:
@@ -201,7 +204,7 @@ class Warlog(Application):
         return self._write(game_id, work)
 
     def answer_undo(self, game_id: UUID, seat: str, approve: bool, at: str, key: str | None = None,
-                    body: str = "", if_match: int | None = None) -> Answer:
+                    body: str = "", if_match: int | str | None = None) -> Answer:
         def work(game: Game) -> Answer:
             replay = self._replayed(game, seat, key, body)
             if replay is not None:
@@ -216,7 +219,7 @@ class Warlog(Application):
         return self._write(game_id, work)
 
     def redo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
-             if_match: int | None = None) -> Answer:
+             if_match: int | str | None = None) -> Answer:
         def work(game: Game) -> Answer:
             replay = self._replayed(game, seat, key, body)
             if replay is not None:

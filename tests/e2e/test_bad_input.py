@@ -1,0 +1,288 @@
+"""Bad input (issue 2): every malformed or illegal request gets the contract's status, in the
+contract's order of judgement, as problem+json saying what to fix, and appends nothing."""
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from tests.conftest import settings_for
+from tests.support.client import GameClient, unit
+
+PROBLEM = "application/problem+json"
+
+
+def last_seq(game):
+    response = game.http.get(f"/games/{game.id}/events", params={"limit": 1}, headers=game.headers("A"))
+    assert response.status_code == 200, response.text
+    return response.json()["last_seq"]
+
+
+def started(new_game, dice="server"):
+    game = new_game(dice=dice)
+    game.start([unit("scouts", 5)], [unit("boyz", 10)])
+    return game
+
+
+def refused_with(game, status, send, rule=None):
+    """Send a request that must fail with `status`; check the problem body and that nothing was appended."""
+    before = last_seq(game)
+    response = send()
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith(PROBLEM)
+    problem = response.json()
+    assert problem["status"] == status
+    assert problem["type"].startswith("https://") and problem["title"] and problem["detail"]
+    if rule is not None:
+        assert problem["rule"] == rule
+    assert last_seq(game) == before
+    return problem
+
+
+def post_command(game, body, token=None, game_id=None, **headers):
+    auth = {"Authorization": f"Bearer {token}"} if token is not None else {}
+    return game.http.post(f"/games/{game_id or game.id}/commands", json=body, headers={**auth, **headers})
+
+
+# --- who may ask -------------------------------------------------------------------------------------------
+
+def test_a_wrong_token_is_401(new_game):
+    game = started(new_game)
+    problem = refused_with(game, 401, lambda: post_command(game, {"type": "concede"}, token="not-a-token"))
+    assert "token" in problem["detail"]
+
+
+def test_no_token_at_all_is_401_with_a_bearer_challenge(new_game):
+    game = started(new_game)
+    response = game.http.get(f"/games/{game.id}/state")
+    assert response.status_code == 401
+    assert response.headers["www-authenticate"] == "Bearer"
+    assert response.headers["content-type"].startswith(PROBLEM)
+
+
+def test_a_token_forged_from_the_right_game_id_is_401(new_game):
+    game = started(new_game)
+    forged = game.tokens["A"].split(".")[0] + ".guessed"
+    refused_with(game, 401, lambda: post_command(game, {"type": "concede"}, token=forged))
+
+
+def test_another_games_token_is_403_for_writing_and_reading(new_game):
+    game, elsewhere = started(new_game), started(new_game)
+    refused_with(game, 403, lambda: post_command(game, {"type": "concede"}, token=elsewhere.tokens["A"]))
+    response = game.http.get(f"/games/{game.id}/events", headers=elsewhere.headers("spectator"))
+    assert response.status_code == 403
+
+
+def test_the_spectator_token_writing_is_403(new_game):
+    game = started(new_game)
+    problem = refused_with(game, 403, lambda: post_command(game, {"type": "concede"}, token=game.tokens["spectator"]))
+    assert "spectator" in problem["detail"]
+    refused_with(game, 403, lambda: game.post("spectator", "undo"))
+    refused_with(game, 403, lambda: game.muster("spectator", [unit("x")]))
+
+
+def test_an_unknown_game_is_404(new_game):
+    game = started(new_game)
+    missing = "00000000-0000-4000-8000-000000000000"
+    refused_with(game, 404, lambda: post_command(game, {"type": "concede"}, token=game.tokens["A"], game_id=missing))
+    assert game.http.get(f"/games/{missing}/state", headers=game.headers("A")).status_code == 404
+    assert game.http.get("/games/not-a-uuid/state", headers=game.headers("A")).status_code == 404
+
+
+def test_an_unknown_unit_is_404_naming_it(new_game):
+    game = started(new_game)
+    problem = refused_with(game, 404, lambda: game.send("A", {"type": "record_casualties", "unit": "ghost",
+                                                              "models": 1}))
+    assert "ghost" in problem["detail"]
+    assert problem["field"] == "unit"
+
+
+# --- what is asked -----------------------------------------------------------------------------------------
+
+def test_an_unknown_command_type_is_422_listing_the_known_ones(new_game):
+    game = started(new_game)
+    problem = refused_with(game, 422, lambda: game.send("A", {"type": "teleport"}))
+    assert problem["field"] == "type"
+    assert "teleport" in problem["detail"] and "free_roll" in problem["detail"]
+
+
+@pytest.mark.parametrize("raw", [b"{not json", b"[1, 2]", b'{"spec": "D6"}', b'"free_roll"', b""])
+def test_a_body_that_is_not_a_command_object_is_422(new_game, raw):
+    game = started(new_game)
+    refused_with(game, 422, lambda: game.http.post(f"/games/{game.id}/commands", content=raw,
+                                                   headers=game.headers("A", **{"Content-Type": "application/json"})))
+
+
+def test_a_field_of_the_wrong_type_is_422_naming_it(new_game):
+    game = started(new_game)
+    problem = refused_with(game, 422, lambda: game.send("A", {"type": "free_roll", "spec": 6, "purpose": "x"}))
+    assert problem["field"] == "spec"
+
+
+def test_missing_dice_in_table_mode_is_422_saying_how_many_of_what(new_game):
+    game = started(new_game, dice="table")
+    problem = refused_with(game, 422, lambda: game.send("A", {"type": "free_roll", "spec": "3D6", "purpose": "x"}))
+    assert problem["field"] == "dice"
+    assert "3 dice of 6 sides" in problem["detail"]
+    problem = refused_with(game, 422, lambda: game.send("B", {"type": "roll_off"}))
+    assert '"A"' in problem["detail"] and '"B"' in problem["detail"] and "D6" in problem["detail"]
+
+
+@pytest.mark.parametrize("body", [
+    {"type": "free_roll", "spec": "D6", "purpose": "x", "dice": [7]},
+    {"type": "free_roll", "spec": "2D6", "purpose": "x", "dice": [0, 3]},
+    {"type": "free_roll", "spec": "D3", "purpose": "x", "dice": [4]},
+    {"type": "free_roll", "spec": "2D6", "purpose": "x", "dice": [3]},
+    {"type": "roll_off", "dice": {"A": 7, "B": 2}},
+    {"type": "roll_off", "dice": {"A": 3}},
+])
+def test_dice_faces_out_of_range_or_of_the_wrong_count_are_422(new_game, body):
+    game = started(new_game, dice="table")
+    problem = refused_with(game, 422, lambda: game.send("A", body))
+    assert problem["field"] == "dice"
+
+
+def test_table_dice_on_a_command_that_rolls_nothing_are_422(new_game):
+    game = started(new_game, dice="table")
+    refused_with(game, 422, lambda: game.send("A", {"type": "concede", "dice": [3]}))
+
+
+@pytest.mark.parametrize("body", [
+    {"type": "free_roll", "spec": "2D6", "purpose": "x", "dice": [3, 4]},
+    {"type": "roll_off", "dice": {"A": 3, "B": 4}},
+    {"type": "concede", "dice": [6]},
+])
+def test_a_dice_field_in_server_mode_is_409_svc_dice_server(new_game, body):
+    game = started(new_game)
+    refused_with(game, 409, lambda: game.send("A", body), rule="SVC.DICE.SERVER")
+
+
+def test_a_stale_if_match_is_412_and_the_current_one_is_accepted(new_game):
+    game = started(new_game)
+    version = last_seq(game)
+    body = {"type": "free_roll", "spec": "D6", "purpose": "x"}
+    problem = refused_with(game, 412, lambda: game.send("A", body, **{"If-Match": f'"{version - 1}"'}))
+    assert str(version) in problem["detail"]
+    assert game.send("A", body, **{"If-Match": f'"{version}"'}).status_code == 200
+
+
+def test_an_if_match_that_names_no_version_is_412(new_game):
+    game = started(new_game)
+    refused_with(game, 412, lambda: game.send("A", {"type": "concede"}, **{"If-Match": "yesterday"}))
+
+
+def test_a_reused_idempotency_key_with_another_body_is_422(new_game):
+    game = started(new_game)
+    assert game.send("A", {"type": "free_roll", "spec": "D6", "purpose": "x"}, **{"Idempotency-Key": "k1"}).status_code == 200
+    problem = refused_with(game, 422, lambda: game.send("A", {"type": "free_roll", "spec": "D6", "purpose": "y"},
+                                                        **{"Idempotency-Key": "k1"}))
+    assert problem["field"] == "Idempotency-Key"
+
+
+def test_a_reused_key_of_a_refusal_with_another_body_is_422(new_game):
+    game = started(new_game)
+    assert game.send("A", {"type": "start_game"}, **{"Idempotency-Key": "k2"}).status_code == 409
+    refused_with(game, 422, lambda: game.send("A", {"type": "concede"}, **{"Idempotency-Key": "k2"}))
+
+
+def test_a_command_past_64_kib_is_413(new_game):
+    game = started(new_game)
+    body = {"type": "free_roll", "spec": "D6", "purpose": "x", "note": "x" * (64 * 1024)}
+    refused_with(game, 413, lambda: game.send("A", body))
+
+
+def test_a_streamed_command_body_without_a_length_past_64_kib_is_413(new_game):
+    game = started(new_game)
+    chunks = [b'{"type": "concede", "note": "'] + [b"x" * 8192] * 9 + [b'"}']
+    refused_with(game, 413, lambda: game.http.post(f"/games/{game.id}/commands", content=iter(chunks),
+                                                   headers=game.headers("A")))
+
+
+def big_army(count, name_length):
+    return [unit(f"u{n}", 1, name="N" * name_length) for n in range(count)]
+
+
+def test_an_army_past_64_kib_but_under_1_mib_is_accepted(new_game):
+    game = new_game()
+    units = big_army(200, 190)
+    assert len(json.dumps({"units": units})) > 64 * 1024
+    assert game.muster("A", units).status_code == 200
+
+
+def test_an_army_past_1_mib_is_413(new_game):
+    game = new_game()
+    units = [unit(f"u{n}", 1, abilities=("A" * 2500,)) for n in range(450)]
+    assert len(json.dumps({"units": units})) > 1024 * 1024
+    refused_with(game, 413, lambda: game.muster("A", units))
+
+
+# --- the order of judgement --------------------------------------------------------------------------------
+
+def test_a_bad_token_for_an_unknown_game_is_401_not_404(new_game):
+    game = started(new_game)
+    response = post_command(game, {"type": "concede"}, token="nope", game_id="00000000-0000-4000-8000-000000000000")
+    assert response.status_code == 401
+
+
+def test_another_games_token_for_an_unknown_game_is_404_not_403(new_game):
+    game, elsewhere = started(new_game), started(new_game)
+    response = post_command(game, {"type": "concede"}, token=elsewhere.tokens["A"],
+                            game_id="00000000-0000-4000-8000-000000000000")
+    assert response.status_code == 404
+
+
+def test_a_spectator_sending_a_malformed_body_is_403_not_422(new_game):
+    game = started(new_game)
+    refused_with(game, 403, lambda: post_command(game, {"type": "teleport"}, token=game.tokens["spectator"]))
+
+
+def test_another_games_token_with_a_malformed_body_is_403_not_422(new_game):
+    game, elsewhere = started(new_game), started(new_game)
+    refused_with(game, 403, lambda: post_command(game, {"type": "teleport"}, token=elsewhere.tokens["B"]))
+
+
+def test_a_malformed_body_with_a_stale_if_match_is_422_not_412(new_game):
+    game = started(new_game)
+    refused_with(game, 422, lambda: game.send("A", {"type": "teleport"}, **{"If-Match": '"1"'}))
+    refused_with(game, 422, lambda: game.send("A", {"type": "teleport"}, **{"If-Match": "yesterday"}))
+
+
+def test_missing_table_dice_with_a_stale_if_match_is_422_not_412(new_game):
+    game = started(new_game, dice="table")
+    refused_with(game, 422, lambda: game.send("A", {"type": "free_roll", "spec": "D6", "purpose": "x"},
+                                              **{"If-Match": '"1"'}))
+
+
+def test_a_stale_if_match_on_a_command_the_rules_forbid_is_412_not_409(new_game):
+    game = started(new_game)
+    refused_with(game, 412, lambda: game.send("A", {"type": "start_game"}, **{"If-Match": '"1"'}))
+
+
+def test_a_stored_answer_is_replayed_before_if_match_is_judged(new_game):
+    game = started(new_game)
+    version = last_seq(game)
+    body = {"type": "free_roll", "spec": "D6", "purpose": "x"}
+    first = game.send("A", body, **{"Idempotency-Key": "once", "If-Match": f'"{version}"'})
+    assert first.status_code == 200
+    again = game.send("A", body, **{"Idempotency-Key": "once", "If-Match": f'"{version}"'})
+    assert (again.status_code, again.json()) == (200, first.json())
+
+
+def test_a_refusal_names_its_rule_and_a_refused_command_appends_nothing(new_game):
+    game = started(new_game)
+    refused_with(game, 409, lambda: game.send("A", {"type": "start_game"}), rule="SVC.SETUP")
+    refused_with(game, 409, lambda: game.send("B", {"type": "add_entropy", "entropy": "ab"}), rule="SVC.SETUP")
+
+
+# --- rate limits -------------------------------------------------------------------------------------------
+
+def test_a_token_past_its_rate_gets_429_with_retry_after_and_other_tokens_are_untouched(tmp_path):
+    with TestClient(create_app(settings_for(tmp_path, requests_per_second=0.01, burst=4))) as http:
+        game = GameClient(http)
+        for _ in range(4):
+            assert http.get(f"/games/{game.id}/state", headers=game.headers("A")).status_code == 200
+        response = http.post(f"/games/{game.id}/armies", json={"units": [unit("scouts")]}, headers=game.headers("A"))
+        assert response.status_code == 429
+        assert response.headers["content-type"].startswith(PROBLEM)
+        assert int(response.headers["retry-after"]) >= 1
+        assert http.get(f"/games/{game.id}/state", headers=game.headers("B")).json()["mustered"]["A"] is False

@@ -56,6 +56,7 @@ class Select(Command):
     escape: str | None = None                    # reference fall back: ordered | desperate (RS.MOV.4)
     shooting: str | None = None                  # reference: normal | assault | close_quarters | indirect
     distances: dict[str, str] | None = None      # reference charges: inches to each target (RS.CHG.2)
+    weapons: dict[str, int] | None = None        # alternating overwatch: models firing each ranged weapon (AA.OW.1)
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "select"
 

@@ -3,6 +3,11 @@ every phase, unit by unit (seed 000, RULES.md AA.*).
 
 What the seed leaves unchanged (distances, to-hit tables, combat minutiae) is
 recorded, not invented: attested outcomes plus dice rolled with a purpose.
+
+Two questions about a unit are kept apart: `ineligible` is the rules' answer
+(could this unit be selected in this sub-phase at all: it drives who stays in
+the alternation, AA.ACT.3), `eligible` is the contract's (may it be selected
+*now*: the game awaits a `select` from its owner).
 """
 from __future__ import annotations
 
@@ -23,11 +28,17 @@ LAYOUT = [
     Step("shooting", "declare_shooting", "alternate", "AA.SHO.1", "AA.SHO.2", "AA.SHO.2", pass_points=True),
     Step("shooting", "run", "alternate", "AA.SHO.1", "AA.RUN.1", "AA.RUN.1", may_hold=False),
     Step("assault", "select_charges", "alternate", "AA.ASL.1", "AA.CHG.1", "AA.CHG.1"),
-    Step("assault", "resolve_combats", "alternate", "AA.ASL.1", "AA.CC.1", "AA.CC.1", declare_done=False),
+    Step("assault", "resolve_combats", "alternate", "AA.ASL.1", "AA.CC.1", "AA.CC.1", declare_done=False,
+         may_hold=False),
 ]
 RESULT_RULE = {"movement_pass_points": "AA.PP.2", "shooting_pass_points": "AA.SPP.1"}
+TURN_RULE = {"move_fleeing": "AA.MOV.2", "move_units": "AA.ACT.3", "declare_shooting": "AA.ACT.3",
+             "run": "AA.RUN.1", "select_charges": "AA.CHG.1", "resolve_combats": "AA.CC.1"}
+HOLD_REFUSAL = {"run": ("AA.RUN.1", "a unit selected to run counts as having run; it cannot opt out"),
+                "resolve_combats": ("AA.CC.1", "a combat chosen is fought")}
 UNABLE_TO_MOVE = ("pinned", "gone_to_ground")
 LOCKED = ("locked_in_combat", "engaged")
+RESERVE_ARRIVES_ON = 3  # AA.RES.1 convention: a D6, arriving on 3+
 
 
 def immobile(unit: dict[str, Any]) -> bool:
@@ -38,6 +49,10 @@ def immobile(unit: dict[str, Any]) -> bool:
 
 def on_table(unit: dict[str, Any]) -> bool:
     return alive(unit) and not unit.get("in_reserves")
+
+
+def regrouped_slow(unit: dict[str, Any]) -> bool:
+    return "regrouped" in unit["statuses"] and not army.has_ability(unit, "ATSKNF")
 
 
 def fire_points(state: dict[str, Any], unit: dict[str, Any]) -> bool:
@@ -52,7 +67,7 @@ def movement_exclusion(state: dict[str, Any], unit: dict[str, Any]) -> str | Non
         return "in reserves"
     if "falling_back" in statuses:
         return "falling back"
-    if "regrouped" in statuses and not army.has_ability(unit, "ATSKNF"):
+    if regrouped_slow(unit):
         return "regrouped this turn"
     for status in UNABLE_TO_MOVE:
         if status in statuses:
@@ -90,10 +105,20 @@ def overwatch_shots(weapon: dict[str, Any]) -> str:
     return str(dice.DiceExpr(expr.count, expr.sides, expr.modifier - 1))
 
 
+def overwatch_block(state: dict[str, Any], unit: dict[str, Any]) -> str | None:
+    """Why a charged unit fires no overwatch: gone, or unable to shoot (AA.SPP.1's list) or falling back."""
+    if not on_table(unit):
+        return "destroyed or off the table"
+    if "falling_back" in unit["statuses"]:
+        return "falling back"
+    return shooting_exclusion(state, unit)
+
+
 @register
 class Alternating(Ruleset):
     name = "alternating"
     round_rule = "AA.TURN.1"
+    anytime_commands = Ruleset.anytime_commands + ("vehicle_hit", "blast_hit")
 
     def round_layout(self, state: dict[str, Any]) -> list[Step]:
         return LAYOUT
@@ -101,10 +126,19 @@ class Alternating(Ruleset):
     # -- eligibility ---------------------------------------------------------------------
 
     def eligible(self, state: dict[str, Any], uid: str) -> bool:
+        """CONTRACT.md: `eligible` means it may be selected now (by the seat whose go it is)."""
+        awaiting = self.awaiting(state)
+        if awaiting["action"] != "select":
+            return False
+        if "reaction" in awaiting:
+            return uid == awaiting["unit"]
+        step = self.step(state)
+        if step.name != "resolve_combats" and state["units"][uid]["owner"] != awaiting["seat"]:
+            return False
         return self.ineligible(state, uid) is None
 
     def ineligible(self, state: dict[str, Any], uid: str) -> tuple[str, str] | None:
-        """Why a unit may not be selected in this sub-phase: (rule, reason), or None."""
+        """Why the rules forbid selecting a unit in this sub-phase: (rule, reason), or None."""
         step = self.step(state)
         unit = state["units"][uid]
         if step is None or step.kind not in ("alternate", "fleeing"):
@@ -119,45 +153,50 @@ class Alternating(Ruleset):
         name = step.name
         if name == "move_fleeing":
             return None if "falling_back" in statuses else ("AA.MOV.2", "the unit is not falling back")
+        if name == "move_units":
+            return self._move_ineligible(state, unit)
+        if not on_table(unit):
+            return (rule, "the unit is in reserves")
         if name == "resolve_combats":
             if not any(s in statuses for s in LOCKED):
                 return ("AA.CC.1", "the unit is in no combat")
-            return ("AA.CC.1", "no combat is fought twice in a turn") if turn.get("fought") else None
-        if name == "move_units":
-            arrivals = [u for _, u in units_of(state, unit["owner"]) if u["arriving"] and not u["selected"]]
-            if arrivals and not unit["arriving"]:
-                return ("AA.RES.1", "arriving reserves are selected before any other unit")
-            if unit["arriving"]:
-                return None
-            reason = movement_exclusion(state, unit)
-            return ("AA.ACT.2", f"the unit is not eligible to move: {reason}") if reason else None
-        if not on_table(unit):
-            return (rule, "the unit is in reserves")
+            return ("AA.CC.1", "its combat was already fought this turn") if turn.get("fought") else None
         if name == "declare_shooting":
             included = uid in state.get("shooting_included", {})
             reason = shooting_exclusion(state, unit)
             return ("AA.SPP.1", f"the unit cannot shoot: {reason}") if reason and not included else None
-        blocked = [s for s in ("falling_back", *UNABLE_TO_MOVE, *LOCKED) if s in statuses]
+        if name == "run" and turn.get("shot"):
+            return ("AA.RUN.1", "the unit shot this phase")
+        blocked = [s.replace("_", " ") for s in ("falling_back", *UNABLE_TO_MOVE, *LOCKED) if s in statuses]
+        if regrouped_slow(unit):  # unable to move this turn (AA.PP.1, AA.ACT.2), so no run or charge either
+            blocked.append("regrouped this turn")
         if unit.get("embarked_in"):
             blocked.append("embarked")
         if immobile(unit):
             blocked.append("immobile")
-        if name == "run":
-            if turn.get("shot"):
-                return ("AA.RUN.1", "the unit shot this phase")
-        elif name == "select_charges" and turn.get("ran"):
+        if name == "select_charges" and turn.get("ran"):
             blocked.append("ran this turn")
         if blocked:
-            return (rule, f"the unit cannot {name.replace('_', ' ')}: {', '.join(blocked).replace('_', ' ')}")
+            return (rule, f"the unit cannot {name.replace('_', ' ')}: {', '.join(blocked)}")
         return None
+
+    @staticmethod
+    def _move_ineligible(state: dict[str, Any], unit: dict[str, Any]) -> tuple[str, str] | None:
+        """AA.ACT.2 with AA.RES.1: arrivals first, then units able to move."""
+        if unit["arriving"]:
+            return None
+        if any(u["arriving"] and alive(u) for _, u in units_of(state, unit["owner"])):
+            return ("AA.RES.1", "arriving reserves are selected before any other unit")
+        reason = movement_exclusion(state, unit)
+        return ("AA.ACT.2", f"the unit is not eligible to move: {reason}") if reason else None
 
     def can_go(self, state: dict[str, Any], seat: str) -> bool:
         step = self.step(state)
         if step is None or state["declared_done"][seat]:
             return False
         if step.name == "resolve_combats":  # AA.CC.1: either player may choose any combat
-            return any(self.eligible(state, uid) for uid in state["units"])
-        return any(self.eligible(state, uid) for uid, _ in units_of(state, seat))
+            return any(self.ineligible(state, uid) is None for uid in state["units"])
+        return any(self.ineligible(state, uid) is None for uid, _ in units_of(state, seat))
 
     def next_go(self, state: dict[str, Any]) -> str | None:
         """AA.ACT.3: goes alternate; one with nothing left drops out; the other finishes."""
@@ -169,7 +208,10 @@ class Alternating(Ruleset):
             return None
         if last is None:
             return first if first in able else able[0]
-        return other(last) if other(last) in able else last if last in able else None
+        return other(last) if other(last) in able else last
+
+    def arrivals_pending(self, state: dict[str, Any], seat: str) -> bool:
+        return any(u["arriving"] and alive(u) for _, u in units_of(state, seat))
 
     # -- the flow ------------------------------------------------------------------------
 
@@ -190,11 +232,7 @@ class Alternating(Ruleset):
 
     def settle(self, t: Any, step: Step) -> None:
         state = t.state
-        if step.kind == "fleeing":
-            able = [s for s in SEATS if any("falling_back" in u["statuses"] and alive(u)
-                                            for _, u in units_of(state, s))]
-        else:
-            able = [s for s in SEATS if self.can_go(state, s)]
+        able = [s for s in SEATS if self.can_go(state, s)]
         if not able:
             reason = "no unit is falling back" if step.kind == "fleeing" else "neither player has an eligible unit"
             t.emit("StepSkipped", {"sub_phase": step.name, "reason": reason},
@@ -206,11 +244,31 @@ class Alternating(Ruleset):
         else:
             t.emit("RollOffNeeded", {"sub_phase": step.name, "choice": step.kind != "fleeing"}, step.order_rule)
 
+    def progress(self, t: Any, step: Step) -> bool:
+        """AA.CHG.1: a declared charge runs on by itself once nobody has to answer it."""
+        charge = t.state["step"].get("charge")
+        if not charge:
+            return False
+        if charge["pending"]:
+            target = charge["pending"][0]
+            reason = overwatch_block(t.state, t.state["units"][target])
+            if reason is None:
+                return False
+            t.emit("OverwatchHeld", {"unit": target, "against": charge["unit"], "reason": reason}, "AA.OW.1")
+            return True
+        if charge["volleys"]:
+            return False
+        self.request_roll(t, charge["seat"], "charge", "2D6", "AA.CHG.1", charge["unit"],
+                          targets=charge["targets"], distance=charge["distance"])
+        return True
+
     def step_over(self, state: dict[str, Any], step: Step) -> bool:
         if step.kind == "count":
             return state["step"]["calculated"]
         if state["step"]["skipped"]:
             return True
+        if state["step"].get("charge"):
+            return False
         return state["step"]["first"] is not None and self.next_go(state) is None
 
     def step_awaiting(self, state: dict[str, Any], step: Step | None) -> dict[str, Any]:
@@ -220,6 +278,11 @@ class Alternating(Ruleset):
         if step.kind == "count":
             waiting = [s for s in SEATS if flow["confirmed"][s] is None]
             return {"seat": waiting[0] if len(waiting) == 1 else None, "action": "confirm_count"}
+        charge = flow.get("charge")
+        if charge and charge["pending"]:
+            target = charge["pending"][0]
+            return {"seat": state["units"][target]["owner"], "action": "select", "reaction": "overwatch",
+                    "unit": target, "against": charge["unit"], "rule": "AA.OW.1"}
         if flow["first"] is None and flow["roll_off"] is not None:
             if flow["winner"] is None:
                 return {"seat": None, "action": "roll_off"}
@@ -228,52 +291,76 @@ class Alternating(Ruleset):
 
     def extra_legal(self, state: dict[str, Any], seat: str) -> list[str]:
         step = self.step(state)
-        if self.awaiting(state)["action"] != "select" or step is None:
+        awaiting = self.awaiting(state)
+        if awaiting["action"] != "select" or step is None or "reaction" in awaiting:
             return []
         legal = []
         if step.pass_points and state["pass_points"][seat] > 0 and self.can_go(state, other(seat)):
             legal.append("pass")
-        if step.declare_done:
+        if step.declare_done and not (step.name == "move_units" and self.arrivals_pending(state, seat)):
             legal.append("declare_done")
         return legal
 
     # -- commands ------------------------------------------------------------------------
 
     def _on_go(self, t: Any, seat: str) -> Step:
+        """The checks every go shares: a go is awaited, it is this seat's, and it has not declared done."""
         state = t.state
         step = self.step(state)
         awaiting = self.awaiting(state)
-        rule = step.play_rule if step else "AA.ACT.2"
+        rule = (step.play_rule or step.rule) if step else "AA.ACT.2"
         if awaiting["action"] != "select" or step is None:
             raise Refused(f"no unit is selected now: the game awaits {awaiting['action']}", rule=rule)
+        if "reaction" in awaiting:
+            raise Refused(f"the charge by {awaiting['against']} resolves in full first: seat {awaiting['seat']} "
+                          f"answers with overwatch from {awaiting['unit']} or holds it", rule="AA.CHG.1")
         if state["declared_done"][seat]:
             raise Refused("you declared you will select no more units this phase", rule="AA.ACT.4")
         if awaiting["seat"] != seat:
-            raise Refused(f"it is seat {awaiting['seat']}'s go", rule="AA.ACT.3")
+            raise Refused(f"it is seat {awaiting['seat']}'s go", rule=TURN_RULE[step.name])
         return step
 
     @handles("select")
     def select(self, t: Any, seat: str, command: cmd.Select) -> None:
+        awaiting = self.awaiting(t.state)
+        if awaiting["action"] == "select" and awaiting.get("reaction") == "overwatch" and awaiting["seat"] == seat:
+            self._overwatch(t, seat, command, awaiting)
+            return
         step = self._on_go(t, seat)
         state = t.state
         unit = state["units"][command.unit]
         if unit["owner"] != seat and step.name != "resolve_combats":
-            raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule=step.play_rule)
+            raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule=TURN_RULE[step.name])
         why = self.ineligible(state, command.unit)
         if why:
             raise Refused(why[1], rule=why[0])
-        if not command.act and not step.may_hold:
-            raise Refused("a unit selected to run counts as having run; it cannot opt out", rule="AA.RUN.1")
-        targets = list(command.targets)
+        if not command.act and step.name in HOLD_REFUSAL:
+            rule, reason = HOLD_REFUSAL[step.name]
+            raise Refused(reason, rule=rule)
+        if not command.act and step.name == "move_units" and unit["arriving"]:
+            raise Refused("a unit arriving from reserve comes on; it cannot move zero", rule="AA.RES.1")
+        targets = self._targets(state, command)
+        distance = self._distance(command.distance)
+        if step.name == "select_charges" and command.act:
+            self._check_charge(state, command.unit, targets, distance)
+        if step.name == "resolve_combats":
+            self._check_combat(state, command.unit, targets)
+        data = {"unit": command.unit, "act": command.act, "sub_phase": step.name, "seat": seat}
+        if distance is not None:
+            data["distance"] = distance
+        t.emit("UnitSelected", data, step.play_rule)
+        getattr(self, f"_selected_{step.name}")(t, seat, command.unit, command.act, targets, distance)
+
+    @staticmethod
+    def _targets(state: dict[str, Any], command: cmd.Select) -> list[str]:
+        targets = list(dict.fromkeys(command.targets))
+        owner = state["units"][command.unit]["owner"]
         for target in targets:
             if target not in state["units"]:
                 raise NotFound(f"no unit {target!r} in this game", field="targets")
-            if state["units"][target]["owner"] == unit["owner"]:
+            if state["units"][target]["owner"] == owner:
                 raise Malformed(f"target {target!r} is not an enemy unit", field="targets")
-        distance = self._distance(command.distance)
-        t.emit("UnitSelected", {"unit": command.unit, "act": command.act, "sub_phase": step.name,
-                                "seat": seat}, step.play_rule)
-        getattr(self, f"_selected_{step.name}")(t, seat, command.unit, command.act, targets, distance)
+        return targets
 
     @staticmethod
     def _distance(text: str | None) -> str | None:
@@ -283,9 +370,20 @@ class Alternating(Ruleset):
             value = Decimal(text)
         except InvalidOperation:
             raise Malformed("distance is inches as a string, e.g. \"7.5\"", field="distance") from None
-        if value < 0 or value > 1000:
+        if not value.is_finite() or value < 0 or value > 1000:
             raise Malformed("distance must lie in 0..1000 inches", field="distance")
         return text
+
+    @staticmethod
+    def _check_charge(state: dict[str, Any], uid: str, targets: list[str], distance: str | None) -> None:
+        if not targets:
+            raise Malformed("a charge names its target units (targets)", field="targets")
+        if distance is None:
+            raise Malformed("a charge gives the distance the players measured to its target (distance)",
+                            field="distance")
+        for target in targets:
+            if not on_table(state["units"][target]):
+                raise Refused(f"{target} is not on the battlefield to be charged", rule="AA.CHG.1")
 
     def _selected_move_fleeing(self, t: Any, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
         unit = t.state["units"][uid]
@@ -320,62 +418,99 @@ class Alternating(Ruleset):
                                  distance: str | None) -> None:
         if not act:
             return
-        t.emit("ChargeDeclared", {"unit": uid, "targets": targets, "distance": distance}, "AA.CHG.1")
-        for target in targets:
-            weapons = [{"name": w["name"], "A": w.get("A"), "kind": w.get("kind"), "shots": overwatch_shots(w)}
-                       for w in army.ranged_weapons(t.state["units"][target])]
-            if not weapons or not alive(t.state["units"][target]):
+        state = t.state
+        answer = [target for target in targets if overwatch_block(state, state["units"][target]) is None]
+        t.emit("ChargeDeclared", {"unit": uid, "seat": seat, "targets": targets, "distance": distance,
+                                  "overwatch_by": answer}, "AA.CHG.1")
+
+    def _overwatch(self, t: Any, seat: str, command: cmd.Select, awaiting: dict[str, Any]) -> None:
+        """AA.OW.1: the charged unit answers with overwatch (shots from each weapon's profile) or holds it."""
+        state = t.state
+        uid, against = awaiting["unit"], awaiting["against"]
+        if command.unit != uid:
+            raise Refused(f"the overwatch awaited is {uid}'s, against the charge by {against}", rule="AA.OW.1")
+        if not command.act:
+            t.emit("OverwatchHeld", {"unit": uid, "against": against, "reason": "held by its player"}, "AA.OW.1")
+            return
+        unit = state["units"][uid]
+        ranged = {w["name"]: w for w in army.ranged_weapons(unit)}
+        firing = command.weapons if command.weapons is not None else {name: unit["models_alive"] for name in ranged}
+        weapons, volleys = [], []
+        for name, models in firing.items():
+            if name not in ranged:
+                raise Malformed(f"{uid} has no ranged weapon {name!r}", field="weapons")
+            if not isinstance(models, int) or not 0 <= models <= unit["models_alive"]:
+                raise Malformed(f"weapons.{name}: 0..{unit['models_alive']} models fire it", field="weapons")
+            if models == 0:
                 continue
-            t.emit("OverwatchDeclared", {"unit": target, "against": uid, "weapons": weapons}, "AA.OW.1")
-            fixed = [dice.parse(w["shots"]) for w in weapons]
-            if all(expr.is_constant for expr in fixed):
-                shots = sum(expr.modifier for expr in fixed)
-                self.request_roll(t, t.state["units"][target]["owner"], "overwatch", f"{shots}D6",
-                                  "AA.OW.1", target, against=uid)
-        self.request_roll(t, seat, "charge", "2D6", "AA.CHG.1", uid, targets=targets, distance=distance)
+            weapon = ranged[name]
+            per_model = overwatch_shots(weapon)
+            expr = dice.parse(per_model)
+            shots = expr.modifier * models if expr.is_constant else f"{models}x({per_model})"
+            weapons.append({"name": name, "kind": weapon.get("kind"), "A": weapon.get("A"),
+                            "shots_per_model": per_model, "models": models, "shots": shots})
+            if expr.is_constant:
+                volleys += [(name, n) for n in _chunks(shots, dice.MAX_DICE)]
+        # a weapon with a random number of shots is recorded; its dice are the players' (free_roll)
+        t.emit("OverwatchFired", {"unit": uid, "against": against, "weapons": weapons, "volleys": len(volleys)},
+               "AA.OW.1")
+        for name, count in volleys:
+            self.request_roll(t, seat, "overwatch", f"{count}D6", "AA.OW.1", uid, against=against, weapon=name)
 
     def _selected_resolve_combats(self, t: Any, seat: str, uid: str, act: bool, targets: list,
                                   distance: Any) -> None:
         state = t.state
-        combat = [u for u in state["units"] if self._in_same_combat(state, uid, u)]
-        t.emit("CombatFought", {"chosen": uid, "units": sorted(set(combat + targets))}, "AA.CC.1")
+        known = self._combat_of(state, uid)
+        if targets and (known is None or not set(targets) <= set(state["combats"][known]["units"])):
+            t.emit("CombatJoined", {"units": [uid, *targets], "reason": "named when the combat was chosen"},
+                   "AA.CC.1")
+        combat = self._combat_of(state, uid)
+        t.emit("CombatFought", {"combat": combat, "chosen": uid, "seat": seat,
+                                "units": state["combats"][combat]["units"]}, "AA.CC.1")
 
-    def _in_same_combat(self, state: dict[str, Any], a: str, b: str) -> bool:
-        for combat in state["combats"].values():
-            if a in combat["units"] and b in combat["units"]:
-                return True
-        return a == b
+    def _check_combat(self, state: dict[str, Any], uid: str, targets: list[str]) -> None:
+        if self._combat_of(state, uid) is None and not targets:
+            raise Malformed(f"the service knows no combat of {uid}: name the enemy units in it (targets)",
+                            field="targets")
+        for target in targets:
+            if not alive(state["units"][target]):
+                raise Refused(f"{target} is destroyed and fights no combat", rule="AA.CC.1")
+            if state["units"][target]["turn"].get("fought"):
+                raise Refused(f"{target}'s combat was already fought this turn", rule="AA.CC.1")
+
+    @staticmethod
+    def _combat_of(state: dict[str, Any], uid: str) -> str | None:
+        return next((cid for cid, combat in state["combats"].items() if uid in combat["units"]), None)
 
     def on_roll(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
         uid, context, total = request["unit"], request["context"], roll["total"]
         purpose = request["purpose"]
-        if purpose == "regroup":  # a Leadership test: passed when 2D6 <= Ld
+        if purpose == "regroup":  # AA.MOV.2 convention: a Leadership test, passed when 2D6 <= Ld
             self._regroup(t, uid, passed=total <= context["ld"], total=total, ld=context["ld"])
         elif purpose == "reserve":
-            arrives = total >= 3
-            t.emit("ReserveArriving" if arrives else "ReserveDelayed", {"unit": uid, "total": total,
-                                                                       "needed": 3}, "AA.RES.1")
-        elif purpose == "overwatch":
-            hits = sum(1 for face in roll["faces"] if face == 6)
-            t.emit("OverwatchResolved", {"unit": uid, "against": context["against"], "hits": hits,
-                                         "hit_on": 6}, "AA.OW.1")
+            arrives = total >= RESERVE_ARRIVES_ON
+            t.emit("ReserveArriving" if arrives else "ReserveDelayed",
+                   {"unit": uid, "total": total, "needed": RESERVE_ARRIVES_ON}, "AA.RES.1")
+        elif purpose == "overwatch":  # hits are read by the players (snap shots, unchanged by the seed)
+            t.emit("OverwatchResolved", {"unit": uid, "against": context["against"], "weapon": context["weapon"],
+                                         "shots": len(roll["faces"]), "faces": roll["faces"]}, "AA.OW.1")
         elif purpose == "charge":
             self._charge_outcome(t, uid, context, total)
         else:
             super().on_roll(t, request, roll)
 
     def _charge_outcome(self, t: Any, uid: str, context: dict[str, Any], total: int) -> None:
+        """2D6 against the distance the players measured (the charge range of the edition the seed builds on)."""
         distance, targets = context["distance"], context["targets"]
-        if distance is None:
-            t.emit("ChargeRolled", {"unit": uid, "total": total, "outcome": "measured by the players"}, "AA.CHG.1")
-            return
-        success = Decimal(total) >= Decimal(distance)
+        state = t.state
+        success = Decimal(total) >= Decimal(distance) and alive(state["units"][uid])
         t.emit("ChargeResolved", {"unit": uid, "targets": targets, "distance": distance, "total": total,
                                   "success": success}, "AA.CHG.1")
-        if success and targets:
-            for member in [uid, *targets]:
+        standing = [target for target in targets if alive(state["units"][target])]
+        if success and standing:
+            for member in [uid, *standing]:
                 self.change_status(t, member, "locked_in_combat", True, "AA.CHG.1", reason=f"charge by {uid}")
-            t.emit("CombatJoined", {"units": [uid, *targets]}, "AA.CHG.1")
+            t.emit("CombatJoined", {"units": [uid, *standing], "reason": f"charge by {uid}"}, "AA.CHG.1")
 
     @handles("pass")
     def pass_go(self, t: Any, seat: str, command: cmd.Pass) -> None:
@@ -383,7 +518,7 @@ class Alternating(Ruleset):
         state = t.state
         if not step.pass_points:
             raise Refused(f"pass points are not used in {step.name.replace('_', ' ')}",
-                          rule="AA.RUN.1" if step.name == "run" else "AA.ASL.1")
+                          rule={"run": "AA.RUN.1", "move_fleeing": "AA.MOV.2"}.get(step.name, "AA.ASL.1"))
         if state["pass_points"][seat] <= 0:
             raise Refused("you have no pass points left; select a unit", rule="AA.ACT.2")
         if not self.can_go(state, other(seat)):
@@ -397,6 +532,8 @@ class Alternating(Ruleset):
         if not step.declare_done:
             rule = "AA.CC.1" if step.name == "resolve_combats" else "AA.MOV.2"
             raise Refused(f"every {'combat' if rule == 'AA.CC.1' else 'fleeing unit'} must be resolved", rule=rule)
+        if step.name == "move_units" and self.arrivals_pending(t.state, seat):
+            raise Refused("units arriving from reserve must be selected first", rule="AA.RES.1")
         t.emit("DeclaredDone", {"seat": seat, "sub_phase": step.name}, "AA.ACT.4")
 
     @handles("confirm_count")
@@ -405,9 +542,12 @@ class Alternating(Ruleset):
         step = self.step(state)
         if step is None or step.kind != "count" or state["step"]["calculated"]:
             raise Refused("no pass-point count is being confirmed now",
-                          rule="AA.ASL.1" if step and step.phase == "assault" else "AA.PP.1")
+                          rule=(step.play_rule or step.rule) if step else "AA.PP.1")
         if state["step"]["confirmed"][seat] is not None:
             raise Refused("you already confirmed your count", rule=step.play_rule)
+        if command.include and step.name == "movement_pass_points":
+            raise Refused("the movement count leaves out only what the log's statuses say; correct a status "
+                          "with set_status instead", rule="AA.PP.1")
         for field, claims in (("exclude", command.exclude), ("include", command.include)):
             for uid, reason in claims.items():
                 if uid not in state["units"]:
@@ -417,6 +557,9 @@ class Alternating(Ruleset):
                                   "confirms its own count", rule=step.play_rule)
                 if not isinstance(reason, str) or not reason.strip():
                     raise Malformed(f"{field}.{uid}: give the reason", field=field)
+        both = set(command.exclude) & set(command.include)
+        if both:
+            raise Malformed(f"{sorted(both)[0]} is both excluded and included", field="include")
         t.emit("CountConfirmed", {"seat": seat, "sub_phase": step.name, "exclude": dict(command.exclude),
                                   "include": dict(command.include)}, step.play_rule)
         if all(state["step"]["confirmed"][s] is not None for s in SEATS):
@@ -434,43 +577,42 @@ class Alternating(Ruleset):
                     continue
                 reason = exclusion(state, unit)
                 if reason and uid in claims["include"]:
-                    included.append({"unit": uid, "seat": seat, "reason": claims["include"][uid],
+                    included.append({"unit": uid, "seat": seat, "by": seat, "reason": claims["include"][uid],
                                      "service_reason": reason})
+                    counted[seat].append(uid)
                 elif reason:
                     excluded.append({"unit": uid, "seat": seat, "by": "service", "reason": reason})
                 elif uid in claims["exclude"]:
                     excluded.append({"unit": uid, "seat": seat, "by": seat, "reason": claims["exclude"][uid]})
                 else:
                     counted[seat].append(uid)
-                    continue
-                if uid in claims["include"]:
-                    counted[seat].append(uid)
             counts[seat] = len(counted[seat])
-        low = min(SEATS, key=lambda s: counts[s])
         points = {s: 0 for s in SEATS}
-        points[low] = abs(counts["A"] - counts["B"])
+        if counts["A"] != counts["B"]:
+            fewer = min(SEATS, key=lambda s: counts[s])
+            points[fewer] = abs(counts["A"] - counts["B"])
         return {"sub_phase": step.name, "counts": counts, "counted": counted, "excluded": excluded,
                 "included": included, "pass_points": points}
 
     @handles("vehicle_hit")
     def vehicle_hit(self, t: Any, seat: str, command: cmd.VehicleHit) -> None:
         unit = t.state["units"][command.unit]
-        if not army.is_vehicle(unit):
-            raise Refused(f"{command.unit} is not a vehicle", rule="AA.VEH.2")
         if command.hit not in ("glancing", "penetrating") or command.hull_points < 1:
             raise Malformed("hit is glancing or penetrating and hull_points at least 1", field="hit")
+        if not army.is_vehicle(unit):
+            raise Refused(f"{command.unit} is not a vehicle", rule="AA.VEH.2")
         if not alive(unit):
             raise Refused(f"{command.unit} is already destroyed", rule="CORE.STR.2")
         left = army.total_wounds(unit) - unit.get("wounds_lost", 0)
         loss = min(command.hull_points, left)
-        if command.hit == "glancing" and loss >= left and "immobilised" not in unit["statuses"]:
+        if command.hit == "glancing" and loss >= left and not immobile(unit):
             outcome = "immobilised"  # AA.VEH.2: a mobile vehicle keeps its last hull point
             loss = left - 1
         else:
             outcome = "wrecked" if loss >= left else "damaged"
         t.emit("VehicleHit", {"unit": command.unit, "hit": command.hit, "hull_points": command.hull_points,
                               "hull_points_left": left - loss, "outcome": outcome, "attested_by": seat}, "AA.VEH.2")
-        if loss:
+        if loss or outcome == "wrecked":
             self.casualties(t, command.unit, 1 if outcome == "wrecked" else 0, loss, "AA.VEH.2")
         if outcome == "immobilised":
             self.change_status(t, command.unit, "immobilised", True, "AA.VEH.2", reason="glancing hit")
@@ -480,11 +622,12 @@ class Alternating(Ruleset):
         unit = t.state["units"][command.unit]
         if command.strength < 1:
             raise Malformed("strength must be at least 1", field="strength")
-        vehicle = army.is_vehicle(unit)
-        strength = command.strength - 1 if vehicle and not command.centre_over_hull else command.strength
+        if not army.is_vehicle(unit):
+            raise Refused(f"{command.unit} is not a vehicle; AA.VEH.1 is about blast hits on vehicles",
+                          rule="AA.VEH.1")
+        strength = command.strength if command.centre_over_hull else command.strength - 1
         t.emit("BlastHitResolved", {"unit": command.unit, "strength": strength, "weapon_strength": command.strength,
-                                    "centre_over_hull": command.centre_over_hull, "vehicle": vehicle,
-                                    "attested_by": seat}, "AA.VEH.1")
+                                    "centre_over_hull": command.centre_over_hull, "attested_by": seat}, "AA.VEH.1")
 
     # -- appliers ------------------------------------------------------------------------
 
@@ -533,16 +676,47 @@ class Alternating(Ruleset):
     def _disembarked(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
         state["units"][data["unit"]]["embarked_in"] = None
 
+    @applies("ChargeDeclared")
+    def _charge(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["charge"] = {"unit": data["unit"], "seat": data["seat"], "targets": data["targets"],
+                                   "distance": data["distance"], "pending": list(data["overwatch_by"]),
+                                   "volleys": 0}
+
+    @applies("OverwatchFired")
+    def _overwatch_fired(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        charge = state["step"]["charge"]
+        charge["pending"].remove(data["unit"])
+        charge["volleys"] = data["volleys"]
+
+    @applies("OverwatchHeld")
+    def _overwatch_held(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["charge"]["pending"].remove(data["unit"])
+
+    @applies("OverwatchResolved")
+    def _overwatch_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["charge"]["volleys"] -= 1
+
+    @applies("ChargeResolved")
+    def _charge_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["charge"] = None
+
     @applies("CombatJoined")
     def _combat(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
         members = set(data["units"])
+        units = state["units"]
         for cid in [cid for cid, c in state["combats"].items() if members & set(c["units"])]:
-            members |= set(state["combats"].pop(cid)["units"])
+            # a unit that left its combat since (no longer locked, or destroyed) does not come along
+            members |= {u for u in state["combats"].pop(cid)["units"]
+                        if alive(units[u]) and any(s in units[u]["statuses"] for s in LOCKED)}
         state["combats"][f"combat-{entry['seq']}"] = {"units": sorted(members), "fought": False}
 
     @applies("CombatFought")
     def _fought(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["last"] = entry["by"]
+        state["step"]["last"] = data["seat"]
+        state["combats"][data["combat"]]["fought"] = True
         for uid in data["units"]:
-            if uid in state["units"]:
-                state["units"][uid]["turn"]["fought"] = True
+            state["units"][uid]["turn"]["fought"] = True
+
+
+def _chunks(total: int, size: int) -> list[int]:
+    return [min(size, total - start) for start in range(0, total, size)]

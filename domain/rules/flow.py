@@ -206,7 +206,8 @@ class Ruleset:
             raise Malformed("first must be \"A\" or \"B\"", field="first")
         awaiting = self.awaiting(t.state)
         if awaiting["action"] != "choose_order" or step is None:
-            raise Refused("no choice of order is awaited now", rule=step.order_rule if step else "CORE.DICE.3")
+            raise Refused("no choice of order is awaited now",
+                          rule=(step.order_rule or step.rule) if step else "CORE.DICE.3")
         if awaiting["seat"] != seat:
             raise Refused("only the roll-off winner chooses who goes first", rule=step.order_rule)
         t.emit("OrderChosen", {"sub_phase": step.name or step.phase, "first": command.first}, step.order_rule)
@@ -216,7 +217,8 @@ class Ruleset:
         if t.state["dice"] == "server":
             raise Refused("server dice: the service rolls every die itself", rule="SVC.DICE.SERVER")
         if not t.state["rolls"]:
-            raise Refused("no roll is awaited now", rule="CORE.DICE.1")
+            step = self.step(t.state)
+            raise Refused("no roll is awaited now", rule=(step.play_rule or step.rule) if step else "CORE.DICE.1")
         request = t.state["rolls"][0]
         if request["seat"] != seat:
             raise Refused(f"seat {request['seat']} makes the awaited {request['purpose']} roll",
@@ -517,6 +519,12 @@ class Ruleset:
         statuses = state["units"][data["unit"]]["statuses"]
         if data["status"] in statuses:
             statuses.remove(data["status"])
+
+    @applies("BattleRoundEnded")
+    def _round_head(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        """The head each seat may keep: `verify?head=` later says whether the log still extends it."""
+        state.setdefault("round_heads", []).append(
+            {"battle_round": data["battle_round"], "seq": entry["seq"] - 1, "head_hash": data["head_hash"]})
 
     @applies("GameEnded")
     def _ended(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

@@ -2,16 +2,32 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, AsyncIterator
+from typing import Annotated, Any, AsyncIterator, Callable
 
 from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from sse_starlette.sse import EventSourceResponse
+from starlette.types import Receive, Scope, Send
 
 from api.deps import StreamReader, WarlogApp
 from api.errors import Problem
 
 router = APIRouter(tags=["reading"])
+
+
+class CountedStream(EventSourceResponse):
+    """Gives the token's stream slot back however the stream ends, even when the client leaves
+    before the first event (a generator never started runs no `finally`)."""
+
+    def __init__(self, *args: Any, release: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
 
 
 @router.get("/games/{game_id}/events/stream", response_class=EventSourceResponse,
@@ -33,16 +49,13 @@ async def stream(caller: StreamReader, warlog: WarlogApp, request: Request,
 
     async def events() -> AsyncIterator[dict[str, Any]]:
         last = start
-        try:
-            while not await request.is_disconnected():
-                page = await run_in_threadpool(warlog.entries, caller.game_id, last, 500)
-                for entry in page:
-                    last = entry["seq"]
-                    yield {"id": str(entry["seq"]), "data": json.dumps(entry, ensure_ascii=False)}
-                if len(page) < 500:
-                    await feed.wait(caller.game_id)
-        finally:
-            limits.close_stream(caller.token)
+        while not await request.is_disconnected():
+            page = await run_in_threadpool(warlog.entries, caller.game_id, last, 500)
+            for entry in page:
+                last = entry["seq"]
+                yield {"id": str(entry["seq"]), "data": json.dumps(entry, ensure_ascii=False)}
+            if len(page) < 500:
+                await feed.wait(caller.game_id)
 
     settings = request.app.state.settings
-    return EventSourceResponse(events(), ping=settings.keepalive_s)
+    return CountedStream(events(), ping=settings.keepalive_s, release=lambda: limits.close_stream(caller.token))

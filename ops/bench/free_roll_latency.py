@@ -1,0 +1,130 @@
+"""Issue 2: p50 latency of `POST /games/{id}/commands` free_roll over real HTTP,
+as a ratio to a bare FastAPI echo endpoint with the same JSON body (target <= 1.5x).
+
+Both are uvicorn subprocesses on 127.0.0.1 (warlog on a SQLite file in a temp
+dir), driven by one keep-alive httpx client, the requests alternated
+(warlog, echo, echo, warlog, ...) so both see the same machine load.
+It then times `Warlog.command` in this process (no HTTP) to split the cost,
+and with --profile prints where that time goes (cProfile).
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+from pathlib import Path
+from uuid import UUID
+
+import httpx
+
+from harness import (AT, FREE_ROLL, Budget, Warlog, bearer, build_game, echo_server, expect, free_port, header,
+                     hot_spots, new_started_game, parse_command, percentile, ratio, request_log, sampled, sqlite_env,
+                     Server, summary, timed, warlog_server, workdir)
+
+
+WARM_UP = 50  # requests of each kind before measuring: connections, caches, the first snapshot
+
+
+def over_http(requests: int, seconds: float, py_spy: str | None) -> dict[str, list[float]]:
+    with workdir() as tmp:
+        with warlog_server(free_port(), tmp / "warlog.log", db=tmp / "warlog.db") as warlog, \
+                echo_server(free_port(), tmp / "echo.log") as echo:
+            warlog_s, echo_s = measure(tmp, warlog, echo, requests, seconds, py_spy)
+        lines = request_log(tmp / "warlog.log", "/commands")[WARM_UP:]  # complete once the server has exited
+        return {"warlog": warlog_s, "echo": echo_s,
+                "server": [line["duration_ms"] / 1000 for line in lines],
+                "write": [line["write_ms"] / 1000 for line in lines if "write_ms" in line]}
+
+
+def measure(tmp: Path, warlog: Server, echo: Server, requests: int, seconds: float,
+            py_spy: str | None) -> tuple[list[float], list[float]]:
+    # The game is started in the store the server has open; the server loads it from there.
+    created = build_game(sqlite_env(tmp / "warlog.db"), 0)
+    command_url = f"{warlog.url}/games/{created['game_id']}/commands"
+    headers = bearer(created["tokens"]["A"])
+    warlog_s: list[float] = []
+    echo_s: list[float] = []
+    with httpx.Client(timeout=10) as client:
+        def warlog_once() -> float:
+            took, response = timed(client.post, command_url, json=FREE_ROLL, headers=headers)
+            expect(response)
+            return took
+
+        def echo_once() -> float:
+            took, response = timed(client.post, f"{echo.url}/echo", json=FREE_ROLL, headers=headers)
+            expect(response)
+            return took
+
+        for _ in range(WARM_UP):
+            warlog_once()
+            echo_once()
+        with sampled(py_spy, warlog.pid, tmp / "py-spy.txt", seconds):
+            budget = Budget(seconds)
+            for i in range(requests):
+                if budget.over():
+                    print(f"   time budget reached after {i} pairs")
+                    break
+                if i % 2:
+                    warlog_s.append(warlog_once())
+                    echo_s.append(echo_once())
+                else:
+                    echo_s.append(echo_once())
+                    warlog_s.append(warlog_once())
+    if py_spy:
+        hot_spots(tmp / "py-spy.txt")
+    return warlog_s, echo_s
+
+
+def in_process(requests: int, seconds: float, profile: bool) -> list[float]:
+    """`Warlog.command` itself: domain, hash chain, SQLite commit; no HTTP, no threads."""
+    with workdir() as tmp:
+        warlog = Warlog(env=sqlite_env(tmp / "warlog.db"))
+        try:
+            game_id = UUID(new_started_game(warlog)["game_id"])
+
+            def once() -> float:
+                return timed(warlog.command, game_id, "A", lambda: parse_command(FREE_ROLL), AT)[0]
+
+            for _ in range(50):
+                once()
+            profiler = cProfile.Profile() if profile else None
+            if profiler:
+                profiler.enable()
+            budget = Budget(seconds)
+            samples = [once() for _ in range(requests) if not budget.over()]
+            if profiler:
+                profiler.disable()
+                print("\n   cProfile of Warlog.command (cumulative, top 25):")
+                pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
+            return samples
+        finally:
+            warlog.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=1000, help="pairs of requests (default 1000)")
+    parser.add_argument("--seconds", type=float, default=60, help="time budget of the HTTP loop (default 60)")
+    parser.add_argument("--profile", action="store_true", help="cProfile the in-process application call")
+    parser.add_argument("--py-spy", metavar="BIN", help="sample the warlog server with this py-spy binary")
+    args = parser.parse_args()
+
+    header("free_roll latency over HTTP vs a bare FastAPI echo (issue 2, target <= 1.5x)")
+    http = over_http(args.requests, args.seconds, args.py_spy)
+    direct_s = in_process(min(args.requests, 500), args.seconds / 3, args.profile)
+    warlog_s, echo_s = http["warlog"], http["echo"]
+    print(f"   echo (client side)                   {summary(echo_s)}")
+    print(f"   free_roll (client side)              {summary(warlog_s)}")
+    print(f"     inside warlog's request log line   {summary(http['server'])}")
+    print(f"     of which the worker-thread call    {summary(http['write'])}")
+    print(f"   Warlog.command in process (no HTTP)  {summary(direct_s)}")
+    p50, echo_p50 = percentile(warlog_s, 50), percentile(echo_s, 50)
+    verdict = "meets" if p50 <= 1.5 * echo_p50 else "misses"
+    print(f"RESULT free_roll/echo p50 {ratio(p50, echo_p50)} ({verdict} the 1.5x target), "
+          f"p90 {ratio(percentile(warlog_s, 90), percentile(echo_s, 90))}; "
+          f"p50 in ms: echo {echo_p50 * 1000:.2f}, free_roll {p50 * 1000:.2f}, "
+          f"Warlog.command alone {percentile(direct_s, 50) * 1000:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -36,8 +36,8 @@ TURN_RULE = {"move_fleeing": "AA.MOV.2", "move_units": "AA.ACT.3", "declare_shoo
              "run": "AA.RUN.1", "select_charges": "AA.CHG.1", "resolve_combats": "AA.CC.1"}
 HOLD_REFUSAL = {"run": ("AA.RUN.1", "a unit selected to run counts as having run; it cannot opt out"),
                 "resolve_combats": ("AA.CC.1", "a combat chosen is fought")}
-UNABLE_TO_MOVE = ("pinned", "gone_to_ground")
 LOCKED = ("locked_in_combat", "engaged")
+UNABLE_TO_MOVE = ("pinned", "gone_to_ground", *LOCKED)  # AA.PP.1 "otherwise unable to move": locked in combat
 RESERVE_ARRIVES_ON = 3  # AA.RES.1 convention: a D6, arriving on 3+
 
 
@@ -71,7 +71,7 @@ def movement_exclusion(state: dict[str, Any], unit: dict[str, Any]) -> str | Non
         return "regrouped this turn"
     for status in UNABLE_TO_MOVE:
         if status in statuses:
-            return status.replace("_", " ")
+            return "locked in combat" if status in LOCKED else status.replace("_", " ")
     if immobile(unit):
         return "immobile vehicle"
     return None
@@ -167,7 +167,7 @@ class Alternating(Ruleset):
             return ("AA.SPP.1", f"the unit cannot shoot: {reason}") if reason and not included else None
         if name == "run" and turn.get("shot"):
             return ("AA.RUN.1", "the unit shot this phase")
-        blocked = [s.replace("_", " ") for s in ("falling_back", *UNABLE_TO_MOVE, *LOCKED) if s in statuses]
+        blocked = [s.replace("_", " ") for s in ("falling_back", *UNABLE_TO_MOVE) if s in statuses]
         if regrouped_slow(unit):  # unable to move this turn (AA.PP.1, AA.ACT.2), so no run or charge either
             blocked.append("regrouped this turn")
         if unit.get("embarked_in"):

@@ -1,0 +1,131 @@
+"""Golden scenarios: data files replayed through the HTTP contract, the state asserted after every go.
+
+A scenario file (tests/golden/scenarios/*.json) holds one game:
+
+    {"title": "...", "rules": ["AA.PP.2"], "dice": "table", "options": {},
+     "armies": {"A": [unit spec, ...], "B": [...]},
+     "steps": [{"seat": "A", "command": {"type": "select", "unit": "x"},
+                "expect": {"status": 200, "rule": "...", "events": [...], "absent": [...],
+                           "state": {...}, "views": {"B": {...}}}}, ...]}
+
+A unit spec is `{"unit": id, ...}` or `{"vehicle": id, ...}`, the rest being the keyword arguments of
+`tests.support.client.unit` / `vehicle`. A step sends a `command`, or `"undo": "undo" | "approve" |
+"reject" | "redo"`. `expect.status` defaults to 200; a refusal (409, 422) must name `rule` (when given) and
+append nothing. `events` are matched, in order, against the events the step appended; `absent` names event
+types it must not have appended. `state` is matched against `GET /state` as the step's seat sees it, `views`
+against other seats' views. Matching is by subset: a dict names only the keys it cares about, a list is
+matched element by element and must have the same length.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.client import GameClient, unit, vehicle
+
+SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
+UNDO_PATHS = {"undo": "undo", "approve": "undo/approve", "reject": "undo/reject", "redo": "redo"}
+
+
+def build(spec: dict[str, Any]) -> dict[str, Any]:
+    fields = dict(spec)
+    if "vehicle" in fields:
+        return vehicle(fields.pop("vehicle"), **fields)
+    uid = fields.pop("unit")
+    count = fields.pop("count", 5)
+    return unit(uid, count, **fields)
+
+
+def mismatch(expected: Any, actual: Any, where: str = "") -> str | None:
+    """Where `actual` fails to contain `expected` (None if it does)."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return f"{where or '.'}: expected an object, got {actual!r}"
+        for key, value in expected.items():
+            if key not in actual:
+                return f"{where}.{key}: missing (have {sorted(actual)})"
+            found = mismatch(value, actual[key], f"{where}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return f"{where}: expected {len(expected)} items {expected!r}, got {actual!r}"
+        for index, (want, have) in enumerate(zip(expected, actual)):
+            found = mismatch(want, have, f"{where}[{index}]")
+            if found:
+                return found
+        return None
+    return None if expected == actual else f"{where}: expected {expected!r}, got {actual!r}"
+
+
+def match_events(expected: list[dict[str, Any]], appended: list[dict[str, Any]]) -> str | None:
+    """Each expected event matches a later appended one than the previous match (a subsequence)."""
+    position = 0
+    for want in expected:
+        while position < len(appended) and mismatch(want, appended[position]):
+            position += 1
+        if position == len(appended):
+            return f"no appended event matches {want!r} in order; appended: " + ", ".join(
+                f"{e['type']}{e['data']}" for e in appended)
+        position += 1
+    return None
+
+
+def run_step(game: GameClient, number: int, step: dict[str, Any]) -> None:
+    seat, expect = step["seat"], step.get("expect", {})
+    label = f"step {number} ({seat} {step.get('command') or step.get('undo')})"
+    before = game.events()[-1]["seq"]
+    if "undo" in step:
+        response = game.post(seat, UNDO_PATHS[step["undo"]])
+    else:
+        response = game.send(seat, step["command"])
+    status = expect.get("status", 200)
+    assert response.status_code == status, f"{label}: {response.status_code} {response.text}"
+    body = response.json()
+    if "rule" in expect:
+        assert body.get("rule") == expect["rule"], f"{label}: rule {body.get('rule')!r}: {body.get('detail')}"
+    log = game.events()
+    appended = [e for e in log if e["seq"] > before]
+    if status >= 400:
+        assert not appended, f"{label}: a refusal appended {appended}"
+    else:
+        assert [e["seq"] for e in body["events"]] == [e["seq"] for e in appended], label
+        problem = match_events(expect.get("events", []), appended)
+        assert problem is None, f"{label}: {problem}"
+        types = {e["type"] for e in appended}
+        for absent in expect.get("absent", []):
+            assert absent not in types, f"{label}: appended {absent}"
+    for role, wanted in [(seat, expect.get("state")), *expect.get("views", {}).items()]:
+        if wanted is not None:
+            problem = mismatch(wanted, game.state(role))
+            assert problem is None, f"{label}, state as {role} sees it: {problem}"
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_golden_scenario_replays_with_the_expected_state_after_every_go(http, path):
+    scenario = json.loads(path.read_text())
+    game = GameClient(http, "alternating", scenario.get("dice", "table"), scenario.get("options"))
+    for seat in ("A", "B"):
+        response = game.muster(seat, [build(spec) for spec in scenario["armies"][seat]])
+        assert response.status_code == 200, response.text
+    for number, step in enumerate(scenario["steps"], 1):
+        run_step(game, number, step)
+    verified = game.verify()
+    assert verified["chain_ok"] is True and verified["first_bad_seq"] is None
+
+
+def test_every_scenario_names_the_rules_it_pins_and_asserts_state_after_each_accepted_go():
+    assert SCENARIOS, "no golden scenarios found"
+    for path in SCENARIOS:
+        scenario = json.loads(path.read_text())
+        assert scenario.get("rules"), f"{path.name} names no rule"
+        for number, step in enumerate(scenario["steps"], 1):
+            expect = step.get("expect", {})
+            if expect.get("status", 200) < 400:
+                assert "state" in expect, f"{path.name} step {number} asserts no state"
+            else:
+                assert "rule" in expect or expect["status"] != 409, f"{path.name} step {number}: 409 names no rule"

@@ -455,7 +455,8 @@ class Alternating(Ruleset):
         t.emit("OverwatchFired", {"unit": uid, "against": against, "weapons": weapons, "volleys": len(volleys)},
                "AA.OW.1")
         for name, count in volleys:
-            self.request_roll(t, seat, "overwatch", f"{count}D6", "AA.OW.1", uid, against=against, weapon=name)
+            self.request_roll(t, seat, "overwatch", str(dice.DiceExpr(count, 6)), "AA.OW.1", uid,
+                              against=against, weapon=name)
 
     def _selected_resolve_combats(self, t: Any, seat: str, uid: str, act: bool, targets: list,
                                   distance: Any) -> None:

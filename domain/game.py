@@ -205,8 +205,8 @@ class Game(Aggregate):
         with Table(self, seat, at, key, body, kind="control", status=0) as table:
             if by == seat and not rolled:
                 table.status = 200
-                self.emit("ActionUndone", {"seqs": seqs, "action_by": by}, None,
-                          kind="restore", state=before, undone_by=seat)
+                self.emit("ActionUndone", {"seqs": seqs, "action_by": by}, "SVC.UNDO.CONSENT",
+                          kind="restore", state=before, undone_by=seat)  # own, dice-free: no consent needed
             else:
                 table.status = 202
                 reason = "it rolled dice" if rolled else "the other seat took it"
@@ -245,7 +245,7 @@ class Game(Aggregate):
         if undone_by != seat:
             raise Refused("only the seat that undid this action may redo it", rule="SVC.UNDO.WHO")
         with Table(self, seat, at, key, body, kind="control", status=200):
-            self.emit("ActionRedone", {"seqs": list(range(first, last + 1))}, None,
+            self.emit("ActionRedone", {"seqs": list(range(first, last + 1))}, "SVC.UNDO.WHO",
                       kind="restore", state=after)
 
     # -- reading -------------------------------------------------------------------------
@@ -284,6 +284,7 @@ class Table:
         if self._first:
             self._first = False
             meta["starts"] = True
+            meta["sent_by"] = self.seat  # the audit's "who sent it" (a roll's `by` is the roller)
             if self.command is not None:
                 meta["command"] = self.command
             if self.key is not None:

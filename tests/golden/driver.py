@@ -104,15 +104,17 @@ class Driver:
         self.moves: list[tuple[str, dict[str, Any]]] = []
 
     def play(self, limit: int = 5000) -> dict[str, Any]:
+        seat = "A"
         for _ in range(limit):
-            view = self.table.view("A")
+            view = self.table.view(seat)  # read as the seat likely to act next: its legal_commands
             if view["status"] == "ended":
                 return view
-            self.move(view)
+            seat, _ = self.move(view)
+            seat = "B" if seat == "A" else "A"
         return self.table.view("A")
 
-    def move(self, view_a: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        seat, body = self.choose(view_a)
+    def move(self, view: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        seat, body = self.choose(view)
         status, answer = self.table.send(seat, body)
         assert status == 200, f"a legal move was refused: {seat} {body} -> {status} {answer}"
         self.moves.append((seat, body))
@@ -120,11 +122,12 @@ class Driver:
 
     # -- choosing --------------------------------------------------------------------------
 
-    def choose(self, view_a: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        awaiting = view_a["awaiting"]
+    def choose(self, view: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """One legal move; `view` is the state as some seat sees it (re-read as the awaited seat if need be)."""
+        awaiting = view["awaiting"]
         action, seat = awaiting["action"], awaiting["seat"]
         if self.rng.random() < 0.04:
-            side = self.table_fact(view_a)
+            side = self.table_fact(view)
             if side is not None:
                 return side
         if action == "roll_off":
@@ -137,10 +140,10 @@ class Driver:
             return seat, {"type": "choose_order", "first": self.rng.choice("AB")}
         if action == "confirm_count":
             seat = seat or self.rng.choice("AB")
-            return seat, self.confirm(view_a, seat)
+            return seat, self.confirm(view, seat)
         if action == "select":
-            view = view_a if seat == "A" else self.table.view(seat)
-            return seat, self.go(view, seat)
+            mine = view if view["legal_commands"] and "select" in view["legal_commands"] else self.table.view(seat)
+            return seat, self.go(mine, seat)
         raise AssertionError(f"nobody can act: awaiting {awaiting}")
 
     def d6(self) -> int:

@@ -1,0 +1,63 @@
+"""Whole games of `alternating` played over HTTP by a random-but-legal driver, in both dice modes."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from tests.conftest import settings_for
+from tests.golden.driver import Driver, HttpTable, armies
+from tests.support.client import GameClient
+
+
+@pytest.fixture
+def memory_http(tmp_path):
+    """The API over the in-memory store: a 5-round game is a few hundred writes."""
+    with TestClient(create_app(settings_for(tmp_path, persistence="popo"))) as client:
+        yield client
+
+
+@pytest.mark.parametrize("dice_mode, seed", [("server", 11), ("table", 12)])
+def test_a_random_legal_five_round_game_ends_and_its_log_verifies(memory_http, dice_mode, seed):
+    rng = random.Random(seed)
+    game = GameClient(memory_http, "alternating", dice_mode)
+    army_a, army_b = armies(rng)
+    game.start(army_a, army_b)
+    driver = Driver(HttpTable(game, dice_mode), rng)
+
+    final = driver.play(limit=2000)
+
+    assert final["status"] == "ended"
+    assert final["battle_round"] == 5
+    assert final["awaiting"] == {"seat": None, "action": "none"}
+    assert final["result"] == {"reason": "battle_rounds", "winner": None}
+    log = game.events()
+    rounds = [e["data"]["battle_round"] for e in log if e["type"] == "BattleRoundEnded"]
+    assert rounds == [1, 2, 3, 4, 5]
+    assert sum(e["type"] == "PassPointsCalculated" for e in log) == 10  # movement and shooting, every round
+    verified = game.verify()
+    assert verified["chain_ok"] is True and verified["first_bad_seq"] is None
+    assert verified["events"] == len(log)
+    if dice_mode == "server":
+        assert verified["dice_ok"] is True
+        assert len(verified["server_seed"]) == 64
+        assert any("counter" in e["data"] for e in log)
+    else:
+        assert verified["dice_ok"] is None and verified["server_seed"] is None
+        assert not any("counter" in e["data"] for e in log)
+        assert any(e["type"] == "DiceRolled" and e["data"].get("awaited") for e in log)
+
+
+def test_a_conceded_game_ends_at_once_reveals_the_seed_and_refuses_every_later_command(new_game):
+    game = new_game("alternating", "server")
+    army_a, army_b = armies(random.Random(3))
+    game.start(army_a, army_b)
+    game.cmd("B", "concede")
+    state = game.state("A")
+    assert state["status"] == "ended" and state["result"] == {"reason": "concede", "winner": "A"}
+    assert game.refused("A", "confirm_count")["rule"] == "SVC.ENDED"
+    verified = game.verify()
+    assert verified["chain_ok"] is True and verified["dice_ok"] is True and verified["server_seed"]

@@ -597,6 +597,7 @@ class Alternating(Ruleset):
 
     @handles("vehicle_hit")
     def vehicle_hit(self, t: Any, seat: str, command: cmd.VehicleHit) -> None:
+        """AA.VEH.2 on the army's hull points: a vehicle's model line carries `hull_points` (null: its W)."""
         unit = t.state["units"][command.unit]
         if command.hit not in ("glancing", "penetrating") or command.hull_points < 1:
             raise Malformed("hit is glancing or penetrating and hull_points at least 1", field="hit")

@@ -1,0 +1,235 @@
+"""The `alternating` ruleset's smaller rules, played straight through the application (no HTTP)."""
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from domain.application import Warlog
+from domain.rules.alternating import overwatch_shots
+from tests.golden.driver import AppTable
+from tests.support.client import unit, vehicle
+
+AT = "2026-01-01T00:00:00.000Z"
+
+
+class Table:
+    """One table-dice game of `alternating` in memory."""
+
+    def __init__(self, army_a: list[dict[str, Any]], army_b: list[dict[str, Any]], **options: Any) -> None:
+        self.warlog = Warlog(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+        created = self.warlog.create_game("alternating", {"A": "Alice", "B": "Bob"}, "table", options, AT)
+        self.id = UUID(created["game_id"])
+        self.warlog.muster(self.id, "A", lambda: army_a, AT)
+        self.warlog.muster(self.id, "B", lambda: army_b, AT)
+        self.app = AppTable(self.warlog, self.id, "table")
+        self.do("A", "start_game")
+
+    def do(self, seat: str, type_: str, **fields: Any) -> list[dict[str, Any]]:
+        status, answer = self.app.send(seat, {"type": type_, **fields})
+        assert status == 200, (type_, fields, answer)
+        return answer["events"]
+
+    def refused(self, seat: str, type_: str, **fields: Any) -> dict[str, Any]:
+        status, answer = self.app.send(seat, {"type": type_, **fields})
+        assert status == 409, (type_, fields, status, answer)
+        return answer
+
+    def view(self, seat: str = "A") -> dict[str, Any]:
+        return self.app.view(seat)
+
+    def counts_confirmed(self) -> list[dict[str, Any]]:
+        self.do("A", "confirm_count")
+        return self.do("B", "confirm_count")
+
+    def order(self, winner: str = "A", first: str = "A") -> None:
+        self.do("A", "roll_off", dice={"A": 6, "B": 1} if winner == "A" else {"A": 1, "B": 6})
+        self.do(winner, "choose_order", first=first)
+
+    def finish_round(self) -> None:
+        """Everyone confirms, wins nothing and declares done until the next battle round starts."""
+        start = self.view()["battle_round"]
+        while self.view()["battle_round"] == start and self.view()["status"] == "in_progress":
+            view = self.view()
+            awaiting = view["awaiting"]
+            seat = awaiting["seat"] or "A"
+            if awaiting["action"] == "confirm_count":
+                self.do(seat, "confirm_count")
+            elif awaiting["action"] == "roll_off":
+                self.do(seat, "roll_off", dice={"A": 6, "B": 1})
+            elif awaiting["action"] == "choose_order":
+                self.do(seat, "choose_order", first="A")
+            elif awaiting["action"] == "roll":
+                self.do(seat, "roll", dice=[1] * int(awaiting["roll"]["spec"].split("D")[0] or 1))
+            elif "declare_done" in self.view(seat)["legal_commands"]:
+                self.do(seat, "declare_done")
+            else:
+                self.do(seat, "select", unit=next(u for u, x in view["units"].items() if x["eligible"]))
+
+
+def event(events: list[dict[str, Any]], type_: str) -> dict[str, Any]:
+    return next(e for e in events if e["type"] == type_)
+
+
+@pytest.mark.parametrize("weapon, shots", [
+    ({"A": "2", "kind": "rapid_fire"}, "1"),
+    ({"A": "1", "kind": "rapid_fire"}, "1"),
+    ({"A": "3", "kind": "heavy"}, "2"),
+    ({"A": "1", "kind": "pistol"}, "1"),
+    ({"A": "2", "kind": "assault"}, "1"),
+    ({"A": "4", "kind": "salvo"}, "3"),
+    ({"A": "D6", "kind": "heavy"}, "D6-1"),
+    ({"A": "2D6", "kind": None}, "2D6-1"),
+])
+def test_overwatch_fires_one_shot_fewer_but_never_fewer_than_one_from_a_fixed_profile(weapon, shots):
+    assert overwatch_shots(weapon) == shots
+
+
+def test_equal_counts_give_nobody_pass_points():
+    table = Table([unit("a-1"), unit("a-2")], [unit("b-1"), unit("b-2")])
+    calculated = event(table.counts_confirmed(), "PassPointsCalculated")
+    assert calculated["data"]["counts"] == {"A": 2, "B": 2}
+    assert calculated["data"]["pass_points"] == {"A": 0, "B": 0}
+    assert table.view()["pass_points"] == {"A": 0, "B": 0}
+
+
+def test_a_seat_cannot_include_a_unit_in_the_movement_count_against_the_recorded_statuses():
+    table = Table([unit("a-1", statuses=("pinned",))], [unit("b-1")])
+    assert table.refused("A", "confirm_count", include={"a-1": "it is not really pinned"})["rule"] == "AA.PP.1"
+
+
+def test_excluding_and_including_the_same_unit_is_malformed():
+    table = Table([unit("a-1")], [unit("b-1")])
+    table.counts_confirmed()
+    table.order()
+    table.do("A", "declare_done")
+    table.do("B", "declare_done")
+    status, answer = table.app.send("A", {"type": "confirm_count", "exclude": {"a-1": "x"}, "include": {"a-1": "y"}})
+    assert status == 422 and answer["field"] == "include"
+
+
+def test_a_unit_the_seat_includes_in_the_shooting_count_may_then_be_selected_to_shoot():
+    psyker = unit("a-psyker", 1, ranged=False)
+    table = Table([psyker, unit("a-1")], [unit("b-1"), unit("b-2"), unit("b-3")])
+    table.counts_confirmed()
+    table.order()
+    table.do("A", "declare_done")
+    table.do("B", "declare_done")
+    table.do("A", "confirm_count", include={"a-psyker": "shoots a witchfire power"})
+    calculated = event(table.do("B", "confirm_count"), "PassPointsCalculated")
+    assert calculated["data"]["counts"] == {"A": 2, "B": 3}
+    assert calculated["data"]["included"] == [{"unit": "a-psyker", "seat": "A", "by": "A",
+                                                "reason": "shoots a witchfire power",
+                                                "service_reason": "no ranged weapons"}]
+    table.order(winner="A", first="A")
+    assert table.view()["units"]["a-psyker"]["eligible"] is True
+    table.do("A", "select", unit="a-psyker")
+
+
+def test_with_only_one_side_able_to_shoot_that_side_selects_alone_without_a_roll_off():
+    table = Table([unit("a-1"), unit("a-2")], [unit("b-1", ranged=False)])
+    table.counts_confirmed()
+    table.order()
+    table.do("A", "declare_done")
+    table.do("B", "declare_done")
+    events = table.counts_confirmed()
+    first = event(events, "FirstGoes")
+    assert first["rule"] == "AA.ACT.0" and first["data"]["seat"] == "A"
+    assert not any(e["type"] == "RollOffNeeded" for e in events)
+    assert table.view()["awaiting"] == {"seat": "A", "action": "select"}
+
+
+def test_regrouped_lasts_the_rest_of_the_turn_and_ends_with_it():
+    table = Table([unit("a-1", statuses=("falling_back",))], [unit("b-1")])
+    table.do("A", "select", unit="a-1")
+    table.do("A", "roll", dice=[2, 2])
+    assert table.view()["units"]["a-1"]["statuses"] == ["regrouped"]
+    table.finish_round()
+    view = table.view()
+    assert view["battle_round"] == 2
+    assert view["units"]["a-1"]["statuses"] == []
+
+
+def test_a_charge_names_its_targets_and_the_measured_distance():
+    table = Table([unit("a-1")], [unit("b-1")])
+    _play_to_charges(table)
+    for fields in ({"targets": ["b-1"]}, {"distance": "6"}):
+        status, answer = table.app.send("A", {"type": "select", "unit": "a-1", **fields})
+        assert status == 422, answer
+    status, answer = table.app.send("A", {"type": "select", "unit": "a-1", "targets": ["b-1"], "distance": "six"})
+    assert status == 422 and answer["field"] == "distance"
+
+
+def test_a_locked_unit_fires_no_overwatch_and_the_charge_rolls_on_by_itself():
+    table = Table([unit("a-1")], [unit("b-1"), unit("b-2", statuses=("locked_in_combat",)),
+                                   unit("b-3", statuses=("locked_in_combat",))])
+    _play_to_charges(table)
+    events = table.do("A", "select", unit="a-1", targets=["b-2"], distance="4")
+    assert event(events, "ChargeDeclared")["data"]["overwatch_by"] == []
+    assert table.view()["awaiting"]["roll"]["purpose"] == "charge"
+    events = table.do("A", "roll", dice=[2, 2])
+    assert event(events, "ChargeResolved")["data"]["success"] is True
+    joined = event(events, "CombatJoined")
+    assert joined["data"]["units"] == ["a-1", "b-2"]
+
+
+def test_a_charger_wiped_out_by_overwatch_does_not_make_it_in():
+    table = Table([unit("a-1", 2)], [unit("b-1")])
+    _play_to_charges(table)
+    table.do("A", "select", unit="a-1", targets=["b-1"], distance="3")
+    table.do("B", "select", unit="b-1", weapons={"Boltgun": 5})
+    assert table.view()["awaiting"]["roll"] == {"purpose": "overwatch", "unit": "b-1", "spec": "5D6", "rule": "AA.OW.1"}
+    table.do("B", "roll", dice=[6, 6, 1, 1, 1])
+    table.do("B", "record_casualties", unit="a-1", models=2, rule="AA.OW.1")
+    events = table.do("A", "roll", dice=[6, 6])
+    assert event(events, "ChargeResolved")["data"]["success"] is False
+    assert not any(e["type"] == "CombatJoined" for e in events)
+
+
+def test_overwatch_names_only_the_weapons_the_unit_has_and_at_most_its_models():
+    table = Table([unit("a-1")], [unit("b-1", 5)])
+    _play_to_charges(table)
+    table.do("A", "select", unit="a-1", targets=["b-1"], distance="3")
+    for weapons in ({"Lascannon": 1}, {"Boltgun": 6}):
+        status, answer = table.app.send("B", {"type": "select", "unit": "b-1", "weapons": weapons})
+        assert status == 422 and answer["field"] == "weapons", answer
+
+
+def test_a_combat_the_service_does_not_know_needs_its_enemy_units_named():
+    table = Table([unit("a-1", statuses=("locked_in_combat",))], [unit("b-1", statuses=("locked_in_combat",))])
+    while table.view()["sub_phase"] != "resolve_combats":
+        view = table.view()
+        awaiting = view["awaiting"]
+        seat = awaiting["seat"] or "A"
+        action = awaiting["action"]
+        table.do(seat, action, **({"dice": {"A": 6, "B": 1}} if action == "roll_off" else
+                                   {"first": "A"} if action == "choose_order" else {}))
+    table.order(winner="B", first="A")  # either seat may choose any combat: both take part
+    assert table.view()["awaiting"] == {"seat": "A", "action": "select"}
+    status, answer = table.app.send("A", {"type": "select", "unit": "b-1"})
+    assert status == 422 and answer["field"] == "targets"
+    events = table.do("A", "select", unit="b-1", targets=["a-1"])
+    assert event(events, "CombatFought")["data"]["units"] == ["a-1", "b-1"]
+    assert table.view()["battle_round"] == 2
+
+
+def test_commands_of_the_ruleset_are_refused_with_their_rule_before_the_game_starts():
+    warlog = Warlog(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    created = warlog.create_game("alternating", {"A": "Alice", "B": "Bob"}, "server", {}, AT)
+    table = AppTable(warlog, UUID(created["game_id"]), "server")
+    status, answer = table.send("A", {"type": "pass"})
+    assert status == 409 and answer["rule"] == "SVC.SETUP"
+
+
+def _play_to_charges(table: Table) -> None:
+    while table.view()["sub_phase"] != "select_charges" or table.view()["awaiting"]["action"] != "select":
+        view = table.view()
+        awaiting = view["awaiting"]
+        seat = awaiting["seat"] or "A"
+        action = awaiting["action"]
+        if action == "select":
+            table.do(seat, "declare_done")
+        else:
+            table.do(seat, action, **({"dice": {"A": 6, "B": 1}} if action == "roll_off" else
+                                       {"first": "A"} if action == "choose_order" else {}))

@@ -15,7 +15,7 @@ def register(ruleset_class: type["Ruleset"]) -> type["Ruleset"]:
 
 
 def find_ruleset(name: str) -> "Ruleset":
-    if not RULESETS:
+    if name not in RULESETS:  # not "if empty": importing one ruleset module directly registers only that one
         from domain.rules import alternating, heresy, reference  # noqa: F401  (they register)
     try:
         return RULESETS[name]

@@ -37,7 +37,7 @@ from urllib.parse import urlparse, urlunparse
 import httpx
 import psycopg
 
-from harness import (FREE_ROLL, Server, bearer, expect, free_port, header, hot_spots, percentile, sampled, summary,
+from harness import (FREE_ROLL, Budget, Server, bearer, expect, free_port, header, hot_spots, percentile, sampled, summary,
                      warlog_server, workdir)
 from api.cli import create_demo
 
@@ -91,7 +91,18 @@ async def subscribe(client: httpx.AsyncClient, url: str, token: str, run: Run, r
                 data.append(line[5:].removeprefix(" "))
 
 
-async def measure(writer: Server, reader: Server, subscribers: int, events: int, wait_s: float) -> Run:
+async def send(client: httpx.AsyncClient, url: str, token: str, key: str) -> httpx.Response:
+    """One free_roll; sent again (same Idempotency-Key, so never applied twice) if the connection
+    was dropped, e.g. uvicorn closing a keep-alive connection idle for 5 s as it was reused."""
+    headers = {**bearer(token), "Idempotency-Key": key}
+    try:
+        return expect(await client.post(url, json=FREE_ROLL, headers=headers))
+    except httpx.TransportError:
+        return expect(await client.post(url, json=FREE_ROLL, headers=headers))
+
+
+async def measure(writer: Server, reader: Server, subscribers: int, events: int, wait_s: float,
+                  budget_s: float) -> Run:
     with httpx.Client(timeout=10) as sync_client:
         game = create_demo(writer.url, sync_client)
         expect(sync_client.post(f"{writer.url}/games/{game['game_id']}/commands", json={"type": "start_game"},
@@ -111,12 +122,15 @@ async def measure(writer: Server, reader: Server, subscribers: int, events: int,
             for _ in range(subscribers):
                 await asyncio.wait_for(ready.get(), 30)
             command_url = f"{writer.url}/games/{game['game_id']}/commands"
-            for _ in range(events):
+            budget = Budget(budget_s)
+            for n in range(events):
+                if budget.over():
+                    print(f"   time budget reached after {n} events", flush=True)
+                    break
                 seq = version + 1
                 run.expect_seq(seq)
                 run.sent[seq] = time.perf_counter()
-                answer = expect(await commands.post(command_url, json=FREE_ROLL,
-                                                    headers=bearer(game["tokens"]["A"]))).json()
+                answer = (await send(commands, command_url, game["tokens"]["A"], f"bench-{seq}")).json()
                 if answer["events"][0]["seq"] != seq:
                     raise RuntimeError(f"expected seq {seq}, the command appended {answer['events'][0]['seq']}")
                 version = answer["version"]
@@ -132,8 +146,9 @@ async def measure(writer: Server, reader: Server, subscribers: int, events: int,
     return run
 
 
-def report(name: str, run: Run, events: int) -> None:
-    missed = f", {run.missed} deliveries missing after the wait" if run.missed else ""
+def report(name: str, run: Run) -> None:
+    missed = (f"; {run.missed} deliveries had not come within --wait (those that came before the end are "
+              f"counted)" if run.missed else "")
     print(f"   {name:17} receive - send {summary(run.lags)}{missed}", flush=True)
     print(f"   {'':17} receive - at   {summary(run.at_lags)}", flush=True)
     print(f"   {'':17} first of the {run.subscribers} to receive each event {summary(list(run.first.values()))}",
@@ -169,7 +184,7 @@ def scenario(tmp: Path, name: str, args: argparse.Namespace) -> Run:
             reader = writer if name == "postgres, same" else second
         profile = tmp / "py-spy.txt"
         with sampled(args.py_spy, reader.pid, profile, 120):
-            run = asyncio.run(measure(writer, reader, args.subscribers, args.events, args.wait))
+            run = asyncio.run(measure(writer, reader, args.subscribers, args.events, args.wait, args.seconds))
     if args.py_spy:
         print(f"   {name}: the subscribers' server", end="")
         hot_spots(profile, 30)
@@ -180,7 +195,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--subscribers", type=int, default=50, help="SSE clients on the game (default 50)")
     parser.add_argument("--events", type=int, default=40, help="events appended per scenario (default 40)")
-    parser.add_argument("--wait", type=float, default=5, help="seconds to wait for every subscriber (default 5)")
+    parser.add_argument("--wait", type=float, default=6, help="seconds to wait for every subscriber (default 6)")
+    parser.add_argument("--seconds", type=float, default=45, help="time budget of each scenario's events "
+                                                                  "(default 45)")
     parser.add_argument("--postgres", default=DEFAULT_DSN, help=f"database DSN (default {DEFAULT_DSN})")
     parser.add_argument("--only", choices=["sqlite", "postgres"], help="run one store only")
     parser.add_argument("--py-spy", metavar="BIN", help="sample the subscribers' server with this py-spy binary")
@@ -198,12 +215,16 @@ def main() -> None:
         for name in names:
             started = time.perf_counter()
             results[name] = scenario(tmp, name, args)
-            report(name, results[name], args.events)
+            report(name, results[name])
             print(f"   {'':17} ({time.perf_counter() - started:.1f} s)", flush=True)
-    parts = [f"{name} p50 {percentile(run.lags, 50) * 1000:.1f} ms p99 {percentile(run.lags, 99) * 1000:.1f} ms"
+    def p(run: Run, q: float) -> str:
+        return f"{percentile(run.lags, q) * 1000:.1f} ms" if run.lags else "none received"
+
+    parts = [f"{name} p50 {p(run, 50)} p99 {p(run, 99)}" + (f" ({run.missed} late)" if run.missed else "")
              for name, run in results.items()]
-    if "postgres, same" in results and "postgres, across" in results:
-        parts.append(f"across/same p50 {percentile(results['postgres, across'].lags, 50) / percentile(results['postgres, same'].lags, 50):.1f}x")
+    same, across = results.get("postgres, same"), results.get("postgres, across")
+    if same and across and same.lags and across.lags:
+        parts.append(f"across/same p50 {percentile(across.lags, 50) / percentile(same.lags, 50):.1f}x")
     print("RESULT feed lag (receive - send): " + "; ".join(parts))
 
 

@@ -69,6 +69,8 @@ def percentile(samples: list[float], p: float) -> float:
 
 def summary(samples_s: list[float]) -> str:
     ms = [s * 1000 for s in samples_s]
+    if not ms:
+        return "n=0"
     return (f"n={len(ms)} p50={percentile(ms, 50):.2f} ms p90={percentile(ms, 90):.2f} ms "
             f"p99={percentile(ms, 99):.2f} ms")
 
@@ -112,6 +114,11 @@ def process(args: list[str], port: int, log: Path, env: dict[str, str] | None = 
                         raise RuntimeError(f"{args} did not answer within 30 s") from None
                     time.sleep(0.1)
             yield Server(base_url, proc.pid)
+        except BaseException:
+            if proc.poll() is not None:
+                print(f"   {args[2:5]} exited with {proc.returncode}; its stderr ends:\n"
+                      f"{log.with_suffix('.err').read_text()[-3000:]}", file=sys.stderr, flush=True)
+            raise
         finally:
             proc.send_signal(signal.SIGINT)
             try:
@@ -270,6 +277,7 @@ def hot_spots(raw: Path, top: int = 40) -> None:
     print(f"\n   py-spy: {busy} busy samples ({idle} idle left out); frames by share of busy samples:")
     for frame, count in inclusive.most_common(top):
         print(f"   {count / max(busy, 1):6.1%}  {frame}")
-    print("   ... and where the samples stood (own time):")
+    print("   ... and where the samples stood (own time; a Python function standing as its own leaf is usually "
+          "waiting in C: a lock, a socket, fsync):")
     for frame, count in own.most_common(top // 2):
         print(f"   {count / max(busy, 1):6.1%}  {frame}")

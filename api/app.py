@@ -1,17 +1,18 @@
 """create_app(settings): the composition root."""
 from __future__ import annotations
 
+import asyncio
 from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
 from fastapi import FastAPI
 
 from api import errors
-from api.feed import Feed
+from api.feed import Feed, PostgresListener
 from api.idempotency import RefusalStore
 from api.limits import TokenLimits
 from api.logging import RequestLog, configure
-from api.routes import commands, games, reading, stream
+from api.routes import analytics, audit, commands, games, overlay, reading, stream, undo
 from api.settings import Settings, get_settings
 from domain.application import Warlog
 
@@ -23,7 +24,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        feed: Feed = app.state.feed
+        feed.bind(asyncio.get_running_loop())
+        if warlog.env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":  # hear appends by other processes
+            feed.listener = PostgresListener.for_application(warlog, feed)
+            await asyncio.to_thread(feed.listener.start)
+            feed.poll_s = settings.feed_poll_s or 5.0
         yield
+        if feed.listener is not None:
+            await asyncio.to_thread(feed.listener.stop)
         app.state.refusals.close()
         warlog.close()
 
@@ -32,13 +41,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               "application/problem+json; refusals name their rule (RULES.md).")
     app.state.settings = settings
     app.state.warlog = warlog
-    app.state.feed = Feed()
+    app.state.feed = Feed(poll_s=settings.feed_poll_s or 0.5)
     app.state.limits = TokenLimits(settings.requests_per_second, settings.burst, settings.streams_per_token)
     app.state.refusals = RefusalStore(
         sqlite_path=None if settings.persistence == "popo" or settings.postgres else settings.db,
         postgres_dsn=settings.postgres)
     errors.install(app)
-    for module in (games, commands, reading, stream):
+    for module in (games, commands, undo, reading, stream, audit, overlay, analytics):
         app.include_router(module.router)
     app.add_middleware(RequestLog)
     return app

@@ -1,30 +1,155 @@
-"""Wakes the live streams of a game when this process appends to it.
+"""Wakes the live streams of a game when an event is appended to it — by this process or,
+on PostgreSQL, by any process sharing the database.
 
-Streams also re-read the store every `poll_s`, so writes by other processes
-sharing the database reach them too.
+In-process writes call `Feed.notify` directly. On PostgreSQL a trigger on the
+events table sends `pg_notify('warlog_feed', <game id>)` when an append commits
+(so any writer, in any process, is heard), and `PostgresListener` holds one
+dedicated connection in a background thread that LISTENs and wakes the
+waiters of that game. Streams still re-read every `poll_s` as a safety net
+(a long interval when the listener is running; short on SQLite, whose other
+processes nobody hears).
 """
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
+from typing import Any
 from uuid import UUID
+
+import structlog
+
+CHANNEL = "warlog_feed"
+log = structlog.get_logger("warlog.feed")
 
 
 class Feed:
     def __init__(self, poll_s: float = 0.5) -> None:
         self.poll_s = poll_s
         self._waiters: dict[UUID, set[asyncio.Event]] = defaultdict(set)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.listener: PostgresListener | None = None
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The event loop the waiters live on (so other threads can wake them)."""
+        self._loop = loop
 
     def notify(self, game_id: UUID) -> None:
         for waiter in list(self._waiters.get(game_id, ())):
             waiter.set()
 
-    async def wait(self, game_id: UUID, timeout: float | None = None) -> None:
+    def notify_all(self) -> None:
+        for game_id in list(self._waiters):
+            self.notify(game_id)
+
+    def notify_from_thread(self, game_id: UUID | None) -> None:
+        """Wake a game's waiters (None: everyone's) from a thread that is not the event loop's."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            loop.call_soon_threadsafe(self.notify_all if game_id is None else partial(self.notify, game_id))
+        except RuntimeError:  # the loop closed meanwhile
+            pass
+
+    @contextmanager
+    def listening(self, game_id: UUID) -> Iterator[asyncio.Event]:
+        """A waiter that stays registered for a whole stream: clear it *before* reading the
+        store, then wait on it, and no append between the read and the wait is missed."""
         waiter = asyncio.Event()
         self._waiters[game_id].add(waiter)
         try:
-            await asyncio.wait_for(waiter.wait(), timeout or self.poll_s)
-        except asyncio.TimeoutError:
-            pass
+            yield waiter
         finally:
             self._waiters[game_id].discard(waiter)
+            if not self._waiters[game_id]:
+                self._waiters.pop(game_id, None)
+
+    async def wait(self, game_id: UUID, timeout: float | None = None) -> None:
+        with self.listening(game_id) as waiter:
+            await sleep_until(waiter, timeout or self.poll_s)
+
+
+async def sleep_until(waiter: asyncio.Event, timeout: float) -> bool:
+    """True when woken, False when `timeout` passed first."""
+    try:
+        await asyncio.wait_for(waiter.wait(), timeout)
+        return True
+    except asyncio.TimeoutError:
+        return False
+
+
+TRIGGER_SQL = """
+CREATE OR REPLACE FUNCTION {schema}.warlog_feed_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('{channel}', NEW.originator_id::text);  -- delivered at commit, once per game
+    RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER warlog_feed_notify AFTER INSERT ON {schema}.{table}
+    FOR EACH ROW EXECUTE FUNCTION {schema}.warlog_feed_notify();
+"""
+
+
+class PostgresListener:
+    """One dedicated connection that LISTENs for appends by any process and wakes the feed."""
+
+    def __init__(self, connect: dict[str, Any], schema: str, events_table: str, feed: Feed) -> None:
+        self.connect, self.schema, self.events_table, self.feed = connect, schema, events_table, feed
+        self.ready = threading.Event()
+        self._stopped = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @classmethod
+    def for_application(cls, warlog: Any, feed: Feed) -> "PostgresListener":
+        datastore = warlog.recorder.datastore
+        kwargs = datastore.pool.kwargs
+        connect = {key: kwargs[key] for key in ("dbname", "host", "port", "user", "password") if kwargs.get(key)}
+        return cls(connect, datastore.schema, warlog.recorder.events_table_name, feed)
+
+    def install_trigger(self) -> None:
+        """Idempotent; an advisory lock keeps processes that start together from racing."""
+        import psycopg
+        from psycopg import sql
+
+        statement = TRIGGER_SQL.format(schema=sql.Identifier(self.schema).as_string(None),
+                                       table=sql.Identifier(self.events_table).as_string(None), channel=CHANNEL)
+        with psycopg.connect(**self.connect) as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext('warlog_feed_trigger'))")
+            conn.execute(statement)
+
+    def start(self) -> None:
+        self.install_trigger()
+        self._thread = threading.Thread(target=self._run, name="warlog-feed-listener", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        import psycopg
+
+        backoff = 0.1
+        while not self._stopped.is_set():
+            try:
+                with psycopg.connect(**self.connect, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self.ready.set()
+                    self.feed.notify_from_thread(None)  # anything appended while not listening
+                    backoff = 0.1
+                    while not self._stopped.is_set():
+                        for note in conn.notifies(timeout=1.0):
+                            try:
+                                self.feed.notify_from_thread(UUID(note.payload))
+                            except ValueError:
+                                continue
+            except psycopg.Error as error:
+                self.ready.clear()
+                log.warning("feed listener lost its connection; reconnecting", error=str(error))
+                time.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)

@@ -19,6 +19,8 @@ class Settings(BaseSettings):
     burst: int = 200
     streams_per_token: int = 10
     keepalive_s: float = 15.0
+    feed_poll_s: float | None = None       # streams re-read this often (default 0.5 s; 5 s once PostgreSQL
+                                           # LISTEN/NOTIFY wakes them)
     log_json: bool | None = None           # None: JSON when stdout is not a terminal
 
     def eventsourcing_env(self) -> dict[str, str]:

@@ -7,16 +7,33 @@ from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
 
 from api.deps import Reader, WarlogApp
+from api.errors import Problem
+from api.horizon import entries_page, horizon, state_of
+from projections.heads import extends
 from projections.state import state_view
 
 router = APIRouter(tags=["reading"])
 
 
-@router.get("/games/{game_id}/state", summary="The current-phase projection")
-async def state(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
-    game = await run_in_threadpool(warlog.read, caller.game_id)
+@router.get("/games/{game_id}/state", summary="The current-phase projection (`?at=SEQ`: as it stood after event SEQ)",
+            description="`round_heads` lists the head hash recorded at the end of each battle round: keep them, "
+                        "and `GET /verify?head=` tells whether the log still extends one. A spectator token of a "
+                        "game with `options.spectator_delay_s` sees the state that many seconds late.")
+async def state(caller: Reader, warlog: WarlogApp,
+                at: Annotated[int | None, Query(ge=1, description="a seq: the state after that event")] = None
+                ) -> dict[str, Any]:
+    def view() -> dict[str, Any]:
+        seen = horizon(warlog, warlog.read(caller.game_id), caller)
+        if at is None:
+            state, version = state_of(warlog, seen)
+        elif at > seen.version:
+            raise Problem(404, f"no event {at} in this game (its latest is {seen.version})")
+        else:
+            state, version = warlog.state_at(caller.game_id, at), at
+        return state_view(state, version, caller.role)
+
     # what undo/redo would do lives at GET /undo: after an undo, every state field but version is as it was
-    return state_view(game.state, game.version, caller.role)
+    return await run_in_threadpool(view)
 
 
 @router.get("/games/{game_id}/events", summary="The game log, oldest first, with `undone` as of now")
@@ -24,12 +41,22 @@ async def events(caller: Reader, warlog: WarlogApp,
                  after: Annotated[int, Query(ge=0)] = 0,
                  limit: Annotated[int, Query(ge=1)] = 100) -> dict[str, Any]:
     def page() -> dict[str, Any]:
-        game = warlog.read(caller.game_id)
-        return {"events": warlog.entries(caller.game_id, after, min(limit, 1000), game), "last_seq": game.version}
+        seen = horizon(warlog, warlog.read(caller.game_id), caller)  # spectators: delayed (api/horizon)
+        return {"events": entries_page(warlog, seen, after, min(limit, 1000)), "last_seq": seen.version}
 
     return await run_in_threadpool(page)
 
 
-@router.get("/games/{game_id}/verify", summary="Recompute the hash chain (and, once ended, every server roll)")
-async def verify(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
-    return await run_in_threadpool(warlog.verify, caller.game_id)
+@router.get("/games/{game_id}/verify", summary="Recompute the hash chain (and, once ended, every server roll)",
+            description="With `?head=HASH` (a round head a seat kept) the answer adds `extends_head`: whether "
+                        "the log still holds that event, unchanged, with an intact chain up to it — a log "
+                        "rewritten after the fact cannot.")
+async def verify(caller: Reader, warlog: WarlogApp,
+                 head: Annotated[str | None, Query(pattern="^[0-9a-f]{64}$")] = None) -> dict[str, Any]:
+    def check() -> dict[str, Any]:
+        result = warlog.verify(caller.game_id)
+        if head is not None:
+            result.update(extends(head, [e.entry for e in warlog.stored(caller.game_id)]))
+        return result
+
+    return await run_in_threadpool(check)

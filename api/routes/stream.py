@@ -5,12 +5,12 @@ import json
 from typing import Annotated, Any, AsyncIterator, Callable
 
 from fastapi import APIRouter, Query, Request
-from fastapi.concurrency import run_in_threadpool
 from sse_starlette.sse import EventSourceResponse
 from starlette.types import Receive, Scope, Send
 
 from api.deps import StreamReader, WarlogApp
 from api.errors import Problem
+from api.live import current, follow
 
 router = APIRouter(tags=["reading"])
 
@@ -43,19 +43,14 @@ async def stream(caller: StreamReader, warlog: WarlogApp, request: Request,
     elif after is not None:
         start = after
     else:
-        start = (await run_in_threadpool(warlog.read, caller.game_id)).version
-    limits, feed = request.app.state.limits, request.app.state.feed
+        start = (await current(warlog, caller)).version  # a delayed spectator starts at its horizon
+    limits = request.app.state.limits
     limits.open_stream(caller.token)
 
     async def events() -> AsyncIterator[dict[str, Any]]:
-        last = start
-        while not await request.is_disconnected():
-            page = await run_in_threadpool(warlog.entries, caller.game_id, last, 500)
-            for entry in page:
-                last = entry["seq"]
+        async for _seen, batch in follow(request, warlog, caller, start):  # spectators: delayed (api/horizon)
+            for entry in batch:
                 yield {"id": str(entry["seq"]), "data": json.dumps(entry, ensure_ascii=False)}
-            if len(page) < 500:
-                await feed.wait(caller.game_id)
 
     settings = request.app.state.settings
     return CountedStream(events(), ping=settings.keepalive_s, release=lambda: limits.close_stream(caller.token))

@@ -1,0 +1,55 @@
+"""Analytics and export of one game. Across games: `warlog analytics` and `warlog export`
+(tokens open one game only, so the whole store is the operator's, on the command line)."""
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import StreamingResponse
+
+from api.deps import Reader, WarlogApp
+from api.horizon import entries_until, horizon
+from projections.analytics import summarize
+from projections.export import MEDIA_TYPES, render
+from projections.rows import game_rows
+
+router = APIRouter(tags=["analytics"])
+ANALYTICS = (
+    "Per seat and roll purpose: the faces observed, their total against the exact distribution of n fair dice "
+    "(`p_at_least_this_good`: how likely a total at least this good was; `luck_percentile`: the mid-p "
+    "percentile, 50 = average; `better` says whether high or low totals are good), dice later undone "
+    "(`undone_dice`, not counted) and re-rolled ones; pass points earned and spent; activations (units "
+    "selected) per phase; units destroyed, by the seat that lost them. Across all games: `warlog analytics "
+    "[--db PATH | --postgres DSN]` prints the same document from the ledger projection.")
+
+
+@router.get("/games/{game_id}/analytics", summary="Luck, tempo and losses of this game", description=ANALYTICS)
+async def analytics(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
+    def build() -> dict[str, Any]:
+        seen = horizon(warlog, warlog.read(caller.game_id), caller)
+        rows = game_rows(str(caller.game_id), entries_until(warlog, seen))
+        return {"game_id": str(caller.game_id), "version": seen.version, "game": rows.game,
+                **summarize(rows.dice, rows.facts)}
+
+    return await run_in_threadpool(build)
+
+
+@router.get("/games/{game_id}/export", summary="This game's events, or every die, as NDJSON or CSV",
+            response_class=StreamingResponse,
+            description="One flat row per event (`table=events`, `data` as a JSON string beside flat columns) "
+                        "or per die (`table=dice`: face, sides, purpose, seat, unit, counter, source, re-roll "
+                        "flags, undone); ISO-8601 UTC times; loads straight into pandas or DuckDB. The whole "
+                        "store: `warlog export [--db PATH | --postgres DSN] --out DIR`.")
+async def export(caller: Reader, warlog: WarlogApp,
+                 format: Annotated[Literal["ndjson", "csv"], Query()] = "ndjson",
+                 table: Annotated[Literal["events", "dice"], Query()] = "events") -> StreamingResponse:
+    def build() -> list[dict[str, Any]]:
+        seen = horizon(warlog, warlog.read(caller.game_id), caller)
+        rows = game_rows(str(caller.game_id), entries_until(warlog, seen))
+        return rows.events if table == "events" else rows.dice
+
+    rows = await run_in_threadpool(build)
+    name = f"{caller.game_id}-{table}.{format}"
+    return StreamingResponse(render(rows, table, format), media_type=MEDIA_TYPES[format],
+                             headers={"Content-Disposition": f'attachment; filename="{name}"'})

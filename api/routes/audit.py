@@ -1,0 +1,57 @@
+"""The rules-dispute audit: one event's why, and a unit's or a seat's whole story."""
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query
+from fastapi.concurrency import run_in_threadpool
+
+from api.deps import Reader, WarlogApp
+from api.errors import Problem
+from api.horizon import horizon, stored_until
+from domain.application import Warlog
+from projections.audit import GameLog, audit, story
+
+router = APIRouter(tags=["audit"])
+
+
+def game_log(warlog: Warlog, caller: Any) -> tuple[GameLog, int]:
+    seen = horizon(warlog, warlog.read(caller.game_id), caller)  # spectators: delayed (api/horizon)
+    stored, undone = stored_until(warlog, seen)
+    return GameLog(str(caller.game_id), stored, undone), seen.version
+
+
+@router.get("/games/{game_id}/audit/{seq}", summary="Why event SEQ happened",
+            description="The command and the seat that sent it, when; the rule with its RULES.md summary and "
+                        "seed file; the dice (faces, re-roll lineage, and for server dice the proof: counter, "
+                        "commitment, entropy, derivation, and once the game has ended the seed and whether the "
+                        "faces re-derive); the characteristics and attested facts it used; the earlier events it "
+                        "depends on (`causes`) and the undos that touched it, each linked.")
+async def audit_event(caller: Reader, warlog: WarlogApp, seq: Annotated[int, Path(ge=1)]) -> dict[str, Any]:
+    def build() -> dict[str, Any]:
+        log, version = game_log(warlog, caller)
+        if seq > version:
+            raise Problem(404, f"no event {seq} in this game (its latest is {version})")
+        return audit(log, seq)
+
+    return await run_in_threadpool(build)
+
+
+@router.get("/games/{game_id}/audit", summary="A unit's or a seat's whole story (`?unit=ID`, `?seat=A`)",
+            description="Every event of the unit (or seat) with its link, every undo request, answer, undo and "
+                        "redo that touched them, and every undone roll beside the roll that replaced it "
+                        "(`replaced_rolls`). Both filters together give their intersection.")
+async def audit_story(caller: Reader, warlog: WarlogApp,
+                      unit: Annotated[str | None, Query(max_length=200)] = None,
+                      seat: Annotated[str | None, Query(pattern="^[AB]$")] = None) -> dict[str, Any]:
+    if unit is None and seat is None:
+        raise Problem(422, "give unit=ID or seat=A|B")
+
+    def build() -> dict[str, Any]:
+        log, _ = game_log(warlog, caller)
+        known = {u["id"] for e in log.ordered if e["type"] == "ArmyMustered" for u in e["data"]["units"]}
+        if unit is not None and unit not in known:
+            raise Problem(404, f"no unit {unit!r} in this game")
+        return story(log, unit=unit, seat=seat)
+
+    return await run_in_threadpool(build)

@@ -1,0 +1,51 @@
+"""The compact overlay a stream draws, and its own live feed."""
+from __future__ import annotations
+
+import json
+from typing import Any, AsyncIterator
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from sse_starlette.sse import EventSourceResponse
+
+from api.deps import Reader, StreamReader, WarlogApp
+from api.horizon import Horizon, horizon, state_of
+from api.live import current, follow
+from api.routes.stream import CountedStream
+from domain.application import Warlog
+from projections.overlay import overlay_view
+
+router = APIRouter(tags=["overlay"])
+DESCRIPTION = ("Round, phase, sub-phase, whose go (`whose_go`, null when either seat may act), pass points, "
+               "CP, the last roll with its faces, and the units each seat has lost. A spectator token of a "
+               "game with `options.spectator_delay_s` sees it that many seconds late.")
+
+
+def overlay_at(warlog: Warlog, seen: Horizon) -> dict[str, Any]:
+    state, version = state_of(warlog, seen)
+    return overlay_view(state, version)
+
+
+@router.get("/games/{game_id}/overlay", summary="The compact overlay view", description=DESCRIPTION)
+async def overlay(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
+    return await run_in_threadpool(lambda: overlay_at(warlog, horizon(warlog, warlog.read(caller.game_id), caller)))
+
+
+@router.get("/games/{game_id}/overlay/stream", response_class=EventSourceResponse,
+            summary="Server-Sent Events: the overlay now, then a new one whenever events come in (`id:` = version)",
+            description=DESCRIPTION + " `?token=` for browsers; keep-alives are comments.")
+async def overlay_stream(caller: StreamReader, warlog: WarlogApp, request: Request) -> EventSourceResponse:
+    seen = await current(warlog, caller)
+    limits = request.app.state.limits
+    limits.open_stream(caller.token)
+
+    def message(view: dict[str, Any]) -> dict[str, Any]:
+        return {"id": str(view["version"]), "event": "overlay", "data": json.dumps(view, ensure_ascii=False)}
+
+    async def overlays() -> AsyncIterator[dict[str, Any]]:
+        yield message(await run_in_threadpool(overlay_at, warlog, seen))
+        async for now, _batch in follow(request, warlog, caller, seen.version):
+            yield message(await run_in_threadpool(overlay_at, warlog, now))
+
+    settings = request.app.state.settings
+    return CountedStream(overlays(), ping=settings.keepalive_s, release=lambda: limits.close_stream(caller.token))

@@ -1,0 +1,65 @@
+"""Flat files an analyst loads straight into pandas or DuckDB: NDJSON or CSV, one row per event,
+per die, per game; ISO-8601 UTC times; booleans as true/false; empty cells for null.
+
+    pandas.read_csv("dice.csv", parse_dates=["at"])       duckdb: SELECT * FROM 'dice.csv'
+    pandas.read_json("events.ndjson", lines=True)          duckdb: SELECT * FROM 'events.ndjson'
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any, TextIO
+
+from projections.rows import DIE_COLUMNS, EVENT_COLUMNS, GAME_COLUMNS
+
+COLUMNS = {"events": EVENT_COLUMNS, "dice": DIE_COLUMNS, "games": GAME_COLUMNS}
+FORMATS = ("ndjson", "csv")
+MEDIA_TYPES = {"ndjson": "application/x-ndjson", "csv": "text/csv; charset=utf-8"}
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else value
+
+
+class CsvOut:
+    def __init__(self, out: TextIO, table: str, header: bool = True) -> None:
+        self.columns = COLUMNS[table]
+        self.writer = csv.writer(out, lineterminator="\n")
+        if header:
+            self.writer.writerow(self.columns)
+
+    def write(self, rows: Iterable[dict[str, Any]]) -> None:
+        self.writer.writerows([_cell(row[c]) for c in self.columns] for row in rows)
+
+
+class NdjsonOut:
+    def __init__(self, out: TextIO, table: str, header: bool = True) -> None:
+        self.out, self.columns = out, COLUMNS[table]
+
+    def write(self, rows: Iterable[dict[str, Any]]) -> None:
+        for row in rows:
+            self.out.write(json.dumps({c: row[c] for c in self.columns}, ensure_ascii=False) + "\n")
+
+
+WRITERS = {"csv": CsvOut, "ndjson": NdjsonOut}
+
+
+def render(rows: Iterable[dict[str, Any]], table: str, fmt: str, chunk: int = 500) -> Iterator[str]:
+    """The file as text chunks (for a streamed HTTP answer)."""
+    buffer = io.StringIO()
+    writer = WRITERS[fmt](buffer, table)
+    batch: list[dict[str, Any]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= chunk:
+            writer.write(batch)
+            batch.clear()
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+    writer.write(batch)
+    yield buffer.getvalue()

@@ -1,0 +1,26 @@
+"""The compact view a stream overlay draws: where the game is, whose go, the last roll, the losses."""
+from __future__ import annotations
+
+from typing import Any
+
+from domain.rules.registry import find_ruleset
+
+
+def overlay_view(state: dict[str, Any], version: int) -> dict[str, Any]:
+    awaiting = find_ruleset(state["ruleset"]).awaiting(state)
+    destroyed: dict[str, list[str]] = {"A": [], "B": []}
+    for uid in state.get("destroyed", []):
+        owner = state["units"].get(uid, {}).get("owner")
+        if owner in destroyed:
+            destroyed[owner].append(uid)
+    return {
+        "game_id": state["game_id"], "version": version, "status": state["status"],
+        "players": state["players"], "battle_round": state["battle_round"],
+        "battle_rounds": state["options"].get("battle_rounds"), "phase": state["phase"],
+        "sub_phase": state["sub_phase"], "active_seat": state["active_seat"],
+        "whose_go": awaiting.get("seat"), "awaiting": awaiting["action"],
+        "pass_points": dict(state["pass_points"]), "cp": dict(state["cp"]),
+        "last_roll": state.get("last_roll"),
+        "units_destroyed": destroyed,  # by the seat that lost them
+        "result": state.get("result"),
+    }

@@ -1,0 +1,146 @@
+"""The overlay, its live feed, and the spectator's broadcast delay (seats always live).
+
+Time is moved on by hand (`clock`): events are stamped and the delay is judged on the
+same fake clock, so nothing here depends on how fast the machine is.
+"""
+import httpx
+import pytest
+
+import api.horizon
+import api.writing
+from api.app import create_app
+from api.horizon import iso
+from tests.conftest import settings_for
+from tests.support.client import GameClient, unit
+from tests.support.live import WAIT_S, messages, serving
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = api.horizon.clock()
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+@pytest.fixture
+def clock(monkeypatch) -> Clock:
+    fake = Clock()
+    monkeypatch.setattr(api.writing, "now", lambda: iso(fake.t))
+    monkeypatch.setattr(api.horizon, "clock", lambda: fake.t)
+    return fake
+
+
+def overlay(game, role="A"):
+    response = game.http.get(f"/games/{game.id}/overlay", headers=game.headers(role))
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def started(new_game, **options) -> GameClient:
+    game = new_game(**options)
+    game.start([unit("scouts-1"), unit("scouts-2")], [unit("boyz-1", 3)])
+    return game
+
+
+def into_move_units(game):
+    """Both counts confirmed (B gets a pass point), then Move Units' roll-off (server dice)."""
+    game.cmd("A", "confirm_count")
+    game.cmd("B", "confirm_count")
+    return game.cmd("A", "roll_off")["events"]
+
+
+def test_the_overlay_shows_where_the_game_is_whose_go_it_is_and_the_last_roll(new_game):
+    game = started(new_game)
+    roll_off = into_move_units(game)[-1]
+    state, seen = game.state(), overlay(game, "spectator")
+    assert seen["version"] == state["version"] and seen["battle_round"] == 1
+    assert (seen["phase"], seen["sub_phase"]) == ("movement", "move_units")
+    assert seen["pass_points"] == {"A": 0, "B": 1} and seen["cp"] == {"A": 0, "B": 0}
+    assert seen["whose_go"] == state["awaiting"]["seat"] and seen["awaiting"] == state["awaiting"]["action"]
+    assert seen["last_roll"]["seq"] == roll_off["seq"] and seen["last_roll"]["faces"] == roll_off["data"]["faces"]
+    assert seen["units_destroyed"] == {"A": [], "B": []}
+
+
+def test_the_overlay_lists_the_units_each_seat_has_lost(new_game):
+    game = started(new_game)
+    game.cmd("B", "record_casualties", unit="boyz-1", models=3)
+    assert overlay(game)["units_destroyed"] == {"A": [], "B": ["boyz-1"]}
+
+
+def test_the_overlay_stream_sends_the_overlay_now_then_a_new_one_after_each_action(tmp_path):
+    with serving(create_app(settings_for(tmp_path, keepalive_s=1))) as url, \
+            httpx.Client(base_url=url, timeout=WAIT_S) as http:
+        game = GameClient(http)
+        game.start([unit("scouts-1")], [unit("boyz-1")])
+        with http.stream("GET", f"/games/{game.id}/overlay/stream",
+                         params={"token": game.tokens["spectator"]}) as response:
+            assert response.status_code == 200
+            feed = messages(response)
+            first = next(feed)
+            assert first["event"] == "overlay" and first["data"] == overlay(game)
+            answer = game.cmd("A", "confirm_count")
+            second = next(feed)
+            assert int(second["id"]) == second["data"]["version"] == answer["version"]
+            assert second["data"]["awaiting"] == "confirm_count" and second["data"]["whose_go"] == "B"
+
+
+def test_a_spectator_sees_the_game_late_when_a_delay_is_set_and_the_seats_see_it_live(new_game, clock):
+    game = started(new_game, spectator_delay_s=60)
+    into_move_units(game)
+    live = game.state("A")
+    late = game.state("spectator")
+    assert late["version"] == 1 and late["status"] == "setup" and live["status"] == "in_progress"
+    page = game.http.get(f"/games/{game.id}/events", headers=game.headers("spectator")).json()
+    assert [e["seq"] for e in page["events"]] == [1] and page["last_seq"] == 1
+    assert overlay(game, "spectator")["version"] == 1
+    assert game.http.get(f"/games/{game.id}/audit/2", headers=game.headers("spectator")).status_code == 404
+    assert overlay(game, "B")["version"] == live["version"]
+
+    clock.advance(61)
+    assert {k: v for k, v in game.state("spectator").items() if k != "legal_commands"} == \
+           {k: v for k, v in live.items() if k != "legal_commands"}
+    assert game.http.get(f"/games/{game.id}/audit/2", headers=game.headers("spectator")).status_code == 200
+
+
+def test_a_delayed_spectator_sees_the_state_as_of_the_last_event_old_enough(new_game, clock):
+    game = started(new_game, spectator_delay_s=30)
+    then = game.state("A")
+    clock.advance(40)
+    game.cmd("A", "confirm_count")
+    clock.advance(10)
+    late = game.state("spectator")
+    assert late["version"] == then["version"]
+    assert {k: v for k, v in late.items() if k != "legal_commands"} == \
+           {k: v for k, v in then.items() if k != "legal_commands"}
+
+
+def test_a_delayed_spectator_sees_the_undone_flags_that_stood_at_its_horizon(new_game, clock):
+    game = started(new_game, spectator_delay_s=30)
+    action = game.cmd("A", "confirm_count")
+    clock.advance(40)
+    game.post("A", "undo")
+    clock.advance(10)
+    seats = {e["seq"]: e["undone"] for e in game.events("B")}
+    spectator = {e["seq"]: e["undone"] for e in game.events("spectator")}
+    seq = action["events"][0]["seq"]
+    assert seats[seq] is True and spectator[seq] is False
+    assert max(spectator) == seq
+
+
+def test_the_delayed_feed_holds_events_back_until_the_delay_has_passed(tmp_path, clock):
+    with serving(create_app(settings_for(tmp_path, keepalive_s=1, feed_poll_s=0.2))) as url, \
+            httpx.Client(base_url=url, timeout=WAIT_S) as http:
+        game = GameClient(http, options={"spectator_delay_s": 60})
+        game.start([unit("scouts-1")], [unit("boyz-1")])
+        head = game.state("A")["version"]
+        with http.stream("GET", f"/games/{game.id}/events/stream",
+                         params={"token": game.tokens["spectator"], "after": 0}) as spectator, \
+                http.stream("GET", f"/games/{game.id}/events/stream",
+                            params={"token": game.tokens["A"], "after": 0}) as seat:
+            seat_seqs = [int(m["id"]) for _, m in zip(range(head), messages(seat))]
+            assert seat_seqs == list(range(1, head + 1))  # live at once
+            feed = messages(spectator)
+            assert next(feed)["data"]["type"] == "GameCreated"  # only the creation is old enough
+            clock.advance(61)
+            assert [int(next(feed)["id"]) for _ in range(head - 1)] == list(range(2, head + 1))

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 from api.deps import Caller
 from api.errors import Problem, problem_body, respond, ruling_problem
 from api.schemas import parse_json
-from domain.application import Answer
+from domain.application import Answer, Conflict
 from domain.chain import canonical
 from domain.rulings import Ruling
 
@@ -84,7 +84,9 @@ async def write(request: Request, caller: Caller, limit: int,
             status, body = error.status, problem_body(error.status, error.detail)
         else:
             status, body = ruling_problem(error)
-        if key is not None and status < 500 and body.get("field") != "Idempotency-Key":
+        # a lost race says "send it again": storing it would answer every resend with the same 409
+        settled = not isinstance(error, Conflict) and body.get("field") != "Idempotency-Key"
+        if key is not None and status < 500 and settled:
             store.put(game, caller.role, key, digest, status, body)
         request.state.log_context.update(rule=body.get("rule"), refused=status)
         return respond(status, body)

@@ -14,7 +14,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, InternalError, ProgrammingError
 from eventsourcing.utils import retry
 
 from domain import chain, dice
@@ -24,6 +24,7 @@ from domain.rulings import Malformed, NotFound, Refused
 
 DEFAULT_OPTIONS = {"battle_rounds": 5, "reserves_from_round": 2, "spectator_delay_s": 0}
 ROLES = ("A", "B", "spectator")
+LOCK_STRIPES = 64
 
 
 class Conflict(Refused):
@@ -55,15 +56,25 @@ class Warlog(Application):
     }
 
     def __init__(self, env: dict[str, str] | None = None) -> None:
-        super().__init__(env)
-        self._locks: dict[UUID, threading.RLock] = {}
-        self._locks_lock = threading.Lock()
+        @retry((IntegrityError, InternalError, ProgrammingError), max_attempts=5, wait=0.1)
+        def start() -> None:
+            try:
+                super(Warlog, self).__init__(env)
+            except Exception:
+                # several processes starting at once race to create the tables; one wins, the rest retry
+                if getattr(self, "factory", None) is not None:
+                    self.factory.close()
+                raise
+
+        start()
+        # striped: a bounded set of locks, however many game ids (real or guessed) are asked for
+        self._locks = [threading.RLock() for _ in range(LOCK_STRIPES)]
 
     # -- plumbing ------------------------------------------------------------------------
 
     def lock(self, game_id: UUID) -> threading.RLock:
-        with self._locks_lock:
-            return self._locks.setdefault(game_id, threading.RLock())
+        """Serialises this process's loads and writes of one game (the cached aggregate is shared)."""
+        return self._locks[game_id.int % LOCK_STRIPES]
 
     def game(self, game_id: UUID) -> Game:
         try:
@@ -86,13 +97,16 @@ class Warlog(Application):
         def attempt() -> Any:
             with self.lock(game_id):
                 game = self.game(game_id)
+                loaded = game.version
                 try:
                     result = work(game)
                     if game.pending_events:
                         self.save(game)
                     return result
                 except BaseException:
-                    if game.pending_events:
+                    # the cached game took events that were never stored (a refusal midway, or a lost
+                    # race: `save` has already collected them): drop it so the next load is the store's
+                    if game.version != loaded:
                         self._evict(game_id)
                     raise
 
@@ -119,10 +133,10 @@ class Warlog(Application):
         """(the game a token opens, its role), or None for an unknown token."""
         head, _, _ = token.partition(".")
         try:
-            game_id = UUID(hex=head)
-            game = self.repository.get(game_id)
-        except (ValueError, AggregateNotFoundError):
+            game = self.read(UUID(hex=head))  # under the game's lock: a write may be mid-way in this process
+        except (ValueError, NotFound):
             return None
+        game_id = game.id
         role = game.check_token(token)
         return (game_id, role) if role else None
 

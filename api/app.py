@@ -43,9 +43,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.warlog = warlog
     app.state.feed = Feed(poll_s=settings.feed_poll_s or 0.5)
     app.state.limits = TokenLimits(settings.requests_per_second, settings.burst, settings.streams_per_token)
-    app.state.refusals = RefusalStore(
-        sqlite_path=None if settings.persistence == "popo" or settings.postgres else settings.db,
-        postgres_dsn=settings.postgres)
+    app.state.refusals = RefusalStore.for_settings(settings)
     errors.install(app)
     for module in (games, commands, undo, reading, stream, audit, overlay, analytics):
         app.include_router(module.router)

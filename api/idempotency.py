@@ -1,7 +1,8 @@
 """Stored refusals for Idempotency-Key (accepted answers live in the game's own log).
 
 A refused request appends nothing, so its answer is kept beside the log: in a
-small table of the same SQLite file or PostgreSQL database, for 24 hours.
+small table of the same SQLite file or PostgreSQL database (and schema), for
+24 hours; an expired row is replaced by the next answer under its key.
 """
 from __future__ import annotations
 
@@ -9,62 +10,91 @@ import json
 import sqlite3
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from api.settings import Settings
 
 TTL_S = 24 * 3600
+COLUMNS = "(game, seat, key, body, status, problem, at)"
 
 
 class RefusalStore:
     """(game, seat, key) -> (body digest, status, problem body)."""
 
-    def __init__(self, sqlite_path: str | None = None, postgres_dsn: str | None = None) -> None:
+    def __init__(self, sqlite_path: str | None = None, postgres: dict[str, Any] | None = None) -> None:
         self._lock = threading.Lock()
-        self._memory: dict[tuple[str, str, str], tuple[str, int, dict[str, Any], float]] = {}
+        self._memory: dict[tuple[str, str, str], tuple[str, int, str, float]] = {}
         self._pg = None
         self._sqlite = None
-        if postgres_dsn:
-            import psycopg
+        if postgres:
+            from psycopg import sql
+            from psycopg_pool import ConnectionPool
 
-            self._pg = psycopg.connect(postgres_dsn, autocommit=True)
-            self._pg.execute("CREATE TABLE IF NOT EXISTS warlog_refusals (game text, seat text, key text, "
-                             "body text, status int, problem text, at double precision, "
-                             "PRIMARY KEY (game, seat, key))")
+            params = dict(postgres)
+            schema = params.pop("schema", "") or "public"
+            self._table = sql.Identifier(schema, "warlog_refusals").as_string(None)
+            # a pool reconnects after the server restarts; one connection would stay broken
+            self._pg = ConnectionPool(kwargs={**params, "autocommit": True}, min_size=1, max_size=4, open=True)
+            with self._pg.connection() as connection, connection.transaction():
+                # CREATE TABLE IF NOT EXISTS races between processes starting at once: take turns
+                connection.execute("SELECT pg_advisory_xact_lock(hashtext('warlog_refusals'))")
+                connection.execute(f"CREATE TABLE IF NOT EXISTS {self._table} (game text, seat text, key text, "
+                                   "body text, status int, problem text, at double precision, "
+                                   "PRIMARY KEY (game, seat, key))")
         elif sqlite_path and sqlite_path != ":memory:":
+            self._table = "warlog_refusals"
             self._sqlite = sqlite3.connect(sqlite_path, check_same_thread=False, timeout=10)
-            self._sqlite.execute("CREATE TABLE IF NOT EXISTS warlog_refusals (game TEXT, seat TEXT, key TEXT, "
-                                 "body TEXT, status INTEGER, problem TEXT, at REAL, "
-                                 "PRIMARY KEY (game, seat, key))")
+            self._run("CREATE TABLE IF NOT EXISTS {t} (game TEXT, seat TEXT, key TEXT, body TEXT, status INTEGER, "
+                      "problem TEXT, at REAL, PRIMARY KEY (game, seat, key))")
+
+    @classmethod
+    def for_settings(cls, settings: "Settings") -> "RefusalStore":
+        """Beside the game log: the same PostgreSQL database and schema, or the same SQLite file."""
+        postgres = settings.postgres_params()
+        if postgres is not None:
+            return cls(postgres=postgres)
+        return cls(sqlite_path=None if settings.persistence == "popo" else settings.db)
+
+    def _run(self, statement: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        statement = statement.format(t=self._table)
+        if self._pg is not None:
+            with self._pg.connection() as connection:
+                cursor = connection.execute(statement.replace("?", "%s"), params)
+                return cursor.fetchall() if cursor.description else []
+        with self._lock:
+            rows = self._sqlite.execute(statement, params).fetchall()
             self._sqlite.commit()
+            return rows
 
     def get(self, game: str, seat: str, key: str) -> tuple[str, int, dict[str, Any]] | None:
-        with self._lock:
-            if self._pg is not None:
-                row = self._pg.execute("SELECT body, status, problem, at FROM warlog_refusals WHERE game=%s AND "
-                                       "seat=%s AND key=%s", (game, seat, key)).fetchone()
-            elif self._sqlite is not None:
-                row = self._sqlite.execute("SELECT body, status, problem, at FROM warlog_refusals WHERE game=? "
-                                           "AND seat=? AND key=?", (game, seat, key)).fetchone()
-            else:
-                stored = self._memory.get((game, seat, key))
-                row = (stored[0], stored[1], json.dumps(stored[2]), stored[3]) if stored else None
+        if self._pg is None and self._sqlite is None:
+            with self._lock:
+                row = self._memory.get((game, seat, key))
+        else:
+            rows = self._run("SELECT body, status, problem, at FROM {t} WHERE game=? AND seat=? AND key=?",
+                             (game, seat, key))
+            row = rows[0] if rows else None
         if row is None or time.time() - row[3] > TTL_S:
             return None
         return row[0], row[1], json.loads(row[2])
 
     def put(self, game: str, seat: str, key: str, body: str, status: int, problem: dict[str, Any]) -> None:
         now = time.time()
-        with self._lock:
-            if self._pg is not None:
-                self._pg.execute("INSERT INTO warlog_refusals VALUES (%s,%s,%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING",
-                                 (game, seat, key, body, status, json.dumps(problem), now))
-            elif self._sqlite is not None:
-                self._sqlite.execute("INSERT OR IGNORE INTO warlog_refusals VALUES (?,?,?,?,?,?,?)",
-                                     (game, seat, key, body, status, json.dumps(problem), now))
-                self._sqlite.commit()
-            else:
-                self._memory.setdefault((game, seat, key), (body, status, problem, now))
+        row = (game, seat, key, body, status, json.dumps(problem), now)
+        if self._pg is None and self._sqlite is None:
+            with self._lock:
+                stored = self._memory.get((game, seat, key))
+                if stored is None or now - stored[3] > TTL_S:
+                    self._memory[(game, seat, key)] = row[3:]
+            return
+        # the first answer stands for 24 hours; after that the key is free again
+        self._run("INSERT INTO {t} " + COLUMNS + " VALUES (?,?,?,?,?,?,?) ON CONFLICT (game, seat, key) DO UPDATE "
+                  "SET body=excluded.body, status=excluded.status, problem=excluded.problem, at=excluded.at "
+                  f"WHERE {{t}}.at < {now - TTL_S!r}", row)
 
     def close(self) -> None:
-        for connection in (self._pg, self._sqlite):
-            if connection is not None:
-                connection.close()
+        if self._pg is not None:
+            self._pg.close()
+        if self._sqlite is not None:
+            self._sqlite.close()

@@ -1,10 +1,15 @@
 """Settings in one BaseSettings behind a cached get_settings() that tests override."""
 from __future__ import annotations
 
+import os
 from functools import lru_cache
-from urllib.parse import urlparse
+from typing import Any
+from urllib.parse import unquote, urlparse
 
+from eventsourcing.utils import Environment
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+APP_NAME = "warlog"  # the eventsourcing Application's name: its keys may carry the WARLOG_ prefix
 
 
 class Settings(BaseSettings):
@@ -12,6 +17,7 @@ class Settings(BaseSettings):
 
     db: str = "warlog.db"                  # SQLite file (the default store)
     postgres: str | None = None            # postgresql://user@host:port/db: use PostgreSQL instead
+    postgres_schema: str | None = None     # a PostgreSQL schema for every table (default: public)
     persistence: str | None = None         # force "popo" (in memory) for quick tests
     max_command_bytes: int = 64 * 1024
     max_army_bytes: int = 1024 * 1024
@@ -23,21 +29,43 @@ class Settings(BaseSettings):
                                            # LISTEN/NOTIFY wakes them)
     log_json: bool | None = None           # None: JSON when stdout is not a terminal
 
-    def eventsourcing_env(self) -> dict[str, str]:
-        """The eventsourcing library's own configuration keys for the chosen store."""
+    def postgres_params(self) -> dict[str, Any] | None:
+        """Where PostgreSQL is, from `postgres` or else from the library's own POSTGRES_* variables;
+        None when the store is SQLite (or in memory)."""
         if self.persistence == "popo":
-            return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+            return None
         if self.postgres:
             url = urlparse(self.postgres)
-            env = {"PERSISTENCE_MODULE": "eventsourcing.postgres",
-                   "POSTGRES_DBNAME": url.path.lstrip("/") or "postgres",
-                   "POSTGRES_HOST": url.hostname or "127.0.0.1",
-                   "POSTGRES_PORT": str(url.port or 5432),
-                   "POSTGRES_USER": url.username or "postgres",
-                   "POSTGRES_PASSWORD": url.password or ""}
-            return env
-        return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": self.db,
-                "SQLITE_LOCK_TIMEOUT": "10"}
+            return {"dbname": url.path.lstrip("/") or "postgres", "host": url.hostname or "127.0.0.1",
+                    "port": url.port or 5432, "user": unquote(url.username or "postgres"),
+                    "password": unquote(url.password or ""), "schema": self.postgres_schema or ""}
+        library = Environment(APP_NAME, dict(os.environ))
+        chosen = library.get("PERSISTENCE_MODULE")
+        if chosen != "eventsourcing.postgres" and not (chosen is None and library.get("POSTGRES_DBNAME")):
+            return None
+        return {"dbname": library.get("POSTGRES_DBNAME", "postgres"),
+                "host": library.get("POSTGRES_HOST", "127.0.0.1"),
+                "port": int(library.get("POSTGRES_PORT") or 5432),
+                "user": library.get("POSTGRES_USER", "postgres"),
+                "password": library.get("POSTGRES_PASSWORD", ""),
+                "schema": self.postgres_schema or library.get("POSTGRES_SCHEMA", "")}
+
+    def eventsourcing_env(self) -> dict[str, str]:
+        """The eventsourcing library's own configuration keys for the chosen store.
+
+        Keys carry the application's prefix so that the choice made here wins over
+        stray variables of the same name in the environment.
+        """
+        if self.persistence == "popo":
+            env = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+        elif (pg := self.postgres_params()) is not None:
+            env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": pg["dbname"],
+                   "POSTGRES_HOST": pg["host"], "POSTGRES_PORT": str(pg["port"]), "POSTGRES_USER": pg["user"],
+                   "POSTGRES_PASSWORD": pg["password"], "POSTGRES_SCHEMA": pg["schema"]}
+        else:
+            env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": self.db,
+                   "SQLITE_LOCK_TIMEOUT": "10"}
+        return {f"{APP_NAME.upper()}_{key}": value for key, value in env.items()}
 
 
 @lru_cache

@@ -1,0 +1,141 @@
+"""Stop the service and start it again on the same store: the same state, the same log, the same
+chain; on SQLite and on PostgreSQL. Snapshots are taken every 100 events and loading uses them."""
+import sqlite3
+from uuid import UUID
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+from psycopg import sql
+
+from api.app import create_app
+from domain.application import Warlog
+from tests.conftest import settings_for
+from tests.integration.conftest import PG_URL, pg_settings, tables
+from tests.support.client import GameClient, unit
+
+
+def play(http):
+    """Two games: one in progress with undos, redos and an approved undo, one conceded."""
+    game = GameClient(http)
+    game.start([unit("scouts", 5), unit("tactical", 10)], [unit("boyz", 10)])
+    for n in range(3):
+        game.cmd("AB"[n % 2], "free_roll", spec="2D6", purpose=f"roll {n}")
+    game.cmd("A", "record_casualties", unit="boyz", models=3)
+    assert game.post("A", "undo").status_code == 200
+    assert game.post("A", "redo").status_code == 200
+    game.cmd("B", "free_roll", spec="D6", purpose="to be undone")
+    assert game.post("B", "undo").status_code == 202
+    assert game.post("A", "undo/approve").status_code == 200
+    ended = GameClient(http, dice="server")
+    ended.start([unit("scouts", 5)], [unit("boyz", 10)])
+    ended.cmd("A", "free_roll", spec="3D6", purpose="last")
+    ended.cmd("B", "concede")
+    return game, ended
+
+
+def seen(game):
+    return {role: (game.state(role), game.events(role), game.verify(role)) for role in ("A", "B", "spectator")}
+
+
+def restart_keeps_everything(settings):
+    with TestClient(create_app(settings)) as http:
+        games = play(http)
+        before = [seen(game) for game in games]
+    with TestClient(create_app(settings)) as http:
+        for game in games:
+            game.http = http
+        after = [seen(game) for game in games]
+        follow_up = games[0].cmd("A", "free_roll", spec="D6", purpose="after the restart")
+    assert after == before
+    game_view, ended_view = after
+    assert game_view["A"][2]["chain_ok"] is True
+    assert ended_view["A"][2]["dice_ok"] is True and ended_view["A"][2]["server_seed"]
+    assert game_view["A"][1][-1]["type"] == "ActionUndone"
+    assert game_view["A"][1][-2]["undone"] is False and game_view["A"][1][-3]["undone"] is True
+    assert follow_up["events"][0]["seq"] == game_view["A"][1][-1]["seq"] + 1
+    assert follow_up["events"][0]["prev_hash"] == game_view["A"][1][-1]["hash"]
+
+
+def test_state_and_log_are_identical_after_a_restart_on_sqlite(tmp_path):
+    restart_keeps_everything(settings_for(tmp_path))
+
+
+@pytest.mark.postgres
+def test_state_and_log_are_identical_after_a_restart_on_postgresql(pg_schema):
+    restart_keeps_everything(pg_settings(pg_schema))
+    assert {"warlog_events", "warlog_snapshots", "warlog_refusals"} <= tables(pg_schema)
+
+
+def long_game(http, rolls):
+    game = GameClient(http)
+    game.start([unit("scouts", 5)], [unit("boyz", 10)])
+    for n in range(rolls):
+        game.cmd("AB"[n % 2], "free_roll", spec="D6", purpose=f"roll {n}")
+    return game
+
+
+def loads_from_the_snapshot(settings, game_id, version):
+    """A fresh application reads only the events after the latest snapshot."""
+    app = Warlog(env=settings.eventsourcing_env())
+    try:
+        reads = []
+        event_store = app.repository.event_store
+        real_get = event_store.get
+
+        def counting_get(*args, **kwargs):
+            events = list(real_get(*args, **kwargs))
+            reads.extend(e.originator_version for e in events)
+            return events
+
+        event_store.get = counting_get
+        assert app.read(UUID(game_id)).version == version
+        return reads
+    finally:
+        app.close()
+
+
+def test_a_game_past_100_events_has_a_snapshot_on_sqlite_and_loading_starts_from_it(tmp_path):
+    settings = settings_for(tmp_path)
+    with TestClient(create_app(settings)) as http:
+        game = long_game(http, 110)
+        state = game.state()
+        version = state["version"]
+    db = sqlite3.connect(tmp_path / "warlog.db")
+    versions = [row[0] for row in db.execute("SELECT originator_version FROM stored_snapshots")]
+    db.close()
+    assert versions == [100]
+    reads = loads_from_the_snapshot(settings, game.id, version)
+    assert reads and min(reads) == 101
+    with TestClient(create_app(settings)) as http:
+        game.http = http
+        assert game.state() == state
+
+
+@pytest.mark.postgres
+def test_a_game_past_100_events_has_a_snapshot_on_postgresql_and_loading_starts_from_it(pg_schema):
+    settings = pg_settings(pg_schema)
+    with TestClient(create_app(settings)) as http:
+        game = long_game(http, 110)
+        state = game.state()
+        version = state["version"]
+    with psycopg.connect(PG_URL, autocommit=True) as db:
+        rows = db.execute(sql.SQL("SELECT originator_version FROM {}").format(
+            sql.Identifier(pg_schema, "warlog_snapshots"))).fetchall()
+    assert [row[0] for row in rows] == [100]
+    reads = loads_from_the_snapshot(settings, game.id, version)
+    assert reads and min(reads) == 101
+    with TestClient(create_app(settings)) as http:
+        game.http = http
+        assert game.state() == state
+
+
+def test_the_library_keeps_sqlite_events_in_one_row_per_event(tmp_path):
+    settings = settings_for(tmp_path)
+    with TestClient(create_app(settings)) as http:
+        game = long_game(http, 3)
+        count = len(game.events())
+    db = sqlite3.connect(tmp_path / "warlog.db")
+    stored = db.execute("SELECT COUNT(*) FROM stored_events").fetchone()[0]
+    db.close()
+    assert stored == count

@@ -126,6 +126,8 @@ class Driver:
         """One legal move; `view` is the state as some seat sees it (re-read as the awaited seat if need be)."""
         awaiting = view["awaiting"]
         action, seat = awaiting["action"], awaiting["seat"]
+        if action == "start_game":  # set-up (an undo may take the game back there)
+            return self.rng.choice("AB"), {"type": "start_game"}
         if self.rng.random() < 0.04:
             side = self.table_fact(view)
             if side is not None:

@@ -139,3 +139,18 @@ def test_the_library_keeps_sqlite_events_in_one_row_per_event(tmp_path):
     stored = db.execute("SELECT COUNT(*) FROM stored_events").fetchone()[0]
     db.close()
     assert stored == count
+
+
+@pytest.mark.postgres
+def test_the_librarys_postgres_variables_choose_postgresql_without_a_postgres_url(pg_schema, tmp_path, monkeypatch):
+    for name, value in {"POSTGRES_DBNAME": "test", "POSTGRES_HOST": "127.0.0.1", "POSTGRES_PORT": "5432",
+                        "POSTGRES_USER": "postgres", "POSTGRES_PASSWORD": "", "POSTGRES_SCHEMA": pg_schema}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("WARLOG_POSTGRES", raising=False)
+    settings = settings_for(tmp_path)
+    assert settings.postgres is None
+    with TestClient(create_app(settings)) as http:
+        game = long_game(http, 1)
+        assert game.send("A", {"type": "start_game"}, **{"Idempotency-Key": "refused"}).status_code == 409
+    assert not (tmp_path / "warlog.db").exists()
+    assert {"warlog_events", "warlog_snapshots", "warlog_refusals"} <= tables(pg_schema)

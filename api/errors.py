@@ -78,3 +78,9 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def on_http(request: Request, error: StarletteHTTPException) -> JSONResponse:
         return respond(error.status_code, problem_body(error.status_code, str(error.detail)), error.headers)
+
+    @app.exception_handler(Exception)
+    async def on_failure(request: Request, error: Exception) -> JSONResponse:
+        # the request log records the traceback; the client still gets problem+json, not plain text
+        return respond(500, problem_body(500, "the service failed on this request; send it again "
+                                              "(with the same Idempotency-Key, a write is not applied twice)"))

@@ -286,3 +286,19 @@ def test_a_token_past_its_rate_gets_429_with_retry_after_and_other_tokens_are_un
         assert response.headers["content-type"].startswith(PROBLEM)
         assert int(response.headers["retry-after"]) >= 1
         assert http.get(f"/games/{game.id}/state", headers=game.headers("B")).json()["mustered"]["A"] is False
+
+
+def test_a_failure_inside_the_service_is_500_problem_json_and_not_plain_text(tmp_path):
+    app = create_app(settings_for(tmp_path))
+    with TestClient(app, raise_server_exceptions=False) as http:
+        game = GameClient(http)
+
+        def broken(game_id):
+            raise RuntimeError("the disk is on fire")
+
+        app.state.warlog.verify = broken
+        response = http.get(f"/games/{game.id}/verify", headers=game.headers("A"))
+    assert response.status_code == 500
+    assert response.headers["content-type"].startswith(PROBLEM)
+    problem = response.json()
+    assert problem["status"] == 500 and "fire" not in problem["detail"]

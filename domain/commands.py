@@ -147,6 +147,16 @@ class BlastHit(Command):
 
 
 @dataclass(frozen=True)
+class OngoingReserves(Command):
+    """Attested: a unit leaves the battlefield into Ongoing Reserves; it arrives at the next Move Units (AA.RES.1)."""
+
+    unit: str
+    reason: str = ""
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "ongoing_reserves"
+
+
+@dataclass(frozen=True)
 class Attack(Command):
     """Reference: one weapon's attacks from a selected unit at one target, rolled through RS.ATK.1-4."""
 
@@ -162,7 +172,7 @@ COMMANDS: dict[str, type[Command]] = {
     cls.type: cls
     for cls in (AddEntropy, StartGame, RollOff, ChooseOrder, ConfirmCount, Select, Pass,
                 DeclareDone, EndPhase, Roll, FreeRoll, Concede, RecordCasualties, SetStatus,
-                VehicleHit, BlastHit, Attack)
+                VehicleHit, BlastHit, Attack, OngoingReserves)
 }
 
 

@@ -118,7 +118,7 @@ def overwatch_block(state: dict[str, Any], unit: dict[str, Any]) -> str | None:
 class Alternating(Ruleset):
     name = "alternating"
     round_rule = "AA.TURN.1"
-    anytime_commands = Ruleset.anytime_commands + ("vehicle_hit", "blast_hit")
+    anytime_commands = Ruleset.anytime_commands + ("vehicle_hit", "blast_hit", "ongoing_reserves")
 
     def round_layout(self, state: dict[str, Any]) -> list[Step]:
         return LAYOUT
@@ -222,10 +222,16 @@ class Alternating(Ruleset):
         super().start_round(t, battle_round)
 
     def begin(self, t: Any, step: Step) -> None:
+        """AA.RES.1: at the start of Move Units ongoing reserves arrive, then reserve rolls, then the roll-off."""
         state = t.state
-        if step.name != "move_units" or state["battle_round"] < state["options"]["reserves_from_round"]:
+        if step.name != "move_units":
             return
-        for seat in SEATS:  # AA.RES.1: reserve rolls come first, then the roll-off
+        for uid, unit in state["units"].items():
+            if unit.get("ongoing") and unit.get("in_reserves") and alive(unit):
+                t.emit("ReserveArriving", {"unit": uid, "ongoing": True}, "AA.RES.1")
+        if state["battle_round"] < state["options"]["reserves_from_round"]:
+            return
+        for seat in SEATS:
             for uid, unit in units_of(state, seat):
                 if unit.get("in_reserves") and alive(unit) and not unit["arriving"]:
                     self.request_roll(t, seat, "reserve", "D6", "AA.RES.1", uid)
@@ -308,8 +314,10 @@ class Alternating(Ruleset):
         state = t.state
         step = self.step(state)
         awaiting = self.awaiting(state)
-        rule = (step.play_rule or step.rule) if step else "AA.ACT.2"
         if awaiting["action"] != "select" or step is None:
+            rule = (awaiting["roll"]["rule"] if awaiting["action"] == "roll"
+                    else step.order_rule if awaiting["action"] in ("roll_off", "choose_order")
+                    else (step.play_rule or step.rule) if step else "AA.ACT.2")
             raise Refused(f"no unit is selected now: the game awaits {awaiting['action']}", rule=rule)
         if "reaction" in awaiting:
             raise Refused(f"the charge by {awaiting['against']} resolves in full first: seat {awaiting['seat']} "
@@ -619,6 +627,16 @@ class Alternating(Ruleset):
         if outcome == "immobilised":
             self.change_status(t, command.unit, "immobilised", True, "AA.VEH.2", reason="glancing hit")
 
+    @handles("ongoing_reserves")
+    def ongoing_reserves(self, t: Any, seat: str, command: cmd.OngoingReserves) -> None:
+        unit = t.state["units"][command.unit]
+        if unit["owner"] != seat:
+            raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule="AA.RES.1")
+        if not on_table(unit) or unit.get("embarked_in"):
+            raise Refused(f"{command.unit} is not on the battlefield", rule="AA.RES.1")
+        t.emit("OngoingReservesEntered", {"unit": command.unit, "reason": command.reason, "attested_by": seat},
+               "AA.RES.1")
+
     @handles("blast_hit")
     def blast_hit(self, t: Any, seat: str, command: cmd.BlastHit) -> None:
         unit = t.state["units"][command.unit]
@@ -672,7 +690,11 @@ class Alternating(Ruleset):
     @applies("ReserveArrived")
     def _arrived(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
         unit = state["units"][data["unit"]]
-        unit.update(arriving=False, in_reserves=False)
+        unit.update(arriving=False, in_reserves=False, ongoing=False)
+
+    @applies("OngoingReservesEntered")
+    def _ongoing(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["units"][data["unit"]].update(in_reserves=True, ongoing=True, arriving=False)
 
     @applies("UnitDisembarked")
     def _disembarked(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

@@ -187,7 +187,7 @@ class Driver:
         return body
 
     def table_fact(self, view: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
-        """Something resolved at the table and recorded: casualties, a status, a vehicle hit."""
+        """Something resolved at the table and recorded: casualties, a status, ongoing reserves, a vehicle hit."""
         standing = sorted(uid for uid, u in view["units"].items() if u["models_alive"] > 0)
         if not standing:
             return None
@@ -201,6 +201,11 @@ class Driver:
             value = status not in view["units"][uid]["statuses"]
             return owner, {"type": "set_status", "unit": uid, "status": status, "value": value,
                            "reason": "resolved at the table"}
+        if kind < 0.82:
+            unit_view = view["units"][uid]
+            if unit_view["in_reserves"] or unit_view["embarked_in"]:
+                return None
+            return owner, {"type": "ongoing_reserves", "unit": uid, "reason": "left the battlefield"}
         vehicles = [v for v in standing if v.endswith(("transport", "bunker"))]
         if not vehicles:
             return None

@@ -233,3 +233,21 @@ def _play_to_charges(table: Table) -> None:
         else:
             table.do(seat, action, **({"dice": {"A": 6, "B": 1}} if action == "roll_off" else
                                        {"first": "A"} if action == "choose_order" else {}))
+
+
+def test_a_unit_in_ongoing_reserves_arrives_at_the_next_move_units_without_a_roll_and_is_selected_first():
+    table = Table([unit("a-1"), unit("a-2")], [unit("b-1")])
+    assert table.refused("B", "ongoing_reserves", unit="a-2")["rule"] == "AA.RES.1"
+    entered = table.do("A", "ongoing_reserves", unit="a-2", reason="left the table")
+    assert entered[0]["type"] == "OngoingReservesEntered" and entered[0]["rule"] == "AA.RES.1"
+    table.do("A", "confirm_count")
+    events = table.do("B", "confirm_count")
+    assert event(events, "PassPointsCalculated")["data"]["excluded"] == [
+        {"unit": "a-2", "seat": "A", "by": "service", "reason": "in reserves"}]
+    arriving = event(events, "ReserveArriving")  # battle round 1, before options.reserves_from_round
+    assert arriving["data"] == {"unit": "a-2", "ongoing": True} and arriving["rule"] == "AA.RES.1"
+    assert not any(e["type"] in ("RollRequested", "DiceRolled") for e in events)
+    table.order()
+    assert table.refused("A", "select", unit="a-1")["rule"] == "AA.RES.1"
+    table.do("A", "select", unit="a-2")
+    assert table.view()["units"]["a-2"]["in_reserves"] is False

@@ -1,4 +1,4 @@
-"""`warlog serve` and `warlog export`."""
+"""`warlog serve`, and the store-wide tools: `warlog export`, `warlog analytics`, `warlog project`."""
 from __future__ import annotations
 
 import argparse
@@ -109,6 +109,96 @@ def serve(args: argparse.Namespace) -> None:
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
 
 
+def store_settings(args: argparse.Namespace) -> Any:
+    """The store a command-line tool opens: `--db`, `--postgres`, or the usual WARLOG_* settings."""
+    from api.settings import Settings
+
+    chosen = {"db": args.db} if args.db else {}
+    if args.postgres:
+        chosen["postgres"] = args.postgres
+    return Settings(**chosen)
+
+
+def open_store(args: argparse.Namespace) -> Any:
+    from domain.application import Warlog
+
+    return Warlog(env=store_settings(args).eventsourcing_env())
+
+
+def export(args: argparse.Namespace) -> None:
+    """Every game's events and every die as flat NDJSON and CSV files (pandas / DuckDB load them as they are)."""
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from projections.export import FORMATS, export_store
+    from projections.ledger import game_ids
+
+    warlog = open_store(args)
+    try:
+        formats = FORMATS if args.format == "both" else (args.format,)
+        with tqdm(total=sum(1 for _ in game_ids(warlog)), unit="game", desc="export", file=sys.stderr) as bar:
+            counts = export_store(warlog, Path(args.out), formats, bar)
+        print(json.dumps({"out": args.out, "formats": list(formats), **counts}))
+    finally:
+        warlog.close()
+
+
+def ledger_for(warlog: Any) -> Any:
+    from projections.ledger import ledger_env, open_ledger
+
+    return open_ledger(ledger_env(dict(warlog.env)))
+
+
+def analytics(args: argparse.Namespace) -> None:
+    """Luck, tempo and losses across every game, from the ledger projection (brought up to date first)."""
+    from tqdm import tqdm
+
+    from projections.analytics import across_games
+    from projections.ledger import backlog, catch_up, rebuild
+
+    warlog = open_store(args)
+    try:
+        ledger = ledger_for(warlog)
+        with tqdm(total=None if args.rebuild else backlog(warlog, ledger), unit="event", desc="ledger",
+                  file=sys.stderr) as bar:
+            (rebuild if args.rebuild else catch_up)(warlog, ledger, bar)
+        view = ledger.view
+        print(json.dumps(across_games(view.rows("games"), view.rows("dice"), view.rows("facts")), indent=1))
+    finally:
+        warlog.close()
+
+
+def project(args: argparse.Namespace) -> None:
+    """Keep the ledger projection up to date in this process: on PostgreSQL the library's ProjectionRunner
+    follows the store through LISTEN/NOTIFY; SQLite has no subscriptions, so it pulls every second."""
+    import time
+
+    from eventsourcing.projection import ProjectionRunner
+
+    from domain.application import Warlog
+    from projections.ledger import Ledger, catch_up, ledger_env, view_class
+
+    settings = store_settings(args)
+    app_env = settings.eventsourcing_env()
+    view_env = ledger_env(app_env)
+    if view_env["PERSISTENCE_MODULE"] == "eventsourcing.postgres":
+        env = {**app_env, **view_env}
+        with ProjectionRunner(application_class=Warlog, projection_class=Ledger,
+                              view_class=view_class(view_env), env=env) as runner:
+            print(f"following the store into {Ledger.name} (Ctrl-C stops)", file=sys.stderr, flush=True)
+            runner.run_forever()
+        return
+    warlog = Warlog(env=app_env)
+    ledger = ledger_for(warlog)
+    try:
+        while True:
+            catch_up(warlog, ledger)
+            time.sleep(1.0)
+    finally:
+        warlog.close()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="warlog", description="An event-sourced rules service for wargames.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -119,6 +209,19 @@ def main(argv: list[str] | None = None) -> None:
     run.add_argument("--postgres", default=None, help="postgresql://user@host:port/db")
     run.add_argument("--demo", action="store_true", help="create a demo game and print its tokens")
     run.set_defaults(func=serve)
+    for name, func, text in (("export", export, "write every game's events and dice as NDJSON and CSV"),
+                             ("analytics", analytics, "luck, tempo and losses across every game (JSON)"),
+                             ("project", project, "keep the ledger projection up to date (runs until stopped)")):
+        tool = commands.add_parser(name, help=text, description=func.__doc__)
+        store = tool.add_mutually_exclusive_group()
+        store.add_argument("--db", default=None, help="SQLite file (default ./warlog.db)")
+        store.add_argument("--postgres", default=None, help="postgresql://user@host:port/db")
+        tool.set_defaults(func=func)
+        if name == "export":
+            tool.add_argument("--out", required=True, help="directory for games/events/dice .csv and .ndjson")
+            tool.add_argument("--format", choices=("ndjson", "csv", "both"), default="both")
+        if name == "analytics":
+            tool.add_argument("--rebuild", action="store_true", help="rebuild the ledger from zero first")
     args = parser.parse_args(argv)
     args.func(args)
 

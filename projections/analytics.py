@@ -118,3 +118,12 @@ def tempo_summary(facts: Iterable[dict[str, Any]]) -> dict[str, Any]:
 def summarize(dice: Iterable[dict[str, Any]], facts: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """The analytics document: `dice` (luck per seat and purpose) plus tempo and losses."""
     return {"dice": dice_summary(dice), **tempo_summary(facts)}
+
+
+def across_games(games: list[dict[str, Any]], dice: Iterable[dict[str, Any]],
+                 facts: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The same document over many games (seats are the games' seats A and B; losses are counted)."""
+    tempo = tempo_summary(facts)
+    tempo["units_destroyed"] = {seat: {"count": lost["count"]} for seat, lost in tempo["units_destroyed"].items()}
+    return {"games": len(games), "rulesets": dict(sorted(Counter(g["ruleset"] for g in games).items())),
+            "dice": dice_summary(dice), **tempo}

@@ -10,6 +10,8 @@ import csv
 import io
 import json
 from collections.abc import Iterable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
 from typing import Any, TextIO
 
 from projections.rows import DIE_COLUMNS, EVENT_COLUMNS, GAME_COLUMNS
@@ -63,3 +65,30 @@ def render(rows: Iterable[dict[str, Any]], table: str, fmt: str, chunk: int = 50
             buffer.truncate()
     writer.write(batch)
     yield buffer.getvalue()
+
+
+def export_store(app: Any, out: Path, formats: Iterable[str], progress: Any = None) -> dict[str, int]:
+    """Every game of the store into `out`: games, events and dice, one file per table and format."""
+    from projections.ledger import game_ids  # the store's own list of games
+    from projections.log import undone_seqs
+    from projections.rows import game_rows
+
+    out.mkdir(parents=True, exist_ok=True)
+    counts = {table: 0 for table in COLUMNS}
+    with ExitStack() as files:
+        writers = [(table, WRITERS[fmt](files.enter_context((out / f"{table}.{fmt}").open("w", encoding="utf-8",
+                                                                                        newline="")), table))
+                   for fmt in formats for table in COLUMNS]
+        for game_id in game_ids(app):
+            entries = [e.entry for e in app.stored(game_id)]
+            undone = undone_seqs(entries)
+            rows = game_rows(str(game_id), [{**e, "undone": e["seq"] in undone} for e in entries])
+            tables = {"games": [rows.game], "events": rows.events, "dice": rows.dice}
+            for table, writer in writers:
+                writer.write(tables[table])
+            for table in COLUMNS:
+                counts[table] += len(tables[table])
+            if progress is not None:
+                progress.update(1)
+                progress.set_postfix(events=counts["events"], dice=counts["dice"])
+    return counts

@@ -220,6 +220,22 @@ def notifications(app: Any, after: int, page: int = 500) -> Iterator[tuple[Any, 
         start = batch[-1].id + 1
 
 
+def game_ids(app: Any) -> Iterator[Any]:
+    """Every game in the store, oldest first (their GameCreated notifications)."""
+    start = 1
+    while True:
+        batch = app.recorder.select_notifications(start=start, limit=500, topics=[Ledger.topics[0]])
+        yield from (notification.originator_id for notification in batch)
+        if len(batch) < 500:
+            return
+        start = batch[-1].id + 1
+
+
+def backlog(app: Any, ledger: Ledger) -> int:
+    """Roughly how many notifications the view has still to see (for a progress bar)."""
+    return max(0, (app.recorder.max_notification_id() or 0) - (ledger.view.max_tracking_id(app.name) or 0))
+
+
 def catch_up(app: Any, ledger: Ledger, progress: Any = None) -> int:
     """Process every event the view has not seen; another process doing the same is harmless."""
     processed = 0

@@ -251,7 +251,9 @@ class Alternating(Ruleset):
             t.emit("RollOffNeeded", {"sub_phase": step.name, "choice": step.kind != "fleeing"}, step.order_rule)
 
     def progress(self, t: Any, step: Step) -> bool:
-        """AA.CHG.1: a declared charge runs on by itself once nobody has to answer it."""
+        """Automatic moves: a combat with one side gone ends; a declared charge runs on once nobody answers it."""
+        if self._end_combats(t):
+            return True
         charge = t.state["step"].get("charge")
         if not charge:
             return False
@@ -267,6 +269,22 @@ class Alternating(Ruleset):
         self.request_roll(t, charge["seat"], "charge", "2D6", "AA.CHG.1", charge["unit"],
                           targets=charge["targets"], distance=charge["distance"])
         return True
+
+    def _end_combats(self, t: Any) -> bool:
+        """AA.CC.1: a combat is in progress while both sides have a unit standing in it, locked."""
+        units = t.state["units"]
+        for cid, combat in t.state["combats"].items():
+            standing = [u for u in combat["units"]
+                        if alive(units[u]) and any(s in units[u]["statuses"] for s in LOCKED)]
+            if len({units[u]["owner"] for u in standing}) == 2:
+                continue
+            t.emit("CombatEnded", {"combat": cid, "units": standing, "reason": "no enemy unit left in it"},
+                   "AA.CC.1")
+            for uid in standing:
+                for status in LOCKED:
+                    self.change_status(t, uid, status, False, "AA.CC.1", reason="its combat ended")
+            return True
+        return False
 
     def step_over(self, state: dict[str, Any], step: Step) -> bool:
         if step.kind == "count":
@@ -486,6 +504,8 @@ class Alternating(Ruleset):
                 raise Refused(f"{target} is destroyed and fights no combat", rule="AA.CC.1")
             if state["units"][target]["turn"].get("fought"):
                 raise Refused(f"{target}'s combat was already fought this turn", rule="AA.CC.1")
+            if not any(s in state["units"][target]["statuses"] for s in LOCKED):
+                raise Refused(f"{target} is not locked in combat", rule="AA.CC.1")
 
     @staticmethod
     def _combat_of(state: dict[str, Any], uid: str) -> str | None:
@@ -733,6 +753,10 @@ class Alternating(Ruleset):
             members |= {u for u in state["combats"].pop(cid)["units"]
                         if alive(units[u]) and any(s in units[u]["statuses"] for s in LOCKED)}
         state["combats"][f"combat-{entry['seq']}"] = {"units": sorted(members), "fought": False}
+
+    @applies("CombatEnded")
+    def _combat_ended(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["combats"].pop(data["combat"], None)
 
     @applies("CombatFought")
     def _fought(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

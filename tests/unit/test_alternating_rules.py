@@ -251,3 +251,25 @@ def test_a_unit_in_ongoing_reserves_arrives_at_the_next_move_units_without_a_rol
     assert table.refused("A", "select", unit="a-1")["rule"] == "AA.RES.1"
     table.do("A", "select", unit="a-2")
     assert table.view()["units"]["a-2"]["in_reserves"] is False
+
+
+def test_a_combat_ends_when_one_side_has_no_unit_left_in_it_and_the_survivors_are_no_longer_locked():
+    table = Table([unit("a-1")], [unit("b-1", 2), unit("b-2")])
+    _play_to_charges(table)
+    table.do("A", "select", unit="a-1", targets=["b-1"], distance="3")
+    table.do("B", "select", unit="b-1", act=False)
+    table.do("A", "roll", dice=[3, 3])
+    assert table.view()["units"]["a-1"]["statuses"] == ["locked_in_combat"]
+    events = table.do("A", "record_casualties", unit="b-1", models=2)
+    ended = event(events, "CombatEnded")
+    assert ended["rule"] == "AA.CC.1" and ended["data"]["units"] == ["a-1"]
+    assert table.view()["units"]["a-1"]["statuses"] == []
+
+
+def test_a_combat_named_when_chosen_takes_only_enemy_units_locked_in_combat():
+    table = Table([unit("a-1", statuses=("locked_in_combat",))],
+                  [unit("b-1", statuses=("locked_in_combat",)), unit("b-2")])
+    _play_to_charges(table)
+    table.do("B", "declare_done")  # only b-2 could charge (AA.ACT.0)
+    table.order()
+    assert table.refused("A", "select", unit="a-1", targets=["b-2"])["rule"] == "AA.CC.1"

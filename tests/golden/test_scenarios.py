@@ -14,7 +14,8 @@ A unit spec is `{"unit": id, ...}` or `{"vehicle": id, ...}`, the rest being the
 append nothing. `events` are matched, in order, against the events the step appended; `absent` names event
 types it must not have appended. `state` is matched against `GET /state` as the step's seat sees it, `views`
 against other seats' views. Matching is by subset: a dict names only the keys it cares about, a list is
-matched element by element and must have the same length.
+matched element by element and must have the same length; the string "*" matches any value (server dice:
+assert structure, not faces).
 """
 from __future__ import annotations
 
@@ -40,7 +41,9 @@ def build(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def mismatch(expected: Any, actual: Any, where: str = "") -> str | None:
-    """Where `actual` fails to contain `expected` (None if it does)."""
+    """Where `actual` fails to contain `expected` (None if it does); "*" stands for any value."""
+    if expected == "*":
+        return None
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
             return f"{where or '.'}: expected an object, got {actual!r}"

@@ -44,7 +44,7 @@ RESERVE_ARRIVES_ON = 3  # AA.RES.1 convention: a D6, arriving on 3+
 def immobile(unit: dict[str, Any]) -> bool:
     """AA.PP.1: immobilised by damage or inherently immobile (Movement 0)."""
     return army.is_vehicle(unit) and (
-        "immobilised" in unit["statuses"] or all((m.get("M") or 0) == 0 for m in unit["models"]))
+        "immobilised" in unit["statuses"] or all(m.get("M") == 0 for m in unit["models"]))  # M null: unknown
 
 
 def on_table(unit: dict[str, Any]) -> bool:
@@ -152,7 +152,8 @@ class Alternating(Ruleset):
         turn = unit["turn"]
         name = step.name
         if name == "move_fleeing":
-            return None if "falling_back" in statuses else ("AA.MOV.2", "the unit is not falling back")
+            fleeing = "falling_back" in statuses and on_table(unit)
+            return None if fleeing else ("AA.MOV.2", "the unit is not falling back on the battlefield")
         if name == "move_units":
             return self._move_ineligible(state, unit)
         if not on_table(unit):

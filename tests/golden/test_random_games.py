@@ -8,6 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from projections.rules import catalogue
 from tests.conftest import settings_for
 from tests.golden.driver import Driver, HttpTable, armies
 from tests.support.client import GameClient
@@ -38,6 +39,9 @@ def test_a_random_legal_five_round_game_ends_and_its_log_verifies(memory_http, d
     rounds = [e["data"]["battle_round"] for e in log if e["type"] == "BattleRoundEnded"]
     assert rounds == [1, 2, 3, 4, 5]
     assert sum(e["type"] == "PassPointsCalculated" for e in log) == 10  # movement and shooting, every round
+    cited = {e["rule"] for e in log if e["rule"] is not None}
+    assert cited <= set(catalogue()), f"rules not in RULES.md: {cited - set(catalogue())}"
+    assert {"AA.PP.2", "AA.SPP.1", "AA.ACT.2", "AA.TURN.1"} <= cited
     verified = game.verify()
     assert verified["chain_ok"] is True and verified["first_bad_seq"] is None
     assert verified["events"] == len(log)

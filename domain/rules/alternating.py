@@ -409,7 +409,7 @@ class Alternating(Ruleset):
             raise Malformed("a charge gives the distance the players measured to its target (distance)",
                             field="distance")
         for target in targets:
-            if not on_table(state["units"][target]):
+            if not on_table(state["units"][target]) or state["units"][target].get("embarked_in"):
                 raise Refused(f"{target} is not on the battlefield to be charged", rule="AA.CHG.1")
 
     def _selected_move_fleeing(self, t: Any, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:

@@ -179,8 +179,8 @@ class Driver:
         body: dict[str, Any] = {"type": "select", "unit": uid, "act": act}
         if sub_phase == "select_charges" and act:
             owner = view["units"][uid]["owner"]
-            enemies = sorted(t for t, u in view["units"].items()
-                             if u["owner"] != owner and u["models_alive"] > 0 and not u["in_reserves"])
+            enemies = sorted(t for t, u in view["units"].items() if u["owner"] != owner and u["models_alive"] > 0
+                             and not u["in_reserves"] and not u["embarked_in"])
             if not enemies:
                 return {**body, "act": False}
             body.update(targets=[self.rng.choice(enemies)], distance=str(self.rng.randint(2, 12)))

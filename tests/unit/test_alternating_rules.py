@@ -273,3 +273,11 @@ def test_a_combat_named_when_chosen_takes_only_enemy_units_locked_in_combat():
     table.do("B", "declare_done")  # only b-2 could charge (AA.ACT.0)
     table.order()
     assert table.refused("A", "select", unit="a-1", targets=["b-2"])["rule"] == "AA.CC.1"
+
+
+def test_a_unit_embarked_or_in_reserves_cannot_be_charged():
+    table = Table([unit("a-1")], [vehicle("b-truck", capacity=10), unit("b-in", embarked_in="b-truck"),
+                                   unit("b-res", in_reserves=True)])
+    _play_to_charges(table)
+    for target in ("b-in", "b-res"):
+        assert table.refused("A", "select", unit="a-1", targets=[target], distance="3")["rule"] == "AA.CHG.1"

@@ -15,8 +15,9 @@ import asyncio
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 from uuid import UUID
@@ -27,20 +28,71 @@ CHANNEL = "warlog_feed"
 log = structlog.get_logger("warlog.feed")
 
 
+@dataclass(frozen=True)
+class Tail:
+    generation: int                 # every append notified up to this one is in `entries`
+    base: int                       # the entries follow this seq
+    entries: list[dict[str, Any]]
+    complete: bool                  # they reach the head (not cut at a page)
+
+    def serves(self, after: int, generation: int) -> bool:
+        return self.generation >= generation and self.base <= after and (self.complete or after == self.base)
+
+
+class SharedTails:
+    """The newest events of each followed game, read from the store once per append and handed to every
+    live stream of that game: fifty streams woken by one append would otherwise queue for the game's
+    lock, one store read each."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[UUID, threading.Lock] = {}
+        self._tails: dict[UUID, Tail] = {}
+
+    def read(self, game_id: UUID, after: int, generation: int, reuse: bool,
+             read: Callable[[int], list[dict[str, Any]]], page: int) -> list[dict[str, Any]]:
+        """Events after `after`; `reuse` only when woken by a notification (else the store may have
+        moved on unheard: another SQLite process, a missed notification)."""
+        with self._guard:
+            lock = self._locks.setdefault(game_id, threading.Lock())
+        with lock:
+            tail = self._tails.get(game_id)
+            if reuse and tail is not None and tail.serves(after, generation):
+                return [e for e in tail.entries if e["seq"] > after]
+            entries = read(after)
+            self._tails[game_id] = Tail(generation, after, entries, len(entries) < page)
+            return entries
+
+    def forget(self, game_id: UUID) -> None:
+        with self._guard:
+            self._tails.pop(game_id, None)
+            self._locks.pop(game_id, None)
+
+
 class Feed:
     def __init__(self, poll_s: float = 0.5) -> None:
         self.poll_s = poll_s
         self._waiters: dict[UUID, set[asyncio.Event]] = defaultdict(set)
+        self._generations: dict[UUID, int] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self.listener: PostgresListener | None = None
+        self.tails = SharedTails()
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """The event loop the waiters live on (so other threads can wake them)."""
         self._loop = loop
 
     def notify(self, game_id: UUID) -> None:
-        for waiter in list(self._waiters.get(game_id, ())):
+        waiters = self._waiters.get(game_id)
+        if not waiters:
+            return
+        self._generations[game_id] = self._generations.get(game_id, 0) + 1
+        for waiter in list(waiters):
             waiter.set()
+
+    def generation(self, game_id: UUID) -> int:
+        """How many appends to this game have been heard while someone follows it."""
+        return self._generations.get(game_id, 0)
 
     def notify_all(self) -> None:
         for game_id in list(self._waiters):
@@ -68,6 +120,8 @@ class Feed:
             self._waiters[game_id].discard(waiter)
             if not self._waiters[game_id]:
                 self._waiters.pop(game_id, None)
+                self._generations.pop(game_id, None)
+                self.tails.forget(game_id)
 
     async def wait(self, game_id: UUID, timeout: float | None = None) -> None:
         with self.listening(game_id) as waiter:

@@ -17,27 +17,35 @@ from domain.application import Warlog
 PAGE = 500
 
 
-async def follow(request: Request, warlog: Warlog, caller: Caller,
-                 start: int) -> AsyncIterator[tuple[Horizon, list[dict[str, Any]]]]:
-    """(what the caller sees, the new events) each time something new comes into view."""
+async def follow(request: Request, warlog: Warlog, caller: Caller, start: int) -> AsyncIterator[list[dict[str, Any]]]:
+    """The new events, each time something new comes into the caller's view."""
     feed = request.app.state.feed
+    game_id = caller.game_id
 
-    def read(after: int) -> tuple[Horizon, list[dict[str, Any]], float]:
-        seen = horizon(warlog, warlog.read(caller.game_id), caller)
-        batch = entries_page(warlog, seen, after, PAGE)
+    def read_delayed(after: int) -> tuple[list[dict[str, Any]], float, bool]:
+        seen = horizon(warlog, warlog.read(game_id), caller)
         reveal = seconds_until_next(warlog, seen)
-        return seen, batch, min(feed.poll_s, math.inf if reveal is None else reveal + 0.01)
+        wait = min(feed.poll_s, math.inf if reveal is None else reveal + 0.01)
+        return entries_page(warlog, seen, after, PAGE), wait, seen.delay_s > 0
 
-    last = start
-    with feed.listening(caller.game_id) as woken:
+    def read_live(after: int, generation: int, woken: bool) -> tuple[list[dict[str, Any]], float, bool]:
+        batch = feed.tails.read(game_id, after, generation, woken,
+                                lambda since: warlog.entries(game_id, since, PAGE), PAGE)
+        return batch, feed.poll_s, False
+
+    last, delayed, woken_up = start, True, False  # the first read finds out whether this caller is delayed
+    with feed.listening(game_id) as woken:
         while not await request.is_disconnected():
-            woken.clear()  # before reading: an append from here on wakes the wait below
-            seen, batch, wait_s = await run_in_threadpool(read, last)
+            generation = feed.generation(game_id)
+            woken.clear()  # before reading, with no await between: an append from here on wakes the wait
+            if delayed:
+                batch, wait_s, delayed = await run_in_threadpool(read_delayed, last)
+            else:
+                batch, wait_s, _ = await run_in_threadpool(read_live, last, generation, woken_up)
             if batch:
                 last = batch[-1]["seq"]
-                yield seen, batch
-            if len(batch) < PAGE:
-                await sleep_until(woken, wait_s)
+                yield batch
+            woken_up = len(batch) < PAGE and await sleep_until(woken, wait_s)
 
 
 async def current(warlog: Warlog, caller: Caller) -> Horizon:

@@ -44,8 +44,9 @@ async def overlay_stream(caller: StreamReader, warlog: WarlogApp, request: Reque
 
     async def overlays() -> AsyncIterator[dict[str, Any]]:
         yield message(await run_in_threadpool(overlay_at, warlog, seen))
-        async for now, _batch in follow(request, warlog, caller, seen.version):
-            yield message(await run_in_threadpool(overlay_at, warlog, now))
+        async for _batch in follow(request, warlog, caller, seen.version):
+            yield message(await run_in_threadpool(
+                lambda: overlay_at(warlog, horizon(warlog, warlog.read(caller.game_id), caller))))
 
     settings = request.app.state.settings
     return CountedStream(overlays(), ping=settings.keepalive_s, release=lambda: limits.close_stream(caller.token))

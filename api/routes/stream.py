@@ -48,7 +48,7 @@ async def stream(caller: StreamReader, warlog: WarlogApp, request: Request,
     limits.open_stream(caller.token)
 
     async def events() -> AsyncIterator[dict[str, Any]]:
-        async for _seen, batch in follow(request, warlog, caller, start):  # spectators: delayed (api/horizon)
+        async for batch in follow(request, warlog, caller, start):  # spectators: delayed (api/horizon)
             for entry in batch:
                 yield {"id": str(entry["seq"]), "data": json.dumps(entry, ensure_ascii=False)}
 

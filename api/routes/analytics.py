@@ -42,7 +42,7 @@ async def analytics(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
                         "flags, undone); ISO-8601 UTC times; loads straight into pandas or DuckDB. The whole "
                         "store: `warlog export [--db PATH | --postgres DSN] --out DIR`.")
 async def export(caller: Reader, warlog: WarlogApp,
-                 format: Annotated[Literal["ndjson", "csv"], Query()] = "ndjson",
+                 fmt: Annotated[Literal["ndjson", "csv"], Query(alias="format")] = "ndjson",
                  table: Annotated[Literal["events", "dice"], Query()] = "events") -> StreamingResponse:
     def build() -> list[dict[str, Any]]:
         seen = horizon(warlog, warlog.read(caller.game_id), caller)
@@ -50,6 +50,6 @@ async def export(caller: Reader, warlog: WarlogApp,
         return rows.events if table == "events" else rows.dice
 
     rows = await run_in_threadpool(build)
-    name = f"{caller.game_id}-{table}.{format}"
-    return StreamingResponse(render(rows, table, format), media_type=MEDIA_TYPES[format],
+    name = f"{caller.game_id}-{table}.{fmt}"
+    return StreamingResponse(render(rows, table, fmt), media_type=MEDIA_TYPES[fmt],
                              headers={"Content-Disposition": f'attachment; filename="{name}"'})

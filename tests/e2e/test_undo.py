@@ -86,6 +86,13 @@ def test_only_the_other_seat_answers_an_undo_request(game):
         assert game.post("spectator", path).status_code == 403
 
 
+def test_the_spectator_token_neither_undoes_nor_redoes(game):
+    game.cmd("A", "confirm_count")
+    assert game.post("spectator", "undo").status_code == 403
+    game.post("A", "undo")
+    assert game.post("spectator", "redo").status_code == 403
+
+
 def test_play_undo_and_redo_wait_while_a_request_is_pending(game):
     game.cmd("A", "free_roll", spec="D6", purpose="terrain")
     game.post("A", "undo")

@@ -266,3 +266,19 @@ def test_a_log_rewritten_after_the_fact_no_longer_extends_a_kept_head(round_one,
                             headers=game.headers("A")).json()
     assert verified["chain_ok"] is True  # re-hashed from the edit on: the chain alone cannot tell
     assert verified["extends_head"] is False and verified["head_seq"] is None
+
+
+def test_every_event_of_a_played_round_has_an_audit_and_every_unit_a_story(round_one):
+    game, state = round_one
+    events = game.events()
+    for event in events:
+        seen = audit(game, event["seq"], "spectator")
+        assert seen["event"] == event
+        assert seen["sent"]["endpoint"].startswith("POST")
+        assert (seen["rule"] is None) == (event["rule"] is None)
+        assert all(cause["seq"] < event["seq"] for cause in seen["causes"])
+    for uid in state["units"]:
+        told = story(game, unit=uid).json()
+        assert told["events"] and all(e["seq"] <= events[-1]["seq"] for e in told["events"])
+    for seat in ("A", "B"):
+        assert story(game, role="B", seat=seat).status_code == 200

@@ -40,6 +40,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="An event-sourced rules service for tabletop wargames. Every error is "
                               "application/problem+json; refusals name their rule (RULES.md).")
     app.state.settings = settings
+    app.state.inline_writes = settings.writes_inline()
     app.state.warlog = warlog
     app.state.feed = Feed(poll_s=settings.feed_poll_s or 0.5)
     app.state.limits = TokenLimits(settings.requests_per_second, settings.burst, settings.streams_per_token)

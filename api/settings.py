@@ -27,6 +27,7 @@ class Settings(BaseSettings):
     keepalive_s: float = 15.0
     feed_poll_s: float | None = None       # streams re-read this often (default 0.5 s; 5 s once PostgreSQL
                                            # LISTEN/NOTIFY wakes them)
+    inline_writes: bool | None = None      # run writes on the event loop; default: yes unless PostgreSQL
     log_json: bool | None = None           # None: JSON when stdout is not a terminal
 
     def postgres_params(self) -> dict[str, Any] | None:
@@ -49,6 +50,13 @@ class Settings(BaseSettings):
                 "user": library.get("POSTGRES_USER", "postgres"),
                 "password": library.get("POSTGRES_PASSWORD", ""),
                 "schema": self.postgres_schema or library.get("POSTGRES_SCHEMA", "")}
+
+    def writes_inline(self) -> bool:
+        """SQLite takes one writer at a time anyway: a write on the event loop saves a worker-thread
+        hop (about a third of a free_roll's latency). PostgreSQL's round trips must not block the loop."""
+        if self.inline_writes is not None:
+            return self.inline_writes
+        return self.postgres_params() is None
 
     def eventsourcing_env(self) -> dict[str, str]:
         """The eventsourcing library's own configuration keys for the chosen store.

@@ -78,7 +78,10 @@ async def write(request: Request, caller: Caller, limit: int,
     started = time.perf_counter()
     if_match = if_match_version(request)
     try:
-        answer = await run_in_threadpool(call, lambda: parse_json(raw), now(), key, digest, if_match)
+        if request.app.state.inline_writes:
+            answer = call(lambda: parse_json(raw), now(), key, digest, if_match)
+        else:
+            answer = await run_in_threadpool(call, lambda: parse_json(raw), now(), key, digest, if_match)
     except (Ruling, Problem) as error:
         if isinstance(error, Problem):
             status, body = error.status, problem_body(error.status, error.detail)

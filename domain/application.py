@@ -69,6 +69,7 @@ class Warlog(Application):
         start()
         # striped: a bounded set of locks, however many game ids (real or guessed) are asked for
         self._locks = [threading.RLock() for _ in range(LOCK_STRIPES)]
+        self._roles: dict[str, tuple[UUID, str]] = {}
 
     # -- plumbing ------------------------------------------------------------------------
 
@@ -129,16 +130,28 @@ class Warlog(Application):
         return {"game_id": str(game_id), "version": game.version, "tokens": tokens,
                 "dice_commitment": game.state["dice_commitment"]}
 
+    def known_role(self, token: str) -> tuple[UUID, str] | None:
+        """A token this process has already checked: tokens never change and games are never deleted."""
+        return self._roles.get(digest(token))
+
     def role_of(self, token: str) -> tuple[UUID, str] | None:
         """(the game a token opens, its role), or None for an unknown token."""
+        known = self.known_role(token)
+        if known is not None:
+            return known
         head, _, _ = token.partition(".")
         try:
             game = self.read(UUID(hex=head))  # under the game's lock: a write may be mid-way in this process
         except (ValueError, NotFound):
             return None
-        game_id = game.id
         role = game.check_token(token)
-        return (game_id, role) if role else None
+        if role is None:
+            return None
+        if len(self._roles) >= 100_000:  # bounded: forget the oldest half
+            for key in list(self._roles)[:50_000]:
+                del self._roles[key]
+        self._roles[digest(token)] = (game.id, role)
+        return game.id, role
 
     # -- writing -------------------------------------------------------------------------
 

@@ -31,7 +31,9 @@ class CountedStream(EventSourceResponse):
 
 
 @router.get("/games/{game_id}/events/stream", response_class=EventSourceResponse,
-            summary="Server-Sent Events, `id:` = seq; `?token=` for browsers; keep-alives are comments")
+            summary="Server-Sent Events, `id:` = seq; `?token=` for browsers; keep-alives are comments",
+            description="Every event after Last-Event-ID (or `after`), then live. Each event is sent once, as "
+                        "it was appended (`undone: false`); a later undo or redo arrives as its own event.")
 async def stream(caller: StreamReader, warlog: WarlogApp, request: Request,
                  after: Annotated[int | None, Query(ge=0)] = None) -> EventSourceResponse:
     last_id = request.headers.get("last-event-id")
@@ -50,7 +52,9 @@ async def stream(caller: StreamReader, warlog: WarlogApp, request: Request,
     async def events() -> AsyncIterator[dict[str, Any]]:
         async for batch in follow(request, warlog, caller, start):  # spectators: delayed (api/horizon)
             for entry in batch:
-                yield {"id": str(entry["seq"]), "data": json.dumps(entry, ensure_ascii=False)}
+                # as appended: each event is sent once, and a later undo or redo arrives as its own event
+                sent = {**entry, "undone": False}
+                yield {"id": str(entry["seq"]), "data": json.dumps(sent, ensure_ascii=False)}
 
     settings = request.app.state.settings
     return CountedStream(events(), ping=settings.keepalive_s, release=lambda: limits.close_stream(caller.token))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import unquote, urlparse
 
 from eventsourcing.utils import Environment
@@ -27,6 +27,7 @@ class Settings(BaseSettings):
     keepalive_s: float = 15.0
     feed_poll_s: float | None = None       # streams re-read this often (default 0.5 s; 5 s once PostgreSQL
                                            # LISTEN/NOTIFY wakes them)
+    sqlite_synchronous: Literal["NORMAL", "FULL", "EXTRA"] = "NORMAL"  # FULL: survive power cuts too
     inline_writes: bool | None = None      # run writes on the event loop; default: yes unless PostgreSQL
     log_json: bool | None = None           # None: JSON when stdout is not a terminal
 
@@ -71,8 +72,11 @@ class Settings(BaseSettings):
                    "POSTGRES_HOST": pg["host"], "POSTGRES_PORT": str(pg["port"]), "POSTGRES_USER": pg["user"],
                    "POSTGRES_PASSWORD": pg["password"], "POSTGRES_SCHEMA": pg["schema"]}
         else:
-            env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": self.db,
-                   "SQLITE_LOCK_TIMEOUT": "10"}
+            # one service process per SQLite file: the cache is kept current by its own saves, so a
+            # load need not ask the store for newer events (a write that lost a race still reloads)
+            env = {"PERSISTENCE_MODULE": "api.storage", "SQLITE_DBNAME": self.db,
+                   "SQLITE_LOCK_TIMEOUT": "10", "SQLITE_SYNCHRONOUS": self.sqlite_synchronous,
+                   "AGGREGATE_CACHE_FASTFORWARD": "n"}
         return {f"{APP_NAME.upper()}_{key}": value for key, value in env.items()}
 
 

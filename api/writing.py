@@ -50,12 +50,18 @@ async def read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def body_digest(raw: bytes) -> str:
+def parsed_body(raw: bytes) -> tuple[Callable[[], Any], str]:
+    """(a thunk giving the JSON body or raising its 422, the digest Idempotency-Key compares):
+    bodies are compared as canonical JSON, or byte for byte when they are not JSON."""
     try:
-        text = canonical(parse_json(raw))
-    except Ruling:
-        text = raw.decode("utf-8", "replace")
-    return hashlib.sha256(text.encode()).hexdigest()
+        body = parse_json(raw)
+    except Ruling as error:
+        refusal = error  # `error` is unbound once the except block ends
+
+        def malformed() -> Any:
+            raise refusal
+        return malformed, hashlib.sha256(raw).hexdigest()
+    return (lambda: body), hashlib.sha256(canonical(body).encode()).hexdigest()
 
 
 async def write(request: Request, caller: Caller, limit: int,
@@ -63,7 +69,7 @@ async def write(request: Request, caller: Caller, limit: int,
     """`call(body_json_thunk, at, key, digest, if_match)` runs in a worker thread."""
     raw = await read_body(request, limit)
     key = request.headers.get("idempotency-key")
-    digest = body_digest(raw)
+    body, digest = parsed_body(raw)
     store = request.app.state.refusals
     game = str(caller.game_id)
     if key is not None:
@@ -79,9 +85,9 @@ async def write(request: Request, caller: Caller, limit: int,
     if_match = if_match_version(request)
     try:
         if request.app.state.inline_writes:
-            answer = call(lambda: parse_json(raw), now(), key, digest, if_match)
+            answer = call(body, now(), key, digest, if_match)
         else:
-            answer = await run_in_threadpool(call, lambda: parse_json(raw), now(), key, digest, if_match)
+            answer = await run_in_threadpool(call, body, now(), key, digest, if_match)
     except (Ruling, Problem) as error:
         if isinstance(error, Problem):
             status, body = error.status, problem_body(error.status, error.detail)

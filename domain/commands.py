@@ -1,7 +1,7 @@
 """What a seat asks for: plain frozen dataclasses. Parsing lives in api/."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 
@@ -178,8 +178,7 @@ COMMANDS: dict[str, type[Command]] = {
 
 def as_data(command: Command) -> dict[str, Any]:
     """The command as recorded for the audit (JSON-able)."""
-    from dataclasses import asdict
-
-    data = asdict(command)
+    data = {f.name: getattr(command, f.name) for f in fields(command)}
+    data = {k: (list(v) if isinstance(v, tuple) else dict(v) if isinstance(v, dict) else v) for k, v in data.items()}
     data["type"] = command.type
-    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in data.items()}
+    return data

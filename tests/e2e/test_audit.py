@@ -257,8 +257,8 @@ def test_a_log_rewritten_after_the_fact_no_longer_extends_a_kept_head(round_one,
     [head] = state["round_heads"]
     roll = next(e for e in game.events() if e["type"] == "RollOff")
 
-    def other_winner(entry):
-        entry["data"]["faces"] = list(reversed(entry["data"]["faces"]))
+    def other_winner(entry):  # every face moved on by one: a changed log even when the roll-off tied
+        entry["data"]["faces"] = [face % 6 + 1 for face in entry["data"]["faces"]]
 
     rewrite_from(tmp_path / "warlog.db", game.id, roll["seq"], other_winner)
     with TestClient(create_app(settings_for(tmp_path))) as http:

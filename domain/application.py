@@ -176,40 +176,37 @@ class Warlog(Application):
         if if_match is not None and if_match != game.version:
             raise PreconditionFailed(f"If-Match names version {if_match}; the game is at {game.version}")
 
-    def command(self, game_id: UUID, seat: str, parse: Callable[[], Command], at: str,
-                key: str | None = None, body: str = "", if_match: int | str | None = None) -> Answer:
+    def _request(self, game_id: UUID, seat: str, key: str | None, body: str, if_match: int | str | None,
+                 act: Callable[[Game, Any], int | None], prepare: Callable[[Game], Any] | None = None) -> Answer:
+        """The contract's order for every write: a stored answer, the body (422), If-Match (412), the rules."""
         def work(game: Game) -> Answer:
             replay = self._replayed(game, seat, key, body)
             if replay is not None:
                 return replay
-            command = parse()
-            game.validate(seat, command)
+            prepared = prepare(game) if prepare else None
             self._check_version(game, if_match)
-            first = game.version + 1
-            game.execute(seat, command, at, key, body)
-            return self._answer_pending(game, first)
+            status = act(game, prepared)
+            events = [self.public(e.entry, False) for e in game.pending_events]
+            answer = Answer(version=game.version, events=events)
+            answer.status = status or 200
+            return answer
 
         return self._write(game_id, work)
 
-    def _answer_pending(self, game: Game, first: int, status: int = 200) -> Answer:
-        events = [self.public(e.entry, False) for e in game.pending_events]
-        answer = Answer(version=game.version, events=events)
-        answer.status = status
-        return answer
+    def command(self, game_id: UUID, seat: str, parse: Callable[[], Command], at: str,
+                key: str | None = None, body: str = "", if_match: int | str | None = None) -> Answer:
+        def prepare(game: Game) -> Command:
+            command = parse()
+            game.validate(seat, command)
+            return command
+
+        return self._request(game_id, seat, key, body, if_match,
+                             lambda game, command: game.execute(seat, command, at, key, body), prepare)
 
     def muster(self, game_id: UUID, seat: str, parse: Callable[[], list[dict[str, Any]]], at: str,
                key: str | None = None, body: str = "", if_match: int | str | None = None) -> Answer:
-        def work(game: Game) -> Answer:
-            replay = self._replayed(game, seat, key, body)
-            if replay is not None:
-                return replay
-            units = parse()
-            self._check_version(game, if_match)
-            first = game.version + 1
-            game.muster(seat, units, at, key, body)
-            return self._answer_pending(game, first)
-
-        return self._write(game_id, work)
+        return self._request(game_id, seat, key, body, if_match,
+                             lambda game, units: game.muster(seat, units, at, key, body), lambda game: parse())
 
     def state_at(self, game_id: UUID, version: int) -> dict[str, Any] | None:
         if version < 1:
@@ -218,46 +215,28 @@ class Warlog(Application):
 
     def undo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
              if_match: int | str | None = None) -> Answer:
-        def work(game: Game) -> Answer:
-            replay = self._replayed(game, seat, key, body)
-            if replay is not None:
-                return replay
-            self._check_version(game, if_match)
-            first = game.version + 1
+        def act(game: Game, _: Any) -> int:
             before = self.state_at(game_id, game.undo_first_seq() - 1) if game.done else None
-            status = game.undo(seat, at, key, body, before)
-            return self._answer_pending(game, first, status)
+            return game.undo(seat, at, key, body, before)
 
-        return self._write(game_id, work)
+        return self._request(game_id, seat, key, body, if_match, act)
 
     def answer_undo(self, game_id: UUID, seat: str, approve: bool, at: str, key: str | None = None,
                     body: str = "", if_match: int | str | None = None) -> Answer:
-        def work(game: Game) -> Answer:
-            replay = self._replayed(game, seat, key, body)
-            if replay is not None:
-                return replay
-            self._check_version(game, if_match)
-            first = game.version + 1
+        def act(game: Game, _: Any) -> None:
             pending = game.pending_undo
             before = self.state_at(game_id, pending["seqs"][0] - 1) if pending and approve else None
             game.answer_undo(seat, approve, at, key, body, before)
-            return self._answer_pending(game, first)
 
-        return self._write(game_id, work)
+        return self._request(game_id, seat, key, body, if_match, act)
 
     def redo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
              if_match: int | str | None = None) -> Answer:
-        def work(game: Game) -> Answer:
-            replay = self._replayed(game, seat, key, body)
-            if replay is not None:
-                return replay
-            self._check_version(game, if_match)
-            first = game.version + 1
+        def act(game: Game, _: Any) -> None:
             after = self.state_at(game_id, game.redo_last_seq()) if game.redo_stack else None
             game.redo(seat, at, key, body, after)
-            return self._answer_pending(game, first)
 
-        return self._write(game_id, work)
+        return self._request(game_id, seat, key, body, if_match, act)
 
     # -- reading -------------------------------------------------------------------------
 

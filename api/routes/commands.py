@@ -42,20 +42,22 @@ async def undo(caller: Seat, warlog: WarlogApp, request: Request) -> JSONRespons
                        warlog.undo(caller.game_id, caller.role, at, key, digest, if_match))
 
 
+def answer_undo(caller: Seat, warlog: WarlogApp, request: Request, approve: bool):
+    return write(request, caller, request.app.state.settings.max_command_bytes,
+                 lambda body, at, key, digest, if_match:
+                 warlog.answer_undo(caller.game_id, caller.role, approve, at, key, digest, if_match))
+
+
 @router.post("/games/{game_id}/undo/approve", response_model=ActionPublic, openapi_extra=WRITE_HEADERS,
              summary="The other seat approves the pending undo request")
 async def approve(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
-    return await write(request, caller, request.app.state.settings.max_command_bytes,
-                       lambda body, at, key, digest, if_match:
-                       warlog.answer_undo(caller.game_id, caller.role, True, at, key, digest, if_match))
+    return await answer_undo(caller, warlog, request, approve=True)
 
 
 @router.post("/games/{game_id}/undo/reject", response_model=ActionPublic, openapi_extra=WRITE_HEADERS,
              summary="The other seat rejects the pending undo request")
 async def reject(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
-    return await write(request, caller, request.app.state.settings.max_command_bytes,
-                       lambda body, at, key, digest, if_match:
-                       warlog.answer_undo(caller.game_id, caller.role, False, at, key, digest, if_match))
+    return await answer_undo(caller, warlog, request, approve=False)
 
 
 @router.post("/games/{game_id}/redo", response_model=ActionPublic, openapi_extra=WRITE_HEADERS,

@@ -1,0 +1,170 @@
+"""A `warlog serve` process killed (SIGKILL) while two players roll: after a restart on the same store every
+acknowledged event is there as answered, seq runs 1..n, the chain verifies, and a request whose answer was lost
+is settled by resending it with its Idempotency-Key: replayed if it had been stored, appended once if not.
+
+The store is a SQLite file (WAL, the default `synchronous=NORMAL`: a commit survives the death of the process)
+and, once, PostgreSQL in a schema of its own. `ops/crash/crash_loop.py` repeats the cycle."""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.integration.conftest import PG_URL
+from tests.support.client import GameClient, unit
+
+ROOT = Path(__file__).resolve().parents[2]
+SEATS = ("A", "B")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Service:
+    """`warlog serve` on a store, started and killed as a subprocess."""
+
+    def __init__(self, store: list[str], env: dict[str, str], stderr: Path) -> None:
+        self.store, self.env, self.stderr = store, env, stderr
+        self.process: subprocess.Popen[bytes] | None = None
+        self.url = ""
+
+    def start(self) -> str:
+        port = free_port()
+        self.url = f"http://127.0.0.1:{port}"
+        with open(self.stderr, "ab") as err:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *self.store],
+                cwd=ROOT, env={**os.environ, **self.env}, stdout=subprocess.DEVNULL, stderr=err)
+        deadline = time.monotonic() + 30
+        while True:
+            assert self.process.poll() is None, f"warlog serve exited: {self.stderr.read_text()[-2000:]}"
+            try:
+                httpx.get(f"{self.url}/openapi.json", timeout=2)
+                return self.url
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "warlog serve did not answer within 30 s"
+                time.sleep(0.05)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handler runs, nothing is flushed by the service itself."""
+        if self.process is not None and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def roll_body(key: str) -> dict[str, Any]:
+    return {"type": "free_roll", "spec": "2D6", "purpose": key}
+
+
+def roll_until_killed(url: str, game: GameClient, seat: str, stop: threading.Event,
+                      acknowledged: dict[str, dict[str, Any]], unacknowledged: dict[str, str]) -> None:
+    """Send free_rolls with distinct keys until the service dies; remember what was answered and what was not."""
+    with httpx.Client(base_url=url, timeout=10) as http:
+        n = 0
+        while not stop.is_set():
+            key = f"{seat}-{n}"
+            n += 1
+            try:
+                response = http.post(f"/games/{game.id}/commands", json=roll_body(key),
+                                     headers=game.headers(seat, **{"Idempotency-Key": key}))
+            except httpx.TransportError:
+                unacknowledged[key] = seat  # sent, answer lost: appended or not, nobody knows yet
+                return
+            assert response.status_code == 200, f"{key}: {response.status_code} {response.text}"
+            acknowledged[key] = response.json()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[list[str], dict[str, str]]:
+    """(the `warlog serve` arguments naming the store, its environment): limits raised so no roll is a 429."""
+    env = {"WARLOG_REQUESTS_PER_SECOND": "100000", "WARLOG_BURST": "100000"}
+    if request.param == "sqlite":
+        return ["--db", str(tmp_path / "warlog.db")], env
+    return ["--postgres", PG_URL], {**env, "WARLOG_POSTGRES_SCHEMA": request.getfixturevalue("pg_schema")}
+
+
+def test_a_killed_server_keeps_every_acknowledged_roll_and_a_resent_key_appends_it_at_most_once(store, tmp_path):
+    args, env = store
+    service = Service(args, env, tmp_path / "serve.err")
+    seed = random.randrange(1 << 32)
+    kill_after = random.Random(seed).uniform(0.5, 1.5)
+    try:
+        url = service.start()
+        with httpx.Client(base_url=url, timeout=10) as http:
+            game = GameClient(http)
+            started = game.start([unit("scouts", 5)], [unit("boyz", 10)])["version"]
+
+        acknowledged: dict[str, dict[str, Any]] = {}
+        unacknowledged: dict[str, str] = {}
+        stop = threading.Event()
+        players = [threading.Thread(target=roll_until_killed, args=(url, game, seat, stop, acknowledged,
+                                                                    unacknowledged)) for seat in SEATS]
+        for player in players:
+            player.start()
+        time.sleep(kill_after)
+        service.kill()
+        stop.set()
+        for player in players:
+            player.join(30)
+        assert acknowledged, f"no roll was answered in {kill_after:.2f} s (seed {seed})"
+        note = f"killed after {kill_after:.2f} s (seed {seed}), {len(acknowledged)} answered, " \
+               f"{len(unacknowledged)} unanswered"
+
+        url = service.start()
+        with httpx.Client(base_url=url, timeout=10) as http:
+            game.http = http
+            log = game.events("spectator")
+            assert [e["seq"] for e in log] == list(range(1, len(log) + 1)), note
+            by_seq = {e["seq"]: e for e in log}
+            for answer in acknowledged.values():
+                for event in answer["events"]:
+                    assert by_seq.get(event["seq"]) == event, note  # same seq, same hash, same everything
+            verified = game.verify("spectator")
+            assert (verified["chain_ok"], verified["first_bad_seq"], verified["events"]) == (True, None, len(log))
+
+            before = {e["data"]["purpose"]: e for e in log[started:] if e["type"] == "DiceRolled"}
+            print(f"{note}; stored before the kill: {sorted(set(unacknowledged) & set(before))}")  # pytest -s
+            for key, seat in unacknowledged.items():
+                resent = game.send(seat, roll_body(key), **{"Idempotency-Key": key})
+                assert resent.status_code == 200, resent.text
+                events = resent.json()["events"]
+                if key in before:  # stored before the kill: the answer is replayed, nothing appended
+                    assert events == [before[key]], note
+                else:               # lost with the process: appended now, after everything that was kept
+                    assert [e["data"]["purpose"] for e in events] == [key]
+                    assert events[0]["seq"] > len(log)
+            # an answered request sent again after the restart is answered as it was the first time
+            key, answer = next(iter(acknowledged.items()))
+            again = game.send(key.split("-")[0], roll_body(key), **{"Idempotency-Key": key})
+            assert again.json() == answer
+
+            final = game.events("spectator")
+            rolled = Counter(e["data"]["purpose"] for e in final[started:] if e["type"] == "DiceRolled")
+            assert set(rolled) == set(acknowledged) | set(unacknowledged), note
+            assert set(rolled.values()) == {1}, f"a roll appended twice: {rolled.most_common(3)}; {note}"
+            assert [e["seq"] for e in final] == list(range(1, len(final) + 1))
+            assert game.verify("spectator")["chain_ok"] is True
+    finally:
+        service.stop()

@@ -6,6 +6,7 @@ from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 
 from api import errors
 from api.feed import Feed, PostgresListener
@@ -48,5 +49,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     for module in (games, commands, undo, reading, stream, audit, overlay, analytics):
         app.include_router(module.router)
+    if settings.cors_origins:  # the table app and overlays run in browsers on other origins; tokens are bearer
+        app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
+                           allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match",
+                                          "Last-Event-ID"], expose_headers=["Retry-After"])
     app.add_middleware(RequestLog)
     return app

@@ -29,6 +29,7 @@ class Settings(BaseSettings):
                                            # LISTEN/NOTIFY wakes them)
     sqlite_synchronous: Literal["NORMAL", "FULL", "EXTRA"] = "NORMAL"  # FULL: survive power cuts too
     inline_writes: bool | None = None      # run writes on the event loop; default: yes unless PostgreSQL
+    cors_origins: list[str] = ["*"]         # browser origins allowed to call the API ([] turns CORS off)
     log_json: bool | None = None           # None: JSON when stdout is not a terminal
 
     def postgres_params(self) -> dict[str, Any] | None:

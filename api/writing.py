@@ -21,7 +21,7 @@ from domain.rulings import Ruling
 
 def now() -> str:
     """The event clock: UTC, milliseconds, Z."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    return datetime.now(timezone.utc).replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
 
 
 def if_match_version(request: Request) -> int | str | None:

@@ -36,3 +36,14 @@ def test_a_free_roll_appends_exactly_one_event_and_changes_nothing_else(new_game
     after = game.state("B")
     assert {k: v for k, v in after.items() if k != "version"} == \
         {k: v for k, v in before.items() if k != "version"}
+
+
+def test_a_browser_on_another_origin_may_call_the_api_with_its_bearer_token(http, new_game):
+    game = new_game()
+    preflight = http.options(f"/games/{game.id}/commands", headers={
+        "Origin": "https://table.example", "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, idempotency-key, content-type"})
+    assert preflight.status_code == 200
+    assert preflight.headers["access-control-allow-origin"] in ("*", "https://table.example")
+    answer = http.get(f"/games/{game.id}/state", headers={**game.headers("A"), "Origin": "https://table.example"})
+    assert answer.status_code == 200 and answer.headers["access-control-allow-origin"] == "*"

@@ -10,8 +10,6 @@ import contextlib
 import json
 import os
 import re
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -33,6 +31,7 @@ if str(ROOT) not in sys.path:
 from api.cli import DEMO_ARMIES  # noqa: E402  (the path above makes the packages importable)
 from api.schemas import parse_army, parse_command  # noqa: E402
 from domain.application import Warlog  # noqa: E402
+from ops.service import free_port, interrupt, wait_until_answers  # noqa: E402, F401  (free_port: for the scripts)
 
 AT = "2026-11-29T20:00:00.000Z"
 FREE_ROLL = {"type": "free_roll", "spec": "2D6", "purpose": "bench"}
@@ -52,12 +51,6 @@ class Budget:
 
     def over(self) -> bool:
         return self.left() <= 0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def percentile(samples: list[float], p: float) -> float:
@@ -101,18 +94,7 @@ def process(args: list[str], port: int, log: Path, env: dict[str, str] | None = 
         proc = subprocess.Popen(args, cwd=ROOT, env={**os.environ, **SERVER_ENV, **(env or {})},
                                 stdout=out, stderr=err)
         try:
-            budget = Budget(30)
-            while True:
-                if proc.poll() is not None:
-                    raise RuntimeError(f"{args} exited with {proc.returncode}: "
-                                       f"{log.with_suffix('.err').read_text()[-2000:]}")
-                try:
-                    httpx.get(base_url + ready_path, timeout=1)
-                    break
-                except httpx.TransportError:
-                    if budget.over():
-                        raise RuntimeError(f"{args} did not answer within 30 s") from None
-                    time.sleep(0.1)
+            wait_until_answers(proc, base_url + ready_path, log.with_suffix(".err"), name=str(args))
             yield Server(base_url, proc.pid)
         except BaseException:
             if proc.poll() is not None:
@@ -120,12 +102,7 @@ def process(args: list[str], port: int, log: Path, env: dict[str, str] | None = 
                       f"{log.with_suffix('.err').read_text()[-3000:]}", file=sys.stderr, flush=True)
             raise
         finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(5)
+            interrupt(proc, 10)
 
 
 def warlog_server(port: int, log: Path, db: Path | None = None, postgres: str | None = None):
@@ -248,11 +225,7 @@ def sampled(py_spy: str | None, pid: int, out: Path, seconds: float) -> Iterator
     try:
         yield
     finally:
-        spy.send_signal(signal.SIGINT)
-        try:
-            spy.wait(30)
-        except subprocess.TimeoutExpired:
-            spy.kill()
+        interrupt(spy, 30)  # SIGINT: py-spy writes its samples out
 
 
 def hot_spots(raw: Path, top: int = 40) -> None:

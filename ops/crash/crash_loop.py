@@ -25,10 +25,7 @@ The last line starts with RESULT; the exit status is 1 when a check failed.
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import signal
-import subprocess
 import sys
 import threading
 import time
@@ -36,61 +33,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from uuid import uuid4
 
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "ops" / "bench")]
 
-from harness import free_port, header, workdir  # noqa: E402  (ops/bench/harness.py)
+from harness import header, workdir  # noqa: E402  (ops/bench/harness.py)
 
 from api.cli import DEMO_ARMIES  # noqa: E402
+from ops.service import Service, add_store_arguments, store, store_name  # noqa: E402
 
 LIMITS = {"WARLOG_REQUESTS_PER_SECOND": "1000000", "WARLOG_BURST": "1000000"}
-
-
-class Service:
-    """`warlog serve` on one store, started and SIGKILLed as a subprocess."""
-
-    def __init__(self, store: list[str], env: dict[str, str], log: Path) -> None:
-        self.store, self.env, self.log = store, env, log
-        self.process: subprocess.Popen[bytes] | None = None
-        self.url = ""
-
-    def start(self) -> float:
-        """Start on a fresh port; the seconds until it answered."""
-        port = free_port()
-        self.url = f"http://127.0.0.1:{port}"
-        started = time.monotonic()
-        with open(self.log, "ab") as err:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *self.store],
-                cwd=ROOT, env={**os.environ, **LIMITS, **self.env}, stdout=subprocess.DEVNULL, stderr=err)
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"warlog serve exited with {self.process.returncode}: "
-                                   f"{self.log.read_text()[-2000:]}")
-            try:
-                httpx.get(f"{self.url}/openapi.json", timeout=2)
-                return time.monotonic() - started
-            except httpx.TransportError:
-                if time.monotonic() - started > 30:
-                    raise RuntimeError("warlog serve did not answer within 30 s") from None
-                time.sleep(0.05)
-
-    def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGKILL)
-            self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 @dataclass
@@ -223,15 +177,6 @@ def cycle(number: int, service: Service, game: Game, tally: Tally, threads: int,
             f"restart {restart_s:.2f} s; log {len(final)} events, chain {'ok' if chain_ok else 'BROKEN'}")
 
 
-def postgres_schema(dsn: str, create: bool, name: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(dsn, autocommit=True, connect_timeout=5) as db:
-        statement = "CREATE SCHEMA {}" if create else "DROP SCHEMA IF EXISTS {} CASCADE"
-        db.execute(sql.SQL(statement).format(sql.Identifier(name)))
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cycles", type=int, default=5, help="kill/restart cycles (default 5)")
@@ -239,26 +184,15 @@ def main() -> int:
     parser.add_argument("--min", type=float, default=0.5, help="earliest kill, seconds into a cycle")
     parser.add_argument("--max", type=float, default=1.5, help="latest kill, seconds into a cycle")
     parser.add_argument("--seed", type=int, default=None, help="for the kill times (default: random)")
-    parser.add_argument("--postgres", metavar="DSN", help="PostgreSQL instead of a SQLite file (own schema)")
-    parser.add_argument("--synchronous", choices=("NORMAL", "FULL", "EXTRA"), default=None,
-                        help="SQLite's PRAGMA synchronous (default: the service's, NORMAL)")
+    add_store_arguments(parser)
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(1 << 32)
     kills = random.Random(seed)
-    store_name = "PostgreSQL" if args.postgres else f"SQLite (synchronous={args.synchronous or 'NORMAL'})"
-    header(f"crash loop on {store_name}: {args.cycles} cycles, {args.threads} threads, seed {seed}")
+    header(f"crash loop on {store_name(args)}: {args.cycles} cycles, {args.threads} threads, seed {seed}")
 
     tally = Tally()
-    schema = f"warlog_crash_{uuid4().hex[:12]}" if args.postgres else None
-    with workdir() as tmp:
-        if args.postgres:
-            postgres_schema(args.postgres, True, schema)
-            store, env = ["--postgres", args.postgres], {"WARLOG_POSTGRES_SCHEMA": schema}
-        else:
-            store, env = ["--db", str(tmp / "warlog.db")], {}
-            if args.synchronous:
-                env["WARLOG_SQLITE_SYNCHRONOUS"] = args.synchronous
-        service = Service(store, env, tmp / "serve.err")
+    with workdir() as tmp, store(args, tmp, "warlog_crash") as (serve_args, env):
+        service = Service(serve_args, {**LIMITS, **env}, tmp / "serve.err")
         started = time.monotonic()
         try:
             service.start()
@@ -268,10 +202,8 @@ def main() -> int:
                                     kills.uniform(args.min, args.max)), flush=True)
         finally:
             service.stop()
-            if schema:
-                postgres_schema(args.postgres, False, schema)
     unanswered = tally.replayed + tally.appended
-    print(f"RESULT crash loop {store_name}: {'ok' if not tally.failures else 'FAILED'}: {args.cycles} kills in "
+    print(f"RESULT crash loop {store_name(args)}: {'ok' if not tally.failures else 'FAILED'}: {args.cycles} kills in "
           f"{time.monotonic() - started:.1f} s; {len(tally.acknowledged) - unanswered} rolls answered before a "
           f"kill, {unanswered} unanswered and resent ({tally.replayed} replayed, {tally.appended} appended once); "
           + ("no acknowledged event lost, no roll appended twice, every chain verified" if not tally.failures

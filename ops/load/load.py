@@ -27,16 +27,16 @@ import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
-from uuid import uuid4
 
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "ops" / "bench")]
 
-from harness import free_port, header, percentile, process, request_log, workdir  # noqa: E402
+from harness import header, percentile, process, request_log, workdir  # noqa: E402
 
 from api.cli import DEMO_ARMIES  # noqa: E402
+from ops.service import add_store_arguments, free_port, store, store_name  # noqa: E402
 
 
 def bearer(token: str, key: str | None = None) -> dict[str, str]:
@@ -115,45 +115,22 @@ def run(url: str, games_n: int, commands: int, threads: int, budget: float) -> d
             "stopped_by_budget": not work.empty()}
 
 
-def postgres_schema(dsn: str, create: bool, name: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(dsn, autocommit=True, connect_timeout=5) as db:
-        statement = "CREATE SCHEMA {}" if create else "DROP SCHEMA IF EXISTS {} CASCADE"
-        db.execute(sql.SQL(statement).format(sql.Identifier(name)))
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=8, help="games written at once (default 8)")
     parser.add_argument("--commands", type=int, default=100, help="free_rolls per game (default 100)")
     parser.add_argument("--threads", type=int, default=4, help="client threads (default 4)")
     parser.add_argument("--budget", type=float, default=30.0, help="stop sending after this many seconds")
-    parser.add_argument("--postgres", metavar="DSN", help="PostgreSQL instead of a SQLite file (own schema)")
-    parser.add_argument("--synchronous", choices=("NORMAL", "FULL", "EXTRA"), default=None,
-                        help="SQLite's PRAGMA synchronous (default: the service's, NORMAL)")
+    add_store_arguments(parser)
     args = parser.parse_args()
-    store_name = "PostgreSQL" if args.postgres else f"SQLite (synchronous={args.synchronous or 'NORMAL'})"
-    header(f"load on {store_name}: {args.games} games × {args.commands} free_rolls from {args.threads} threads")
+    header(f"load on {store_name(args)}: {args.games} games × {args.commands} free_rolls from {args.threads} threads")
 
-    schema = f"warlog_load_{uuid4().hex[:12]}" if args.postgres else None
     port = free_port()
     serve = [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
     with workdir() as tmp:
-        if args.postgres:
-            postgres_schema(args.postgres, True, schema)
-            serve, env = serve + ["--postgres", args.postgres], {"WARLOG_POSTGRES_SCHEMA": schema}
-        else:
-            serve, env = serve + ["--db", str(tmp / "warlog.db")], {}
-            if args.synchronous:
-                env["WARLOG_SQLITE_SYNCHRONOUS"] = args.synchronous
-        try:
-            with process(serve, port, tmp / "serve.log", env) as server:
-                result = run(server.url, args.games, args.commands, args.threads, args.budget)
-        finally:
-            if schema:
-                postgres_schema(args.postgres, False, schema)
+        with store(args, tmp, "warlog_load") as (serve_args, env), \
+                process(serve + serve_args, port, tmp / "serve.log", env) as server:
+            result = run(server.url, args.games, args.commands, args.threads, args.budget)
         # the server's own line per request, complete once it has exited; the set-up's are the first ones
         lines = request_log(tmp / "serve.log", "/commands")[args.games:]
         inside = [line["duration_ms"] for line in lines]
@@ -165,7 +142,7 @@ def main() -> int:
     print(f"   client latency ms: p50 {ms(latencies, 50)}, p90 {ms(latencies, 90)}, p99 {ms(latencies, 99)}, "
           f"max {max(latencies, default=0):.1f}; inside the server (its log line) p50 {ms(inside, 50)}, "
           f"p99 {ms(inside, 99)}")
-    print(f"RESULT load {store_name}: {ok} commands ({args.games} games, {args.threads} threads) in "
+    print(f"RESULT load {store_name(args)}: {ok} commands ({args.games} games, {args.threads} threads) in "
           f"{result['wall']:.2f} s = {ok / result['wall']:.0f} commands/s; p50 {ms(latencies, 50)} ms, "
           f"p99 {ms(latencies, 99)} ms; every game's chain verifies with exactly the acknowledged events: "
           f"{'yes' if all_verified else 'NO'} ({sum(result['verified'])}/{len(result['verified'])})", flush=True)

@@ -6,12 +6,7 @@ The store is a SQLite file (WAL, the default `synchronous=NORMAL`: a commit surv
 and, once, PostgreSQL in a schema of its own. `ops/crash/crash_loop.py` repeats the cycle."""
 from __future__ import annotations
 
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -21,57 +16,11 @@ from typing import Any
 import httpx
 import pytest
 
+from ops.service import Service
 from tests.integration.conftest import PG_URL
 from tests.support.client import GameClient, unit
 
-ROOT = Path(__file__).resolve().parents[2]
 SEATS = ("A", "B")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Service:
-    """`warlog serve` on a store, started and killed as a subprocess."""
-
-    def __init__(self, store: list[str], env: dict[str, str], stderr: Path) -> None:
-        self.store, self.env, self.stderr = store, env, stderr
-        self.process: subprocess.Popen[bytes] | None = None
-        self.url = ""
-
-    def start(self) -> str:
-        port = free_port()
-        self.url = f"http://127.0.0.1:{port}"
-        with open(self.stderr, "ab") as err:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *self.store],
-                cwd=ROOT, env={**os.environ, **self.env}, stdout=subprocess.DEVNULL, stderr=err)
-        deadline = time.monotonic() + 30
-        while True:
-            assert self.process.poll() is None, f"warlog serve exited: {self.stderr.read_text()[-2000:]}"
-            try:
-                httpx.get(f"{self.url}/openapi.json", timeout=2)
-                return self.url
-            except httpx.TransportError:
-                assert time.monotonic() < deadline, "warlog serve did not answer within 30 s"
-                time.sleep(0.05)
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown handler runs, nothing is flushed by the service itself."""
-        if self.process is not None and self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGKILL)
-            self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
 
 
 def roll_body(key: str) -> dict[str, Any]:
@@ -114,7 +63,8 @@ def test_a_killed_server_keeps_every_acknowledged_roll_and_a_resent_key_appends_
     seed = random.randrange(1 << 32)
     kill_after = random.Random(seed).uniform(0.5, 1.5)
     try:
-        url = service.start()
+        service.start()
+        url = service.url
         with httpx.Client(base_url=url, timeout=10) as http:
             game = GameClient(http)
             started = game.start([unit("scouts", 5)], [unit("boyz", 10)])["version"]
@@ -137,8 +87,8 @@ def test_a_killed_server_keeps_every_acknowledged_roll_and_a_resent_key_appends_
         note = f"killed after {kill_after:.2f} s (seed {seed}), {len(acknowledged)} answered, " \
                f"{len(unacknowledged)} unanswered"
 
-        url = service.start()
-        with httpx.Client(base_url=url, timeout=10) as http:
+        service.start()
+        with httpx.Client(base_url=service.url, timeout=10) as http:
             game.http = http
             log = game.events("spectator")
             assert [e["seq"] for e in log] == list(range(1, len(log) + 1)), note

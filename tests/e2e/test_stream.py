@@ -2,48 +2,24 @@
 each event once; `?token=` for browsers. Served by a real uvicorn on 127.0.0.1, read with httpx
 streaming, every wait bounded."""
 import json
-import socket
 import threading
 import time
 from contextlib import contextmanager
 
 import httpx
 import pytest
-import uvicorn
 
 from api.app import create_app
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit
+from tests.support.live import serving
 
 WAIT_S = 10.0
 
 
-@contextmanager
-def serving(settings):
-    """uvicorn in a thread on a socket bound to a free port; stopped on exit."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), log_level="warning", access_log=False,
-                                           timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + WAIT_S
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(WAIT_S)
-        sock.close()
-
-
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory):
-    with serving(settings_for(tmp_path_factory.mktemp("stream"), keepalive_s=1)) as url:
+    with serving(create_app(settings_for(tmp_path_factory.mktemp("stream"), keepalive_s=1))) as url:
         yield url
 
 
@@ -208,7 +184,8 @@ def test_keep_alives_are_comments(http):
 
 
 def test_too_many_streams_for_one_token_is_429_with_retry_after(tmp_path):
-    with serving(settings_for(tmp_path, streams_per_token=1)) as url, httpx.Client(base_url=url, timeout=WAIT_S) as http:
+    with serving(create_app(settings_for(tmp_path, streams_per_token=1))) as url, \
+            httpx.Client(base_url=url, timeout=WAIT_S) as http:
         game = started(http)
         with stream(http, game, role="B") as events:
             game.cmd("A", "free_roll", spec="D6", purpose="x")

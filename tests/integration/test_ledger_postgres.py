@@ -5,33 +5,22 @@ from __future__ import annotations
 import random
 from uuid import UUID
 
-import psycopg
 import pytest
 from eventsourcing.projection import ProjectionRunner
-from psycopg import sql
 
 from api.settings import Settings
 from domain.application import Warlog
 from projections.ledger import Ledger, ledger_env, open_ledger, rebuild, view_class
 from tests.golden.driver import AppTable, Driver
+from tests.integration.conftest import PG_URL
 from tests.support.client import unit
 
-PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
-SCHEMA = "warlog_ledger_test"
 AT = "2026-01-01T00:00:00.000Z"
 
 
 @pytest.fixture
-def pg_env():
-    try:
-        with psycopg.connect(PG_URL, autocommit=True, connect_timeout=5) as db:
-            db.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(SCHEMA)))
-            db.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(SCHEMA)))
-    except psycopg.OperationalError as error:
-        pytest.fail(f"PostgreSQL at {PG_URL} is unreachable: {error}")
-    yield Settings(postgres=PG_URL, postgres_schema=SCHEMA).eventsourcing_env()
-    with psycopg.connect(PG_URL, autocommit=True, connect_timeout=5) as db:
-        db.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(SCHEMA)))
+def pg_env(pg_schema):
+    return Settings(postgres=PG_URL, postgres_schema=pg_schema).eventsourcing_env()
 
 
 @pytest.mark.postgres

@@ -20,7 +20,13 @@ def overlay_view(state: dict[str, Any], version: int) -> dict[str, Any]:
         "sub_phase": state["sub_phase"], "active_seat": state["active_seat"],
         "whose_go": awaiting.get("seat"), "awaiting": awaiting["action"],
         "pass_points": dict(state["pass_points"]), "cp": dict(state["cp"]),
-        "last_roll": state.get("last_roll"),
+        "last_roll": latest_roll(state),
         "units_destroyed": destroyed,  # by the seat that lost them
         "result": state.get("result"),
     }
+
+
+def latest_roll(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The newest roll on the table, a free roll included (the state's `last_roll` leaves free rolls out)."""
+    rolls = [roll for roll in (state.get("last_roll"), state.get("last_free_roll")) if roll]
+    return max(rolls, key=lambda roll: roll["seq"], default=None)

@@ -486,6 +486,8 @@ class Ruleset:
     def _rolled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
         if not data.get("free"):  # a free roll changes nothing but the log (CONTRACT.md)
             state["last_roll"] = _last_roll(data, entry)
+        else:  # kept aside for the overlay, which shows the table's latest roll; not part of GET /state
+            state["last_free_roll"] = _last_roll(data, entry)
         if data.get("awaited"):
             state["rolls"].pop(0)
 

@@ -144,3 +144,16 @@ def test_the_delayed_feed_holds_events_back_until_the_delay_has_passed(tmp_path,
             assert next(feed)["data"]["type"] == "GameCreated"  # only the creation is old enough
             clock.advance(61)
             assert [int(next(feed)["id"]) for _ in range(head - 1)] == list(range(2, head + 1))
+
+
+def test_the_overlay_shows_a_free_roll_as_the_last_roll_until_it_is_undone(new_game):
+    game = started(new_game)
+    roll_off = into_move_units(game)[-1]
+    free = game.cmd("B", "free_roll", spec="3D6", purpose="morale")["events"][0]
+    seen = overlay(game, "spectator")["last_roll"]
+    assert (seen["seq"], seen["purpose"], seen["faces"], seen["seat"]) == \
+           (free["seq"], "morale", free["data"]["faces"], "B")
+    assert game.state()["last_roll"]["seq"] == roll_off["seq"]  # the game's own state ignores free rolls
+    assert game.post("B", "undo").status_code == 202
+    assert game.post("A", "undo/approve").status_code == 200
+    assert overlay(game)["last_roll"]["seq"] == roll_off["seq"]

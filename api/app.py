@@ -13,7 +13,7 @@ from api.feed import Feed, PostgresListener
 from api.idempotency import RefusalStore
 from api.limits import TokenLimits
 from api.logging import RequestLog, configure
-from api.routes import analytics, audit, commands, games, overlay, reading, stream, undo
+from api.routes import analytics, audit, commands, games, overlay, overlay_page, reading, stream, undo
 from api.settings import Settings, get_settings
 from domain.application import Warlog
 
@@ -47,7 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.limits = TokenLimits(settings.requests_per_second, settings.burst, settings.streams_per_token)
     app.state.refusals = RefusalStore.for_settings(settings)
     errors.install(app)
-    for module in (games, commands, undo, reading, stream, audit, overlay, analytics):
+    for module in (games, commands, undo, reading, stream, audit, overlay, overlay_page, analytics):
         app.include_router(module.router)
     if settings.cors_origins:  # the table app and overlays run in browsers on other origins; tokens are bearer
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],

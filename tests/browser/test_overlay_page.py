@@ -1,0 +1,123 @@
+"""The streamers' overlay page in a real browser: headless Debian Chromium through chromedriver, against
+a real uvicorn on 127.0.0.1. The page is opened once and must follow the game without a reload.
+Every wait is bounded (a bound on failure, not a timing check). Chromium missing is a failure, not a skip:
+`make chromium` (ops/ensure-chromium.sh) installs it."""
+from pathlib import Path
+
+import httpx
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from api.app import create_app
+from tests.conftest import settings_for
+from tests.support.client import GameClient, unit
+from tests.support.live import serving
+
+CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+WAIT_S = 10.0
+TRANSPARENT = "rgba(0, 0, 0, 0)"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory):
+    with serving(create_app(settings_for(tmp_path_factory.mktemp("overlay-page"), keepalive_s=1))) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser(base_url, tmp_path_factory):
+    """Takes base_url so that it quits first: no open stream holds the server's shutdown."""
+    assert CHROMIUM.is_file() and CHROMEDRIVER.is_file(), \
+        "Chromium and chromedriver are needed at /usr/bin: run `make chromium` (ops/ensure-chromium.sh)"
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1920,1080", f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    driver.set_page_load_timeout(WAIT_S)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def http(base_url):
+    with httpx.Client(base_url=base_url, timeout=WAIT_S) as client:
+        yield client
+
+
+def started(http) -> GameClient:
+    game = GameClient(http)
+    game.start([unit("scouts-1"), unit("scouts-2")], [unit("boyz-1", 3)])
+    return game
+
+
+def open_overlay(browser, base_url, game, role="spectator"):
+    browser.get(f"{base_url}/games/{game.id}/overlay.html?token={game.tokens[role]}")
+    browser.execute_script("window.openedOnce = true")  # gone if the page ever reloads
+
+
+def text(browser, element_id):
+    """What the element says, as written (textContent: before CSS upper-cases a label)."""
+    return browser.find_element(By.ID, element_id).get_property("textContent").strip()
+
+
+def faces(browser):
+    return [int(die.get_property("textContent")) for die in browser.find_elements(By.CSS_SELECTOR, "#roll-faces .die")]
+
+
+def shows(browser, read, expected):
+    """Wait, bounded, until read(browser) == expected; fail saying what the page showed instead."""
+    try:
+        WebDriverWait(browser, WAIT_S).until(lambda b: read(b) == expected)
+    except TimeoutException:
+        pytest.fail(f"the page showed {read(browser)!r}, not {expected!r}, within {WAIT_S} s")
+
+
+def test_the_page_shows_where_the_game_is_then_a_free_roll_and_the_next_go_without_a_reload(
+        browser, base_url, http, tmp_path):
+    game = started(http)
+    open_overlay(browser, base_url, game)
+    shows(browser, lambda b: text(b, "whose-go"), "Alice or Bob")  # either seat confirms the count
+    assert text(browser, "round") == "Battle round 1 of 5"
+    assert (text(browser, "phase"), text(browser, "sub-phase")) == ("Movement", "Movement Pass Points")
+    assert (text(browser, "name-A"), text(browser, "name-B")) == ("Alice", "Bob")
+    assert [text(browser, f"{stat}-{seat}") for stat in ("pp", "cp") for seat in "AB"] == ["0"] * 4
+    assert browser.find_element(By.ID, "roll").is_displayed() is False  # nobody has rolled yet
+
+    rolled = game.cmd("B", "free_roll", spec="4D6", purpose="morale")["events"][0]["data"]
+    shows(browser, faces, rolled["faces"])
+    assert text(browser, "roll-what") == "Morale · Bob" and text(browser, "roll-total") == f"= {rolled['total']}"
+
+    game.cmd("A", "confirm_count")  # Alice has confirmed: now only Bob may
+    shows(browser, lambda b: text(b, "whose-go"), "Bob's go")
+    assert "to-act" in browser.find_element(By.ID, "seat-B").get_attribute("class").split()
+    assert browser.execute_script("return window.openedOnce === true"), "the page reloaded"
+
+    # OBS composites the page over the stream: nothing behind the panels, and a screenshot keeps the alpha
+    assert browser.execute_script(
+        "return [document.documentElement, document.body].map(e => getComputedStyle(e).backgroundColor)"
+    ) == [TRANSPARENT, TRANSPARENT]
+    browser.execute_cdp_cmd("Emulation.setDefaultBackgroundColorOverride", {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
+    shot = tmp_path / "overlay.png"
+    assert browser.save_screenshot(str(shot))
+    png = shot.read_bytes()
+    assert png.startswith(PNG_SIGNATURE) and len(png) > 1000
+    assert png[25] == 6  # IHDR colour type 6: RGBA, the background left transparent
+
+
+def test_the_page_lists_a_lost_unit_under_the_seat_that_lost_it(browser, base_url, http):
+    game = started(http)
+    open_overlay(browser, base_url, game, role="A")
+    shows(browser, lambda b: (text(b, "lost-A"), text(b, "lost-B")), ("none", "none"))
+    game.cmd("B", "record_casualties", unit="boyz-1", models=3)
+    shows(browser, lambda b: (text(b, "lost-A"), text(b, "lost-B")), ("none", "boyz-1"))
+    assert browser.execute_script("return window.openedOnce === true"), "the page reloaded"

@@ -20,7 +20,10 @@ run: install
 postgres:
 	@bash ops/ensure-postgres.sh
 
-test: install postgres
+chromium:
+	@bash ops/ensure-chromium.sh
+
+test: install postgres chromium
 	$(BIN)/python -m pytest
 
-.PHONY: install run test postgres
+.PHONY: install run test postgres chromium

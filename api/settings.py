@@ -73,11 +73,8 @@ class Settings(BaseSettings):
                    "POSTGRES_HOST": pg["host"], "POSTGRES_PORT": str(pg["port"]), "POSTGRES_USER": pg["user"],
                    "POSTGRES_PASSWORD": pg["password"], "POSTGRES_SCHEMA": pg["schema"]}
         else:
-            # one service process per SQLite file: the cache is kept current by its own saves, so a
-            # load need not ask the store for newer events (a write that lost a race still reloads)
             env = {"PERSISTENCE_MODULE": "api.storage", "SQLITE_DBNAME": self.db,
-                   "SQLITE_LOCK_TIMEOUT": "10", "SQLITE_SYNCHRONOUS": self.sqlite_synchronous,
-                   "AGGREGATE_CACHE_FASTFORWARD": "n"}
+                   "SQLITE_LOCK_TIMEOUT": "10", "SQLITE_SYNCHRONOUS": self.sqlite_synchronous}
         return {f"{APP_NAME.upper()}_{key}": value for key, value in env.items()}
 
 

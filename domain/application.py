@@ -20,7 +20,7 @@ from eventsourcing.utils import retry
 from domain import chain, dice
 from domain.commands import Command
 from domain.game import Game
-from domain.rulings import Malformed, NotFound, Refused
+from domain.rulings import Malformed, NotFound, Refused, Ruling
 
 DEFAULT_OPTIONS = {"battle_rounds": 5, "reserves_from_round": 2, "spectator_delay_s": 0}
 ROLES = ("A", "B", "spectator")
@@ -91,13 +91,29 @@ class Warlog(Application):
             except KeyError:
                 pass
 
+    def _cached(self, game_id: UUID) -> Game | None:
+        cache = self.repository.cache
+        try:
+            return cache.get(game_id) if cache is not None else None
+        except KeyError:
+            return None
+
     def _write(self, game_id: UUID, work: Callable[[Game], Any]) -> Any:
-        """Run `work` on the game and save what it appended; retry a lost race, then 409."""
+        """Run `work` on the game and save what it appended; retry a lost race, then 409.
+
+        A write starts from the cached game without asking the store for newer events: if another
+        process appended meanwhile, the store's unique (game, version) key refuses the save and the
+        retry reloads. A refusal judged on the cached game is judged again on the store's latest,
+        since nothing else would tell that the cache was behind."""
+        used_cache = False
 
         @retry(IntegrityError, max_attempts=5, wait=0.01)
-        def attempt() -> Any:
+        def attempt(trust_cache: bool) -> Any:
+            nonlocal used_cache
             with self.lock(game_id):
-                game = self.game(game_id)
+                cached = self._cached(game_id) if trust_cache else None
+                used_cache = cached is not None
+                game = cached or self.game(game_id)
                 loaded = game.version
                 try:
                     result = work(game)
@@ -112,7 +128,12 @@ class Warlog(Application):
                     raise
 
         try:
-            return attempt()
+            try:
+                return attempt(True)
+            except Ruling:
+                if not used_cache:
+                    raise
+                return attempt(False)
         except IntegrityError:
             raise Conflict("another writer appended to this game first; send the command again",
                            rule="SVC.CONFLICT") from None

@@ -307,3 +307,12 @@ def test_two_warlog_serve_processes_on_one_database_lose_nothing(pg_schema):
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(10)
+
+
+def test_a_refusal_is_judged_on_the_latest_log_when_another_process_moved_the_game(two_apps):
+    first, second = two_apps
+    game_id = new_started_game(first)
+    version = first.read(game_id).version  # cached in the first application at this version
+    second.command(game_id, "B", roll("elsewhere"), AT)  # the other process moves the game on
+    answer = first.command(game_id, "A", roll("here"), AT, if_match=version + 1)
+    assert answer["version"] == version + 2  # If-Match named the latest version: accepted, not 412

@@ -74,6 +74,7 @@ Try:
        -H 'Content-Type: application/json' -d '{{"type": "start_game"}}'
   curl -s {base_url}/games/{gid}/events -H 'Authorization: Bearer {tokens['B']}'
   curl -N '{base_url}/games/{gid}/events/stream?token={tokens['spectator']}&after=0'
+Overlay for a stream (a browser source): {base_url}/games/{gid}/overlay.html?token={tokens['spectator']}
 API reference: {base_url}/docs
 """, flush=True)
 

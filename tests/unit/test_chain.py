@@ -164,9 +164,9 @@ def test_a_die_face_edited_in_the_sqlite_file_is_named_by_verify(new_game, tmp_p
     game = played(new_game)
     seq = roll_seqs(game)[1]
 
-    def load_the_dice(entry):
-        entry["data"]["faces"] = [6, 6]
-        entry["data"]["total"] = 12
+    def load_the_dice(entry):  # every face moved on by one: a changed roll whatever the dice showed
+        entry["data"]["faces"] = [face % 6 + 1 for face in entry["data"]["faces"]]
+        entry["data"]["total"] = sum(entry["data"]["faces"])
 
     edit_stored_event(tmp_path / "warlog.db", game.id, seq, load_the_dice)
     verified = verify_afresh(tmp_path, game)
@@ -180,7 +180,7 @@ def test_an_edit_with_a_recomputed_hash_is_caught_at_the_next_event(new_game, tm
     seq = roll_seqs(game)[0]
 
     def forge(entry):
-        entry["data"]["faces"] = [6, 6]
+        entry["data"]["faces"] = [face % 6 + 1 for face in entry["data"]["faces"]]
         entry["hash"] = chain.event_hash(entry)
 
     edit_stored_event(tmp_path / "warlog.db", game.id, seq, forge)

@@ -6,7 +6,7 @@ few counters the game maintains: `models_alive`, `starting_strength`,
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from domain.rulings import Malformed
 
@@ -165,7 +165,3 @@ def leadership(unit: Mapping[str, Any]) -> int:
 
 def ranged_weapons(unit: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [w for w in unit.get("weapons", []) if w.get("type") == "ranged"]
-
-
-def seat_units(units: Mapping[str, Mapping[str, Any]], seat: str) -> Iterable[tuple[str, Mapping[str, Any]]]:
-    return ((uid, u) for uid, u in units.items() if u["owner"] == seat)

@@ -21,13 +21,7 @@ from eventsourcing.domain import Aggregate, event
 from domain import army, chain, dice
 from domain.commands import Command, as_data
 from domain.rules.registry import find_ruleset
-from domain.rulings import Forbidden, Malformed, Refused
-
-SEATS = ("A", "B")
-
-
-def other(seat: str) -> str:
-    return "B" if seat == "A" else "A"
+from domain.rulings import Malformed, Refused
 
 
 def records_dice(entry: dict[str, Any]) -> bool:

@@ -26,10 +26,9 @@ LAYOUT = [
     Step("movement", "move_units", "alternate", "AA.MOV.1", "AA.ACT.2", "AA.ACT.1", pass_points=True),
     Step("shooting", "shooting_pass_points", "count", "AA.SHO.1", "AA.SPP.1"),
     Step("shooting", "declare_shooting", "alternate", "AA.SHO.1", "AA.SHO.2", "AA.SHO.2", pass_points=True),
-    Step("shooting", "run", "alternate", "AA.SHO.1", "AA.RUN.1", "AA.RUN.1", may_hold=False),
+    Step("shooting", "run", "alternate", "AA.SHO.1", "AA.RUN.1", "AA.RUN.1"),
     Step("assault", "select_charges", "alternate", "AA.ASL.1", "AA.CHG.1", "AA.CHG.1"),
-    Step("assault", "resolve_combats", "alternate", "AA.ASL.1", "AA.CC.1", "AA.CC.1", declare_done=False,
-         may_hold=False),
+    Step("assault", "resolve_combats", "alternate", "AA.ASL.1", "AA.CC.1", "AA.CC.1", declare_done=False),
 ]
 RESULT_RULE = {"movement_pass_points": "AA.PP.2", "shooting_pass_points": "AA.SPP.1"}
 TURN_RULE = {"move_fleeing": "AA.MOV.2", "move_units": "AA.ACT.3", "declare_shooting": "AA.ACT.3",

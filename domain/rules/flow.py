@@ -50,13 +50,11 @@ class Step:
     order_rule: str = ""          # the rule behind its roll-off and choice of order
     pass_points: bool = False
     declare_done: bool = True
-    may_hold: bool = True         # `act: false` allowed
     active: str | None = None     # the active seat in IGOUGO turns
 
 
 class Ruleset:
     name = ""
-    phase_rule = "CORE.SEQ.1"
     anytime_commands: tuple[str, ...] = ("free_roll", "record_casualties", "set_status", "concede")
     handlers: dict[str, Callable] = {}
     appliers: dict[str, Callable] = {}

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from api.app import create_app
 from domain import chain
 from tests.conftest import settings_for
-from tests.support.client import GameClient, unit
+from tests.support.client import unit
 
 
 def contract_hash(event):

@@ -50,9 +50,10 @@ async def read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def parsed_body(raw: bytes) -> tuple[Callable[[], Any], str]:
+def parsed_body(raw: bytes, keyed: bool) -> tuple[Callable[[], Any], str]:
     """(a thunk giving the JSON body or raising its 422, the digest Idempotency-Key compares):
-    bodies are compared as canonical JSON, or byte for byte when they are not JSON."""
+    bodies are compared as canonical JSON, or byte for byte when they are not JSON. Without
+    an Idempotency-Key nothing is compared, and the digest is left empty."""
     try:
         body = parse_json(raw)
     except Ruling as error:
@@ -60,8 +61,8 @@ def parsed_body(raw: bytes) -> tuple[Callable[[], Any], str]:
 
         def malformed() -> Any:
             raise refusal
-        return malformed, hashlib.sha256(raw).hexdigest()
-    return (lambda: body), hashlib.sha256(canonical(body).encode()).hexdigest()
+        return malformed, hashlib.sha256(raw).hexdigest() if keyed else ""
+    return (lambda: body), hashlib.sha256(canonical(body).encode()).hexdigest() if keyed else ""
 
 
 async def write(request: Request, caller: Caller, limit: int,
@@ -69,7 +70,7 @@ async def write(request: Request, caller: Caller, limit: int,
     """`call(body_json_thunk, at, key, digest, if_match)` runs in a worker thread."""
     raw = await read_body(request, limit)
     key = request.headers.get("idempotency-key")
-    body, digest = parsed_body(raw)
+    body, digest = parsed_body(raw, key is not None)
     store = request.app.state.refusals
     game = str(caller.game_id)
     if key is not None:

@@ -2,6 +2,10 @@
 snapshots, aggregate cache (fast-forwarded, so several processes stay
 correct) and retry on a lost race between processes.
 
+Snapshots are taken from the game in hand when a save reaches a multiple of
+the interval: the library's own `save` would load the game again from the
+store (the last snapshot, then up to 100 events) to take the same snapshot.
+
 The clock lives here, not in the aggregate: every request passes `at` in.
 """
 from __future__ import annotations
@@ -118,7 +122,7 @@ class Warlog(Application):
                 try:
                     result = work(game)
                     if game.pending_events:
-                        self.save(game)
+                        self._store(game)
                     return result
                 except BaseException:
                     # the cached game took events that were never stored (a refusal midway, or a lost
@@ -138,6 +142,15 @@ class Warlog(Application):
             raise Conflict("another writer appended to this game first; send the command again",
                            rule="SVC.CONFLICT") from None
 
+    def _store(self, game: Game) -> None:
+        """Append the game's new events (the store's unique (game, version) key refuses a lost race);
+        the game just stored is what a snapshot at this version holds, so it is taken from it."""
+        events = game.collect_events()
+        self.events.put(events)
+        interval = self.snapshotting_intervals[Game]
+        if self.snapshots is not None and game.version // interval > (events[0].originator_version - 1) // interval:
+            self.snapshots.put([Game.Snapshot.take(game)])
+
     # -- games ---------------------------------------------------------------------------
 
     def create_game(self, ruleset: str, players: dict[str, str], dice_mode: str,
@@ -147,7 +160,7 @@ class Warlog(Application):
         seed = secrets.token_bytes(32)
         game = Game.create(game_id, ruleset, players, dice_mode, {**DEFAULT_OPTIONS, **options}, seed,
                            {role: digest(token) for role, token in tokens.items()}, at)
-        self.save(game)
+        self._store(game)
         return {"game_id": str(game_id), "version": game.version, "tokens": tokens,
                 "dice_commitment": game.state["dice_commitment"]}
 

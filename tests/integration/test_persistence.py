@@ -130,6 +130,31 @@ def test_a_game_past_100_events_has_a_snapshot_on_postgresql_and_loading_starts_
         assert game.state() == state
 
 
+def test_an_action_that_crosses_a_hundred_events_leaves_the_snapshot_the_store_would_rebuild(tmp_path):
+    """The snapshot is taken from the game just saved; it must be the game replayed from the events."""
+    settings = settings_for(tmp_path)
+    with TestClient(create_app(settings)) as http:
+        game = long_game(http, 0)
+        while game.state()["version"] < 99:
+            game.cmd("A", "free_roll", spec="D6", purpose="towards 100")
+        assert [e["seq"] for e in game.cmd("B", "concede")["events"]] == [100, 101]
+    db = sqlite3.connect(tmp_path / "warlog.db")
+    versions = [row[0] for row in db.execute("SELECT originator_version FROM stored_snapshots")]
+    db.close()
+    assert versions == [101]
+    with_snapshot = Warlog(env=settings.eventsourcing_env())
+    replayed = Warlog(env={**settings.eventsourcing_env(), "IS_SNAPSHOTTING_ENABLED": "n"})
+    try:
+        from_snapshot = with_snapshot.repository.get(UUID(game.id))
+        from_events = replayed.repository.get(UUID(game.id))
+        assert replayed.snapshots is None and from_snapshot.version == from_events.version == 101
+        assert vars(from_snapshot) == vars(from_events)
+        assert from_snapshot.state["status"] == "ended"
+    finally:
+        with_snapshot.close()
+        replayed.close()
+
+
 def test_the_library_keeps_sqlite_events_in_one_row_per_event(tmp_path):
     settings = settings_for(tmp_path)
     with TestClient(create_app(settings)) as http:

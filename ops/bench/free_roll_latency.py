@@ -3,7 +3,10 @@ as a ratio to a bare FastAPI echo endpoint with the same JSON body (target <= 1.
 
 Both are uvicorn subprocesses on 127.0.0.1 (warlog on a SQLite file in a temp
 dir), driven by one keep-alive httpx client, the requests alternated
-(warlog, echo, echo, warlog, ...) so both see the same machine load.
+(warlog, echo, echo, warlog, ...) so both see the same machine load. The
+ratio is also taken block by block (BLOCK pairs each) and the spread of
+those block ratios printed: a burst of other work on the machine moves one
+block, not the verdict.
 It then times `Warlog.command` in this process (no HTTP) to split the cost,
 and with --profile prints where that time goes (cProfile).
 """
@@ -23,6 +26,7 @@ from harness import (AT, FREE_ROLL, Budget, Warlog, bearer, build_game, echo_ser
 
 
 WARM_UP = 50  # requests of each kind before measuring: connections, caches, the first snapshot
+BLOCK = 500  # pairs per block ratio
 
 
 def over_http(requests: int, seconds: float, py_spy: str | None) -> dict[str, list[float]]:
@@ -103,7 +107,7 @@ def in_process(requests: int, seconds: float, profile: bool) -> list[float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--requests", type=int, default=1000, help="pairs of requests (default 1000)")
+    parser.add_argument("--requests", type=int, default=5000, help="pairs of requests (default 5000)")
     parser.add_argument("--seconds", type=float, default=60, help="time budget of the HTTP loop (default 60)")
     parser.add_argument("--profile", action="store_true", help="cProfile the in-process application call")
     parser.add_argument("--py-spy", metavar="BIN", help="sample the warlog server with this py-spy binary")
@@ -119,6 +123,11 @@ def main() -> None:
     print(f"     of which the worker-thread call    {summary(http['write'])}")
     print(f"   Warlog.command in process (no HTTP)  {summary(direct_s)}")
     p50, echo_p50 = percentile(warlog_s, 50), percentile(echo_s, 50)
+    blocks = [percentile(warlog_s[i:i + BLOCK], 50) / percentile(echo_s[i:i + BLOCK], 50)
+              for i in range(0, len(warlog_s) - BLOCK + 1, BLOCK)]
+    if blocks:
+        print(f"   p50 ratio of each block of {BLOCK} pairs, in order: "
+              f"{', '.join(f'{b:.2f}x' for b in blocks)} (median {percentile(blocks, 50):.2f}x)")
     verdict = "meets" if p50 <= 1.5 * echo_p50 else "misses"
     print(f"RESULT free_roll/echo p50 {ratio(p50, echo_p50)} ({verdict} the 1.5x target), "
           f"p90 {ratio(percentile(warlog_s, 90), percentile(echo_s, 90))}; "

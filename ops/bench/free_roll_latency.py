@@ -21,7 +21,7 @@ from uuid import UUID
 import httpx
 
 from harness import (AT, FREE_ROLL, Budget, Warlog, bearer, build_game, echo_server, expect, free_port, header,
-                     hot_spots, new_started_game, parse_command, percentile, ratio, request_log, sampled, sqlite_env,
+                     hot_spots, new_started_game, parse_command, percentile, pin, ratio, request_log, sampled, sqlite_env,
                      Server, summary, timed, warlog_server, workdir)
 
 
@@ -109,9 +109,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=5000, help="pairs of requests (default 5000)")
     parser.add_argument("--seconds", type=float, default=60, help="time budget of the HTTP loop (default 60)")
+    parser.add_argument("--cpu", type=int, help="run client and servers on this one CPU (steadier figures)")
     parser.add_argument("--profile", action="store_true", help="cProfile the in-process application call")
     parser.add_argument("--py-spy", metavar="BIN", help="sample the warlog server with this py-spy binary")
     args = parser.parse_args()
+    pin(args.cpu)
 
     header("free_roll latency over HTTP vs a bare FastAPI echo (issue 2, target <= 1.5x)")
     http = over_http(args.requests, args.seconds, args.py_spy)

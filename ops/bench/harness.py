@@ -40,6 +40,21 @@ SERVER_ENV = {"WARLOG_REQUESTS_PER_SECOND": "1000000", "WARLOG_BURST": "1000000"
               "WARLOG_STREAMS_PER_TOKEN": "1000", "WARLOG_LOG_JSON": "true"}
 
 
+PINNED: set[int] | None = None  # CPUs every server started from now on (and this script) run on
+
+
+def pin(cpu: int | None) -> None:
+    """Run this script and the servers it starts on one CPU (None: wherever the scheduler puts them).
+
+    Unpinned, the figures move with where the scheduler happens to place client and servers on
+    this 2-core machine (±0.15x between runs); on one CPU they repeat to ±0.02x, a steady gauge of
+    the work per request."""
+    global PINNED
+    if cpu is not None:
+        PINNED = {cpu}
+        os.sched_setaffinity(0, PINNED)
+
+
 class Budget:
     """Bounds a loop in time as well as in count."""
 
@@ -93,6 +108,8 @@ def process(args: list[str], port: int, log: Path, env: dict[str, str] | None = 
     with open(log, "wb") as out, open(log.with_suffix(".err"), "wb") as err:
         proc = subprocess.Popen(args, cwd=ROOT, env={**os.environ, **SERVER_ENV, **(env or {})},
                                 stdout=out, stderr=err)
+        if PINNED is not None:
+            os.sched_setaffinity(proc.pid, PINNED)
         try:
             wait_until_answers(proc, base_url + ready_path, log.with_suffix(".err"), name=str(args))
             yield Server(base_url, proc.pid)
@@ -185,8 +202,8 @@ def expect(response: httpx.Response, status: int = 200) -> httpx.Response:
 def header(title: str) -> None:
     print(f"== {title}", flush=True)
     print(f"   python {sys.version.split()[0]}, {os.cpu_count()} cores, load average "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} (figures are noisy: other work shares this machine)",
-          flush=True)
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} (figures are noisy: other work shares this machine)"
+          + (f"; client and servers pinned to CPU {min(PINNED)}" if PINNED else ""), flush=True)
 
 
 def request_log(log: Path, path_suffix: str, method: str = "POST") -> list[dict[str, Any]]:

@@ -37,7 +37,10 @@ def if_match_version(request: Request) -> int | str | None:
 
 
 async def read_body(request: Request, limit: int) -> bytes:
-    """The body, refused (413) as soon as it passes `limit`, whatever Content-Length claims."""
+    """The body, refused (413) as soon as it passes `limit`, whatever Content-Length claims.
+
+    Not FastAPI's `max_body_size`: that one answers a body announced too large with a plain-text 413
+    even when the token was refused first, and the contract judges the token first, in problem+json."""
     length = request.headers.get("content-length")
     if length and length.isdigit() and int(length) > limit:
         raise Problem(413, f"the body is larger than {limit} bytes")

@@ -2,19 +2,29 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import ValidationError
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from api.deps import Seat, WarlogApp
 from api.schemas import ArmyIn, GameCreate, GamePublic, parse_army
-from api.writing import now, write
+from api.writing import now, read_body, write
 
 router = APIRouter(tags=["games"])
 
 
 @router.post("/games", status_code=201, response_model=GamePublic,
+             responses={413: {"description": "the body is larger than 64 KiB"}},
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                 "schema": GameCreate.model_json_schema(ref_template="#/components/schemas/{model}")}}}},
              summary="Create a game: three tokens and, with server dice, the dice commitment")
-async def create_game(body: GameCreate, warlog: WarlogApp, request: Request) -> dict:
+async def create_game(warlog: WarlogApp, request: Request) -> dict:
+    raw = await read_body(request, request.app.state.settings.max_command_bytes)
+    try:
+        body = GameCreate.model_validate_json(raw)
+    except ValidationError as error:
+        raise RequestValidationError(error.errors(include_url=False)) from None
     players = {p.seat: p.name for p in body.players}
     created = await run_in_threadpool(warlog.create_game, body.ruleset, players, body.dice,
                                       body.options.model_dump(), now())

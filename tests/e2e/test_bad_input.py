@@ -198,6 +198,25 @@ def test_a_streamed_command_body_without_a_length_past_64_kib_is_413(new_game):
                                                    headers=game.headers("A")))
 
 
+def test_a_game_creation_past_64_kib_is_413_and_creates_nothing(http):
+    recorder = http.app.state.warlog.recorder
+    before = recorder.max_notification_id()
+    client = http
+    body = {"ruleset": "alternating", "players": [{"seat": "A", "name": "x" * (64 * 1024)}, {"seat": "B", "name": "B"}]}
+    for send in (lambda: client.post("/games", json=body),
+                 lambda: client.post("/games", content=iter([json.dumps(body).encode()[i:i + 8192]
+                                                             for i in range(0, 70 * 1024, 8192)]),
+                                     headers={"Content-Type": "application/json"})):
+        response = send()
+        assert response.status_code == 413, response.text
+        assert response.headers["content-type"].startswith(PROBLEM)
+        assert response.json()["detail"] == "the body is larger than 65536 bytes"
+    assert recorder.max_notification_id() == before
+    assert client.post("/games", json={**body, "players": [{"seat": "A", "name": "A"},
+                                                           {"seat": "B", "name": "B"}]}).status_code == 201
+    assert recorder.max_notification_id() != before
+
+
 def big_army(count, name_length):
     return [unit(f"u{n}", 1, name="N" * name_length) for n in range(count)]
 

@@ -191,7 +191,7 @@ def ledger_env(app_env: dict[str, str]) -> dict[str, str]:
                 "POSTGRES_SCHEMA")
         return {"PERSISTENCE_MODULE": module, **{key: app.get(key) for key in keys if app.get(key) is not None}}
     db = app.get("SQLITE_DBNAME")
-    if module == "eventsourcing.sqlite" and db and "memory" not in db:
+    if module != "eventsourcing.popo" and db and "memory" not in db:  # an SQLite file (the library's or api.storage)
         path = Path(db)
         return {"PERSISTENCE_MODULE": module, "SQLITE_LOCK_TIMEOUT": "10",
                 "SQLITE_DBNAME": str(path.with_name(path.stem + ".ledger" + (path.suffix or ".db")))}

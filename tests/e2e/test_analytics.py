@@ -172,3 +172,34 @@ def test_warlog_export_and_analytics_cover_every_game_in_the_store(new_game, app
     assert across["dice"]["A"]["terrain"]["dice"] == 6
     assert across["pass_points"]["B"] == {"earned": 4, "spent": 2}
     assert across["units_destroyed"] == {"B": {"count": 2}}
+
+
+def test_warlog_project_follows_the_store_into_the_ledger_until_stopped(new_game, app):
+    """`warlog project` on SQLite: what was played before it started, and what is played while it runs."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    def ledger_games(ledger):
+        return {row["game_id"] for row in ledger.view.rows("games")}
+
+    def wait_for(ledger, wanted, seconds=20):
+        deadline = time.monotonic() + seconds
+        while ledger_games(ledger) != wanted and time.monotonic() < deadline:
+            assert process.poll() is None, process.stderr.read()
+            time.sleep(0.2)
+        return ledger_games(ledger)
+
+    before = played(new_game)
+    ledger = open_ledger(ledger_env(app.state.settings.eventsourcing_env()))
+    process = subprocess.Popen([sys.executable, "-m", "api.cli", "project", "--db", app.state.settings.db],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert wait_for(ledger, {before.id}) == {before.id}
+        during = played(new_game)
+        assert wait_for(ledger, {before.id, during.id}) == {before.id, during.id}
+        assert len(ledger.view.rows("dice", during.id)) == len(ledger.view.rows("dice", before.id)) > 0
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=10)

@@ -19,6 +19,28 @@ SLUGS = {401: "unauthorized", 403: "forbidden", 404: "not-found", 409: "refused"
          413: "too-large", 422: "malformed", 429: "too-many-requests"}
 
 
+PROBLEM_SCHEMA = {
+    "type": "object", "required": ["type", "title", "status", "detail"],
+    "properties": {"type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"},
+                   "detail": {"type": "string"}, "rule": {"type": "string", "description": "the rule that refused"},
+                   "field": {"type": "string", "description": "the field or header to fix"}}}
+WHEN = {401: "no token, or an unknown one", 403: "the token may not do this (another game's, a spectator writing)",
+        404: "no such game (or unit, or event)", 409: "a rule forbids it now (`rule` names it), or a race lost "
+        "(`type` ends in /conflict, rule SVC.CONFLICT): send it again", 412: "If-Match names another version",
+        413: "the body is larger than the service accepts", 422: "malformed: the detail says what to fix",
+        429: "too many requests or streams for this token (Retry-After)"}
+
+
+def problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI `responses` of these refusals, every one application/problem+json."""
+    return {status: {"description": WHEN[status],
+                     "content": {"application/problem+json": {"schema": PROBLEM_SCHEMA}}} for status in statuses}
+
+
+READS = problems(401, 403, 404, 422, 429)  # every request behind a token (422: a malformed query parameter)
+WRITES = problems(401, 403, 404, 409, 412, 413, 422, 429)
+
+
 class Problem(Exception):
     """An HTTP problem raised from the API layer itself (auth, limits)."""
 

@@ -158,6 +158,23 @@ def parse_army(body: Any) -> list[dict[str, Any]]:
     return [unit.model_dump() for unit in army.units]
 
 
+def body_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """A request body's JSON schema for `openapi_extra`, nested models written in place: its own `$defs`
+    would not resolve there, nor would references to components FastAPI never registered."""
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return inline(defs[node["$ref"].rsplit("/", 1)[-1]])
+            return {key: inline(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [inline(value) for value in node]
+        return node
+    return inline(schema)
+
+
 def command_schemas() -> dict[str, Any]:
     """The OpenAPI description of every command body (a oneOf keyed by `type`)."""
     variants = []

@@ -9,12 +9,13 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
 from api.deps import Reader, WarlogApp
+from api.errors import READS
 from api.horizon import entries_until, horizon
 from projections.analytics import summarize
 from projections.export import MEDIA_TYPES, render
 from projections.rows import game_rows
 
-router = APIRouter(tags=["analytics"])
+router = APIRouter(tags=["analytics"], responses=READS)
 ANALYTICS = (
     "Per seat and roll purpose: the faces observed, their total against the exact distribution of n fair dice "
     "(`p_at_least_this_good`: how likely a total at least this good was; `luck_percentile`: the mid-p "

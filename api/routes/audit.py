@@ -7,12 +7,12 @@ from fastapi import APIRouter, Path, Query
 from fastapi.concurrency import run_in_threadpool
 
 from api.deps import Reader, WarlogApp
-from api.errors import Problem
+from api.errors import READS, Problem
 from api.horizon import horizon, stored_until
 from domain.application import Warlog
 from projections.audit import GameLog, audit, story
 
-router = APIRouter(tags=["audit"])
+router = APIRouter(tags=["audit"], responses=READS)
 
 
 def game_log(warlog: Warlog, caller: Any) -> tuple[GameLog, int]:

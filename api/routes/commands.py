@@ -5,10 +5,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from api.deps import Seat, WarlogApp
+from api.errors import WRITES
 from api.schemas import ActionPublic, command_schemas, parse_command
 from api.writing import write
 
-router = APIRouter(tags=["play"])
+router = APIRouter(tags=["play"], responses=WRITES)
 WRITE_HEADERS = {"parameters": [
     {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string"},
      "description": "replays the stored answer for 24 hours; another body with the same key is 422"},

@@ -8,16 +8,17 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from api.deps import Seat, WarlogApp
-from api.schemas import ArmyIn, GameCreate, GamePublic, parse_army
+from api.errors import WRITES, problems
+from api.schemas import ArmyIn, GameCreate, GamePublic, body_schema, parse_army
 from api.writing import now, read_body, write
 
 router = APIRouter(tags=["games"])
 
 
 @router.post("/games", status_code=201, response_model=GamePublic,
-             responses={413: {"description": "the body is larger than 64 KiB"}},
+             responses=problems(413, 422),
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-                 "schema": GameCreate.model_json_schema(ref_template="#/components/schemas/{model}")}}}},
+                 "schema": body_schema(GameCreate)}}}},
              summary="Create a game: three tokens and, with server dice, the dice commitment")
 async def create_game(warlog: WarlogApp, request: Request) -> dict:
     raw = await read_body(request, request.app.state.settings.max_command_bytes)
@@ -34,7 +35,7 @@ async def create_game(warlog: WarlogApp, request: Request) -> dict:
 
 @router.post("/games/{game_id}/armies", summary="Muster (or replace) this seat's army until the game starts",
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-                 "schema": ArmyIn.model_json_schema(ref_template="#/components/schemas/{model}")}}}})
+                 "schema": body_schema(ArmyIn)}}}}, responses=WRITES)
 async def muster(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
     settings = request.app.state.settings
 

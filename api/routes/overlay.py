@@ -9,13 +9,14 @@ from fastapi.concurrency import run_in_threadpool
 from sse_starlette.sse import EventSourceResponse
 
 from api.deps import Reader, StreamReader, WarlogApp
+from api.errors import READS
 from api.horizon import Horizon, horizon, state_of
 from api.live import current, follow
 from api.routes.stream import CountedStream
 from domain.application import Warlog
 from projections.overlay import overlay_view
 
-router = APIRouter(tags=["overlay"])
+router = APIRouter(tags=["overlay"], responses=READS)
 DESCRIPTION = ("Round, phase, sub-phase, whose go (`whose_go`, null when either seat may act), pass points, "
                "CP, the last roll with its faces, and the units each seat has lost. A spectator token of a "
                "game with `options.spectator_delay_s` sees it that many seconds late.")

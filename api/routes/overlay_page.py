@@ -7,6 +7,7 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse
 
 from api.deps import stream_reader
+from api.errors import problems
 
 router = APIRouter(tags=["overlay"])
 PAGE = (files("api") / "static" / "overlay.html").read_text(encoding="utf-8")  # package data
@@ -18,7 +19,6 @@ HEADERS = {
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
                                "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'",
 }
-PROBLEM = {"content": {"application/problem+json": {}}}
 
 
 @router.get("/games/{game_id}/overlay.html", response_class=HTMLResponse,
@@ -30,8 +30,6 @@ PROBLEM = {"content": {"application/problem+json": {}}}
                         "roll with its faces and the units each seat has lost. The token is checked like any read "
                         "(401, then 404, then 403, as problem+json): a wrong token never gets the page. A "
                         "spectator token of a game with `options.spectator_delay_s` shows the game that late.",
-            responses={401: {"description": "no token, or an unknown one", **PROBLEM},
-                       403: {"description": "the token belongs to another game", **PROBLEM},
-                       404: {"description": "no such game", **PROBLEM}})
+            responses=problems(401, 403, 404, 422, 429))
 async def overlay_page() -> HTMLResponse:
     return HTMLResponse(PAGE, headers=HEADERS)

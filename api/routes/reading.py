@@ -7,12 +7,12 @@ from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
 
 from api.deps import Reader, WarlogApp
-from api.errors import Problem
+from api.errors import READS, Problem
 from api.horizon import entries_page, horizon, state_of
 from projections.heads import extends
 from projections.state import state_view
 
-router = APIRouter(tags=["reading"])
+router = APIRouter(tags=["reading"], responses=READS)
 
 
 @router.get("/games/{game_id}/state", summary="The current-phase projection (`?at=SEQ`: as it stood after event SEQ)",

@@ -9,10 +9,10 @@ from sse_starlette.sse import EventSourceResponse
 from starlette.types import Receive, Scope, Send
 
 from api.deps import StreamReader, WarlogApp
-from api.errors import Problem
+from api.errors import READS, Problem
 from api.live import current, follow
 
-router = APIRouter(tags=["reading"])
+router = APIRouter(tags=["reading"], responses=READS)
 
 
 class CountedStream(EventSourceResponse):

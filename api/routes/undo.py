@@ -7,10 +7,11 @@ from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
 
 from api.deps import Reader, WarlogApp
+from api.errors import READS
 from api.horizon import horizon
 from projections.state import undo_view
 
-router = APIRouter(tags=["play"])
+router = APIRouter(tags=["play"], responses=READS)
 
 
 @router.get("/games/{game_id}/undo", summary="What POST /undo and POST /redo would do now, for this token",

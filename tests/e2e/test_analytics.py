@@ -181,25 +181,31 @@ def test_warlog_project_follows_the_store_into_the_ledger_until_stopped(new_game
     import sys
     import time
 
-    def ledger_games(ledger):
-        return {row["game_id"] for row in ledger.view.rows("games")}
+    store = app.state.warlog
 
-    def wait_for(ledger, wanted, seconds=20):
+    def caught_up(ledger, seconds=20):
+        """Wait until the process's ledger has seen every event in the store."""
         deadline = time.monotonic() + seconds
-        while ledger_games(ledger) != wanted and time.monotonic() < deadline:
+        while (ledger.view.max_tracking_id(store.name) or 0) < store.recorder.max_notification_id():
             assert process.poll() is None, process.stderr.read()
+            assert time.monotonic() < deadline, "warlog project did not catch up"
             time.sleep(0.2)
-        return ledger_games(ledger)
+
+    def games_in(ledger, games):
+        assert {row["game_id"] for row in ledger.view.rows("games")} == {game.id for game in games}
+        for game in games:
+            assert ledger.view.rows("dice", game.id) == game_rows(game.id, game.events()).dice
 
     before = played(new_game)
-    ledger = open_ledger(ledger_env(app.state.settings.eventsourcing_env()))
+    ledger = open_ledger(ledger_env(app.state.settings.eventsourcing_env()))  # the file beside the store
     process = subprocess.Popen([sys.executable, "-m", "api.cli", "project", "--db", app.state.settings.db],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert wait_for(ledger, {before.id}) == {before.id}
+        caught_up(ledger)
+        games_in(ledger, [before])
         during = played(new_game)
-        assert wait_for(ledger, {before.id, during.id}) == {before.id, during.id}
-        assert len(ledger.view.rows("dice", during.id)) == len(ledger.view.rows("dice", before.id)) > 0
+        caught_up(ledger)
+        games_in(ledger, [before, during])
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(timeout=10)

@@ -50,13 +50,15 @@ async def events(caller: Reader, warlog: WarlogApp,
 @router.get("/games/{game_id}/verify", summary="Recompute the hash chain (and, once ended, every server roll)",
             description="With `?head=HASH` (a round head a seat kept) the answer adds `extends_head`: whether "
                         "the log still holds that event, unchanged, with an intact chain up to it — a log "
-                        "rewritten after the fact cannot.")
+                        "rewritten after the fact cannot. A spectator of a game with `spectator_delay_s` checks "
+                        "the log as far as it sees it; the seed is revealed to it once it sees the end.")
 async def verify(caller: Reader, warlog: WarlogApp,
                  head: Annotated[str | None, Query(pattern="^[0-9a-f]{64}$")] = None) -> dict[str, Any]:
     def check() -> dict[str, Any]:
-        result = warlog.verify(caller.game_id)
+        seen = horizon(warlog, warlog.read(caller.game_id), caller)  # a delayed spectator checks what it sees
+        result = warlog.verify(caller.game_id, None if seen.live else seen.version)
         if head is not None:
-            result.update(extends(head, [e.entry for e in warlog.stored(caller.game_id)]))
+            result.update(extends(head, [e.entry for e in warlog.stored(caller.game_id, 0, seen.version)]))
         return result
 
     return await run_in_threadpool(check)

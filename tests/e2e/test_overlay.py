@@ -115,6 +115,31 @@ def test_a_delayed_spectator_sees_the_state_as_of_the_last_event_old_enough(new_
            {k: v for k, v in then.items() if k != "legal_commands"}
 
 
+def test_a_delayed_spectator_verifies_the_log_it_sees_and_is_told_the_seed_once_it_sees_the_end(new_game, clock):
+    def verify(role):
+        response = game.http.get(f"/games/{game.id}/verify", headers=game.headers(role))
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    game = started(new_game, spectator_delay_s=60)
+    before = game.events("A")
+    clock.advance(100)
+    game.cmd("A", "free_roll", spec="2D6", purpose="after the horizon")
+    game.cmd("B", "concede")
+    live = verify("A")
+    assert live["chain_ok"] and live["dice_ok"] is True and live["server_seed"]
+    assert live["events"] == len(game.events("A")) > len(before)
+    late = verify("spectator")
+    assert late["chain_ok"] and late["events"] == len(before) and late["head_hash"] == before[-1]["hash"]
+    assert late["server_seed"] is None and late["dice_ok"] is None  # the end is still a minute away for it
+    head = game.http.get(f"/games/{game.id}/verify", params={"head": live["head_hash"]},
+                         headers=game.headers("spectator")).json()
+    assert head["extends_head"] is False  # an event it has not seen yet is not in the log it checks
+
+    clock.advance(61)
+    assert verify("spectator") == live
+
+
 def test_a_delayed_spectator_sees_the_undone_flags_that_stood_at_its_horizon(new_game, clock):
     game = started(new_game, spectator_delay_s=30)
     action = game.cmd("A", "confirm_count")

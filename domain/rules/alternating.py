@@ -716,10 +716,6 @@ class Alternating(Ruleset):
     def _ongoing(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
         state["units"][data["unit"]].update(in_reserves=True, ongoing=True, arriving=False)
 
-    @applies("UnitDisembarked")
-    def _disembarked(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["units"][data["unit"]]["embarked_in"] = None
-
     @applies("ChargeDeclared")
     def _charge(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
         state["step"]["charge"] = {"unit": data["unit"], "seat": data["seat"], "targets": data["targets"],

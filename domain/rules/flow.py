@@ -289,6 +289,12 @@ class Ruleset:
                                        "starting_strength": units[uid]["starting_strength"]}, "CORE.STR.2")
         if after == "destroyed":
             t.emit("UnitDestroyed", {"unit": uid}, "CORE.STR.2")
+            # its passengers are no longer inside anything: on the battlefield (CORE.OFF.1), where the
+            # players set them up, and from now on counted, selected and shot at as any other unit
+            for passenger in sorted(p for p, unit in units.items()
+                                    if unit.get("embarked_in") == uid and unit["models_alive"] > 0):
+                t.emit("UnitDisembarked", {"unit": passenger, "transport": uid,
+                                           "reason": "its transport was destroyed"}, "CORE.OFF.1")
 
     def change_status(self, t: Any, uid: str, status: str, value: bool, rule: str, **extra: Any) -> None:
         has = status in t.state["units"][uid]["statuses"]
@@ -500,6 +506,10 @@ class Ruleset:
         unit["wounds_lost"] = unit.get("wounds_lost", 0) + data["wounds"]
         if unit["starting_strength"] == 1 and unit["wounds_lost"] >= army.total_wounds(unit):
             unit["models_alive"] = 0
+
+    @applies("UnitDisembarked")
+    def _disembarked(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["units"][data["unit"]]["embarked_in"] = None
 
     @applies("UnitDestroyed")
     def _destroyed(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

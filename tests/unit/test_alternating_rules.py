@@ -281,3 +281,24 @@ def test_a_unit_embarked_or_in_reserves_cannot_be_charged():
     _play_to_charges(table)
     for target in ("b-in", "b-res"):
         assert table.refused("A", "select", unit="a-1", targets=[target], distance="3")["rule"] == "AA.CHG.1"
+
+
+def test_the_passengers_of_a_destroyed_transport_are_out_on_the_table_and_count_for_shooting():
+    table = Table([unit("a-1"), unit("a-2")],
+                  [vehicle("b-truck", capacity=10, weapons=False), unit("b-in", embarked_in="b-truck")])
+    events = table.do("A", "record_casualties", unit="b-truck", models=1)
+    assert [e["type"] for e in events][-2:] == ["UnitDestroyed", "UnitDisembarked"]
+    out = event(events, "UnitDisembarked")
+    assert out["rule"] == "CORE.OFF.1"
+    assert out["data"] == {"unit": "b-in", "transport": "b-truck", "reason": "its transport was destroyed"}
+    assert table.view()["units"]["b-in"]["embarked_in"] is None
+    while table.view()["sub_phase"] != "shooting_pass_points":
+        awaiting = table.view()["awaiting"]
+        seat = awaiting["seat"] or "A"
+        if awaiting["action"] == "select":
+            table.do(seat, "declare_done")
+        else:
+            table.do(seat, awaiting["action"], **({"dice": {"A": 6, "B": 1}} if awaiting["action"] == "roll_off"
+                                                  else {"first": "A"} if awaiting["action"] == "choose_order" else {}))
+    counted = event(table.counts_confirmed(), "PassPointsCalculated")["data"]["counts"]
+    assert counted == {"A": 2, "B": 1}  # inside a truck with no fire points it would not have counted (AA.SPP.1)

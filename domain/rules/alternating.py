@@ -461,7 +461,7 @@ class Alternating(Ruleset):
         unit = state["units"][uid]
         ranged = {w["name"]: w for w in army.ranged_weapons(unit)}
         firing = command.weapons if command.weapons is not None else {name: unit["models_alive"] for name in ranged}
-        weapons, volleys = [], []
+        weapons, volleys, shot_rolls = [], [], []
         for name, models in firing.items():
             if name not in ranged:
                 raise Malformed(f"{uid} has no ranged weapon {name!r}", field="weapons")
@@ -477,12 +477,31 @@ class Alternating(Ruleset):
                             "shots_per_model": per_model, "models": models, "shots": shots})
             if expr.is_constant:
                 volleys += [(name, n) for n in _chunks(shots, dice.MAX_DICE)]
-        # a weapon with a random number of shots is recorded; its dice are the players' (free_roll)
-        t.emit("OverwatchFired", {"unit": uid, "against": against, "weapons": weapons, "volleys": len(volleys)},
-               "AA.OW.1")
+            else:  # a random profile: each model rolls its shots first (`overwatch_shots`), then the hits
+                profile = dice.parse(str(weapon.get("A")))
+                shot_rolls += [(name, n, profile) for n in _chunks(models, dice.MAX_DICE // profile.count)]
+        # every roll still to come counts as a volley: the charge roll waits until none is left
+        t.emit("OverwatchFired", {"unit": uid, "against": against, "weapons": weapons,
+                                  "volleys": len(volleys) + len(shot_rolls)}, "AA.OW.1")
         for name, count in volleys:
             self.request_roll(t, seat, "overwatch", str(dice.DiceExpr(count, 6)), "AA.OW.1", uid,
                               against=against, weapon=name)
+        for name, models, profile in shot_rolls:
+            self.request_roll(t, seat, "overwatch_shots", str(dice.DiceExpr(models * profile.count, profile.sides)),
+                              "AA.OW.1", uid, against=against, weapon=name, per_model=profile.count,
+                              modifier=profile.modifier)
+
+    def _overwatch_shots(self, t: Any, seat: str, uid: str, context: dict[str, Any], faces: list[int]) -> None:
+        """AA.OW.1 on a random profile: each model fires what it rolled, one fewer, never fewer than one."""
+        k = context["per_model"]
+        per_model = [max(1, sum(faces[i:i + k]) + context["modifier"] - 1) for i in range(0, len(faces), k)]
+        hits = _chunks(sum(per_model), dice.MAX_DICE)
+        t.emit("OverwatchShotsRolled", {"unit": uid, "against": context["against"], "weapon": context["weapon"],
+                                        "shots_per_model": per_model, "shots": sum(per_model),
+                                        "volleys": len(hits)}, "AA.OW.1")
+        for count in hits:
+            self.request_roll(t, seat, "overwatch", str(dice.DiceExpr(count, 6)), "AA.OW.1", uid,
+                              against=context["against"], weapon=context["weapon"])
 
     def _selected_resolve_combats(self, t: Any, seat: str, uid: str, act: bool, targets: list,
                                   distance: Any) -> None:
@@ -520,6 +539,8 @@ class Alternating(Ruleset):
             arrives = total >= RESERVE_ARRIVES_ON
             t.emit("ReserveArriving" if arrives else "ReserveDelayed",
                    {"unit": uid, "total": total, "needed": RESERVE_ARRIVES_ON}, "AA.RES.1")
+        elif purpose == "overwatch_shots":
+            self._overwatch_shots(t, request["seat"], uid, context, roll["faces"])
         elif purpose == "overwatch":  # hits are read by the players (snap shots, unchanged by the seed)
             t.emit("OverwatchResolved", {"unit": uid, "against": context["against"], "weapon": context["weapon"],
                                          "shots": len(roll["faces"]), "faces": roll["faces"]}, "AA.OW.1")
@@ -731,6 +752,10 @@ class Alternating(Ruleset):
     @applies("OverwatchHeld")
     def _overwatch_held(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
         state["step"]["charge"]["pending"].remove(data["unit"])
+
+    @applies("OverwatchShotsRolled")
+    def _overwatch_shots_rolled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["charge"]["volleys"] += data["volleys"] - 1  # this roll done, its hit rolls to come
 
     @applies("OverwatchResolved")
     def _overwatch_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

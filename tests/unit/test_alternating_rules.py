@@ -302,3 +302,24 @@ def test_the_passengers_of_a_destroyed_transport_are_out_on_the_table_and_count_
                                                   else {"first": "A"} if awaiting["action"] == "choose_order" else {}))
     counted = event(table.counts_confirmed(), "PassPointsCalculated")["data"]["counts"]
     assert counted == {"A": 2, "B": 1}  # inside a truck with no fire points it would not have counted (AA.SPP.1)
+
+
+def test_a_random_shot_weapon_rolls_its_overwatch_shots_per_model_one_fewer_then_its_hits():
+    flamer = {"name": "Burna", "type": "ranged", "range": 8, "A": "D6", "skill": 3, "S": 4, "AP": 0, "D": "1",
+              "kind": "assault", "keywords": []}
+    table = Table([unit("a-1", 2)], [unit("b-1", 3, weapons=[flamer])])
+    _play_to_charges(table)
+    table.do("A", "select", unit="a-1", targets=["b-1"], distance="3")
+    fired = event(table.do("B", "select", unit="b-1", weapons={"Burna": 2}), "OverwatchFired")
+    assert fired["data"]["weapons"][0]["shots"] == "2x(D6-1)" and fired["data"]["volleys"] == 1
+    assert table.view()["awaiting"]["roll"] == {"purpose": "overwatch_shots", "unit": "b-1", "spec": "2D6",
+                                                "rule": "AA.OW.1"}
+    rolled = event(table.do("B", "roll", dice=[1, 5]), "OverwatchShotsRolled")
+    assert rolled["rule"] == "AA.OW.1"
+    assert rolled["data"]["shots_per_model"] == [1, 4] and rolled["data"]["shots"] == 5  # a 1 still fires one
+    assert table.view()["awaiting"]["roll"]["purpose"] == "overwatch"
+    assert table.view()["awaiting"]["roll"]["spec"] == "5D6"
+    resolved = event(table.do("B", "roll", dice=[6, 2, 3, 6, 1]), "OverwatchResolved")
+    assert resolved["data"]["shots"] == 5
+    assert table.view()["awaiting"] == {"seat": "A", "action": "roll", "roll": {
+        "purpose": "charge", "unit": "a-1", "spec": "2D6", "rule": "AA.CHG.1"}}

@@ -271,7 +271,7 @@ class Table:
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        del self.game._ctx  # back to the class's None: nothing of the request stays in the game (or its snapshots)
+        vars(self.game).pop("_ctx", None)  # back to the class's None: nothing of the request stays in the game or its snapshots
 
     def next_meta(self) -> dict[str, Any]:
         meta: dict[str, Any] = {"kind": self.kind}

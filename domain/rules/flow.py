@@ -93,6 +93,7 @@ class Ruleset:
         uid = getattr(command, "unit", None)
         if uid is not None and uid not in state["units"]:
             raise NotFound(f"no unit {uid!r} in this game", field="unit")
+        spec = self._parse(command.spec) if isinstance(command, cmd.FreeRoll) else None  # 422 with any dice
         if state["dice"] != "table":
             return  # dice sent in server mode are refused by the rules (SVC.DICE.SERVER)
         faces = getattr(command, "dice", None)
@@ -104,8 +105,8 @@ class Ruleset:
             return
         if faces is not None and not isinstance(command, (cmd.FreeRoll, cmd.Roll)):
             raise Malformed(f"{command.type} carries no dice; only roll_off, roll and free_roll do", field="dice")
-        if isinstance(command, cmd.FreeRoll):
-            expr, what = self._parse(command.spec), "this roll"
+        if spec is not None:
+            expr, what = spec, "this roll"
         elif isinstance(command, cmd.Roll) and state["rolls"]:
             expr = dice.parse(state["rolls"][0]["spec"])
             what = f"the awaited {state['rolls'][0]['purpose']} roll"

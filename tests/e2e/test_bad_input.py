@@ -119,6 +119,15 @@ def test_a_field_of_the_wrong_type_is_422_naming_it(new_game):
     assert problem["field"] == "spec"
 
 
+@pytest.mark.parametrize("dice_mode", ["server", "table"])
+@pytest.mark.parametrize("spec", ["x", "0D6", "51D6", "D1", "D6+", "2000"])
+def test_a_free_roll_whose_spec_is_no_dice_expression_is_422_naming_it_in_either_dice_mode(new_game, dice_mode,
+                                                                                              spec):
+    game = started(new_game, dice=dice_mode)
+    problem = refused_with(game, 422, lambda: game.send("A", {"type": "free_roll", "spec": spec, "purpose": "x"}))
+    assert problem["field"] == "spec" and problem["detail"].startswith("spec: ")
+
+
 def test_missing_dice_in_table_mode_is_422_saying_how_many_of_what(new_game):
     game = started(new_game, dice="table")
     problem = refused_with(game, 422, lambda: game.send("A", {"type": "free_roll", "spec": "3D6", "purpose": "x"}))

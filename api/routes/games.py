@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.exceptions import RequestValidationError
-from pydantic import ValidationError
 from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import ValidationError
 
 from api.deps import Seat, WarlogApp
 from api.errors import WRITES, problems

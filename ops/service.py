@@ -1,7 +1,8 @@
 """`warlog serve` as a subprocess on a free local port, and the PostgreSQL schema it may live in.
 
 Shared by the crash loop, the load test, the benchmarks' harness and the tests that run the real
-service (`tests/integration/test_crash.py`, `tests/integration/test_live_feed_postgres.py`).
+service (`tests/integration/test_crash.py`, `tests/integration/test_live_feed_postgres.py`); with the
+client that rolls until the service is killed, which both crash checks use.
 Importable as `ops.service` from the repository root (pytest's pythonpath; the scripts under ops/
 put the root on `sys.path` themselves).
 """
@@ -14,9 +15,11 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 from uuid import uuid4
 
 import httpx
@@ -125,3 +128,30 @@ def store(args: argparse.Namespace, tmp: Path, schema_prefix: str) -> Iterator[t
         yield ["--postgres", args.postgres], {"WARLOG_POSTGRES_SCHEMA": schema}
     finally:
         postgres_schema(args.postgres, False, schema)
+
+
+def free_roll(key: str) -> dict[str, Any]:
+    """A free_roll whose purpose is its Idempotency-Key: the log then says which request rolled what."""
+    return {"type": "free_roll", "spec": "2D6", "purpose": key}
+
+
+def roll_until_killed(url: str, game_id: str, seat: str, name: str, headers: Callable[[str], dict[str, str]],
+                      stop: threading.Event, acknowledged: dict[str, dict[str, Any]], lost: dict[str, str],
+                      refused: list[str]) -> None:
+    """Send free_rolls keyed `{name}-{n}` for `seat` until the service dies (`headers(key)` carries the token
+    and the key): every 200 answer goes in `acknowledged`, the request whose answer the kill lost in `lost`
+    (appended or not, nobody knows yet), any other answer in `refused` (an assert would end the thread only)."""
+    with httpx.Client(base_url=url, timeout=10) as http:
+        n = 0
+        while not stop.is_set():
+            key = f"{name}-{n}"
+            n += 1
+            try:
+                response = http.post(f"/games/{game_id}/commands", json=free_roll(key), headers=headers(key))
+            except httpx.TransportError:
+                lost[key] = seat
+                return
+            if response.status_code != 200:
+                refused.append(f"{key}: {response.status_code} {response.text[:300]}")
+                return
+            acknowledged[key] = response.json()

@@ -30,6 +30,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from functools import partial
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "ops" / "bench")]
 from harness import header, workdir  # noqa: E402  (ops/bench/harness.py)
 
 from api.cli import DEMO_ARMIES  # noqa: E402
-from ops.service import Service, add_store_arguments, store, store_name  # noqa: E402
+from ops.service import Service, add_store_arguments, free_roll, roll_until_killed, store, store_name  # noqa: E402
 
 LIMITS = {"WARLOG_REQUESTS_PER_SECOND": "1000000", "WARLOG_BURST": "1000000"}
 
@@ -72,10 +73,6 @@ class Tally:
         return ok
 
 
-def roll(key: str) -> dict[str, Any]:
-    return {"type": "free_roll", "spec": "2D6", "purpose": key}
-
-
 def new_game(url: str) -> Game:
     with httpx.Client(base_url=url, timeout=10) as http:
         created = http.post("/games", json={"ruleset": "alternating", "dice": "server", "players": [
@@ -87,25 +84,6 @@ def new_game(url: str) -> Game:
         game.started = http.post(f"/games/{game.id}/commands", json={"type": "start_game"},
                                  headers=game.headers("A")).raise_for_status().json()["version"]
     return game
-
-
-def player(url: str, game: Game, name: str, seat: str, stop: threading.Event,
-           acknowledged: dict[str, dict[str, Any]], lost: dict[str, str], errors: list[str]) -> None:
-    """Roll with fresh keys until the service dies; the request in flight then is `lost`."""
-    with httpx.Client(base_url=url, timeout=10) as http:
-        n = 0
-        while not stop.is_set():
-            key = f"{name}-{n}"
-            n += 1
-            try:
-                response = http.post(f"/games/{game.id}/commands", json=roll(key), headers=game.headers(seat, key))
-            except httpx.TransportError:
-                lost[key] = seat
-                return
-            if response.status_code != 200:
-                errors.append(f"{key}: {response.status_code} {response.text[:300]}")
-                return
-            acknowledged[key] = response.json()
 
 
 def events(http: httpx.Client, game: Game) -> list[dict[str, Any]]:
@@ -124,8 +102,11 @@ def cycle(number: int, service: Service, game: Game, tally: Tally, threads: int,
     lost: dict[str, str] = {}
     errors: list[str] = []
     stop = threading.Event()
-    players = [threading.Thread(target=player, args=(service.url, game, f"c{number}-t{i}", "AB"[i % 2], stop,
-                                                     acknowledged, lost, errors)) for i in range(threads)]
+    seats = ["AB"[i % 2] for i in range(threads)]
+    players = [threading.Thread(target=roll_until_killed, args=(service.url, game.id, seat, f"c{number}-t{i}",
+                                                                partial(game.headers, seat), stop,
+                                                                acknowledged, lost, errors))
+               for i, seat in enumerate(seats)]
     for each in players:
         each.start()
     time.sleep(kill_after)
@@ -151,7 +132,7 @@ def cycle(number: int, service: Service, game: Game, tally: Tally, threads: int,
 
         stored = {e["data"]["purpose"]: e for e in log[game.started:] if e["type"] == "DiceRolled"}
         for key, seat in lost.items():
-            response = http.post(f"/games/{game.id}/commands", json=roll(key), headers=game.headers(seat, key))
+            response = http.post(f"/games/{game.id}/commands", json=free_roll(key), headers=game.headers(seat, key))
             if not tally.check(response.status_code == 200, f"cycle {number}: resending {key}: {response.text}"):
                 continue
             answer = response.json()

@@ -16,36 +16,11 @@ from typing import Any
 import httpx
 import pytest
 
-from ops.service import Service
+from ops.service import Service, free_roll, roll_until_killed
 from tests.integration.conftest import PG_URL
 from tests.support.client import GameClient, unit
 
 SEATS = ("A", "B")
-
-
-def roll_body(key: str) -> dict[str, Any]:
-    return {"type": "free_roll", "spec": "2D6", "purpose": key}
-
-
-def roll_until_killed(url: str, game: GameClient, seat: str, stop: threading.Event,
-                      acknowledged: dict[str, dict[str, Any]], unacknowledged: dict[str, str],
-                      refused: list[str]) -> None:
-    """Send free_rolls with distinct keys until the service dies; remember what was answered and what was not."""
-    with httpx.Client(base_url=url, timeout=10) as http:
-        n = 0
-        while not stop.is_set():
-            key = f"{seat}-{n}"
-            n += 1
-            try:
-                response = http.post(f"/games/{game.id}/commands", json=roll_body(key),
-                                     headers=game.headers(seat, **{"Idempotency-Key": key}))
-            except httpx.TransportError:
-                unacknowledged[key] = seat  # sent, answer lost: appended or not, nobody knows yet
-                return
-            if response.status_code != 200:  # an assert here would end the thread, not the test
-                refused.append(f"{key}: {response.status_code} {response.text}")
-                return
-            acknowledged[key] = response.json()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -73,8 +48,9 @@ def test_a_killed_server_keeps_every_acknowledged_roll_and_a_resent_key_appends_
         unacknowledged: dict[str, str] = {}
         refused: list[str] = []
         stop = threading.Event()
-        players = [threading.Thread(target=roll_until_killed, args=(url, game, seat, stop, acknowledged,
-                                                                    unacknowledged, refused)) for seat in SEATS]
+        players = [threading.Thread(target=roll_until_killed, args=(
+            url, game.id, seat, seat, lambda key, seat=seat: game.headers(seat, **{"Idempotency-Key": key}), stop,
+            acknowledged, unacknowledged, refused)) for seat in SEATS]
         for player in players:
             player.start()
         time.sleep(kill_after)
@@ -102,7 +78,7 @@ def test_a_killed_server_keeps_every_acknowledged_roll_and_a_resent_key_appends_
             before = {e["data"]["purpose"]: e for e in log[started:] if e["type"] == "DiceRolled"}
             print(f"{note}; stored before the kill: {sorted(set(unacknowledged) & set(before))}")  # pytest -s
             for key, seat in unacknowledged.items():
-                resent = game.send(seat, roll_body(key), **{"Idempotency-Key": key})
+                resent = game.send(seat, free_roll(key), **{"Idempotency-Key": key})
                 assert resent.status_code == 200, resent.text
                 events = resent.json()["events"]
                 if key in before:  # stored before the kill: the answer is replayed, nothing appended
@@ -112,7 +88,7 @@ def test_a_killed_server_keeps_every_acknowledged_roll_and_a_resent_key_appends_
                     assert events[0]["seq"] > len(log)
             # an answered request sent again after the restart is answered as it was the first time
             key, answer = next(iter(acknowledged.items()))
-            again = game.send(key.split("-")[0], roll_body(key), **{"Idempotency-Key": key})
+            again = game.send(key.split("-")[0], free_roll(key), **{"Idempotency-Key": key})
             assert again.json() == answer
 
             final = game.events("spectator")

@@ -95,39 +95,40 @@ def loads_from_the_snapshot(settings, game_id, version):
         app.close()
 
 
-def test_a_game_past_100_events_has_a_snapshot_on_sqlite_and_loading_starts_from_it(tmp_path):
-    settings = settings_for(tmp_path)
+def snapshot_is_taken_and_used(settings, snapshot_versions):
     with TestClient(create_app(settings)) as http:
         game = long_game(http, 110)
         state = game.state()
         version = state["version"]
-    db = sqlite3.connect(tmp_path / "warlog.db")
-    versions = [row[0] for row in db.execute("SELECT originator_version FROM stored_snapshots")]
-    db.close()
-    assert versions == [100]
+    assert snapshot_versions() == [100]
     reads = loads_from_the_snapshot(settings, game.id, version)
     assert reads and min(reads) == 101
     with TestClient(create_app(settings)) as http:
         game.http = http
         assert game.state() == state
+
+
+def sqlite_snapshot_versions(tmp_path):
+    db = sqlite3.connect(tmp_path / "warlog.db")
+    try:
+        return [row[0] for row in db.execute("SELECT originator_version FROM stored_snapshots")]
+    finally:
+        db.close()
+
+
+def test_a_game_past_100_events_has_a_snapshot_on_sqlite_and_loading_starts_from_it(tmp_path):
+    snapshot_is_taken_and_used(settings_for(tmp_path), lambda: sqlite_snapshot_versions(tmp_path))
 
 
 @pytest.mark.postgres
 def test_a_game_past_100_events_has_a_snapshot_on_postgresql_and_loading_starts_from_it(pg_schema):
-    settings = pg_settings(pg_schema)
-    with TestClient(create_app(settings)) as http:
-        game = long_game(http, 110)
-        state = game.state()
-        version = state["version"]
-    with psycopg.connect(PG_URL, autocommit=True) as db:
-        rows = db.execute(sql.SQL("SELECT originator_version FROM {}").format(
-            sql.Identifier(pg_schema, "warlog_snapshots"))).fetchall()
-    assert [row[0] for row in rows] == [100]
-    reads = loads_from_the_snapshot(settings, game.id, version)
-    assert reads and min(reads) == 101
-    with TestClient(create_app(settings)) as http:
-        game.http = http
-        assert game.state() == state
+    def snapshot_versions():
+        with psycopg.connect(PG_URL, autocommit=True) as db:
+            rows = db.execute(sql.SQL("SELECT originator_version FROM {}").format(
+                sql.Identifier(pg_schema, "warlog_snapshots"))).fetchall()
+        return [row[0] for row in rows]
+
+    snapshot_is_taken_and_used(pg_settings(pg_schema), snapshot_versions)
 
 
 def test_an_action_that_crosses_a_hundred_events_leaves_the_snapshot_the_store_would_rebuild(tmp_path):
@@ -138,10 +139,7 @@ def test_an_action_that_crosses_a_hundred_events_leaves_the_snapshot_the_store_w
         while game.state()["version"] < 99:
             game.cmd("A", "free_roll", spec="D6", purpose="towards 100")
         assert [e["seq"] for e in game.cmd("B", "concede")["events"]] == [100, 101]
-    db = sqlite3.connect(tmp_path / "warlog.db")
-    versions = [row[0] for row in db.execute("SELECT originator_version FROM stored_snapshots")]
-    db.close()
-    assert versions == [101]
+    assert sqlite_snapshot_versions(tmp_path) == [101]
     with_snapshot = Warlog(env=settings.eventsourcing_env())
     replayed = Warlog(env={**settings.eventsourcing_env(), "IS_SNAPSHOTTING_ENABLED": "n"})
     try:

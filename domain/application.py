@@ -291,11 +291,14 @@ class Warlog(Application):
         game = game or self.read(game_id)
         return [self.public(e.entry, game.is_undone(e.entry["seq"])) for e in self.stored(game_id, after, limit)]
 
-    def verify(self, game_id: UUID, upto: int | None = None) -> dict[str, Any]:
-        """The chain recomputed from storage (up to seq `upto`: a delayed spectator's horizon), and once
-        the game has ended, every server roll re-derived from the revealed seed."""
+    def verify(self, game_id: UUID, upto: int | None = None,
+               stored: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The chain recomputed from storage (up to seq `upto`: a delayed spectator's horizon; `stored`: those
+        entries, when the caller has read them already), and once the game has ended, every server roll
+        re-derived from the revealed seed."""
         game = self.read(game_id)
-        stored = [e.entry for e in self.stored(game_id, 0, upto)]
+        if stored is None:
+            stored = [e.entry for e in self.stored(game_id, 0, upto)]
         bad, _, head = chain.first_break(stored)
         seed = game.revealed_seed() if upto is None or upto >= game.version else None  # the end not yet seen
         dice_ok = None if seed is None else self.dice_hold(stored, bytes.fromhex(seed))

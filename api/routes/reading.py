@@ -56,9 +56,10 @@ async def verify(caller: Reader, warlog: WarlogApp,
                  head: Annotated[str | None, Query(pattern="^[0-9a-f]{64}$")] = None) -> dict[str, Any]:
     def check() -> dict[str, Any]:
         seen = horizon(warlog, warlog.read(caller.game_id), caller)  # a delayed spectator checks what it sees
-        result = warlog.verify(caller.game_id, None if seen.live else seen.version)
+        stored = [e.entry for e in warlog.stored(caller.game_id, 0, seen.version)]  # read once for both checks
+        result = warlog.verify(caller.game_id, None if seen.live else seen.version, stored)
         if head is not None:
-            result.update(extends(head, [e.entry for e in warlog.stored(caller.game_id, 0, seen.version)]))
+            result.update(extends(head, stored))
         return result
 
     return await run_in_threadpool(check)

@@ -141,7 +141,7 @@ def parse_command(body: Any) -> cmd.Command:
                         field="type")
     fields = {k: v for k, v in body.items() if k != "type"}
     try:
-        return adapter(command_class).validate_python(fields)
+        return cmd.keep_sent(adapter(command_class).validate_python(fields), body)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

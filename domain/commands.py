@@ -1,7 +1,7 @@
 """What a seat asks for: plain frozen dataclasses. Parsing lives in api/."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 
@@ -10,6 +10,7 @@ class Command:
     """Every command knows its `type` name, the one clients send."""
 
     type = "command"
+    __pydantic_config__ = {"extra": "forbid"}  # read by the boundary's parser: a field no command has is 422
 
 
 @dataclass(frozen=True)
@@ -51,12 +52,11 @@ class Select(Command):
     unit: str
     act: bool = True
     targets: tuple[str, ...] = ()
-    distance: str | None = None                  # alternating charges: inches the players measured
+    distance: Any = None                         # charges: inches the players measured (a JSON number)
     move: str | None = None                      # reference: normal | advance | fall_back | remain_stationary
     escape: str | None = None                    # reference fall back: ordered | desperate (RS.MOV.4)
     shooting: str | None = None                  # reference: normal | assault | close_quarters | indirect
-    distances: dict[str, str] | None = None      # reference charges: inches to each target (RS.CHG.2)
-    weapons: dict[str, int] | None = None        # alternating overwatch: models firing each ranged weapon (AA.OW.1)
+    weapons: tuple[str, ...] | None = None       # alternating overwatch: the ranged weapon of each firing model (AA.OW.1)
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "select"
 
@@ -77,6 +77,14 @@ class DeclareDone(Command):
 class EndPhase(Command):
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "end_phase"
+
+
+@dataclass(frozen=True)
+class ResolveCharge(Command):
+    """Alternating: the charger, once overwatch is fired and its casualties recorded, rolls the charge."""
+
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "resolve_charge"
 
 
 @dataclass(frozen=True)
@@ -172,7 +180,7 @@ COMMANDS: dict[str, type[Command]] = {
     cls.type: cls
     for cls in (AddEntropy, StartGame, RollOff, ChooseOrder, ConfirmCount, Select, Pass,
                 DeclareDone, EndPhase, Roll, FreeRoll, Concede, RecordCasualties, SetStatus,
-                VehicleHit, BlastHit, Attack, OngoingReserves)
+                VehicleHit, BlastHit, Attack, OngoingReserves, ResolveCharge)
 }
 
 
@@ -182,3 +190,23 @@ def as_data(command: Command) -> dict[str, Any]:
     data = {k: (list(v) if isinstance(v, tuple) else dict(v) if isinstance(v, dict) else v) for k, v in data.items()}
     data["type"] = command.type
     return data
+
+
+def sent(command: Command) -> dict[str, Any]:
+    """The body as the seat sent it, which the legal actions' schemas judge. The boundary's parser keeps
+    it on the command (`keep_sent`); a command built in code sent its fields that differ from the defaults."""
+    kept = getattr(command, "_sent", None)
+    if kept is not None:
+        return kept
+    body: dict[str, Any] = {"type": command.type}
+    for f in fields(command):
+        value = getattr(command, f.name)
+        default = f.default_factory() if f.default_factory is not MISSING else f.default  # type: ignore[misc]
+        if f.default is MISSING and f.default_factory is MISSING or value != default:
+            body[f.name] = list(value) if isinstance(value, tuple) else value
+    return body
+
+
+def keep_sent(command: Command, body: dict[str, Any]) -> Command:
+    object.__setattr__(command, "_sent", body)  # not a field: equality, as_data and the audit never see it
+    return command

@@ -19,7 +19,8 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate, event
 
 from domain import army, chain, dice
-from domain.commands import Command, as_data
+from domain.commands import Command, as_data, sent
+from domain.rules import actions
 from domain.rules.registry import find_ruleset
 from domain.rulings import Malformed, Refused
 
@@ -167,6 +168,7 @@ class Game(Aggregate):
             raise Refused("an undo request is waiting for an answer", rule="SVC.UNDO.PENDING")
         others = {uid: u for uid, u in self.state["units"].items() if u["owner"] != seat}
         army.validate_army(seat, units, others)
+        find_ruleset(self.state["ruleset"]).check_army(units)
         with Table(self, seat, at, key, body, kind="action", command={"type": "muster", "units": len(units)}):
             self.emit("ArmyMustered", {"seat": seat, "units": units}, "SVC.SETUP")
 
@@ -176,11 +178,19 @@ class Game(Aggregate):
 
     def execute(self, seat: str, command: Command, at: str, key: str | None = None,
                 body: str = "") -> None:
+        """Judge and play one command. Beyond the handler's own refusals, a command that moves the game
+        on is accepted only as an instance of an action offered now (CONTRACT.md "Legal actions")."""
         self._guard_play()
         ruleset = find_ruleset(self.state["ruleset"])
+        judged = command.type not in ruleset.anytime(self.state, seat)
+        offered = ruleset.actions(self.state, seat) if judged else []
+        rule = ruleset.awaited_rule(self.state)
         table = Table(self, seat, at, key, body, kind="action", command=as_data(command))
         with table:
-            ruleset.handle(table, seat, command)
+            ruleset.handle(table, seat, command)  # its refusal says best what is wrong
+            if judged and not actions.offered(offered, sent(command)):
+                raise Refused(f"this {command.type} is none of the actions open to seat {seat} now: "
+                              "GET /state lists them with their schemas", rule=rule)
             ruleset.advance(table)
 
     def _guard_play(self) -> None:
@@ -243,6 +253,26 @@ class Game(Aggregate):
                       kind="restore", state=after)
 
     # -- reading -------------------------------------------------------------------------
+
+    def actions(self, seat: str) -> list[actions.Action]:
+        """CONTRACT.md "Legal actions": what this seat may send now; nothing while an undo waits."""
+        if seat not in ("A", "B") or self.pending_undo is not None:
+            return []
+        return find_ruleset(self.state["ruleset"]).actions(self.state, seat)
+
+    def anytime(self, seat: str) -> list[str]:
+        """What is open now besides the actions: record-only commands, and undo, redo or the answer to a
+        pending undo request when that endpoint would be accepted."""
+        if seat not in ("A", "B") or self.state["status"] == "ended":
+            return []
+        if self.pending_undo is not None:
+            return ["approve", "reject"] if self.pending_undo["seat"] != seat else []
+        open_now = find_ruleset(self.state["ruleset"]).anytime(self.state, seat)
+        if self.done:
+            open_now.append("undo")
+        if self.redo_stack and self.redo_stack[-1][4] == seat:
+            open_now.append("redo")
+        return open_now
 
     def is_undone(self, seq: int) -> bool:
         return any(first <= seq <= last for first, last in self.undone)

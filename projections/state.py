@@ -17,7 +17,9 @@ def unit_view(state: dict[str, Any], uid: str, eligible: bool) -> dict[str, Any]
             "arriving": bool(unit.get("arriving")), "embarked_in": unit.get("embarked_in")}
 
 
-def state_view(state: dict[str, Any], version: int, seat: str | None = None) -> dict[str, Any]:
+def state_view(state: dict[str, Any], version: int, seat: str | None = None,
+               game: Game | None = None) -> dict[str, Any]:
+    """`game`: the live game, whose seat gets its legal actions; a past or delayed state offers none."""
     ruleset = find_ruleset(state["ruleset"])
     in_step = state["status"] == "in_progress"
     view = {
@@ -31,8 +33,11 @@ def state_view(state: dict[str, Any], version: int, seat: str | None = None) -> 
         "round_heads": list(state.get("round_heads", [])),  # keep them: `verify?head=` checks the log extends them
         "units": {uid: unit_view(state, uid, in_step and ruleset.eligible(state, uid)) for uid in state["units"]},
     }
-    if seat in ("A", "B"):
-        view["legal_commands"] = ruleset.legal_commands(state, seat)
+    if seat is not None:
+        live = game is not None and seat in ("A", "B")
+        offered = game.actions(seat) if live else []
+        view["actions"] = [a.as_dict() for a in offered]
+        view["anytime"] = game.anytime(seat) if live else []
     return view
 
 

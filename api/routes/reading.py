@@ -30,7 +30,8 @@ async def state(caller: Reader, warlog: WarlogApp,
             raise Problem(404, f"no event {at} in this game (its latest is {seen.version})")
         else:
             state, version = warlog.state_at(caller.game_id, at), at
-        return state_view(state, version, caller.role)
+        live = at is None and seen.live
+        return state_view(state, version, caller.role, seen.game if live else None)
 
     # what undo/redo would do lives at GET /undo: after an undo, every state field but version is as it was
     return await run_in_threadpool(view)

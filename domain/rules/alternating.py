@@ -11,12 +11,15 @@ the alternation, AA.ACT.3), `eligible` is the contract's (may it be selected
 """
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from collections import Counter
+from decimal import Decimal
 from typing import Any
 
 from domain import army, dice
 from domain import commands as cmd
-from domain.rules.flow import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
+from domain.rules import actions as act
+from domain.rules.actions import Action
+from domain.rules.flow import SEATS, Ruleset, Step, alive, applies, handles, inches, other, units_of
 from domain.rules.registry import register
 from domain.rulings import Malformed, NotFound, Refused
 
@@ -34,10 +37,21 @@ RESULT_RULE = {"movement_pass_points": "AA.PP.2", "shooting_pass_points": "AA.SP
 TURN_RULE = {"move_fleeing": "AA.MOV.2", "move_units": "AA.ACT.3", "declare_shooting": "AA.ACT.3",
              "run": "AA.RUN.1", "select_charges": "AA.CHG.1", "resolve_combats": "AA.CC.1"}
 HOLD_REFUSAL = {"run": ("AA.RUN.1", "a unit selected to run counts as having run; it cannot opt out"),
-                "resolve_combats": ("AA.CC.1", "a combat chosen is fought")}
+                "resolve_combats": ("AA.CC.1", "a combat chosen is fought"),
+                "move_fleeing": ("AA.MOV.2", "a fleeing unit selected is resolved: its regroup roll decides"),
+                "select_charges": ("AA.CHG.1", "a unit selected here declares a charge; to declare no more "
+                                               "charges, declare done")}
 LOCKED = ("locked_in_combat", "engaged")
 UNABLE_TO_MOVE = ("pinned", "gone_to_ground", *LOCKED)  # AA.PP.1 "otherwise unable to move": locked in combat
 RESERVE_ARRIVES_ON = 3  # AA.RES.1 convention: a D6, arriving on 3+
+MAX_CHARGE = 12  # inches: the 2D6 charge roll can reach no further
+REASON = act.text(200, "why (what the table sees)")
+SUMMARY = {"move_fleeing": "resolve a fleeing unit: its regroup roll, then it falls back or regroups",
+           "move_units": "select a unit to move (act false: it moves zero)",
+           "declare_shooting": "select a unit to shoot (act false: it holds fire and may still run)",
+           "run": "select a unit to run or move flat out (it counts as having run)",
+           "select_charges": "declare a charge: the unit, its targets and the distance measured to them",
+           "resolve_combats": "choose a combat to fight"}
 
 
 def immobile(unit: dict[str, Any]) -> bool:
@@ -122,6 +136,24 @@ class Alternating(Ruleset):
     def round_layout(self, state: dict[str, Any]) -> list[Step]:
         return LAYOUT
 
+    def check_army(self, units: list[dict[str, Any]]) -> None:
+        """AA.MOV.2: a regroup roll is a Leadership test, so a unit that may fall back states its Ld."""
+        for index, unit in enumerate(units):
+            if army.is_vehicle(unit) or army.has_ability(unit, "ATSKNF"):
+                continue  # vehicles take no morale; ATSKNF regroups without a roll
+            if all(line.get("Ld") is None for line in unit["models"]):
+                raise Malformed(f"{unit['id']} needs Ld: a fleeing unit regroups on a Leadership test (AA.MOV.2)",
+                                field=f"units.{index}.models.0.Ld")
+
+    @handles("set_status")
+    def set_status(self, t: Any, seat: str, command: cmd.SetStatus) -> None:
+        unit = t.state["units"][command.unit]
+        if command.status == "falling_back" and command.value and not army.has_ability(unit, "ATSKNF") \
+                and all(line.get("Ld") is None for line in unit["models"]):
+            raise Refused(f"{command.unit} has no Leadership to regroup with, so it cannot fall back",
+                          rule="AA.MOV.2")
+        super().set_status(t, seat, command)
+
     # -- eligibility ---------------------------------------------------------------------
 
     def eligible(self, state: dict[str, Any], uid: str) -> bool:
@@ -160,7 +192,11 @@ class Alternating(Ruleset):
         if name == "resolve_combats":
             if not any(s in statuses for s in LOCKED):
                 return ("AA.CC.1", "the unit is in no combat")
-            return ("AA.CC.1", "its combat was already fought this turn") if turn.get("fought") else None
+            if turn.get("fought"):
+                return ("AA.CC.1", "its combat was already fought this turn")
+            if self._combat_of(state, uid) is None and not self.combat_foes(state, uid):
+                return ("AA.CC.1", "no enemy unit is left to fight it: every locked enemy has fought this turn")
+            return None
         if name == "declare_shooting":
             included = uid in state.get("shooting_included", {})
             reason = shooting_exclusion(state, unit)
@@ -168,14 +204,14 @@ class Alternating(Ruleset):
         if name == "run" and turn.get("shot"):
             return ("AA.RUN.1", "the unit shot this phase")
         blocked = [s.replace("_", " ") for s in ("falling_back", *UNABLE_TO_MOVE) if s in statuses]
-        if regrouped_slow(unit):  # unable to move this turn (AA.PP.1, AA.ACT.2), so no run or charge either
-            blocked.append("regrouped this turn")
         if unit.get("embarked_in"):
             blocked.append("embarked")
         if immobile(unit):
             blocked.append("immobile")
         if name == "select_charges" and turn.get("ran"):
             blocked.append("ran this turn")
+        if name == "select_charges" and not blocked and not self.charge_targets(state, unit["owner"]):
+            blocked.append("no enemy unit is on the battlefield to charge")
         if blocked:
             return (rule, f"the unit cannot {name.replace('_', ' ')}: {', '.join(blocked)}")
         return None
@@ -209,6 +245,20 @@ class Alternating(Ruleset):
         if last is None:
             return first if first in able else able[0]
         return other(last) if other(last) in able else last
+
+    @staticmethod
+    def charge_targets(state: dict[str, Any], seat: str) -> list[str]:
+        """Enemy units a charge by `seat` may name: on the battlefield, not embarked (AA.CHG.1)."""
+        return [uid for uid, unit in state["units"].items()
+                if unit["owner"] != seat and on_table(unit) and not unit.get("embarked_in")]
+
+    @staticmethod
+    def combat_foes(state: dict[str, Any], uid: str) -> list[str]:
+        """Enemy units a locked unit with no known combat may name as its opponents: locked, not yet fought."""
+        owner = state["units"][uid]["owner"]
+        return [foe for foe, unit in state["units"].items()
+                if unit["owner"] != owner and on_table(unit) and not unit["turn"].get("fought")
+                and any(s in unit["statuses"] for s in LOCKED)]
 
     def arrivals_pending(self, state: dict[str, Any], seat: str) -> bool:
         return any(u["arriving"] and alive(u) for _, u in units_of(state, seat))
@@ -257,6 +307,11 @@ class Alternating(Ruleset):
         charge = t.state["step"].get("charge")
         if not charge:
             return False
+        if not alive(t.state["units"][charge["unit"]]):  # destroyed by overwatch: nothing left to charge
+            t.emit("ChargeResolved", {"unit": charge["unit"], "targets": charge["targets"],
+                                      "distance": charge["distance"], "total": None, "success": False,
+                                      "reason": "the charging unit was destroyed"}, "AA.CHG.1")
+            return True
         if charge["pending"]:
             target = charge["pending"][0]
             reason = overwatch_block(t.state, t.state["units"][target])
@@ -264,7 +319,7 @@ class Alternating(Ruleset):
                 return False
             t.emit("OverwatchHeld", {"unit": target, "against": charge["unit"], "reason": reason}, "AA.OW.1")
             return True
-        if charge["volleys"]:
+        if charge["volleys"] or self.charge_waits(charge):
             return False
         self.request_roll(t, charge["seat"], "charge", "2D6", "AA.CHG.1", charge["unit"],
                           targets=charge["targets"], distance=charge["distance"])
@@ -307,23 +362,98 @@ class Alternating(Ruleset):
             target = charge["pending"][0]
             return {"seat": state["units"][target]["owner"], "action": "select", "reaction": "overwatch",
                     "unit": target, "against": charge["unit"], "rule": "AA.OW.1"}
+        if charge and self.charge_waits(charge):
+            return {"seat": charge["seat"], "action": "resolve_charge", "unit": charge["unit"], "rule": "AA.CHG.1"}
         if flow["first"] is None and flow["roll_off"] is not None:
             if flow["winner"] is None:
                 return {"seat": None, "action": "roll_off"}
             return {"seat": flow["winner"], "action": "choose_order"}
         return {"seat": self.next_go(state), "action": "select"}
 
-    def extra_legal(self, state: dict[str, Any], seat: str) -> list[str]:
+    @staticmethod
+    def charge_waits(charge: dict[str, Any]) -> bool:
+        """AA.CHG.1: overwatch resolves in full first; once it was fired, the charger rolls when its casualties
+        are recorded (`resolve_charge`)."""
+        return not charge["pending"] and not charge["volleys"] and charge.get("fired") and not charge.get("resumed")
+
+    # -- legal actions -------------------------------------------------------------------
+
+    def play_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[Action]:
         step = self.step(state)
-        awaiting = self.awaiting(state)
-        if awaiting["action"] != "select" or step is None or "reaction" in awaiting:
+        if step is None or awaiting["action"] == "none":
             return []
-        legal = []
+        if awaiting["action"] == "confirm_count":
+            return [self._count_action(state, seat, step)] if state["step"]["confirmed"][seat] is None else []
+        if awaiting["seat"] != seat:
+            return []
+        if awaiting["action"] == "resolve_charge":
+            return [act.action("resolve_charge", "AA.CHG.1", f"roll {awaiting['unit']}'s charge (record "
+                               "overwatch casualties first)")]
+        if awaiting.get("reaction") == "overwatch":
+            return self._overwatch_actions(state, awaiting)
+        return self._go_actions(state, seat, step)
+
+    def _count_action(self, state: dict[str, Any], seat: str, step: Step) -> Action:
+        """AA.PP.1 / AA.SPP.1: exclude what the table sees of a counted unit; include (shooting only) a unit
+        the service leaves out but that shoots with an ability."""
+        exclusion = movement_exclusion if step.name == "movement_pass_points" else shooting_exclusion
+        mine = [(uid, exclusion(state, unit)) for uid, unit in units_of(state, seat) if alive(unit)]
+        counted = [uid for uid, reason in mine if reason is None]
+        left_out = [uid for uid, reason in mine if reason is not None]
+        fields: dict[str, Any] = {}
+        if counted:
+            fields["exclude"] = act.keyed(counted, REASON, "counted units to leave out, each with its reason")
+        if left_out and step.name == "shooting_pass_points":
+            fields["include"] = act.keyed(left_out, REASON, "units the service leaves out to count, with why")
+        return act.action("confirm_count", step.play_rule, "confirm your pass-point count", **fields)
+
+    def _overwatch_actions(self, state: dict[str, Any], awaiting: dict[str, Any]) -> list[Action]:
+        uid, against = awaiting["unit"], awaiting["against"]
+        unit = state["units"][uid]
+        names = list(dict.fromkeys(w["name"] for w in army.ranged_weapons(unit)))
+        weapons = {"type": "array", "items": {"enum": names}, "minItems": 1, "maxItems": unit["models_alive"],
+                   "description": "each firing model's ranged weapon, one name per model"}
+        return [act.action("select", "AA.OW.1", f"fire overwatch with {uid} at the charging {against}",
+                           ["unit", *(["weapons"] if len(names) > 1 else [])], unit=act.const(uid),
+                           act=act.const(True), weapons=weapons),
+                act.action("select", "AA.OW.1", f"hold {uid}'s overwatch", ["unit", "act"],
+                           unit=act.const(uid), act=act.const(False))]
+
+    def _go_actions(self, state: dict[str, Any], seat: str, step: Step) -> list[Action]:
+        name, rule = step.name, step.play_rule
+        owners = SEATS if name == "resolve_combats" else (seat,)
+        ready = [uid for uid, unit in state["units"].items()
+                 if unit["owner"] in owners and self.ineligible(state, uid) is None]
+        offered: list[Action] = []
+        if ready and name == "select_charges":
+            targets = self.charge_targets(state, seat)
+            offered.append(act.action(
+                "select", rule, SUMMARY[name], ["unit", "targets", "distance"], unit=act.one_of(ready),
+                act=act.const(True), targets=act.subset(targets, description="the enemy units charged"),
+                distance=act.number(0, MAX_CHARGE, "inches measured to the farthest target")))
+        elif ready and name == "resolve_combats":
+            known = [uid for uid in ready if self._combat_of(state, uid) is not None]
+            if known:
+                offered.append(act.action("select", rule, SUMMARY[name], ["unit"], unit=act.one_of(known),
+                                          act=act.const(True)))
+            for uid in ready:
+                if uid not in known:  # locked by a status the service knows no combat for: name its foes
+                    offered.append(act.action(
+                        "select", rule, f"fight {uid}'s combat, naming the enemy units in it", ["unit", "targets"],
+                        unit=act.const(uid), act=act.const(True),
+                        targets=act.subset(self.combat_foes(state, uid), description="the enemy units in it")))
+        elif ready:
+            arriving = name == "move_units" and self.arrivals_pending(state, seat)
+            may_hold = name in ("move_units", "declare_shooting") and not arriving  # AA.ACT.2, AA.SHO.2
+            offered.append(act.action("select", "AA.RES.1" if arriving else rule,
+                                      "bring on a unit arriving from reserve" if arriving else SUMMARY[name],
+                                      ["unit"], unit=act.one_of(ready),
+                                      act=act.boolean() if may_hold else act.const(True)))
         if step.pass_points and state["pass_points"][seat] > 0 and self.can_go(state, other(seat)):
-            legal.append("pass")
-        if step.declare_done and not (step.name == "move_units" and self.arrivals_pending(state, seat)):
-            legal.append("declare_done")
-        return legal
+            offered.append(act.action("pass", "AA.ACT.2", f"spend a pass point ({state['pass_points'][seat]} left)"))
+        if step.declare_done and not (name == "move_units" and self.arrivals_pending(state, seat)):
+            offered.append(act.action("declare_done", "AA.ACT.4", "select no more units this sub-phase (final)"))
+        return offered
 
     # -- commands ------------------------------------------------------------------------
 
@@ -366,9 +496,9 @@ class Alternating(Ruleset):
         if not command.act and step.name == "move_units" and unit["arriving"]:
             raise Refused("a unit arriving from reserve comes on; it cannot move zero", rule="AA.RES.1")
         targets = self._targets(state, command)
-        distance = self._distance(command.distance)
-        if step.name == "select_charges" and command.act:
-            self._check_charge(state, command.unit, targets, distance)
+        distance = None if command.distance is None else inches(command.distance, "distance", 1000)
+        if step.name == "select_charges":
+            self._check_charge(state, seat, targets, distance)
         if step.name == "resolve_combats":
             self._check_combat(state, command.unit, targets)
         data = {"unit": command.unit, "act": command.act, "sub_phase": step.name, "seat": seat}
@@ -388,28 +518,18 @@ class Alternating(Ruleset):
                 raise Malformed(f"target {target!r} is not an enemy unit", field="targets")
         return targets
 
-    @staticmethod
-    def _distance(text: str | None) -> str | None:
-        if text is None:
-            return None
-        try:
-            value = Decimal(text)
-        except InvalidOperation:
-            raise Malformed("distance is inches as a string, e.g. \"7.5\"", field="distance") from None
-        if not value.is_finite() or value < 0 or value > 1000:
-            raise Malformed("distance must lie in 0..1000 inches", field="distance")
-        return text
-
-    @staticmethod
-    def _check_charge(state: dict[str, Any], uid: str, targets: list[str], distance: str | None) -> None:
+    def _check_charge(self, state: dict[str, Any], seat: str, targets: list[str], distance: str | None) -> None:
         if not targets:
             raise Malformed("a charge names its target units (targets)", field="targets")
         if distance is None:
             raise Malformed("a charge gives the distance the players measured to its target (distance)",
                             field="distance")
+        chargeable = self.charge_targets(state, seat)
         for target in targets:
-            if not on_table(state["units"][target]) or state["units"][target].get("embarked_in"):
+            if target not in chargeable:
                 raise Refused(f"{target} is not on the battlefield to be charged", rule="AA.CHG.1")
+        if Decimal(distance) > MAX_CHARGE:
+            raise Refused(f"{distance}\" is beyond any 2D6 charge roll ({MAX_CHARGE}\")", rule="AA.CHG.1")
 
     def _selected_move_fleeing(self, t: Any, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
         unit = t.state["units"][uid]
@@ -460,36 +580,36 @@ class Alternating(Ruleset):
             return
         unit = state["units"][uid]
         ranged = {w["name"]: w for w in army.ranged_weapons(unit)}
-        firing = command.weapons if command.weapons is not None else {name: unit["models_alive"] for name in ranged}
-        weapons, volleys, shot_rolls = [], [], []
-        for name, models in firing.items():
-            if name not in ranged:
-                raise Malformed(f"{uid} has no ranged weapon {name!r}", field="weapons")
-            if not isinstance(models, int) or not 0 <= models <= unit["models_alive"]:
-                raise Malformed(f"weapons.{name}: 0..{unit['models_alive']} models fire it", field="weapons")
-            if models == 0:
-                continue
+        if command.weapons is None and len(ranged) > 1:  # each model fires one weapon: which?
+            raise Malformed(f"{uid} has {len(ranged)} ranged weapons: name the one each firing model uses "
+                            "(weapons, one name per model)", field="weapons")
+        chosen = list(command.weapons) if command.weapons is not None else [next(iter(ranged))] * unit["models_alive"]
+        unknown = [name for name in chosen if name not in ranged]
+        if unknown:
+            raise Malformed(f"{uid} has no ranged weapon {unknown[0]!r}", field="weapons")
+        if not 1 <= len(chosen) <= unit["models_alive"]:
+            raise Malformed(f"weapons: one name for each firing model, 1..{unit['models_alive']} of them",
+                            field="weapons")
+        fired, rolls = [], []
+        for name, models in Counter(chosen).items():
             weapon = ranged[name]
             per_model = overwatch_shots(weapon)
             expr = dice.parse(per_model)
             shots = expr.modifier * models if expr.is_constant else f"{models}x({per_model})"
-            weapons.append({"name": name, "kind": weapon.get("kind"), "A": weapon.get("A"),
-                            "shots_per_model": per_model, "models": models, "shots": shots})
+            fired.append({"name": name, "kind": weapon.get("kind"), "A": weapon.get("A"),
+                          "shots_per_model": per_model, "models": models, "shots": shots})
             if expr.is_constant:
-                volleys += [(name, n) for n in _chunks(shots, dice.MAX_DICE)]
+                rolls += [(name, "overwatch", str(dice.DiceExpr(n, 6)), {}) for n in _chunks(shots, dice.MAX_DICE)]
             else:  # a random profile: each model rolls its shots first (`overwatch_shots`), then the hits
                 profile = dice.parse(str(weapon.get("A")))
-                shot_rolls += [(name, n, profile) for n in _chunks(models, dice.MAX_DICE // profile.count)]
-        # every roll still to come counts as a volley: the charge roll waits until none is left
-        t.emit("OverwatchFired", {"unit": uid, "against": against, "weapons": weapons,
-                                  "volleys": len(volleys) + len(shot_rolls)}, "AA.OW.1")
-        for name, count in volleys:
-            self.request_roll(t, seat, "overwatch", str(dice.DiceExpr(count, 6)), "AA.OW.1", uid,
-                              against=against, weapon=name)
-        for name, models, profile in shot_rolls:
-            self.request_roll(t, seat, "overwatch_shots", str(dice.DiceExpr(models * profile.count, profile.sides)),
-                              "AA.OW.1", uid, against=against, weapon=name, per_model=profile.count,
-                              modifier=profile.modifier)
+                rolls += [(name, "overwatch_shots", str(dice.DiceExpr(n * profile.count, profile.sides)),
+                           {"per_model": profile.count, "modifier": profile.modifier})
+                          for n in _chunks(models, dice.MAX_DICE // profile.count)]
+        # every roll still to come counts as a volley: the charge waits until none is left
+        t.emit("OverwatchFired", {"unit": uid, "against": against, "weapons": fired, "volleys": len(rolls)},
+               "AA.OW.1")
+        for name, purpose, spec, extra in rolls:
+            self.request_roll(t, seat, purpose, spec, "AA.OW.1", uid, against=against, weapon=name, **extra)
 
     def _overwatch_shots(self, t: Any, seat: str, uid: str, context: dict[str, Any], faces: list[int]) -> None:
         """AA.OW.1 on a random profile: each model fires what it rolled, one fewer, never fewer than one."""
@@ -562,6 +682,16 @@ class Alternating(Ruleset):
                 self.change_status(t, member, "locked_in_combat", True, "AA.CHG.1", reason=f"charge by {uid}")
             t.emit("CombatJoined", {"units": [uid, *standing], "reason": f"charge by {uid}"}, "AA.CHG.1")
 
+    @handles("resolve_charge")
+    def resolve_charge(self, t: Any, seat: str, command: cmd.ResolveCharge) -> None:
+        """AA.CHG.1: the overwatch fired at a charge is resolved in full (its casualties recorded) first."""
+        awaiting = self.awaiting(t.state)
+        if awaiting["action"] != "resolve_charge":
+            raise Refused(f"no charge waits to be rolled: the game awaits {awaiting['action']}", rule="AA.CHG.1")
+        if awaiting["seat"] != seat:
+            raise Refused(f"seat {awaiting['seat']} rolls its own charge", rule="AA.CHG.1")
+        t.emit("ChargeRollCalled", {"unit": awaiting["unit"], "seat": seat}, "AA.CHG.1")
+
     @handles("pass")
     def pass_go(self, t: Any, seat: str, command: cmd.Pass) -> None:
         step = self._on_go(t, seat)
@@ -598,18 +728,24 @@ class Alternating(Ruleset):
         if command.include and step.name == "movement_pass_points":
             raise Refused("the movement count leaves out only what the log's statuses say; correct a status "
                           "with set_status instead", rule="AA.PP.1")
+        exclusion = movement_exclusion if step.name == "movement_pass_points" else shooting_exclusion
         for field, claims in (("exclude", command.exclude), ("include", command.include)):
             for uid, reason in claims.items():
                 if uid not in state["units"]:
                     raise NotFound(f"no unit {uid!r} in this game", field=field)
-                if state["units"][uid]["owner"] != seat:
-                    raise Refused(f"{uid} belongs to seat {state['units'][uid]['owner']}; each seat "
-                                  "confirms its own count", rule=step.play_rule)
-                if not isinstance(reason, str) or not reason.strip():
-                    raise Malformed(f"{field}.{uid}: give the reason", field=field)
-        both = set(command.exclude) & set(command.include)
-        if both:
-            raise Malformed(f"{sorted(both)[0]} is both excluded and included", field="include")
+                unit = state["units"][uid]
+                if unit["owner"] != seat:
+                    raise Refused(f"{uid} belongs to seat {unit['owner']}; each seat confirms its own count",
+                                  rule=step.play_rule)
+                if not isinstance(reason, str) or not 1 <= len(reason) <= 200:
+                    raise Malformed(f"{field}.{uid}: give the reason (1..200 characters)", field=field)
+                if not alive(unit):
+                    raise Refused(f"{uid} is destroyed and counts for nothing", rule=step.play_rule)
+                service = exclusion(state, unit)
+                if field == "exclude" and service is not None:
+                    raise Refused(f"{uid} is left out already ({service})", rule=step.play_rule)
+                if field == "include" and service is None:
+                    raise Refused(f"{uid} is counted already", rule=step.play_rule)
         t.emit("CountConfirmed", {"seat": seat, "sub_phase": step.name, "exclude": dict(command.exclude),
                                   "include": dict(command.include)}, step.play_rule)
         if all(state["step"]["confirmed"][s] is not None for s in SEATS):
@@ -686,6 +822,8 @@ class Alternating(Ruleset):
         if not army.is_vehicle(unit):
             raise Refused(f"{command.unit} is not a vehicle; AA.VEH.1 is about blast hits on vehicles",
                           rule="AA.VEH.1")
+        if not alive(unit):
+            raise Refused(f"{command.unit} is already wrecked", rule="CORE.STR.2")
         strength = command.strength if command.centre_over_hull else command.strength - 1
         t.emit("BlastHitResolved", {"unit": command.unit, "strength": strength, "weapon_strength": command.strength,
                                     "centre_over_hull": command.centre_over_hull, "attested_by": seat}, "AA.VEH.1")
@@ -748,6 +886,11 @@ class Alternating(Ruleset):
         charge = state["step"]["charge"]
         charge["pending"].remove(data["unit"])
         charge["volleys"] = data["volleys"]
+        charge["fired"] = True
+
+    @applies("ChargeRollCalled")
+    def _charge_roll_called(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["charge"]["resumed"] = True
 
     @applies("OverwatchHeld")
     def _overwatch_held(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

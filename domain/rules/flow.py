@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Callable, Iterator
 
 from domain import army, dice
 from domain import commands as cmd
+from domain.rules import actions as act
+from domain.rules.actions import Action
 from domain.rulings import Malformed, NotFound, Refused
 
 SEATS = ("A", "B")
@@ -78,6 +81,9 @@ class Ruleset:
         if state["status"] != "in_progress" or state["pos"] is None:
             return None
         return self.round_layout(state)[state["pos"]]
+
+    def check_army(self, units: list[dict[str, Any]]) -> None:
+        """Hook: characteristics this ruleset's rules read that a unit must state (422 naming the field)."""
 
     # -- applying events -----------------------------------------------------------------
 
@@ -388,26 +394,74 @@ class Ruleset:
     def eligible(self, state: dict[str, Any], uid: str) -> bool:
         return False
 
-    def legal_commands(self, state: dict[str, Any], seat: str) -> list[str]:
-        """What this seat may send now (the question the table app asks)."""
+    # -- legal actions (CONTRACT.md "Legal actions"): what judges a command, as data ------------
+
+    def actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+        """Every command this seat may send now that moves the game on, each with its body's schema."""
         if state["status"] == "ended":
             return []
         if state["status"] == "setup":
-            legal = ["start_game", "concede"]
-            if state["dice"] == "server" and not state["entropy"][seat]:
-                legal.append("add_entropy")
-            return legal
-        legal = list(self.anytime_commands)
+            if all(state["mustered"].values()):
+                return [act.action("start_game", "CORE.STR.1", "start the game: battle round 1 begins")]
+            return []
+        if state["rolls"]:
+            request = state["rolls"][0]
+            if request["seat"] != seat:
+                return []
+            unit = f" ({request['unit']})" if request.get("unit") else ""
+            return [act.action("roll", request["rule"],
+                               f"roll {request['spec']} for the {request['purpose'].replace('_', ' ')} roll{unit}",
+                               ["dice"], dice=act.table_dice(dice.parse(request["spec"])))]
         awaiting = self.awaiting(state)
-        if awaiting["action"] in ("roll_off", "confirm_count") and awaiting["seat"] in (None, seat):
-            legal.append(awaiting["action"])
-        elif awaiting["seat"] == seat and awaiting["action"] != "none":
-            legal.append(awaiting["action"])
-            legal.extend(self.extra_legal(state, seat))
-        return legal
+        if awaiting["action"] == "roll_off":
+            return [self.roll_off_action(state)]
+        if awaiting["action"] == "choose_order":
+            if awaiting["seat"] != seat:
+                return []
+            step = self.step(state)
+            return [act.action("choose_order", step.order_rule or step.rule, "choose who goes first",
+                               ["first"], first=act.one_of(SEATS))]
+        return self.play_actions(state, seat, awaiting)
 
-    def extra_legal(self, state: dict[str, Any], seat: str) -> list[str]:
+    @staticmethod
+    def roll_off_action(state: dict[str, Any]) -> Action:
+        """CORE.DICE.3, from either seat; at the table one seat enters both seats' dice."""
+        if state["dice"] == "server":
+            return act.action("roll_off", "CORE.DICE.3", "roll off: the service rolls a D6 for each seat")
+        die = act.integer(1, 6)
+        both = {"type": "object", "additionalProperties": False, "required": list(SEATS),
+                "properties": {seat: {**die, "description": f"seat {seat}'s D6"} for seat in SEATS}}
+        return act.action("roll_off", "CORE.DICE.3", "roll off: enter each seat's D6", ["dice"], dice=both)
+
+    def play_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[Action]:
+        """Hook: the ruleset's own actions once no roll, roll-off or choice of order is awaited."""
+        if awaiting["action"] == "end_phase" and awaiting["seat"] == seat:
+            step = self.step(state)
+            return [self.end_phase_action(step)]
         return []
+
+    @staticmethod
+    def end_phase_action(step: Step) -> Action:
+        name = (step.name or step.phase).replace("_", " ")
+        return act.action("end_phase", step.rule, f"end the {name} {'sub-phase' if step.name else 'phase'}")
+
+    def anytime(self, state: dict[str, Any], seat: str) -> list[str]:
+        """The command types open besides the actions (record-only, free rolls, concede), not judged by them."""
+        if state["status"] == "ended":
+            return []
+        if state["status"] == "setup":
+            return ["concede", "add_entropy"] if state["dice"] == "server" and not state["entropy"][seat] \
+                else ["concede"]
+        return list(self.anytime_commands)
+
+    def awaited_rule(self, state: dict[str, Any]) -> str:
+        """The rule behind what the game awaits now: cited when a command is no offered action."""
+        if state["status"] == "setup":
+            return "SVC.SETUP"
+        if state["rolls"]:
+            return state["rolls"][0]["rule"]
+        step = self.step(state)
+        return (step.play_rule or step.rule) if step else "SVC.ENDED"
 
     # -- state appliers ------------------------------------------------------------------
 
@@ -545,6 +599,14 @@ class Ruleset:
 def _last_roll(data: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
     return {"seq": entry["seq"], "purpose": data["purpose"], "faces": data["faces"],
             "total": data.get("total"), "seat": entry["by"] or data.get("seat"), "unit": data.get("unit")}
+
+
+def inches(value: Any, field: str, maximum: int) -> str:
+    """A distance the players measured (CORE.DIST.1): a JSON number in 0..maximum, recorded as a string."""
+    if type(value) not in (int, float) or not 0 <= value <= maximum:  # type(): a boolean is no distance
+        raise Malformed(f"{field} is the inches measured, a number from 0 to {maximum}", field=field)
+    text = format(Decimal(repr(value)).normalize(), "f") if isinstance(value, float) else str(value)
+    return text if "." not in text else text.rstrip("0").rstrip(".")
 
 
 def units_of(state: dict[str, Any], seat: str) -> Iterator[tuple[str, dict[str, Any]]]:

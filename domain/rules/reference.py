@@ -6,12 +6,14 @@ players measured; the service rolls, counts and applies the results.
 """
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from domain import army, dice
 from domain import commands as cmd
-from domain.rules.flow import SEATS, Step, alive, applies, handles, other, units_of
+from domain.rules import actions as act
+from domain.rules.actions import Action
+from domain.rules.flow import SEATS, Step, alive, applies, handles, inches, other, units_of
 from domain.rules.igougo import Igougo
 from domain.rules.registry import register
 from domain.rulings import Malformed, NotFound, Refused
@@ -36,6 +38,34 @@ def wound_needed(strength: int, toughness: int) -> int:
     if 2 * strength <= toughness:
         return 6
     return 5
+
+
+def shooting_problem(unit: dict[str, Any], kind: str) -> str | None:
+    """RS.SHO.1: why this unit cannot make this type of shooting, or None."""
+    advanced = unit["turn"].get("advanced", False)
+    words = set().union(*(weapon_keywords(w) for w in army.ranged_weapons(unit)))
+    big = {"MONSTER", "VEHICLE"} & set(unit.get("keywords", []))
+    return {
+        "normal": engaged(unit) and "an engaged unit cannot make a Normal shooting" or
+        advanced and "a unit that Advanced cannot make a Normal shooting",
+        "assault": engaged(unit) and "an engaged unit cannot make an Assault shooting" or
+        not advanced and "Assault shooting is for a unit that Advanced",
+        "close_quarters": not engaged(unit) and "Close-quarters shooting is for an engaged unit" or
+        advanced and "a unit that Advanced cannot make Close-quarters shooting" or
+        not ("CLOSE-QUARTERS" in words or big) and "it needs [CLOSE-QUARTERS] weapons or MONSTER/VEHICLE",
+        "indirect": engaged(unit) and "an engaged unit cannot make Indirect shooting" or
+        advanced and "a unit that Advanced cannot make Indirect shooting" or
+        "INDIRECT FIRE" not in words and "it has no [INDIRECT FIRE] weapon",
+    }[kind] or None
+
+
+def shooting_types(unit: dict[str, Any]) -> list[str]:
+    return [kind for kind in SHOOTING if shooting_problem(unit, kind) is None] if army.ranged_weapons(unit) else []
+
+
+def on_battlefield(unit: dict[str, Any]) -> bool:
+    """CORE.OFF.1: neither in reserves nor embarked, and not destroyed."""
+    return alive(unit) and not unit.get("in_reserves") and not unit.get("embarked_in")
 
 
 def first_model(unit: dict[str, Any]) -> dict[str, Any]:
@@ -95,12 +125,20 @@ class Reference(Igougo):
             return ("CORE.OFF.1", "the unit is not on the battlefield")
         if step.phase == "shooting" and turn.get("fell_back"):
             return ("RS.SHO.1", "units that Fell Back cannot shoot")
+        if step.phase == "shooting" and not shooting_types(unit):
+            return ("RS.SHO.1", "no type of shooting is open to it (its weapons, Advance or engagement)")
         if step.phase == "charge":
             if engaged(unit):
                 return ("RS.CHG.1", "an engaged unit cannot declare a charge")
             if turn.get("advanced") or turn.get("fell_back"):
                 return ("RS.CHG.1", "a unit that Advanced or Fell Back cannot charge")
+            if not self.charge_targets(state, unit["owner"]):
+                return ("RS.CHG.1", "no enemy unit is on the battlefield to charge")
         return None
+
+    @staticmethod
+    def charge_targets(state: dict[str, Any], seat: str) -> list[str]:
+        return [uid for uid, unit in state["units"].items() if unit["owner"] != seat and on_battlefield(unit)]
 
     @handles("select")
     def select(self, t: Any, seat: str, command: cmd.Select) -> None:
@@ -111,6 +149,9 @@ class Reference(Igougo):
         unit = state["units"][command.unit]
         if unit["owner"] != seat:
             raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule=step.rule)
+        if step.phase == "fight" and self.next_fighter(state, step) not in (None, seat):
+            raise Refused(f"it is seat {self.next_fighter(state, step)}'s go to select a unit to fight",
+                          rule="RS.FGT.2")
         why = self.ineligible(state, command.unit)
         if why:
             raise Refused(why[1], rule=why[0])
@@ -151,51 +192,34 @@ class Reference(Igougo):
         kind = command.shooting or ("close_quarters" if engaged(unit) else "normal")
         if kind not in SHOOTING:
             raise Malformed(f"shooting is one of {', '.join(SHOOTING)}", field="shooting")
-        advanced = unit["turn"].get("advanced", False)
-        words = set().union(*(weapon_keywords(w) for w in army.ranged_weapons(unit))) if unit["weapons"] else set()
-        big = {"MONSTER", "VEHICLE"} & set(unit.get("keywords", []))
-        problem = {
-            "normal": engaged(unit) and "an engaged unit cannot make a Normal shooting" or
-            advanced and "a unit that Advanced cannot make a Normal shooting",
-            "assault": engaged(unit) and "an engaged unit cannot make an Assault shooting" or
-            not advanced and "Assault shooting is for a unit that Advanced",
-            "close_quarters": not engaged(unit) and "Close-quarters shooting is for an engaged unit" or
-            advanced and "a unit that Advanced cannot make Close-quarters shooting" or
-            not ("CLOSE-QUARTERS" in words or big) and "it needs [CLOSE-QUARTERS] weapons or MONSTER/VEHICLE",
-            "indirect": engaged(unit) and "an engaged unit cannot make Indirect shooting" or
-            advanced and "a unit that Advanced cannot make Indirect shooting" or
-            "INDIRECT FIRE" not in words and "it has no [INDIRECT FIRE] weapon",
-        }[kind]
+        problem = shooting_problem(unit, kind)
         if problem:
             raise Refused(problem, rule="RS.SHO.1")
         t.emit("UnitSelected", {"unit": command.unit, "seat": seat, "phase": "shooting", "shooting": kind}, "RS.SHO.1")
 
     def _select_charge(self, t: Any, seat: str, command: cmd.Select, unit: dict[str, Any], step: Step) -> None:
-        distances = dict(command.distances or {})
-        targets = list(command.targets) or list(distances)
+        targets = list(dict.fromkeys(command.targets))
         if not targets:
-            raise Malformed("a charge names its targets (targets, with distances measured to each)", field="targets")
+            raise Malformed("a charge names its targets (targets)", field="targets")
+        if command.distance is None:
+            raise Malformed("a charge gives the inches measured to its farthest target (distance)", field="distance")
+        distance = inches(command.distance, "distance", 1000)
+        chargeable = self.charge_targets(t.state, seat)
         for target in targets:
             if target not in t.state["units"]:
                 raise NotFound(f"no unit {target!r} in this game", field="targets")
             if t.state["units"][target]["owner"] == seat:
                 raise Malformed(f"{target} is not an enemy unit", field="targets")
-            if target not in distances:
-                raise Malformed(f"distances: give the inches measured to {target}", field="distances")
-            try:
-                inches = Decimal(distances[target])
-            except InvalidOperation:
-                raise Malformed("distances are inches as strings, e.g. \"7.5\"", field="distances") from None
-            if inches > 12:
-                raise Refused(f"{target} is more than 12\" away", rule="RS.CHG.1")
+            if target not in chargeable:
+                raise Refused(f"{target} is not on the battlefield to be charged", rule="CORE.OFF.1")
+        if Decimal(distance) > 12:
+            raise Refused(f"a target {distance}\" away is more than 12\" away", rule="RS.CHG.1")
         t.emit("UnitSelected", {"unit": command.unit, "seat": seat, "phase": "charge", "targets": targets,
-                                "distances": distances}, "RS.CHG.1")
-        self.request_roll(t, seat, "charge", "2D6", "RS.CHG.2", command.unit, targets=targets, distances=distances)
+                                "distance": distance}, "RS.CHG.1")
+        self.request_roll(t, seat, "charge", "2D6", "RS.CHG.2", command.unit, targets=targets, distance=distance)
 
     def _select_fight(self, t: Any, seat: str, command: cmd.Select, unit: dict[str, Any], step: Step) -> None:
-        first = [uid for uid, u in t.state["units"].items()
-                 if u["turn"].get("fights_first") and self.eligible(t.state, uid)]
-        if first and command.unit not in first:
+        if command.unit not in self.fighters(t.state):
             raise Refused("units with Fights First fight first", rule="RS.FGT.2")
         fight = "normal" if engaged(unit) else "overrun"
         t.emit("UnitSelected", {"unit": command.unit, "seat": seat, "phase": "fight", "fight": fight}, "RS.FGT.2")
@@ -220,12 +244,13 @@ class Reference(Igougo):
         target = state["units"][command.target]
         if target["owner"] == seat or not alive(target):
             raise Refused(f"{command.target} is not an enemy unit still in play", rule=rule)
+        if not on_battlefield(target):
+            raise Refused(f"{command.target} is not on the battlefield: it cannot be targeted", rule="CORE.OFF.1")
         wanted = "ranged" if step.phase == "shooting" else "melee"
         weapon = next((w for w in unit["weapons"] if w["name"] == command.weapon and w["type"] == wanted), None)
         if weapon is None:
             raise Malformed(f"{command.unit} has no {wanted} weapon named {command.weapon!r}", field="weapon")
-        if unit["turn"].get("shooting") == "assault" and "ASSAULT" not in weapon_keywords(weapon) \
-                and weapon.get("kind") != "assault":
+        if not self.may_fire(unit, weapon):
             raise Refused("after Advancing a unit shoots only [ASSAULT] weapons", rule="RS.MOV.3")
         models = command.models or unit["models_alive"]
         if not 1 <= models <= unit["models_alive"]:
@@ -358,7 +383,7 @@ class Reference(Igougo):
 
     def _charge(self, t: Any, request: dict[str, Any], total: int) -> None:
         context, uid = request["context"], request["unit"]
-        needed = max(Decimal(d) for d in context["distances"].values())
+        needed = Decimal(context["distance"])
         success = Decimal(total) >= needed  # RS.CHG.2: must end engaged with every target
         t.emit("ChargeResolved", {"unit": uid, "targets": context["targets"], "total": total,
                                   "needed": str(needed), "success": success}, "RS.CHG.2")
@@ -378,23 +403,89 @@ class Reference(Igougo):
 
     def next_fighter(self, state: dict[str, Any], step: Step) -> str | None:
         """RS.FGT.2 convention: the players alternate, the non-active player first."""
-        ready = [uid for uid in state["units"] if self.eligible(state, uid)]
-        first = [uid for uid in ready if state["units"][uid]["turn"].get("fights_first")]
-        able = [s for s in SEATS if any(state["units"][uid]["owner"] == s for uid in first or ready)]
+        fighters = self.fighters(state)
+        able = [s for s in SEATS if any(state["units"][uid]["owner"] == s for uid in fighters)]
         if not able:
             return None
         last = state["step"].get("last")
         preferred = other(last) if last else other(step.active)
         return preferred if preferred in able else able[0]
 
-    def extra_legal(self, state: dict[str, Any], seat: str) -> list[str]:
+    # -- legal actions -------------------------------------------------------------------
+
+    def play_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[Action]:
         step = self.step(state)
-        legal = []
-        if step and step.phase != "command" and any(self.eligible(state, uid) for uid, _ in units_of(state, seat)):
-            legal.append("select")
-        if step and step.phase in ("shooting", "fight"):
-            legal.append("attack")
-        return legal
+        if step is None:
+            return []
+        offered = []
+        if awaiting["seat"] == seat and step.phase != "command":
+            ready = [uid for uid, unit in units_of(state, seat) if self.ineligible(state, uid) is None]
+            offered += getattr(self, f"_{step.phase}_actions")(state, seat, ready)
+        if step.phase in ("shooting", "fight"):
+            offered += self._attack_actions(state, seat, step)
+        return offered + super().play_actions(state, seat, awaiting)
+
+    def _movement_actions(self, state: dict[str, Any], seat: str, ready: list[str]) -> list[Action]:
+        units = state["units"]
+        free = [uid for uid in ready if not engaged(units[uid])]
+        offered = []
+        if free:
+            offered.append(act.action("select", "RS.MOV.1", "move a unit: Normal, Advance or Remain Stationary",
+                                      ["unit"], unit=act.one_of(free),
+                                      move=act.one_of(("normal", "advance", "remain_stationary"))))
+        for shocked in (False, True):  # RS.MOV.4: a battle-shocked unit escapes desperately
+            locked = [uid for uid in ready if engaged(units[uid]) and
+                      ("battle_shocked" in units[uid]["statuses"]) == shocked]
+            if locked:
+                offered.append(act.action(
+                    "select", "RS.MOV.4", "move an engaged unit: Fall Back or Remain Stationary", ["unit", "move"],
+                    unit=act.one_of(locked), move=act.one_of(("fall_back", "remain_stationary")),
+                    escape=act.one_of(("desperate",) if shocked else ("ordered", "desperate"))))
+        return offered
+
+    def _shooting_actions(self, state: dict[str, Any], seat: str, ready: list[str]) -> list[Action]:
+        return [act.action("select", "RS.SHO.1", f"select {uid} to shoot, and its type of shooting",
+                           ["unit", "shooting"], unit=act.const(uid),
+                           shooting=act.one_of(shooting_types(state["units"][uid])))
+                for uid in ready]
+
+    def _charge_actions(self, state: dict[str, Any], seat: str, ready: list[str]) -> list[Action]:
+        if not ready:
+            return []
+        return [act.action("select", "RS.CHG.1", "declare a charge: its targets and the inches to the farthest",
+                           ["unit", "targets", "distance"], unit=act.one_of(ready),
+                           targets=act.subset(self.charge_targets(state, seat)),
+                           distance=act.number(0, 12, "inches measured to the farthest target"))]
+
+    def fighters(self, state: dict[str, Any]) -> list[str]:
+        """RS.FGT.2 convention: the units that may be selected to fight now, Fights First before the rest."""
+        ready = [uid for uid in state["units"] if self.eligible(state, uid)]
+        return [uid for uid in ready if state["units"][uid]["turn"].get("fights_first")] or ready
+
+    def _fight_actions(self, state: dict[str, Any], seat: str, ready: list[str]) -> list[Action]:
+        choices = [uid for uid in self.fighters(state) if uid in ready]
+        return [act.action("select", "RS.FGT.2", "select a unit to fight", ["unit"], unit=act.one_of(choices))] \
+            if choices else []
+
+    def _attack_actions(self, state: dict[str, Any], seat: str, step: Step) -> list[Action]:
+        wanted = "ranged" if step.phase == "shooting" else "melee"
+        rule = "RS.SHO.2" if step.phase == "shooting" else "RS.FGT.3"
+        foes = [uid for uid, unit in state["units"].items() if unit["owner"] != seat and on_battlefield(unit)]
+        offered = []
+        for uid, unit in units_of(state, seat):
+            weapons = [w["name"] for w in unit["weapons"] if w["type"] == wanted and self.may_fire(unit, w)]
+            if unit["selected"] and alive(unit) and weapons and foes:
+                offered.append(act.action("attack", rule, f"attack with {uid}: a weapon at one target",
+                                          ["unit", "weapon", "target"], unit=act.const(uid),
+                                          weapon=act.one_of(weapons), target=act.one_of(foes),
+                                          models=act.integer(1, unit["models_alive"], "attacking models")))
+        return offered
+
+    @staticmethod
+    def may_fire(unit: dict[str, Any], weapon: dict[str, Any]) -> bool:
+        """RS.MOV.3: after Advancing a unit shoots only [ASSAULT] weapons."""
+        return unit["turn"].get("shooting") != "assault" or "ASSAULT" in weapon_keywords(weapon) \
+            or weapon.get("kind") == "assault"
 
     @handles("end_phase")
     def end_phase(self, t: Any, seat: str, command: cmd.EndPhase) -> None:

@@ -129,10 +129,9 @@ def test_an_engaged_unit_that_falls_back_while_battle_shocked_makes_a_desperate_
 def test_a_successful_charge_engages_and_fights_first(new_game):
     game = started(new_game)
     to_phase(game, "charge")
-    problem = game.send("A", {"type": "select", "unit": "assault-squad", "targets": ["boyz"],
-                              "distances": {"boyz": "13"}}).json()
+    problem = game.send("A", {"type": "select", "unit": "assault-squad", "targets": ["boyz"], "distance": 13}).json()
     assert problem["rule"] == "RS.CHG.1"
-    game.cmd("A", "select", unit="assault-squad", targets=["boyz"], distances={"boyz": "7"})
+    game.cmd("A", "select", unit="assault-squad", targets=["boyz"], distance=7)
     answer = roll(game, "A", 3, 5)
     resolved = next(e for e in answer["events"] if e["type"] == "ChargeResolved")
     assert resolved["data"]["success"] is True

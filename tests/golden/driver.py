@@ -1,11 +1,10 @@
-"""A random-but-legal player for the `alternating` ruleset.
+"""A random player that plays only from the legal actions (CONTRACT.md "Legal actions").
 
-It asks what the game awaits (`awaiting`, `legal_commands`, each unit's
-`eligible`), picks one legal move with a seeded `random.Random`, sends it and
-insists that it is accepted. In table-dice mode it supplies the dice the game
-asks for. Now and then it also records what the table resolves outside the
-alternation (casualties, statuses, vehicle hits), so that fleeing units,
-destroyed units and wrecked vehicles come up as they would in a real game.
+It reads each seat's `actions`, picks one with a seeded `random.Random`, sends a
+random instance of its schema and insists that it is accepted (the actions are
+sound). Now and then it also records what the table resolves outside the
+actions (casualties, statuses, vehicle hits), so that fleeing units, destroyed
+units and wrecked vehicles come up as they would in a real game.
 
 Two transports play the same way: over HTTP (`HttpTable`, the contract) and
 straight into the application (`AppTable`, for hypothesis's many examples).
@@ -16,8 +15,8 @@ import random
 from typing import Any, Protocol
 from uuid import UUID
 
-from domain import dice
 from tests.support.client import GameClient, unit, vehicle
+from tests.support.instances import SUBSET, instance, keywords
 
 
 class GameTable(Protocol):
@@ -53,7 +52,7 @@ class AppTable:
         from projections.state import state_view
 
         game = self.warlog.read(self.game_id)
-        return state_view(game.state, game.version, seat)
+        return state_view(game.state, game.version, seat, game)
 
     def send(self, seat: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         from api.errors import ruling_problem
@@ -97,97 +96,54 @@ def armies(rng: random.Random) -> tuple[list[dict[str, Any]], list[dict[str, Any
 
 
 class Driver:
-    """Plays legal moves until the game ends (or `limit` goes); every move must be accepted."""
+    """Plays only what `actions` offers, until the game ends (or `limit` goes); every action must be accepted.
+
+    Each move reads both seats' states, picks one offered action of either seat at random and sends a
+    random instance of its schema: the driver knows no rule. Now and then it records a fact of the table
+    instead (an `anytime` command), so that losses, statuses and wrecks come up as in a real game."""
 
     def __init__(self, table: GameTable, rng: random.Random) -> None:
         self.table, self.rng = table, rng
         self.moves: list[tuple[str, dict[str, Any]]] = []
 
     def play(self, limit: int = 5000) -> dict[str, Any]:
-        seat = "A"
         for _ in range(limit):
-            view = self.table.view(seat)  # read as the seat likely to act next: its legal_commands
+            view = self.table.view("A")
             if view["status"] == "ended":
                 return view
-            seat, _ = self.move(view)
-            seat = "B" if seat == "A" else "A"
+            self.move()
         return self.table.view("A")
 
-    def move(self, view: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        seat, body = self.choose(view)
+    def views(self) -> dict[str, dict[str, Any]]:
+        return {seat: self.table.view(seat) for seat in "AB"}
+
+    def move(self, view: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        views = self.views()
+        if self.rng.random() < 0.04:
+            fact = self.table_fact(views["A"])
+            if fact is not None:
+                status, answer = self.table.send(*fact)
+                assert status < 500, f"a table fact answered {status}: {fact} -> {answer}"
+                if status == 200:
+                    self.moves.append(fact)
+                    return fact
+        seat, body = self.choose(views)
         status, answer = self.table.send(seat, body)
-        assert status == 200, f"a legal move was refused: {seat} {body} -> {status} {answer}"
+        assert status in (200, 202), f"an offered action was refused: {seat} {body} -> {status} {answer}"
         self.moves.append((seat, body))
         return seat, body
 
-    # -- choosing --------------------------------------------------------------------------
-
-    def choose(self, view: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        """One legal move; `view` is the state as some seat sees it (re-read as the awaited seat if need be)."""
-        awaiting = view["awaiting"]
-        action, seat = awaiting["action"], awaiting["seat"]
-        if action == "start_game":  # set-up (an undo may take the game back there)
-            return self.rng.choice("AB"), {"type": "start_game"}
-        if self.rng.random() < 0.04:
-            side = self.table_fact(view)
-            if side is not None:
-                return side
-        if action == "roll_off":
-            return self.rng.choice("AB"), self.with_dice({"type": "roll_off"}, {"A": self.d6(), "B": self.d6()})
-        if action == "roll":
-            expr = dice.parse(awaiting["roll"]["spec"])
-            faces = [self.rng.randint(1, expr.sides) for _ in range(expr.count)]
-            return seat, self.with_dice({"type": "roll"}, faces)
-        if action == "choose_order":
-            return seat, {"type": "choose_order", "first": self.rng.choice("AB")}
-        if action == "confirm_count":
-            seat = seat or self.rng.choice("AB")
-            return seat, self.confirm(view, seat)
-        if action == "select":
-            mine = view if view["legal_commands"] and "select" in view["legal_commands"] else self.table.view(seat)
-            return seat, self.go(mine, seat)
-        raise AssertionError(f"nobody can act: awaiting {awaiting}")
-
-    def d6(self) -> int:
-        return self.rng.randint(1, 6)
-
-    def with_dice(self, body: dict[str, Any], faces: Any) -> dict[str, Any]:
-        return {**body, "dice": faces} if self.table.dice_mode == "table" else body
-
-    def confirm(self, view: dict[str, Any], seat: str) -> dict[str, Any]:
-        own = [uid for uid, u in view["units"].items() if u["owner"] == seat and u["models_alive"] > 0]
-        exclude = {}
-        if own and view["sub_phase"] == "shooting_pass_points" and self.rng.random() < 0.3:
-            exclude[self.rng.choice(own)] = "out of range of every enemy unit"
-        return {"type": "confirm_count", "exclude": exclude}
-
-    def go(self, view: dict[str, Any], seat: str) -> dict[str, Any]:
-        awaiting = view["awaiting"]
-        if awaiting.get("reaction") == "overwatch":
-            return {"type": "select", "unit": awaiting["unit"], "act": self.rng.random() < 0.7}
-        legal = view["legal_commands"]
-        eligible = [uid for uid, u in view["units"].items() if u["eligible"]]
-        assert eligible, f"seat {seat} is awaited to select but has no eligible unit: {view}"
-        roll = self.rng.random()
-        if "pass" in legal and roll < 0.15:
-            return {"type": "pass"}
-        if "declare_done" in legal and roll > 0.93:
-            return {"type": "declare_done"}
-        uid = self.rng.choice(sorted(eligible))
-        sub_phase = view["sub_phase"]
-        act = sub_phase in ("run", "resolve_combats") or view["units"][uid]["arriving"] or self.rng.random() < 0.8
-        body: dict[str, Any] = {"type": "select", "unit": uid, "act": act}
-        if sub_phase == "select_charges" and act:
-            owner = view["units"][uid]["owner"]
-            enemies = sorted(t for t, u in view["units"].items() if u["owner"] != owner and u["models_alive"] > 0
-                             and not u["in_reserves"] and not u["embarked_in"])
-            if not enemies:
-                return {**body, "act": False}
-            body.update(targets=[self.rng.choice(enemies)], distance=str(self.rng.randint(2, 12)))
-        return body
+    def choose(self, views: dict[str, dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+        """One offered action of either seat, as a random instance of its schema."""
+        assert_awaiting_is_offered(views)
+        offered = [(seat, action) for seat in "AB" for action in views[seat]["actions"]]
+        seat, action = self.rng.choice(offered)
+        return seat, instance(action["schema"], self.rng)
 
     def table_fact(self, view: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         """Something resolved at the table and recorded: casualties, a status, ongoing reserves, a vehicle hit."""
+        if view["status"] != "in_progress":
+            return None
         standing = sorted(uid for uid, u in view["units"].items() if u["models_alive"] > 0)
         if not standing:
             return None
@@ -197,18 +153,32 @@ class Driver:
         if kind < 0.4:
             return owner, {"type": "record_casualties", "unit": uid, "models": self.rng.randint(1, 3)}
         if kind < 0.75:
-            status = self.rng.choice(["falling_back", "pinned", "gone_to_ground", "no_weapons_left"])
+            status = self.rng.choice(["falling_back", "pinned", "gone_to_ground", "no_weapons_left", "engaged",
+                                      "battle_shocked", "routed"])
             value = status not in view["units"][uid]["statuses"]
             return owner, {"type": "set_status", "unit": uid, "status": status, "value": value,
                            "reason": "resolved at the table"}
-        if kind < 0.82:
-            unit_view = view["units"][uid]
-            if unit_view["in_reserves"] or unit_view["embarked_in"]:
-                return None
+        if kind < 0.82 and "ongoing_reserves" in view["anytime"]:
             return owner, {"type": "ongoing_reserves", "unit": uid, "reason": "left the battlefield"}
         vehicles = [v for v in standing if v.endswith(("transport", "bunker"))]
-        if not vehicles:
+        if not vehicles or "vehicle_hit" not in view["anytime"]:
             return None
         target = self.rng.choice(vehicles)
         return ("B" if view["units"][target]["owner"] == "A" else "A",
                 {"type": "vehicle_hit", "unit": target, "hit": self.rng.choice(["glancing", "penetrating"])})
+
+
+def assert_awaiting_is_offered(views: dict[str, dict[str, Any]]) -> None:
+    """CONTRACT.md: somebody can always act, and `awaiting` names an offered type whenever it names a seat."""
+    awaiting = views["A"]["awaiting"]
+    assert awaiting == views["B"]["awaiting"]
+    if views["A"]["status"] == "ended":
+        assert not views["A"]["actions"] and not views["B"]["actions"]
+        return
+    offered = {seat: {a["type"] for a in views[seat]["actions"]} for seat in "AB"}
+    assert offered["A"] or offered["B"], f"nobody can act: awaiting {awaiting}"
+    if awaiting["seat"] is not None:
+        assert awaiting["action"] in offered[awaiting["seat"]], (awaiting, offered)
+    for seat in "AB":
+        for action in views[seat]["actions"]:
+            assert keywords(action["schema"]) <= SUBSET, action

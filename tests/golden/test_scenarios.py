@@ -108,7 +108,10 @@ def run_step(game: GameClient, number: int, step: dict[str, Any]) -> None:
             assert absent not in types, f"{label}: appended {absent}"
     for role, wanted in [(seat, expect.get("state")), *expect.get("views", {}).items()]:
         if wanted is not None:
-            problem = mismatch(wanted, game.state(role))
+            wanted, view = dict(wanted), game.state(role)
+            if "action_types" in wanted:  # the types of the legal actions offered to that seat
+                view["action_types"] = sorted({a["type"] for a in view["actions"]})
+            problem = mismatch(wanted, view)
             assert problem is None, f"{label}, state as {role} sees it: {problem}"
 
 

@@ -2,13 +2,12 @@
 
 - Rebuilding a game from its stored events gives the live state, whatever was played (undos and redos
   included): folding the stored events from nothing, and `repository.get` at the head version (no cache).
-- Nobody is ever stuck: while the game is in progress, `awaiting` names an action that the named seat
-  (or either seat) lists in its `legal_commands`, and the move the driver makes from it is accepted.
+- Nobody is ever stuck: while the game is in progress, somebody is offered an action, `awaiting` names
+  one the named seat is offered, and the action the driver picks from `actions` is accepted.
 """
 from __future__ import annotations
 
 import random
-from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import project_aggregate
@@ -19,7 +18,6 @@ from domain.application import Warlog
 from projections.state import state_view
 from tests.golden.driver import AppTable, Driver, armies
 
-AWAITABLE = {"roll_off", "choose_order", "confirm_count", "select", "roll"}
 PLAY = settings(max_examples=12, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow])
 
@@ -37,20 +35,6 @@ def new_game(seed: int, dice_mode: str) -> tuple[Warlog, AppTable, random.Random
     status, answer = table.send("A", {"type": "start_game"})
     assert status == 200, answer
     return warlog, table, rng
-
-
-def assert_somebody_can_act(view_a: dict[str, Any], view_b: dict[str, Any]) -> None:
-    awaiting = view_a["awaiting"]
-    assert awaiting == view_b["awaiting"]
-    assert awaiting["action"] in AWAITABLE, awaiting
-    seats = [awaiting["seat"]] if awaiting["seat"] else ["A", "B"]
-    views = {"A": view_a, "B": view_b}
-    assert all(awaiting["action"] in views[seat]["legal_commands"] for seat in seats), (awaiting, view_a, view_b)
-    if awaiting["action"] == "select":
-        eligible = [uid for uid, unit in view_a["units"].items() if unit["eligible"]]
-        assert eligible, f"seat {awaiting['seat']} must select but no unit is eligible"
-        if awaiting.get("reaction"):
-            assert eligible == [awaiting["unit"]]
 
 
 def maybe_undo(warlog: Warlog, table: AppTable, rng: random.Random, last_seat: str) -> None:
@@ -71,10 +55,9 @@ def test_rebuilding_a_game_from_its_stored_events_gives_the_live_state(seed, mov
     warlog, table, rng = new_game(seed, dice_mode)
     driver = Driver(table, rng)
     for _ in range(moves):
-        view = table.view("A")
-        if view["status"] == "ended":
+        if table.view("A")["status"] == "ended":
             break
-        seat, _ = driver.move(view)
+        seat, _ = driver.move()
         maybe_undo(warlog, table, rng, seat)
 
     live = warlog.read(table.game_id)
@@ -94,9 +77,7 @@ def test_no_sequence_of_legal_commands_leaves_the_game_with_nobody_able_to_act(s
     _, table, rng = new_game(seed, dice_mode)
     driver = Driver(table, rng)
     for _ in range(3000):
-        view_a, view_b = table.view("A"), table.view("B")
-        if view_a["status"] == "ended":
+        if table.view("A")["status"] == "ended":
             break
-        assert_somebody_can_act(view_a, view_b)
-        driver.move(view_a)  # asserts the move it picks from `awaiting` is accepted
+        driver.move()  # asserts that somebody is offered an action, and that the one it picks is accepted
     assert table.view("A")["status"] == "ended"

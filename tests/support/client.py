@@ -94,3 +94,11 @@ class GameClient:
         assert self.muster("A", army_a).status_code == 200
         assert self.muster("B", army_b).status_code == 200
         return self.cmd("A", "start_game")
+
+
+SEAT_ONLY = ("actions", "anytime")  # what a seat may send now: the live game's, never a past or delayed state's
+
+
+def table_of(state: dict[str, Any], *leave_out: str) -> dict[str, Any]:
+    """The state as the table stands, without what only the live game offers a seat (and `leave_out`)."""
+    return {k: v for k, v in state.items() if k not in SEAT_ONLY + leave_out}

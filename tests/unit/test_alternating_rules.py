@@ -17,13 +17,14 @@ AT = "2026-01-01T00:00:00.000Z"
 class Table:
     """One table-dice game of `alternating` in memory."""
 
-    def __init__(self, army_a: list[dict[str, Any]], army_b: list[dict[str, Any]], **options: Any) -> None:
+    def __init__(self, army_a: list[dict[str, Any]], army_b: list[dict[str, Any]], dice_mode: str = "table",
+                 **options: Any) -> None:
         self.warlog = Warlog(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
-        created = self.warlog.create_game("alternating", {"A": "Alice", "B": "Bob"}, "table", options, AT)
+        created = self.warlog.create_game("alternating", {"A": "Alice", "B": "Bob"}, dice_mode, options, AT)
         self.id = UUID(created["game_id"])
         self.warlog.muster(self.id, "A", lambda: army_a, AT)
         self.warlog.muster(self.id, "B", lambda: army_b, AT)
-        self.app = AppTable(self.warlog, self.id, "table")
+        self.app = AppTable(self.warlog, self.id, dice_mode)
         self.do("A", "start_game")
 
     def do(self, seat: str, type_: str, **fields: Any) -> list[dict[str, Any]]:
@@ -62,7 +63,7 @@ class Table:
                 self.do(seat, "choose_order", first="A")
             elif awaiting["action"] == "roll":
                 self.do(seat, "roll", dice=[1] * int(awaiting["roll"]["spec"].split("D")[0] or 1))
-            elif "declare_done" in self.view(seat)["legal_commands"]:
+            elif "declare_done" in {a["type"] for a in self.view(seat)["actions"]}:
                 self.do(seat, "declare_done")
             else:
                 self.do(seat, "select", unit=next(u for u, x in view["units"].items() if x["eligible"]))
@@ -99,14 +100,18 @@ def test_a_seat_cannot_include_a_unit_in_the_movement_count_against_the_recorded
     assert table.refused("A", "confirm_count", include={"a-1": "it is not really pinned"})["rule"] == "AA.PP.1"
 
 
-def test_excluding_and_including_the_same_unit_is_malformed():
-    table = Table([unit("a-1")], [unit("b-1")])
+def test_a_seat_excludes_only_a_counted_unit_and_includes_only_one_the_service_leaves_out():
+    table = Table([unit("a-1"), unit("a-2", ranged=False)], [unit("b-1")])
     table.counts_confirmed()
     table.order()
     table.do("A", "declare_done")
     table.do("B", "declare_done")
-    status, answer = table.app.send("A", {"type": "confirm_count", "exclude": {"a-1": "x"}, "include": {"a-1": "y"}})
-    assert status == 422 and answer["field"] == "include"
+    offered = table.view("A")["actions"][0]["schema"]["properties"]
+    assert list(offered["exclude"]["properties"]) == ["a-1"] and list(offered["include"]["properties"]) == ["a-2"]
+    for claims in ({"exclude": {"a-1": "x"}, "include": {"a-1": "y"}}, {"exclude": {"a-2": "no guns"}},
+                   {"include": {"a-1": "it shoots"}}):
+        assert table.refused("A", "confirm_count", **claims)["rule"] == "AA.SPP.1"
+    assert table.view("A")["actions"][0]["type"] == "confirm_count"  # nothing was recorded
 
 
 def test_a_unit_the_seat_includes_in_the_shooting_count_may_then_be_selected_to_shoot():
@@ -165,7 +170,7 @@ def test_a_locked_unit_fires_no_overwatch_and_the_charge_rolls_on_by_itself():
     table = Table([unit("a-1")], [unit("b-1"), unit("b-2", statuses=("locked_in_combat",)),
                                    unit("b-3", statuses=("locked_in_combat",))])
     _play_to_charges(table)
-    events = table.do("A", "select", unit="a-1", targets=["b-2"], distance="4")
+    events = table.do("A", "select", unit="a-1", targets=["b-2"], distance=4)
     assert event(events, "ChargeDeclared")["data"]["overwatch_by"] == []
     assert table.view()["awaiting"]["roll"]["purpose"] == "charge"
     events = table.do("A", "roll", dice=[2, 2])
@@ -177,21 +182,37 @@ def test_a_locked_unit_fires_no_overwatch_and_the_charge_rolls_on_by_itself():
 def test_a_charger_wiped_out_by_overwatch_does_not_make_it_in():
     table = Table([unit("a-1", 2)], [unit("b-1")])
     _play_to_charges(table)
-    table.do("A", "select", unit="a-1", targets=["b-1"], distance="3")
-    table.do("B", "select", unit="b-1", weapons={"Boltgun": 5})
+    table.do("A", "select", unit="a-1", targets=["b-1"], distance=3)
+    table.do("B", "select", unit="b-1", weapons=["Boltgun"] * 5)
     assert table.view()["awaiting"]["roll"] == {"purpose": "overwatch", "unit": "b-1", "spec": "5D6", "rule": "AA.OW.1"}
     table.do("B", "roll", dice=[6, 6, 1, 1, 1])
-    table.do("B", "record_casualties", unit="a-1", models=2, rule="AA.OW.1")
-    events = table.do("A", "roll", dice=[6, 6])
-    assert event(events, "ChargeResolved")["data"]["success"] is False
-    assert not any(e["type"] == "CombatJoined" for e in events)
+    events = table.do("B", "record_casualties", unit="a-1", models=2, rule="AA.OW.1")
+    resolved = event(events, "ChargeResolved")  # no charge roll is asked of a unit that is gone
+    assert resolved["data"]["success"] is False and resolved["data"]["reason"] == "the charging unit was destroyed"
+    assert not any(e["type"] in ("CombatJoined", "RollRequested") for e in events)
+    assert table.view()["awaiting"]["action"] != "roll"
+
+
+def test_overwatch_fired_with_server_dice_waits_for_its_casualties_before_the_charge_roll():
+    table = Table([unit("a-1", 5)], [unit("b-1")], dice_mode="server")
+    _play_to_charges(table)
+    table.do("A", "select", unit="a-1", targets=["b-1"], distance=3)
+    events = table.do("B", "select", unit="b-1")
+    assert event(events, "OverwatchResolved")["rule"] == "AA.OW.1"
+    assert not any(e["type"] == "ChargeResolved" or e["data"].get("purpose") == "charge" for e in events)
+    assert table.view()["awaiting"] == {"seat": "A", "action": "resolve_charge", "unit": "a-1",
+                                               "rule": "AA.CHG.1"}
+    table.do("A", "record_casualties", unit="a-1", models=1, rule="AA.OW.1")
+    events = table.do("A", "resolve_charge")
+    assert [e["data"].get("purpose") for e in events if e["type"] == "DiceRolled"] == ["charge"]
+    assert event(events, "ChargeResolved")["rule"] == "AA.CHG.1"
 
 
 def test_overwatch_names_only_the_weapons_the_unit_has_and_at_most_its_models():
     table = Table([unit("a-1")], [unit("b-1", 5)])
     _play_to_charges(table)
-    table.do("A", "select", unit="a-1", targets=["b-1"], distance="3")
-    for weapons in ({"Lascannon": 1}, {"Boltgun": 6}):
+    table.do("A", "select", unit="a-1", targets=["b-1"], distance=3)
+    for weapons in (["Lascannon"], ["Boltgun"] * 6, []):
         status, answer = table.app.send("B", {"type": "select", "unit": "b-1", "weapons": weapons})
         assert status == 422 and answer["field"] == "weapons", answer
 
@@ -231,7 +252,8 @@ def _play_to_charges(table: Table) -> None:
         if action == "select":
             table.do(seat, "declare_done")
         else:
-            table.do(seat, action, **({"dice": {"A": 6, "B": 1}} if action == "roll_off" else
+            table_dice = action == "roll_off" and table.app.dice_mode == "table"
+            table.do(seat, action, **({"dice": {"A": 6, "B": 1}} if table_dice else
                                        {"first": "A"} if action == "choose_order" else {}))
 
 
@@ -256,7 +278,7 @@ def test_a_unit_in_ongoing_reserves_arrives_at_the_next_move_units_without_a_rol
 def test_a_combat_ends_when_one_side_has_no_unit_left_in_it_and_the_survivors_are_no_longer_locked():
     table = Table([unit("a-1")], [unit("b-1", 2), unit("b-2")])
     _play_to_charges(table)
-    table.do("A", "select", unit="a-1", targets=["b-1"], distance="3")
+    table.do("A", "select", unit="a-1", targets=["b-1"], distance=3)
     table.do("B", "select", unit="b-1", act=False)
     table.do("A", "roll", dice=[3, 3])
     assert table.view()["units"]["a-1"]["statuses"] == ["locked_in_combat"]
@@ -280,7 +302,7 @@ def test_a_unit_embarked_or_in_reserves_cannot_be_charged():
                                    unit("b-res", in_reserves=True)])
     _play_to_charges(table)
     for target in ("b-in", "b-res"):
-        assert table.refused("A", "select", unit="a-1", targets=[target], distance="3")["rule"] == "AA.CHG.1"
+        assert table.refused("A", "select", unit="a-1", targets=[target], distance=3)["rule"] == "AA.CHG.1"
 
 
 def test_the_passengers_of_a_destroyed_transport_are_out_on_the_table_and_count_for_shooting():
@@ -309,8 +331,8 @@ def test_a_random_shot_weapon_rolls_its_overwatch_shots_per_model_one_fewer_then
               "kind": "assault", "keywords": []}
     table = Table([unit("a-1", 2)], [unit("b-1", 3, weapons=[flamer])])
     _play_to_charges(table)
-    table.do("A", "select", unit="a-1", targets=["b-1"], distance="3")
-    fired = event(table.do("B", "select", unit="b-1", weapons={"Burna": 2}), "OverwatchFired")
+    table.do("A", "select", unit="a-1", targets=["b-1"], distance=3)
+    fired = event(table.do("B", "select", unit="b-1", weapons=["Burna", "Burna"]), "OverwatchFired")
     assert fired["data"]["weapons"][0]["shots"] == "2x(D6-1)" and fired["data"]["volleys"] == 1
     assert table.view()["awaiting"]["roll"] == {"purpose": "overwatch_shots", "unit": "b-1", "spec": "2D6",
                                                 "rule": "AA.OW.1"}
@@ -321,5 +343,7 @@ def test_a_random_shot_weapon_rolls_its_overwatch_shots_per_model_one_fewer_then
     assert table.view()["awaiting"]["roll"]["spec"] == "5D6"
     resolved = event(table.do("B", "roll", dice=[6, 2, 3, 6, 1]), "OverwatchResolved")
     assert resolved["data"]["shots"] == 5
+    assert table.view()["awaiting"]["action"] == "resolve_charge"  # its casualties are recorded first
+    table.do("A", "resolve_charge")
     assert table.view()["awaiting"] == {"seat": "A", "action": "roll", "roll": {
         "purpose": "charge", "unit": "a-1", "spec": "2D6", "rule": "AA.CHG.1"}}

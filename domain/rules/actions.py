@@ -1,0 +1,113 @@
+"""Legal actions as data (CONTRACT.md "Legal actions"): what a seat may send now.
+
+Each ruleset answers `actions(state, seat)` with `Action`s, each carrying a JSON
+Schema (2020-12, the contract's small subset) of the whole command body whose
+enums are this moment's real choices. The same answer judges a command:
+`Game.execute` refuses a command that no offered schema admits, so what the
+service offers and what it accepts cannot drift apart.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from jsonschema import Draft202012Validator
+from jsonschema.validators import extend
+
+from domain import dice
+
+Schema = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Action:
+    type: str
+    rule: str
+    summary: str
+    schema: Schema
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "rule": self.rule, "summary": self.summary, "schema": self.schema}
+
+
+def body(type_: str, required: Iterable[str] = (), **properties: Schema | None) -> Schema:
+    """The schema of a whole command body: `type` fixed, the given fields and no others."""
+    fields = {name: schema for name, schema in properties.items() if schema is not None}
+    return {"type": "object", "additionalProperties": False, "required": ["type", *required],
+            "properties": {"type": {"const": type_}, **fields}}
+
+
+def action(type_: str, rule: str, summary: str, required: Iterable[str] = (), **properties: Schema | None) -> Action:
+    return Action(type_, rule, summary, body(type_, required, **properties))
+
+
+def one_of(values: Iterable[Any], title: str | None = None) -> Schema:
+    schema: Schema = {"enum": list(values)}
+    if title:
+        schema["title"] = title
+    return schema
+
+
+def const(value: Any) -> Schema:
+    return {"const": value}
+
+
+def boolean(description: str | None = None) -> Schema:
+    return _described({"type": "boolean"}, description)
+
+
+def number(minimum: int, maximum: int, description: str | None = None) -> Schema:
+    """A measured number (inches): any JSON number in range; the event records it as a string."""
+    return _described({"type": "number", "minimum": minimum, "maximum": maximum}, description)
+
+
+def integer(minimum: int, maximum: int, description: str | None = None) -> Schema:
+    return _described({"type": "integer", "minimum": minimum, "maximum": maximum}, description)
+
+
+def text(max_length: int, description: str | None = None) -> Schema:
+    return _described({"type": "string", "minLength": 1, "maxLength": max_length}, description)
+
+
+def subset(values: Iterable[str], min_items: int = 1, description: str | None = None) -> Schema:
+    """Some of `values`, each at most once."""
+    values = list(values)
+    return _described({"type": "array", "items": {"enum": values}, "uniqueItems": True,
+                       "minItems": min_items, "maxItems": len(values)}, description)
+
+
+def keyed(ids: Iterable[str], value: Schema, description: str | None = None) -> Schema:
+    """A map keyed by unit id: an object whose properties are those ids."""
+    return _described({"type": "object", "additionalProperties": False,
+                       "properties": {uid: value for uid in ids}}, description)
+
+
+def table_dice(expr: dice.DiceExpr) -> Schema:
+    """The faces of one roll entered at the table, in the order rolled."""
+    return {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": expr.sides},
+            "minItems": expr.count, "maxItems": expr.count,
+            "description": f"{dice.needs_text(expr)}, faces in the order rolled"}
+
+
+def _described(schema: Schema, description: str | None) -> Schema:
+    if description:
+        schema["description"] = description
+    return schema
+
+
+# JSON has one number type; the service reads an integer as a number written without a fraction (never a
+# boolean, never 1.0) and a number as any JSON number but a boolean: the checker says the same
+_TYPES = Draft202012Validator.TYPE_CHECKER.redefine_many({
+    "integer": lambda _, value: type(value) is int,
+    "number": lambda _, value: type(value) in (int, float),
+})
+_Validator = extend(Draft202012Validator, type_checker=_TYPES)
+
+
+def admits(schema: Schema, command: dict[str, Any]) -> bool:
+    return _Validator(schema).is_valid(command)
+
+
+def offered(actions: Iterable[Action], command: dict[str, Any]) -> bool:
+    """Is the command an instance of one of the offered schemas?"""
+    return any(a.type == command.get("type") and admits(a.schema, command) for a in actions)

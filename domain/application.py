@@ -153,11 +153,12 @@ class Warlog(Application):
 
     # -- games ---------------------------------------------------------------------------
 
-    def create_game(self, ruleset: str, players: dict[str, str], dice_mode: str,
-                    options: dict[str, Any], at: str) -> dict[str, Any]:
-        game_id = uuid4()
+    def create_game(self, ruleset: str, players: dict[str, str], dice_mode: str, options: dict[str, Any], at: str,
+                    game_id: UUID | None = None, seed: bytes | None = None) -> dict[str, Any]:
+        """`game_id` and `seed` are drawn here; a test that replays play exactly passes its own."""
+        game_id = game_id or uuid4()
         tokens = {role: new_token(game_id) for role in ROLES}
-        seed = secrets.token_bytes(32)
+        seed = seed or secrets.token_bytes(32)
         game = Game.create(game_id, ruleset, players, dice_mode, {**DEFAULT_OPTIONS, **options}, seed,
                            {role: digest(token) for role, token in tokens.items()}, at)
         self._store(game)

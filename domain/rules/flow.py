@@ -605,6 +605,8 @@ def inches(value: Any, field: str, maximum: int) -> str:
     """A distance the players measured (CORE.DIST.1): a JSON number in 0..maximum, recorded as a string."""
     if type(value) not in (int, float) or not 0 <= value <= maximum:  # type(): a boolean is no distance
         raise Malformed(f"{field} is the inches measured, a number from 0 to {maximum}", field=field)
+    if value == 0:
+        return "0"  # not "-0" for a -0.0
     text = format(Decimal(repr(value)).normalize(), "f") if isinstance(value, float) else str(value)
     return text if "." not in text else text.rstrip("0").rstrip(".")
 

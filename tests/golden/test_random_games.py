@@ -1,4 +1,4 @@
-"""Whole games of `alternating` played over HTTP by a random-but-legal driver, in both dice modes."""
+"""Whole games played over HTTP by a driver that plays only from the offered actions, in both dice modes."""
 from __future__ import annotations
 
 import random
@@ -53,6 +53,28 @@ def test_a_random_legal_five_round_game_ends_and_its_log_verifies(memory_http, d
         assert verified["dice_ok"] is None and verified["server_seed"] is None
         assert not any("counter" in e["data"] for e in log)
         assert any(e["type"] == "DiceRolled" and e["data"].get("awaited") for e in log)
+
+
+@pytest.mark.parametrize("ruleset", ["reference", "heresy"])
+@pytest.mark.parametrize("dice_mode, seed", [("server", 21), ("table", 22)])
+def test_a_random_game_played_only_from_the_offered_actions_ends_and_its_log_verifies(memory_http, ruleset,
+                                                                                     dice_mode, seed):
+    rng = random.Random(seed)
+    game = GameClient(memory_http, ruleset, dice_mode)
+    army_a, army_b = armies(rng)
+    game.start(army_a, army_b)
+
+    final = Driver(HttpTable(game, dice_mode), rng).play(limit=4000)
+
+    assert final["status"] == "ended" and final["battle_round"] == 5
+    assert final["actions"] == [] and final["anytime"] == []
+    log = game.events()
+    assert [e["data"]["battle_round"] for e in log if e["type"] == "BattleRoundEnded"] == [1, 2, 3, 4, 5]
+    cited = {e["rule"] for e in log if e["rule"] is not None}
+    assert cited <= set(catalogue()), f"rules not in RULES.md: {cited - set(catalogue())}"
+    verified = game.verify()
+    assert verified["chain_ok"] is True and verified["events"] == len(log)
+    assert verified["dice_ok"] is (True if dice_mode == "server" else None)
 
 
 def test_a_conceded_game_ends_at_once_reveals_the_seed_and_refuses_every_later_command(new_game):

@@ -7,6 +7,7 @@ from uuid import UUID
 import pytest
 
 from domain.application import Warlog
+from domain.rulings import Malformed
 from domain.rules.alternating import overwatch_shots
 from tests.golden.driver import AppTable
 from tests.support.client import unit, vehicle
@@ -243,8 +244,8 @@ def test_commands_of_the_ruleset_are_refused_with_their_rule_before_the_game_sta
     assert status == 409 and answer["rule"] == "SVC.SETUP"
 
 
-def _play_to_charges(table: Table) -> None:
-    while table.view()["sub_phase"] != "select_charges" or table.view()["awaiting"]["action"] != "select":
+def _play_to_charges(table: Table, sub_phase: str = "select_charges") -> None:
+    while table.view()["sub_phase"] != sub_phase or table.view()["awaiting"]["action"] != "select":
         view = table.view()
         awaiting = view["awaiting"]
         seat = awaiting["seat"] or "A"
@@ -347,3 +348,98 @@ def test_a_random_shot_weapon_rolls_its_overwatch_shots_per_model_one_fewer_then
     table.do("A", "resolve_charge")
     assert table.view()["awaiting"] == {"seat": "A", "action": "roll", "roll": {
         "purpose": "charge", "unit": "a-1", "spec": "2D6", "rule": "AA.CHG.1"}}
+
+
+# -- issue 8's defects, each reproduced over the contract before it was fixed --------------------
+
+
+def offered_types(table: Table, seat: str) -> set[str]:
+    return {a["type"] for a in table.view(seat)["actions"]}
+
+
+def test_a_unit_whose_every_foe_has_fought_is_not_awaited_and_the_combats_end():
+    locked = ("locked_in_combat",)
+    table = Table([unit("a1", statuses=locked)], [unit("b1", statuses=locked), unit("b2", statuses=locked)])
+    _play_to_charges(table, "resolve_combats")
+    table.do("A", "select", unit="a1", targets=["b1"])
+    view = table.view()
+    assert view["units"]["b2"]["eligible"] is False  # its only foe, a1, has fought: nothing is left for it
+    assert view["sub_phase"] != "resolve_combats" and view["battle_round"] == 2
+
+
+def test_overwatch_from_a_unit_with_several_ranged_weapons_names_each_models_weapon():
+    pistol = {"name": "Pistol", "type": "ranged", "range": 12, "A": "1", "skill": 3, "S": 4, "AP": 0, "D": "1",
+              "kind": "pistol", "keywords": []}
+    table = Table([unit("a-1")], [unit("b-1", 3, weapons=[unit("x")["weapons"][0], pistol])])
+    _play_to_charges(table)
+    table.do("A", "select", unit="a-1", targets=["b-1"], distance=3)
+    fire = table.view("B")["actions"][0]["schema"]
+    assert "weapons" in fire["required"] and fire["properties"]["weapons"]["maxItems"] == 3
+    status, answer = table.app.send("B", {"type": "select", "unit": "b-1"})  # no longer every weapon of every model
+    assert status == 422 and answer["field"] == "weapons"
+    fired = event(table.do("B", "select", unit="b-1", weapons=["Boltgun", "Boltgun", "Pistol"]), "OverwatchFired")
+    assert [(w["name"], w["models"], w["shots"]) for w in fired["data"]["weapons"]] == [("Boltgun", 2, 2),
+                                                                                       ("Pistol", 1, 1)]
+
+
+def test_overwatch_from_a_unit_with_one_ranged_weapon_fires_it_once_per_model():
+    table = Table([unit("a-1")], [unit("b-1", 4)])
+    _play_to_charges(table)
+    table.do("A", "select", unit="a-1", targets=["b-1"], distance=3)
+    fired = event(table.do("B", "select", unit="b-1"), "OverwatchFired")
+    assert fired["data"]["weapons"] == [{"name": "Boltgun", "kind": "rapid_fire", "A": "2", "shots_per_model": "1",
+                                         "models": 4, "shots": 4}]
+
+
+def test_holding_a_charge_is_no_tempo_pass_in_select_charging_units():
+    table = Table([unit("a-1"), unit("a-2")], [unit("b-1")])
+    _play_to_charges(table)
+    assert table.refused("A", "select", unit="a-1", act=False)["rule"] == "AA.CHG.1"
+    assert offered_types(table, "A") == {"select", "declare_done"}
+
+
+def test_a_fleeing_unit_selected_is_resolved_and_cannot_be_passed_over_with_act_false():
+    table = Table([unit("a-1", statuses=("falling_back",))], [unit("b-1")])
+    assert table.view()["sub_phase"] == "move_fleeing"
+    assert table.refused("A", "select", unit="a-1", act=False)["rule"] == "AA.MOV.2"
+    assert table.view("A")["actions"][0]["schema"]["properties"]["act"] == {"const": True}
+
+
+def test_a_unit_without_leadership_is_refused_at_muster_unless_it_never_takes_the_test():
+    warlog = Warlog(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    game_id = UUID(warlog.create_game("alternating", {"A": "Alice", "B": "Bob"}, "table", {}, AT)["game_id"])
+    leaderless = unit("a-1")
+    leaderless["models"][0]["Ld"] = None
+    with pytest.raises(Malformed) as refused:
+        warlog.muster(game_id, "A", lambda: [unit("a-0"), leaderless], AT)
+    assert refused.value.field == "units.1.models.0.Ld"
+    fearless = {**leaderless, "abilities": ["ATSKNF"]}
+    warlog.muster(game_id, "A", lambda: [fearless, vehicle("a-tank")], AT)  # regroups without a roll; no morale
+
+
+def test_a_blast_hit_on_a_wrecked_vehicle_is_refused():
+    table = Table([unit("a-1")], [vehicle("b-tank", hull_points=1)])
+    table.do("A", "vehicle_hit", unit="b-tank", hit="penetrating", hull_points=1)
+    assert table.refused("A", "blast_hit", unit="b-tank", strength=6, centre_over_hull=True)["rule"] == "CORE.STR.2"
+
+
+def test_a_regrouped_unit_without_atsknf_still_runs_and_charges():
+    table = Table([unit("a-1", statuses=("regrouped",))], [unit("b-1")])
+    _play_to_charges(table, "run")
+    assert table.view()["units"]["a-1"]["eligible"] is True
+    _play_to_charges(table)
+    assert table.view()["units"]["a-1"]["eligible"] is True
+    table.do("A", "select", unit="a-1", targets=["b-1"], distance=5)
+
+
+def test_at_the_table_either_seat_enters_both_seats_roll_off_dice():
+    table = Table([unit("a-1")], [unit("b-1")])
+    table.counts_confirmed()
+    assert table.view()["awaiting"] == {"seat": None, "action": "roll_off"}
+    for seat in "AB":
+        (roll_off,) = table.view(seat)["actions"]
+        assert roll_off["type"] == "roll_off" and roll_off["schema"]["required"] == ["type", "dice"]
+        assert roll_off["schema"]["properties"]["dice"]["required"] == ["A", "B"]
+    table.do("B", "roll_off", dice={"A": 2, "B": 5})
+    assert table.view()["awaiting"] == {"seat": "B", "action": "choose_order"}
+    assert table.view("A")["actions"] == [] and offered_types(table, "B") == {"choose_order"}

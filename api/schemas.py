@@ -114,6 +114,48 @@ class ArmyIn(BaseModel):
     units: list[Unit] = Field(min_length=1, max_length=500)
 
 
+class ActionOffered(BaseModel):
+    """CONTRACT.md "Legal actions": one command this seat may send now."""
+
+    type: str = Field(description="the command type")
+    rule: str = Field(description="the RULES.md rule it follows")
+    summary: str = Field(description="one line a player reads")
+    body_schema: dict[str, Any] = Field(alias="schema", description=(
+        "a JSON Schema (2020-12) of the whole command body, in the contract's subset: type, properties, "
+        "required, additionalProperties, const, enum, minimum, maximum, minLength, maxLength, items, minItems, "
+        "maxItems, uniqueItems, title, description. Any instance is accepted if sent at once by this seat; an "
+        "`integer` is a JSON number written without a fraction, a `number` any JSON number (a measured distance, "
+        "recorded as a string)"))
+
+
+class StatePublic(BaseModel):
+    """GET /state: the current-phase projection (CONTRACT.md "Reading"), documented here, served as built."""
+
+    model_config = ConfigDict(extra="allow")
+    game_id: str
+    ruleset: str
+    version: int
+    status: Literal["setup", "in_progress", "ended"]
+    battle_round: int
+    active_seat: Seat | None
+    phase: str | None
+    sub_phase: str | None
+    awaiting: dict[str, Any] = Field(description="who must act and how: `seat` (null: either, or both) and "
+                                                 "`action`, the type of an offered action whenever it names a seat")
+    pass_points: dict[str, int]
+    declared_done: dict[str, bool]
+    cp: dict[str, int]
+    units: dict[str, dict[str, Any]]
+    actions: list[ActionOffered] = Field(default_factory=list, description=(
+        "with a seat token, what that seat may send now that moves the game on; a command that is no instance "
+        "of one of these schemas is refused. Empty for a spectator, a past state (`?at=`) and while an undo "
+        "request waits"))
+    anytime: list[str] = Field(default_factory=list, description=(
+        "the command types (and undo, redo, approve, reject) open now besides `actions`, judged by their own "
+        "rules: free_roll, record_casualties, set_status, concede, add_entropy in set-up, the ruleset's "
+        "record-only commands"))
+
+
 class ActionPublic(BaseModel):
     version: int
     events: list[dict[str, Any]]

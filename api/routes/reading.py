@@ -9,6 +9,7 @@ from fastapi.concurrency import run_in_threadpool
 from api.deps import Reader, WarlogApp
 from api.errors import READS, Problem
 from api.horizon import entries_page, horizon, state_of
+from api.schemas import StatePublic
 from projections.heads import extends
 from projections.state import state_view
 
@@ -16,6 +17,7 @@ router = APIRouter(tags=["reading"], responses=READS)
 
 
 @router.get("/games/{game_id}/state", summary="The current-phase projection (`?at=SEQ`: as it stood after event SEQ)",
+            responses={200: {"model": StatePublic}},
             description="`round_heads` lists the head hash recorded at the end of each battle round: keep them, "
                         "and `GET /verify?head=` tells whether the log still extends one. A spectator token of a "
                         "game with `options.spectator_delay_s` sees the state that many seconds late.")

@@ -24,6 +24,15 @@ class Options(BaseModel):
     battle_rounds: int = Field(5, ge=1, le=20)
     reserves_from_round: int = Field(2, ge=1, le=20)
     spectator_delay_s: int = Field(0, ge=0, le=3600)
+    objectives: list[str] = Field(default_factory=list, max_length=12,
+                                  description="reference: the objective markers' names (EXT.OBJ.1)")
+
+    @field_validator("objectives")
+    @classmethod
+    def distinct_names(cls, names: list[str]) -> list[str]:
+        if len(set(names)) != len(names) or any(not 1 <= len(n) <= 40 for n in names):
+            raise ValueError("objective names are distinct, 1..40 characters each")
+        return names
 
 
 class GameCreate(BaseModel):
@@ -103,6 +112,7 @@ class Unit(BaseModel):
     in_reserves: bool = False
     leader_of: str | None = None
     statuses: list[str] = Field(default_factory=list)
+    engaged_with: list[str] = Field(default_factory=list, max_length=50)  # enemy units it starts engaged with
 
     @field_validator("keywords")
     @classmethod

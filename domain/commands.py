@@ -57,6 +57,9 @@ class Select(Command):
     escape: str | None = None                    # reference fall back: ordered | desperate (RS.MOV.4)
     shooting: str | None = None                  # reference: normal | assault | close_quarters | indirect
     weapons: tuple[str, ...] | None = None       # alternating overwatch: the ranged weapon of each firing model (AA.OW.1)
+    embark: str | None = None                    # reference: the transport it embarks in after its move
+    fight: str | None = None                     # reference: normal | overrun (RS.FGT.2)
+    pile_in: Any = None                          # reference Overrun fight: inches of its extra pile-in
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "select"
 
@@ -75,8 +78,62 @@ class DeclareDone(Command):
 
 @dataclass(frozen=True)
 class EndPhase(Command):
+    control: dict[str, tuple[str, ...]] | None = None  # reference Command phase: units within range of each objective
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "end_phase"
+
+
+@dataclass(frozen=True)
+class UseStratagem(Command):
+    """Reference: spend CP on a stratagem targeting a unit of one's own (EXT.CP.1)."""
+
+    name: str
+    unit: str
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "use_stratagem"
+
+
+@dataclass(frozen=True)
+class ChargeMove(Command):
+    """Reference: after the charge roll, the charge targets and the inches to the farthest (RS.CHG.2)."""
+
+    unit: str
+    targets: tuple[str, ...] = ()
+    distance: Any = None
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "charge_move"
+
+
+@dataclass(frozen=True)
+class PileIn(Command):
+    """Reference: a unit piles in up to 3" before the fighting (RS.FGT.1)."""
+
+    unit: str
+    distance: Any = None
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "pile_in"
+
+
+@dataclass(frozen=True)
+class EndFight(Command):
+    """Reference: the unit fighting has made its attacks (RS.FGT.3)."""
+
+    unit: str
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "end_fight"
+
+
+@dataclass(frozen=True)
+class Consolidate(Command):
+    """Reference: a unit that was eligible to fight consolidates up to 3" in one mode (RS.FGT.4)."""
+
+    unit: str
+    mode: str
+    distance: Any = None
+    targets: tuple[str, ...] = ()
+    objective: str | None = None
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "consolidate"
 
 
 @dataclass(frozen=True)
@@ -180,7 +237,8 @@ COMMANDS: dict[str, type[Command]] = {
     cls.type: cls
     for cls in (AddEntropy, StartGame, RollOff, ChooseOrder, ConfirmCount, Select, Pass,
                 DeclareDone, EndPhase, Roll, FreeRoll, Concede, RecordCasualties, SetStatus,
-                VehicleHit, BlastHit, Attack, OngoingReserves, ResolveCharge)
+                VehicleHit, BlastHit, Attack, OngoingReserves, ResolveCharge,
+                UseStratagem, ChargeMove, PileIn, EndFight, Consolidate)
 }
 
 

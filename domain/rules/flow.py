@@ -252,7 +252,7 @@ class Ruleset:
 
     @staticmethod
     def _check_rule(rule: str | None) -> None:
-        if rule is not None and not re.match(r"^(CORE|AA|RS|HH|SVC)\.[A-Z0-9_.]+$", rule):
+        if rule is not None and not re.match(r"^(CORE|AA|RS|HH|SVC|EXT)\.[A-Z0-9_.]+$", rule):
             raise Malformed(f"rule {rule!r} is not a RULES.md ID", field="rule")
 
     # -- shared building blocks ----------------------------------------------------------
@@ -367,9 +367,13 @@ class Ruleset:
         t.emit("BattleRoundEnded", {"battle_round": state["battle_round"], "head_hash": t.game.head},
                self.round_rule)
         if state["battle_round"] >= state["options"]["battle_rounds"]:
-            self.end_game(t, "battle_rounds", winner=None)
+            self.end_game(t, "battle_rounds", winner=self.winner(state))
         else:
             self.start_round(t, state["battle_round"] + 1)
+
+    def winner(self, state: dict[str, Any]) -> str | None:
+        """Hook: who won once the last battle round is over (None: no winner, or a draw)."""
+        return None
 
     def end_game(self, t: Any, reason: str, winner: str | None) -> None:
         seed = t.game.seed if t.state["dice"] == "server" else None

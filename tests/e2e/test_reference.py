@@ -1,5 +1,5 @@
 """The reference ruleset over HTTP: the Command phase, movement, shooting attacks, charges and fights."""
-from tests.support.client import unit
+from tests.support.client import play_awaited, unit
 
 
 def army_a():
@@ -60,7 +60,7 @@ def test_only_the_active_seat_ends_its_phase(new_game):
 def to_phase(game, phase):
     roll(game, "A", 6, 6)
     while game.state()["phase"] != phase:
-        game.cmd("A", "end_phase")
+        play_awaited(game)  # an end_phase, or what the fight awaits (pile in, fight, consolidate)
 
 
 def test_an_advance_rolls_a_d6_and_the_unit_then_cannot_make_a_normal_shooting(new_game):
@@ -106,11 +106,7 @@ def test_an_engaged_unit_that_falls_back_while_battle_shocked_makes_a_desperate_
     game = new_game("reference", dice="table")
     game.start([unit("scouts", 2)], [unit("grots", 5, statuses=("engaged", "battle_shocked"))])
     while game.state()["active_seat"] != "B" or game.state()["phase"] != "command":
-        awaiting = game.state()["awaiting"]
-        if awaiting["action"] == "select":  # engaged grots fight in A's Fight phase (RS.FGT.2)
-            game.cmd(awaiting["seat"], "select", unit="grots")
-        else:
-            game.cmd("A", "end_phase")
+        play_awaited(game)  # the engaged grots pile in, fight and consolidate in A's Fight phase (RS.FGT.1-4)
     roll(game, "B", 6, 6)  # B's battle-shock test for the grots: passed
     state = game.state()
     assert "battle_shocked" not in state["units"]["grots"]["statuses"]
@@ -126,23 +122,38 @@ def test_an_engaged_unit_that_falls_back_while_battle_shocked_makes_a_desperate_
     assert game.state()["awaiting"]["roll"]["purpose"] == "battle_shock"  # not battle-shocked: it tests now
 
 
-def test_a_successful_charge_engages_and_fights_first(new_game):
+def test_a_charge_is_rolled_first_then_its_targets_are_named_within_the_roll(new_game):
     game = started(new_game)
     to_phase(game, "charge")
-    problem = game.send("A", {"type": "select", "unit": "assault-squad", "targets": ["boyz"], "distance": 13}).json()
-    assert problem["rule"] == "RS.CHG.1"
-    game.cmd("A", "select", unit="assault-squad", targets=["boyz"], distance=7)
-    answer = roll(game, "A", 3, 5)
+    game.cmd("A", "select", unit="assault-squad")
+    assert game.state()["awaiting"]["roll"] == {"purpose": "charge", "unit": "assault-squad", "spec": "2D6",
+                                                "rule": "RS.CHG.2"}
+    roll(game, "A", 3, 5)
+    assert game.state()["awaiting"] == {"seat": "A", "action": "charge_move", "unit": "assault-squad"}
+    (move,) = [a for a in game.state("A")["actions"] if a["type"] == "charge_move"]
+    assert move["rule"] == "RS.CHG.2" and move["schema"]["properties"]["distance"]["maximum"] == 12
+    too_far = game.send("A", {"type": "charge_move", "unit": "assault-squad", "targets": ["boyz"], "distance": 13})
+    assert too_far.status_code == 422 and too_far.json()["field"] == "distance"  # beyond 12": no charge at all
+    answer = game.cmd("A", "charge_move", unit="assault-squad", targets=["boyz"], distance=7)
     resolved = next(e for e in answer["events"] if e["type"] == "ChargeResolved")
-    assert resolved["data"]["success"] is True
+    assert resolved["rule"] == "RS.CHG.2" and resolved["data"]["success"] is True and resolved["data"]["total"] == 8
     state = game.state()
     assert "engaged" in state["units"]["assault-squad"]["statuses"]
     assert "engaged" in state["units"]["boyz"]["statuses"]
     game.cmd("A", "end_phase")
     state = game.state()
     assert state["phase"] == "fight"
-    assert state["awaiting"] == {"seat": "A", "action": "select"}  # Fights First before the nobz
-    assert game.refused("B", "select", unit="nobz")["rule"] in ("RS.FGT.2", "CORE.SEQ.1")
+    assert state["awaiting"] == {"seat": "A", "action": "pile_in"}  # the active player's units pile in first
+
+
+def test_a_charge_that_falls_short_of_its_farthest_target_fails_and_engages_nothing(new_game):
+    game = started(new_game)
+    to_phase(game, "charge")
+    game.cmd("A", "select", unit="assault-squad")
+    roll(game, "A", 1, 2)
+    answer = game.cmd("A", "charge_move", unit="assault-squad", targets=["boyz"], distance=4)
+    assert next(e for e in answer["events"] if e["type"] == "ChargeResolved")["data"]["success"] is False
+    assert "engaged" not in game.state()["units"]["assault-squad"]["statuses"]
 
 
 def test_the_game_ends_after_the_last_battle_round_and_reveals_the_seed(new_game):

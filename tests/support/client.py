@@ -102,3 +102,15 @@ SEAT_ONLY = ("actions", "anytime")  # what a seat may send now: the live game's,
 def table_of(state: dict[str, Any], *leave_out: str) -> dict[str, Any]:
     """The state as the table stands, without what only the live game offers a seat (and `leave_out`)."""
     return {k: v for k, v in state.items() if k not in SEAT_ONLY + leave_out}
+
+
+def play_awaited(game: "GameClient") -> dict[str, Any]:
+    """Send the plainest instance of the first action offered for what the game awaits (its seat's)."""
+    from tests.support.instances import simplest
+
+    awaiting = game.state()["awaiting"]
+    seat = awaiting["seat"] or "A"
+    offered = [a for a in game.state(seat)["actions"] if a["type"] == awaiting["action"]]
+    assert offered, f"seat {seat} is awaited for {awaiting['action']} but offered nothing"
+    return game.cmd(seat, offered[0]["type"], **{k: v for k, v in simplest(offered[0]["schema"]).items()
+                                                 if k != "type"})

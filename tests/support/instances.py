@@ -79,3 +79,27 @@ def strategy(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     if kind == "string":
         return st.text(min_size=schema.get("minLength", 0), max_size=schema.get("maxLength", 20))
     raise AssertionError(f"not a schema of the contract's subset: {schema}")
+
+
+def simplest(schema: dict[str, Any]) -> Any:
+    """The plainest instance: constants, first choices, required fields only, minimums."""
+    if "const" in schema:
+        return schema["const"]
+    if "enum" in schema:
+        return schema["enum"][0]
+    kind = schema.get("type")
+    if kind == "object":
+        return {name: simplest(sub) for name, sub in schema.get("properties", {}).items()
+                if name in schema.get("required", [])}
+    if kind == "array":
+        items = schema.get("items", {})
+        if schema.get("uniqueItems") and "enum" in items:
+            return items["enum"][:schema.get("minItems", 0)]
+        return [simplest(items) for _ in range(schema.get("minItems", 0))]
+    if kind in ("integer", "number"):
+        return schema.get("minimum", 0)
+    if kind == "boolean":
+        return True
+    if kind == "string":
+        return "x" * max(1, schema.get("minLength", 0))
+    raise AssertionError(f"not a schema of the contract's subset: {schema}")

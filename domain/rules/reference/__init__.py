@@ -1,0 +1,269 @@
+"""`reference`: the reference sheet (seed 001, RULES.md RS.*, CORE.*, EXT.*): Command, Movement, Shooting,
+Charge and Fight phases in each player's turn.
+
+Distances and visibility are the table's (CORE.DIST.1): commands carry what the players measured; the
+service rolls, counts and applies the results. Each phase lives in its own module; this one wires them,
+keeps who is engaged with whom, and answers which unit may be selected now (`ineligible`), which is
+what `actions` offers and what `select` is judged by.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from domain import commands as cmd
+from domain.rules.actions import Action
+from domain.rules import actions as act
+from domain.rules.flow import Ruleset, Step, alive, applies, handles, units_of
+from domain.rules.igougo import Igougo
+from domain.rules.reference.charge import Charge
+from domain.rules.reference.command import CommandPhase
+from domain.rules.reference.common import attached_to, engaged, members, on_battlefield
+from domain.rules.reference.fight import Fight
+from domain.rules.reference.movement import Movement
+from domain.rules.reference.shooting import Shooting, shooting_types
+from domain.rules.registry import register
+from domain.rulings import Refused
+
+ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard": "_hazards", "charge": "charge_rolled",
+         "attacks": "_attacks", "hit": "_hits", "wound": "_wounds", "save": "_saves", "damage": "_damage_roll"}
+
+
+@register
+class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
+    name = "reference"
+    phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
+              ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
+
+    def begin(self, t: Any, step: Step) -> None:
+        if step.phase == "command":
+            self.begin_turn(t, step)
+        elif step.phase == "fight":
+            self.begin_fight(t, step)
+
+    def progress(self, t: Any, step: Step) -> bool:
+        return step.phase == "fight" and self.fight_progress(t, step)
+
+    # -- who may be selected now ---------------------------------------------------------
+
+    def eligible(self, state: dict[str, Any], uid: str) -> bool:
+        return self.ineligible(state, uid) is None
+
+    def ineligible(self, state: dict[str, Any], uid: str) -> tuple[str, str] | None:
+        step = self.step(state)
+        units = state["units"]
+        unit = units[uid]
+        if step is None or step.phase == "command":
+            return ("CORE.SEQ.1", "no unit is selected in this phase")
+        rule = step.rule
+        if not alive(unit):
+            return (rule, "the unit is destroyed")
+        if step.phase == "fight":
+            return None if uid in self.fighters(state) else ("RS.FGT.2", "it is not a unit that may fight now")
+        if unit["owner"] != step.active:
+            return (rule, f"it is seat {step.active}'s turn")
+        if attached_to(units, uid):
+            return ("CORE.STR.1", f"it is attached to {attached_to(units, uid)}: select that unit, they act as one")
+        if unit["selected"]:
+            return (rule, f"the unit was already selected this {step.phase} phase")
+        if step.phase == "movement":
+            return self.movement_ineligible(state, unit)
+        if not on_battlefield(unit):
+            return ("CORE.OFF.1", "the unit is not on the battlefield")
+        turn = unit["turn"]
+        if step.phase == "shooting":
+            if turn.get("fell_back"):
+                return ("RS.SHO.1", "units that Fell Back cannot shoot")
+            if not shooting_types(unit):
+                return ("RS.SHO.1", "no type of shooting is open to it (its weapons, Advance or engagement)")
+            return None
+        if engaged(unit):  # the charge phase
+            return ("RS.CHG.1", "an engaged unit cannot declare a charge")
+        if turn.get("advanced") or turn.get("fell_back"):
+            return ("RS.CHG.1", "a unit that Advanced or Fell Back cannot charge")
+        if not self.charge_targets(state, unit["owner"]):
+            return ("RS.CHG.1", "no enemy unit is on the battlefield to charge")
+        return None
+
+    @handles("select")
+    def select(self, t: Any, seat: str, command: cmd.Select) -> None:
+        state = t.state
+        step = self.step(state)
+        if step is None or step.phase == "command" or self.awaiting(state)["action"] not in ("end_phase", "select"):
+            raise Refused(f"no unit is selected now: the game awaits {self.awaiting(state)['action']}",
+                          rule=step.rule if step else "CORE.SEQ.1")
+        unit = state["units"][command.unit]
+        if unit["owner"] != seat:
+            raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule=step.rule)
+        if step.phase == "fight" and self.next_fighter(state, step) not in (None, seat):
+            raise Refused(f"it is seat {self.next_fighter(state, step)}'s go to select a unit to fight",
+                          rule="RS.FGT.2")
+        why = self.ineligible(state, command.unit)
+        if why:
+            raise Refused(why[1], rule=why[0])
+        getattr(self, f"select_{step.phase}")(t, seat, command, unit)
+
+    # -- what the game awaits, and what each seat may send -------------------------------
+
+    def step_awaiting(self, state: dict[str, Any], step: Step | None) -> dict[str, Any]:
+        if step is not None and step.phase == "fight":
+            awaiting = self.fight_awaiting(state, step)
+            if awaiting is not None:
+                return awaiting
+        if step is not None and step.phase == "charge" and self.pending_charge(state):
+            charge = self.pending_charge(state)
+            return {"seat": charge["seat"], "action": "charge_move", "unit": charge["unit"]}
+        return super().step_awaiting(state, step)
+
+    def play_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[Action]:
+        step = self.step(state)
+        if step is None:
+            return []
+        offered: list[Action] = []
+        if step.phase == "fight":
+            offered += self.fight_actions(state, seat, awaiting)
+        elif awaiting["action"] == "charge_move":
+            offered += self.charge_move_actions(state, self.pending_charge(state)) if awaiting["seat"] == seat else []
+        elif awaiting["seat"] == seat and step.phase != "command":
+            ready = [uid for uid, _ in units_of(state, seat) if self.ineligible(state, uid) is None]
+            offered += getattr(self, f"{step.phase}_actions")(state, seat, ready)
+            if step.phase == "shooting":
+                offered += self.attack_actions(state, seat, "shooting")
+        offered += self.stratagem_actions(state, seat)
+        if awaiting["action"] == "end_phase" and awaiting["seat"] == seat:
+            fields = {"control": self.control_schema(state)} if self.scoring_now(state, step) else {}
+            offered.append(act.action("end_phase", step.rule, self.end_phase_action(step).summary + (
+                ", scoring the objectives you control (EXT.VP.1)" if fields else ""), **fields))
+        return offered
+
+    @handles("end_phase")
+    def end_phase(self, t: Any, seat: str, command: cmd.EndPhase) -> None:
+        state = t.state
+        step = self.step(state)
+        if step is not None and step.phase == "fight" and self.fight_stage(state).get("stage") != "done":
+            raise Refused("every eligible unit piles in, fights and consolidates before the phase ends",
+                          rule="RS.FGT.3")
+        if command.control is not None and (step is None or not self.scoring_now(state, step)):
+            raise Refused("objectives are scored at the end of the Command phase, from battle round 2",
+                          rule="EXT.VP.1")
+        super().end_phase(t, seat, command)
+        if step is not None and self.scoring_now(state, step):
+            self.score(t, seat, dict(command.control or {}))
+
+    # -- rolls ---------------------------------------------------------------------------
+
+    def on_roll(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        handler = ROLLS.get(request["purpose"])
+        if handler is None:
+            super().on_roll(t, request, roll)
+            return
+        getattr(self, handler)(t, request, roll)
+
+    def _hazards(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        self.hazards(t, request, roll["faces"])
+
+    def _attacks(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        self.hit_roll(t, request["seat"], request["context"]["attack"], roll["total"])
+
+    def _hits(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        self.resolve_hits(t, request, roll["faces"])
+
+    def _wounds(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        self.resolve_wounds(t, request, roll["faces"])
+
+    def _saves(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        self.resolve_saves(t, request, roll["faces"])
+
+    def _damage_roll(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        self.resolve_damage(t, request, roll["faces"])
+
+    # -- who is engaged with whom --------------------------------------------------------
+
+    def engage(self, t: Any, units: list[str], targets: list[str], rule: str, reason: str) -> None:
+        everyone = [u for target in targets for u in members(t.state["units"], target)]
+        t.emit("UnitsEngaged", {"units": units, "with": everyone, "reason": reason}, rule)
+        for uid in units + everyone:
+            self.change_status(t, uid, "engaged", True, rule, reason=reason)
+
+    def disengage(self, t: Any, uid: str, rule: str, reason: str) -> None:
+        """The unit is no longer engaged; an enemy left with nobody engaged with it is unengaged too."""
+        units = t.state["units"]
+        foes = list(units[uid].get("engaged_with", []))
+        t.emit("EngagementEnded", {"unit": uid, "with": foes, "reason": reason}, rule)
+        for other_uid in [uid] + foes:
+            if not units[other_uid].get("engaged_with") and alive(units[other_uid]):
+                for status in ("engaged", "locked_in_combat"):
+                    self.change_status(t, other_uid, status, False, rule,
+                                       reason=reason if other_uid == uid else f"{uid} {reason}")
+
+    def casualties(self, t: Any, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
+        super().casualties(t, uid, models, wounds, rule, **extra)
+        if not alive(t.state["units"][uid]) and t.state["units"][uid].get("engaged_with"):
+            self.disengage(t, uid, "CORE.STR.2", "was destroyed")
+
+    @handles("start_game")
+    def start_game(self, t: Any, seat: str, command: cmd.StartGame) -> None:
+        units = t.state["units"]
+        for uid, unit in units.items():
+            for foe in unit.get("engaged_with", []):
+                if foe not in units or units[foe]["owner"] == unit["owner"]:
+                    raise Refused(f"{uid}'s engaged_with names {foe!r}, which is no enemy unit", rule="SVC.SETUP")
+        super().start_game(t, seat, command)
+
+    # -- appliers ------------------------------------------------------------------------
+
+    @applies("GameStarted")
+    def _started(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        Ruleset._started(self, state, data, entry)
+        units = state["units"]
+        for uid, unit in units.items():  # the army names whom it starts engaged with; both sides know
+            for foe in unit.setdefault("engaged_with", []):
+                if uid not in units[foe].setdefault("engaged_with", []):
+                    units[foe]["engaged_with"].append(uid)
+        for unit in units.values():
+            unit["engaged_with"].sort()
+            if unit["engaged_with"] and "engaged" not in unit["statuses"]:
+                unit["statuses"] = sorted(unit["statuses"] + ["engaged"])
+
+    @applies("UnitsEngaged")
+    def _engaged(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        units = state["units"]
+        for uid in data["units"]:
+            for foe in data["with"]:
+                for a, b in ((uid, foe), (foe, uid)):
+                    near = units[a].setdefault("engaged_with", [])
+                    if b not in near:
+                        near.append(b)
+                        near.sort()
+
+    @applies("EngagementEnded")
+    def _disengaged(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        units = state["units"]
+        units[data["unit"]]["engaged_with"] = []
+        for foe in data["with"]:
+            units[foe]["engaged_with"] = [u for u in units[foe].get("engaged_with", []) if u != data["unit"]]
+
+    @applies("UnitSelected")
+    def _selected(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["last"] = data["seat"]
+        together = members(state["units"], data["unit"])  # an attached unit is selected as one (CORE.STR.1)
+        for uid in together:
+            unit = state["units"][uid]
+            unit["selected"] = True
+            turn = unit["turn"]
+            move = data.get("move")
+            if move:
+                turn["move"] = move
+            if move == "advance":
+                turn["advanced"] = True
+            elif move == "fall_back":
+                turn["fell_back"] = True
+            if "shooting" in data:
+                turn["shooting"] = data["shooting"]
+            if data.get("phase") == "charge":
+                turn["declared_charge"] = True
+        if data.get("phase") == "fight":
+            fight = state["step"]["fight"]
+            fight.update(current=data["unit"], last=data["seat"])
+            for uid in together:
+                fight["fought"].append(uid)
+                state["units"][uid]["turn"]["fighting"] = True

@@ -1,0 +1,96 @@
+"""The Charge phase (RS.CHG.*): declare, roll 2D6, then name the targets within that distance."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from domain import commands as cmd
+from domain.rules import actions as act
+from domain.rules.actions import Action
+from domain.rules.flow import applies, handles, inches
+from domain.rules.reference.common import foes, members, remember_roll
+from domain.rulings import Malformed, Refused
+
+MAX_CHARGE = 12  # RS.CHG.1: within 12" of an enemy unit
+
+
+class Charge:
+    """Mixed into `Reference`."""
+
+    @staticmethod
+    def charge_targets(state: dict[str, Any], seat: str) -> list[str]:
+        return [uid for uid, _ in foes(state, seat)]
+
+    @staticmethod
+    def pending_charge(state: dict[str, Any]) -> dict[str, Any] | None:
+        """A charge rolled and waiting for its targets (RS.CHG.2)."""
+        return state["step"].get("charge") if not state["rolls"] else None
+
+    def charge_actions(self, state: dict[str, Any], seat: str, ready: list[str]) -> list[Action]:
+        if not ready:
+            return []
+        return [act.action("select", "RS.CHG.1", "declare a charge with a unit within 12\" of an enemy unit; "
+                           "then roll 2D6", ["unit"], unit=act.one_of(ready))]
+
+    def charge_move_actions(self, state: dict[str, Any], charge: dict[str, Any]) -> list[Action]:
+        most = min(MAX_CHARGE, charge["total"])
+        return [act.action(
+            "charge_move", "RS.CHG.2", f"name {charge['unit']}'s charge targets: enemy units within 12\" and "
+            f"within the {charge['total']}\" rolled, and the inches to the farthest", ["unit", "targets", "distance"],
+            unit=act.const(charge["unit"]), targets=act.subset(self.charge_targets(state, charge["seat"])),
+            distance=act.number(0, MAX_CHARGE, f"inches to the farthest target; beyond {most}\" the charge fails"))]
+
+    def select_charge(self, t: Any, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
+        t.emit("UnitSelected", {"unit": command.unit, "seat": seat, "phase": "charge"}, "RS.CHG.1")
+        self.request_roll(t, seat, "charge", "2D6", "RS.CHG.2", command.unit)
+
+    def charge_rolled(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        context = request["context"]
+        t.emit("ChargeRolled", {"unit": request["unit"], "seat": request["seat"], "total": roll["total"],
+                                "rerolled": bool(context.get("rerolled")), "rerollable": not context.get("rerolled")},
+               "RS.CHG.2")
+
+    @handles("charge_move")
+    def charge_move(self, t: Any, seat: str, command: cmd.ChargeMove) -> None:
+        state = t.state
+        charge = self.pending_charge(state)
+        if charge is None or charge["unit"] != command.unit:
+            raise Refused("no charge of this unit waits for its targets", rule="RS.CHG.2")
+        if charge["seat"] != seat:
+            raise Refused(f"seat {charge['seat']} names its own charge targets", rule="RS.CHG.2")
+        targets = list(dict.fromkeys(command.targets))
+        if not targets:
+            raise Malformed("a charge names its targets (targets)", field="targets")
+        chargeable = self.charge_targets(state, seat)
+        for target in targets:
+            if target not in chargeable:
+                raise Refused(f"{target} is not an enemy unit on the battlefield", rule="CORE.OFF.1")
+        distance = inches(command.distance, "distance", MAX_CHARGE)
+        success = Decimal(distance) <= charge["total"]  # RS.CHG.2: it must reach every target
+        t.emit("ChargeResolved", {"unit": command.unit, "targets": targets, "total": charge["total"],
+                                  "distance": distance, "success": success}, "RS.CHG.2")
+        if success:  # RS.CHG.3: engaged with every target, and Fights First until the end of the turn
+            self.engage(t, [*members(state["units"], command.unit)], targets, "RS.CHG.3", f"charge by {command.unit}")
+            t.emit("FightsFirstGained", {"unit": command.unit, "until": "end of turn"}, "RS.CHG.3")
+
+    # -- appliers ------------------------------------------------------------------------
+
+    @applies("ChargeRolled")
+    def _charge_rolled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["charge"] = {"unit": data["unit"], "seat": data["seat"], "total": data["total"]}
+        remember_roll(state, data, "charge", {})
+
+    @applies("ChargeResolved")
+    def _charged(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["charge"] = None
+        unit = state["units"][data["unit"]]
+        unit["turn"].pop("reroll", None)
+        if data["success"]:
+            for member in members(state["units"], data["unit"]):
+                state["units"][member]["turn"]["charged"] = True
+
+    @applies("FightsFirstGained")
+    def _fights_first(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        for member in members(state["units"], data["unit"]):
+            state["units"][member]["turn"]["fights_first"] = True
+

@@ -1,0 +1,153 @@
+"""The Command phase (RS.CMD.*), stratagems and Command Re-roll (EXT.CP.1), objectives and scoring
+(EXT.OBJ.1, EXT.VP.1)."""
+from __future__ import annotations
+
+from typing import Any
+
+from domain import army
+from domain import commands as cmd
+from domain.rules import actions as act
+from domain.rules.actions import Action
+from domain.rules.flow import SEATS, Step, alive, applies, handles, units_of
+from domain.rules.reference.common import STRATAGEMS, attached_to, members, objective_control, remember_roll
+from domain.rulings import Refused
+
+VP_PER_OBJECTIVE, VP_TURN_CAP = 5, 15
+
+
+class CommandPhase:
+    """Mixed into `Reference`: the start of each player's turn, and CP spent at any time."""
+
+    def begin_turn(self, t: Any, step: Step) -> None:
+        state = t.state
+        expired = sorted(uid for uid, unit in state["units"].items() if unit["turn"])
+        # CORE.PER.2: what lasted "until the end of the turn" (Advanced, Fell Back, Fights First, charged) ends
+        t.emit("TurnStarted", {"seat": step.active, "battle_round": state["battle_round"], "expired": expired},
+               "CORE.PER.2")
+        for seat in SEATS:  # RS.CMD.1: both players gain 1 CP
+            t.emit("CommandPointGained", {"seat": seat, "cp": state["cp"][seat] + 1}, "RS.CMD.1")
+        units = state["units"]
+        for uid, unit in units_of(state, step.active):  # RS.CMD.2, CORE.OFF.1: reserves test too
+            if not alive(unit) or attached_to(units, uid):
+                continue  # a leader tests with its bodyguard, as one unit
+            band = army.unit_strength(units, uid)
+            shocked = any("battle_shocked" in units[m]["statuses"] for m in members(units, uid))
+            if shocked or band in ("half", "below_half"):
+                self.battle_shock_roll(t, step.active, uid, band)
+
+    def battle_shock_roll(self, t: Any, seat: str, uid: str, band: str, rule: str = "RS.CMD.2",
+                          **context: Any) -> None:
+        ld = max(army.leadership(t.state["units"][m]) for m in members(t.state["units"], uid))
+        self.request_roll(t, seat, "battle_shock", "2D6", rule, uid, ld=ld, strength=band, **context)
+
+    def battle_shock_tested(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        uid, context = request["unit"], request["context"]
+        passed = roll["total"] >= context["ld"]
+        t.emit("BattleShockTested", {"unit": uid, "total": roll["total"], "ld": context["ld"], "passed": passed,
+                                     "strength": context["strength"], "rerolled": bool(context.get("rerolled")),
+                                     "rerollable": not context.get("rerolled")}, "RS.CMD.2")
+        for member in members(t.state["units"], uid):
+            self.change_status(t, member, "battle_shocked", not passed, "RS.CMD.2",
+                               reason="failed a battle-shock test" if not passed else "passed a battle-shock test")
+
+    # -- stratagems (EXT.CP.1) -----------------------------------------------------------
+
+    def stratagem_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+        cp, used = state["cp"][seat], state["step"].get("stratagems", {}).get(seat, [])
+        offered = []
+        rerollable = [uid for uid, unit in units_of(state, seat) if unit["turn"].get("reroll")]
+        if cp >= STRATAGEMS["Command Re-roll"] and "Command Re-roll" not in used and rerollable and not state["rolls"]:
+            offered.append(act.action("use_stratagem", "EXT.CP.1", "Command Re-roll (1 CP): re-roll the roll just made",
+                                      ["name", "unit"], name=act.const("Command Re-roll"), unit=act.one_of(rerollable)))
+        names = [name for name, cost in STRATAGEMS.items()
+                 if name != "Command Re-roll" and cost <= cp and name not in used]
+        targets = [uid for uid, unit in units_of(state, seat)
+                   if alive(unit) and "battle_shocked" not in unit["statuses"]]  # RS.CMD.3
+        if names and targets:
+            offered.append(act.action("use_stratagem", "EXT.CP.1", "use a stratagem on one of your units (its "
+                                      "effect is resolved at the table)", ["name", "unit"],
+                                      name=act.one_of(names), unit=act.one_of(targets)))
+        return offered
+
+    @handles("use_stratagem")
+    def use_stratagem(self, t: Any, seat: str, command: cmd.UseStratagem) -> None:
+        state = t.state
+        cost = STRATAGEMS.get(command.name)
+        if cost is None:
+            raise Refused(f"no stratagem {command.name!r}; known: {', '.join(STRATAGEMS)}", rule="EXT.CP.1")
+        if state["cp"][seat] < cost:
+            raise Refused(f"{command.name} costs {cost} CP; you have {state['cp'][seat]}", rule="EXT.CP.1")
+        if command.name in state["step"].get("stratagems", {}).get(seat, []):
+            raise Refused(f"{command.name} was already used this phase", rule="EXT.CP.1")
+        unit = state["units"][command.unit]
+        if unit["owner"] != seat or not alive(unit):
+            raise Refused(f"a stratagem targets a unit of your own still in play, not {command.unit}", rule="EXT.CP.1")
+        reroll = unit["turn"].get("reroll")
+        if command.name == "Command Re-roll":
+            if not reroll or state["rolls"]:
+                raise Refused(f"{command.unit} has no roll just made that can be re-rolled", rule="EXT.CP.1")
+        elif "battle_shocked" in unit["statuses"]:
+            raise Refused(f"{command.unit} is battle-shocked: stratagems cannot target it", rule="RS.CMD.3")
+        t.emit("StratagemUsed", {"seat": seat, "name": command.name, "unit": command.unit, "cp": cost,
+                                 "cp_left": state["cp"][seat] - cost}, "EXT.CP.1")
+        if command.name == "Command Re-roll":  # CORE.DICE.2: the whole roll again, never a second time
+            self.request_roll(t, seat, reroll["purpose"], reroll["spec"], "CORE.DICE.2", command.unit,
+                              **{**reroll["context"], "rerolled": True})
+
+    # -- objectives and scoring (EXT.OBJ.1, EXT.VP.1) -----------------------------------
+
+    def scoring_now(self, state: dict[str, Any], step: Step) -> bool:
+        return step.phase == "command" and state["battle_round"] >= 2 and bool(state["options"].get("objectives"))
+
+    def control_schema(self, state: dict[str, Any]) -> dict[str, Any]:
+        near = [uid for uid, unit in state["units"].items() if alive(unit) and not unit.get("in_reserves")
+                and not unit.get("embarked_in")]
+        return act.keyed(state["options"]["objectives"], act.subset(near, 0, "units with models within range"),
+                         "for each objective marker, the units within range of it (measured at the table)")
+
+    def score(self, t: Any, seat: str, claims: dict[str, list[str]]) -> None:
+        state = t.state
+        for marker, near in claims.items():
+            if marker not in state["options"]["objectives"]:
+                raise Refused(f"no objective marker {marker!r} in this game", rule="EXT.OBJ.1")
+            for uid in near:
+                if uid not in state["units"]:
+                    raise Refused(f"no unit {uid!r} in this game", rule="EXT.OBJ.1")
+        control = objective_control(state, claims)
+        held = [marker for marker, result in control.items() if result["controlled_by"] == seat]
+        t.emit("ObjectivesControlled", {"seat": seat, "objectives": control, "attested_by": seat}, "EXT.OBJ.1")
+        scored = min(VP_TURN_CAP, VP_PER_OBJECTIVE * len(held))
+        t.emit("VictoryPointsScored", {"seat": seat, "objectives": held, "vp": scored,
+                                       "total": state.get("vp", {}).get(seat, 0) + scored}, "EXT.VP.1")
+
+    def winner(self, state: dict[str, Any]) -> str | None:
+        """EXT.VP.1: more VP after the last battle round wins; equal VP is a draw."""
+        vp = state.get("vp", {"A": 0, "B": 0})
+        return None if vp["A"] == vp["B"] else max(vp, key=vp.get)
+
+    # -- appliers ------------------------------------------------------------------------
+
+    @applies("TurnStarted")
+    def _turn_started(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        for unit in state["units"].values():
+            unit["turn"] = {}
+
+    @applies("CommandPointGained")
+    def _cp(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["cp"][data["seat"]] = data["cp"]
+
+    @applies("StratagemUsed")
+    def _stratagem(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["cp"][data["seat"]] = data["cp_left"]
+        state["step"].setdefault("stratagems", {}).setdefault(data["seat"], []).append(data["name"])
+        if data["name"] == "Command Re-roll":
+            state["units"][data["unit"]]["turn"].pop("reroll", None)
+
+    @applies("BattleShockTested")
+    def _shock_tested(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        remember_roll(state, data, "battle_shock", {"ld": data["ld"], "strength": data["strength"]})
+
+    @applies("VictoryPointsScored")
+    def _scored(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state.setdefault("vp", {"A": 0, "B": 0})[data["seat"]] = data["total"]
+

@@ -1,0 +1,91 @@
+"""What every phase of `reference` reads: engagement, the battlefield, attached units."""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from domain.rules.flow import alive
+
+ENGAGED = ("engaged", "locked_in_combat")
+STRATAGEMS = {  # EXT.CP.1: core stratagems and their CP; only Command Re-roll changes what the service rolls
+    "Command Re-roll": 1, "Counter-offensive": 2, "Epic Challenge": 1, "Insane Bravery": 1, "Grenade": 1,
+    "Tank Shock": 1, "Rapid Ingress": 1, "Fire Overwatch": 1, "Go to Ground": 1, "Smokescreen": 1,
+    "Heroic Intervention": 1,
+}
+REROLLABLE = ("charge", "advance", "battle_shock")  # EXT.CP.1 rolls whose result still waits to be used
+
+
+def engaged(unit: dict[str, Any]) -> bool:
+    return bool(unit.get("engaged_with")) or any(status in unit["statuses"] for status in ENGAGED)
+
+
+def on_battlefield(unit: dict[str, Any]) -> bool:
+    """CORE.OFF.1: neither in reserves nor embarked, and not destroyed."""
+    return alive(unit) and not unit.get("in_reserves") and not unit.get("embarked_in")
+
+
+def weapon_keywords(weapon: dict[str, Any]) -> set[str]:
+    return {k.upper().strip("[] ") for k in weapon.get("keywords", [])}
+
+
+def first_model(unit: dict[str, Any]) -> dict[str, Any]:
+    return unit["models"][0]
+
+
+def leader_of(units: dict[str, dict[str, Any]], uid: str) -> str | None:
+    """The leader attached to this bodyguard, while both stand."""
+    if not alive(units[uid]):
+        return None
+    return next((lid for lid, u in units.items() if u.get("leader_of") == uid and alive(u)), None)
+
+
+def attached_to(units: dict[str, dict[str, Any]], uid: str) -> str | None:
+    """The bodyguard a standing leader is attached to, while it stands: the two are one unit (CORE.STR.1)."""
+    bodyguard = units[uid].get("leader_of")
+    if bodyguard and bodyguard in units and alive(units[bodyguard]) and alive(units[uid]):
+        return bodyguard
+    return None
+
+
+def members(units: dict[str, dict[str, Any]], uid: str) -> list[str]:
+    """The unit and its attached leader: selected, moved and tested together."""
+    leader = leader_of(units, uid)
+    return [uid, leader] if leader else [uid]
+
+
+def foes(state: dict[str, Any], seat: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    return ((uid, u) for uid, u in state["units"].items() if u["owner"] != seat and on_battlefield(u))
+
+
+def objective_control(state: dict[str, Any], claims: dict[str, list[str]]) -> dict[str, Any]:
+    """EXT.OBJ.1: each marker goes to the seat whose models within range (attested) sum the higher OC;
+    battle-shocked models count OC 0."""
+    units = state["units"]
+    result = {}
+    for marker, near in claims.items():
+        oc = {"A": 0, "B": 0}
+        for uid in near:
+            unit = units[uid]
+            if on_battlefield(unit) and "battle_shocked" not in unit["statuses"]:
+                oc[unit["owner"]] += unit["models_alive"] * (first_model(unit).get("OC") or 0)
+        result[marker] = {"oc": oc, "units": list(near),
+                          "controlled_by": None if oc["A"] == oc["B"] else max(oc, key=oc.get)}
+    return result
+
+
+def is_monster_or_vehicle(unit: dict[str, Any]) -> bool:
+    return bool({"MONSTER", "VEHICLE"} & set(unit.get("keywords", [])))
+
+
+def all_monster_or_vehicle(units: dict[str, dict[str, Any]], uid: str) -> bool:
+    """RS.MOV.4's x3: every model of the (attached) unit is MONSTER or VEHICLE."""
+    return all(is_monster_or_vehicle(units[m]) for m in members(units, uid))
+
+
+def remember_roll(state: dict[str, Any], data: dict[str, Any], purpose: str, context: dict[str, Any]) -> None:
+    """EXT.CP.1: the roll just made may be re-rolled once (CORE.DICE.2) while its result waits to be used."""
+    assert purpose in REROLLABLE
+    turn = state["units"][data["unit"]]["turn"]
+    if data.get("rerollable"):
+        turn["reroll"] = {"purpose": purpose, "spec": "2D6" if purpose != "advance" else "D6", "context": context}
+    else:
+        turn.pop("reroll", None)

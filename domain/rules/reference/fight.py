@@ -1,0 +1,271 @@
+"""The Fight phase (RS.FGT.*): pile in, fight (Fights First, then the rest, alternating), consolidate.
+
+The phase runs in stages kept in `state["step"]["fight"]`: `pile_in` (the active player's units, then the
+opponent's), `fight` (each eligible unit selected once, then its attacks), `consolidate` (the active
+player's, then the opponent's). An Engaging consolidation can make unfought enemy units eligible: they
+fight, then consolidate, before the phase can end.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from domain import commands as cmd
+from domain.rules import actions as act
+from domain.rules.actions import Action
+from domain.rules.flow import SEATS, Step, alive, applies, handles, inches, other
+from domain.rules.reference.common import attached_to, engaged, foes, on_battlefield
+from domain.rulings import Refused
+
+PILE_IN = CONSOLIDATE = 3  # inches
+MODES = ("ongoing", "engaging", "objective", "none")
+
+
+class Fight:
+    """Mixed into `Reference`."""
+
+    def begin_fight(self, t: Any, step: Step) -> None:
+        units = t.state["units"]
+        eligible = sorted(uid for uid, unit in units.items()
+                          if on_battlefield(unit) and (engaged(unit) or unit["turn"].get("charged")))
+        t.emit("FightEligible", {"units": eligible, "reason": "engaged, or made a charge move this turn"},
+               "RS.FGT.1")
+
+    @staticmethod
+    def fight_stage(state: dict[str, Any]) -> dict[str, Any]:
+        return state["step"].get("fight") or {}
+
+    def stage_seat(self, state: dict[str, Any], step: Step, done: str) -> str | None:
+        """Pile-in and consolidation: the active player's units first, then the opponent's (RS.FGT.1, RS.FGT.4)."""
+        fight = self.fight_stage(state)
+        for seat in (step.active, other(step.active)):
+            if any(state["units"][uid]["owner"] == seat and alive(state["units"][uid]) and uid not in fight[done]
+                   for uid in fight["eligible"]):
+                return seat
+        return None
+
+    def fighters(self, state: dict[str, Any]) -> list[str]:
+        """RS.FGT.2 convention: eligible units not yet fought, Fights First before the rest."""
+        fight = self.fight_stage(state)
+        if fight.get("stage") != "fight" or fight.get("current"):
+            return []
+        ready = self.unfought(state)
+        return [uid for uid in ready if state["units"][uid]["turn"].get("fights_first")] or ready
+
+    def unfought(self, state: dict[str, Any]) -> list[str]:
+        fight = self.fight_stage(state)
+        units = state["units"]
+        return [uid for uid in fight["eligible"] if on_battlefield(units[uid]) and uid not in fight["fought"]
+                and not attached_to(units, uid)]  # a leader fights with its bodyguard, as one unit
+
+    def next_fighter(self, state: dict[str, Any], step: Step) -> str | None:
+        """RS.FGT.2 convention: the players alternate selecting, the non-active player first."""
+        able = [s for s in SEATS if any(state["units"][uid]["owner"] == s for uid in self.fighters(state))]
+        if not able:
+            return None
+        last = self.fight_stage(state).get("last")
+        preferred = other(last) if last else other(step.active)
+        return preferred if preferred in able else able[0]
+
+    def fight_awaiting(self, state: dict[str, Any], step: Step) -> dict[str, Any] | None:
+        fight = self.fight_stage(state)
+        stage = fight.get("stage")
+        if stage == "pile_in":
+            seat = self.stage_seat(state, step, "piled")
+            return {"seat": seat, "action": "pile_in"} if seat else None
+        if stage == "fight" and fight.get("current"):
+            uid = fight["current"]
+            seat = state["units"][uid]["owner"]
+            return {"seat": seat, "action": "attack" if self.attack_actions(state, seat, "fight") else "end_fight",
+                    "unit": uid}
+        if stage == "fight":
+            seat = self.next_fighter(state, step)
+            return {"seat": seat, "action": "select"} if seat else None
+        if stage == "consolidate":
+            seat = self.stage_seat(state, step, "consolidated")
+            return {"seat": seat, "action": "consolidate"} if seat else None
+        return None
+
+    def fight_progress(self, t: Any, step: Step) -> bool:
+        """Move to the next stage once nobody is left to act in this one."""
+        state = t.state
+        fight = self.fight_stage(state)
+        if not fight or fight["stage"] == "done" or self.fight_awaiting(state, step) is not None:
+            return False
+        unfought = self.unfought(state)
+        following = {"pile_in": "fight", "fight": "consolidate",
+                     "consolidate": "fight" if unfought else "done"}[fight["stage"]]
+        t.emit("FightStageEnded", {"stage": fight["stage"], "next": following},
+               {"pile_in": "RS.FGT.1", "fight": "RS.FGT.3", "consolidate": "RS.FGT.4"}[fight["stage"]])
+        return True
+
+    # -- actions -------------------------------------------------------------------------
+
+    def fight_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[Action]:
+        fight, units = self.fight_stage(state), state["units"]
+        if awaiting["seat"] != seat:
+            return []
+        mine = [uid for uid in fight.get("eligible", []) if units[uid]["owner"] == seat and alive(units[uid])]
+        if awaiting["action"] == "pile_in":
+            left = [uid for uid in mine if uid not in fight["piled"]]
+            return [act.action("pile_in", "RS.FGT.1", "pile in: up to 3\" toward the closest enemy, ending engaged "
+                               "if it can", ["unit", "distance"], unit=act.one_of(left),
+                               distance=act.number(0, PILE_IN, "inches moved"))]
+        if awaiting["action"] in ("attack", "end_fight"):
+            uid = awaiting["unit"]
+            return self.attack_actions(state, seat, "fight") + [
+                act.action("end_fight", "RS.FGT.3", f"{uid} has fought (models that have not attacked do not)",
+                           ["unit"], unit=act.const(uid))]
+        if awaiting["action"] == "select":
+            chosen = [uid for uid in self.fighters(state) if units[uid]["owner"] == seat]
+            offered = []
+            normal = [uid for uid in chosen if engaged(units[uid]) and uid in fight["engaged_at_start"]]
+            overrun = [uid for uid in chosen if uid not in normal]
+            if normal:
+                offered.append(act.action("select", "RS.FGT.2", "select a unit to fight (Normal fight)", ["unit"],
+                                          unit=act.one_of(normal), fight=act.const("normal")))
+            if overrun:
+                offered.append(act.action("select", "RS.FGT.2", "select a unit to fight (Overrun fight: one extra "
+                                          "pile-in of up to 3\" first)", ["unit", "fight", "pile_in"],
+                                          unit=act.one_of(overrun), fight=act.const("overrun"),
+                                          pile_in=act.number(0, PILE_IN, "inches of its extra pile-in")))
+            return offered
+        if awaiting["action"] == "consolidate":
+            return self.consolidate_actions(state, [uid for uid in mine if uid not in fight["consolidated"]])
+        return []
+
+    def consolidate_actions(self, state: dict[str, Any], left: list[str]) -> list[Action]:
+        units, offered = state["units"], []
+        distance = act.number(0, CONSOLIDATE, "inches moved")
+        ongoing = [uid for uid in left if engaged(units[uid])]
+        if ongoing:
+            offered.append(act.action("consolidate", "RS.FGT.4", "consolidate (Ongoing): up to 3\", staying engaged",
+                                      ["unit", "mode", "distance"], unit=act.one_of(ongoing),
+                                      mode=act.const("ongoing"), distance=distance))
+        for uid in left:
+            near = [f for f, _ in foes(state, units[uid]["owner"])]
+            if near:
+                offered.append(act.action("consolidate", "RS.FGT.4", f"consolidate {uid} (Engaging): end engaged "
+                                          "with the enemy units named, within 3\"", ["unit", "mode", "targets"],
+                                          unit=act.const(uid), mode=act.const("engaging"), distance=distance,
+                                          targets=act.subset(near)))
+        markers = state["options"].get("objectives") or []
+        if markers:
+            offered.append(act.action("consolidate", "RS.FGT.4", "consolidate (Objective): end unengaged, within "
+                                      "range of an objective within 3\"", ["unit", "mode", "objective"],
+                                      unit=act.one_of(left), mode=act.const("objective"), distance=distance,
+                                      objective=act.one_of(markers)))
+        offered.append(act.action("consolidate", "RS.FGT.4", "do not consolidate", ["unit", "mode"],
+                                  unit=act.one_of(left), mode=act.const("none")))
+        return offered
+
+    # -- commands ------------------------------------------------------------------------
+
+    def _on_stage(self, state: dict[str, Any], seat: str, action: str, rule: str) -> Step:
+        step = self.step(state)
+        awaiting = self.awaiting(state)
+        if step is None or step.phase != "fight" or awaiting["action"] != action:
+            raise Refused(f"no {action.replace('_', ' ')} is awaited now: the game awaits {awaiting['action']}",
+                          rule=rule)
+        if awaiting["seat"] != seat:
+            raise Refused(f"it is seat {awaiting['seat']}'s go", rule=rule)
+        return step
+
+    @handles("pile_in")
+    def pile_in(self, t: Any, seat: str, command: cmd.PileIn) -> None:
+        state = t.state
+        self._on_stage(state, seat, "pile_in", "RS.FGT.1")
+        fight = self.fight_stage(state)
+        if command.unit not in fight["eligible"] or command.unit in fight["piled"] \
+                or state["units"][command.unit]["owner"] != seat:
+            raise Refused(f"{command.unit} is not one of your units still to pile in", rule="RS.FGT.1")
+        t.emit("PiledIn", {"unit": command.unit, "distance": inches(command.distance, "distance", PILE_IN)},
+               "RS.FGT.1")
+
+    def select_fight(self, t: Any, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
+        state = t.state
+        if command.unit not in self.fighters(state):
+            raise Refused("units with Fights First fight first; each eligible unit fights once", rule="RS.FGT.2")
+        normal = engaged(unit) and command.unit in self.fight_stage(state)["engaged_at_start"]
+        fight = command.fight or ("normal" if normal else "overrun")
+        if fight != ("normal" if normal else "overrun"):
+            raise Refused("a Normal fight is for a unit engaged since the phase began; otherwise it is an Overrun",
+                          rule="RS.FGT.2")
+        data = {"unit": command.unit, "seat": seat, "phase": "fight", "fight": fight}
+        if fight == "overrun":
+            data["pile_in"] = inches(command.pile_in if command.pile_in is not None else 0, "pile_in", PILE_IN)
+        t.emit("UnitSelected", data, "RS.FGT.2")
+
+    @handles("end_fight")
+    def end_fight(self, t: Any, seat: str, command: cmd.EndFight) -> None:
+        fight = self.fight_stage(t.state)
+        if fight.get("stage") != "fight" or not fight.get("current") or \
+                t.state["units"][fight["current"]]["owner"] != seat:
+            raise Refused("no unit of yours is fighting now", rule="RS.FGT.3")
+        if fight["current"] != command.unit:
+            raise Refused(f"{command.unit} is not the unit fighting now", rule="RS.FGT.3")
+        t.emit("UnitFought", {"unit": command.unit, "seat": seat}, "RS.FGT.3")
+
+    @handles("consolidate")
+    def consolidate(self, t: Any, seat: str, command: cmd.Consolidate) -> None:
+        state = t.state
+        self._on_stage(state, seat, "consolidate", "RS.FGT.4")
+        fight, uid = self.fight_stage(state), command.unit
+        if uid not in fight["eligible"] or uid in fight["consolidated"] or state["units"][uid]["owner"] != seat:
+            raise Refused(f"{uid} is not one of your units still to consolidate", rule="RS.FGT.4")
+        if command.mode not in MODES:
+            raise Refused(f"mode is one of {', '.join(MODES)}", rule="RS.FGT.4")
+        unit = state["units"][uid]
+        data: dict[str, Any] = {"unit": uid, "mode": command.mode}
+        if command.mode != "none":
+            data["distance"] = inches(command.distance if command.distance is not None else 0, "distance", CONSOLIDATE)
+        if command.mode == "ongoing" and not engaged(unit):
+            raise Refused("an Ongoing consolidation is for an engaged unit", rule="RS.FGT.4")
+        if command.mode == "engaging":
+            near = [f for f, _ in foes(state, seat)]
+            if not command.targets or any(target not in near for target in command.targets):
+                raise Refused("an Engaging consolidation names enemy units on the battlefield within 3\"",
+                              rule="RS.FGT.4")
+            data["targets"] = list(dict.fromkeys(command.targets))
+        if command.mode == "objective":
+            if command.objective not in (state["options"].get("objectives") or []):
+                raise Refused("an Objective consolidation names an objective marker of this game", rule="RS.FGT.4")
+            data["objective"] = command.objective
+        t.emit("Consolidated", data, "RS.FGT.4")
+        if command.mode == "engaging":
+            fresh = [target for target in data["targets"] if target not in fight["eligible"]]
+            self.engage(t, [uid], data["targets"], "RS.FGT.4", f"consolidation by {uid}")
+            if fresh:  # RS.FGT.4: unfought enemy units it engages become eligible to fight
+                t.emit("FightEligible", {"units": fresh, "reason": f"engaged by {uid}'s consolidation"}, "RS.FGT.4")
+        elif command.mode == "objective":
+            self.disengage(t, uid, "RS.FGT.4", "consolidated onto an objective")
+
+    # -- appliers ------------------------------------------------------------------------
+
+    @applies("FightEligible")
+    def _fight_eligible(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        fight = state["step"].get("fight")
+        if not fight:
+            state["step"]["fight"] = {"stage": "pile_in", "eligible": list(data["units"]), "piled": [], "fought": [],
+                                      "consolidated": [], "current": None, "last": None,
+                                      "engaged_at_start": [u for u in data["units"] if engaged(state["units"][u])]}
+        else:
+            fight["eligible"] += [u for u in data["units"] if u not in fight["eligible"]]
+
+    @applies("PiledIn")
+    def _piled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["fight"]["piled"].append(data["unit"])
+
+    @applies("UnitFought")
+    def _fought(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["fight"]["current"] = None
+
+    @applies("Consolidated")
+    def _consolidated(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["fight"]["consolidated"].append(data["unit"])
+
+    @applies("FightStageEnded")
+    def _stage_ended(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        fight = state["step"]["fight"]
+        fight["stage"] = data["next"]
+        if data["next"] == "fight":
+            fight["last"] = None

@@ -36,12 +36,17 @@ class Fight:
 
     def stage_seat(self, state: dict[str, Any], step: Step, done: str) -> str | None:
         """Pile-in and consolidation: the active player's units first, then the opponent's (RS.FGT.1, RS.FGT.4)."""
-        fight = self.fight_stage(state)
         for seat in (step.active, other(step.active)):
-            if any(state["units"][uid]["owner"] == seat and alive(state["units"][uid]) and uid not in fight[done]
-                   for uid in fight["eligible"]):
+            if self.still_to(state, seat, done):
                 return seat
         return None
+
+    def still_to(self, state: dict[str, Any], seat: str, done: str) -> list[str]:
+        """This seat's units still to pile in, or to consolidate (a unit drawn in by a consolidation fights first)."""
+        fight, units = self.fight_stage(state), state["units"]
+        waiting = self.unfought(state) if done == "consolidated" else []
+        return [uid for uid in fight["eligible"] if units[uid]["owner"] == seat and alive(units[uid])
+                and uid not in fight[done] and uid not in waiting]
 
     def fighters(self, state: dict[str, Any]) -> list[str]:
         """RS.FGT.2 convention: eligible units not yet fought, Fights First before the rest."""
@@ -104,9 +109,8 @@ class Fight:
         fight, units = self.fight_stage(state), state["units"]
         if awaiting["seat"] != seat:
             return []
-        mine = [uid for uid in fight.get("eligible", []) if units[uid]["owner"] == seat and alive(units[uid])]
         if awaiting["action"] == "pile_in":
-            left = [uid for uid in mine if uid not in fight["piled"]]
+            left = self.still_to(state, seat, "piled")
             return [act.action("pile_in", "RS.FGT.1", "pile in: up to 3\" toward the closest enemy, ending engaged "
                                "if it can", ["unit", "distance"], unit=act.one_of(left),
                                distance=act.number(0, PILE_IN, "inches moved"))]
@@ -130,7 +134,7 @@ class Fight:
                                           pile_in=act.number(0, PILE_IN, "inches of its extra pile-in")))
             return offered
         if awaiting["action"] == "consolidate":
-            return self.consolidate_actions(state, [uid for uid in mine if uid not in fight["consolidated"]])
+            return self.consolidate_actions(state, self.still_to(state, seat, "consolidated"))
         return []
 
     def consolidate_actions(self, state: dict[str, Any], left: list[str]) -> list[Action]:
@@ -174,9 +178,7 @@ class Fight:
     def pile_in(self, t: Any, seat: str, command: cmd.PileIn) -> None:
         state = t.state
         self._on_stage(state, seat, "pile_in", "RS.FGT.1")
-        fight = self.fight_stage(state)
-        if command.unit not in fight["eligible"] or command.unit in fight["piled"] \
-                or state["units"][command.unit]["owner"] != seat:
+        if command.unit not in self.still_to(state, seat, "piled"):
             raise Refused(f"{command.unit} is not one of your units still to pile in", rule="RS.FGT.1")
         t.emit("PiledIn", {"unit": command.unit, "distance": inches(command.distance, "distance", PILE_IN)},
                "RS.FGT.1")
@@ -210,7 +212,7 @@ class Fight:
         state = t.state
         self._on_stage(state, seat, "consolidate", "RS.FGT.4")
         fight, uid = self.fight_stage(state), command.unit
-        if uid not in fight["eligible"] or uid in fight["consolidated"] or state["units"][uid]["owner"] != seat:
+        if uid not in self.still_to(state, seat, "consolidated"):
             raise Refused(f"{uid} is not one of your units still to consolidate", rule="RS.FGT.4")
         if command.mode not in MODES:
             raise Refused(f"mode is one of {', '.join(MODES)}", rule="RS.FGT.4")

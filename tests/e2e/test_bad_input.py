@@ -316,6 +316,19 @@ def test_a_token_past_its_rate_gets_429_with_retry_after_and_other_tokens_are_un
         assert http.get(f"/games/{game.id}/state", headers=game.headers("B")).json()["mustered"]["A"] is False
 
 
+def test_an_address_past_its_game_creation_cap_gets_429_with_retry_after_and_other_addresses_do_not(tmp_path):
+    body = {"ruleset": "alternating", "players": [{"seat": "A", "name": "Al"}, {"seat": "B", "name": "Bo"}]}
+    app = create_app(settings_for(tmp_path, games_per_minute=1, games_burst=3))
+    with TestClient(app, client=("10.0.0.1", 5000)) as http, TestClient(app, client=("10.0.0.2", 5000)) as other:
+        assert [http.post("/games", json=body).status_code for _ in range(3)] == [201, 201, 201]
+        refused = http.post("/games", json=body)
+        assert refused.status_code == 429
+        assert refused.headers["content-type"].startswith(PROBLEM)
+        assert refused.json()["status"] == 429 and "games a minute" in refused.json()["detail"]
+        assert 1 <= int(refused.headers["retry-after"]) <= 60
+        assert other.post("/games", json=body).status_code == 201
+
+
 def test_a_failure_inside_the_service_is_500_problem_json_and_not_plain_text(tmp_path):
     app = create_app(settings_for(tmp_path))
     with TestClient(app, raise_server_exceptions=False) as http:

@@ -8,7 +8,7 @@ from typing import AsyncIterator
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
-from api import errors
+from api import errors, openapi
 from api.feed import Feed, PostgresListener
 from api.idempotency import RefusalStore
 from api.limits import Limits
@@ -58,6 +58,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.limits = Limits.for_settings(settings)  # in PostgreSQL when processes share it
     app.state.refusals = RefusalStore.for_settings(settings)
     errors.install(app)
+    openapi.install(app)
     # FastAPI matches included routers in this order, and matching a router costs: play first, as the
     # commands are most of the traffic (one router matched instead of two per command)
     for module in (commands, games, undo, reading, stream, audit, overlay, overlay_page, analytics):

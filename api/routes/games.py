@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from api.deps import Seat, WarlogApp
 from api.errors import WRITES, problems
+from api.routes.commands import WRITE_HEADERS
 from api.schemas import ArmyIn, GameCreate, GamePublic, body_schema, parse_army
 from api.writing import now, read_body, write
 
@@ -38,7 +39,7 @@ async def create_game(warlog: WarlogApp, request: Request) -> dict:
 
 
 @router.post("/games/{game_id}/armies", summary="Muster (or replace) this seat's army until the game starts",
-             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+             openapi_extra={**WRITE_HEADERS, "requestBody": {"required": True, "content": {"application/json": {
                  "schema": body_schema(ArmyIn)}}}}, responses=WRITES)
 async def muster(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
     settings = request.app.state.settings

@@ -120,7 +120,8 @@ class PostgresCounters:
         self._pg = ConnectionPool(kwargs={**params, "autocommit": True}, min_size=1, max_size=4, open=True)
         with self._pg.connection() as connection, connection.transaction():
             connection.execute("SELECT pg_advisory_xact_lock(hashtext('warlog_limits'))")  # processes start at once
-            connection.execute(f"CREATE UNLOGGED TABLE IF NOT EXISTS {table} (key text PRIMARY KEY, tat double precision)")
+            connection.execute(f"CREATE UNLOGGED TABLE IF NOT EXISTS {table} "
+                               "(key text PRIMARY KEY, tat double precision)")
         # `before` reads the tat as it was, for Retry-After when the upsert's WHERE refuses (no row returned)
         self._admit = (
             "WITH clock AS (SELECT extract(epoch FROM clock_timestamp())::double precision AS now), "

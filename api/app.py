@@ -8,10 +8,10 @@ from typing import AsyncIterator
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
-from api import errors
+from api import errors, openapi
 from api.feed import Feed, PostgresListener
 from api.idempotency import RefusalStore
-from api.limits import TokenLimits
+from api.limits import Limits
 from api.logging import RequestLog, configure
 from api.routes import analytics, audit, commands, games, overlay, overlay_page, reading, stream, undo
 from api.settings import Settings, get_settings
@@ -45,6 +45,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if feed.listener is not None:
             await asyncio.to_thread(feed.listener.stop)
         app.state.refusals.close()
+        app.state.limits.close()
         warlog.close()
 
     app = FastAPI(title="warlog", version="0.1.0", lifespan=lifespan, openapi_tags=TAGS,
@@ -54,9 +55,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.inline_writes = settings.writes_inline()
     app.state.warlog = warlog
     app.state.feed = Feed(poll_s=settings.feed_poll_s or 0.5)
-    app.state.limits = TokenLimits(settings.requests_per_second, settings.burst, settings.streams_per_token)
+    app.state.limits = Limits.for_settings(settings)  # in PostgreSQL when processes share it
     app.state.refusals = RefusalStore.for_settings(settings)
     errors.install(app)
+    openapi.install(app)
     # FastAPI matches included routers in this order, and matching a router costs: play first, as the
     # commands are most of the traffic (one router matched instead of two per command)
     for module in (commands, games, undo, reading, stream, audit, overlay, overlay_page, analytics):

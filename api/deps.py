@@ -64,7 +64,7 @@ async def _caller(request: Request, game_id: str, query_allowed: bool) -> Caller
         except NotFound:
             raise Problem(404, f"no game {game_id}") from None
         raise Problem(403, "this token belongs to another game")
-    request.app.state.limits.take(token)
+    await request.app.state.limits.take(token)
     request.state.log_context = {"game_id": str(wanted), "seat": found[1]}
     return Caller(wanted, found[1], token)
 

@@ -1,39 +1,261 @@
-"""Per-token request and stream limits (429 with Retry-After)."""
+"""Request, stream and game-creation limits (429 problem+json with Retry-After).
+
+Every rate is a GCRA (generic cell rate algorithm): one number per key, the "theoretical arrival time"
+`tat`; a request is admitted when pushing `tat` one interval (1/rate) on leaves it within `burst`
+intervals of now. So a key gets `burst` requests at once, then `rate` a second.
+
+Where the game log lives in PostgreSQL, any number of processes serve it, so the limits live there
+too: `tat` in a small table beside the refusals' (one upsert per request, on the database's clock),
+and each open stream holds a session advisory lock on one of the token's slots, which PostgreSQL
+releases by itself when the process holding it dies. On SQLite (one process) or in memory they are
+kept in the process.
+"""
 from __future__ import annotations
 
+import asyncio
 import math
 import threading
 import time
-from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 from api.errors import Problem
 
+if TYPE_CHECKING:
+    from api.settings import Settings
 
-class TokenLimits:
-    def __init__(self, rate: float, burst: int, streams: int) -> None:
-        self.rate, self.burst, self.max_streams = rate, burst, streams
-        self._buckets: dict[str, tuple[float, float]] = {}
-        self._streams: dict[str, int] = defaultdict(int)
+PRUNE_EVERY_S = 300.0  # a key whose tat has passed is the same as no key: forget those this often
+
+
+@dataclass(frozen=True)
+class Rate:
+    per_second: float
+    burst: int
+
+    @property
+    def interval(self) -> float:
+        return 1.0 / self.per_second
+
+    @property
+    def tolerance(self) -> float:
+        return self.burst * self.interval
+
+    def admit(self, tat: float | None, now: float) -> tuple[float | None, float]:
+        """(the new tat, or None when refused; the seconds to wait when refused)."""
+        pushed = max(tat if tat is not None else now, now) + self.interval
+        if pushed - now <= self.tolerance + 1e-9:  # floating point: `burst` at one instant still fit
+            return pushed, 0.0
+        return None, pushed - now - self.tolerance
+
+
+class Counters(Protocol):
+    def admit(self, key: str, rate: Rate) -> float:
+        """0 when admitted, else the seconds until the key may come back."""
+
+    def close(self) -> None: ...
+
+
+class Slots(Protocol):
+    def take(self, key: str, slots: int) -> bool: ...
+    def give_back(self, key: str) -> None: ...
+    def close(self) -> None: ...
+
+
+class LocalCounters:
+    def __init__(self) -> None:
+        self._tats: dict[str, float] = {}
         self._lock = threading.Lock()
+        self._pruned = time.monotonic()
 
-    def take(self, token: str) -> None:
+    def admit(self, key: str, rate: Rate) -> float:
         now = time.monotonic()
         with self._lock:
-            tokens, last = self._buckets.get(token, (float(self.burst), now))
-            tokens = min(float(self.burst), tokens + (now - last) * self.rate)
-            if tokens < 1:
-                wait = math.ceil((1 - tokens) / self.rate)
-                raise Problem(429, f"more than {self.rate:g} requests a second for this token",
-                              headers={"Retry-After": str(wait)})
-            self._buckets[token] = (tokens - 1, now)
+            if now - self._pruned > PRUNE_EVERY_S:
+                self._tats = {k: tat for k, tat in self._tats.items() if tat > now}
+                self._pruned = now
+            tat, wait = rate.admit(self._tats.get(key), now)
+            if tat is not None:
+                self._tats[key] = tat
+            return wait
 
-    def open_stream(self, token: str) -> None:
+    def close(self) -> None:
+        pass
+
+
+class LocalSlots:
+    def __init__(self) -> None:
+        self._open: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, key: str, slots: int) -> bool:
         with self._lock:
-            if self._streams[token] >= self.max_streams:
-                raise Problem(429, f"at most {self.max_streams} open streams per token",
-                              headers={"Retry-After": "5"})
-            self._streams[token] += 1
+            if self._open.get(key, 0) >= slots:
+                return False
+            self._open[key] = self._open.get(key, 0) + 1
+            return True
+
+    def give_back(self, key: str) -> None:
+        with self._lock:
+            left = self._open.get(key, 0) - 1
+            if left > 0:
+                self._open[key] = left
+            else:
+                self._open.pop(key, None)
+
+    def close(self) -> None:
+        pass
+
+
+class PostgresCounters:
+    """The tats in `<schema>.warlog_limits`, pushed on by one upsert on the database's clock, so that
+    every process sees one count and no two clocks disagree."""
+
+    def __init__(self, postgres: dict[str, Any]) -> None:
+        from psycopg import sql
+        from psycopg_pool import ConnectionPool
+
+        params = dict(postgres)
+        schema = params.pop("schema", "") or "public"
+        table = sql.Identifier(schema, "warlog_limits").as_string(None)
+        self._pg = ConnectionPool(kwargs={**params, "autocommit": True}, min_size=1, max_size=4, open=True)
+        with self._pg.connection() as connection, connection.transaction():
+            connection.execute("SELECT pg_advisory_xact_lock(hashtext('warlog_limits'))")  # processes start at once
+            connection.execute(f"CREATE UNLOGGED TABLE IF NOT EXISTS {table} "
+                               "(key text PRIMARY KEY, tat double precision)")
+        # `before` reads the tat as it was, for Retry-After when the upsert's WHERE refuses (no row returned)
+        self._admit = (
+            "WITH clock AS (SELECT extract(epoch FROM clock_timestamp())::double precision AS now), "
+            f"before AS (SELECT tat FROM {table} WHERE key = %(key)s), "
+            f"pushed AS (INSERT INTO {table} (key, tat) SELECT %(key)s, now + %(interval)s FROM clock "
+            f"ON CONFLICT (key) DO UPDATE SET tat = GREATEST({table}.tat, excluded.tat - %(interval)s) + %(interval)s "
+            f"WHERE GREATEST({table}.tat, excluded.tat - %(interval)s) - (excluded.tat - %(interval)s) "
+            "+ %(interval)s <= %(tolerance)s + 1e-9 RETURNING tat) "
+            "SELECT (SELECT tat FROM pushed), (SELECT tat FROM before), now FROM clock")
+        self._prune = f"DELETE FROM {table} WHERE tat < extract(epoch FROM clock_timestamp())"
+        self._pruned = time.monotonic()
+
+    def admit(self, key: str, rate: Rate) -> float:
+        with self._pg.connection() as connection:
+            pushed, before, now = connection.execute(
+                self._admit, {"key": key, "interval": rate.interval, "tolerance": rate.tolerance}).fetchone()
+            if time.monotonic() - self._pruned > PRUNE_EVERY_S:
+                self._pruned = time.monotonic()
+                connection.execute(self._prune)
+        if pushed is not None:
+            return 0.0
+        return rate.admit(before, now)[1] or rate.interval  # a concurrent push refused it: come back in a tick
+
+    def close(self) -> None:
+        self._pg.close()
+
+
+class PostgresSlots:
+    """A token's open streams across processes: stream slot n of a token is the session advisory lock
+    (hashtext(token), n), held on this process's one connection while the stream is open."""
+
+    def __init__(self, postgres: dict[str, Any]) -> None:
+        params = dict(postgres)
+        params.pop("schema", None)  # advisory locks are per database
+        self._params = params
+        self._lock = threading.Lock()
+        self._held: dict[str, list[int]] = {}
+        self._connection = None
+
+    def _connect(self) -> Any:
+        import psycopg
+
+        if self._connection is None or self._connection.closed:
+            self._connection = psycopg.connect(**self._params, autocommit=True, connect_timeout=5)
+            self._held.clear()  # a new session holds none of the old one's locks
+        return self._connection
+
+    def take(self, key: str, slots: int) -> bool:
+        import psycopg
+
+        try:
+            return self._take(key, slots)
+        except psycopg.OperationalError:  # the server restarted: its locks went with the old session
+            with self._lock:
+                self._connection.close()
+            return self._take(key, slots)
+
+    def _take(self, key: str, slots: int) -> bool:
+        with self._lock:
+            connection = self._connect()
+            mine = self._held.setdefault(key, [])
+            # a session may take one lock twice, so the slots this process holds are skipped, not retried
+            for slot in (slot for slot in range(slots) if slot not in mine):
+                if connection.execute("SELECT pg_try_advisory_lock(hashtext(%s), %s)", (key, slot)).fetchone()[0]:
+                    mine.append(slot)
+                    return True
+            if not mine:
+                self._held.pop(key, None)
+            return False
+
+    def give_back(self, key: str) -> None:
+        with self._lock:
+            mine = self._held.get(key)
+            if not mine:
+                return
+            slot = mine.pop()
+            if not mine:
+                del self._held[key]
+            if self._connection is not None and not self._connection.closed:
+                try:
+                    self._connection.execute("SELECT pg_advisory_unlock(hashtext(%s), %s)", (key, slot))
+                except Exception:  # the session is gone, and its locks with it
+                    self._connection.close()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._connection is not None:
+                self._connection.close()  # releases every slot this process held
+
+
+class Limits:
+    """Per token: requests a second and open streams; per client address: games created."""
+
+    def __init__(self, requests: Rate, streams: int, games: Rate, counters: Counters, slots: Slots,
+                 shared: bool = False) -> None:
+        self.requests, self.max_streams, self.games = requests, streams, games
+        self.counters, self.slots, self.shared = counters, slots, shared
+
+    @classmethod
+    def for_settings(cls, settings: "Settings") -> "Limits":
+        requests = Rate(settings.requests_per_second, settings.burst)
+        games = Rate(settings.games_per_minute / 60.0, settings.games_burst)
+        postgres = settings.postgres_params()
+        if postgres is not None:
+            return cls(requests, settings.streams_per_token, games, PostgresCounters(postgres),
+                       PostgresSlots(postgres), shared=True)
+        return cls(requests, settings.streams_per_token, games, LocalCounters(), LocalSlots())
+
+    async def _admit(self, key: str, rate: Rate) -> float:
+        if self.shared:  # a round trip to PostgreSQL: not on the event loop
+            return await asyncio.to_thread(self.counters.admit, key, rate)
+        return self.counters.admit(key, rate)
+
+    async def take(self, token: str) -> None:
+        wait = await self._admit("token:" + token, self.requests)
+        if wait:
+            raise Problem(429, f"more than {self.requests.per_second:g} requests a second for this token",
+                          headers={"Retry-After": str(max(1, math.ceil(wait)))})
+
+    async def create_game(self, address: str) -> None:
+        wait = await self._admit("games:" + address, self.games)
+        if wait:
+            raise Problem(429, f"more than {self.games.per_second * 60:g} games a minute from this address",
+                          headers={"Retry-After": str(max(1, math.ceil(wait)))})
+
+    async def open_stream(self, token: str) -> None:
+        taken = await asyncio.to_thread(self.slots.take, token, self.max_streams) if self.shared \
+            else self.slots.take(token, self.max_streams)
+        if not taken:
+            raise Problem(429, f"at most {self.max_streams} open streams per token", headers={"Retry-After": "5"})
 
     def close_stream(self, token: str) -> None:
-        with self._lock:
-            self._streams[token] = max(0, self._streams[token] - 1)
+        self.slots.give_back(token)
+
+    def close(self) -> None:
+        self.counters.close()
+        self.slots.close()

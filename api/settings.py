@@ -7,6 +7,7 @@ from typing import Any, Literal
 from urllib.parse import unquote, urlparse
 
 from eventsourcing.utils import Environment
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 APP_NAME = "warlog"  # the eventsourcing Application's name: its keys may carry the WARLOG_ prefix
@@ -21,9 +22,11 @@ class Settings(BaseSettings):
     persistence: str | None = None         # force "popo" (in memory) for quick tests
     max_command_bytes: int = 64 * 1024
     max_army_bytes: int = 1024 * 1024
-    requests_per_second: float = 50.0      # per token, with a burst of `burst`
-    burst: int = 200
+    requests_per_second: float = Field(50.0, gt=0)  # per token, with a burst of `burst`; across processes
+    burst: int = Field(200, ge=1)                   # on PostgreSQL (api/limits.py)
     streams_per_token: int = 10
+    games_per_minute: float = Field(60.0, gt=0)     # POST /games per client address, with a burst of
+    games_burst: int = Field(60, ge=1)              # `games_burst` (a club creating its evening at once)
     keepalive_s: float = 15.0
     feed_poll_s: float | None = None       # streams re-read this often (default 0.5 s; 5 s once PostgreSQL
                                            # LISTEN/NOTIFY wakes them)

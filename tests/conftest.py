@@ -14,7 +14,8 @@ from tests.support.client import GameClient
 
 def settings_for(tmp_path, **overrides) -> Settings:
     return Settings(**{"db": str(tmp_path / "warlog.db"), "log_json": True, "requests_per_second": 10_000,
-                       "burst": 10_000, **overrides})
+                       "burst": 10_000, "games_per_minute": 100_000, "games_burst": 10_000,
+                       **overrides})
 
 
 @pytest.fixture

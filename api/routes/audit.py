@@ -40,7 +40,8 @@ async def audit_event(caller: Reader, warlog: WarlogApp, seq: Annotated[int, Pat
 @router.get("/games/{game_id}/audit", summary="A unit's or a seat's whole story (`?unit=ID`, `?seat=A`)",
             description="Every event of the unit (or seat) with its link, every undo request, answer, undo and "
                         "redo that touched them, and every undone roll beside the roll that replaced it "
-                        "(`replaced_rolls`). Both filters together give their intersection.")
+                        "(`replaced_rolls`). Both filters together give their intersection; neither is 422.",
+            responses={422: {**READS[422], "description": "neither `unit` nor `seat` given, or a malformed one"}})
 async def audit_story(caller: Reader, warlog: WarlogApp,
                       unit: Annotated[str | None, Query(max_length=200)] = None,
                       seat: Annotated[str | None, Query(pattern="^[AB]$")] = None) -> dict[str, Any]:

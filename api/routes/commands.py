@@ -11,10 +11,15 @@ from api.writing import write
 
 router = APIRouter(tags=["play"], responses=WRITES)
 WRITE_HEADERS = {"parameters": [
-    {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string"},
-     "description": "replays the stored answer for 24 hours; another body with the same key is 422"},
-    {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
-     "description": "\"<version>\": refused with 412 unless it is the game's current version"}]}
+    {"name": "Idempotency-Key", "in": "header", "required": False,
+     "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+     "description": "1..255 characters (else 422): replays the stored answer for 24 hours; another body with the "
+                    "same key is 422"},
+    {"name": "If-Match", "in": "header", "required": False,
+     "schema": {"type": "string", "pattern": '^(W/)?"?[0-9]+"?$'},
+     "description": "`\"<version>\"` (the game's latest seq; W/ and the quotes may be left off): refused with 412 "
+                    "unless it is the game's current version. A value naming no version (the empty one, `\"\"`, "
+                    "`*`, a list) matches none: 412 too, judged after the body (a malformed body is 422 first)"}]}
 
 
 @router.post("/games/{game_id}/commands", response_model=ActionPublic,

@@ -9,18 +9,23 @@ from pydantic import ValidationError
 
 from api.deps import Seat, WarlogApp
 from api.errors import WRITES, problems
+from api.routes.commands import WRITE_HEADERS
 from api.schemas import ArmyIn, GameCreate, GamePublic, body_schema, parse_army
 from api.writing import now, read_body, write
 
 router = APIRouter(tags=["games"])
+CREATION_LIMIT = ("too many games created from this client address (`games_per_minute`, with a burst of "
+                  "`games_burst`): Retry-After says when to come back")
 
 
 @router.post("/games", status_code=201, response_model=GamePublic,
-             responses=problems(413, 422),
+             responses={**problems(413, 422), 429: {**problems(429)[429], "description": CREATION_LIMIT}},
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
                  "schema": body_schema(GameCreate)}}}},
              summary="Create a game: three tokens and, with server dice, the dice commitment")
 async def create_game(warlog: WarlogApp, request: Request) -> dict:
+    # judged before the body is read: a refused creation costs nothing
+    await request.app.state.limits.create_game(request.client.host if request.client else "unknown")
     raw = await read_body(request, request.app.state.settings.max_command_bytes)
     try:
         body = GameCreate.model_validate_json(raw)
@@ -34,7 +39,7 @@ async def create_game(warlog: WarlogApp, request: Request) -> dict:
 
 
 @router.post("/games/{game_id}/armies", summary="Muster (or replace) this seat's army until the game starts",
-             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+             openapi_extra={**WRITE_HEADERS, "requestBody": {"required": True, "content": {"application/json": {
                  "schema": body_schema(ArmyIn)}}}}, responses=WRITES)
 async def muster(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
     settings = request.app.state.settings

@@ -38,7 +38,7 @@ async def overlay(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
 async def overlay_stream(caller: StreamReader, warlog: WarlogApp, request: Request) -> EventSourceResponse:
     seen = await current(warlog, caller)
     limits = request.app.state.limits
-    limits.open_stream(caller.token)
+    await limits.open_stream(caller.token)
 
     def message(view: dict[str, Any]) -> dict[str, Any]:
         return {"id": str(view["version"]), "event": "overlay", "data": json.dumps(view, ensure_ascii=False)}

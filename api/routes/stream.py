@@ -47,7 +47,7 @@ async def stream(caller: StreamReader, warlog: WarlogApp, request: Request,
     else:
         start = (await current(warlog, caller)).version  # a delayed spectator starts at its horizon
     limits = request.app.state.limits
-    limits.open_stream(caller.token)
+    await limits.open_stream(caller.token)
 
     async def events() -> AsyncIterator[dict[str, Any]]:
         async for batch in follow(request, warlog, caller, start):  # spectators: delayed (api/horizon)

@@ -58,6 +58,11 @@ def ms(samples: list[float], p: float) -> str:
     return f"{percentile(samples, p):.1f}" if samples else "-"
 
 
+def games_allowed(n: int) -> dict[str, str]:
+    """The set-up creates all its games from one address at once: let `--games` of them through."""
+    return {"WARLOG_GAMES_BURST": str(max(n, 60))}
+
+
 def run(url: str, games_n: int, commands: int, threads: int, budget: float) -> dict[str, Any]:
     with httpx.Client(base_url=url, timeout=30) as http:
         games = [new_game(http) for _ in range(games_n)]
@@ -129,7 +134,8 @@ def main() -> int:
     serve = [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
     with workdir() as tmp:
         with store(args, tmp, "warlog_load") as (serve_args, env), \
-                process(serve + serve_args, port, tmp / "serve.log", env) as server:
+                process(serve + serve_args, port, tmp / "serve.log",
+                        {**env, **games_allowed(args.games)}) as server:
             result = run(server.url, args.games, args.commands, args.threads, args.budget)
         # the server's own line per request, complete once it has exited; the set-up's are the first ones
         lines = request_log(tmp / "serve.log", "/commands")[args.games:]

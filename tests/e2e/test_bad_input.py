@@ -177,7 +177,8 @@ def test_a_stale_if_match_is_412_and_the_current_one_is_accepted(new_game):
 
 def test_an_if_match_that_names_no_version_is_412(new_game):
     game = started(new_game)
-    refused_with(game, 412, lambda: game.send("A", {"type": "concede"}, **{"If-Match": "yesterday"}))
+    for named_none in ("yesterday", "", '""', "*"):  # as the OpenAPI document says: no version matches none
+        refused_with(game, 412, lambda: game.send("A", {"type": "concede"}, **{"If-Match": named_none}))
 
 
 def test_a_reused_idempotency_key_with_another_body_is_422(new_game):
@@ -314,6 +315,19 @@ def test_a_token_past_its_rate_gets_429_with_retry_after_and_other_tokens_are_un
         assert response.headers["content-type"].startswith(PROBLEM)
         assert int(response.headers["retry-after"]) >= 1
         assert http.get(f"/games/{game.id}/state", headers=game.headers("B")).json()["mustered"]["A"] is False
+
+
+def test_an_address_past_its_game_creation_cap_gets_429_with_retry_after_and_other_addresses_do_not(tmp_path):
+    body = {"ruleset": "alternating", "players": [{"seat": "A", "name": "Al"}, {"seat": "B", "name": "Bo"}]}
+    app = create_app(settings_for(tmp_path, games_per_minute=1, games_burst=3))
+    with TestClient(app, client=("10.0.0.1", 5000)) as http, TestClient(app, client=("10.0.0.2", 5000)) as other:
+        assert [http.post("/games", json=body).status_code for _ in range(3)] == [201, 201, 201]
+        refused = http.post("/games", json=body)
+        assert refused.status_code == 429
+        assert refused.headers["content-type"].startswith(PROBLEM)
+        assert refused.json()["status"] == 429 and "games a minute" in refused.json()["detail"]
+        assert 1 <= int(refused.headers["retry-after"]) <= 60
+        assert other.post("/games", json=body).status_code == 201
 
 
 def test_a_failure_inside_the_service_is_500_problem_json_and_not_plain_text(tmp_path):

@@ -19,7 +19,8 @@ PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
 def pg_settings(schema: str, **overrides) -> Settings:
     return Settings(**{"postgres": PG_URL, "postgres_schema": schema, "log_json": True,
-                       "requests_per_second": 10_000, "burst": 10_000, **overrides})
+                       "requests_per_second": 10_000, "burst": 10_000, "games_per_minute": 100_000,
+                       "games_burst": 10_000, **overrides})
 
 
 @pytest.fixture

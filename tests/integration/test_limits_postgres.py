@@ -1,0 +1,87 @@
+"""Two `warlog serve` processes on one PostgreSQL database share every limit: a token's requests over both
+hit 429 at the configured rate, not twice it; so do its open streams and an address's game creations.
+
+The tables live in a schema of their own (the `pg_schema` fixture), dropped afterwards; the test never skips.
+"""
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+
+from ops.service import Service
+from tests.integration.conftest import PG_URL
+from tests.support.client import GameClient
+from tests.support.live import WAIT_S
+
+RATE, BURST = 5.0, 10
+GAMES_BURST = 4
+
+
+@pytest.fixture
+def two_processes(pg_schema, tmp_path):
+    env = {"WARLOG_POSTGRES_SCHEMA": pg_schema, "WARLOG_REQUESTS_PER_SECOND": str(RATE), "WARLOG_BURST": str(BURST),
+           "WARLOG_STREAMS_PER_TOKEN": "2", "WARLOG_GAMES_PER_MINUTE": "0.5", "WARLOG_GAMES_BURST": str(GAMES_BURST),
+           "WARLOG_KEEPALIVE_S": "1", "WARLOG_LOG_JSON": "true"}
+    services = [Service(["--postgres", PG_URL], env, tmp_path / f"serve-{n}.err", answer_within=60) for n in (1, 2)]
+    try:
+        for service in services:  # one after the other: the first creates the tables
+            service.start()
+        yield [httpx.Client(base_url=service.url, timeout=WAIT_S) for service in services]
+    finally:
+        for service in services:
+            service.stop()
+
+
+@pytest.mark.postgres
+def test_a_tokens_requests_over_two_processes_are_admitted_at_the_configured_rate_not_twice_it(two_processes):
+    first, second = two_processes
+    game = GameClient(first)
+    statuses: list[int] = []
+    started = time.monotonic()
+    while time.monotonic() - started < 2.0:  # both processes, in turn, as fast as they answer
+        for http in (first, second):
+            response = http.get(f"/games/{game.id}/state", headers=game.headers("A"))
+            statuses.append(response.status_code)
+            if response.status_code == 429:
+                assert response.headers["content-type"].startswith("application/problem+json")
+                assert int(response.headers["retry-after"]) >= 1
+    elapsed = time.monotonic() - started
+    admitted = statuses.count(200)
+    assert set(statuses) == {200, 429}
+    # the burst, then RATE a second (per process the two would admit twice as many)
+    assert BURST + RATE * elapsed - 2 <= admitted <= BURST + RATE * elapsed + 1, (admitted, elapsed, len(statuses))
+    # the other token of the game has its own budget
+    assert second.get(f"/games/{game.id}/state", headers=game.headers("B")).status_code == 200
+
+
+@pytest.mark.postgres
+def test_an_address_creates_at_most_its_burst_of_games_over_two_processes(two_processes):
+    first, second = two_processes
+    body = {"ruleset": "alternating", "players": [{"seat": "A", "name": "Al"}, {"seat": "B", "name": "Bo"}]}
+    statuses = [http.post("/games", json=body).status_code for _ in range(GAMES_BURST) for http in two_processes]
+    assert statuses.count(201) == GAMES_BURST and statuses.count(429) == GAMES_BURST
+    refused = second.post("/games", json=body)
+    assert refused.status_code == 429 and int(refused.headers["retry-after"]) > 60  # 0.5 a minute: two minutes each
+
+
+@pytest.mark.postgres
+def test_a_tokens_open_streams_are_counted_over_both_processes_and_a_closed_one_frees_its_slot(two_processes):
+    first, second = two_processes
+    game = GameClient(first)
+    path, params = f"/games/{game.id}/events/stream", {"token": game.tokens["B"]}
+    with first.stream("GET", path, params=params) as one, second.stream("GET", path, params=params) as two:
+        assert one.status_code == two.status_code == 200
+        for http in (first, second):
+            third = http.get(path, params=params)
+            assert third.status_code == 429 and "open streams" in third.json()["detail"]
+        with first.stream("GET", path, params={"token": game.tokens["A"]}) as other_token:
+            assert other_token.status_code == 200  # the other token has slots of its own
+    deadline = time.monotonic() + WAIT_S
+    while True:  # each process notices its closed stream and gives the slot back
+        with second.stream("GET", path, params=params) as again, first.stream("GET", path, params=params) as more:
+            if again.status_code == more.status_code == 200:
+                break
+            assert time.monotonic() < deadline, (again.status_code, more.status_code)
+        time.sleep(0.1)

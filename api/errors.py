@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from domain.application import Conflict, PreconditionFailed
+from domain.integrity import Damaged
 from domain.rulings import Forbidden, Malformed, NotFound, Refused, Ruling
 
 BASE = "https://warlog.dev/problems/"
@@ -65,8 +66,9 @@ STATUS_OF = ((Conflict, 409), (PreconditionFailed, 412), (Malformed, 422), (NotF
 
 def ruling_problem(error: Ruling) -> tuple[int, dict[str, Any]]:
     status = next(code for cls, code in STATUS_OF if isinstance(error, cls))
-    slug = "conflict" if isinstance(error, Conflict) else None
-    return status, problem_body(status, error.detail, error.rule, slug=slug, field=error.field)
+    slug = "conflict" if isinstance(error, Conflict) else "damaged" if isinstance(error, Damaged) else None
+    extra = {"first_bad_seq": error.first_bad_seq} if isinstance(error, Damaged) else {}
+    return status, problem_body(status, error.detail, error.rule, slug=slug, field=error.field, **extra)
 
 
 def validation_problem(errors: list[dict[str, Any]]) -> dict[str, Any]:

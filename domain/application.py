@@ -11,9 +11,11 @@ The clock lives here, not in the aggregate: every request passes `at` in.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 import threading
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -21,9 +23,10 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, InternalError, ProgrammingError
 from eventsourcing.utils import retry
 
-from domain import chain, dice
+from domain import chain, dice, integrity
 from domain.commands import Command
 from domain.game import Game
+from domain.integrity import CheckedSnapshot, Damaged
 from domain.rulings import Malformed, NotFound, Refused, Ruling
 
 DEFAULT_OPTIONS = {"battle_rounds": 5, "reserves_from_round": 2, "spectator_delay_s": 0}
@@ -42,6 +45,14 @@ def new_token(game_id: UUID) -> str:
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def remember(book: dict[Any, Any], key: Any, value: Any, most: int = 100_000) -> None:
+    """A bounded book: past `most` entries, forget the oldest half."""
+    if len(book) >= most:
+        for old in list(book)[: most // 2]:
+            del book[old]
+    book[key] = value
 
 
 class Answer(dict):
@@ -74,6 +85,8 @@ class Warlog(Application):
         # striped: a bounded set of locks, however many game ids (real or guessed) are asked for
         self._locks = [threading.RLock() for _ in range(LOCK_STRIPES)]
         self._roles: dict[str, tuple[UUID, str]] = {}
+        self._inspected: dict[UUID, None] = {}   # games walked in full once in this process
+        self._damaged: dict[UUID, Damaged] = {}  # and those found damaged: refused from then on
 
     # -- plumbing ------------------------------------------------------------------------
 
@@ -82,10 +95,42 @@ class Warlog(Application):
         return self._locks[game_id.int % LOCK_STRIPES]
 
     def game(self, game_id: UUID) -> Game:
+        """The game, checked as `domain.integrity` describes: in full the first time this process
+        loads it, and every event read on each load; a damaged game raises Damaged (409 SVC.DAMAGED)."""
+        damaged = self._damaged.get(game_id)
+        if damaged is not None:
+            raise damaged
         try:
-            return self.repository.get(game_id)
+            if game_id not in self._inspected:
+                self.inspect(game_id).raise_if_bad()
+            game = self.repository.get(game_id, projector_func=integrity.checked)
         except AggregateNotFoundError:
             raise NotFound(f"no game {game_id}") from None
+        except Damaged as damage:
+            raise self._mark_damaged(game_id, damage) from None
+        if game_id not in self._inspected:
+            remember(self._inspected, game_id, None)
+        return game
+
+    def _mark_damaged(self, game_id: UUID, damage: Damaged) -> Damaged:
+        """Name the first bad seq the full walk finds (a load sees only the events after a snapshot)."""
+        self._evict(game_id)
+        inspection = self.inspect(game_id)
+        if not inspection.ok and inspection.first_bad_seq <= damage.first_bad_seq:  # type: ignore[operator]
+            damage = Damaged(inspection.first_bad_seq, inspection.why or damage.why)  # type: ignore[arg-type]
+        remember(self._damaged, game_id, damage)
+        return damage
+
+    def inspect(self, game_id: UUID, keep_events: bool = False) -> integrity.Inspection:
+        """Every stored row of the game, each decoded on its own, and the latest snapshot."""
+        rows = ((stored.originator_version, partial(self.mapper.to_domain_event, stored))
+                for stored in self.recorder.select_events(game_id))
+        snapshot = None
+        if self.snapshots is not None:
+            latest = list(self.snapshots.recorder.select_events(game_id, desc=True, limit=1))
+            if latest:
+                snapshot = (latest[0].originator_version, partial(self.snapshots.mapper.to_domain_event, latest[0]))
+        return integrity.inspect(rows, snapshot, keep_events)
 
     def _evict(self, game_id: UUID) -> None:
         cache = self.repository.cache
@@ -149,7 +194,7 @@ class Warlog(Application):
         self.events.put(events)
         interval = self.snapshotting_intervals[Game]
         if self.snapshots is not None and game.version // interval > (events[0].originator_version - 1) // interval:
-            self.snapshots.put([Game.Snapshot.take(game)])
+            self.snapshots.put([CheckedSnapshot.take(game)])
 
     # -- games ---------------------------------------------------------------------------
 
@@ -175,9 +220,12 @@ class Warlog(Application):
             return known
         head, _, _ = token.partition(".")
         try:
-            game = self.read(UUID(hex=head))  # under the game's lock: a write may be mid-way in this process
+            game_id = UUID(hex=head)
+            game = self.read(game_id)  # under the game's lock: a write may be mid-way in this process
         except (ValueError, NotFound):
             return None
+        except Damaged:
+            return self._role_in_damaged(game_id, token)
         role = game.check_token(token)
         if role is None:
             return None
@@ -186,6 +234,21 @@ class Warlog(Application):
                 del self._roles[key]
         self._roles[digest(token)] = (game.id, role)
         return game.id, role
+
+    def _role_in_damaged(self, game_id: UUID, token: str) -> tuple[UUID, str] | None:
+        """A damaged game's token (for /verify, the one read it still answers), judged by its creation row
+        as stored and, where the creation committed to the tokens, by that commitment too."""
+        try:
+            created = self.mapper.to_domain_event(self.recorder.select_events(game_id, limit=1)[0])
+            stored, committed = created.meta["tokens"], created.entry["data"].get("token_commitments")
+        except Exception:  # the creation row itself is unreadable: no token can be judged, all are refused
+            raise Damaged(1, "the creation event cannot be read") from None
+        wanted = digest(token)
+        for role, value in stored.items():
+            if hmac.compare_digest(value, wanted) and (
+                    committed is None or committed.get(role) == integrity.token_commitment(wanted)):
+                return game_id, role
+        return None
 
     # -- writing -------------------------------------------------------------------------
 
@@ -245,7 +308,13 @@ class Warlog(Application):
     def state_at(self, game_id: UUID, version: int) -> dict[str, Any] | None:
         if version < 1:
             return None
-        return self.repository.get(game_id, version=version).state
+        try:
+            game = self.repository.get(game_id, version=version, projector_func=integrity.checked)
+            if game.version != version:
+                raise Damaged(game.version + 1, "an event is missing")
+        except Damaged as damage:
+            raise self._mark_damaged(game_id, damage) from None
+        return game.state
 
     def undo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
              if_match: int | str | None = None) -> Answer:
@@ -284,26 +353,67 @@ class Warlog(Application):
         return {**entry, "undone": undone}
 
     def stored(self, game_id: UUID, after: int = 0, limit: int | None = None) -> Iterator[Any]:
-        return iter(self.repository.event_store.get(game_id, gt=after, limit=limit))
+        """The stored events after seq `after`, each the next seq: a row missing or unreadable is damage."""
+        expected = after + 1
+        events = iter(self.repository.event_store.get(game_id, gt=after, limit=limit))
+        while True:
+            try:
+                event = next(events)
+            except StopIteration:
+                return
+            except Exception:
+                raise self._mark_damaged(game_id, Damaged(expected, "an event cannot be read")) from None
+            if event.originator_version != expected:
+                raise self._mark_damaged(game_id, Damaged(expected, "an event is missing"))
+            yield event
+            expected += 1
 
     def entries(self, game_id: UUID, after: int = 0, limit: int | None = None,
                 game: Game | None = None) -> list[dict[str, Any]]:
         game = game or self.read(game_id)
         return [self.public(e.entry, game.is_undone(e.entry["seq"])) for e in self.stored(game_id, after, limit)]
 
-    def verify(self, game_id: UUID, upto: int | None = None,
-               stored: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-        """The chain recomputed from storage (up to seq `upto`: a delayed spectator's horizon; `stored`: those
-        entries, when the caller has read them already), and once the game has ended, every server roll
-        re-derived from the revealed seed."""
-        game = self.read(game_id)
-        if stored is None:
-            stored = [e.entry for e in self.stored(game_id, 0, upto)]
-        bad, _, head = chain.first_break(stored)
-        seed = game.revealed_seed() if upto is None or upto >= game.version else None  # the end not yet seen
-        dice_ok = None if seed is None else self.dice_hold(stored, bytes.fromhex(seed))
-        return {"chain_ok": bad is None, "events": len(stored), "head_hash": head if bad else stored[-1]["hash"],
-                "first_bad_seq": bad, "dice_ok": dice_ok, "server_seed": seed}
+    def verify(self, game_id: UUID, upto: int | None = None) -> dict[str, Any]:
+        return self.verify_log(game_id, upto)[0]
+
+    def verify_log(self, game_id: UUID, upto: int | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """Every stored row checked (`domain.integrity.inspect`), the latest snapshot replayed from the events
+        it stands for, and once the game has ended, every server roll re-derived from the revealed seed;
+        with the sound entries (up to seq `upto`: a delayed spectator's horizon). A damaged game is
+        answered here, with its first bad seq, and refused everywhere else from now on."""
+        with self.lock(game_id):
+            if not self.recorder.select_events(game_id, limit=1):
+                raise NotFound(f"no game {game_id}")
+            inspection = self.inspect(game_id, keep_events=True)
+            if inspection.ok:
+                self._check_snapshot_by_replay(game_id, inspection)
+            if not inspection.ok:
+                remember(self._damaged, game_id, Damaged(inspection.first_bad_seq, inspection.why or ""))
+                self._evict(game_id)
+        entries = inspection.entries if upto is None else inspection.entries[:upto]
+        bad = inspection.first_bad_seq
+        seed = None
+        if bad is None:
+            game = self.read(game_id)
+            seed = game.revealed_seed() if upto is None or upto >= game.version else None  # the end not yet seen
+        dice_ok = None if seed is None else self.dice_hold(entries, bytes.fromhex(seed))
+        result = {"chain_ok": bad is None, "events": inspection.rows if upto is None else len(entries),
+                  "head_hash": entries[-1]["hash"] if entries else chain.GENESIS,
+                  "first_bad_seq": bad, "dice_ok": dice_ok, "server_seed": seed}
+        if bad is not None:
+            result["damage"] = inspection.why
+        return result, entries
+
+    def _check_snapshot_by_replay(self, game_id: UUID, inspection: integrity.Inspection) -> None:
+        """The latest snapshot against the game the events up to its version make (a full replay)."""
+        if self.snapshots is None:
+            return
+        latest = list(self.snapshots.get(game_id, desc=True, limit=1))
+        if latest:
+            snapshot = latest[0]
+            replayed = integrity.checked(None, inspection.events[: snapshot.originator_version])
+            if integrity.snapshot_disagrees(snapshot, replayed):
+                inspection.fail(snapshot.originator_version, "the snapshot disagrees with the events it stands for")
 
     @staticmethod
     def dice_hold(entries: list[dict[str, Any]], seed: bytes) -> bool:

@@ -18,7 +18,7 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from domain import army, chain, dice
+from domain import army, chain, dice, integrity
 from domain.commands import Command, as_data
 from domain.rules.registry import find_ruleset
 from domain.rulings import Malformed, Refused
@@ -51,7 +51,8 @@ class Game(Aggregate):
         find_ruleset(ruleset)
         data = {"game_id": str(game_id), "ruleset": ruleset, "players": players, "dice": dice_mode,
                 "options": options,
-                "dice_commitment": dice.commitment(seed) if dice_mode == "server" else None}
+                "dice_commitment": dice.commitment(seed) if dice_mode == "server" else None,
+                "token_commitments": integrity.token_commitments(token_digests)}  # meta is outside the chain
         entry = cls._entry(1, "GameCreated", at, None, "SVC.SETUP", data, chain.GENESIS)
         return cls(entry=entry, meta={"seed": seed.hex(), "tokens": token_digests})
 

@@ -9,6 +9,7 @@ from fastapi.concurrency import run_in_threadpool
 from api.deps import Reader, WarlogApp
 from api.errors import READS, Problem
 from api.horizon import entries_page, horizon, state_of
+from domain.integrity import Damaged
 from projections.heads import extends
 from projections.state import state_view
 
@@ -55,11 +56,14 @@ async def events(caller: Reader, warlog: WarlogApp,
 async def verify(caller: Reader, warlog: WarlogApp,
                  head: Annotated[str | None, Query(pattern="^[0-9a-f]{64}$")] = None) -> dict[str, Any]:
     def check() -> dict[str, Any]:
-        seen = horizon(warlog, warlog.read(caller.game_id), caller)  # a delayed spectator checks what it sees
-        stored = [e.entry for e in warlog.stored(caller.game_id, 0, seen.version)]  # read once for both checks
-        result = warlog.verify(caller.game_id, None if seen.live else seen.version, stored)
+        try:
+            seen = horizon(warlog, warlog.read(caller.game_id), caller)  # a delayed spectator checks what it sees
+            upto = None if seen.live else seen.version
+        except Damaged:
+            upto = None  # the one read a damaged game still answers: where it is damaged
+        result, entries = warlog.verify_log(caller.game_id, upto)  # every row read once for both checks
         if head is not None:
-            result.update(extends(head, stored))
+            result.update(extends(head, entries))
         return result
 
     return await run_in_threadpool(check)

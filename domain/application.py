@@ -373,14 +373,11 @@ class Warlog(Application):
         game = game or self.read(game_id)
         return [self.public(e.entry, game.is_undone(e.entry["seq"])) for e in self.stored(game_id, after, limit)]
 
-    def verify(self, game_id: UUID, upto: int | None = None) -> dict[str, Any]:
-        return self.verify_log(game_id, upto)[0]
-
-    def verify_log(self, game_id: UUID, upto: int | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    def verify(self, game_id: UUID, upto: int | None = None, head: str | None = None) -> dict[str, Any]:
         """Every stored row checked (`domain.integrity.inspect`), the latest snapshot replayed from the events
-        it stands for, and once the game has ended, every server roll re-derived from the revealed seed;
-        with the sound entries (up to seq `upto`: a delayed spectator's horizon). A damaged game is
-        answered here, with its first bad seq, and refused everywhere else from now on."""
+        it stands for, and once the game has ended, every server roll re-derived from the revealed seed
+        (up to seq `upto`: a delayed spectator's horizon; `head`: a head hash a seat kept, `extends_head`).
+        A damaged game is answered here, with its first bad seq, and refused everywhere else from now on."""
         with self.lock(game_id):
             if not self.recorder.select_events(game_id, limit=1):
                 raise NotFound(f"no game {game_id}")
@@ -402,7 +399,9 @@ class Warlog(Application):
                   "first_bad_seq": bad, "dice_ok": dice_ok, "server_seed": seed}
         if bad is not None:
             result["damage"] = inspection.why
-        return result, entries
+        if head is not None:
+            result.update(chain.extends(head, entries))
+        return result
 
     def _check_snapshot_by_replay(self, game_id: UUID, inspection: integrity.Inspection) -> None:
         """The latest snapshot against the game the events up to its version make (a full replay)."""

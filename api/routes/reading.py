@@ -10,7 +10,6 @@ from api.deps import Reader, WarlogApp
 from api.errors import READS, Problem
 from api.horizon import entries_page, horizon, state_of
 from domain.integrity import Damaged
-from projections.heads import extends
 from projections.state import state_view
 
 router = APIRouter(tags=["reading"], responses=READS)
@@ -61,9 +60,6 @@ async def verify(caller: Reader, warlog: WarlogApp,
             upto = None if seen.live else seen.version
         except Damaged:
             upto = None  # the one read a damaged game still answers: where it is damaged
-        result, entries = warlog.verify_log(caller.game_id, upto)  # every row read once for both checks
-        if head is not None:
-            result.update(extends(head, entries))
-        return result
+        return warlog.verify(caller.game_id, upto, head)  # every row read once for both checks
 
     return await run_in_threadpool(check)

@@ -26,7 +26,7 @@ from eventsourcing.utils import retry
 from domain import chain, dice, integrity
 from domain.commands import Command
 from domain.game import Game
-from domain.integrity import CheckedSnapshot, Damaged
+from domain.integrity import Damaged
 from domain.rulings import Malformed, NotFound, Refused, Ruling
 
 DEFAULT_OPTIONS = {"battle_rounds": 5, "reserves_from_round": 2, "spectator_delay_s": 0}
@@ -194,7 +194,7 @@ class Warlog(Application):
         self.events.put(events)
         interval = self.snapshotting_intervals[Game]
         if self.snapshots is not None and game.version // interval > (events[0].originator_version - 1) // interval:
-            self.snapshots.put([CheckedSnapshot.take(game)])
+            self.snapshots.put([Game.Snapshot.take(game)])
 
     # -- games ---------------------------------------------------------------------------
 

@@ -31,6 +31,8 @@ def records_dice(entry: dict[str, Any]) -> bool:
 class Game(Aggregate):
     """Rebuilt from its events; `state` is the ruleset's pure view of the table."""
 
+    Snapshot = integrity.CheckedSnapshot  # a snapshot carries a digest of what it holds, checked on load
+
     @event("Created")
     def __init__(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
         self.seed: str = meta["seed"]

@@ -122,15 +122,15 @@ class Warlog(Application):
         return damage
 
     def inspect(self, game_id: UUID, keep_events: bool = False) -> integrity.Inspection:
-        """Every stored row of the game, each decoded on its own, and the latest snapshot."""
+        """Every stored row of the game and every snapshot, each decoded on its own."""
         rows = ((stored.originator_version, partial(self.mapper.to_domain_event, stored))
                 for stored in self.recorder.select_events(game_id))
-        snapshot = None
+        snapshots = []
         if self.snapshots is not None:
-            latest = list(self.snapshots.recorder.select_events(game_id, desc=True, limit=1))
-            if latest:
-                snapshot = (latest[0].originator_version, partial(self.snapshots.mapper.to_domain_event, latest[0]))
-        return integrity.inspect(rows, snapshot, keep_events)
+            recorder, mapper = self.snapshots.recorder, self.snapshots.mapper
+            snapshots = [(stored.originator_version, partial(mapper.to_domain_event, stored))
+                         for stored in recorder.select_events(game_id)]
+        return integrity.inspect(rows, snapshots, keep_events)
 
     def _evict(self, game_id: UUID) -> None:
         cache = self.repository.cache
@@ -383,7 +383,7 @@ class Warlog(Application):
                 raise NotFound(f"no game {game_id}")
             inspection = self.inspect(game_id, keep_events=True)
             if inspection.ok:
-                self._check_snapshot_by_replay(game_id, inspection)
+                self._check_snapshots_by_replay(game_id, inspection)
             if not inspection.ok:
                 remember(self._damaged, game_id, Damaged(inspection.first_bad_seq, inspection.why or ""))
                 self._evict(game_id)
@@ -403,16 +403,17 @@ class Warlog(Application):
             result.update(chain.extends(head, entries))
         return result
 
-    def _check_snapshot_by_replay(self, game_id: UUID, inspection: integrity.Inspection) -> None:
-        """The latest snapshot against the game the events up to its version make (a full replay)."""
+    def _check_snapshots_by_replay(self, game_id: UUID, inspection: integrity.Inspection) -> None:
+        """Every snapshot against the game the events up to its version make (one full replay)."""
         if self.snapshots is None:
             return
-        latest = list(self.snapshots.get(game_id, desc=True, limit=1))
-        if latest:
-            snapshot = latest[0]
-            replayed = integrity.checked(None, inspection.events[: snapshot.originator_version])
-            if integrity.snapshot_disagrees(snapshot, replayed):
-                inspection.fail(snapshot.originator_version, "the snapshot disagrees with the events it stands for")
+        game, applied = None, 0
+        for snapshot in self.snapshots.get(game_id):
+            game = integrity.checked(game, inspection.events[applied: snapshot.originator_version])
+            applied = snapshot.originator_version
+            if integrity.snapshot_disagrees(snapshot, game):
+                inspection.fail(applied, "a snapshot disagrees with the events it stands for")
+                return
 
     @staticmethod
     def dice_hold(entries: list[dict[str, Any]], seed: bytes) -> bool:

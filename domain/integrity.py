@@ -9,12 +9,14 @@ What is checked when:
   after it must link to the snapshot's head. The creation event's `meta` (the token digests, the
   dice seed) must match what its hashed `data` committed to. Cost: one hash per event read, which
   is the events after the latest snapshot, usually none on a cached game.
-- Once per game per process (the first load, a cache miss) and on every `GET /verify`: `inspect`
-  walks every stored row, decoding each: a row that does not decode, a version missing or out of
-  place, a broken link, the creation metadata, and the latest snapshot against the event at its
-  version (its head) and against its own digest. `/verify` also replays the events up to the
-  snapshot and compares the state (`snapshot_disagrees`), which catches a snapshot rewritten with a
-  fresh digest.
+- Once per game per process (its first load; a later cache miss reuses the verdict) and on every
+  `GET /verify`: `inspect` walks every stored row, decoding each: a row that does not decode, a
+  version missing or out of place, a broken link or hash, the creation metadata, and every snapshot
+  (an older one still serves `state_at`, undo included) against the hash of the event at its
+  version and against its own digest. About 0.2-0.4 s for 5,000 events here; a cached game pays
+  nothing. `/verify` also replays the events once and compares each snapshot with the game they
+  make (`snapshot_disagrees`), which catches a snapshot rewritten with a fresh digest.
+- Every read of stored events (`Warlog.stored`): each is the next seq and decodes.
 
 Games created before these commitments existed (no `token_commitments` in the creation data, snapshots
 without a digest) are checked as before: the chain, the seqs, the dice commitment.
@@ -179,9 +181,9 @@ class Inspection:
 
 
 def inspect(rows: Iterable[tuple[int, Callable[[], Any]]],
-            snapshot: tuple[int, Callable[[], Any]] | None = None, keep_events: bool = False) -> Inspection:
+            snapshots: Iterable[tuple[int, Callable[[], Any]]] = (), keep_events: bool = False) -> Inspection:
     """Walk `(version, decode)` pairs oldest first (`decode()` gives the domain event or raises), then
-    the latest snapshot, if any, against the event at its version and against its own digest."""
+    the snapshots given, each against the event at its version and against its own digest."""
     found = Inspection([])
     prev = chain.GENESIS
     heads: dict[int, str] = {}
@@ -202,20 +204,21 @@ def inspect(rows: Iterable[tuple[int, Callable[[], Any]]],
             found.events.append(event)
         prev = event.entry["hash"]
         heads[seq] = prev
-    if snapshot is not None:
-        version, decode = snapshot
+    committed = bool(found.entries) and "token_commitments" in found.entries[0]["data"]
+    for version, decode in snapshots:  # a game made since snapshots carry a digest must have one
         if version not in heads:
-            return found.fail(len(heads) + 1, "the snapshot stands for events that are not stored")
+            found.fail(len(heads) + 1, "a snapshot stands for events that are not stored")
+            continue
         try:
             state = decode().state
             head = state.get("head")
         except Exception:
-            return found.fail(version, "the snapshot cannot be read")
+            found.fail(version, "a snapshot cannot be read")
+            continue
         if head != heads[version]:
-            return found.fail(version, "the snapshot's head is not the hash of the event at its version")
-        committed = "token_commitments" in found.entries[0]["data"]  # a game made since snapshots carry a digest
-        if (committed or DIGEST_KEY in state) and state.get(DIGEST_KEY) != state_digest(state):
-            return found.fail(version, "the snapshot does not match its digest")
+            found.fail(version, "a snapshot's head is not the hash of the event at its version")
+        elif (committed or DIGEST_KEY in state) and state.get(DIGEST_KEY) != state_digest(state):
+            found.fail(version, "a snapshot does not match its digest")
     return found
 
 

@@ -224,8 +224,8 @@ class Warlog(Application):
             game = self.read(game_id)  # under the game's lock: a write may be mid-way in this process
         except (ValueError, NotFound):
             return None
-        except Damaged:
-            return self._role_in_damaged(game_id, token)
+        except Damaged as damage:
+            return self._role_in_damaged(game_id, token, damage)
         role = game.check_token(token)
         if role is None:
             return None
@@ -235,9 +235,11 @@ class Warlog(Application):
         self._roles[digest(token)] = (game.id, role)
         return game.id, role
 
-    def _role_in_damaged(self, game_id: UUID, token: str) -> tuple[UUID, str] | None:
+    def _role_in_damaged(self, game_id: UUID, token: str, damage: Damaged) -> tuple[UUID, str] | None:
         """A damaged game's token (for /verify, the one read it still answers), judged by its creation row
-        as stored and, where the creation committed to the tokens, by that commitment too."""
+        as stored and, where the creation committed to the tokens, by that commitment too. When the creation
+        itself is the damage, a token it does not vouch for is answered with the damage, not 401: the
+        seat's own token may be the one whose digest was changed."""
         try:
             created = self.mapper.to_domain_event(self.recorder.select_events(game_id, limit=1)[0])
             stored, committed = created.meta["tokens"], created.entry["data"].get("token_commitments")
@@ -248,6 +250,8 @@ class Warlog(Application):
             if hmac.compare_digest(value, wanted) and (
                     committed is None or committed.get(role) == integrity.token_commitment(wanted)):
                 return game_id, role
+        if damage.first_bad_seq == 1:
+            raise damage
         return None
 
     # -- writing -------------------------------------------------------------------------

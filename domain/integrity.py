@@ -87,9 +87,11 @@ class CheckedSnapshot(Snapshot):
         return aggregate
 
 
-def creation_problem(entry: dict[str, Any], meta: dict[str, Any]) -> str | None:
+def creation_problem(entry: dict[str, Any], meta: dict[str, Any], game_id: Any = None) -> str | None:
     """Why the creation metadata no longer matches what the creation entry committed to, or None."""
     data = entry["data"]
+    if game_id is not None and data["game_id"] != str(game_id):
+        return "the creation event is another game's"
     committed = data.get("token_commitments")
     if committed is not None and committed != token_commitments(meta["tokens"]):
         return "the token digests are not the ones the creation committed to"
@@ -120,7 +122,7 @@ def _event_problem(event: Any, seq: int, prev_hash: str) -> str | None:
     why = entry_problem(entry, seq, prev_hash)
     if why is None and seq == 1:
         try:
-            why = creation_problem(entry, event.meta)
+            why = creation_problem(entry, event.meta, event.originator_id)
         except (AttributeError, KeyError, TypeError, ValueError):
             why = "the creation metadata is malformed"
     return why

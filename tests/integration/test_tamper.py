@@ -123,13 +123,14 @@ def test_a_changed_token_digest_opens_nothing_and_the_game_is_named_damaged_at_i
         for response in (http.get(f"/games/{game.id}/state", headers=as_attacker),
                          http.post(f"/games/{game.id}/commands", headers=as_attacker,
                                    json={"type": "free_roll", "spec": "D6", "purpose": "stolen"})):
-            assert response.status_code == 401, response.text  # the creation committed to the real digests
+            assert response.status_code == 409 and response.json()["rule"] == "SVC.DAMAGED", response.text
+            assert response.json()["first_bad_seq"] == 1  # the creation committed to the real digests
         verdict = game.verify("B")  # the genuine seat B still hears where the log is damaged
         assert verdict["chain_ok"] is False and verdict["first_bad_seq"] == 1
         assert http.get(f"/games/{game.id}/events", headers=game.headers("B")).json()["first_bad_seq"] == 1
         assert game.send("B", {"type": "free_roll", "spec": "D6", "purpose": "x"}).json()["rule"] == "SVC.DAMAGED"
         genuine_a = http.get(f"/games/{game.id}/verify", headers=game.headers("A"))
-        assert genuine_a.status_code == 401  # its digest is no longer stored: the seat cannot be told apart
+        assert genuine_a.status_code == 409 and genuine_a.json()["first_bad_seq"] == 1  # its digest was replaced
     assert store.versions(game.id) == rows_before
 
 
@@ -153,3 +154,16 @@ def test_an_untouched_game_is_not_damaged_after_a_restart(tmp_path, rolls):
         assert game.verify()["chain_ok"] is True and game.verify()["first_bad_seq"] is None
         assert game.cmd("A", "free_roll", spec="D6", purpose="after")["version"] == store.versions(game.id)[-1]
         assert game.verify()["events"] == len(store.versions(game.id))
+
+
+def test_another_games_creation_spliced_in_is_named_at_seq_1(tmp_path):
+    game, store = played(tmp_path, 3)
+    with TestClient(create_app(settings_for(tmp_path))) as http:
+        other = GameClient(http)
+    store.splice(game.id, 1, other.id, 1)
+    with TestClient(create_app(settings_for(tmp_path))) as http:
+        game.http = http
+        for role in ("A", "B"):
+            refused = http.get(f"/games/{game.id}/state", headers=game.headers(role))
+            assert refused.status_code == 409 and refused.json()["first_bad_seq"] == 1, refused.text
+        assert game.send("A", {"type": "free_roll", "spec": "D6", "purpose": "x"}).json()["rule"] == "SVC.DAMAGED"

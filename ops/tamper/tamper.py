@@ -46,6 +46,7 @@ ARMIES = {seat: json.loads((ROOT / "ops" / "examples" / f"{name}-army.json").rea
           for seat, name in (("A", "alice"), ("B", "bob"))}
 KINDS = ("edit_event", "delete_event", "swap_events", "splice_event", "edit_snapshot", "edit_creation_meta",
          "truncate")
+LATER_META = "edit_later_meta"  # --later-meta: outside the chain and outside the claim, shown for what it is
 LIMITS = {"log_json": True, "requests_per_second": 100_000, "burst": 100_000}
 
 
@@ -261,6 +262,10 @@ class Mutator:
         if kind == "edit_creation_meta":
             store.edit(game.id, 1, edit_leaf(rng, lambda row: row["meta"], label))
             return game, f"creation meta/{label[0]}", 0
+        if kind == LATER_META:
+            version = rng.randint(2, last)
+            store.edit(game.id, version, edit_leaf(rng, lambda row: row["meta"], label))
+            return game, f"event {version} meta/{label[0]}", 0
         if kind == "truncate":
             cut = rng.randint(1, min(8, last - 1))
             store.delete(game.id, versions[-cut:])
@@ -324,15 +329,16 @@ def run(args: argparse.Namespace) -> int:
               f"{'PostgreSQL' if args.postgres else 'SQLite'}, seed {args.seed}")
         mutator = Mutator(rng, games, versions, snapshots)
         outcomes: list[Outcome] = []
+        kinds = KINDS + ((LATER_META,) if args.later_meta else ())
         for n in range(args.mutations):
-            kind = KINDS[n % len(KINDS)]
+            kind = kinds[n % len(kinds)]
             with copies.fresh_copy() as (settings, store):
                 game, what, _cut = mutator.apply(kind, store)
                 outcome = Outcome(kind, what)
                 with TestClient(create_app(settings)) as http:
                     judge(http, game, outcome, heads[game.id], store)
             outcomes.append(outcome)
-            missed = not (outcome.head_caught if kind == "truncate" else outcome.detected)
+            missed = not (outcome.head_caught if kind == "truncate" else outcome.detected) and kind != LATER_META
             if args.verbose or missed or outcome.errors:
                 print(f"  {'MISSED' if missed else 'ok    '} {kind:19} {what} {' '.join(outcome.errors)}")
         return report(outcomes, time.monotonic() - started)
@@ -350,17 +356,17 @@ def report(outcomes: list[Outcome], seconds: float) -> int:
     by_kind: dict[str, list[Outcome]] = {}
     for outcome in outcomes:
         by_kind.setdefault(outcome.kind, []).append(outcome)
-    for kind in KINDS:
+    for kind in KINDS + ((LATER_META,) if LATER_META in by_kind else ()):
         rows = by_kind.get(kind, [])
         print(f"{kind:20} {share(sum(o.detected for o in rows), len(rows)):>18} "
               f"{share(sum(o.verify_named for o in rows), len(rows)):>18} "
               f"{share(sum(o.reads_refused for o in rows), len(rows)):>18} "
               f"{share(sum(o.write_refused for o in rows), len(rows)):>18}")
-    tampered = [o for o in outcomes if o.kind != "truncate"]
+    tampered = [o for o in outcomes if o.kind not in ("truncate", LATER_META)]
     cut = by_kind.get("truncate", [])
     detected = sum(o.detected for o in tampered)
     caught = sum(o.head_caught for o in cut)
-    errors = Counter(e for o in outcomes for e in o.errors)
+    errors = Counter(e for o in outcomes for e in o.errors if o.kind != LATER_META)
     print(f"RESULT detected {share(detected, len(tampered))} of the mutations but truncation; "
           f"truncations caught by a kept head {share(caught, len(cut))} "
           f"(without one: {share(sum(o.detected for o in cut), len(cut))}); "
@@ -376,6 +382,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=8)
     parser.add_argument("--postgres", metavar="DSN", help="play and tamper on PostgreSQL (a schema of its own)")
     parser.add_argument("--quick", action="store_true", help="2 games, 50 mutations (CI)")
+    parser.add_argument("--later-meta", action="store_true",
+                        help=f"also edit the meta of events after the creation ({LATER_META}; outside the chain, "
+                             "so not counted in the result)")
     parser.add_argument("--verbose", action="store_true", help="print every mutation")
     args = parser.parse_args(argv)
     if args.quick:

@@ -167,3 +167,32 @@ def test_another_games_creation_spliced_in_is_named_at_seq_1(tmp_path):
             refused = http.get(f"/games/{game.id}/state", headers=game.headers(role))
             assert refused.status_code == 409 and refused.json()["first_bad_seq"] == 1, refused.text
         assert game.send("A", {"type": "free_roll", "spec": "D6", "purpose": "x"}).json()["rule"] == "SVC.DAMAGED"
+
+
+def test_a_game_made_before_the_commitments_still_loads_verifies_and_takes_commands(tmp_path, monkeypatch):
+    """No token commitments in its creation, snapshots of the library's own kind without a digest."""
+    from eventsourcing.domain import Snapshot
+
+    from domain import integrity
+    from domain.game import Game
+
+    with monkeypatch.context() as old_code:
+        old_code.setattr(Game, "Snapshot", Snapshot)
+        old_code.setattr(integrity, "token_commitments", lambda digests: None)
+        game, store = played(tmp_path, 100)
+    assert store.read(game.id, 1)["entry"]["data"]["token_commitments"] is None
+    assert store.read(game.id, 100, store.snapshots)["topic"] == "domain.game:Game"  # the library's snapshot
+    with TestClient(create_app(settings_for(tmp_path))) as http:
+        game.http = http
+        assert game.verify()["chain_ok"] is True and game.state()["version"] == store.versions(game.id)[-1]
+        game.cmd("B", "free_roll", spec="D6", purpose="after the upgrade")
+
+    def more_cp(state):
+        state["state"]["state"]["cp"]["A"] = 99
+
+    store.edit(game.id, 100, more_cp, store.snapshots)  # no digest to betray it: the replay on /verify does
+    with TestClient(create_app(settings_for(tmp_path))) as http:
+        game.http = http
+        verdict = game.verify()
+        assert verdict["chain_ok"] is False and verdict["first_bad_seq"] == 100
+        assert http.get(f"/games/{game.id}/state", headers=game.headers("A")).json()["rule"] == "SVC.DAMAGED"

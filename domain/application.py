@@ -310,15 +310,17 @@ class Warlog(Application):
                              lambda game, units: game.muster(seat, units, at, key, body), lambda game: parse())
 
     def state_at(self, game_id: UUID, version: int) -> dict[str, Any] | None:
-        if version < 1:
-            return None
+        return self.game_at(game_id, version).state if version >= 1 else None
+
+    def game_at(self, game_id: UUID, version: int) -> Game:
+        """The game as of `version` (the snapshot at or below it, then its events, each checked)."""
         try:
             game = self.repository.get(game_id, version=version, projector_func=integrity.checked)
             if game.version != version:
                 raise Damaged(game.version + 1, "an event is missing")
         except Damaged as damage:
             raise self._mark_damaged(game_id, damage) from None
-        return game.state
+        return game
 
     def undo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
              if_match: int | str | None = None) -> Answer:

@@ -196,3 +196,38 @@ def test_a_game_made_before_the_commitments_still_loads_verifies_and_takes_comma
         verdict = game.verify()
         assert verdict["chain_ok"] is False and verdict["first_bad_seq"] == 100
         assert http.get(f"/games/{game.id}/state", headers=game.headers("A")).json()["rule"] == "SVC.DAMAGED"
+
+
+def test_every_read_and_write_of_a_damaged_game_but_verify_is_409_naming_the_seq(tmp_path):
+    game, store = played(tmp_path, 30)
+    store.delete(game.id, [20])
+    rows_before = store.versions(game.id)
+    with TestClient(create_app(settings_for(tmp_path))) as http:
+        game.http = http
+        base, seat, spectator = f"/games/{game.id}", game.headers("A"), game.headers("spectator")
+        calls = {
+            "state": lambda: http.get(f"{base}/state", headers=seat),
+            "state at": lambda: http.get(f"{base}/state", params={"at": 5}, headers=seat),
+            "events": lambda: http.get(f"{base}/events", params={"after": 25}, headers=seat),
+            "events of the spectator": lambda: http.get(f"{base}/events", headers=spectator),
+            "stream": lambda: http.get(f"{base}/events/stream", params={"after": 0}, headers=seat),
+            "audit": lambda: http.get(f"{base}/audit/3", headers=seat),
+            "audit story": lambda: http.get(f"{base}/audit", params={"seat": "A"}, headers=seat),
+            "overlay": lambda: http.get(f"{base}/overlay", headers=spectator),
+            "overlay stream": lambda: http.get(f"{base}/overlay/stream", headers=spectator),
+            "analytics": lambda: http.get(f"{base}/analytics", headers=seat),
+            "export": lambda: http.get(f"{base}/export", headers=seat),
+            "undo preview": lambda: http.get(f"{base}/undo", headers=seat),
+            "command": lambda: game.send("A", {"type": "free_roll", "spec": "D6", "purpose": "x"}),
+            "armies": lambda: game.muster("B", [unit("boyz", 10)]),
+            "undo": lambda: game.post("A", "undo"),
+            "approve": lambda: game.post("B", "undo/approve"),
+            "reject": lambda: game.post("B", "undo/reject"),
+            "redo": lambda: game.post("A", "redo"),
+        }
+        for name, call in calls.items():
+            response = call()
+            assert response.status_code == 409, (name, response.status_code, response.text[:300])
+            assert response.json()["rule"] == "SVC.DAMAGED" and response.json()["first_bad_seq"] == 20, name
+        assert game.verify("spectator")["first_bad_seq"] == 20
+    assert store.versions(game.id) == rows_before

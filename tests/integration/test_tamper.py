@@ -231,3 +231,40 @@ def test_every_read_and_write_of_a_damaged_game_but_verify_is_409_naming_the_seq
             assert response.json()["rule"] == "SVC.DAMAGED" and response.json()["first_bad_seq"] == 20, name
         assert game.verify("spectator")["first_bad_seq"] == 20
     assert store.versions(game.id) == rows_before
+
+
+def test_events_another_process_appended_are_checked_as_a_cached_game_catches_up(tmp_path):
+    """The full walk runs once per process; after it, each load checks the events it reads."""
+    game, store = played(tmp_path, 10)
+    with TestClient(create_app(settings_for(tmp_path))) as reader, \
+            TestClient(create_app(settings_for(tmp_path))) as writer:
+        game.http = reader
+        assert game.verify()["chain_ok"] is True and game.state()  # walked in full, and cached
+        game.http = writer
+        appended = [game.cmd("B", "free_roll", spec="D6", purpose=f"elsewhere {n}")["version"] for n in range(3)]
+
+        def lie(row):
+            row["entry"]["data"]["faces"] = [6]
+
+        store.edit(game.id, appended[1], lie)
+        game.http = reader
+        refused = reader.get(f"/games/{game.id}/state", headers=game.headers("A"))
+        assert refused.status_code == 409 and refused.json()["first_bad_seq"] == appended[1], refused.text
+        assert game.send("A", {"type": "free_roll", "spec": "D6", "purpose": "x"}).status_code == 409
+    assert store.versions(game.id)[-1] == appended[-1]
+
+
+def test_an_older_snapshot_edited_after_the_first_load_is_caught_when_a_past_state_uses_it(tmp_path):
+    game, store = played(tmp_path, 200)
+    assert store.versions(game.id, store.snapshots) == [100, 200]
+    with TestClient(create_app(settings_for(tmp_path))) as http:
+        game.http = http
+        assert game.state()["version"] > 200  # walked in full, and cached
+
+        def more_cp(state):
+            state["state"]["state"]["cp"]["B"] = 7
+
+        store.edit(game.id, 100, more_cp, store.snapshots)
+        past = http.get(f"/games/{game.id}/state", params={"at": 150}, headers=game.headers("A"))
+        assert past.status_code == 409 and past.json()["first_bad_seq"] == 100, past.text
+        assert http.get(f"/games/{game.id}/state", headers=game.headers("A")).status_code == 409

@@ -390,6 +390,8 @@ class Warlog(Application):
             inspection = self.inspect(game_id, keep_events=True)
             if inspection.ok:
                 self._check_snapshots_by_replay(game_id, inspection)
+            if inspection.ok:
+                self._check_restores(game_id, inspection)
             if not inspection.ok:
                 remember(self._damaged, game_id, Damaged(inspection.first_bad_seq, inspection.why or ""))
                 self._evict(game_id)
@@ -419,6 +421,22 @@ class Warlog(Application):
             applied = snapshot.originator_version
             if integrity.snapshot_disagrees(snapshot, game):
                 inspection.fail(applied, "a snapshot disagrees with the events it stands for")
+                return
+
+    def _check_restores(self, game_id: UUID, inspection: integrity.Inspection) -> None:
+        """The state an undo or redo restores travels in `meta`, outside the chain: it must be the state
+        the events make as of the seq the entry names (before the undone action, after the redone one)."""
+        for event in inspection.events:
+            at = integrity.restores_as_of(event.entry)
+            if at is None:
+                continue
+            try:
+                expected = self.game_at(game_id, at).state if at >= 1 else None
+            except Damaged as damage:
+                inspection.fail(damage.first_bad_seq, damage.why)
+                return
+            if integrity.restore_problem(event.meta, expected):
+                inspection.fail(event.entry["seq"], "an undo's or redo's restored state is not what the events make")
                 return
 
     @staticmethod

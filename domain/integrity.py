@@ -15,7 +15,8 @@ What is checked when:
   (an older one still serves `state_at`, undo included) against the hash of the event at its
   version and against its own digest. About 0.2-0.4 s for 5,000 events here; a cached game pays
   nothing. `/verify` also replays the events once and compares each snapshot with the game they
-  make (`snapshot_disagrees`), which catches a snapshot rewritten with a fresh digest.
+  make (`snapshot_disagrees`), which catches a snapshot rewritten with a fresh digest, and rebuilds
+  the state each undo and redo restored (it travels in `meta`, outside the chain).
 - Every read of stored events (`Warlog.stored`): each is the next seq and decodes.
 
 Games created before these commitments existed (no `token_commitments` in the creation data, snapshots
@@ -222,6 +223,19 @@ def inspect(rows: Iterable[tuple[int, Callable[[], Any]]],
         elif (committed or DIGEST_KEY in state) and state.get(DIGEST_KEY) != state_digest(state):
             found.fail(version, "a snapshot does not match its digest")
     return found
+
+
+RESTORES = {"ActionUndone": lambda seqs: seqs[0] - 1, "ActionRedone": lambda seqs: seqs[-1]}
+
+
+def restores_as_of(entry: dict[str, Any]) -> int | None:
+    """The seq whose state an undo (the one before the action) or a redo (its last) restores, or None."""
+    as_of = RESTORES.get(entry["type"])
+    return None if as_of is None else as_of(entry["data"]["seqs"])
+
+
+def restore_problem(meta: dict[str, Any], expected: dict[str, Any] | None) -> bool:
+    return meta.get("kind") != "restore" or _canonical(meta.get("state")) != _canonical(expected)
 
 
 def snapshot_disagrees(snapshot: Any, replayed: Any) -> bool:

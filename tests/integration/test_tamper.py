@@ -268,3 +268,23 @@ def test_an_older_snapshot_edited_after_the_first_load_is_caught_when_a_past_sta
         past = http.get(f"/games/{game.id}/state", params={"at": 150}, headers=game.headers("A"))
         assert past.status_code == 409 and past.json()["first_bad_seq"] == 100, past.text
         assert http.get(f"/games/{game.id}/state", headers=game.headers("A")).status_code == 409
+
+
+def test_the_state_an_undo_restores_is_checked_against_the_events_by_verify(tmp_path):
+    game, store = played(tmp_path, 4)
+    with TestClient(create_app(settings_for(tmp_path))) as http:
+        game.http = http
+        game.cmd("A", "record_casualties", unit="boyz", models=3)
+        assert game.post("A", "undo").status_code == 200
+        undone = game.events()[-1]
+        assert undone["type"] == "ActionUndone" and game.verify()["chain_ok"] is True
+
+    def fewer_boyz(row):
+        row["meta"]["state"]["units"]["boyz"]["models_alive"] = 4
+
+    store.edit(game.id, undone["seq"], fewer_boyz)
+    with TestClient(create_app(settings_for(tmp_path))) as http:
+        game.http = http
+        verdict = game.verify()
+        assert verdict["chain_ok"] is False and verdict["first_bad_seq"] == undone["seq"], verdict
+        assert http.get(f"/games/{game.id}/state", headers=game.headers("A")).json()["rule"] == "SVC.DAMAGED"

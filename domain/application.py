@@ -115,9 +115,9 @@ class Warlog(Application):
     def _mark_damaged(self, game_id: UUID, damage: Damaged) -> Damaged:
         """Name the first bad seq the full walk finds (a load sees only the events after a snapshot)."""
         self._evict(game_id)
-        inspection = self.inspect(game_id)
-        if not inspection.ok and inspection.first_bad_seq <= damage.first_bad_seq:  # type: ignore[operator]
-            damage = Damaged(inspection.first_bad_seq, inspection.why or damage.why)  # type: ignore[arg-type]
+        walked = self.inspect(game_id)
+        if walked.first_bad_seq is not None and walked.first_bad_seq <= damage.first_bad_seq:
+            damage = Damaged(walked.first_bad_seq, walked.why or damage.why)
         remember(self._damaged, game_id, damage)
         return damage
 
@@ -380,8 +380,8 @@ class Warlog(Application):
         return [self.public(e.entry, game.is_undone(e.entry["seq"])) for e in self.stored(game_id, after, limit)]
 
     def verify(self, game_id: UUID, upto: int | None = None, head: str | None = None) -> dict[str, Any]:
-        """Every stored row checked (`domain.integrity.inspect`), the latest snapshot replayed from the events
-        it stands for, and once the game has ended, every server roll re-derived from the revealed seed
+        """Every stored row checked (`domain.integrity.inspect`), every snapshot and every restored state
+        rebuilt from the events they stand for, and once the game has ended, every server roll re-derived from the revealed seed
         (up to seq `upto`: a delayed spectator's horizon; `head`: a head hash a seat kept, `extends_head`).
         A damaged game is answered here, with its first bad seq, and refused everywhere else from now on."""
         with self.lock(game_id):
@@ -417,7 +417,11 @@ class Warlog(Application):
             return
         game, applied = None, 0
         for snapshot in self.snapshots.get(game_id):
-            game = integrity.checked(game, inspection.events[applied: snapshot.originator_version])
+            try:
+                game = integrity.checked(game, inspection.events[applied: snapshot.originator_version])
+            except Damaged as damage:  # an event whose meta the game cannot apply
+                inspection.fail(damage.first_bad_seq, damage.why)
+                return
             applied = snapshot.originator_version
             if integrity.snapshot_disagrees(snapshot, game):
                 inspection.fail(applied, "a snapshot disagrees with the events it stands for")

@@ -288,3 +288,33 @@ def test_the_state_an_undo_restores_is_checked_against_the_events_by_verify(tmp_
         verdict = game.verify()
         assert verdict["chain_ok"] is False and verdict["first_bad_seq"] == undone["seq"], verdict
         assert http.get(f"/games/{game.id}/state", headers=game.headers("A")).json()["rule"] == "SVC.DAMAGED"
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_deleted_event_and_an_edited_snapshot_are_named_and_refused(pg_schema):
+    from ops.tamper.store import PostgresStore
+    from tests.integration.conftest import PG_URL, pg_settings
+
+    settings = pg_settings(pg_schema)
+    with TestClient(create_app(settings)) as http:
+        game = GameClient(http)
+        game.start([unit("scouts", 5)], [unit("boyz", 10)])
+        for n in range(100):
+            game.cmd("AB"[n % 2], "free_roll", spec="D6", purpose=f"roll {n}")
+    store = PostgresStore(PG_URL, pg_schema)
+    assert store.versions(game.id, store.snapshots) == [100]
+
+    def more_cp(state):
+        state["state"]["state"]["cp"]["A"] = 99
+
+    store.edit(game.id, 100, more_cp, store.snapshots)
+    store.delete(game.id, [60])
+    rows_before = store.versions(game.id)
+    with TestClient(create_app(settings)) as http:
+        game.http = http
+        verdict = game.verify()
+        assert verdict["chain_ok"] is False and verdict["first_bad_seq"] == 60, verdict
+        for response in (http.get(f"/games/{game.id}/state", headers=game.headers("A")),
+                         game.send("B", {"type": "free_roll", "spec": "D6", "purpose": "over the hole"})):
+            assert response.status_code == 409 and response.json()["first_bad_seq"] == 60, response.text
+    assert store.versions(game.id) == rows_before

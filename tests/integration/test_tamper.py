@@ -243,8 +243,8 @@ def test_events_another_process_appended_are_checked_as_a_cached_game_catches_up
         game.http = writer
         appended = [game.cmd("B", "free_roll", spec="D6", purpose=f"elsewhere {n}")["version"] for n in range(3)]
 
-        def lie(row):
-            row["entry"]["data"]["faces"] = [6]
+        def lie(row):  # another face than the one rolled
+            row["entry"]["data"]["faces"] = [face % 6 + 1 for face in row["entry"]["data"]["faces"]]
 
         store.edit(game.id, appended[1], lie)
         game.http = reader

@@ -14,6 +14,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from api.errors import Problem
 from domain.application import Warlog
+from domain.integrity import Damaged
 from domain.rulings import NotFound
 
 
@@ -63,6 +64,8 @@ async def _caller(request: Request, game_id: str, query_allowed: bool) -> Caller
             await run_in_threadpool(warlog.read, wanted)
         except NotFound:
             raise Problem(404, f"no game {game_id}") from None
+        except Damaged:
+            pass  # it exists; whether it is damaged is not this token's business
         raise Problem(403, "this token belongs to another game")
     await request.app.state.limits.take(token)
     request.state.log_context = {"game_id": str(wanted), "seat": found[1]}

@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from domain.application import Conflict, PreconditionFailed
+from domain.integrity import Damaged
 from domain.rulings import Forbidden, Malformed, NotFound, Refused, Ruling
 
 BASE = "https://warlog.dev/problems/"
@@ -23,10 +24,13 @@ PROBLEM_SCHEMA = {
     "type": "object", "required": ["type", "title", "status", "detail"],
     "properties": {"type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"},
                    "detail": {"type": "string"}, "rule": {"type": "string", "description": "the rule that refused"},
-                   "field": {"type": "string", "description": "the field or header to fix"}}}
+                   "field": {"type": "string", "description": "the field or header to fix"},
+                   "first_bad_seq": {"type": "integer", "description": "SVC.DAMAGED: the first seq whose stored "
+                                                                        "event (or snapshot) fails the check"}}}
 WHEN = {401: "no token, or an unknown one", 403: "the token may not do this (another game's, a spectator writing)",
         404: "no such game (or unit, or event)", 409: "a rule forbids it now (`rule` names it), or a race lost "
-        "(`type` ends in /conflict, rule SVC.CONFLICT): send it again", 412: "If-Match names another version",
+        "(`type` ends in /conflict, rule SVC.CONFLICT): send it again, or the game's stored log is damaged "
+        "(rule SVC.DAMAGED, `first_bad_seq` names where; GET /verify says more)", 412: "If-Match names another version",
         413: "the body is larger than the service accepts", 422: "malformed: the detail says what to fix",
         429: "too many requests or streams for this token (Retry-After)"}
 
@@ -37,7 +41,8 @@ def problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
                      "content": {"application/problem+json": {"schema": PROBLEM_SCHEMA}}} for status in statuses}
 
 
-READS = problems(401, 403, 404, 422, 429)  # every request behind a token (422: a malformed query parameter)
+READS = problems(401, 403, 404, 409, 422, 429)  # every request behind a token (422: a malformed query parameter;
+# 409: SVC.DAMAGED, a game whose stored log fails its own check)
 WRITES = problems(401, 403, 404, 409, 412, 413, 422, 429)
 
 
@@ -65,8 +70,9 @@ STATUS_OF = ((Conflict, 409), (PreconditionFailed, 412), (Malformed, 422), (NotF
 
 def ruling_problem(error: Ruling) -> tuple[int, dict[str, Any]]:
     status = next(code for cls, code in STATUS_OF if isinstance(error, cls))
-    slug = "conflict" if isinstance(error, Conflict) else None
-    return status, problem_body(status, error.detail, error.rule, slug=slug, field=error.field)
+    slug = "conflict" if isinstance(error, Conflict) else "damaged" if isinstance(error, Damaged) else None
+    extra = {"first_bad_seq": error.first_bad_seq} if isinstance(error, Damaged) else {}
+    return status, problem_body(status, error.detail, error.rule, slug=slug, field=error.field, **extra)
 
 
 def validation_problem(errors: list[dict[str, Any]]) -> dict[str, Any]:

@@ -11,9 +11,11 @@ The clock lives here, not in the aggregate: every request passes `at` in.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 import threading
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -21,9 +23,10 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, InternalError, ProgrammingError
 from eventsourcing.utils import retry
 
-from domain import chain, dice
+from domain import chain, dice, integrity
 from domain.commands import Command
 from domain.game import Game
+from domain.integrity import Damaged
 from domain.rulings import Malformed, NotFound, Refused, Ruling
 
 DEFAULT_OPTIONS = {"battle_rounds": 5, "reserves_from_round": 2, "spectator_delay_s": 0}
@@ -42,6 +45,14 @@ def new_token(game_id: UUID) -> str:
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def remember(book: dict[Any, Any], key: Any, value: Any, most: int = 100_000) -> None:
+    """A bounded book: past `most` entries, forget the oldest half."""
+    if len(book) >= most:
+        for old in list(book)[: most // 2]:
+            del book[old]
+    book[key] = value
 
 
 class Answer(dict):
@@ -74,6 +85,8 @@ class Warlog(Application):
         # striped: a bounded set of locks, however many game ids (real or guessed) are asked for
         self._locks = [threading.RLock() for _ in range(LOCK_STRIPES)]
         self._roles: dict[str, tuple[UUID, str]] = {}
+        self._inspected: dict[UUID, None] = {}   # games walked in full once in this process
+        self._damaged: dict[UUID, Damaged] = {}  # and those found damaged: refused from then on
 
     # -- plumbing ------------------------------------------------------------------------
 
@@ -82,10 +95,42 @@ class Warlog(Application):
         return self._locks[game_id.int % LOCK_STRIPES]
 
     def game(self, game_id: UUID) -> Game:
+        """The game, checked as `domain.integrity` describes: in full the first time this process
+        loads it, and every event read on each load; a damaged game raises Damaged (409 SVC.DAMAGED)."""
+        damaged = self._damaged.get(game_id)
+        if damaged is not None:
+            raise damaged
         try:
-            return self.repository.get(game_id)
+            if game_id not in self._inspected:
+                self.inspect(game_id).raise_if_bad()
+            game = self.repository.get(game_id, projector_func=integrity.checked)
         except AggregateNotFoundError:
             raise NotFound(f"no game {game_id}") from None
+        except Damaged as damage:
+            raise self._mark_damaged(game_id, damage) from None
+        if game_id not in self._inspected:
+            remember(self._inspected, game_id, None)
+        return game
+
+    def _mark_damaged(self, game_id: UUID, damage: Damaged) -> Damaged:
+        """Name the first bad seq the full walk finds (a load sees only the events after a snapshot)."""
+        self._evict(game_id)
+        walked = self.inspect(game_id)
+        if walked.first_bad_seq is not None and walked.first_bad_seq <= damage.first_bad_seq:
+            damage = Damaged(walked.first_bad_seq, walked.why or damage.why)
+        remember(self._damaged, game_id, damage)
+        return damage
+
+    def inspect(self, game_id: UUID, keep_events: bool = False) -> integrity.Inspection:
+        """Every stored row of the game and every snapshot, each decoded on its own."""
+        rows = ((stored.originator_version, partial(self.mapper.to_domain_event, stored))
+                for stored in self.recorder.select_events(game_id))
+        snapshots = []
+        if self.snapshots is not None:
+            recorder, mapper = self.snapshots.recorder, self.snapshots.mapper
+            snapshots = [(stored.originator_version, partial(mapper.to_domain_event, stored))
+                         for stored in recorder.select_events(game_id)]
+        return integrity.inspect(rows, snapshots, keep_events)
 
     def _evict(self, game_id: UUID) -> None:
         cache = self.repository.cache
@@ -176,9 +221,12 @@ class Warlog(Application):
             return known
         head, _, _ = token.partition(".")
         try:
-            game = self.read(UUID(hex=head))  # under the game's lock: a write may be mid-way in this process
+            game_id = UUID(hex=head)
+            game = self.read(game_id)  # under the game's lock: a write may be mid-way in this process
         except (ValueError, NotFound):
             return None
+        except Damaged as damage:
+            return self._role_in_damaged(game_id, token, damage)
         role = game.check_token(token)
         if role is None:
             return None
@@ -187,6 +235,25 @@ class Warlog(Application):
                 del self._roles[key]
         self._roles[digest(token)] = (game.id, role)
         return game.id, role
+
+    def _role_in_damaged(self, game_id: UUID, token: str, damage: Damaged) -> tuple[UUID, str] | None:
+        """A damaged game's token (for /verify, the one read it still answers), judged by its creation row
+        as stored and, where the creation committed to the tokens, by that commitment too. When the creation
+        itself is the damage, a token it does not vouch for is answered with the damage, not 401: the
+        seat's own token may be the one whose digest was changed."""
+        try:
+            created = self.mapper.to_domain_event(self.recorder.select_events(game_id, limit=1)[0])
+            stored, committed = created.meta["tokens"], created.entry["data"].get("token_commitments")
+        except Exception:  # the creation row itself is unreadable: no token can be judged, all are refused
+            raise Damaged(1, "the creation event cannot be read") from None
+        wanted = digest(token)
+        for role, value in stored.items():
+            if hmac.compare_digest(value, wanted) and (
+                    committed is None or committed.get(role) == integrity.token_commitment(wanted)):
+                return game_id, role
+        if damage.first_bad_seq == 1:
+            raise damage
+        return None
 
     # -- writing -------------------------------------------------------------------------
 
@@ -244,9 +311,17 @@ class Warlog(Application):
                              lambda game, units: game.muster(seat, units, at, key, body), lambda game: parse())
 
     def state_at(self, game_id: UUID, version: int) -> dict[str, Any] | None:
-        if version < 1:
-            return None
-        return self.repository.get(game_id, version=version).state
+        return self.game_at(game_id, version).state if version >= 1 else None
+
+    def game_at(self, game_id: UUID, version: int) -> Game:
+        """The game as of `version` (the snapshot at or below it, then its events, each checked)."""
+        try:
+            game = self.repository.get(game_id, version=version, projector_func=integrity.checked)
+            if game.version != version:
+                raise Damaged(game.version + 1, "an event is missing")
+        except Damaged as damage:
+            raise self._mark_damaged(game_id, damage) from None
+        return game
 
     def undo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
              if_match: int | str | None = None) -> Answer:
@@ -285,26 +360,89 @@ class Warlog(Application):
         return {**entry, "undone": undone}
 
     def stored(self, game_id: UUID, after: int = 0, limit: int | None = None) -> Iterator[Any]:
-        return iter(self.repository.event_store.get(game_id, gt=after, limit=limit))
+        """The stored events after seq `after`, each the next seq: a row missing or unreadable is damage."""
+        expected = after + 1
+        events = iter(self.repository.event_store.get(game_id, gt=after, limit=limit))
+        while True:
+            try:
+                event = next(events)
+            except StopIteration:
+                return
+            except Exception:
+                raise self._mark_damaged(game_id, Damaged(expected, "an event cannot be read")) from None
+            if event.originator_version != expected:
+                raise self._mark_damaged(game_id, Damaged(expected, "an event is missing"))
+            yield event
+            expected += 1
 
     def entries(self, game_id: UUID, after: int = 0, limit: int | None = None,
                 game: Game | None = None) -> list[dict[str, Any]]:
         game = game or self.read(game_id)
         return [self.public(e.entry, game.is_undone(e.entry["seq"])) for e in self.stored(game_id, after, limit)]
 
-    def verify(self, game_id: UUID, upto: int | None = None,
-               stored: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-        """The chain recomputed from storage (up to seq `upto`: a delayed spectator's horizon; `stored`: those
-        entries, when the caller has read them already), and once the game has ended, every server roll
-        re-derived from the revealed seed."""
-        game = self.read(game_id)
-        if stored is None:
-            stored = [e.entry for e in self.stored(game_id, 0, upto)]
-        bad, _, head = chain.first_break(stored)
-        seed = game.revealed_seed() if upto is None or upto >= game.version else None  # the end not yet seen
-        dice_ok = None if seed is None else self.dice_hold(stored, bytes.fromhex(seed))
-        return {"chain_ok": bad is None, "events": len(stored), "head_hash": head if bad else stored[-1]["hash"],
-                "first_bad_seq": bad, "dice_ok": dice_ok, "server_seed": seed}
+    def verify(self, game_id: UUID, upto: int | None = None, head: str | None = None) -> dict[str, Any]:
+        """Every stored row checked (`domain.integrity.inspect`), every snapshot and every restored state
+        rebuilt from the events they stand for, and once the game has ended, every server roll re-derived from the revealed seed
+        (up to seq `upto`: a delayed spectator's horizon; `head`: a head hash a seat kept, `extends_head`).
+        A damaged game is answered here, with its first bad seq, and refused everywhere else from now on."""
+        with self.lock(game_id):
+            if not self.recorder.select_events(game_id, limit=1):
+                raise NotFound(f"no game {game_id}")
+            inspection = self.inspect(game_id, keep_events=True)
+            if inspection.ok:
+                self._check_snapshots_by_replay(game_id, inspection)
+            if inspection.ok:
+                self._check_restores(game_id, inspection)
+            if not inspection.ok:
+                remember(self._damaged, game_id, Damaged(inspection.first_bad_seq, inspection.why or ""))
+                self._evict(game_id)
+        entries = inspection.entries if upto is None else inspection.entries[:upto]
+        bad = inspection.first_bad_seq
+        seed = None
+        if bad is None:
+            game = self.read(game_id)
+            seed = game.revealed_seed() if upto is None or upto >= game.version else None  # the end not yet seen
+        dice_ok = None if seed is None else self.dice_hold(entries, bytes.fromhex(seed))
+        result = {"chain_ok": bad is None, "events": inspection.rows if upto is None else len(entries),
+                  "head_hash": entries[-1]["hash"] if entries else chain.GENESIS,
+                  "first_bad_seq": bad, "dice_ok": dice_ok, "server_seed": seed}
+        if bad is not None:
+            result["damage"] = inspection.why
+        if head is not None:
+            result.update(chain.extends(head, entries))
+        return result
+
+    def _check_snapshots_by_replay(self, game_id: UUID, inspection: integrity.Inspection) -> None:
+        """Every snapshot against the game the events up to its version make (one full replay)."""
+        if self.snapshots is None:
+            return
+        game, applied = None, 0
+        for snapshot in self.snapshots.get(game_id):
+            try:
+                game = integrity.checked(game, inspection.events[applied: snapshot.originator_version])
+            except Damaged as damage:  # an event whose meta the game cannot apply
+                inspection.fail(damage.first_bad_seq, damage.why)
+                return
+            applied = snapshot.originator_version
+            if integrity.snapshot_disagrees(snapshot, game):
+                inspection.fail(applied, "a snapshot disagrees with the events it stands for")
+                return
+
+    def _check_restores(self, game_id: UUID, inspection: integrity.Inspection) -> None:
+        """The state an undo or redo restores travels in `meta`, outside the chain: it must be the state
+        the events make as of the seq the entry names (before the undone action, after the redone one)."""
+        for event in inspection.events:
+            at = integrity.restores_as_of(event.entry)
+            if at is None:
+                continue
+            try:
+                expected = self.game_at(game_id, at).state if at >= 1 else None
+            except Damaged as damage:
+                inspection.fail(damage.first_bad_seq, damage.why)
+                return
+            if integrity.restore_problem(event.meta, expected):
+                inspection.fail(event.entry["seq"], "an undo's or redo's restored state is not what the events make")
+                return
 
     @staticmethod
     def dice_hold(entries: list[dict[str, Any]], seed: bytes) -> bool:

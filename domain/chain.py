@@ -39,3 +39,12 @@ def first_break(events: Iterable[Mapping[str, Any]]) -> tuple[int | None, int, s
         prev = event["hash"]
         expected_seq += 1
     return None, count, prev
+
+
+def extends(head: str, entries: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """Whether the log still extends a head hash a seat kept (a round head): `extends_head` is true when
+    an event with that hash is in the log and the chain holds up to it; a rewritten event changes its own
+    hash and breaks every link after it, and a truncated log no longer holds the kept head."""
+    bad, _, _ = first_break(entries)
+    at = next((e["seq"] for e in entries if e["hash"] == head), None)
+    return {"head": head, "head_seq": at, "extends_head": at is not None and (bad is None or bad > at)}

@@ -18,7 +18,7 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from domain import army, chain, dice
+from domain import army, chain, dice, integrity
 from domain.commands import Command, as_data, sent
 from domain.rules import actions
 from domain.rules.registry import find_ruleset
@@ -31,6 +31,8 @@ def records_dice(entry: dict[str, Any]) -> bool:
 
 class Game(Aggregate):
     """Rebuilt from its events; `state` is the ruleset's pure view of the table."""
+
+    Snapshot = integrity.CheckedSnapshot  # a snapshot carries a digest of what it holds, checked on load
 
     @event("Created")
     def __init__(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
@@ -52,7 +54,8 @@ class Game(Aggregate):
         find_ruleset(ruleset)
         data = {"game_id": str(game_id), "ruleset": ruleset, "players": players, "dice": dice_mode,
                 "options": options,
-                "dice_commitment": dice.commitment(seed) if dice_mode == "server" else None}
+                "dice_commitment": dice.commitment(seed) if dice_mode == "server" else None,
+                "token_commitments": integrity.token_commitments(token_digests)}  # meta is outside the chain
         entry = cls._entry(1, "GameCreated", at, None, "SVC.SETUP", data, chain.GENESIS)
         return cls(entry=entry, meta={"seed": seed.hex(), "tokens": token_digests})
 

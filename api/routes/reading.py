@@ -10,7 +10,7 @@ from api.deps import Reader, WarlogApp
 from api.errors import READS, Problem
 from api.horizon import entries_page, horizon, state_of
 from api.schemas import StatePublic
-from projections.heads import extends
+from domain.integrity import Damaged
 from projections.state import state_view
 
 router = APIRouter(tags=["reading"], responses=READS)
@@ -58,11 +58,11 @@ async def events(caller: Reader, warlog: WarlogApp,
 async def verify(caller: Reader, warlog: WarlogApp,
                  head: Annotated[str | None, Query(pattern="^[0-9a-f]{64}$")] = None) -> dict[str, Any]:
     def check() -> dict[str, Any]:
-        seen = horizon(warlog, warlog.read(caller.game_id), caller)  # a delayed spectator checks what it sees
-        stored = [e.entry for e in warlog.stored(caller.game_id, 0, seen.version)]  # read once for both checks
-        result = warlog.verify(caller.game_id, None if seen.live else seen.version, stored)
-        if head is not None:
-            result.update(extends(head, stored))
-        return result
+        try:
+            seen = horizon(warlog, warlog.read(caller.game_id), caller)  # a delayed spectator checks what it sees
+            upto = None if seen.live else seen.version
+        except Damaged:
+            upto = None  # the one read a damaged game still answers: where it is damaged
+        return warlog.verify(caller.game_id, upto, head)  # every row read once for both checks
 
     return await run_in_threadpool(check)

@@ -36,6 +36,7 @@ class CountedStream(EventSourceResponse):
                         "it was appended (`undone: false`); a later undo or redo arrives as its own event.")
 async def stream(caller: StreamReader, warlog: WarlogApp, request: Request,
                  after: Annotated[int | None, Query(ge=0)] = None) -> EventSourceResponse:
+    seen = await current(warlog, caller)  # before the stream starts: a damaged game is refused (409) here
     last_id = request.headers.get("last-event-id")
     if last_id is not None:
         try:
@@ -45,7 +46,7 @@ async def stream(caller: StreamReader, warlog: WarlogApp, request: Request,
     elif after is not None:
         start = after
     else:
-        start = (await current(warlog, caller)).version  # a delayed spectator starts at its horizon
+        start = seen.version  # a delayed spectator starts at its horizon
     limits = request.app.state.limits
     await limits.open_stream(caller.token)
 

@@ -23,7 +23,7 @@ router = APIRouter(tags=["play"], responses=READS)
 async def undo_preview(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
     def build() -> dict[str, Any]:
         seen = horizon(warlog, warlog.read(caller.game_id), caller)
-        game = seen.game if seen.live else warlog.repository.get(caller.game_id, version=seen.version)
+        game = seen.game if seen.live else warlog.game_at(caller.game_id, seen.version)
         return {"version": seen.version, **undo_view(game, caller.role if caller.is_seat else None)}
 
     return await run_in_threadpool(build)

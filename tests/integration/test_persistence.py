@@ -76,7 +76,8 @@ def long_game(http, rolls):
 
 
 def loads_from_the_snapshot(settings, game_id, version):
-    """A fresh application reads only the events after the latest snapshot."""
+    """A fresh application replays only the events after the latest snapshot (its first load also walks
+    every stored row once to check it, domain/integrity, but applies none of them)."""
     app = Warlog(env=settings.eventsourcing_env())
     try:
         reads = []

@@ -1,0 +1,106 @@
+"""Edits straight into a warlog store, below the service: what an attacker or a broken disk does.
+
+The eventsourcing library keeps one row per event (`stored_events` on SQLite, `<app>_events` on
+PostgreSQL: originator id, version, topic, state) and one per snapshot; the state is the library's
+JSON transcoding of the event (`entry`, `meta`, timestamp), uncompressed and unencrypted here.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+from uuid import UUID
+
+Edit = Callable[[dict[str, Any]], None]
+
+
+class SqliteStore:
+    """One SQLite file of `warlog serve --db`."""
+
+    events, snapshots = "stored_events", "stored_snapshots"
+    mark = "?"
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    @contextmanager
+    def connect(self) -> Iterator[Any]:
+        db = sqlite3.connect(self.path)
+        try:
+            with db:
+                yield db
+        finally:
+            db.close()
+
+    def _key(self, game_id: str) -> Any:
+        return UUID(str(game_id)).hex  # the library's SQLite recorder keeps ids as 32 hex digits
+
+    def _sql(self, text: str) -> str:
+        return text.replace("{events}", self.events).replace("{snapshots}", self.snapshots).replace("?", self.mark)
+
+    def versions(self, game_id: str, table: str = "{events}") -> list[int]:
+        with self.connect() as db:
+            rows = db.execute(self._sql(f"SELECT originator_version FROM {table} WHERE originator_id = ? "
+                                        "ORDER BY originator_version"), (self._key(game_id),)).fetchall()
+        return [row[0] for row in rows]
+
+    def read(self, game_id: str, version: int, table: str = "{events}") -> dict[str, Any]:
+        with self.connect() as db:
+            (state,) = db.execute(self._sql(f"SELECT state FROM {table} WHERE originator_id = ? AND "
+                                            "originator_version = ?"), (self._key(game_id), version)).fetchone()
+        return json.loads(bytes(state))
+
+    def edit(self, game_id: str, version: int, change: Edit, table: str = "{events}") -> None:
+        """Decode one row's state, let `change` alter it in place, and write it back."""
+        state = self.read(game_id, version, table)
+        change(state)
+        self.write_raw(game_id, version, json.dumps(state, separators=(",", ":")).encode(), table)
+
+    def write_raw(self, game_id: str, version: int, state: bytes, table: str = "{events}") -> None:
+        with self.connect() as db:
+            db.execute(self._sql(f"UPDATE {table} SET state = ? WHERE originator_id = ? AND originator_version = ?"),
+                       (state, self._key(game_id), version))
+
+    def delete(self, game_id: str, versions: list[int], table: str = "{events}") -> None:
+        with self.connect() as db:
+            for version in versions:
+                db.execute(self._sql(f"DELETE FROM {table} WHERE originator_id = ? AND originator_version = ?"),
+                           (self._key(game_id), version))
+
+    def swap(self, game_id: str, first: int, second: int) -> None:
+        """Exchange two events' places (their versions), each row otherwise as it was."""
+        with self.connect() as db:
+            for old, new in ((first, -1), (second, first), (-1, second)):
+                db.execute(self._sql("UPDATE {events} SET originator_version = ? WHERE originator_id = ? AND "
+                                     "originator_version = ?"), (new, self._key(game_id), old))
+
+    def splice(self, game_id: str, version: int, other_game: str, other_version: int) -> None:
+        """Put another game's event (its row's topic and state) in place of this game's event."""
+        with self.connect() as db:
+            topic, state = db.execute(self._sql("SELECT topic, state FROM {events} WHERE originator_id = ? AND "
+                                                "originator_version = ?"),
+                                      (self._key(other_game), other_version)).fetchone()
+            db.execute(self._sql("UPDATE {events} SET topic = ?, state = ? WHERE originator_id = ? AND "
+                                 "originator_version = ?"), (topic, state, self._key(game_id), version))
+
+
+class PostgresStore(SqliteStore):
+    """The same edits on PostgreSQL (`warlog_events`, `warlog_snapshots` in one schema)."""
+
+    mark = "%s"
+
+    def __init__(self, dsn: str, schema: str, app: str = "warlog") -> None:
+        self.dsn, self.schema = dsn, schema
+        self.events, self.snapshots = f'"{schema}".{app}_events', f'"{schema}".{app}_snapshots'
+
+    @contextmanager
+    def connect(self) -> Iterator[Any]:
+        import psycopg
+
+        with psycopg.connect(self.dsn) as db:
+            yield db
+
+    def _key(self, game_id: str) -> Any:
+        return UUID(str(game_id))

@@ -1,0 +1,397 @@
+"""Tamper harness (issue 8): does the service name every damaged log?
+
+Plays a few games through the HTTP API (server dice: free rolls by both seats, undo requests approved,
+redos, one game conceded), closes the service, and then, one mutation at a time, copies that store,
+changes the copy below the service (an event's field, a deleted row, two events' versions swapped,
+the newest events cut off, another game's event spliced in, a snapshot's field, the creation
+metadata), opens a fresh service on it and asks: does `/verify` say the log is not ok, and do the
+other reads and a write answer 409 SVC.DAMAGED, appending nothing?
+
+A truncation of the newest events leaves a log that is sound as far as it goes; what tells it is a
+head a seat kept (`GET /verify?head=HASH`, `extends_head`), counted apart.
+
+    .venv/bin/python ops/tamper/tamper.py                      # 3 games, 1,000 mutations, SQLite
+    .venv/bin/python ops/tamper/tamper.py --quick              # 2 games, 50 mutations
+    .venv/bin/python ops/tamper/tamper.py --postgres postgresql://postgres@127.0.0.1:5432/test
+
+Exit status 1 when any mutation but a truncation went unnoticed, or a truncation escaped a kept head.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from api.app import create_app  # noqa: E402
+from api.settings import Settings  # noqa: E402
+from ops.tamper.store import PostgresStore, SqliteStore  # noqa: E402
+
+ARMIES = {seat: json.loads((ROOT / "ops" / "examples" / f"{name}-army.json").read_text())
+          for seat, name in (("A", "alice"), ("B", "bob"))}
+KINDS = ("edit_event", "delete_event", "swap_events", "splice_event", "edit_snapshot", "edit_creation_meta",
+         "truncate")
+LATER_META = "edit_later_meta"  # --later-meta: outside the chain and outside the claim, shown for what it is
+LIMITS = {"log_json": True, "requests_per_second": 100_000, "burst": 100_000}
+
+
+@dataclass
+class Game:
+    id: str
+    tokens: dict[str, str]
+
+    def headers(self, role: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[role]}"}
+
+
+@dataclass
+class Outcome:
+    kind: str
+    what: str
+    verify_named: bool = False      # /verify: chain_ok false (or 409 SVC.DAMAGED where no token can be judged)
+    reads_refused: bool = False     # /state and /events: 409 SVC.DAMAGED
+    write_refused: bool = False     # a free_roll: 409 SVC.DAMAGED and no row appended
+    head_caught: bool = False       # truncation: /verify?head=<the head seen last> says extends_head false
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def detected(self) -> bool:
+        return self.verify_named or self.reads_refused
+
+
+# -- the stores ------------------------------------------------------------------------------------
+
+
+class SqliteCopies:
+    """The played store as one SQLite file; each mutation works on a fresh copy of it."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.base, self.copy = tmp / "played.db", tmp / "tampered.db"
+
+    def settings(self, path: Path | None = None) -> Settings:
+        return Settings(db=str(path or self.base), **LIMITS)
+
+    @contextmanager
+    def fresh_copy(self) -> Iterator[tuple[Settings, SqliteStore]]:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{self.copy}{suffix}").unlink(missing_ok=True)
+        source, target = sqlite3.connect(self.base), sqlite3.connect(self.copy)
+        try:
+            source.backup(target)  # the played file with its write-ahead log folded in
+        finally:
+            source.close()
+            target.close()
+        yield self.settings(self.copy), SqliteStore(str(self.copy))
+
+    def close(self) -> None:
+        pass
+
+
+class PostgresCopies:
+    """The played store in one schema; each mutation refills a working schema from it."""
+
+    TABLES = ("warlog_events", "warlog_snapshots")
+
+    def __init__(self, dsn: str) -> None:
+        import psycopg
+        from uuid import uuid4
+
+        self.dsn = dsn
+        tag = uuid4().hex[:10]
+        self.base, self.work = f"warlog_tamper_{tag}", f"warlog_tamper_{tag}_work"
+        with psycopg.connect(dsn, autocommit=True) as db:
+            for schema in (self.base, self.work):
+                db.execute(f'CREATE SCHEMA "{schema}"')
+
+    def settings(self, schema: str | None = None) -> Settings:
+        return Settings(postgres=self.dsn, postgres_schema=schema or self.base, **LIMITS)
+
+    @contextmanager
+    def fresh_copy(self) -> Iterator[tuple[Settings, PostgresStore]]:
+        import psycopg
+
+        with psycopg.connect(self.dsn, autocommit=True) as db:
+            for table in self.TABLES:
+                db.execute(f'CREATE TABLE IF NOT EXISTS "{self.work}".{table} (LIKE "{self.base}".{table} '
+                           "INCLUDING ALL)")
+                db.execute(f'TRUNCATE "{self.work}".{table}')
+                db.execute(f'INSERT INTO "{self.work}".{table} SELECT * FROM "{self.base}".{table}')
+        yield self.settings(self.work), PostgresStore(self.dsn, self.work)
+
+    def close(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.dsn, autocommit=True) as db:
+            for schema in (self.base, self.work):
+                db.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+# -- playing ---------------------------------------------------------------------------------------
+
+
+def ok(response: Any, *statuses: int) -> dict[str, Any]:
+    if response.status_code not in (statuses or (200,)):
+        raise RuntimeError(f"{response.request.method} {response.request.url.path}: {response.status_code} "
+                           f"{response.text[:300]}")
+    return response.json()
+
+
+def play(http: TestClient, rng: random.Random, actions: int, concede: bool) -> Game:
+    """One game: armies, start, then `actions` random actions (free rolls, undo/approve, redo)."""
+    created = ok(http.post("/games", json={"ruleset": "alternating", "dice": "server", "options": {},
+                                           "players": [{"seat": "A", "name": "Alice"}, {"seat": "B", "name": "Bob"}]}),
+                 201)
+    game = Game(created["game_id"], created["tokens"])
+    for seat, army in ARMIES.items():
+        ok(http.post(f"/games/{game.id}/armies", json=army, headers=game.headers(seat)))
+    ok(http.post(f"/games/{game.id}/commands", json={"type": "start_game"}, headers=game.headers("A")))
+    for n in range(actions):
+        seat = rng.choice("AB")
+        other = "B" if seat == "A" else "A"
+        move = rng.random()
+        if move < 0.08:  # a dice action is undone with the other seat's consent, and sometimes redone
+            if ok(http.post(f"/games/{game.id}/undo", headers=game.headers(seat)), 200, 202, 409).get("status") != 409:
+                http.post(f"/games/{game.id}/undo/approve", headers=game.headers(other))
+                if rng.random() < 0.5:
+                    http.post(f"/games/{game.id}/redo", headers=game.headers(seat))
+            continue
+        ok(http.post(f"/games/{game.id}/commands", headers=game.headers(seat),
+                     json={"type": "free_roll", "spec": rng.choice(["D6", "2D6", "D3", "3D6"]),
+                           "purpose": f"roll {n}"}))
+    if concede:
+        ok(http.post(f"/games/{game.id}/commands", json={"type": "concede"}, headers=game.headers("B")))
+    return game
+
+
+# -- mutations -------------------------------------------------------------------------------------
+
+
+def leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """Every scalar (and empty container) inside a JSON value, with its path."""
+    if isinstance(value, dict) and value:
+        for key, inner in value.items():
+            yield from leaves(inner, path + (key,))
+    elif isinstance(value, list) and value:
+        for index, inner in enumerate(value):
+            yield from leaves(inner, path + (index,))
+    else:
+        yield path, value
+
+
+def changed(value: Any, rng: random.Random) -> Any:
+    """Another value of the same kind, as an editor would type it."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + rng.choice([-2, -1, 1, 2, 7])
+    if isinstance(value, str):
+        if value and all(c in "0123456789abcdef" for c in value):
+            return ("1" if value[0] != "1" else "2") + value[1:]  # a digest with one digit changed
+        return value + rng.choice(["x", " ", "0"]) if value else "x"
+    if value is None:
+        return rng.choice([0, "x", True])
+    if isinstance(value, list):
+        return [1]
+    return {"x": 1}
+
+
+def set_at(root: Any, path: tuple[Any, ...], value: Any) -> None:
+    for step in path[:-1]:
+        root = root[step]
+    root[path[-1]] = value
+
+
+def edit_leaf(rng: random.Random, under: Callable[[dict[str, Any]], Any], label: list[str]) -> Callable[[dict], None]:
+    def change(row: dict[str, Any]) -> None:
+        target = under(row)
+        path, value = rng.choice(list(leaves(target)))
+        set_at(target, path, changed(value, rng))
+        label.append("/".join(map(str, path)))
+    return change
+
+
+class Mutator:
+    def __init__(self, rng: random.Random, games: list[Game], versions: dict[str, list[int]],
+                 snapshots: dict[str, list[int]]) -> None:
+        self.rng, self.games, self.versions, self.snapshots = rng, games, versions, snapshots
+
+    def apply(self, kind: str, store: SqliteStore) -> tuple[Game, str, int]:
+        """Mutate the store; (the game, what was done, how many newest events were cut off)."""
+        rng = self.rng
+        game = rng.choice([g for g in self.games if self.snapshots[g.id]] if kind == "edit_snapshot" else self.games)
+        versions = self.versions[game.id]
+        last = versions[-1]
+        label: list[str] = []
+        if kind == "edit_event":
+            version = rng.randint(1, last)
+            store.edit(game.id, version, edit_leaf(rng, lambda row: row["entry"], label))
+            return game, f"event {version} entry/{label[0]}", 0
+        if kind == "delete_event":
+            version = rng.randint(1, last - 1)
+            store.delete(game.id, [version])
+            return game, f"event {version} deleted", 0
+        if kind == "swap_events":
+            first, second = sorted(rng.sample(range(1, last + 1), 2))
+            store.swap(game.id, first, second)
+            return game, f"events {first} and {second} swapped", 0
+        if kind == "splice_event":
+            other = rng.choice([g for g in self.games if g is not game])
+            version = rng.randint(1, last)
+            theirs = rng.choice([v for v in self.versions[other.id] if abs(v - version) <= 3] or [1])
+            store.splice(game.id, version, other.id, theirs)
+            return game, f"event {version} replaced by event {theirs} of another game", 0
+        if kind == "edit_snapshot":
+            version = rng.choice(self.snapshots[game.id])
+            store.edit(game.id, version, edit_leaf(rng, lambda row: row["state"], label), store.snapshots)
+            return game, f"snapshot {version} state/{label[0]}", 0
+        if kind == "edit_creation_meta":
+            store.edit(game.id, 1, edit_leaf(rng, lambda row: row["meta"], label))
+            return game, f"creation meta/{label[0]}", 0
+        if kind == LATER_META:
+            version = rng.randint(2, last)
+            store.edit(game.id, version, edit_leaf(rng, lambda row: row["meta"], label))
+            return game, f"event {version} meta/{label[0]}", 0
+        if kind == "truncate":
+            cut = rng.randint(1, min(8, last - 1))
+            store.delete(game.id, versions[-cut:])
+            return game, f"newest {cut} events cut off", cut
+        raise ValueError(kind)
+
+
+# -- judging ---------------------------------------------------------------------------------------
+
+
+def damaged(response: Any) -> bool:
+    return response.status_code == 409 and response.json().get("rule") == "SVC.DAMAGED"
+
+
+def judge(http: TestClient, game: Game, outcome: Outcome, kept_head: str, store: SqliteStore) -> None:
+    """On a fresh service: the reads and a write first (what a first load notices), then /verify."""
+    role = "B"
+    reads = [http.get(f"/games/{game.id}/state", headers=game.headers(role)),
+             http.get(f"/games/{game.id}/events", headers=game.headers(role))]
+    if any(r.status_code == 401 for r in reads):  # a changed token digest locks that role out
+        role = "A"
+        reads = [http.get(f"/games/{game.id}/state", headers=game.headers(role)),
+                 http.get(f"/games/{game.id}/events", headers=game.headers(role))]
+    outcome.reads_refused = all(damaged(r) for r in reads)
+    outcome.errors += [f"{r.request.url.path.rsplit('/', 1)[-1]} {r.status_code}" for r in reads if r.status_code >= 500]
+    before = store.versions(game.id)
+    write = http.post(f"/games/{game.id}/commands", headers=game.headers(role),
+                      json={"type": "free_roll", "spec": "D6", "purpose": "over the damage"})
+    outcome.write_refused = damaged(write) and store.versions(game.id) == before
+    if write.status_code == 200 and outcome.kind != "truncate":  # a cut log is sound as far as it goes
+        outcome.errors.append("write appended")
+    for role in ("B", "A", "spectator"):
+        response = http.get(f"/games/{game.id}/verify", params={"head": kept_head}, headers=game.headers(role))
+        if response.status_code == 200:
+            verdict = response.json()
+            outcome.verify_named = verdict["chain_ok"] is False and verdict["first_bad_seq"] is not None
+            outcome.head_caught = verdict.get("extends_head") is False
+            return
+        if damaged(response):  # the creation row itself cannot be read: no token can be judged
+            outcome.verify_named = outcome.head_caught = True
+            return
+        if response.status_code >= 500:
+            outcome.errors.append(f"verify {response.status_code}")
+
+
+def run(args: argparse.Namespace) -> int:
+    rng = random.Random(args.seed)
+    tmp = Path(tempfile.mkdtemp(prefix="warlog-tamper-"))
+    copies = PostgresCopies(args.postgres) if args.postgres else SqliteCopies(tmp)
+    started = time.monotonic()
+    try:
+        with TestClient(create_app(copies.settings())) as http:
+            games = [play(http, rng, args.actions + rng.randint(0, args.actions // 2), concede=(n == 0))
+                     for n in range(args.games)]
+        with copies.fresh_copy() as (_, store):
+            versions = {g.id: store.versions(g.id) for g in games}
+            snapshots = {g.id: store.versions(g.id, store.snapshots) for g in games}
+            heads = {g.id: store.read(g.id, versions[g.id][-1])["entry"]["hash"] for g in games}
+        print(f"played {len(games)} games of {', '.join(str(len(v)) for v in versions.values())} events "
+              f"({sum(len(s) for s in snapshots.values())} snapshots) on "
+              f"{'PostgreSQL' if args.postgres else 'SQLite'}, seed {args.seed}")
+        mutator = Mutator(rng, games, versions, snapshots)
+        outcomes: list[Outcome] = []
+        kinds = KINDS + ((LATER_META,) if args.later_meta else ())
+        for n in range(args.mutations):
+            kind = kinds[n % len(kinds)]
+            with copies.fresh_copy() as (settings, store):
+                game, what, _cut = mutator.apply(kind, store)
+                outcome = Outcome(kind, what)
+                with TestClient(create_app(settings)) as http:
+                    judge(http, game, outcome, heads[game.id], store)
+            outcomes.append(outcome)
+            missed = not (outcome.head_caught if kind == "truncate" else outcome.detected) and kind != LATER_META
+            if args.verbose or missed or outcome.errors:
+                print(f"  {'MISSED' if missed else 'ok    '} {kind:19} {what} {' '.join(outcome.errors)}")
+        return report(outcomes, time.monotonic() - started)
+    finally:
+        copies.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def share(part: int, whole: int) -> str:
+    return f"{part}/{whole} ({100 * part / whole:.1f}%)" if whole else "0/0"
+
+
+def report(outcomes: list[Outcome], seconds: float) -> int:
+    print(f"{'kind':20} {'detected':>18} {'verify named':>18} {'reads 409':>18} {'write refused':>18}")
+    by_kind: dict[str, list[Outcome]] = {}
+    for outcome in outcomes:
+        by_kind.setdefault(outcome.kind, []).append(outcome)
+    for kind in KINDS + ((LATER_META,) if LATER_META in by_kind else ()):
+        rows = by_kind.get(kind, [])
+        print(f"{kind:20} {share(sum(o.detected for o in rows), len(rows)):>18} "
+              f"{share(sum(o.verify_named for o in rows), len(rows)):>18} "
+              f"{share(sum(o.reads_refused for o in rows), len(rows)):>18} "
+              f"{share(sum(o.write_refused for o in rows), len(rows)):>18}")
+    tampered = [o for o in outcomes if o.kind not in ("truncate", LATER_META)]
+    cut = by_kind.get("truncate", [])
+    detected = sum(o.detected for o in tampered)
+    caught = sum(o.head_caught for o in cut)
+    errors = Counter(e for o in outcomes for e in o.errors if o.kind != LATER_META)
+    print(f"RESULT detected {share(detected, len(tampered))} of the mutations but truncation; "
+          f"truncations caught by a kept head {share(caught, len(cut))} "
+          f"(without one: {share(sum(o.detected for o in cut), len(cut))}); "
+          f"server errors {sum(errors.values())}{' ' + dict(errors).__repr__() if errors else ''}; {seconds:.0f} s")
+    return 0 if detected == len(tampered) and caught == len(cut) and not errors else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=3, help="games played (default 3; at least 2, for splicing)")
+    parser.add_argument("--actions", type=int, default=140, help="random actions per game, about (default 140)")
+    parser.add_argument("--mutations", type=int, default=1000, help="mutations tried, one per copy (default 1000)")
+    parser.add_argument("--seed", type=int, default=8)
+    parser.add_argument("--postgres", metavar="DSN", help="play and tamper on PostgreSQL (a schema of its own)")
+    parser.add_argument("--quick", action="store_true", help="2 games, 50 mutations (CI)")
+    parser.add_argument("--later-meta", action="store_true",
+                        help=f"also edit the meta of events after the creation ({LATER_META}; outside the chain, "
+                             "so not counted in the result)")
+    parser.add_argument("--verbose", action="store_true", help="print every mutation")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.mutations = 2, min(args.mutations, 50)
+    args.games = max(args.games, 2)
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from pydantic import StrictInt as Face  # a die's face is a JSON integer: not true, not 1.0, not "1" (only a type hint here)
+
 
 @dataclass(frozen=True)
 class Command:
@@ -27,7 +29,7 @@ class StartGame(Command):
 
 @dataclass(frozen=True)
 class RollOff(Command):
-    dice: dict[str, int] | None = None
+    dice: dict[str, Face] | None = None
     type = "roll_off"
 
 
@@ -81,7 +83,7 @@ class EndPhase(Command):
 
 @dataclass(frozen=True)
 class Roll(Command):
-    dice: tuple[int, ...] | None = None
+    dice: tuple[Face, ...] | None = None
     type = "roll"
 
 
@@ -89,7 +91,7 @@ class Roll(Command):
 class FreeRoll(Command):
     spec: str
     purpose: str
-    dice: tuple[int, ...] | None = None
+    dice: tuple[Face, ...] | None = None
     type = "free_roll"
 
 

@@ -7,6 +7,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain.application import Conflict, PreconditionFailed
 from domain.rulings import Forbidden, Malformed, NotFound, Refused, Ruling
@@ -69,14 +70,21 @@ def ruling_problem(error: Ruling) -> tuple[int, dict[str, Any]]:
     return status, problem_body(status, error.detail, error.rule, slug=slug, field=error.field)
 
 
+def where(loc: Any) -> str:
+    """A validation error's place, without FastAPI's location in front ("query.after" is `after`)."""
+    loc = tuple(loc or ())
+    if loc and loc[0] in ("body", "query", "path", "header"):
+        loc = loc[1:]
+    return ".".join(str(p) for p in loc)
+
+
 def validation_problem(errors: list[dict[str, Any]]) -> dict[str, Any]:
     parts = []
     for error in errors:
-        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body",))
-        parts.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
+        place = where(error.get("loc"))
+        parts.append(f"{place}: {error.get('msg')}" if place else str(error.get("msg")))
     first = errors[0] if errors else {}
-    field = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or None
-    return problem_body(422, "; ".join(parts) or "malformed body", field=field)
+    return problem_body(422, "; ".join(parts) or "malformed body", field=where(first.get("loc")) or None)
 
 
 def respond(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> JSONResponse:
@@ -101,8 +109,32 @@ def install(app: FastAPI) -> None:
     async def on_http(request: Request, error: StarletteHTTPException) -> JSONResponse:
         return respond(error.status_code, problem_body(error.status_code, str(error.detail)), error.headers)
 
-    @app.exception_handler(Exception)
-    async def on_failure(request: Request, error: Exception) -> JSONResponse:
-        # the request log records the traceback; the client still gets problem+json, not plain text
-        return respond(500, problem_body(500, "the service failed on this request; send it again "
-                                              "(with the same Idempotency-Key, a write is not applied twice)"))
+
+class Unexpected:
+    """Pure ASGI middleware, outermost: an unexpected exception still answers problem+json 500, and the
+    connection stays usable. Starlette's own handler for Exception re-raises after answering, and uvicorn
+    then drops the keep-alive connection without `Connection: close`, failing the client's next request.
+    (The request log inside records the traceback.)"""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception:
+            if started:  # a stream broke midway: no answer can be sent any more
+                raise
+            failed = respond(500, problem_body(500, "the service failed on this request; send it again (with "
+                                                    "the same Idempotency-Key, a write is not applied twice)"))
+            await failed(scope, receive, send)

@@ -3,6 +3,7 @@ and serves the demo game and the overlay page (the packaged data ships, every ru
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -39,7 +40,10 @@ def demo_tokens(out: Path, process: subprocess.Popen[bytes], within: float = 30.
 def installed(tmp_path_factory) -> Path:
     """A fresh venv holding the wheel and its runtime dependencies only (no `test` extra)."""
     tmp = tmp_path_factory.mktemp("wheel")
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", tmp / "dist", ROOT, cwd=tmp)
+    # built from a copy: setuptools builds in the source tree, and a stale build/ there would ship too
+    source = shutil.copytree(ROOT, tmp / "source", ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "*.db", "*.db-*"))
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", tmp / "dist", source, cwd=tmp)
     wheel = next((tmp / "dist").glob("warlog-*.whl"))
     venv.create(tmp / "venv", with_pip=True)
     run(tmp / "venv" / "bin" / "python", "-m", "pip", "install", "-q", wheel, cwd=tmp)

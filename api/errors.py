@@ -15,9 +15,10 @@ from domain.rulings import Forbidden, Malformed, NotFound, Refused, Ruling
 BASE = "https://warlog.dev/problems/"
 TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
           409: "Refused by the rules", 412: "Precondition failed", 413: "Body too large",
+          415: "Unsupported media type",
           422: "Malformed request", 429: "Too many requests", 500: "Internal error"}
 SLUGS = {401: "unauthorized", 403: "forbidden", 404: "not-found", 409: "refused", 412: "precondition-failed",
-         413: "too-large", 422: "malformed", 429: "too-many-requests"}
+         413: "too-large", 415: "unsupported-media-type", 422: "malformed", 429: "too-many-requests"}
 
 
 PROBLEM_SCHEMA = {
@@ -28,7 +29,8 @@ PROBLEM_SCHEMA = {
 WHEN = {401: "no token, or an unknown one", 403: "the token may not do this (another game's, a spectator writing)",
         404: "no such game (or unit, or event)", 409: "a rule forbids it now (`rule` names it), or a race lost "
         "(`type` ends in /conflict, rule SVC.CONFLICT): send it again", 412: "If-Match names another version",
-        413: "the body is larger than the service accepts", 422: "malformed: the detail says what to fix",
+        413: "the body is larger than the service accepts",
+        415: "a body not sent as Content-Type: application/json", 422: "malformed: the detail says what to fix",
         429: "too many requests or streams for this token (Retry-After)"}
 
 
@@ -39,7 +41,7 @@ def problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 READS = problems(401, 403, 404, 422, 429)  # every request behind a token (422: a malformed query parameter)
-WRITES = problems(401, 403, 404, 409, 412, 413, 422, 429)
+WRITES = problems(401, 403, 404, 409, 412, 413, 415, 422, 429)
 
 
 class Problem(Exception):

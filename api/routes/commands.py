@@ -7,12 +7,13 @@ from fastapi.responses import JSONResponse
 from api.deps import Seat, WarlogApp
 from api.errors import WRITES
 from api.schemas import ActionPublic, command_schemas, parse_command
-from api.writing import write
+from api.writing import no_body, write
 
 router = APIRouter(tags=["play"], responses=WRITES)
 WRITE_HEADERS = {"parameters": [
     {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string"},
-     "description": "replays the stored answer for 24 hours; another body with the same key is 422"},
+     "description": "replays the stored answer for 24 hours; another body, or another endpoint, with the "
+                    "same key is 422"},
     {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
      "description": "\"<version>\": refused with 412 unless it is the game's current version"}]}
 
@@ -31,7 +32,7 @@ async def command(caller: Seat, request: Request) -> JSONResponse:
             return parsed
         return warlog.command(caller.game_id, caller.role, parse, at, key, digest, if_match)
 
-    return await write(request, caller, request.app.state.settings.max_command_bytes, call)
+    return await write(request, caller, request.app.state.settings.max_command_bytes, call, "commands")
 
 
 @router.post("/games/{game_id}/undo", response_model=ActionPublic, openapi_extra=WRITE_HEADERS,
@@ -40,13 +41,16 @@ async def command(caller: Seat, request: Request) -> JSONResponse:
 async def undo(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
     return await write(request, caller, request.app.state.settings.max_command_bytes,
                        lambda body, at, key, digest, if_match:
-                       warlog.undo(caller.game_id, caller.role, at, key, digest, if_match))
+                       warlog.undo(caller.game_id, caller.role, at, key, digest, if_match,
+                                   lambda: no_body("undo")(body())), "undo")
 
 
 def answer_undo(caller: Seat, warlog: WarlogApp, request: Request, approve: bool):
+    endpoint = "approve" if approve else "reject"
     return write(request, caller, request.app.state.settings.max_command_bytes,
                  lambda body, at, key, digest, if_match:
-                 warlog.answer_undo(caller.game_id, caller.role, approve, at, key, digest, if_match))
+                 warlog.answer_undo(caller.game_id, caller.role, approve, at, key, digest, if_match,
+                                    lambda: no_body(endpoint)(body())), endpoint)
 
 
 @router.post("/games/{game_id}/undo/approve", response_model=ActionPublic, openapi_extra=WRITE_HEADERS,
@@ -66,4 +70,5 @@ async def reject(caller: Seat, warlog: WarlogApp, request: Request) -> JSONRespo
 async def redo(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
     return await write(request, caller, request.app.state.settings.max_command_bytes,
                        lambda body, at, key, digest, if_match:
-                       warlog.redo(caller.game_id, caller.role, at, key, digest, if_match))
+                       warlog.redo(caller.game_id, caller.role, at, key, digest, if_match,
+                                   lambda: no_body("redo")(body())), "redo")

@@ -4,7 +4,6 @@ import json
 
 import httpx
 import pytest
-from fastapi.testclient import TestClient
 
 from api.app import create_app
 from tests.conftest import settings_for
@@ -267,11 +266,3 @@ def test_hostile_requests_and_a_failure_inside_the_service_leave_the_connection_
         answer = good()
         assert answer.status_code == 200 and local_port(answer) == port
 
-
-def test_a_failure_with_testclient_is_still_problem_json(tmp_path):
-    app = create_app(settings_for(tmp_path))
-    with TestClient(app, raise_server_exceptions=False) as http:
-        game = GameClient(http)
-        app.state.warlog.verify = lambda *a, **k: 1 / 0
-        response = http.get(f"/games/{game.id}/verify", headers=game.headers("A"))
-    assert response.status_code == 500 and response.headers["content-type"].startswith(PROBLEM)

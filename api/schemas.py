@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from functools import lru_cache
 from typing import Any, Literal
@@ -140,6 +141,19 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return body
 
 
+def no_constant(name: str) -> Any:
+    """json's parse_constant: NaN and Infinity are Python's extension, not JSON."""
+    raise Malformed(f"{name} is not JSON; send a number")
+
+
+def finite(text: str) -> float:
+    """json's parse_float: a number too large for a float (1e400) would be stored as Infinity."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise Malformed(f"the number {text[:40]} is too large")
+    return value
+
+
 def dotted(path: tuple[Any, ...]) -> str | None:
     return ".".join(str(p) for p in path) or None
 
@@ -167,9 +181,11 @@ def check_text(value: Any) -> None:
 
 def parse_json(raw: bytes) -> Any:
     """The body as JSON that every later step can hash and store: no duplicate keys, no lone surrogates,
-    nested at most MAX_DEPTH deep (422 otherwise, naming the field where there is one)."""
+    no NaN or infinite numbers, nested at most MAX_DEPTH deep (422 otherwise, naming the field where
+    there is one)."""
     try:
-        body = json.loads(raw or b"null", object_pairs_hook=unique_keys)
+        body = json.loads(raw or b"null", object_pairs_hook=unique_keys, parse_constant=no_constant,
+                          parse_float=finite)
     except RecursionError:
         raise Malformed(f"the body is nested too deep (more than {MAX_DEPTH} levels)") from None
     except ValueError as error:  # JSONDecodeError and UnicodeDecodeError both are

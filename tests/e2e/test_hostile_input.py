@@ -113,6 +113,14 @@ def test_a_roll_off_face_that_is_a_boolean_is_422(new_game):
     assert problem["field"].startswith("dice")
 
 
+@pytest.mark.parametrize("number", [b"NaN", b"Infinity", b"-Infinity", b"1e400"])
+def test_nan_infinity_and_numbers_past_a_float_are_422(new_game, number):
+    game = started(new_game, dice="server")  # any dice here would be 409 (SVC.DICE.SERVER): the body is judged first
+    problem = refused_with(game, 422, lambda: post_raw(game, b'{"type": "concede", "dice": ' + number + b"}",
+                                                       **{"Idempotency-Key": "n"}))
+    assert "JSON" in problem["detail"] or "too large" in problem["detail"]
+
+
 # --- duplicate keys, and bodies that are not JSON -------------------------------------------------------------
 
 def test_a_body_with_a_duplicate_key_is_422_naming_it(new_game, http):

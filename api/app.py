@@ -68,4 +68,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match",
                                           "Last-Event-ID"], expose_headers=["Retry-After"])
     app.add_middleware(RequestLog)
+    app.add_middleware(errors.Unexpected)  # outside the log, which records the traceback and re-raises
     return app

@@ -9,13 +9,17 @@ from dataclasses import dataclass
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import Depends, Path, Request
+from fastapi import Depends, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
 
 from api.errors import Problem
 from domain.application import Warlog
 from domain.integrity import Damaged
 from domain.rulings import NotFound
+
+
+SEQ_MAX = 2 ** 63 - 1  # a seq is a signed 64-bit integer in every store; a larger `after` reaches none
+After = Annotated[int, Query(ge=0, le=SEQ_MAX, description="a seq, 0..2^63-1: what comes after it")]
 
 
 async def get_warlog(request: Request) -> Warlog:  # async: no worker-thread hop for a lookup

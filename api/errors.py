@@ -7,6 +7,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain.application import Conflict, PreconditionFailed
 from domain.integrity import Damaged
@@ -15,9 +16,10 @@ from domain.rulings import Forbidden, Malformed, NotFound, Refused, Ruling
 BASE = "https://warlog.dev/problems/"
 TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
           409: "Refused by the rules", 412: "Precondition failed", 413: "Body too large",
+          415: "Unsupported media type",
           422: "Malformed request", 429: "Too many requests", 500: "Internal error"}
 SLUGS = {401: "unauthorized", 403: "forbidden", 404: "not-found", 409: "refused", 412: "precondition-failed",
-         413: "too-large", 422: "malformed", 429: "too-many-requests"}
+         413: "too-large", 415: "unsupported-media-type", 422: "malformed", 429: "too-many-requests"}
 
 
 PROBLEM_SCHEMA = {
@@ -31,7 +33,8 @@ WHEN = {401: "no token, or an unknown one", 403: "the token may not do this (ano
         404: "no such game (or unit, or event)", 409: "a rule forbids it now (`rule` names it), or a race lost "
         "(`type` ends in /conflict, rule SVC.CONFLICT): send it again, or the game's stored log is damaged "
         "(rule SVC.DAMAGED, `first_bad_seq` names where; GET /verify says more)", 412: "If-Match names another version",
-        413: "the body is larger than the service accepts", 422: "malformed: the detail says what to fix",
+        413: "the body is larger than the service accepts",
+        415: "a body not sent as Content-Type: application/json", 422: "malformed: the detail says what to fix",
         429: "too many requests or streams for this token (Retry-After)"}
 
 
@@ -43,7 +46,7 @@ def problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 READS = problems(401, 403, 404, 409, 422, 429)  # every request behind a token (422: a malformed query parameter;
 # 409: SVC.DAMAGED, a game whose stored log fails its own check)
-WRITES = problems(401, 403, 404, 409, 412, 413, 422, 429)
+WRITES = problems(401, 403, 404, 409, 412, 413, 415, 422, 429)
 
 
 class Problem(Exception):
@@ -75,14 +78,21 @@ def ruling_problem(error: Ruling) -> tuple[int, dict[str, Any]]:
     return status, problem_body(status, error.detail, error.rule, slug=slug, field=error.field, **extra)
 
 
+def where(loc: Any) -> str:
+    """A validation error's place, without FastAPI's location in front ("query.after" is `after`)."""
+    loc = tuple(loc or ())
+    if loc and loc[0] in ("body", "query", "path", "header"):
+        loc = loc[1:]
+    return ".".join(str(p) for p in loc)
+
+
 def validation_problem(errors: list[dict[str, Any]]) -> dict[str, Any]:
     parts = []
     for error in errors:
-        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body",))
-        parts.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
+        place = where(error.get("loc"))
+        parts.append(f"{place}: {error.get('msg')}" if place else str(error.get("msg")))
     first = errors[0] if errors else {}
-    field = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or None
-    return problem_body(422, "; ".join(parts) or "malformed body", field=field)
+    return problem_body(422, "; ".join(parts) or "malformed body", field=where(first.get("loc")) or None)
 
 
 def respond(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> JSONResponse:
@@ -107,8 +117,32 @@ def install(app: FastAPI) -> None:
     async def on_http(request: Request, error: StarletteHTTPException) -> JSONResponse:
         return respond(error.status_code, problem_body(error.status_code, str(error.detail)), error.headers)
 
-    @app.exception_handler(Exception)
-    async def on_failure(request: Request, error: Exception) -> JSONResponse:
-        # the request log records the traceback; the client still gets problem+json, not plain text
-        return respond(500, problem_body(500, "the service failed on this request; send it again "
-                                              "(with the same Idempotency-Key, a write is not applied twice)"))
+
+class Unexpected:
+    """Pure ASGI middleware, outermost: an unexpected exception still answers problem+json 500, and the
+    connection stays usable. Starlette's own handler for Exception re-raises after answering, and uvicorn
+    then drops the keep-alive connection without `Connection: close`, failing the client's next request.
+    (The request log inside records the traceback.)"""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception:
+            if started:  # a stream broke midway: no answer can be sent any more
+                raise
+            failed = respond(500, problem_body(500, "the service failed on this request; send it again (with "
+                                                    "the same Idempotency-Key, a write is not applied twice)"))
+            await failed(scope, receive, send)

@@ -16,15 +16,16 @@ if TYPE_CHECKING:
     from api.settings import Settings
 
 TTL_S = 24 * 3600
-COLUMNS = "(game, seat, key, body, status, problem, at)"
+COLUMNS = "(game, seat, key, body, status, problem, at, endpoint)"
 
 
 class RefusalStore:
-    """(game, seat, key) -> (body digest, status, problem body)."""
+    """(game, seat, key) -> (body digest, status, problem body, endpoint); a row stored before rows
+    named their endpoint has None there."""
 
     def __init__(self, sqlite_path: str | None = None, postgres: dict[str, Any] | None = None) -> None:
         self._lock = threading.Lock()
-        self._memory: dict[tuple[str, str, str], tuple[str, int, str, float]] = {}
+        self._memory: dict[tuple[str, str, str], tuple[str, int, str, float, str]] = {}
         self._pg = None
         self._sqlite = None
         if postgres:
@@ -42,11 +43,14 @@ class RefusalStore:
                 connection.execute(f"CREATE TABLE IF NOT EXISTS {self._table} (game text, seat text, key text, "
                                    "body text, status int, problem text, at double precision, "
                                    "PRIMARY KEY (game, seat, key))")
+                connection.execute(f"ALTER TABLE {self._table} ADD COLUMN IF NOT EXISTS endpoint text")
         elif sqlite_path and sqlite_path != ":memory:":
             self._table = "warlog_refusals"
             self._sqlite = sqlite3.connect(sqlite_path, check_same_thread=False, timeout=10)
             self._run("CREATE TABLE IF NOT EXISTS {t} (game TEXT, seat TEXT, key TEXT, body TEXT, status INTEGER, "
                       "problem TEXT, at REAL, PRIMARY KEY (game, seat, key))")
+            if "endpoint" not in {row[1] for row in self._run("PRAGMA table_info({t})")}:  # a file from before
+                self._run("ALTER TABLE {t} ADD COLUMN endpoint TEXT")
 
     @classmethod
     def for_settings(cls, settings: "Settings") -> "RefusalStore":
@@ -67,21 +71,22 @@ class RefusalStore:
             self._sqlite.commit()
             return rows
 
-    def get(self, game: str, seat: str, key: str) -> tuple[str, int, dict[str, Any]] | None:
+    def get(self, game: str, seat: str, key: str) -> tuple[str, int, dict[str, Any], str | None] | None:
         if self._pg is None and self._sqlite is None:
             with self._lock:
                 row = self._memory.get((game, seat, key))
         else:
-            rows = self._run("SELECT body, status, problem, at FROM {t} WHERE game=? AND seat=? AND key=?",
+            rows = self._run("SELECT body, status, problem, at, endpoint FROM {t} WHERE game=? AND seat=? AND key=?",
                              (game, seat, key))
             row = rows[0] if rows else None
         if row is None or time.time() - row[3] > TTL_S:
             return None
-        return row[0], row[1], json.loads(row[2])
+        return row[0], row[1], json.loads(row[2]), row[4]
 
-    def put(self, game: str, seat: str, key: str, body: str, status: int, problem: dict[str, Any]) -> None:
+    def put(self, game: str, seat: str, key: str, body: str, status: int, problem: dict[str, Any],
+            endpoint: str) -> None:
         now = time.time()
-        row = (game, seat, key, body, status, json.dumps(problem), now)
+        row = (game, seat, key, body, status, json.dumps(problem), now, endpoint)
         if self._pg is None and self._sqlite is None:
             with self._lock:
                 stored = self._memory.get((game, seat, key))
@@ -89,8 +94,9 @@ class RefusalStore:
                     self._memory[(game, seat, key)] = row[3:]
             return
         # the first answer stands for 24 hours; after that the key is free again
-        self._run("INSERT INTO {t} " + COLUMNS + " VALUES (?,?,?,?,?,?,?) ON CONFLICT (game, seat, key) DO UPDATE "
-                  "SET body=excluded.body, status=excluded.status, problem=excluded.problem, at=excluded.at "
+        self._run("INSERT INTO {t} " + COLUMNS + " VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (game, seat, key) DO UPDATE "
+                  "SET body=excluded.body, status=excluded.status, problem=excluded.problem, at=excluded.at, "
+                  "endpoint=excluded.endpoint "
                   f"WHERE {{t}}.at < {now - TTL_S!r}", row)
 
     def close(self) -> None:

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import math
+import re
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -176,11 +178,72 @@ def adapter(command_class: type) -> TypeAdapter:
     return TypeAdapter(command_class)
 
 
+MAX_DEPTH = 64  # an army is 5 levels deep, a roster file some 20; 1,000 would overflow the stack
+SURROGATE = re.compile("[\ud800-\udfff]")  # an escaped lone surrogate ("\\ud800") decodes to no text at all
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """json's object_pairs_hook: a key given twice is refused, not silently the last one."""
+    body = dict(pairs)
+    if len(body) != len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise Malformed(f"the key {twice!r} appears twice in one object",  # repr: no lone surrogate in the answer
+                        field=None if SURROGATE.search(twice) else twice)
+    return body
+
+
+def no_constant(name: str) -> Any:
+    """json's parse_constant: NaN and Infinity are Python's extension, not JSON."""
+    raise Malformed(f"{name} is not JSON; send a number")
+
+
+def finite(text: str) -> float:
+    """json's parse_float: a number too large for a float (1e400) would be stored as Infinity."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise Malformed(f"the number {text[:40]} is too large")
+    return value
+
+
+def dotted(path: tuple[Any, ...]) -> str | None:
+    return ".".join(str(p) for p in path) or None
+
+
+def check_text(value: Any) -> None:
+    """Depth and text, walked without recursion: every string (and key) must encode as UTF-8."""
+    stack = [(value, ())]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, str):
+            if not node.isascii() and SURROGATE.search(node):
+                raise Malformed(f"{dotted(path) or 'the body'}: a lone surrogate escape (\\ud800..\\udfff) "
+                                "is not text; send the character itself, in UTF-8", field=dotted(path))
+        elif isinstance(node, (dict, list)):
+            if len(path) >= MAX_DEPTH:
+                raise Malformed(f"the body is nested too deep (more than {MAX_DEPTH} levels)",
+                                field=dotted(path[:8]))
+            items = node.items() if isinstance(node, dict) else enumerate(node)
+            for key, item in items:
+                if isinstance(key, str) and not key.isascii() and SURROGATE.search(key):
+                    raise Malformed(f"{dotted(path) or 'the body'}: a key holds a lone surrogate escape, which is "
+                                    "not text", field=dotted(path))
+                stack.append((item, (*path, key)))
+
+
 def parse_json(raw: bytes) -> Any:
+    """The body as JSON that every later step can hash and store: no duplicate keys, no lone surrogates,
+    no NaN or infinite numbers, nested at most MAX_DEPTH deep (422 otherwise, naming the field where
+    there is one)."""
     try:
-        return json.loads(raw or b"null")
-    except (ValueError, UnicodeDecodeError) as error:
+        body = json.loads(raw or b"null", object_pairs_hook=unique_keys, parse_constant=no_constant,
+                          parse_float=finite)
+    except RecursionError:
+        raise Malformed(f"the body is nested too deep (more than {MAX_DEPTH} levels)") from None
+    except ValueError as error:  # JSONDecodeError and UnicodeDecodeError both are
         raise Malformed(f"the body is not JSON: {error}") from None
+    check_text(body)
+    return body
 
 
 def parse_command(body: Any) -> cmd.Command:

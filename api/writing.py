@@ -16,7 +16,7 @@ from api.errors import Problem, problem_body, respond, ruling_problem
 from api.schemas import parse_json
 from domain.application import Answer, Conflict
 from domain.chain import canonical
-from domain.rulings import Ruling
+from domain.rulings import Malformed, Ruling
 
 
 def now() -> str:
@@ -53,27 +53,54 @@ async def read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def parsed_body(raw: bytes, keyed: bool) -> tuple[Callable[[], Any], str]:
-    """(a thunk giving the JSON body or raising its 422, the digest Idempotency-Key compares):
-    bodies are compared as canonical JSON, or byte for byte when they are not JSON. Without
-    an Idempotency-Key nothing is compared, and the digest is left empty."""
-    try:
-        body = parse_json(raw)
-    except Ruling as error:
-        refusal = error  # `error` is unbound once the except block ends
+def is_json(content_type: str | None) -> bool:
+    """application/json (any parameters), or a structured `+json` type such as application/vnd.x+json."""
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
 
-        def malformed() -> Any:
+
+def not_json(content_type: str | None) -> Problem:
+    sent = f"Content-Type {content_type!r}" if content_type else "no Content-Type"
+    return Problem(415, f"send the body as Content-Type: application/json (got {sent})")
+
+
+def parsed_body(raw: bytes, keyed: bool, content_type: str | None = "application/json"
+                ) -> tuple[Callable[[], Any], str]:
+    """(a thunk giving the JSON body or raising its 415/422, the digest Idempotency-Key compares):
+    bodies are compared as canonical JSON, or byte for byte (with their media type) when they are not
+    JSON. An empty body is no body (None), whatever its Content-Type. Without an Idempotency-Key nothing
+    is compared, and the digest is left empty."""
+    refusal: Exception | None = None
+    body: Any = None
+    if raw and not is_json(content_type):
+        refusal, raw = not_json(content_type), f"{content_type}\n".encode("latin-1") + raw
+    else:
+        try:
+            body = parse_json(raw)
+        except Ruling as error:
+            refusal = error
+    if refusal is not None:
+        def refused() -> Any:
             raise refusal
-        return malformed, hashlib.sha256(raw).hexdigest() if keyed else ""
+        return refused, hashlib.sha256(raw).hexdigest() if keyed else ""
     return (lambda: body), hashlib.sha256(canonical(body).encode()).hexdigest() if keyed else ""
 
 
+def no_body(endpoint: str) -> Callable[[Any], None]:
+    """Undo, redo and their answers take no body: none, `null` or `{}`; anything else is 422."""
+    def judge(body: Any) -> None:
+        if body not in (None, {}):
+            raise Malformed(f"{endpoint} takes no body: send none, or {{}}")
+    return judge
+
+
 async def write(request: Request, caller: Caller, limit: int,
-                call: Callable[[Any, str, str | None, str, int | str | None], Answer]) -> JSONResponse:
-    """`call(body_json_thunk, at, key, digest, if_match)` runs in a worker thread."""
+                call: Callable[[Any, str, str | None, str, int | str | None], Answer], endpoint: str) -> JSONResponse:
+    """`call(body_json_thunk, at, key, digest, if_match)` runs in a worker thread. An Idempotency-Key
+    belongs to one `endpoint` of its game and token: the same key on another endpoint is 422."""
     raw = await read_body(request, limit)
     key = request.headers.get("idempotency-key")
-    body, digest = parsed_body(raw, key is not None)
+    body, digest = parsed_body(raw, key is not None, request.headers.get("content-type"))
     store = request.app.state.refusals
     game = str(caller.game_id)
     if key is not None:
@@ -81,6 +108,9 @@ async def write(request: Request, caller: Caller, limit: int,
             raise Problem(422, "Idempotency-Key must be 1..255 characters")
         refused = store.get(game, caller.role, key)
         if refused is not None:
+            if refused[3] not in (None, endpoint):  # None: stored before refusals named their endpoint
+                return respond(422, problem_body(422, f"this Idempotency-Key was used on {refused[3]}; a key "
+                                                      "belongs to one endpoint", field="Idempotency-Key"))
             if refused[0] != digest:
                 return respond(422, problem_body(422, "this Idempotency-Key was used with another body",
                                                  field="Idempotency-Key"))
@@ -100,7 +130,7 @@ async def write(request: Request, caller: Caller, limit: int,
         # a lost race says "send it again": storing it would answer every resend with the same 409
         settled = not isinstance(error, Conflict) and body.get("field") != "Idempotency-Key"
         if key is not None and status < 500 and settled:
-            store.put(game, caller.role, key, digest, status, body)
+            store.put(game, caller.role, key, digest, status, body, endpoint)
         request.state.log_context.update(rule=body.get("rule"), refused=status)
         return respond(status, body)
     request.state.log_context.update(version=answer["version"], write_ms=round((time.perf_counter() - started) * 1000, 2))

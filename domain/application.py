@@ -264,8 +264,8 @@ class Warlog(Application):
         answer.status = status
         return answer
 
-    def _replayed(self, game: Game, seat: str, key: str | None, body: str) -> Answer | None:
-        stored = game.answer(seat, key, body)
+    def _replayed(self, game: Game, seat: str, key: str | None, body: str, endpoint: str) -> Answer | None:
+        stored = game.answer(seat, key, body, endpoint)
         if stored is None:
             return None
         return self._answer(game, stored[1], stored[2], stored[3])
@@ -279,10 +279,11 @@ class Warlog(Application):
             raise PreconditionFailed(f"If-Match names version {if_match}; the game is at {game.version}")
 
     def _request(self, game_id: UUID, seat: str, key: str | None, body: str, if_match: int | str | None,
-                 act: Callable[[Game, Any], int | None], prepare: Callable[[Game], Any] | None = None) -> Answer:
+                 act: Callable[[Game, Any], int | None], prepare: Callable[[Game], Any] | None = None,
+                 endpoint: str = "commands") -> Answer:
         """The contract's order for every write: a stored answer, the body (422), If-Match (412), the rules."""
         def work(game: Game) -> Answer:
-            replay = self._replayed(game, seat, key, body)
+            replay = self._replayed(game, seat, key, body, endpoint)
             if replay is not None:
                 return replay
             prepared = prepare(game) if prepare else None
@@ -308,7 +309,8 @@ class Warlog(Application):
     def muster(self, game_id: UUID, seat: str, parse: Callable[[], list[dict[str, Any]]], at: str,
                key: str | None = None, body: str = "", if_match: int | str | None = None) -> Answer:
         return self._request(game_id, seat, key, body, if_match,
-                             lambda game, units: game.muster(seat, units, at, key, body), lambda game: parse())
+                             lambda game, units: game.muster(seat, units, at, key, body), lambda game: parse(),
+                             endpoint="armies")
 
     def state_at(self, game_id: UUID, version: int) -> dict[str, Any] | None:
         return self.game_at(game_id, version).state if version >= 1 else None
@@ -324,29 +326,32 @@ class Warlog(Application):
         return game
 
     def undo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
-             if_match: int | str | None = None) -> Answer:
+             if_match: int | str | None = None, parse: Callable[[], Any] | None = None) -> Answer:
+        """`parse` judges the request's body (422) after a stored answer, before If-Match, as for commands."""
         def act(game: Game, _: Any) -> int:
             before = self.state_at(game_id, game.undo_first_seq() - 1) if game.done else None
             return game.undo(seat, at, key, body, before)
 
-        return self._request(game_id, seat, key, body, if_match, act)
+        return self._request(game_id, seat, key, body, if_match, act, parse and (lambda game: parse()), "undo")
 
     def answer_undo(self, game_id: UUID, seat: str, approve: bool, at: str, key: str | None = None,
-                    body: str = "", if_match: int | str | None = None) -> Answer:
+                    body: str = "", if_match: int | str | None = None, parse: Callable[[], Any] | None = None
+                    ) -> Answer:
         def act(game: Game, _: Any) -> None:
             pending = game.pending_undo
             before = self.state_at(game_id, pending["seqs"][0] - 1) if pending and approve else None
             game.answer_undo(seat, approve, at, key, body, before)
 
-        return self._request(game_id, seat, key, body, if_match, act)
+        return self._request(game_id, seat, key, body, if_match, act, parse and (lambda game: parse()),
+                             "approve" if approve else "reject")
 
     def redo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
-             if_match: int | str | None = None) -> Answer:
+             if_match: int | str | None = None, parse: Callable[[], Any] | None = None) -> Answer:
         def act(game: Game, _: Any) -> None:
             after = self.state_at(game_id, game.redo_last_seq()) if game.redo_stack else None
             game.redo(seat, at, key, body, after)
 
-        return self._request(game_id, seat, key, body, if_match, act)
+        return self._request(game_id, seat, key, body, if_match, act, parse and (lambda game: parse()), "redo")
 
     # -- reading -------------------------------------------------------------------------
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
+from pydantic import StrictInt as Face  # a die's face is a JSON integer: not true, not 1.0, not "1" (only a type hint here)
+
 
 @dataclass(frozen=True)
 class Command:
@@ -28,7 +30,7 @@ class StartGame(Command):
 
 @dataclass(frozen=True)
 class RollOff(Command):
-    dice: dict[str, int] | None = None
+    dice: dict[str, Face] | None = None
     type = "roll_off"
 
 
@@ -146,7 +148,7 @@ class ResolveCharge(Command):
 
 @dataclass(frozen=True)
 class Roll(Command):
-    dice: tuple[int, ...] | None = None
+    dice: tuple[Face, ...] | None = None
     type = "roll"
 
 
@@ -154,7 +156,7 @@ class Roll(Command):
 class FreeRoll(Command):
     spec: str
     purpose: str
-    dice: tuple[int, ...] | None = None
+    dice: tuple[Face, ...] | None = None
     type = "free_roll"
 
 

@@ -51,8 +51,9 @@ class DiceExpr:
         return sum(check_table_dice(self, faces)) + self.modifier
 
 
-_CONST = re.compile(r"(\d{1,4})")
-_DICE = re.compile(r"(\d*)[dD](\d*)(?:([+-])(\d*))?")
+MAX_SPEC = 20  # "50D100+1000" is 11 characters; a longer text is no expression (and int() of 5,000 digits fails)
+_CONST = re.compile(r"([0-9]{1,4})")
+_DICE = re.compile(r"([0-9]{0,4})[dD]([0-9]{0,4})(?:([+-])([0-9]{0,4}))?")  # ASCII digits only: "２D６" is none
 
 
 def parse(spec: str) -> DiceExpr:
@@ -62,6 +63,9 @@ def parse(spec: str) -> DiceExpr:
     text = re.sub(r"\s+", "", spec)
     if not text:
         raise DiceSpecError("empty dice expression")
+    if len(text) > MAX_SPEC or not text.isascii():
+        raise DiceSpecError(f"a dice expression is at most {MAX_SPEC} ASCII characters (digits, D, + or -) "
+                            "like 2, D6, D3+1 or 2D6")
     if m := _CONST.fullmatch(text):
         value = int(m.group(1))
         if value > MAX_MODIFIER:

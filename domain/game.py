@@ -45,7 +45,7 @@ class Game(Aggregate):
         self.redo_stack: list[list[Any]] = []
         self.undone: list[list[int]] = []    # [first, last] ranges currently undone
         self.pending_undo: dict[str, Any] | None = None
-        self.requests: dict[str, list[Any]] = {}  # "seat:key" -> [body digest, status, first, last]
+        self.requests: dict[str, list[Any]] = {}  # "seat:key" -> [body digest, status, first, last, endpoint]
         self._apply(entry, meta)
 
     @classmethod
@@ -85,7 +85,8 @@ class Game(Aggregate):
         """Keep the request and action books that undo, redo and idempotency read."""
         seq = entry["seq"]
         if "key" in meta:
-            self.requests[meta["key"]] = [meta["body"], meta["status"], seq, seq]
+            endpoint = meta.get("endpoint") or self.endpoint_of(entry, meta)  # an entry stored before keys named it
+            self.requests[meta["key"]] = [meta["body"], meta["status"], seq, seq, endpoint]
             self._open_request = meta["key"]
         elif meta.get("continues") and getattr(self, "_open_request", None):
             self.requests[self._open_request][3] = seq
@@ -149,13 +150,28 @@ class Game(Aggregate):
                 return role
         return None
 
-    def answer(self, seat: str, key: str | None, body: str) -> list[Any] | None:
-        """The stored answer for this seat's Idempotency-Key, or None; another body is 422."""
+    @staticmethod
+    def endpoint_of(entry: dict[str, Any], meta: dict[str, Any]) -> str:
+        """The endpoint that started this entry's request, read off what it records (for entries stored
+        before the request books named their endpoint)."""
+        if meta.get("kind") == "action":
+            return "armies" if (meta.get("command") or {}).get("type") == "muster" else "commands"
+        if entry["type"] == "ActionUndone":
+            return "approve" if "approved_by" in entry["data"] else "undo"
+        return {"UndoRequested": "undo", "UndoRejected": "reject", "ActionRedone": "redo"}.get(entry["type"],
+                                                                                              "commands")
+
+    def answer(self, seat: str, key: str | None, body: str, endpoint: str = "commands") -> list[Any] | None:
+        """The stored answer for this seat's Idempotency-Key on this endpoint, or None; another body, or
+        another endpoint, is 422."""
         if key is None:
             return None
         stored = self.requests.get(f"{seat}:{key}")
         if stored is None:
             return None
+        if len(stored) > 4 and stored[4] != endpoint:  # a book from an older snapshot has no endpoint: any
+            raise Malformed(f"this Idempotency-Key was used on {stored[4]}; a key belongs to one endpoint",
+                            field="Idempotency-Key")
         if stored[0] != body:
             raise Malformed("this Idempotency-Key was used with another body", field="Idempotency-Key")
         return stored
@@ -172,7 +188,8 @@ class Game(Aggregate):
         others = {uid: u for uid, u in self.state["units"].items() if u["owner"] != seat}
         army.validate_army(seat, units, others)
         find_ruleset(self.state["ruleset"]).check_army(units)
-        with Table(self, seat, at, key, body, kind="action", command={"type": "muster", "units": len(units)}):
+        with Table(self, seat, at, key, body, kind="action", command={"type": "muster", "units": len(units)},
+                   endpoint="armies"):
             self.emit("ArmyMustered", {"seat": seat, "units": units}, "SVC.SETUP")
 
     def validate(self, seat: str, command: Command) -> None:
@@ -209,7 +226,7 @@ class Game(Aggregate):
             raise Refused("there is no action to undo", rule="SVC.UNDO.NONE")
         first, last, by, rolled = self.done[-1]
         seqs = list(range(first, last + 1))
-        with Table(self, seat, at, key, body, kind="control", status=0) as table:
+        with Table(self, seat, at, key, body, kind="control", status=0, endpoint="undo") as table:
             if by == seat and not rolled:
                 table.status = 200
                 self.emit("ActionUndone", {"seqs": seqs, "action_by": by}, "SVC.UNDO.CONSENT",
@@ -233,7 +250,7 @@ class Game(Aggregate):
             raise Refused("no undo request is waiting", rule="SVC.UNDO.NONE")
         if pending["seat"] == seat:
             raise Refused("only the other seat answers an undo request", rule="SVC.UNDO.WHO")
-        with Table(self, seat, at, key, body, kind="control", status=200):
+        with Table(self, seat, at, key, body, kind="control", status=200, endpoint="approve" if approve else "reject"):
             data = {"seqs": pending["seqs"], "requested_by": pending["seat"]}
             if approve:
                 self.emit("ActionUndone", {**data, "approved_by": seat}, "SVC.UNDO.CONSENT",
@@ -251,7 +268,7 @@ class Game(Aggregate):
         first, last, _by, _rolled, undone_by = self.redo_stack[-1]
         if undone_by != seat:
             raise Refused("only the seat that undid this action may redo it", rule="SVC.UNDO.WHO")
-        with Table(self, seat, at, key, body, kind="control", status=200):
+        with Table(self, seat, at, key, body, kind="control", status=200, endpoint="redo"):
             self.emit("ActionRedone", {"seqs": list(range(first, last + 1))}, "SVC.UNDO.WHO",
                       kind="restore", state=after)
 
@@ -288,8 +305,10 @@ class Table:
     """What the rules see while one request runs: the state, `emit` and `roll`."""
 
     def __init__(self, game: Game, seat: str, at: str, key: str | None, body: str,
-                 kind: str, status: int = 200, command: dict[str, Any] | None = None) -> None:
+                 kind: str, status: int = 200, command: dict[str, Any] | None = None,
+                 endpoint: str = "commands") -> None:
         self.game, self.seat, self.at, self.kind, self.status = game, seat, at, kind, status
+        self.endpoint = endpoint  # an Idempotency-Key belongs to one endpoint
         self.key = key
         self.body = body
         self.command = command
@@ -315,7 +334,8 @@ class Table:
             if self.command is not None:
                 meta["command"] = self.command
             if self.key is not None:
-                meta.update(key=f"{self.seat}:{self.key}", body=self.body, status=self.status)
+                meta.update(key=f"{self.seat}:{self.key}", body=self.body, status=self.status,
+                            endpoint=self.endpoint)
         else:
             meta["continues"] = True
         return meta

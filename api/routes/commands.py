@@ -7,14 +7,14 @@ from fastapi.responses import JSONResponse
 from api.deps import Seat, WarlogApp
 from api.errors import WRITES
 from api.schemas import ActionPublic, command_schemas, parse_command
-from api.writing import write
+from api.writing import no_body, write
 
 router = APIRouter(tags=["play"], responses=WRITES)
 WRITE_HEADERS = {"parameters": [
     {"name": "Idempotency-Key", "in": "header", "required": False,
      "schema": {"type": "string", "minLength": 1, "maxLength": 255},
-     "description": "1..255 characters (else 422): replays the stored answer for 24 hours; another body with the "
-                    "same key is 422"},
+     "description": "1..255 characters (else 422): replays the stored answer for 24 hours; another body, or another "
+                    "endpoint, with the same key is 422"},
     {"name": "If-Match", "in": "header", "required": False,
      "schema": {"type": "string", "pattern": '^(W/)?"?[0-9]+"?$'},
      "description": "`\"<version>\"` (the game's latest seq; W/ and the quotes may be left off): refused with 412 "
@@ -36,7 +36,7 @@ async def command(caller: Seat, request: Request) -> JSONResponse:
             return parsed
         return warlog.command(caller.game_id, caller.role, parse, at, key, digest, if_match)
 
-    return await write(request, caller, request.app.state.settings.max_command_bytes, call)
+    return await write(request, caller, request.app.state.settings.max_command_bytes, call, "commands")
 
 
 @router.post("/games/{game_id}/undo", response_model=ActionPublic, openapi_extra=WRITE_HEADERS,
@@ -45,13 +45,16 @@ async def command(caller: Seat, request: Request) -> JSONResponse:
 async def undo(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
     return await write(request, caller, request.app.state.settings.max_command_bytes,
                        lambda body, at, key, digest, if_match:
-                       warlog.undo(caller.game_id, caller.role, at, key, digest, if_match))
+                       warlog.undo(caller.game_id, caller.role, at, key, digest, if_match,
+                                   lambda: no_body("undo")(body())), "undo")
 
 
 def answer_undo(caller: Seat, warlog: WarlogApp, request: Request, approve: bool):
+    endpoint = "approve" if approve else "reject"
     return write(request, caller, request.app.state.settings.max_command_bytes,
                  lambda body, at, key, digest, if_match:
-                 warlog.answer_undo(caller.game_id, caller.role, approve, at, key, digest, if_match))
+                 warlog.answer_undo(caller.game_id, caller.role, approve, at, key, digest, if_match,
+                                    lambda: no_body(endpoint)(body())), endpoint)
 
 
 @router.post("/games/{game_id}/undo/approve", response_model=ActionPublic, openapi_extra=WRITE_HEADERS,
@@ -71,4 +74,5 @@ async def reject(caller: Seat, warlog: WarlogApp, request: Request) -> JSONRespo
 async def redo(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
     return await write(request, caller, request.app.state.settings.max_command_bytes,
                        lambda body, at, key, digest, if_match:
-                       warlog.redo(caller.game_id, caller.role, at, key, digest, if_match))
+                       warlog.redo(caller.game_id, caller.role, at, key, digest, if_match,
+                                   lambda: no_body("redo")(body())), "redo")

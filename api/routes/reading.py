@@ -6,7 +6,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
 
-from api.deps import Reader, WarlogApp
+from api.deps import After, Reader, WarlogApp
 from api.errors import READS, Problem
 from api.horizon import entries_page, horizon, state_of
 from api.schemas import StatePublic
@@ -41,7 +41,7 @@ async def state(caller: Reader, warlog: WarlogApp,
 
 @router.get("/games/{game_id}/events", summary="The game log, oldest first, with `undone` as of now")
 async def events(caller: Reader, warlog: WarlogApp,
-                 after: Annotated[int, Query(ge=0)] = 0,
+                 after: After = 0,
                  limit: Annotated[int, Query(ge=1)] = 100) -> dict[str, Any]:
     def page() -> dict[str, Any]:
         seen = horizon(warlog, warlog.read(caller.game_id), caller)  # spectators: delayed (api/horizon)

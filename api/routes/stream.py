@@ -2,17 +2,19 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any, AsyncIterator, Callable
 
 from fastapi import APIRouter, Query, Request
 from sse_starlette.sse import EventSourceResponse
 from starlette.types import Receive, Scope, Send
 
-from api.deps import StreamReader, WarlogApp
+from api.deps import SEQ_MAX, StreamReader, WarlogApp
 from api.errors import READS, Problem
 from api.live import current, follow
 
 router = APIRouter(tags=["reading"], responses=READS)
+SEQ = re.compile(r"[0-9]{1,19}")  # digits only: no sign, no spaces, no other script's digits
 
 
 class CountedStream(EventSourceResponse):
@@ -35,14 +37,14 @@ class CountedStream(EventSourceResponse):
             description="Every event after Last-Event-ID (or `after`), then live. Each event is sent once, as "
                         "it was appended (`undone: false`); a later undo or redo arrives as its own event.")
 async def stream(caller: StreamReader, warlog: WarlogApp, request: Request,
-                 after: Annotated[int | None, Query(ge=0)] = None) -> EventSourceResponse:
+                 after: Annotated[int | None, Query(ge=0, le=SEQ_MAX)] = None) -> EventSourceResponse:
     seen = await current(warlog, caller)  # before the stream starts: a damaged game is refused (409) here
     last_id = request.headers.get("last-event-id")
     if last_id is not None:
-        try:
-            start = int(last_id)
-        except ValueError:
-            raise Problem(422, "Last-Event-ID must be a seq") from None
+        if not SEQ.fullmatch(last_id) or int(last_id) > SEQ_MAX:
+            raise Problem(422, f"Last-Event-ID must be a seq, an integer from 0 to {SEQ_MAX}",
+                          field="Last-Event-ID")
+        start = int(last_id)
     elif after is not None:
         start = after
     else:

@@ -25,6 +25,8 @@ def test_every_refusal_is_documented_as_problem_json(http):
                 assert {"401", "403", "404", "429"} <= set(responses), (method, path)
             if method == "post":
                 assert {"413", "422"} <= set(responses), (method, path)
+            if method == "post":  # every body is read as JSON: 415 otherwise
+                assert "415" in responses, (method, path)
             if method == "post" and "{game_id}" in path:
                 assert {"409", "412"} <= set(responses), (method, path)
 

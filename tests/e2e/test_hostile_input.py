@@ -1,0 +1,276 @@
+"""Hostile input (issue 8), each case found by fuzzing: a clear 4xx as problem+json that appends
+nothing, never a 500, and the connection it came on stays usable."""
+import json
+
+import httpx
+import pytest
+
+from api.app import create_app
+from tests.conftest import settings_for
+from tests.support.client import GameClient, unit
+from tests.support.live import serving
+
+PROBLEM = "application/problem+json"
+JSON = "application/json"
+TABLE_ROLL = {"type": "free_roll", "spec": "D6", "purpose": "scatter", "dice": [4]}
+
+
+def started(new_game, dice="table"):
+    game = new_game(dice=dice)
+    game.start([unit("scouts", 5)], [unit("boyz", 10)])
+    return game
+
+
+def last_seq(game):
+    response = game.http.get(f"/games/{game.id}/events", params={"limit": 1}, headers=game.headers("A"))
+    assert response.status_code == 200, response.text
+    return response.json()["last_seq"]
+
+
+def refused_with(game, status, send):
+    """The request is refused with `status` as problem+json, and the log holds nothing new."""
+    before = last_seq(game)
+    response = send()
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith(PROBLEM)
+    problem = response.json()
+    assert problem["status"] == status and problem["detail"]
+    assert last_seq(game) == before
+    return problem
+
+
+def post_raw(game, raw, path="commands", content_type=JSON, seat="A", **headers):
+    extra = {"Content-Type": content_type} if content_type else {}
+    return game.http.post(f"/games/{game.id}/{path}", content=raw, headers=game.headers(seat, **extra, **headers))
+
+
+# --- JSON nested too deep -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["commands", "armies"])
+def test_json_nested_a_thousand_deep_is_422(new_game, path):
+    game = new_game(dice="table")
+    problem = refused_with(game, 422, lambda: post_raw(game, b"[" * 1000 + b"]" * 1000, path))
+    assert "deep" in problem["detail"]
+
+
+def test_a_command_with_a_field_nested_a_thousand_deep_is_422_and_so_is_a_game(new_game, http):
+    game = started(new_game)
+    deep = b'{"type": "free_roll", "spec": "D6", "purpose": ' + b"[" * 1000 + b"]" * 1000 + b"}"
+    refused_with(game, 422, lambda: post_raw(game, deep, **{"Idempotency-Key": "deep"}))
+    response = http.post("/games", content=b"[" * 1000 + b"]" * 1000, headers={"Content-Type": JSON})
+    assert response.status_code == 422 and response.headers["content-type"].startswith(PROBLEM)
+
+
+# --- lone surrogates ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("keyed", [False, True])
+def test_an_escaped_lone_surrogate_in_a_string_is_422_naming_the_field(new_game, keyed):
+    game = started(new_game)
+    raw = b'{"type": "free_roll", "spec": "D6", "purpose": "\\ud800", "dice": [4]}'
+    headers = {"Idempotency-Key": "surrogate"} if keyed else {}
+    problem = refused_with(game, 422, lambda: post_raw(game, raw, **headers))
+    assert problem["field"] == "purpose" and "surrogate" in problem["detail"]
+
+
+def test_a_lone_surrogate_in_a_key_or_deep_in_an_army_is_422(new_game):
+    game = new_game()
+    army = json.dumps({"units": [unit("scouts")]}).replace('"Scouts"', '"Scouts \\udfff"').encode()
+    problem = refused_with(game, 422, lambda: post_raw(game, army, "armies"))
+    assert problem["field"] == "units.0.name"
+    started_game = started(new_game)
+    refused_with(started_game, 422, lambda: post_raw(started_game, b'{"type": "concede", "\\udc00": 1}'))
+
+
+# --- dice specs -----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec", ["9" * 5000 + "D6", "D" + "9" * 5000, "D6+" + "9" * 5000, "9" * 5000])
+def test_a_dice_spec_with_thousands_of_digits_is_422_naming_the_spec(new_game, spec):
+    game = started(new_game, dice="server")
+    problem = refused_with(game, 422, lambda: game.send("A", {"type": "free_roll", "spec": spec, "purpose": "x"}))
+    assert problem["field"] == "spec"
+
+
+@pytest.mark.parametrize("spec", ["２D６", "D٦", "２"])
+def test_a_dice_spec_in_other_scripts_digits_is_422(new_game, spec):
+    game = started(new_game, dice="server")
+    problem = refused_with(game, 422, lambda: game.send("A", {"type": "free_roll", "spec": spec, "purpose": "x"}))
+    assert problem["field"] == "spec"
+
+
+# --- faces are integers ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("face", [True, 1.0, "1"])
+def test_a_table_die_face_that_is_not_a_json_integer_is_422(new_game, face):
+    game = started(new_game)
+    problem = refused_with(game, 422, lambda: game.send("A", {**TABLE_ROLL, "dice": [face]}))
+    assert problem["field"].startswith("dice")
+
+
+def test_a_roll_off_face_that_is_a_boolean_is_422(new_game):
+    game = new_game(dice="table")
+    game.start([unit("scouts", 5)], [unit("boyz", 10)])
+    problem = refused_with(game, 422, lambda: game.send("A", {"type": "roll_off", "dice": {"A": True, "B": 2}}))
+    assert problem["field"].startswith("dice")
+
+
+@pytest.mark.parametrize("number", [b"NaN", b"Infinity", b"-Infinity", b"1e400"])
+def test_nan_infinity_and_numbers_past_a_float_are_422(new_game, number):
+    game = started(new_game, dice="server")  # any dice here would be 409 (SVC.DICE.SERVER): the body is judged first
+    problem = refused_with(game, 422, lambda: post_raw(game, b'{"type": "concede", "dice": ' + number + b"}",
+                                                       **{"Idempotency-Key": "n"}))
+    assert "JSON" in problem["detail"] or "too large" in problem["detail"]
+
+
+# --- duplicate keys, and bodies that are not JSON -------------------------------------------------------------
+
+def test_a_body_with_a_duplicate_key_is_422_naming_it(new_game, http):
+    game = started(new_game)
+    raw = b'{"type": "free_roll", "spec": "D6", "spec": "2D6", "purpose": "x", "dice": [4]}'
+    problem = refused_with(game, 422, lambda: post_raw(game, raw))
+    assert problem["field"] == "spec" and "twice" in problem["detail"]
+    response = http.post("/games", content=b'{"ruleset": "alternating", "ruleset": "heresy", "players": '
+                                           b'[{"seat": "A", "name": "a"}, {"seat": "B", "name": "b"}]}',
+                         headers={"Content-Type": JSON})
+    assert response.status_code == 422 and response.json()["field"] == "ruleset"
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None])
+@pytest.mark.parametrize("path", ["commands", "armies", "undo", "redo", "undo/approve", "undo/reject"])
+def test_a_body_that_is_not_sent_as_json_is_415(new_game, content_type, path):
+    game = started(new_game)
+    body = json.dumps({"units": [unit("scouts")]} if path == "armies" else TABLE_ROLL).encode()
+    problem = refused_with(game, 415, lambda: post_raw(game, body, path, content_type))
+    assert "application/json" in problem["detail"]
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded"])
+def test_a_game_not_sent_as_json_is_415_and_creates_nothing(http, content_type):
+    body = {"ruleset": "alternating", "players": [{"seat": "A", "name": "a"}, {"seat": "B", "name": "b"}]}
+    response = http.post("/games", content=json.dumps(body), headers={"Content-Type": content_type})
+    assert response.status_code == 415 and response.headers["content-type"].startswith(PROBLEM)
+    assert http.post("/games", json=body).status_code == 201
+
+
+def test_json_with_a_charset_or_a_json_suffix_is_json(new_game):
+    game = started(new_game)
+    assert post_raw(game, json.dumps(TABLE_ROLL), content_type="application/json; charset=utf-8").status_code == 200
+    assert post_raw(game, json.dumps(TABLE_ROLL), content_type="application/vnd.warlog+json").status_code == 200
+
+
+def test_undo_without_a_body_or_with_an_empty_object_still_works(new_game):
+    game = started(new_game)
+    game.cmd("A", "set_status", unit="scouts", status="pinned", reason="x")
+    assert game.post("A", "undo").status_code == 200
+    assert game.post("A", "redo").status_code == 200
+    assert post_raw(game, b"{}", "undo").status_code == 200
+    problem = refused_with(game, 422, lambda: post_raw(game, b'{"seqs": [3]}', "redo"))
+    assert "no body" in problem["detail"]
+
+
+def test_a_415_comes_after_a_stored_answer_for_its_key(new_game):
+    game = started(new_game)
+    first = game.send("A", TABLE_ROLL, **{"Idempotency-Key": "k1"})
+    assert first.status_code == 200
+    again = post_raw(game, json.dumps(TABLE_ROLL), content_type="text/plain", **{"Idempotency-Key": "k1"})
+    assert again.status_code == 422 and again.json()["field"] == "Idempotency-Key"  # another body: another type
+
+
+# --- after and Last-Event-ID ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("after", [str(2 ** 63), "-1", "1e3", "x", str(10 ** 30)])
+def test_events_after_outside_zero_to_two_to_the_63_is_422(new_game, after):
+    game = started(new_game)
+    response = game.http.get(f"/games/{game.id}/events", params={"after": after}, headers=game.headers("A"))
+    assert response.status_code == 422 and response.headers["content-type"].startswith(PROBLEM)
+    assert response.json()["field"] == "after"
+
+
+def test_events_after_the_largest_seq_is_an_empty_page(new_game):
+    game = started(new_game)
+    response = game.http.get(f"/games/{game.id}/events", params={"after": 2 ** 63 - 1}, headers=game.headers("A"))
+    assert response.status_code == 200 and response.json()["events"] == []
+
+
+@pytest.mark.parametrize("where, value", [(where, value) for where in ("after", "Last-Event-ID")
+                                          for value in (str(2 ** 63), "-1", "9" * 40, "x")]
+                         + [("Last-Event-ID", value) for value in (" -3", "+2", "١".encode(), "")])
+def test_a_stream_resumed_outside_zero_to_two_to_the_63_is_422(new_game, where, value):
+    game = started(new_game)
+    params, headers = ({"after": value}, {}) if where == "after" else ({}, {"Last-Event-ID": value})
+    response = game.http.get(f"/games/{game.id}/events/stream", params=params,
+                             headers=game.headers("A", **headers))
+    assert response.status_code == 422 and response.headers["content-type"].startswith(PROBLEM)
+    assert response.json()["field"] == where
+
+
+# --- Idempotency-Key belongs to one endpoint ------------------------------------------------------------------
+
+def test_an_undo_key_reused_on_redo_is_422_and_the_redo_then_runs_with_its_own_key(new_game):
+    game = started(new_game)
+    game.cmd("A", "set_status", unit="scouts", status="pinned", reason="x")
+    undone = game.post("A", "undo", **{"Idempotency-Key": "K"})
+    assert undone.status_code == 200 and undone.json()["events"][0]["type"] == "ActionUndone"
+    problem = refused_with(game, 422, lambda: game.post("A", "redo", **{"Idempotency-Key": "K"}))
+    assert problem["field"] == "Idempotency-Key"
+    redone = game.post("A", "redo", **{"Idempotency-Key": "K2"})
+    assert redone.status_code == 200 and redone.json()["events"][0]["type"] == "ActionRedone"
+    assert game.post("A", "undo", **{"Idempotency-Key": "K"}).json() == undone.json()  # its own endpoint replays
+
+
+def test_a_refused_undo_key_reused_on_redo_or_on_commands_is_422(new_game):
+    game = started(new_game)
+    nothing = game.post("A", "redo", **{"Idempotency-Key": "R"})
+    assert nothing.status_code == 409 and nothing.json()["rule"] == "SVC.UNDO.NONE"
+    for send in (lambda: game.post("A", "undo", **{"Idempotency-Key": "R"}),
+                 lambda: game.send("A", TABLE_ROLL, **{"Idempotency-Key": "R"})):
+        assert refused_with(game, 422, send)["field"] == "Idempotency-Key"
+    assert game.post("A", "redo", **{"Idempotency-Key": "R"}).json() == nothing.json()
+
+
+def test_a_command_key_reused_on_undo_is_422(new_game):
+    game = started(new_game)
+    assert game.send("A", TABLE_ROLL, **{"Idempotency-Key": "C"}).status_code == 200
+    assert refused_with(game, 422, lambda: game.post("A", "undo", **{"Idempotency-Key": "C"}))["field"] \
+        == "Idempotency-Key"
+
+
+# --- the connection stays usable ------------------------------------------------------------------------------
+
+def local_port(response: httpx.Response) -> int:
+    return response.extensions["network_stream"].get_extra_info("client_addr")[1]
+
+
+def test_hostile_requests_and_a_failure_inside_the_service_leave_the_connection_usable(tmp_path):
+    app = create_app(settings_for(tmp_path))
+    with serving(app) as url, httpx.Client(base_url=url, timeout=10,
+                                            limits=httpx.Limits(max_connections=1)) as http:
+        game = GameClient(http, dice="table")
+        game.start([unit("scouts", 5)], [unit("boyz", 10)])
+        good = lambda: http.get(f"/games/{game.id}/state", headers=game.headers("A"))  # noqa: E731
+        port = local_port(good())
+        hostile = [
+            lambda: post_raw(game, b"[" * 1000 + b"]" * 1000),
+            lambda: post_raw(game, b'{"type": "free_roll", "spec": "D6", "purpose": "\\ud800", "dice": [1]}'),
+            lambda: game.send("A", {"type": "free_roll", "spec": "9" * 5000 + "D6", "purpose": "x"}),
+            lambda: post_raw(game, json.dumps(TABLE_ROLL), content_type="text/plain"),
+            lambda: http.get(f"/games/{game.id}/events/stream", params={"after": 2 ** 63},
+                             headers=game.headers("A")),
+            lambda: post_raw(game, b"x" * 70_000),
+        ]
+        for send in hostile:
+            refused = send()
+            assert 400 <= refused.status_code < 500, refused.text
+            assert refused.headers.get("connection") != "close"
+            answer = good()
+            assert answer.status_code == 200 and local_port(answer) == port
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("the disk is on fire")
+
+        app.state.warlog.verify = broken
+        failed = http.get(f"/games/{game.id}/verify", headers=game.headers("A"))
+        assert failed.status_code == 500 and failed.headers["content-type"].startswith(PROBLEM)
+        assert "fire" not in failed.json()["detail"]
+        answer = good()
+        assert answer.status_code == 200 and local_port(answer) == port
+

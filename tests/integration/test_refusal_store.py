@@ -1,0 +1,57 @@
+"""The refusal store keeps each key's endpoint, in SQLite and PostgreSQL, also in a table made before
+it had that column (whose rows then name no endpoint)."""
+import sqlite3
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from api.idempotency import RefusalStore
+from tests.integration.conftest import PG_URL, pg_settings
+
+PROBLEM = {"status": 409, "rule": "SVC.UNDO.NONE"}
+OLD_TABLE = ("CREATE TABLE {} (game text, seat text, key text, body text, status int, problem text, "
+             "at double precision, PRIMARY KEY (game, seat, key))")
+
+
+def check(store: RefusalStore) -> None:
+    assert store.get("g", "A", "old") == ("digest", 409, PROBLEM, None)  # stored before: no endpoint
+    store.put("g", "A", "K", "digest", 409, PROBLEM, "redo")
+    assert store.get("g", "A", "K") == ("digest", 409, PROBLEM, "redo")
+
+
+def test_a_sqlite_refusal_table_from_before_gains_the_endpoint_column(tmp_path):
+    path = str(tmp_path / "warlog.db")
+    with sqlite3.connect(path) as db:
+        db.execute(OLD_TABLE.format("warlog_refusals"))
+        db.execute("INSERT INTO warlog_refusals VALUES ('g', 'A', 'old', 'digest', 409, ?, 1e12)",
+                   ('{"status": 409, "rule": "SVC.UNDO.NONE"}',))
+    store = RefusalStore(sqlite_path=path)
+    try:
+        check(store)
+    finally:
+        store.close()
+    again = RefusalStore(sqlite_path=path)  # opening it once more changes nothing
+    try:
+        assert again.get("g", "A", "K")[3] == "redo"
+    finally:
+        again.close()
+
+
+@pytest.mark.postgres
+def test_a_postgres_refusal_table_from_before_gains_the_endpoint_column(pg_schema):
+    with psycopg.connect(PG_URL, autocommit=True) as db:
+        db.execute(sql.SQL(OLD_TABLE).format(sql.Identifier(pg_schema, "warlog_refusals")))
+        db.execute(sql.SQL("INSERT INTO {} VALUES ('g', 'A', 'old', 'digest', 409, %s, 1e12)").format(
+            sql.Identifier(pg_schema, "warlog_refusals")), ('{"status": 409, "rule": "SVC.UNDO.NONE"}',))
+    store = RefusalStore.for_settings(pg_settings(pg_schema))
+    try:
+        check(store)
+    finally:
+        store.close()
+
+
+def test_the_memory_store_keeps_the_endpoint_too():
+    store = RefusalStore()
+    store.put("g", "A", "K", "digest", 409, PROBLEM, "undo")
+    assert store.get("g", "A", "K") == ("digest", 409, PROBLEM, "undo")

@@ -13,7 +13,7 @@ def new_game() -> Game:
 
 
 SCOUTS = [{"id": "scouts", "name": "Scouts", "keywords": ["INFANTRY"], "abilities": [],
-           "models": [{"name": "Scout", "count": 5, "W": 1}], "weapons": []}]
+           "models": [{"name": "Scout", "count": 5, "W": 1, "Ld": 7}], "weapons": []}]
 
 
 def test_a_mustering_key_replays_on_armies_and_is_refused_on_commands():

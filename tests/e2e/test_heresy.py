@@ -164,7 +164,8 @@ def test_a_unit_entering_play_opens_snap_shots_and_a_vehicle_fires_only_defensiv
     game.cmd("A", "enter", unit="legion-2", from_edge=True, rush=True, distance=8)
     state = game.state("B")
     assert state["awaiting"]["action"] == "react" and state["awaiting"]["reaction"] == "snap_shots"
-    shooters = [a["schema"]["properties"]["unit"]["const"] for a in state["actions"] if "unit" in a["schema"]["properties"]]
+    shooters = [a["schema"]["properties"]["unit"]["const"] for a in state["actions"]
+                if "unit" in a["schema"]["properties"]]
     assert shooters == ["militia"]
     assert game.refused("B", "react", unit="tank", weapons=["Boltgun"])["rule"] == "HH.RES.4"
     made = game.cmd("B", "react", unit="militia", weapons=["Boltgun"])["events"][0]

@@ -12,12 +12,12 @@ A unit spec is `{"unit": id, ...}` or `{"vehicle": id, ...}`, the rest being the
 `tests.support.client.unit` / `vehicle`. `ruleset` defaults to "alternating". A step's `seat` is "A", "B"
 or "awaiting": the seat `awaiting` names before the step (a server-dice roll-off's winner). A step sends a
 `command`, or `"undo": "undo" | "approve" | "reject" | "redo"`; `"repeat_while_awaiting": "roll_off"` sends
-it again while the game still awaits that (a server-dice roll-off that tied). `expect.status` defaults to 200; a refusal (409, 422) must name `rule` (when given) and
-append nothing. `events` are matched, in order, against the events the step appended; `absent` names event
-types it must not have appended. `state` is matched against `GET /state` as the step's seat sees it, `views`
-against other seats' views. Matching is by subset: a dict names only the keys it cares about, a list is
-matched element by element and must have the same length; the string "*" matches any value (server dice:
-assert structure, not faces).
+it again while the game still awaits that (a server-dice roll-off that tied). `expect.status` defaults to
+200; a refusal (409, 422) must name `rule` (when given) and append nothing. `events` are matched, in order,
+against the events the step appended; `absent` names event types it must not have appended. `state` is
+matched against `GET /state` as the step's seat sees it, `views` against other seats' views. Matching is by
+subset: a dict names only the keys it cares about, a list is matched element by element and must have the
+same length; the string "*" matches any value (server dice: assert structure, not faces).
 """
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from domain import commands as cmd
+from domain import dice
 from domain.rules import actions as act
 from domain.rules.actions import Action
 from domain.rules.flow import alive, applies, handles, inches, units_of
@@ -53,7 +54,7 @@ class Movement:
         enemies = enemies_on_battlefield(state, seat)
         for uid in ready:
             unit = state["units"][uid]
-            models = unit["models_alive"]
+            models = min(unit["models_alive"], dice.MAX_DICE)  # one test per model, in one roll
             for move in ("normal", "rush"):
                 for difficult in (False, True):
                     most = allowance(unit, move == "rush", difficult)
@@ -100,8 +101,9 @@ class Movement:
             rule = "HH.MOV.4" if command.difficult and Decimal(distance) <= most + DIFFICULT_PENALTY else \
                 "HH.MOV.5" if rush else "HH.MOV.1"
             raise Refused(f"{uid} may move at most {most}\" this way, not {distance}\"", rule=rule)
-        if type(command.dangerous) is not int or not 0 <= command.dangerous <= unit["models_alive"]:
-            raise Malformed(f"dangerous: 0..{unit['models_alive']} models", field="dangerous")
+        most_tests = min(unit["models_alive"], dice.MAX_DICE)
+        if type(command.dangerous) is not int or not 0 <= command.dangerous <= most_tests:
+            raise Malformed(f"dangerous: 0..{most_tests} models", field="dangerous")
         near = list(dict.fromkeys(command.near))
         enemies = enemies_on_battlefield(state, seat)
         for other_uid in near:

@@ -71,15 +71,16 @@ class Reactions:
 
     def snap_shooters(self, state: dict[str, Any], against: str) -> list[str]:
         seat = reaction_seat(state)
-        return [uid for uid, _ in units_of(state, seat) if self.reaction_block(state, uid, "snap_shots", against) is None] \
-            if seat else []
+        if seat is None:
+            return []
+        return [uid for uid, _ in units_of(state, seat) if self.reaction_block(state, uid, "snap_shots", against) is None]
 
     def offer_reaction(self, t: Any, uid: str, against: str) -> None:
         """HH.REACT.1: an enemy unit ended its move within 12" of `uid`."""
+        unit = t.state["units"][uid]
         if self.reaction_block(t.state, uid, "move", against) is None:
-            t.emit("ReactionOffered", {"kind": "move", "unit": uid, "against": against,
-                                       "seat": t.state["units"][uid]["owner"], "up_to": initiative(t.state["units"][uid])},
-                   "HH.REACT.1")
+            t.emit("ReactionOffered", {"kind": "move", "unit": uid, "against": against, "seat": unit["owner"],
+                                       "up_to": initiative(unit)}, "HH.REACT.1")
 
     def offer_snap_shots(self, t: Any, against: str) -> None:
         """HH.RES.4: a unit entered play; a nearby enemy unit may make snap shots at it."""

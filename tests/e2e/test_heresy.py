@@ -22,6 +22,9 @@ def to_sub_phase(game: GameClient, seat: str, sub_phase: str | None, phase: str 
         state = game.state()
         if (state["active_seat"], state["phase"], state["sub_phase"]) == (seat, phase, sub_phase):
             return
+        if state["awaiting"]["action"] == "roll_off":  # a new battle round
+            a_goes_first(game)
+            continue
         game.cmd(state["active_seat"], "end_phase")
     raise AssertionError(f"never reached {seat} {phase} {sub_phase}")
 
@@ -226,3 +229,24 @@ def test_an_event_of_the_heresy_rules_is_explained_by_the_audit(new_game):
     audit = game.http.get(f"/games/{game.id}/audit/{seq}", headers=game.headers("A")).json()
     assert audit["rule"]["id"] == "HH.MOV.5" and "Initiative" in audit["rule"]["summary"]
     assert {"by": "A", "fact": "distance measured at the table", "value": "7"} in audit["facts"]["attested"]
+    assert audit["facts"]["used"]["allowance"] == 10
+
+
+def test_the_audit_links_a_reaction_to_its_window_and_a_lapsed_status_to_its_cause(new_game):
+    game = new_game("heresy")
+    game.start([unit("legion-1")], [unit("militia", statuses=("pinned",)), unit("scouts")])
+    a_goes_first(game)
+    to_sub_phase(game, "A", "move")
+    moved = game.cmd("A", "move", unit="legion-1", move="normal", distance=6, near=["militia", "scouts"])
+    assert [e["data"]["unit"] for e in moved["events"] if e["type"] == "ReactionOffered"] == ["scouts"]
+    made = game.cmd("B", "react", unit="scouts", direction="away", distance=2)["events"][0]
+    audit = game.http.get(f"/games/{game.id}/audit/{made['seq']}", headers=game.headers("B")).json()
+    whys = {cause["type"]: cause["why"] for cause in audit["causes"]}
+    assert whys["ReactionOffered"] == "the reaction window it answers"
+    assert audit["rule"]["id"] == "HH.REACT.1"
+    to_sub_phase(game, "B", "reserves")
+    to_sub_phase(game, "A", "reserves")  # B's turn ended: the militia's Pinned lapsed
+    lapsed = next(e for e in game.events() if e["type"] == "StatusLost" and e["data"]["status"] == "pinned")
+    assert lapsed["rule"] == "HH.MOV.2" and "convention" in lapsed["data"]["reason"]
+    audit = game.http.get(f"/games/{game.id}/audit/{lapsed['seq']}", headers=game.headers("A")).json()
+    assert audit["rule"]["id"] == "HH.MOV.2"

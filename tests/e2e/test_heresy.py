@@ -250,3 +250,14 @@ def test_the_audit_links_a_reaction_to_its_window_and_a_lapsed_status_to_its_cau
     assert lapsed["rule"] == "HH.MOV.2" and "convention" in lapsed["data"]["reason"]
     audit = game.http.get(f"/games/{game.id}/audit/{lapsed['seq']}", headers=game.headers("A")).json()
     assert audit["rule"]["id"] == "HH.MOV.2"
+
+
+def test_a_tactical_status_the_table_records_cites_the_hh_rule_it_bears_on(new_game):
+    game = new_game("heresy")
+    game.start([unit("legion-1")], [unit("militia")])
+    a_goes_first(game)
+    pinned = game.cmd("B", "set_status", unit="legion-1", status="pinned", reason="shot at")["events"][0]
+    routed = game.cmd("B", "set_status", unit="militia", status="routed", reason="failed morale")["events"][0]
+    locked = game.cmd("A", "set_status", unit="legion-1", status="locked_in_combat", reason="charged")["events"][0]
+    assert (pinned["rule"], routed["rule"], locked["rule"]) == ("HH.MOV.2", "HH.ROUT.1", "HH.MOV.2")
+    assert pinned["data"] == {"unit": "legion-1", "status": "pinned", "reason": "shot at", "attested_by": "B"}

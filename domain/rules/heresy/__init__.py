@@ -12,6 +12,7 @@ only at the table edge (HH.ROUT.3) or as the table records; Locked in Combat is 
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from domain import commands as cmd
@@ -32,6 +33,8 @@ PHASES = (("movement", "reserves", "HH.MOV.0", "HH.RES.1"), ("movement", "move",
           ("movement", "rout", "HH.MOV.0", "HH.ROUT.1"), ("shooting", None, "CORE.SEQ.1", "HH.MOV.5"),
           ("assault", None, "CORE.SEQ.1", "HH.MOV.5"))
 EXPIRES = {"pinned": "HH.MOV.2", "suppressed": "HH.MOV.3"}  # the rule that names it, cited when it lapses
+STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MOV.3", "locked_in_combat": "HH.MOV.2",
+               "stationary": "HH.MOV.1"}  # a tactical status the table records cites the HH rule it bears on
 
 
 @register
@@ -216,6 +219,8 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Igougo):
         if command.status == "routed" and command.value and not any(line.get("Ld") for line in unit["models"]):
             raise Refused(f"{command.unit} has no Leadership to test at the table edge, so it cannot rout",
                           rule="HH.ROUT.3")
+        if command.rule is None and command.status in STATUS_RULE:
+            command = dataclasses.replace(command, rule=STATUS_RULE[command.status])
         super().set_status(t, seat, command)
 
 

@@ -225,6 +225,7 @@ class Enter(Command):
     removed: int = 0                             # models that could not enter in coherency (HH.RES.2)
     rush: bool = False
     distance: Any = None                         # a rush: inches moved (at most M + I)
+    near: tuple[str, ...] = ()                   # a rush: enemy units within 12" of it at the end (HH.REACT.1)
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "enter"
 

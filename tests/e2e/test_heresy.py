@@ -177,6 +177,21 @@ def test_a_unit_entering_play_opens_snap_shots_and_a_vehicle_fires_only_defensiv
     assert game.refused("A", "select", unit="legion-2", targets=["militia"])["rule"] == "HH.RES.3"
 
 
+def test_a_unit_rushing_as_it_enters_play_ends_a_move_and_may_draw_a_reaction_move_after_the_snap_shots(new_game):
+    game = new_game("heresy")
+    game.start([unit("legion-1"), unit("legion-2", in_reserves=True)], [unit("militia"), unit("scouts")])
+    a_goes_first(game)
+    while game.state()["awaiting"]["action"] != "enter":  # server dice: the reserve roll may take a few turns
+        to_sub_phase(game, "B", "reserves")
+        to_sub_phase(game, "A", "reserves")
+    game.cmd("A", "enter", unit="legion-2", from_edge=True, rush=True, distance=7, near=["scouts"])
+    assert game.state()["awaiting"]["reaction"] == "snap_shots"
+    game.cmd("B", "react", unit="militia", weapons=["Boltgun"])
+    awaiting = game.state()["awaiting"]
+    assert (awaiting["reaction"], awaiting["unit"], awaiting["against"]) == ("move", "scouts", "legion-2")
+    assert game.refused("A", "enter", unit="legion-2", from_edge=True)["rule"] == "HH.REACT.1"
+
+
 def test_a_routed_unit_falls_back_and_at_the_edge_a_passed_leadership_test_leaves_it_suppressed(new_game):
     game = new_game("heresy", dice="table")
     game.start([unit("legion-1", statuses=("routed",))], [unit("militia")])

@@ -15,9 +15,10 @@ from domain import dice
 from domain.rules import actions as act
 from domain.rules.actions import Action
 from domain.rules.flow import alive, applies, handles, inches, units_of
-from domain.rules.heresy.common import (DANGEROUS_FAILS_ON, DIFFICULT_PENALTY, REACTION_RANGE, Block, allowance,
+from domain.rules.heresy.common import (DANGEROUS_FAILS_ON, DIFFICULT_PENALTY, Block, allowance,
                                         enemies_on_battlefield, initiative, movement, movement_block)
-from domain.rulings import Malformed, NotFound, Refused
+from domain.rules.heresy.reactions import checked_near, near_field
+from domain.rulings import Malformed, Refused
 
 MOVES = ("normal", "rush", "stationary")
 
@@ -67,8 +68,7 @@ class Movement:
                                                       "gains Suppressed)"),
                     }
                     if enemies:
-                        fields["near"] = act.subset(enemies, 0, f"enemy units within {REACTION_RANGE}\" of it at the "
-                                                                "end of its move: each may react")
+                        fields["near"] = near_field(enemies)
                     summary = (f"{'rush' if move == 'rush' else 'move'} {uid} up to {most}\""
                                + (" through difficult terrain" if difficult else "")
                                + (": no shooting or charging this turn" if move == "rush" else ""))
@@ -104,13 +104,7 @@ class Movement:
         most_tests = min(unit["models_alive"], dice.MAX_DICE)
         if type(command.dangerous) is not int or not 0 <= command.dangerous <= most_tests:
             raise Malformed(f"dangerous: 0..{most_tests} models", field="dangerous")
-        near = list(dict.fromkeys(command.near))
-        enemies = enemies_on_battlefield(state, seat)
-        for other_uid in near:
-            if other_uid not in state["units"]:
-                raise NotFound(f"no unit {other_uid!r} in this game", field="near")
-            if other_uid not in enemies:
-                raise Malformed(f"{other_uid} is not an enemy unit on the battlefield", field="near")
+        near = checked_near(state, seat, command.near)
         t.emit("UnitMoved", {"unit": uid, "seat": seat, "move": command.move, "distance": distance,
                              "allowance": most, "difficult": bool(command.difficult),
                              "dangerous": command.dangerous, "coherency_lost": bool(command.coherency_lost),

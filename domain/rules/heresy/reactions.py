@@ -19,9 +19,9 @@ from domain import commands as cmd
 from domain.rules import actions as act
 from domain.rules.actions import Action
 from domain.rules.flow import alive, applies, handles, inches, units_of
-from domain.rules.heresy.common import (LOCKED, Block, initiative, is_vehicle, movement_block, on_battlefield,
-                                        reaction_seat)
-from domain.rulings import Malformed, Refused
+from domain.rules.heresy.common import (LOCKED, REACTION_RANGE, Block, enemies_on_battlefield, initiative, is_vehicle,
+                                        movement_block, on_battlefield, reaction_seat)
+from domain.rulings import Malformed, NotFound, Refused
 
 DIRECTIONS = ("toward", "away")
 KIND_RULE = {"move": "HH.REACT.1", "snap_shots": "HH.RES.4"}
@@ -33,6 +33,22 @@ def snap_weapons(unit: dict[str, Any]) -> list[str]:
     if is_vehicle(unit):
         ranged = [w for w in ranged if "DEFENSIVE" in {k.upper() for k in w.get("keywords", [])}]
     return list(dict.fromkeys(w["name"] for w in ranged))
+
+
+def near_field(enemies: list[str]) -> dict[str, Any]:
+    """HH.REACT.1, attested: the enemy units a unit ended its move within 12" of."""
+    return act.subset(enemies, 0, f"enemy units within {REACTION_RANGE}\" of it at the end of its move: each may react")
+
+
+def checked_near(state: dict[str, Any], seat: str, near: Any) -> list[str]:
+    named = list(dict.fromkeys(near))
+    enemies = enemies_on_battlefield(state, seat)
+    for uid in named:
+        if uid not in state["units"]:
+            raise NotFound(f"no unit {uid!r} in this game", field="near")
+        if uid not in enemies:
+            raise Malformed(f"{uid} is not an enemy unit on the battlefield", field="near")
+    return named
 
 
 class Reactions:

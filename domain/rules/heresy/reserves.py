@@ -8,7 +8,8 @@ from domain import commands as cmd
 from domain.rules import actions as act
 from domain.rules.actions import Action
 from domain.rules.flow import alive, applies, handles, inches, units_of
-from domain.rules.heresy.common import RESERVES_ON, allowance, initiative, movement
+from domain.rules.heresy.common import RESERVES_ON, allowance, enemies_on_battlefield, initiative, movement
+from domain.rules.heresy.reactions import checked_near, near_field
 from domain.rulings import Malformed, Refused
 
 
@@ -43,12 +44,14 @@ class Reserves:
                                       "(it may shoot and charge this turn)", ["unit", "from_edge"],
                                       unit=act.const(uid), from_edge=edge, removed=removed, rush=act.const(False)))
             most = allowance(unit, rush=True, difficult=False)
+            enemies = enemies_on_battlefield(state, seat)
             offered.append(act.action(
                 "enter", "HH.MOV.5", f"bring {uid} into play and rush up to {most}\" (M {movement(unit)} + I "
                 f"{initiative(unit)}): it can neither shoot nor charge this turn", ["unit", "from_edge", "rush",
                                                                                     "distance"],
                 unit=act.const(uid), from_edge=edge, removed=removed, rush=act.const(True),
-                distance=act.number(0, most, f"inches rushed, at most {most}\"")))
+                distance=act.number(0, most, f"inches rushed, at most {most}\""),
+                near=near_field(enemies) if enemies else None))
         return offered
 
     @handles("enter")
@@ -79,12 +82,16 @@ class Reserves:
             data["allowance"] = allowance(unit, rush=True, difficult=False)
             if Decimal(data["distance"]) > data["allowance"]:
                 raise Refused(f"a rush moves at most M + I = {data['allowance']}\"", rule="HH.MOV.5")
-        elif command.distance is not None:
-            raise Malformed("an arriving unit is placed; only a rush gives a distance", field="distance")
+            data["near"] = checked_near(state, seat, command.near)
+        elif command.distance is not None or command.near:
+            raise Malformed("an arriving unit is placed; only a rush gives a distance and the units it ended near",
+                            field="distance" if command.distance is not None else "near")
         t.emit("ReserveArrived", data, "HH.MOV.5" if command.rush else "HH.RES.2")
         if command.removed:
             self.casualties(t, uid, command.removed, 0, "HH.RES.2", reason="could not enter in coherency")
         self.offer_snap_shots(t, uid)
+        for target in data.get("near", ()):  # a rush is a move: HH.REACT.1 as for any other
+            self.offer_reaction(t, target, against=uid)
 
     @applies("ReserveArriving")
     def _arriving(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

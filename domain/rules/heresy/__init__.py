@@ -23,7 +23,7 @@ from domain.rules.heresy.combat import Combat
 from domain.rules.heresy.movement import Movement
 from domain.rules.heresy.reactions import Reactions
 from domain.rules.heresy.reserves import Reserves
-from domain.rules.heresy.rout import Rout, must_fall_back
+from domain.rules.heresy.rout import Rout
 from domain.rules.igougo import Igougo
 from domain.rules.registry import register
 from domain.rulings import Refused
@@ -224,4 +224,4 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Igougo):
         super().set_status(t, seat, command)
 
 
-__all__ = ["Heresy", "must_fall_back"]
+__all__ = ["Heresy"]

@@ -18,7 +18,7 @@ from typing import Any
 from domain import commands as cmd
 from domain.rules import actions as act
 from domain.rules.actions import Action
-from domain.rules.flow import alive, applies, handles, inches, units_of
+from domain.rules.flow import applies, handles, inches, units_of
 from domain.rules.heresy.common import (LOCKED, REACTION_RANGE, Block, enemies_on_battlefield, initiative, is_vehicle,
                                         movement_block, on_battlefield, reaction_seat)
 from domain.rulings import Malformed, NotFound, Refused

@@ -42,8 +42,9 @@ class Rout:
 
     def fall_back_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
         return [act.action("fall_back", "HH.ROUT.2",
-                           f"fall back {uid} {state['units'][uid]['turn']['fall_back']}\" toward its deployment zone "
-                           "(never within 1\" of an enemy); say whether a model reached its table edge",
+                           f"fall back {uid} {state['units'][uid]['turn']['fall_back']}\" as directly as possible toward "
+                           "the nearest point of its deployment zone (or the nearest table edge), never within 1\" "
+                           "of an enemy; say whether a model reached the table edge",
                            ["unit", "reached_edge"], unit=act.const(uid),
                            reached_edge=act.boolean("attested: a model reached the deployment zone's table edge "
                                                     "(a Leadership test follows)"))

@@ -13,7 +13,7 @@ from domain.rulings import Malformed
 STATUSES = frozenset({
     "battle_shocked", "falling_back", "regrouped", "pinned", "gone_to_ground",
     "immobilised", "routed", "suppressed", "locked_in_combat", "engaged",
-    "no_weapons_left",
+    "no_weapons_left", "stationary",
 })
 
 

@@ -270,3 +270,65 @@ def sent(command: Command) -> dict[str, Any]:
 def keep_sent(command: Command, body: dict[str, Any]) -> Command:
     object.__setattr__(command, "_sent", body)  # not a field: equality, as_data and the audit never see it
     return command
+
+
+# -- heresy (HH.*): the Movement phase's own commands ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Enter(Command):
+    """Heresy: bring a unit that passed its reserve roll into play from your deployment zone's table edge
+    (HH.RES.2), saying how many models could not be placed; it may rush as it enters (HH.MOV.5)."""
+
+    unit: str
+    from_edge: bool = False                      # attested: the first model is placed on that table edge
+    removed: int = 0                             # models that could not enter in coherency (HH.RES.2)
+    rush: bool = False
+    distance: Any = None                         # a rush: inches moved (at most M + I)
+    near: tuple[str, ...] = ()                   # a rush: enemy units within 12" of it at the end (HH.REACT.1)
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "enter"
+
+
+@dataclass(frozen=True)
+class Move(Command):
+    """Heresy: one unit's move in the Move sub-phase (HH.MOV.1-5): normal, rush or stationary."""
+
+    unit: str
+    move: str = "normal"                         # normal | rush | stationary
+    distance: Any = None                         # inches moved, within the allowance the actions show
+    difficult: bool = False                      # its path crossed difficult terrain: -2" (HH.MOV.4)
+    dangerous: int = 0                           # models that moved through dangerous terrain: one test each
+    coherency_lost: bool = False                 # attested: it genuinely cannot keep coherency (HH.MOV.3)
+    near: tuple[str, ...] = ()                   # enemy units within 12" of it at the end (HH.REACT.1)
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "move"
+
+
+@dataclass(frozen=True)
+class React(Command):
+    """Heresy: the opponent's answer to a reaction window: a reaction move (HH.REACT.1), snap shots at a
+    unit entering play (HH.RES.4), or `act: false` to decline."""
+
+    unit: str | None = None
+    act: bool = True
+    move: str = "normal"                         # a reaction is never a rush (HH.MOV.5)
+    direction: str | None = None                 # toward | away (from the enemy unit that moved)
+    distance: Any = None                         # inches, at most the unit's Initiative
+    weapons: tuple[str, ...] = ()                # snap shots: the weapons fired
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "react"
+
+
+@dataclass(frozen=True)
+class FallBack(Command):
+    """Heresy: a routed unit's fall back, its distance rolled by the service (HH.ROUT.2); the players attest
+    whether a model reached its deployment zone's table edge (HH.ROUT.3)."""
+
+    unit: str
+    reached_edge: bool = False
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "fall_back"
+
+
+COMMANDS.update({cls.type: cls for cls in (Enter, Move, React, FallBack)})

@@ -22,7 +22,8 @@ SERVER_DICE = ("HMAC-SHA256(key=seed, msg=f\"{game_id}:{k}:{block}:{E_A}:{E_B}\"
 USED = ("ld", "total", "needed", "hit_on", "hits", "distance", "targets", "strength", "weapon_strength",
         "centre_over_hull", "vehicle", "hit", "hull_points", "hull_points_left", "outcome", "counts",
         "pass_points", "remaining", "models", "wounds", "from", "to", "models_alive", "starting_strength",
-        "success", "weapons", "choice", "winner", "first")
+        "success", "weapons", "choice", "winner", "first", "move", "allowance", "difficult", "dangerous",
+        "coherency_lost", "near", "up_to", "direction", "reached_edge", "removed", "rush", "failed", "passed")
 CHARACTERISTICS = ("M", "T", "Sv", "InSv", "W", "Ld", "OC", "BS", "WS", "I", "A", "hull_points")
 
 
@@ -250,6 +251,7 @@ def causes(log: GameLog, entry: dict[str, Any], action: Action) -> list[dict[str
     if kind == "CombatFought":
         cite(latest("CombatJoined", where=lambda e: data.get("chosen") in e["data"].get("units", [])),
              "the charge that joined the combat")
+    heresy_causes(data, kind, cite, latest)
     if kind in ("StrengthChanged", "UnitDestroyed"):
         cite(latest("GameStarted"), "the starting strength it is measured against (CORE.STR.1)")
     if kind == "BattleRoundEnded":
@@ -261,6 +263,32 @@ def causes(log: GameLog, entry: dict[str, Any], action: Action) -> list[dict[str
         if earlier < seq:
             cite(log.by_seq[earlier], "earlier in the same action")
     return found
+
+
+def heresy_causes(data: dict[str, Any], kind: str, cite: Callable[..., None], latest: Callable[..., Any]) -> None:
+    """What an event of the heresy rules answers: the window, the move, the roll or the status before it."""
+    uid = data.get("unit")
+
+    def of_unit(unit: Any) -> Callable[[dict[str, Any]], bool]:
+        return lambda e: e["data"].get("unit") == unit
+
+    if kind in ("ReactionMade", "ReactionDeclined"):
+        cite(latest("ReactionOffered", where=lambda e: e["data"].get("against") == data.get("against")
+                    and e["data"].get("kind") == data.get("kind")), "the reaction window it answers")
+    if kind == "ReactionOffered":
+        cite(latest("UnitMoved", "ReserveArrived", where=of_unit(data.get("against"))),
+             "the enemy move or arrival that opened it")
+    if kind == "FellBack":
+        cite(latest("FallBackRolled", where=of_unit(uid)), "the fall back distance rolled")
+    if kind == "LeadershipTested":
+        cite(latest("FellBack", where=of_unit(uid)), "the fall back that reached the table edge")
+    if kind == "DangerousTerrainTested":
+        cite(latest("UnitMoved", where=of_unit(uid)), "the move through dangerous terrain")
+    if kind in ("ShootingDeclared", "ChargeDeclared"):
+        cite(latest("UnitMoved", "ReserveArrived", where=of_unit(uid)), "how it moved this turn (no rush)")
+    if kind == "StatusLost":
+        cite(latest("StatusGained", where=lambda e: e["data"].get("unit") == uid
+                    and e["data"].get("status") == data.get("status")), "the status it ends")
 
 
 # -- stories -------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import pytest
 
 from domain.commands import COMMANDS
 from tests.support.client import GameClient, unit, vehicle
+from tests.support.instances import instance
 
 UNITS_A = [unit("a-1", 5), unit("a-2", 3, statuses=("falling_back",)), vehicle("a-truck", capacity=6),
            unit("a-in", 3, embarked_in="a-truck"), unit("a-res", 2, in_reserves=True)]
@@ -46,13 +47,17 @@ def value(rng: random.Random, field: dataclasses.Field) -> Any:
     return rng.choice(["normal", "x", "pinned", "battle_shocked", "hull", ""])
 
 
-def answer_awaited(rng: random.Random, view: dict[str, Any], dice_mode: str) -> tuple[str, dict[str, Any]] | None:
+def answer_awaited(rng: random.Random, game: GameClient, dice_mode: str) -> tuple[str, dict[str, Any]] | None:
     """Half the time, what the game waits for: so that play gets past the first sub-phase."""
+    view = game.state("A")
     awaiting = view["awaiting"]
     seat, action = awaiting.get("seat") or rng.choice("AB"), awaiting["action"]
     if action == "select":
         eligible = [uid for uid, u in view["units"].items() if u.get("eligible")]
         return (seat, {"type": "select", "unit": rng.choice(eligible), "act": rng.random() < 0.7}) if eligible else None
+    if action in ("enter", "react", "fall_back"):  # a ruleset's own prompt: one of the shapes it offers
+        offered = [a for a in game.state(seat)["actions"] if a["type"] == action]
+        return (seat, instance(rng.choice(offered)["schema"], rng)) if offered else None
     if action not in ("roll_off", "roll", "confirm_count", "end_phase", "choose_order"):
         return None
     body: dict[str, Any] = {"type": action}
@@ -76,7 +81,7 @@ def test_random_commands_get_an_answer_never_a_server_error_and_the_log_verifies
     kinds = sorted((name, cls) for name, cls in COMMANDS.items() if name != "concede")
     statuses: set[int] = set()
     for _ in range(400):
-        awaited = answer_awaited(rng, game.state("A"), dice_mode) if rng.random() < 0.5 else None
+        awaited = answer_awaited(rng, game, dice_mode) if rng.random() < 0.5 else None
         if awaited is None:
             name, cls = rng.choice(kinds)
             body = {"type": name, **{f.name: value(rng, f) for f in dataclasses.fields(cls) if rng.random() < 0.85}}

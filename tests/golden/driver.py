@@ -81,7 +81,7 @@ def armies(rng: random.Random) -> tuple[list[dict[str, Any]], list[dict[str, Any
         units = [
             unit(f"{p}-squad", rng.randint(3, 10), abilities=("ATSKNF",) if rng.random() < 0.5 else (),
                  weapons=weapons(kind, shots)),
-            unit(f"{p}-mob", rng.randint(5, 12), statuses=("falling_back",) if rng.random() < 0.3 else ()),
+            unit(f"{p}-mob", rng.randint(5, 12), statuses=("falling_back", "routed") if rng.random() < 0.3 else ()),
             unit(f"{p}-brawlers", rng.randint(2, 6), ranged=False),
             vehicle(f"{p}-transport", capacity=10, fire_points=rng.choice([0, 2]), hull_points=rng.randint(2, 3)),
             unit(f"{p}-passengers", rng.randint(2, 5), embarked_in=f"{p}-transport"),

@@ -2,20 +2,22 @@
 
 A scenario file (tests/golden/scenarios/*.json) holds one game:
 
-    {"title": "...", "rules": ["AA.PP.2"], "dice": "table", "options": {},
+    {"title": "...", "ruleset": "alternating", "rules": ["AA.PP.2"], "dice": "table", "options": {},
      "armies": {"A": [unit spec, ...], "B": [...]},
      "steps": [{"seat": "A", "command": {"type": "select", "unit": "x"},
                 "expect": {"status": 200, "rule": "...", "events": [...], "absent": [...],
                            "state": {...}, "views": {"B": {...}}}}, ...]}
 
 A unit spec is `{"unit": id, ...}` or `{"vehicle": id, ...}`, the rest being the keyword arguments of
-`tests.support.client.unit` / `vehicle`. A step sends a `command`, or `"undo": "undo" | "approve" |
-"reject" | "redo"`. `expect.status` defaults to 200; a refusal (409, 422) must name `rule` (when given) and
-append nothing. `events` are matched, in order, against the events the step appended; `absent` names event
-types it must not have appended. `state` is matched against `GET /state` as the step's seat sees it, `views`
-against other seats' views. Matching is by subset: a dict names only the keys it cares about, a list is
-matched element by element and must have the same length; the string "*" matches any value (server dice:
-assert structure, not faces).
+`tests.support.client.unit` / `vehicle`. `ruleset` defaults to "alternating". A step's `seat` is "A", "B"
+or "awaiting": the seat `awaiting` names before the step (a server-dice roll-off's winner). A step sends a
+`command`, or `"undo": "undo" | "approve" | "reject" | "redo"`; `"repeat_while_awaiting": "roll_off"` sends
+it again while the game still awaits that (a server-dice roll-off that tied). `expect.status` defaults to
+200; a refusal (409, 422) must name `rule` (when given) and append nothing. `events` are matched, in order,
+against the events the step appended; `absent` names event types it must not have appended. `state` is
+matched against `GET /state` as the step's seat sees it, `views` against other seats' views. Matching is by
+subset: a dict names only the keys it cares about, a list is matched element by element and must have the
+same length; the string "*" matches any value (server dice: assert structure, not faces).
 """
 from __future__ import annotations
 
@@ -83,14 +85,24 @@ def last_seq(game: GameClient) -> int:
     return response.json()["last_seq"]
 
 
+def send(game: GameClient, seat: str, step: dict[str, Any]) -> Any:
+    if "undo" in step:
+        return game.post(seat, UNDO_PATHS[step["undo"]])
+    return game.send(seat, step["command"])
+
+
 def run_step(game: GameClient, number: int, step: dict[str, Any]) -> None:
     seat, expect = step["seat"], step.get("expect", {})
+    if seat == "awaiting":
+        seat = game.state()["awaiting"]["seat"]
+        assert seat in ("A", "B"), f"step {number}: awaiting names no seat"
     label = f"step {number} ({seat} {step.get('command') or step.get('undo')})"
     before = last_seq(game)
-    if "undo" in step:
-        response = game.post(seat, UNDO_PATHS[step["undo"]])
-    else:
-        response = game.send(seat, step["command"])
+    response = send(game, seat, step)
+    while step.get("repeat_while_awaiting") and response.status_code == 200 \
+            and game.state()["awaiting"]["action"] == step["repeat_while_awaiting"]:
+        before = last_seq(game)
+        response = send(game, seat, step)
     status = expect.get("status", 200)
     assert response.status_code == status, f"{label}: {response.status_code} {response.text}"
     body = response.json()
@@ -106,6 +118,10 @@ def run_step(game: GameClient, number: int, step: dict[str, Any]) -> None:
         types = {e["type"] for e in appended}
         for absent in expect.get("absent", []):
             assert absent not in types, f"{label}: appended {absent}"
+    _check_views(game, label, seat, expect)
+
+
+def _check_views(game: GameClient, label: str, seat: str, expect: dict[str, Any]) -> None:
     for role, wanted in [(seat, expect.get("state")), *expect.get("views", {}).items()]:
         if wanted is not None:
             wanted, view = dict(wanted), game.state(role)
@@ -118,7 +134,8 @@ def run_step(game: GameClient, number: int, step: dict[str, Any]) -> None:
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_golden_scenario_replays_with_the_expected_state_after_every_go(http, path):
     scenario = json.loads(path.read_text())
-    game = GameClient(http, "alternating", scenario.get("dice", "table"), scenario.get("options"))
+    ruleset, dice = scenario.get("ruleset", "alternating"), scenario.get("dice", "table")
+    game = GameClient(http, ruleset, dice, scenario.get("options"))
     for seat in ("A", "B"):
         response = game.muster(seat, [build(spec) for spec in scenario["armies"][seat]])
         assert response.status_code == 200, response.text

@@ -32,7 +32,7 @@ MOVE_TYPES = ("select", "pass", "declare_done", "end_phase", "roll", "roll_off",
 
 def army(seat: str, rng: random.Random) -> list[dict[str, Any]]:
     """A bit of everything the three rulesets read: weapons of each kind, a transport with passengers,
-    reserves, a fleeing unit, an immobile bunker, a heavy weapon with INDIRECT FIRE."""
+    reserves, a fleeing (and, in heresy, Routed) unit, an immobile bunker, a heavy weapon with INDIRECT FIRE."""
     p = seat.lower()
     kind, shots = rng.choice([("rapid_fire", "2"), ("heavy", "3"), ("pistol", "1"), ("assault", "D6")])
     guns = [{"name": "Gun", "type": "ranged", "range": 24, "A": shots, "skill": 4, "S": 4, "AP": -1, "D": "1",
@@ -41,7 +41,7 @@ def army(seat: str, rng: random.Random) -> list[dict[str, Any]]:
              "kind": "heavy", "keywords": ["INDIRECT FIRE"]},
             {"name": "Blade", "type": "melee", "A": "2", "S": 4, "AP": 0, "D": "1"}]
     units = [unit(f"{p}-squad", rng.randint(2, 8), abilities=("ATSKNF",) if rng.random() < 0.5 else (), weapons=guns),
-             unit(f"{p}-mob", rng.randint(3, 10), statuses=("falling_back",) if rng.random() < 0.3 else ()),
+             unit(f"{p}-mob", rng.randint(3, 10), statuses=("falling_back", "routed") if rng.random() < 0.3 else ()),
              unit(f"{p}-brawlers", rng.randint(1, 4), ranged=False),
              vehicle(f"{p}-transport", capacity=10, fire_points=rng.choice([0, 2]), hull_points=rng.randint(1, 3)),
              unit(f"{p}-passengers", rng.randint(1, 4), embarked_in=f"{p}-transport")]

@@ -1,0 +1,227 @@
+"""`heresy`: the heresy movement rules (seed 002, RULES.md HH.*).
+
+Each battle round opens with a roll-off for the first turn (CORE.DICE.3: the winner chooses who goes
+first), then each player's turn: Movement (Reserves, Move, Rout sub-phases, HH.MOV.0), Shooting and
+Assault, each ended by the active seat with `end_phase`. The sub-phases live in their own modules
+(reserves, movement, rout, reactions, combat); this one holds the turn and the tactical statuses.
+
+Tactical statuses are status events with their causes. Where the seed gives no duration (conventions):
+Stationary lasts until the end of its owner's turn; Pinned and Suppressed last until the end of their
+owner's next turn (a status gained during the owner's own turn stays through the turn after); Routed ends
+only at the table edge (HH.ROUT.3) or as the table records; Locked in Combat is the table's to record.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from domain import commands as cmd
+from domain.rules import actions as act
+from domain.rules.actions import Action
+from domain.rules.flow import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
+from domain.rules.heresy.combat import Combat
+from domain.rules.heresy.movement import Movement
+from domain.rules.heresy.reactions import Reactions
+from domain.rules.heresy.reserves import Reserves
+from domain.rules.heresy.rout import Rout
+from domain.rules.igougo import Igougo
+from domain.rules.registry import register
+from domain.rulings import Refused
+
+FIRST_TURN = Step("movement", "reserves", "order", "CORE.DICE.3", "CORE.DICE.3", "CORE.DICE.3")
+PHASES = (("movement", "reserves", "HH.MOV.0", "HH.RES.1"), ("movement", "move", "HH.MOV.0", "HH.MOV.1"),
+          ("movement", "rout", "HH.MOV.0", "HH.ROUT.1"), ("shooting", None, "CORE.SEQ.1", "HH.MOV.5"),
+          ("assault", None, "CORE.SEQ.1", "HH.MOV.5"))
+EXPIRES = {"pinned": "HH.MOV.2", "suppressed": "HH.MOV.3"}  # the rule that names it, cited when it lapses
+STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MOV.3", "locked_in_combat": "HH.MOV.2",
+               "stationary": "HH.MOV.1"}  # a tactical status the table records cites the HH rule it bears on
+
+
+@register
+class Heresy(Reserves, Movement, Reactions, Rout, Combat, Igougo):
+    name = "heresy"
+    phases = tuple(phase[:3] for phase in PHASES)
+
+    # -- the round -----------------------------------------------------------------------
+
+    def round_layout(self, state: dict[str, Any]) -> list[Step]:
+        """The roll-off for the first turn, then the winner's chosen order (the last one chosen, or A first)."""
+        order = state.get("turn_order") or list(SEATS)
+        return [FIRST_TURN] + [Step(phase, sub, "phase", rule, play, active=seat)
+                               for seat in order for phase, sub, rule, play in PHASES]
+
+    def settle(self, t: Any, step: Step) -> None:
+        t.emit("RollOffNeeded", {"sub_phase": step.name, "choice": True, "for": "the first turn"}, "CORE.DICE.3")
+
+    def begin(self, t: Any, step: Step) -> None:
+        if step.active is None:
+            return
+        if step.name == "reserves":
+            self.begin_reserves(t, step.active)
+        elif step.name == "rout":
+            self.begin_rout(t, step.active)
+
+    def progress(self, t: Any, step: Step) -> bool:
+        return self.close_dead_window(t)
+
+    def step_over(self, state: dict[str, Any], step: Step) -> bool:
+        if step.kind == "order":
+            return state["step"]["first"] is not None
+        return state["step"].get("ended", False)
+
+    def end_step(self, t: Any, step: Step) -> None:
+        if step.name == "move":
+            self.stationary_at_end_of_move(t, step.active)
+        if step.phase == "assault":
+            self.end_of_turn_statuses(t, step.active)
+        super().end_step(t, step)
+
+    def on_roll(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        uid, purpose = request["unit"], request["purpose"]
+        if purpose == "reserve":
+            self.reserve_rolled(t, uid, roll)
+        elif purpose == "dangerous_terrain":
+            self.dangerous_rolled(t, uid, roll)
+        elif purpose == "fall_back":
+            self.fall_back_rolled(t, uid, roll)
+        elif purpose == "leadership":
+            self.leadership_rolled(t, uid, request, roll)
+        else:
+            super().on_roll(t, request, roll)
+
+    # -- tactical statuses ---------------------------------------------------------------
+
+    @staticmethod
+    def turn_stamp(state: dict[str, Any]) -> list[int]:
+        """[battle round, turn]: turn 0 is the roll-off, 1 the first player's turn, 2 the second's."""
+        pos = state["pos"] or 0
+        return [state["battle_round"], 0 if pos == 0 else 1 if pos <= len(PHASES) else 2]
+
+    def end_of_turn_statuses(self, t: Any, seat: str) -> None:
+        state = t.state
+        now = self.turn_stamp(state)
+        for uid, unit in units_of(state, seat):
+            if not alive(unit):
+                continue
+            self.change_status(t, uid, "stationary", False, "HH.MOV.1", reason="its turn ended")
+            for status, rule in EXPIRES.items():
+                since = unit.get("since", {}).get(status)
+                if status in unit["statuses"] and (since is None or since < now):
+                    self.change_status(t, uid, status, False, rule,
+                                       reason="lapsed at the end of its owner's next turn (convention)")
+
+    @applies("StatusGained")
+    def _gained_since(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        Ruleset._gained(self, state, data, entry)
+        state["units"][data["unit"]].setdefault("since", {})[data["status"]] = self.turn_stamp(state)
+
+    @applies("StatusLost")
+    def _lost_since(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        Ruleset._lost(self, state, data, entry)
+        state["units"][data["unit"]].get("since", {}).pop(data["status"], None)
+
+    @applies("OrderChosen")
+    def _turn_order(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        Ruleset._order(self, state, data, entry)
+        state["turn_order"] = [data["first"], other(data["first"])]
+
+    # -- reading -------------------------------------------------------------------------
+
+    def step_awaiting(self, state: dict[str, Any], step: Step | None) -> dict[str, Any]:
+        if step is None:
+            return {"seat": None, "action": "none"}
+        flow = state["step"]
+        if step.kind == "order":
+            if flow["winner"] is None:
+                return {"seat": None, "action": "roll_off"}
+            return {"seat": flow["winner"], "action": "choose_order"}
+        reaction = self.awaiting_reaction(state)
+        if reaction is not None:
+            return reaction
+        if step.name == "reserves" and self.arriving(state, step.active):
+            return {"seat": step.active, "action": "enter", "unit": self.arriving(state, step.active)[0],
+                    "rule": "HH.RES.2"}
+        if step.name == "rout" and self.falling_back(state, step.active):
+            return {"seat": step.active, "action": "fall_back", "unit": self.falling_back(state, step.active)[0],
+                    "rule": "HH.ROUT.2"}
+        return super().step_awaiting(state, step)
+
+    def eligible(self, state: dict[str, Any], uid: str) -> bool:
+        """CONTRACT.md: it may be selected (moved, entered, fallen back, shot, charged, reacted with) now."""
+        step = self.step(state)
+        if step is None or state["rolls"]:
+            return False
+        awaiting = self.awaiting(state)
+        action = awaiting["action"]
+        if action == "react":
+            if awaiting["reaction"] == "move":
+                return uid == awaiting["unit"]
+            return uid in self.snap_shooters(state, awaiting["against"])
+        if action in ("enter", "fall_back"):
+            return uid in (self.arriving(state, step.active) if action == "enter"
+                           else self.falling_back(state, step.active))
+        if action != "end_phase":
+            return False
+        if step.name == "move":
+            return self.move_block(state, uid) is None
+        if step.phase in ("shooting", "assault"):
+            return self.combat_block(state, uid) is None
+        return False
+
+    def play_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[Action]:
+        step = self.step(state)
+        action = awaiting["action"]
+        if step is None or action == "none":
+            return []
+        if action == "react":
+            return self.react_actions(state, seat)
+        if awaiting["seat"] != seat:
+            return []
+        if action == "enter":
+            return self.enter_actions(state, seat)
+        if action == "fall_back":
+            return self.fall_back_actions(state, seat)
+        offered: list[Action] = []
+        if step.name == "move":
+            offered += self.move_actions(state, seat)
+        elif step.phase in ("shooting", "assault"):
+            offered += self.combat_actions(state, seat)
+        return offered + [self.end_phase_action(step)]
+
+    @staticmethod
+    def end_phase_action(step: Step) -> Action:
+        if step.name == "move":
+            return act.action("end_phase", "HH.MOV.1", "end the Move sub-phase: every unit that has not moved is "
+                                                       "Stationary")
+        return Igougo.end_phase_action(step)
+
+    # -- commands ------------------------------------------------------------------------
+
+    @handles("end_phase")
+    def end_phase(self, t: Any, seat: str, command: cmd.EndPhase) -> None:
+        state = t.state
+        step = self.step(state)
+        if step is not None and step.kind == "order":
+            raise Refused("the battle round begins with the roll-off for the first turn", rule="CORE.DICE.3")
+        self.refuse_while_reacting(state)
+        if step is not None and seat == step.active and not state["rolls"]:
+            if step.name == "reserves" and self.arriving(state, seat):
+                raise Refused(f"{self.arriving(state, seat)[0]} passed its reserve roll: bring it into play first",
+                              rule="HH.RES.2")
+            if step.name == "rout" and self.falling_back(state, seat):
+                raise Refused(f"{self.falling_back(state, seat)[0]} is Routed and must fall back first",
+                              rule="HH.ROUT.1")
+        super().end_phase(t, seat, command)
+
+    @handles("set_status")
+    def set_status(self, t: Any, seat: str, command: cmd.SetStatus) -> None:
+        unit = t.state["units"][command.unit]
+        if command.status == "routed" and command.value and not any(line.get("Ld") for line in unit["models"]):
+            raise Refused(f"{command.unit} has no Leadership to test at the table edge, so it cannot rout",
+                          rule="HH.ROUT.3")
+        if command.rule is None and command.status in STATUS_RULE:
+            command = dataclasses.replace(command, rule=STATUS_RULE[command.status])
+        super().set_status(t, seat, command)
+
+
+__all__ = ["Heresy"]

@@ -1,0 +1,98 @@
+"""Shooting and Assault, as recorded phases: who may shoot or charge is enforced; what happens is attested.
+
+The seed details neither phase. A unit is selected to shoot (its targets named) or to declare a charge;
+the hits, casualties and statuses that follow are the table's, recorded with `free_roll`,
+`record_casualties` and `set_status` (Pinned, Routed, Locked in Combat, each with its reason). What the
+seed does say is enforced here: a unit that rushed, in the Move sub-phase or entering play, neither
+shoots nor charges that turn (HH.MOV.5, HH.RES.3).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from domain import army
+from domain import commands as cmd
+from domain.rules import actions as act
+from domain.rules.actions import Action
+from domain.rules.flow import alive, applies, handles, units_of
+from domain.rules.heresy.common import Block, enemies_on_battlefield, on_battlefield, rushed_block
+from domain.rulings import Malformed, NotFound, Refused
+
+DOING = {"shooting": "shoot", "assault": "charge"}
+
+
+class Combat:
+    """Mixed into `Heresy`: selecting units to shoot or charge."""
+
+    def combat_block(self, state: dict[str, Any], uid: str) -> Block:
+        step = self.step(state)
+        unit = state["units"][uid]
+        if step is None or step.phase not in DOING:
+            return ("HH.MOV.1", "units move with `move` and `enter`; `select` picks a unit to shoot or charge")
+        doing = DOING[step.phase]
+        if unit["owner"] != step.active:
+            return ("HH.MOV.5", f"it is seat {step.active}'s {step.phase} phase")
+        if not alive(unit):
+            return ("HH.MOV.5", "the unit is destroyed")
+        if not on_battlefield(unit):
+            return ("HH.MOV.5", "it is not on the battlefield")
+        if unit["selected"]:
+            return ("HH.MOV.5", f"it was already selected to {doing} this phase")
+        if doing == "shoot" and not army.ranged_weapons(unit):
+            return ("HH.MOV.5", "it has no ranged weapon")
+        if not enemies_on_battlefield(state, unit["owner"]):
+            return ("HH.MOV.5", f"no enemy unit is on the battlefield to {doing} at")
+        return rushed_block(unit, doing)
+
+    def combat_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+        step = self.step(state)
+        ready = [uid for uid, _ in units_of(state, seat) if self.combat_block(state, uid) is None]
+        if not ready:
+            return []
+        doing = DOING[step.phase]
+        targets = act.subset(enemies_on_battlefield(state, seat), 1,
+                             "the enemy units " + ("shot at" if doing == "shoot" else "charged"))
+        summary = ("select a unit to shoot and name its targets (the hits are rolled with free_roll, casualties "
+                   "and Pinned recorded)" if doing == "shoot" else
+                   "declare a charge and name its targets (set Locked in Combat when it reaches)")
+        return [act.action("select", "HH.MOV.5", summary, ["unit", "targets"], unit=act.one_of(ready),
+                           act=act.const(True), targets=targets)]
+
+    @handles("select")
+    def select(self, t: Any, seat: str, command: cmd.Select) -> None:
+        state = t.state
+        self.refuse_while_reacting(state)
+        block = self.combat_block(state, command.unit)
+        if block:
+            raise Refused(block[1], rule=block[0])
+        if not command.act:
+            raise Malformed("a unit selected here shoots or charges (act: true); to do neither, end the phase",
+                            field="act")
+        targets = list(dict.fromkeys(command.targets))
+        if not targets:
+            raise Malformed("name the target units (targets)", field="targets")
+        enemies = enemies_on_battlefield(state, seat)
+        for target in targets:
+            if target not in state["units"]:
+                raise NotFound(f"no unit {target!r} in this game", field="targets")
+            if target not in enemies:
+                raise Malformed(f"{target} is not an enemy unit on the battlefield", field="targets")
+        step = self.step(state)
+        unit = state["units"][command.unit]
+        rule = "HH.RES.3" if unit["turn"].get("arrived") else "HH.MOV.5"
+        kind = "ShootingDeclared" if step.phase == "shooting" else "ChargeDeclared"
+        t.emit(kind, {"unit": command.unit, "seat": seat, "targets": targets,
+                      "moved": unit["turn"].get("moved") or ("arrived" if unit["turn"].get("arrived") else "none")},
+               rule)
+
+    @applies("ShootingDeclared")
+    def _shooting(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        unit = state["units"][data["unit"]]
+        unit["selected"] = True
+        unit["turn"]["shot"] = True
+
+    @applies("ChargeDeclared")
+    def _charge(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        unit = state["units"][data["unit"]]
+        unit["selected"] = True
+        unit["turn"]["charged"] = True

@@ -1,0 +1,77 @@
+"""What every heresy sub-phase reads of a unit: where it is, how far it may move, what stops it.
+
+Each question is asked once, here, by both the legal actions (what is offered) and the handlers (what is
+refused), so the two cannot drift apart. A "block" answers `(rule, reason)` or None.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from domain import army
+from domain.rules.flow import alive, other
+
+LOCKED = "locked_in_combat"
+DIFFICULT_PENALTY = 2      # HH.MOV.4: difficult terrain reduces the move by 2"
+REACTION_RANGE = 12        # HH.REACT.1: an enemy unit ending its move within 12"
+RESERVES_ON = 3            # HH.RES.1: a D6, arriving on 3+
+DANGEROUS_FAILS_ON = 1     # HH.MOV.4 convention: a D6 per model, failed on a 1
+Block = tuple[str, str] | None
+
+
+def on_battlefield(unit: dict[str, Any]) -> bool:
+    """Neither destroyed, in reserves nor embarked."""
+    return alive(unit) and not unit.get("in_reserves") and not unit.get("embarked_in")
+
+
+def movement(unit: dict[str, Any]) -> int:
+    """A unit moves as its slowest model: the lowest Movement among its models (unknown counts as 0)."""
+    return min((line.get("M") or 0) for line in unit["models"])
+
+
+def initiative(unit: dict[str, Any]) -> int:
+    """The lowest Initiative among its models (unknown counts as 0)."""
+    return min((line.get("I") or 0) for line in unit["models"])
+
+
+def allowance(unit: dict[str, Any], rush: bool, difficult: bool) -> int:
+    """HH.MOV.1/HH.MOV.5/HH.MOV.4: M, or M + I when rushing, less 2" through difficult terrain."""
+    base = movement(unit) + (initiative(unit) if rush else 0)
+    return max(0, base - (DIFFICULT_PENALTY if difficult else 0))
+
+
+def enemies_on_battlefield(state: dict[str, Any], seat: str) -> list[str]:
+    return [uid for uid, unit in state["units"].items() if unit["owner"] != seat and on_battlefield(unit)]
+
+
+def movement_block(unit: dict[str, Any]) -> Block:
+    """HH.MOV.2's list, for any move a unit might make (a normal move, a rush, a reaction)."""
+    statuses = unit["statuses"]
+    if "pinned" in statuses:
+        return ("HH.MOV.2", "it is Pinned")
+    if "routed" in statuses:
+        return ("HH.MOV.2", "it is Routed: it moves in the Rout sub-phase")
+    if LOCKED in statuses:
+        return ("HH.MOV.2", "it is Locked in Combat")
+    if any(line.get("M") == 0 for line in unit["models"]):
+        return ("HH.MOV.2", "one of its models has Movement 0")
+    return None
+
+
+def rushed_block(unit: dict[str, Any], doing: str) -> Block:
+    """HH.MOV.5 and HH.RES.3: a unit that rushed this turn neither shoots nor charges."""
+    turn = unit["turn"]
+    if turn.get("rushed") and turn.get("arrived"):
+        return ("HH.RES.3", f"it rushed when entering play: it cannot {doing} this turn")
+    if turn.get("rushed"):
+        return ("HH.MOV.5", f"it rushed this turn: it cannot {doing}")
+    return None
+
+
+def reaction_seat(state: dict[str, Any]) -> str | None:
+    """Reactions belong to the player whose turn it is not (HH.REACT.1)."""
+    active = state.get("active_seat")
+    return other(active) if active else None
+
+
+def is_vehicle(unit: dict[str, Any]) -> bool:
+    return army.is_vehicle(unit)

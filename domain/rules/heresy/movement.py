@@ -1,0 +1,149 @@
+"""The Move sub-phase (HH.MOV.1-5): a normal move, a rush or Stationary, with terrain and coherency.
+
+Distances are the table's (CORE.DIST.1): the move carries the inches measured, whether the path crossed
+difficult terrain, how many models went through dangerous terrain, whether coherency was lost, and which
+enemy units it ended within 12" of (each may react, HH.REACT.1). The service works out the allowance and
+shows it as the distance's `maximum`.
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from domain import commands as cmd
+from domain import dice
+from domain.rules import actions as act
+from domain.rules.actions import Action
+from domain.rules.flow import alive, applies, handles, inches, units_of
+from domain.rules.heresy.common import (DANGEROUS_FAILS_ON, DIFFICULT_PENALTY, Block, allowance,
+                                        enemies_on_battlefield, initiative, movement, movement_block)
+from domain.rules.heresy.reactions import checked_near, near_field
+from domain.rulings import Malformed, Refused
+
+MOVES = ("normal", "rush", "stationary")
+
+
+class Movement:
+    """Mixed into `Heresy`: the Move sub-phase."""
+
+    def move_block(self, state: dict[str, Any], uid: str) -> Block:
+        """May this unit make its move now? HH.MOV.1 (once, its owner's), HH.RES.3, HH.MOV.2."""
+        step = self.step(state)
+        unit = state["units"][uid]
+        if step is None or step.name != "move":
+            return ("HH.MOV.1", "units move in the Move sub-phase")
+        if unit["owner"] != step.active:
+            return ("HH.MOV.1", f"it is seat {step.active}'s Move sub-phase")
+        if not alive(unit):
+            return ("HH.MOV.1", "the unit is destroyed")
+        if unit["turn"].get("arrived"):
+            return ("HH.RES.3", "it arrived from reserves this turn: it does not move a second time")
+        if unit.get("in_reserves"):
+            return ("HH.RES.1", "it is in reserves")
+        if unit.get("embarked_in"):
+            return ("HH.MOV.1", f"it is embarked in {unit['embarked_in']}")
+        if unit["selected"]:
+            return ("HH.MOV.1", "it has already moved this sub-phase")
+        return movement_block(unit)
+
+    def move_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+        ready = [uid for uid, _ in units_of(state, seat) if self.move_block(state, uid) is None]
+        if not ready:
+            return []
+        offered = [act.action("move", "HH.MOV.1", "leave a unit Stationary (pivoting on the spot only is "
+                              "Stationary)", ["unit", "move"], unit=act.one_of(ready), move=act.const("stationary"))]
+        enemies = enemies_on_battlefield(state, seat)
+        for uid in ready:
+            unit = state["units"][uid]
+            models = min(unit["models_alive"], dice.MAX_DICE)  # one test per model, in one roll
+            for move in ("normal", "rush"):
+                for difficult in (False, True):
+                    most = allowance(unit, move == "rush", difficult)
+                    fields: dict[str, Any] = {
+                        "unit": act.const(uid), "move": act.const(move), "difficult": act.const(difficult),
+                        "distance": act.number(0, most, move_description(unit, move, difficult, most)),
+                        "dangerous": act.integer(0, models, "models that moved through dangerous terrain: each "
+                                                            "tests, removed on a 1"),
+                        "coherency_lost": act.boolean("attested: the unit genuinely cannot end in coherency (it "
+                                                      "gains Suppressed)"),
+                    }
+                    if enemies:
+                        fields["near"] = near_field(enemies)
+                    summary = (f"{'rush' if move == 'rush' else 'move'} {uid} up to {most}\""
+                               + (" through difficult terrain" if difficult else "")
+                               + (": no shooting or charging this turn" if move == "rush" else ""))
+                    offered.append(act.action("move", "HH.MOV.5" if move == "rush" else "HH.MOV.1", summary,
+                                              ["unit", "move", "distance", *(["difficult"] if difficult else [])],
+                                              **fields))
+        return offered
+
+    @handles("move")
+    def move_unit(self, t: Any, seat: str, command: cmd.Move) -> None:
+        state = t.state
+        uid = command.unit
+        self.refuse_while_reacting(state)
+        block = self.move_block(state, uid)
+        if block:
+            raise Refused(block[1], rule=block[0])
+        if command.move not in MOVES:
+            raise Malformed(f"move is one of {', '.join(MOVES)}", field="move")
+        unit = state["units"][uid]
+        if command.move == "stationary":
+            t.emit("UnitMoved", {"unit": uid, "seat": seat, "move": "stationary"}, "HH.MOV.1")
+            self.change_status(t, uid, "stationary", True, "HH.MOV.1", reason="it remained stationary")
+            return
+        if command.distance is None:
+            raise Malformed("a move gives the inches moved (distance)", field="distance")
+        distance = inches(command.distance, "distance", 1000)
+        rush = command.move == "rush"
+        most = allowance(unit, rush, bool(command.difficult))
+        if Decimal(distance) > most:
+            rule = "HH.MOV.4" if command.difficult and Decimal(distance) <= most + DIFFICULT_PENALTY else \
+                "HH.MOV.5" if rush else "HH.MOV.1"
+            raise Refused(f"{uid} may move at most {most}\" this way, not {distance}\"", rule=rule)
+        most_tests = min(unit["models_alive"], dice.MAX_DICE)
+        if type(command.dangerous) is not int or not 0 <= command.dangerous <= most_tests:
+            raise Malformed(f"dangerous: 0..{most_tests} models", field="dangerous")
+        near = checked_near(state, seat, command.near)
+        t.emit("UnitMoved", {"unit": uid, "seat": seat, "move": command.move, "distance": distance,
+                             "allowance": most, "difficult": bool(command.difficult),
+                             "dangerous": command.dangerous, "coherency_lost": bool(command.coherency_lost),
+                             "near": near, "attested_by": seat}, "HH.MOV.5" if rush else "HH.MOV.1")
+        if command.coherency_lost:
+            self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
+        if command.dangerous:
+            self.request_roll(t, seat, "dangerous_terrain", f"{command.dangerous}D6", "HH.MOV.4", uid)
+        for target in near:
+            self.offer_reaction(t, target, against=uid)
+
+    def dangerous_rolled(self, t: Any, uid: str, roll: dict[str, Any]) -> None:
+        """HH.MOV.4 convention: each model's D6 fails on a 1, and that model is removed as a casualty."""
+        failed = sum(1 for face in roll["faces"] if face <= DANGEROUS_FAILS_ON)
+        t.emit("DangerousTerrainTested", {"unit": uid, "tests": len(roll["faces"]), "failed": failed,
+                                          "fails_on": DANGEROUS_FAILS_ON}, "HH.MOV.4")
+        unit = t.state["units"][uid]
+        if failed and alive(unit):
+            self.casualties(t, uid, min(failed, unit["models_alive"]), 0, "HH.MOV.4",
+                            reason="failed a dangerous terrain test")
+
+    def stationary_at_end_of_move(self, t: Any, seat: str) -> None:
+        """HH.MOV.1: a unit on the battlefield that did not move (and will not fall back) is Stationary."""
+        for uid, unit in units_of(t.state, seat):
+            turn = unit["turn"]
+            if alive(unit) and not unit.get("in_reserves") and not unit.get("embarked_in") \
+                    and not unit["selected"] and not turn.get("arrived") and "routed" not in unit["statuses"]:
+                self.change_status(t, uid, "stationary", True, "HH.MOV.1", reason="it did not move")
+
+    @applies("UnitMoved")
+    def _moved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        unit = state["units"][data["unit"]]
+        unit["selected"] = True
+        unit["turn"]["moved"] = data["move"]
+        if data["move"] == "rush":
+            unit["turn"]["rushed"] = True
+
+
+def move_description(unit: dict[str, Any], move: str, difficult: bool, most: int) -> str:
+    parts = [f"M {movement(unit)}"] + ([f"I {initiative(unit)}"] if move == "rush" else [])
+    text = " + ".join(parts) + (f" - {DIFFICULT_PENALTY} difficult terrain" if difficult else "")
+    return f"inches moved, at most {most}\" ({text})"

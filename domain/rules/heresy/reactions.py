@@ -1,0 +1,220 @@
+"""Reaction windows: the opponent answers before the active player goes on.
+
+Two windows open in the active player's Movement phase: a reaction move (HH.REACT.1) for each of the
+opponent's units an enemy unit ended its move within 12" of, and snap shots at a unit entering play from
+reserves (HH.RES.4). Each waits for `react` (or `react` with `act: false`, declining); a window nobody can
+answer any more (the unit destroyed, Pinned since) closes by itself.
+
+Conventions where the seed is silent: a unit makes at most one reaction per battle round (it reacts only
+in the opponent's turn, so once per opponent's Movement phase); a reaction move is a move, so HH.MOV.2's
+list (Pinned, Routed, Locked in Combat, Movement 0) stops it too; snap shots come from a unit on the
+battlefield, not Locked in Combat, with ranged weapons (a vehicle only with DEFENSIVE ones).
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from domain import commands as cmd
+from domain.rules import actions as act
+from domain.rules.actions import Action
+from domain.rules.flow import applies, handles, inches, units_of
+from domain.rules.heresy.common import (LOCKED, REACTION_RANGE, Block, enemies_on_battlefield, initiative, is_vehicle,
+                                        movement_block, on_battlefield, reaction_seat)
+from domain.rulings import Malformed, NotFound, Refused
+
+DIRECTIONS = ("toward", "away")
+KIND_RULE = {"move": "HH.REACT.1", "snap_shots": "HH.RES.4"}
+
+
+def snap_weapons(unit: dict[str, Any]) -> list[str]:
+    """HH.RES.4: the ranged weapons a unit may fire snap shots with (a vehicle: its DEFENSIVE ones only)."""
+    ranged = [w for w in unit.get("weapons", []) if w.get("type") == "ranged"]
+    if is_vehicle(unit):
+        ranged = [w for w in ranged if "DEFENSIVE" in {k.upper() for k in w.get("keywords", [])}]
+    return list(dict.fromkeys(w["name"] for w in ranged))
+
+
+def near_field(enemies: list[str]) -> dict[str, Any]:
+    """HH.REACT.1, attested: the enemy units a unit ended its move within 12" of."""
+    return act.subset(enemies, 0, f"enemy units within {REACTION_RANGE}\" of it at the end of its move: each may react")
+
+
+def checked_near(state: dict[str, Any], seat: str, near: Any) -> list[str]:
+    named = list(dict.fromkeys(near))
+    enemies = enemies_on_battlefield(state, seat)
+    for uid in named:
+        if uid not in state["units"]:
+            raise NotFound(f"no unit {uid!r} in this game", field="near")
+        if uid not in enemies:
+            raise Malformed(f"{uid} is not an enemy unit on the battlefield", field="near")
+    return named
+
+
+class Reactions:
+    """Mixed into `Heresy`: opening, offering and answering reaction windows."""
+
+    @staticmethod
+    def window(state: dict[str, Any]) -> dict[str, Any] | None:
+        windows = state["step"].get("windows") or []
+        return windows[0] if windows else None
+
+    def refuse_while_reacting(self, state: dict[str, Any]) -> None:
+        window = self.window(state)
+        if window is not None:
+            raise Refused(f"seat {window['seat']} answers the reaction to {window['against']} first",
+                          rule=KIND_RULE[window["kind"]])
+
+    def reaction_block(self, state: dict[str, Any], uid: str, kind: str, against: str) -> Block:
+        unit = state["units"][uid]
+        rule = KIND_RULE[kind]
+        if unit["owner"] != reaction_seat(state):
+            return ("HH.REACT.1", "no reaction on your own turn: reactions are made in the opponent's turn")
+        if not on_battlefield(unit):
+            return (rule, "it is not on the battlefield")
+        if unit["turn"].get("reacted"):
+            return (rule, "it has already reacted this battle round")
+        if not on_battlefield(state["units"][against]):
+            return (rule, f"{against} is no longer on the battlefield")
+        if kind == "move":
+            return movement_block(unit)
+        if LOCKED in unit["statuses"]:
+            return (rule, "it is Locked in Combat")
+        if not snap_weapons(unit):
+            return (rule, "it has no weapon to fire snap shots with" + (" (a vehicle fires only DEFENSIVE weapons)"
+                                                                          if is_vehicle(unit) else ""))
+        return None
+
+    def snap_shooters(self, state: dict[str, Any], against: str) -> list[str]:
+        seat = reaction_seat(state)
+        if seat is None:
+            return []
+        return [uid for uid, _ in units_of(state, seat) if self.reaction_block(state, uid, "snap_shots", against) is None]
+
+    def offer_reaction(self, t: Any, uid: str, against: str) -> None:
+        """HH.REACT.1: an enemy unit ended its move within 12" of `uid`."""
+        unit = t.state["units"][uid]
+        if self.reaction_block(t.state, uid, "move", against) is None:
+            t.emit("ReactionOffered", {"kind": "move", "unit": uid, "against": against, "seat": unit["owner"],
+                                       "up_to": initiative(unit)}, "HH.REACT.1")
+
+    def offer_snap_shots(self, t: Any, against: str) -> None:
+        """HH.RES.4: a unit entered play; a nearby enemy unit may make snap shots at it."""
+        if self.snap_shooters(t.state, against):
+            t.emit("ReactionOffered", {"kind": "snap_shots", "unit": None, "against": against,
+                                       "seat": reaction_seat(t.state)}, "HH.RES.4")
+
+    def close_dead_window(self, t: Any) -> bool:
+        """A window nobody can answer any more closes by itself (the `progress` hook)."""
+        window = self.window(t.state)
+        if window is None:
+            return False
+        if window["kind"] == "move":
+            block = self.reaction_block(t.state, window["unit"], "move", window["against"])
+        else:
+            block = None if self.snap_shooters(t.state, window["against"]) else \
+                (KIND_RULE["snap_shots"], "no unit can fire snap shots at it any more")
+        if block is None:
+            return False
+        t.emit("ReactionDeclined", {**_ids(window), "reason": block[1]}, block[0], by=None)
+        return True
+
+    def awaiting_reaction(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        window = self.window(state)
+        if window is None:
+            return None
+        return {"seat": window["seat"], "action": "react", "reaction": window["kind"], "unit": window["unit"],
+                "against": window["against"], "rule": KIND_RULE[window["kind"]]}
+
+    def react_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+        window = self.window(state)
+        if window is None or window["seat"] != seat:
+            return []
+        against, rule = window["against"], KIND_RULE[window["kind"]]
+        offered = []
+        if window["kind"] == "move":
+            uid = window["unit"]
+            most = initiative(state["units"][uid])
+            offered.append(act.action(
+                "react", rule, f"react with {uid}: move up to {most}\" (its Initiative) toward or away from {against}",
+                ["unit", "direction", "distance"], unit=act.const(uid), act=act.const(True),
+                move=act.one_of(["normal"], "a reaction is never a rush"), direction=act.one_of(DIRECTIONS),
+                distance=act.number(0, most, f"inches moved, at most {most}\" (I)")))
+        else:
+            for uid in self.snap_shooters(state, against):
+                names = snap_weapons(state["units"][uid])
+                offered.append(act.action(
+                    "react", rule, f"snap shots from {uid} at {against}, which entered play (attested: nearby)",
+                    ["unit", "weapons"], unit=act.const(uid), act=act.const(True),
+                    weapons=act.subset(names, 1, "the weapons fired (their hits rolled with free_roll, their "
+                                                 "casualties recorded)")))
+        offered.append(act.action("react", rule, f"decline the reaction to {against}", ["act"], act=act.const(False)))
+        return offered
+
+    @handles("react")
+    def react(self, t: Any, seat: str, command: cmd.React) -> None:
+        state = t.state
+        if seat == state.get("active_seat"):
+            raise Refused("no reaction on your own turn: reactions are made in the opponent's turn",
+                          rule="HH.REACT.1")
+        window = self.window(state)
+        if window is None or window["seat"] != seat:
+            raise Refused("no reaction is offered to you now", rule="HH.REACT.1")
+        rule = KIND_RULE[window["kind"]]
+        if command.move == "rush":
+            raise Refused("a unit never rushes in a reaction", rule="HH.MOV.5")
+        if command.move != "normal":
+            raise Malformed("a reaction's move is normal", field="move")
+        if not command.act:
+            t.emit("ReactionDeclined", {**_ids(window), "reason": "declined by its player"}, rule)
+            return
+        if command.unit is None:
+            raise Malformed("a reaction names the unit that reacts", field="unit")
+        if window["kind"] == "move":
+            self._reaction_move(t, seat, command, window)
+        else:
+            self._snap_shots(t, seat, command, window)
+
+    def _reaction_move(self, t: Any, seat: str, command: cmd.React, window: dict[str, Any]) -> None:
+        uid = window["unit"]
+        if command.unit != uid:
+            raise Refused(f"the reaction offered is {uid}'s, to {window['against']}", rule="HH.REACT.1")
+        if command.direction not in DIRECTIONS:
+            raise Malformed("direction is toward or away", field="direction")
+        if command.distance is None:
+            raise Malformed("a reaction move gives the inches moved (distance)", field="distance")
+        distance = inches(command.distance, "distance", 1000)
+        most = initiative(t.state["units"][uid])
+        if Decimal(distance) > most:
+            raise Refused(f"a reaction moves at most the unit's Initiative, {most}\"", rule="HH.REACT.1")
+        t.emit("ReactionMade", {**_ids(window), "direction": command.direction, "distance": distance,
+                                "up_to": most, "attested_by": seat}, "HH.REACT.1")
+
+    def _snap_shots(self, t: Any, seat: str, command: cmd.React, window: dict[str, Any]) -> None:
+        state, uid = t.state, command.unit
+        block = self.reaction_block(state, uid, "snap_shots", window["against"])
+        if block:
+            raise Refused(block[1], rule=block[0])
+        weapons = list(dict.fromkeys(command.weapons))
+        allowed = snap_weapons(state["units"][uid])
+        if not weapons or any(name not in allowed for name in weapons):
+            raise Refused(f"{uid} fires snap shots with some of: {', '.join(allowed)}", rule="HH.RES.4")
+        t.emit("ReactionMade", {**_ids(window), "unit": uid, "weapons": weapons, "attested_by": seat}, "HH.RES.4")
+
+    @applies("ReactionOffered")
+    def _offered(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"].setdefault("windows", []).append(
+            {"kind": data["kind"], "unit": data["unit"], "against": data["against"], "seat": data["seat"]})
+
+    @applies("ReactionMade")
+    def _made(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["windows"].pop(0)
+        state["units"][data["unit"]]["turn"]["reacted"] = True
+
+    @applies("ReactionDeclined")
+    def _declined(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["windows"].pop(0)
+
+
+def _ids(window: dict[str, Any]) -> dict[str, Any]:
+    return {"kind": window["kind"], "unit": window["unit"], "against": window["against"], "seat": window["seat"]}

@@ -1,0 +1,91 @@
+"""The Rout sub-phase (HH.ROUT.1-3): Routed units fall back 1D6 + I; at the table edge, a Leadership test.
+
+The service rolls the distance; the players move the unit along the path the rules describe and attest
+whether a model reached its deployment zone's table edge. Units in reserves (or embarked) do not rout.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from domain import army
+from domain import commands as cmd
+from domain.rules import actions as act
+from domain.rules.actions import Action
+from domain.rules.flow import alive, applies, handles, units_of
+from domain.rules.heresy.common import LOCKED, initiative, on_battlefield
+from domain.rulings import Refused
+
+
+def must_fall_back(unit: dict[str, Any]) -> bool:
+    """HH.ROUT.1: a unit with Routed models falls back unless it is Locked in Combat."""
+    return on_battlefield(unit) and "routed" in unit["statuses"] and LOCKED not in unit["statuses"]
+
+
+class Rout:
+    """Mixed into `Heresy`: the Rout sub-phase."""
+
+    def begin_rout(self, t: Any, seat: str) -> None:
+        for uid, unit in units_of(t.state, seat):
+            if must_fall_back(unit):
+                bonus = initiative(unit)
+                self.request_roll(t, seat, "fall_back", f"D6+{bonus}" if bonus else "D6", "HH.ROUT.2", uid)
+
+    def fall_back_rolled(self, t: Any, uid: str, roll: dict[str, Any]) -> None:
+        t.emit("FallBackRolled", {"unit": uid, "distance": str(roll["total"]),
+                                  "initiative": initiative(t.state["units"][uid])}, "HH.ROUT.2")
+
+    @staticmethod
+    def falling_back(state: dict[str, Any], seat: str) -> list[str]:
+        """Units whose fall back distance is rolled and whose move the players have not yet recorded."""
+        return [uid for uid, unit in units_of(state, seat)
+                if unit["turn"].get("fall_back") is not None and must_fall_back(unit)]
+
+    def fall_back_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+        return [act.action("fall_back", "HH.ROUT.2",
+                           f"fall back {uid} {state['units'][uid]['turn']['fall_back']}\" as directly as possible toward "
+                           "the nearest point of its deployment zone (or the nearest table edge), never within 1\" "
+                           "of an enemy; say whether a model reached the table edge",
+                           ["unit", "reached_edge"], unit=act.const(uid),
+                           reached_edge=act.boolean("attested: a model reached the deployment zone's table edge "
+                                                    "(a Leadership test follows)"))
+                for uid in self.falling_back(state, seat)]
+
+    @handles("fall_back")
+    def fall_back_unit(self, t: Any, seat: str, command: cmd.FallBack) -> None:
+        state = t.state
+        step = self.step(state)
+        uid = command.unit
+        unit = state["units"][uid]
+        if step is None or step.name != "rout" or unit["owner"] != seat or uid not in self.falling_back(state, seat):
+            raise Refused(f"{uid} has no fall back to make now: Routed units fall back in their owner's Rout "
+                          "sub-phase", rule="HH.ROUT.1")
+        reached = command.reached_edge is True
+        t.emit("FellBack", {"unit": uid, "seat": seat, "distance": unit["turn"]["fall_back"], "reached_edge": reached,
+                            "attested_by": seat}, "HH.ROUT.2")
+        if reached:
+            self.request_roll(t, seat, "leadership", "2D6", "HH.ROUT.3", uid, ld=army.leadership(unit))
+
+    def leadership_rolled(self, t: Any, uid: str, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        """HH.ROUT.3 convention: 2D6, passed when the total is at most Ld."""
+        ld = request["context"]["ld"]
+        passed = roll["total"] <= ld
+        t.emit("LeadershipTested", {"unit": uid, "total": roll["total"], "ld": ld, "passed": passed}, "HH.ROUT.3")
+        unit = t.state["units"][uid]
+        if not alive(unit):
+            return
+        if passed:
+            self.change_status(t, uid, "routed", False, "HH.ROUT.3", reason="passed its Leadership test at the edge")
+            self.change_status(t, uid, "suppressed", True, "HH.ROUT.3", reason="passed its Leadership test at the edge")
+        else:
+            self.casualties(t, uid, unit["models_alive"], 0, "HH.ROUT.3", reason="failed its Leadership test at "
+                                                                                  "the edge")
+
+    @applies("FallBackRolled")
+    def _fall_back_rolled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["units"][data["unit"]]["turn"]["fall_back"] = data["distance"]
+
+    @applies("FellBack")
+    def _fell_back(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        turn = state["units"][data["unit"]]["turn"]
+        turn["fall_back"] = None
+        turn["fell_back"] = data["distance"]

@@ -200,11 +200,14 @@ def resolve(profile: Profile, rolls: Sequence[Sequence[int]] = ()) -> Progress:
 def simulate(profile: Profile, rng: random.Random) -> Outcome:
     """The attack with dice from `rng` (Monte Carlo, tests)."""
     run = attack_sequence(profile)
-    roll = rng.randint
+    choices, faces = rng.choices, {}
     try:
         item = next(run)
         while True:
-            item = run.send(None if isinstance(item, Decision) else
-                            [roll(1, item.sides) for _ in range(item.count)])
+            if isinstance(item, Decision):
+                item = run.send(None)
+            else:
+                sides = faces.setdefault(item.sides, range(1, item.sides + 1))
+                item = run.send(choices(sides, k=item.count))
     except StopIteration as done:
         return done.value

@@ -7,13 +7,29 @@ says which dice each step needs (`Need`); the functions here never roll.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from functools import wraps
+from typing import Any, Callable, Sequence, TypeVar
 
 from domain import dice
 from domain.attacks.abilities import effects
 from domain.attacks.profile import Profile, Target
 
 ATTACKER, DEFENDER = "attacker", "defender"
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def per_profile(fn: F) -> F:
+    """Remember what a question about a (frozen) profile or target answered: the answer cannot change."""
+    @wraps(fn)
+    def remembered(value: Any, *args: Any) -> Any:
+        memo = value.__dict__.setdefault("_answers", {})  # not a field: equality and hashing ignore it
+        key = (fn, *args) if args else fn
+        try:
+            return memo[key]
+        except KeyError:
+            memo[key] = answer = fn(value, *args)
+            return answer
+    return remembered  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -67,6 +83,7 @@ def _rules(*groups: Any) -> tuple[str, ...]:
 
 # -- number of attacks ------------------------------------------------------------------------------
 
+@per_profile
 def attack_parts(profile: Profile) -> tuple[list[dice.DiceExpr], tuple[str, ...]]:
     """The dice expressions whose sum is the number of attacks: A, then BLAST / RAPID FIRE, each per model."""
     extra = effects(profile.weapon.keywords, "extra_attacks", profile)
@@ -110,12 +127,14 @@ def number_of_attacks(profile: Profile, rolled: Sequence[Sequence[int]] = ()) ->
 
 # -- hit roll (RS.ATK.1) ----------------------------------------------------------------------------
 
+@per_profile
 def hit_modifier(profile: Profile) -> tuple[int, tuple[str, ...]]:
     found = effects(profile.weapon.keywords, "hit_modifier", profile)
     raw = profile.situation.hit_modifier + sum(v for _, v in found)
     return capped(raw), tuple(r for r, _ in found) + (("EXT.MOD.1",) if raw != capped(raw) else ())
 
 
+@per_profile
 def automatic_hits(profile: Profile) -> bool:
     return bool(effects(profile.weapon.keywords, "automatic_hits", profile))
 
@@ -131,9 +150,14 @@ def hit_result(profile: Profile, face: int, modifier: int) -> int:
 
 def hits_to_reroll(profile: Profile, faces: Sequence[int]) -> list[int]:
     """CORE.DICE.2: the hit dice the attacker's re-roll takes (before modifiers are read)."""
-    policy = profile.situation.reroll_hits
+    table = _hit_table(profile)
+    return _to_reroll(profile.situation.reroll_hits, faces, lambda f: table[f] == 0)
+
+
+@per_profile
+def _hit_table(profile: Profile) -> tuple[int, ...]:
     modifier, _ = hit_modifier(profile)
-    return _to_reroll(policy, faces, lambda f: hit_result(profile, f, modifier) == 0)
+    return (0,) + tuple(hit_result(profile, f, modifier) for f in range(1, 7))
 
 
 def _to_reroll(policy: str | None, faces: Sequence[int], failed: Any) -> list[int]:
@@ -157,13 +181,15 @@ def hit_roll(profile: Profile, attacks: int, faces: Sequence[int] = (), rerolled
         return Decision("hit", ("EXT.WPN.TORRENT", "CORE.DICE.1"),
                         {"attacks": attacks, "hits": attacks, "criticals": 0, "automatic": True})
     modifier, rules = hit_modifier(profile)
-    results = [hit_result(profile, f, modifier) for f in faces]
+    table = _hit_table(profile)
+    results = [table[f] for f in faces]
     return Decision("hit", _rules(["RS.ATK.1"], rules, ["CORE.DICE.2"] if rerolled_dice else []),
                     {"attacks": attacks, "dice": list(faces), "rerolled": list(rerolled_dice),
                      "needed": profile.weapon.skill, "modifier": modifier,
                      "hits": sum(1 for r in results if r), "criticals": results.count(2), "automatic": False})
 
 
+@per_profile
 def sustained_parts(profile: Profile) -> tuple[list[dice.DiceExpr], tuple[str, ...]]:
     found = effects(profile.weapon.keywords, "extra_hits_on_critical", profile)
     return [dice.parse(amount) for _, amount in found], tuple(r for r, _ in found)
@@ -176,18 +202,21 @@ def sustained_hits(profile: Profile, criticals: int, rolled: Sequence[Sequence[i
     return Decision("sustained", rules, {"criticals": criticals, "extra_hits": extra})
 
 
+@per_profile
 def lethal(profile: Profile) -> bool:
     return bool(effects(profile.weapon.keywords, "critical_hit_wounds", profile))
 
 
 # -- wound roll (RS.ATK.2) --------------------------------------------------------------------------
 
+@per_profile
 def wound_modifier(profile: Profile) -> tuple[int, tuple[str, ...]]:
     found = effects(profile.weapon.keywords, "wound_modifier", profile)
     raw = profile.situation.wound_modifier + sum(v for _, v in found)
     return capped(raw), tuple(r for r, _ in found) + (("EXT.MOD.1",) if raw != capped(raw) else ())
 
 
+@per_profile
 def critical_wound_on(profile: Profile) -> tuple[int, tuple[str, ...]]:
     """EXT.WPN.ANTI lowers the unmodified roll that is a critical wound (6 otherwise)."""
     found = effects(profile.weapon.keywords, "critical_wound_on", profile)
@@ -203,6 +232,7 @@ def wound_result(profile: Profile, face: int, needed: int, modifier: int, critic
     return 1 if face + modifier >= needed else 0
 
 
+@per_profile
 def wound_reroll_policy(profile: Profile) -> tuple[str | None, tuple[str, ...]]:
     found = effects(profile.weapon.keywords, "reroll_wounds", profile)
     if profile.situation.reroll_wounds == "failed" or not found:
@@ -211,11 +241,16 @@ def wound_reroll_policy(profile: Profile) -> tuple[str | None, tuple[str, ...]]:
 
 
 def wounds_to_reroll(profile: Profile, faces: Sequence[int]) -> list[int]:
+    table = _wound_table(profile)
+    return _to_reroll(wound_reroll_policy(profile)[0], faces, lambda f: table[f] == 0)
+
+
+@per_profile
+def _wound_table(profile: Profile) -> tuple[int, ...]:
     needed = wound_needed(profile.weapon.S, profile.target.toughness)
     modifier, _ = wound_modifier(profile)
     critical_on, _ = critical_wound_on(profile)
-    policy, _ = wound_reroll_policy(profile)
-    return _to_reroll(policy, faces, lambda f: wound_result(profile, f, needed, modifier, critical_on) == 0)
+    return (0,) + tuple(wound_result(profile, f, needed, modifier, critical_on) for f in range(1, 7))
 
 
 def wound_roll(profile: Profile, faces: Sequence[int], lethal_hits: int = 0, rerolled_dice: Sequence[int] = (),
@@ -228,7 +263,8 @@ def wound_roll(profile: Profile, faces: Sequence[int], lethal_hits: int = 0, rer
     needed = wound_needed(profile.weapon.S, profile.target.toughness)
     modifier, mod_rules = wound_modifier(profile)
     critical_on, anti_rules = critical_wound_on(profile)
-    results = [wound_result(profile, f, needed, modifier, critical_on) for f in faces]
+    table = _wound_table(profile)
+    results = [table[f] for f in faces]
     devastating = bool(effects(profile.weapon.keywords, "critical_wound_mortal", profile))
     criticals = results.count(2)
     mortal = criticals if devastating else 0
@@ -264,6 +300,7 @@ class Standing:
         return sum(self.alive)
 
 
+@per_profile
 def allocation_order(target: Target) -> tuple[int, ...]:
     """RS.ATK.3: lines with a wounded model first, CHARACTER lines last; the defender orders the rest.
 
@@ -282,6 +319,7 @@ def next_group(target: Target, standing: Standing) -> int | None:
     return min(living, key=lambda i: (target.lines[i].character, not standing.taken[i]), default=None)
 
 
+@per_profile
 def save_needed(profile: Profile, line: int) -> tuple[int, int | None]:
     """RS.ATK.3: the armour save after AP, and the invulnerable save (the better applies)."""
     model = profile.target.lines[line]
@@ -289,10 +327,15 @@ def save_needed(profile: Profile, line: int) -> tuple[int, int | None]:
 
 
 def saved(profile: Profile, line: int, face: int) -> bool:
-    if face == 1:  # an unmodified 1 always fails
-        return False
+    return _saves(profile, line)[face]
+
+
+@per_profile
+def _saves(profile: Profile, line: int) -> tuple[bool, ...]:
+    """Face -> saved, for faces 0..6 (0 unused): an unmodified 1 always fails."""
     armour, invulnerable = save_needed(profile, line)
-    return face >= armour or (invulnerable is not None and face >= invulnerable)
+    return (False, False) + tuple(f >= armour or (invulnerable is not None and f >= invulnerable)
+                                  for f in range(2, 7))
 
 
 def save_roll(profile: Profile, line: int, faces: Sequence[int]) -> Decision:
@@ -307,6 +350,7 @@ def save_roll(profile: Profile, line: int, faces: Sequence[int]) -> Decision:
                                             "needed": min(armour, invulnerable or 7)})
 
 
+@per_profile
 def damage_parts(profile: Profile) -> tuple[list[dice.DiceExpr], tuple[str, ...]]:
     """D, plus MELTA X within half range, per failed save (or per devastating wound)."""
     found = effects(profile.weapon.keywords, "extra_damage", profile)
@@ -318,6 +362,7 @@ def damage_amounts(profile: Profile, times: int, rolled: Sequence[Sequence[int]]
     return [max(0, amount) for amount in part_totals(parts, times, rolled)]
 
 
+@per_profile
 def fnp_of(profile: Profile, line: int) -> int | None:
     return profile.target.fnp_of(line)
 
@@ -388,6 +433,7 @@ def any_fnp(profile: Profile, standing: Standing) -> bool:
 
 # -- after the attack -------------------------------------------------------------------------------
 
+@per_profile
 def hazardous(profile: Profile) -> bool:
     return bool(effects(profile.weapon.keywords, "hazardous", profile))
 

@@ -4,7 +4,7 @@ RS.ATK.1-4 (hit, wound, save, damage), EXT.MOD.1 and the EXT.WPN.* / EXT.FNP abi
 No I/O, no clock, no randomness of its own: dice come in from outside, one batch at a time.
 
 Modules:
-    profile    Weapon, Situation, ModelLine, Target, Profile (frozen values)
+    profile    Weapon, Situation, ModelLine, Target, Profile (frozen values); to_data / from_data (JSON)
     abilities  keyword parser and the ABILITIES table (keyword -> hooks citing its EXT rule)
     steps      the steps as pure functions, each returning a Decision (facts + rule IDs)
     sequence   attack_sequence (the steps in order), resolve (replay the dice so far), simulate
@@ -35,7 +35,7 @@ seat rolls them; in table mode the defender's saves and Feel No Pain come from t
     >>> [(d.step, d.rules) for d in done.decisions][-1]
     ('damage', ('RS.ATK.4',))
 
-The rules keep the profile and the batches rolled so far with the pending roll and call
+The rules keep the profile (`to_data(profile)`) and the batches rolled so far with the pending roll and call
 `resolve(profile, batches)` again when the next batch arrives: replay gives the same decisions.
 The same profile gives the exact odds, so the luck of that attack is read against its own:
 
@@ -48,13 +48,13 @@ The same profile gives the exact odds, so the luck of that attack is read agains
 """
 from domain.attacks.abilities import ABILITIES, Ability, Keyword, effects, parse_keyword, parse_keywords
 from domain.attacks.odds import Odds, Unsupported, distribution, luck
-from domain.attacks.profile import ModelLine, Profile, Situation, Target, Weapon
+from domain.attacks.profile import ModelLine, Profile, Situation, Target, Weapon, from_data, to_data
 from domain.attacks.sequence import DiceMismatch, Outcome, Progress, attack_sequence, resolve, simulate
 from domain.attacks.steps import ATTACKER, DEFENDER, Decision, Need, Standing, allocation_order
 
 __all__ = [
     "ABILITIES", "ATTACKER", "Ability", "DEFENDER", "Decision", "DiceMismatch", "Keyword", "ModelLine", "Need",
     "Odds", "Outcome", "Profile", "Progress", "Situation", "Standing", "Target", "Unsupported", "Weapon",
-    "allocation_order", "attack_sequence", "distribution", "effects", "luck", "parse_keyword", "parse_keywords",
-    "resolve", "simulate",
+    "allocation_order", "attack_sequence", "distribution", "effects", "from_data", "luck", "parse_keyword",
+    "parse_keywords", "resolve", "simulate", "to_data",
 ]

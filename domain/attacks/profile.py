@@ -5,8 +5,8 @@ once (`abilities.parse_keywords`) so that `weapon.has("LETHAL HITS")` is a set l
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Iterable
+from dataclasses import dataclass, field, fields
+from typing import Any, Iterable
 
 from domain import dice
 from domain.attacks.abilities import Keyword, parse_keywords
@@ -26,7 +26,7 @@ class Weapon:
     melee: bool = False  # RS.FGT.3 (skill is WS) rather than RS.SHO.2 (BS)
 
     @classmethod
-    def of(cls, name: str, *, A: str | int = "1", skill: int = 4, S: int = 4, AP: int = 0, D: str | int = "1",
+    def of(cls, name: str = "weapon", *, A: str | int = "1", skill: int = 4, S: int = 4, AP: int = 0, D: str | int = "1",
            keywords: Iterable[str] = (), melee: bool = False) -> "Weapon":
         """A weapon as a roster writes it: `keywords` are strings such as "[SUSTAINED HITS 1]"."""
         return cls(name, str(A), skill, S, AP, str(D), parse_keywords(keywords), melee)
@@ -132,3 +132,30 @@ class Profile:
     weapon: Weapon
     target: Target
     situation: Situation = field(default_factory=Situation)
+
+
+# -- as data (an event's or a pending roll's JSON) ----------------------------------------------------
+
+def to_data(profile: Profile) -> dict[str, Any]:
+    """The profile as plain JSON data; keywords as the roster wrote them. `from_data` reads it back."""
+    weapon, situation, target = profile.weapon, profile.situation, profile.target
+    return {
+        "weapon": {"name": weapon.name, "A": weapon.A, "skill": weapon.skill, "S": weapon.S, "AP": weapon.AP,
+                   "D": weapon.D, "keywords": [k.text for k in weapon.keywords], "melee": weapon.melee},
+        "situation": {**{f.name: getattr(situation, f.name) for f in fields(situation)},
+                      "attacker_keywords": sorted(situation.attacker_keywords)},
+        "target": {"lines": [{**{f.name: getattr(line, f.name) for f in fields(line)},
+                              "keywords": sorted(line.keywords)} for line in target.lines],
+                   "keywords": sorted(target.keywords), "fnp": target.fnp,
+                   "order": list(target.order) if target.order is not None else None},
+    }
+
+
+def from_data(data: dict[str, Any]) -> Profile:
+    weapon = Weapon.of(**{k: v for k, v in data["weapon"].items()})
+    situation = Situation(**{**data["situation"],
+                             "attacker_keywords": frozenset(data["situation"]["attacker_keywords"])})
+    target = data["target"]
+    lines = tuple(ModelLine(**{**line, "keywords": frozenset(line["keywords"])}) for line in target["lines"])
+    return Profile(weapon, Target(lines, frozenset(target["keywords"]), target["fnp"],
+                                  tuple(target["order"]) if target["order"] is not None else None), situation)

@@ -1,4 +1,5 @@
 """The attack sequence (domain/attacks): each ability with fixed dice, then the exact odds against a Monte Carlo."""
+import json
 import math
 import random
 from collections import Counter
@@ -7,7 +8,7 @@ import pytest
 
 from domain.attacks import (
     ABILITIES, DiceMismatch, ModelLine, Profile, Situation, Target, Unsupported, Weapon, allocation_order,
-    distribution, luck, parse_keyword, parse_keywords, resolve, simulate,
+    distribution, from_data, luck, parse_keyword, parse_keywords, resolve, simulate, to_data,
 )
 
 CHARACTER = frozenset({"CHARACTER"})
@@ -298,6 +299,18 @@ def test_dice_that_do_not_fit_the_step_are_refused():
         resolve(Profile(gun(A=1), marines()), [[7]])
     with pytest.raises(DiceMismatch):
         resolve(Profile(gun(A=1), marines()), [[1], [4]])
+
+
+@pytest.mark.parametrize("name", ["sustained, lethal, heavy, capped -1, leader last, wounded first, FNP on the leader",
+                                  "torrent, melta, blast, rapid fire, lance, sustained d3, hit re-roll"])
+def test_a_profile_travels_as_json_data_and_replays_to_the_same_decisions(name):
+    profile = COMBINATIONS[name]
+    data = json.loads(json.dumps(to_data(profile)))
+    assert from_data(data) == profile
+    batches = []
+    while (progress := resolve(profile, batches)).need is not None:
+        batches.append([(3 * len(batches) + i) % progress.need.sides + 1 for i in range(progress.need.count)])
+    assert resolve(from_data(data), batches) == progress and progress.outcome is not None
 
 
 # -- the exact odds ---------------------------------------------------------------------------------

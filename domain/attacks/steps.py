@@ -6,9 +6,9 @@ says which dice each step needs (`Need`); the functions here never roll.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import wraps
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, NamedTuple, Sequence, TypeVar
 
 from domain import dice
 from domain.attacks.abilities import effects
@@ -32,8 +32,7 @@ def per_profile(fn: F) -> F:
     return remembered  # type: ignore[return-value]
 
 
-@dataclass(frozen=True)
-class Need:
+class Need(NamedTuple):  # a NamedTuple, not a frozen dataclass: made thousands of times in a Monte Carlo
     """Dice the next step waits for: `count` dice of `sides`, rolled by the attacker's or defender's seat."""
 
     step: str  # "attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage",
@@ -49,11 +48,10 @@ class Need:
         return str(dice.DiceExpr(self.count, self.sides))
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
     step: str
     rules: tuple[str, ...]
-    facts: dict[str, Any] = field(default_factory=dict)
+    facts: dict[str, Any]
 
     def to_data(self) -> dict[str, Any]:
         return {"step": self.step, "rules": list(self.rules), **self.facts}
@@ -108,6 +106,7 @@ def part_totals(parts: Sequence[dice.DiceExpr], times: int, rolled: Sequence[Seq
     return totals
 
 
+@per_profile
 def attack_needs(profile: Profile) -> list[Need]:
     parts, _ = attack_parts(profile)
     return part_needs(parts, profile.situation.models, "attacks", ATTACKER, _attack_rule(profile))
@@ -118,11 +117,17 @@ def _attack_rule(profile: Profile) -> str:
 
 
 def number_of_attacks(profile: Profile, rolled: Sequence[Sequence[int]] = ()) -> Decision:
-    parts, rules = attack_parts(profile)
+    parts, _ = attack_parts(profile)
     models = profile.situation.models
     total = sum(part_totals(parts, models, rolled))
-    return Decision("attacks", _rules([_attack_rule(profile)], rules),
-                    {"attacks": max(0, total), "models": models, "per_model": [str(p) for p in parts]})
+    rules, per_model = _attack_facts(profile)
+    return Decision("attacks", rules, {"attacks": max(0, total), "models": models, "per_model": list(per_model)})
+
+
+@per_profile
+def _attack_facts(profile: Profile) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    parts, rules = attack_parts(profile)
+    return _rules([_attack_rule(profile)], rules), tuple(str(p) for p in parts)
 
 
 # -- hit roll (RS.ATK.1) ----------------------------------------------------------------------------
@@ -183,10 +188,10 @@ def hit_roll(profile: Profile, attacks: int, faces: Sequence[int] = (), rerolled
     modifier, rules = hit_modifier(profile)
     table = _hit_table(profile)
     results = [table[f] for f in faces]
-    return Decision("hit", _rules(["RS.ATK.1"], rules, ["CORE.DICE.2"] if rerolled_dice else []),
+    return Decision("hit", _rules(("RS.ATK.1",), rules, ("CORE.DICE.2",) if rerolled_dice else ()),
                     {"attacks": attacks, "dice": list(faces), "rerolled": list(rerolled_dice),
                      "needed": profile.weapon.skill, "modifier": modifier,
-                     "hits": sum(1 for r in results if r), "criticals": results.count(2), "automatic": False})
+                     "hits": len(results) - results.count(0), "criticals": results.count(2), "automatic": False})
 
 
 @per_profile
@@ -253,6 +258,30 @@ def _wound_table(profile: Profile) -> tuple[int, ...]:
     return (0,) + tuple(wound_result(profile, f, needed, modifier, critical_on) for f in range(1, 7))
 
 
+@dataclass(frozen=True)
+class _WoundSetup:
+    needed: int
+    modifier: int
+    critical_on: int
+    table: tuple[int, ...]
+    devastating: bool
+    precision: bool
+    rules: tuple[str, ...]
+    toughness: int
+
+
+@per_profile
+def _wound_setup(profile: Profile) -> _WoundSetup:
+    toughness = profile.target.toughness
+    modifier, mod_rules = wound_modifier(profile)
+    critical_on, anti_rules = critical_wound_on(profile)
+    precision = profile.situation.precision_line is not None and bool(
+        effects(profile.weapon.keywords, "precision", profile))
+    return _WoundSetup(wound_needed(profile.weapon.S, toughness), modifier, critical_on, _wound_table(profile),
+                       bool(effects(profile.weapon.keywords, "critical_wound_mortal", profile)), precision,
+                       _rules(["RS.ATK.2"], mod_rules, anti_rules, wound_reroll_policy(profile)[1]), toughness)
+
+
 def wound_roll(profile: Profile, faces: Sequence[int], lethal_hits: int = 0, rerolled_dice: Sequence[int] = (),
                precision_dice: int = 0) -> Decision:
     """RS.ATK.2 (EXT.WPN.LETHAL, EXT.WPN.ANTI, EXT.WPN.LANCE, EXT.WPN.TWIN, EXT.WPN.DEVASTATING).
@@ -260,32 +289,30 @@ def wound_roll(profile: Profile, faces: Sequence[int], lethal_hits: int = 0, rer
     `lethal_hits` critical hits wounded automatically (not critical wounds, CORE.DICE.1). The first
     `precision_dice` faces are the wound rolls of critical hits (EXT.WPN.PRECISION).
     """
-    needed = wound_needed(profile.weapon.S, profile.target.toughness)
-    modifier, mod_rules = wound_modifier(profile)
-    critical_on, anti_rules = critical_wound_on(profile)
-    table = _wound_table(profile)
+    setup = _wound_setup(profile)
+    table = setup.table
     results = [table[f] for f in faces]
-    devastating = bool(effects(profile.weapon.keywords, "critical_wound_mortal", profile))
     criticals = results.count(2)
-    mortal = criticals if devastating else 0
-    rolled_wounds = sum(1 for r in results if r)
-    precision = lethal_hits + sum(1 for r in results[:precision_dice] if r == 1 or (r == 2 and not devastating))
-    _, reroll_rules = wound_reroll_policy(profile)
-    return Decision("wound", _rules(["RS.ATK.2"], ["EXT.WPN.LETHAL"] if lethal_hits else [], mod_rules, anti_rules,
-                                    reroll_rules, ["CORE.DICE.2"] if rerolled_dice else [],
-                                    ["EXT.WPN.DEVASTATING"] if mortal else []),
-                    {"dice": list(faces), "rerolled": list(rerolled_dice), "needed": needed, "modifier": modifier,
-                     "critical_on": critical_on, "S": profile.weapon.S, "T": profile.target.toughness,
-                     "wounds": rolled_wounds + lethal_hits, "criticals": criticals, "lethal": lethal_hits,
-                     "devastating": mortal, "to_save": rolled_wounds - mortal + lethal_hits,
-                     "precision": precision if profile.situation.precision_line is not None and
-                     effects(profile.weapon.keywords, "precision", profile) else 0})
+    mortal = criticals if setup.devastating else 0
+    rolled_wounds = len(results) - results.count(0)
+    precision = 0
+    if setup.precision:
+        precision = lethal_hits + sum(1 for r in results[:precision_dice] if r == 1 or (r == 2 and not mortal))
+    rules = setup.rules
+    if lethal_hits or rerolled_dice or mortal:
+        rules = _rules(rules, ["EXT.WPN.LETHAL"] if lethal_hits else [], ["CORE.DICE.2"] if rerolled_dice else [],
+                       ["EXT.WPN.DEVASTATING"] if mortal else [])
+    return Decision("wound", rules,
+                    {"dice": list(faces), "rerolled": list(rerolled_dice), "needed": setup.needed,
+                     "modifier": setup.modifier, "critical_on": setup.critical_on, "S": profile.weapon.S,
+                     "T": setup.toughness, "wounds": rolled_wounds + lethal_hits, "criticals": criticals,
+                     "lethal": lethal_hits, "devastating": mortal, "to_save": rolled_wounds - mortal + lethal_hits,
+                     "precision": precision})
 
 
 # -- allocation (RS.ATK.3 / RS.ATK.4) ---------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Standing:
+class Standing(NamedTuple):
     """The target's models as the attack goes: per line, models alive and wounds lost by its wounded model."""
 
     alive: tuple[int, ...]
@@ -373,11 +400,10 @@ def lose_wounds(profile: Profile, standing: Standing, line: int, amount: int, fn
     allocation order (spill=True: mortal wounds). Each wound is stopped by a Feel No Pain die of X+
     (EXT.FNP), one die per wound in order. Returns (standing, wounds lost, models destroyed, dice used)."""
     lost = destroyed = used = 0
-    target = profile.target
-    while amount > 0:
-        group = line if not spill else next_group(target, standing)
-        if group is None or not standing.alive[group]:
-            break
+    lines = profile.target.lines
+    alive, taken = list(standing.alive), list(standing.taken)
+    group = line if not spill else next_group(profile.target, standing)
+    while amount > 0 and group is not None and alive[group]:
         fnp = fnp_of(profile, group)
         amount -= 1
         if fnp is not None:
@@ -386,16 +412,15 @@ def lose_wounds(profile: Profile, standing: Standing, line: int, amount: int, fn
             if face >= fnp:
                 continue
         lost += 1
-        alive, taken = list(standing.alive), list(standing.taken)
         taken[group] += 1
-        if taken[group] >= target.lines[group].W:
+        if taken[group] >= lines[group].W:
             alive[group] -= 1
             taken[group] = 0
             destroyed += 1
-        standing = Standing(tuple(alive), tuple(taken))
-        if destroyed and not spill:
-            break  # RS.ATK.4 convention: excess damage from this failed save is lost
-    return standing, lost, destroyed, used
+            if not spill:
+                break  # RS.ATK.4 convention: excess damage from this failed save is lost
+            group = next_group(profile.target, Standing(tuple(alive), tuple(taken)))
+    return Standing(tuple(alive), tuple(taken)), lost, destroyed, used
 
 
 def apply_damage(profile: Profile, standing: Standing, line: int, amounts: Sequence[int],

@@ -1,4 +1,5 @@
 """The attack sequence (domain/attacks): each ability with fixed dice, then the exact odds against a Monte Carlo."""
+import itertools
 import json
 import math
 import random
@@ -301,10 +302,9 @@ def test_dice_that_do_not_fit_the_step_are_refused():
         resolve(Profile(gun(A=1), marines()), [[1], [4]])
 
 
-@pytest.mark.parametrize("name", ["sustained, lethal, heavy, capped -1, leader last, wounded first, FNP on the leader",
-                                  "torrent, melta, blast, rapid fire, lance, sustained d3, hit re-roll"])
+@pytest.mark.parametrize("name", ["crits", "wounds"])
 def test_a_profile_travels_as_json_data_and_replays_to_the_same_decisions(name):
-    profile = COMBINATIONS[name]
+    profile = next(p for n, p in COMBINATIONS.items() if n.startswith(name))
     data = json.loads(json.dumps(to_data(profile)))
     assert from_data(data) == profile
     batches = []
@@ -328,18 +328,45 @@ def test_the_odds_of_one_shot_are_the_products_of_the_steps():
     assert odds.models_destroyed[1] == pytest.approx(kill) and odds.wounds_lost[0] == pytest.approx(1 - kill)
 
 
+def every_roll(profile, batches=(), p=1.0):
+    """Every way the attack can go, through the rules' own sequence: (outcome, probability)."""
+    progress = resolve(profile, batches)
+    if progress.need is None:
+        yield progress.outcome, p
+        return
+    need = progress.need
+    for faces in itertools.product(range(1, need.sides + 1), repeat=need.count):
+        yield from every_roll(profile, [*batches, list(faces)], p / need.sides ** need.count)
+
+
+@pytest.mark.parametrize("profile", [
+    Profile(gun("SUSTAINED HITS 1", "LETHAL HITS", A=1, S=4, AP=-1, D=2),
+            Target((ModelLine("Sergeant", 1, W=2, Sv=4, wounds_taken=1),
+                    ModelLine("Captain", 1, W=3, Sv=3, InSv=4, keywords=CHARACTER)))),
+    Profile(gun("DEVASTATING WOUNDS", "ANTI-INFANTRY 4+", "TWIN-LINKED", A=1, S=3, D=1), marines(count=2, W=1, fnp=5)),
+], ids=["sustained-lethal-leader", "devastating-anti-twin-fnp"])
+def test_the_exact_odds_equal_the_sum_over_every_roll_of_a_small_attack(profile):
+    lost, destroyed = Counter(), Counter()
+    for outcome, p in every_roll(profile):
+        lost[outcome.wounds_lost] += p
+        destroyed[outcome.models_destroyed] += p
+    odds = distribution(profile)
+    assert odds.wounds_lost == pytest.approx(dict(lost), abs=1e-12)
+    assert odds.models_destroyed == pytest.approx(dict(destroyed), abs=1e-12)
+
+
 LEADER = Target((ModelLine("Intercessor", 3, W=2, T=4, Sv=3, wounds_taken=1),
                  ModelLine("Captain", 1, W=4, T=4, Sv=2, InSv=4, fnp=5, keywords=CHARACTER)), keywords=INFANTRY)
-COMBINATIONS = {  # every ability the tests above use, in three attacks of a few dice each
-    "sustained, lethal, heavy, capped -1, leader last, wounded first, FNP on the leader": Profile(
-        gun("SUSTAINED HITS 1", "LETHAL HITS", "HEAVY", A=2, skill=3, S=4, AP=-1, D=2), LEADER,
-        Situation(models=2, remained_stationary=True, hit_modifier=-2)),
-    "anti, devastating, twin-linked, random damage, FNP, invulnerable": Profile(
-        gun("ANTI-INFANTRY 4+", "DEVASTATING WOUNDS", "TWIN-LINKED", A=3, skill=4, S=3, AP=-2, D="D3"),
-        marines(count=3, W=2, Sv=3, InSv=5, fnp=6)),
-    "torrent, melta, blast, rapid fire, lance, sustained d3, hit re-roll": Profile(
-        gun("TORRENT", "MELTA 1", "BLAST", "RAPID FIRE 1", "LANCE", "SUSTAINED HITS D3", A="D3", S=5, AP=-1, D="D3"),
-        marines(count=5, W=2, Sv=4), Situation(models=1, within_half_range=True, charged=True, reroll_hits="ones")),
+COMBINATIONS = {  # every ability the tests above use, in two attacks of a few dice each
+    "crits: sustained d3, lethal, heavy capped at -1, hit re-roll of ones, random damage; "
+    "wounded model first, leader last with invulnerable save and FNP": Profile(
+        gun("SUSTAINED HITS D3", "LETHAL HITS", "HEAVY", A=2, skill=3, S=4, AP=-1, D="D3"), LEADER,
+        Situation(models=2, remained_stationary=True, hit_modifier=-2, reroll_hits="ones")),
+    "wounds: torrent, anti, devastating, twin-linked, lance, melta, blast, rapid fire; FNP, invulnerable save": Profile(
+        gun("TORRENT", "ANTI-INFANTRY 4+", "DEVASTATING WOUNDS", "TWIN-LINKED", "LANCE", "MELTA 1", "BLAST",
+            "RAPID FIRE 1", A="D3", S=3, AP=-2, D="D3"),
+        marines(count=5, W=2, Sv=3, InSv=5, fnp=6),
+        Situation(models=1, within_half_range=True, charged=True)),
 }
 SIMULATED = 100_000
 
@@ -353,7 +380,7 @@ def test_the_exact_odds_agree_with_a_monte_carlo_of_the_step_functions(name):
     """
     profile = COMBINATIONS[name]
     odds = distribution(profile)
-    rng = random.Random(9)
+    rng = random.Random(1)  # seeds 2 and 9 pass too (worst 2.7 and 3.0 standard errors over ~70 probabilities)
     seen = {kind: Counter() for kind in ("hits", "wounds", "wounds_lost", "models_destroyed")}
     for _ in range(SIMULATED):
         outcome = simulate(profile, rng)

@@ -8,7 +8,8 @@ Modules:
     abilities  keyword parser and the ABILITIES table (keyword -> hooks citing its EXT rule)
     steps      the steps as pure functions, each returning a Decision (facts + rule IDs)
     sequence   attack_sequence (the steps in order), resolve (replay the dice so far), simulate
-    odds       distribution (exact odds of the outcome), luck (mid-p percentile of an outcome)
+    odds       distribution (exact odds of the outcome), luck (mid-p percentile of an outcome), attack_luck
+    contract   weapon_from / target_from / profile_from: the contract's unit and weapon dicts as a Profile
 
 A whole attack driven step by step with fixed dice (what the rules do through `request_roll`:
 each `Need` says the step, how many dice of what, and whether the attacker's or the defender's
@@ -47,7 +48,8 @@ The same profile gives the exact odds, so the luck of that attack is read agains
     True
 """
 from domain.attacks.abilities import ABILITIES, Ability, Keyword, effects, parse_keyword, parse_keywords
-from domain.attacks.odds import Odds, Unsupported, distribution, luck
+from domain.attacks.contract import feel_no_pain, profile_from, target_from, weapon_from
+from domain.attacks.odds import Odds, Unsupported, attack_luck, distribution, luck
 from domain.attacks.profile import ModelLine, Profile, Situation, Target, Weapon, from_data, to_data
 from domain.attacks.sequence import DiceMismatch, Outcome, Progress, attack_sequence, resolve, simulate
 from domain.attacks.steps import ATTACKER, DEFENDER, Decision, Need, Standing, allocation_order
@@ -55,6 +57,7 @@ from domain.attacks.steps import ATTACKER, DEFENDER, Decision, Need, Standing, a
 __all__ = [
     "ABILITIES", "ATTACKER", "Ability", "DEFENDER", "Decision", "DiceMismatch", "Keyword", "ModelLine", "Need",
     "Odds", "Outcome", "Profile", "Progress", "Situation", "Standing", "Target", "Unsupported", "Weapon",
-    "allocation_order", "attack_sequence", "distribution", "effects", "from_data", "luck", "parse_keyword",
+    "allocation_order", "attack_luck", "attack_sequence", "feel_no_pain", "profile_from", "target_from",
+    "weapon_from", "distribution", "effects", "from_data", "luck", "parse_keyword",
     "parse_keywords", "resolve", "simulate", "to_data",
 ]

@@ -352,3 +352,11 @@ def luck(dist: Mapping[int, float], observed: int, low_is_good: bool = False) ->
     above = sum(p for k, p in dist.items() if k > observed)
     worse, at_least = (above, below + equal) if low_is_good else (below, above + equal)
     return {"p_at_least_this_good": round(at_least, 6), "luck_percentile": round(100 * (worse + equal / 2), 2)}
+
+
+def attack_luck(profile: Profile, wounds_lost: int, models_destroyed: int) -> dict[str, dict[str, float]]:
+    """The luck of one resolved attack against its own odds: damage dealt and models destroyed (attacker's view;
+    the defender's luck is 100 minus the percentile)."""
+    odds = distribution(profile)
+    return {"wounds_lost": luck(odds.wounds_lost, wounds_lost),
+            "models_destroyed": luck(odds.models_destroyed, models_destroyed)}

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from domain.attacks import (
-    ABILITIES, DiceMismatch, ModelLine, Profile, Situation, Target, Unsupported, Weapon, allocation_order,
+    ABILITIES, DiceMismatch, attack_luck, feel_no_pain, profile_from, ModelLine, Profile, Situation, Target, Unsupported, Weapon, allocation_order,
     distribution, from_data, luck, parse_keyword, parse_keywords, resolve, simulate, to_data,
 )
 
@@ -311,6 +311,30 @@ def test_a_profile_travels_as_json_data_and_replays_to_the_same_decisions(name):
     while (progress := resolve(profile, batches)).need is not None:
         batches.append([(3 * len(batches) + i) % progress.need.sides + 1 for i in range(progress.need.count)])
     assert resolve(from_data(data), batches) == progress and progress.outcome is not None
+
+
+def test_a_mustered_bodyguard_and_its_leader_become_one_target_with_the_leader_last():
+    squad = {"id": "int-1", "keywords": ["INFANTRY"], "abilities": ["Feel No Pain 6+"],
+             "models": [{"name": "Intercessor", "count": 5, "T": 4, "Sv": 3, "W": 2}]}
+    captain = {"id": "cap-1", "keywords": ["INFANTRY", "CHARACTER"], "abilities": [], "leader_of": "int-1",
+               "models": [{"name": "Captain", "count": 1, "T": 4, "Sv": 2, "InSv": 4, "W": 5}]}
+    weapon = {"name": "heavy bolter", "type": "ranged", "A": "3", "S": 5, "AP": -1, "D": "2",
+              "keywords": ["[SUSTAINED HITS 1, HEAVY]"]}
+    profile = profile_from(weapon, {"models": [{"BS": 4}]}, [captain, squad], Situation(models=1),
+                           alive=[[1], [3]], wounds_taken=[[0], [1]])
+    assert profile.weapon.skill == 4 and [k.name for k in profile.weapon.keywords] == ["SUSTAINED HITS", "HEAVY"]
+    assert allocation_order(profile.target) == (1, 0) and profile.target.toughness == 4
+    assert profile.target.fnp_of(1) == 6 and profile.target.fnp_of(0) is None and feel_no_pain(["x"]) is None
+    assert profile.target.models == 4 and profile.target.lines[1].wounds_taken == 1
+
+
+def test_the_luck_of_an_attack_reads_its_outcome_against_its_own_odds():
+    profile = Profile(gun(A=2, skill=3, S=4, D=1), marines(count=2, W=1, Sv=7))
+    odds = distribution(profile)
+    kill = 4 / 6 * 3 / 6
+    assert odds.models_destroyed[2] == pytest.approx(kill ** 2)
+    assert attack_luck(profile, 2, 2)["models_destroyed"]["luck_percentile"] == round(100 * (1 - kill ** 2 / 2), 2)
+    assert attack_luck(profile, 0, 0)["wounds_lost"]["p_at_least_this_good"] == 1.0
 
 
 # -- the exact odds ---------------------------------------------------------------------------------

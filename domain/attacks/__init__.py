@@ -36,6 +36,16 @@ seat rolls them; in table mode the defender's saves and Feel No Pain come from t
     >>> [(d.step, d.rules) for d in done.decisions][-1]
     ('damage', ('RS.ATK.4',))
 
+Conventions where RULES.md is silent (each also said where it is applied):
+- RS.ATK.2: the wound roll reads the T of the first living non-CHARACTER line (the bodyguard's).
+- RS.ATK.3/4: saves are rolled for one group (model line) at a time, as many dice as wounds left;
+  results are assigned lowest first; when the group's last model is destroyed, the results not yet
+  assigned are not used and those wounds are rolled again against the next group.
+- EXT.FNP: one D6 per wound that would be lost, in order; dice past a destroyed model are unused.
+- EXT.WPN.DEVASTATING: the mortal wounds (D, MELTA included) are applied after the attack's other
+  wounds, in allocation order, spilling over.
+- Re-rolls (TWIN-LINKED, `Situation.reroll_*`) take every failed die (or every 1), never a success.
+
 The rules keep the profile (`to_data(profile)`) and the batches rolled so far with the pending roll and call
 `resolve(profile, batches)` again when the next batch arrives: replay gives the same decisions.
 The same profile gives the exact odds, so the luck of that attack is read against its own:

@@ -297,7 +297,7 @@ def wound_roll(profile: Profile, faces: Sequence[int], lethal_hits: int = 0, rer
     rolled_wounds = len(results) - results.count(0)
     precision = 0
     if setup.precision:
-        precision = lethal_hits + sum(1 for r in results[:precision_dice] if r == 1 or (r == 2 and not mortal))
+        precision = lethal_hits + sum(1 for r in results[:precision_dice] if r == 1 or (r == 2 and not setup.devastating))
     rules = setup.rules
     if lethal_hits or rerolled_dice or mortal:
         rules = _rules(rules, ["EXT.WPN.LETHAL"] if lethal_hits else [], ["CORE.DICE.2"] if rerolled_dice else [],

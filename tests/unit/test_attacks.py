@@ -368,7 +368,14 @@ def every_roll(profile, batches=(), p=1.0):
             Target((ModelLine("Sergeant", 1, W=2, Sv=4, wounds_taken=1),
                     ModelLine("Captain", 1, W=3, Sv=3, InSv=4, keywords=CHARACTER)))),
     Profile(gun("DEVASTATING WOUNDS", "ANTI-INFANTRY 4+", "TWIN-LINKED", A=1, S=3, D=1), marines(count=2, W=1, fnp=5)),
-], ids=["sustained-lethal-leader", "devastating-anti-twin-fnp"])
+    Profile(gun("TORRENT", "MELTA 2", "LANCE", A=1, S=4, AP=-2, D="D3"), marines(count=2, W=4, InSv=5, wounds_taken=1),
+            Situation(charged=True, within_half_range=True)),
+    Profile(gun("HEAVY", "TWIN-LINKED", A=1, skill=5, S=4, AP=-1, D=1), marines(count=1, W=1, Sv=4),
+            Situation(remained_stationary=True, hit_modifier=1, reroll_hits="failed")),
+    Profile(gun("TORRENT", A=2, S=8, AP=-1, D=1),
+            Target((ModelLine("Gunner", 1, W=1, Sv=4), ModelLine("Trooper", 1, W=1, Sv=5)), order=(1, 0))),
+], ids=["sustained-lethal-leader", "devastating-anti-twin-fnp", "torrent-melta-lance-invulnerable",
+        "heavy-capped-hit-re-roll-twin-linked", "a-destroyed-group-passes-its-wounds-on"])
 def test_the_exact_odds_equal_the_sum_over_every_roll_of_a_small_attack(profile):
     lost, destroyed = Counter(), Counter()
     for outcome, p in every_roll(profile):

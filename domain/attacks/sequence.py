@@ -204,7 +204,7 @@ def simulate(profile: Profile, rng: random.Random) -> Outcome:
     try:
         item = next(run)
         while True:
-            if isinstance(item, Decision):
+            if type(item) is Decision:
                 item = run.send(None)
             else:
                 sides = faces.setdefault(item.sides, range(1, item.sides + 1))

@@ -320,11 +320,16 @@ class Standing(NamedTuple):
 
     @classmethod
     def of(cls, target: Target) -> "Standing":
-        return cls(tuple(line.count for line in target.lines), tuple(line.wounds_taken for line in target.lines))
+        return _standing_of(target)
 
     @property
     def models(self) -> int:
         return sum(self.alive)
+
+
+@per_profile
+def _standing_of(target: Target) -> Standing:
+    return Standing(tuple(line.count for line in target.lines), tuple(line.wounds_taken for line in target.lines))
 
 
 @per_profile
@@ -342,8 +347,18 @@ def allocation_order(target: Target) -> tuple[int, ...]:
 
 def next_group(target: Target, standing: Standing) -> int | None:
     """The line the next wounds go to: one with a wounded model, else the first living one in allocation order."""
-    living = [i for i in allocation_order(target) if standing.alive[i]]
-    return min(living, key=lambda i: (target.lines[i].character, not standing.taken[i]), default=None)
+    best, best_key = None, (True, True)
+    for i, character in _order_and_characters(target):
+        if standing.alive[i]:
+            key = (character, not standing.taken[i])  # RS.ATK.3: CHARACTER groups last, wounded models first
+            if best is None or key < best_key:
+                best, best_key = i, key
+    return best
+
+
+@per_profile
+def _order_and_characters(target: Target) -> tuple[tuple[int, bool], ...]:
+    return tuple((i, target.lines[i].character) for i in allocation_order(target))
 
 
 @per_profile
@@ -368,13 +383,18 @@ def _saves(profile: Profile, line: int) -> tuple[bool, ...]:
 def save_roll(profile: Profile, line: int, faces: Sequence[int]) -> Decision:
     """RS.ATK.3: one D6 per wound against this group; RS.ATK.4 assigns them lowest first."""
     ordered = sorted(faces)
-    failed = sum(1 for f in ordered if not saved(profile, line, f))
-    armour, invulnerable = save_needed(profile, line)
-    model = profile.target.lines[line]
+    table = _saves(profile, line)
+    failed = [table[f] for f in ordered].count(False)
+    model, needed = _save_facts(profile, line)
     return Decision("save", ("RS.ATK.3",), {"line": line, "model": model.name, "dice": ordered,
-                                            "saved": len(faces) - failed, "failed": failed,
-                                            "Sv": model.Sv, "InSv": invulnerable, "AP": profile.weapon.AP,
-                                            "needed": min(armour, invulnerable or 7)})
+                                            "saved": len(faces) - failed, "failed": failed, "Sv": model.Sv,
+                                            "InSv": model.InSv, "AP": profile.weapon.AP, "needed": needed})
+
+
+@per_profile
+def _save_facts(profile: Profile, line: int) -> tuple[Any, int]:
+    armour, invulnerable = save_needed(profile, line)
+    return profile.target.lines[line], min(armour, invulnerable or 7)
 
 
 @per_profile
@@ -436,11 +456,15 @@ def apply_damage(profile: Profile, standing: Standing, line: int, amounts: Seque
             break
         standing, l, d, u = lose_wounds(profile, standing, line, amount, fnp_faces[fnp_used:], spill=False)
         lost, destroyed, fnp_used, used = lost + l, destroyed + d, fnp_used + u, used + 1
-    rules = _rules(["RS.ATK.4"], damage_parts(profile)[1], ["EXT.FNP"] if fnp_of(profile, line) else [])
-    return (Decision("damage", rules, {"line": line, "damage": list(amounts[:used]), "wounds_lost": lost,
+    return (Decision("damage", _damage_rules(profile, line), {"line": line, "damage": list(amounts[:used]), "wounds_lost": lost,
                                        "models_destroyed": destroyed, "feel_no_pain_dice": fnp_used,
                                        "group_destroyed": not standing.alive[line]}),
             standing, used)
+
+
+@per_profile
+def _damage_rules(profile: Profile, line: int) -> tuple[str, ...]:
+    return _rules(["RS.ATK.4"], damage_parts(profile)[1], ["EXT.FNP"] if fnp_of(profile, line) else [])
 
 
 def apply_mortal_wounds(profile: Profile, standing: Standing, amount: int,

@@ -1,4 +1,5 @@
 """The attack sequence (domain/attacks): each ability with fixed dice, then the exact odds against a Monte Carlo."""
+import doctest
 import itertools
 import json
 import math
@@ -6,6 +7,8 @@ import random
 from collections import Counter
 
 import pytest
+
+import domain.attacks
 
 from domain.attacks import (
     ABILITIES, DiceMismatch, attack_luck, feel_no_pain, profile_from, ModelLine, Profile, Situation, Target, Unsupported, Weapon, allocation_order,
@@ -32,6 +35,10 @@ def decided(progress, step):
 def one(progress, step):
     [facts] = decided(progress, step)
     return facts
+
+
+def test_the_packages_worked_example_still_holds():
+    assert doctest.testmod(domain.attacks, raise_on_error=False).failed == 0
 
 
 # -- keywords as rosters write them ---------------------------------------------------------------

@@ -1,0 +1,73 @@
+"""The attack sequence as one pure module: profile, abilities and modifiers in; the steps and their dice out.
+
+RS.ATK.1-4 (hit, wound, save, damage), EXT.MOD.1 and the EXT.WPN.* / EXT.FNP abilities of RULES.md.
+No I/O, no clock, no randomness of its own: dice come in from outside, one batch at a time.
+
+Modules:
+    profile    Weapon, Situation, ModelLine, Target, Profile (frozen values); to_data / from_data (JSON)
+    abilities  keyword parser and the ABILITIES table (keyword -> hooks citing its EXT rule)
+    steps      the steps as pure functions, each returning a Decision (facts + rule IDs)
+    sequence   attack_sequence (the steps in order), resolve (replay the dice so far), simulate
+    odds       distribution (exact odds of the outcome), luck (mid-p percentile of an outcome), attack_luck
+    contract   weapon_from / target_from / profile_from: the contract's unit and weapon dicts as a Profile
+
+A whole attack driven step by step with fixed dice (what the rules do through `request_roll`:
+each `Need` says the step, how many dice of what, and whether the attacker's or the defender's
+seat rolls them; in table mode the defender's saves and Feel No Pain come from the defending seat):
+
+    >>> from domain.attacks import ModelLine, Profile, Situation, Target, Weapon, resolve
+    >>> bolter = Weapon.of("bolt rifle", A=2, skill=3, S=4, AP=-1, D=1, keywords=["[SUSTAINED HITS 1]"])
+    >>> squad = Target((ModelLine("Intercessor", 4, W=2, T=4, Sv=3),
+    ...                 ModelLine("Captain", 1, W=5, T=4, Sv=2, InSv=4, keywords=frozenset({"CHARACTER"}))))
+    >>> attack = Profile(bolter, squad, Situation(models=2))
+    >>> resolve(attack).need                            # 2 models x A2: four hit dice from the attacker
+    Need(step='hit', count=4, sides=6, seat='attacker', rule='RS.ATK.1', line=None)
+    >>> step = resolve(attack, [[6, 3, 2, 1]])          # a critical hit (+1 SUSTAINED) and a hit
+    >>> [d.facts.get("hits", d.facts.get("extra_hits")) for d in step.decisions[1:]]
+    [2, 1]
+    >>> step.need.step, step.need.count
+    ('wound', 3)
+    >>> step = resolve(attack, [[6, 3, 2, 1], [4, 5, 2]])  # S4 v T4 wounds on 4+
+    >>> step.need                                       # the defender saves for the Intercessors first
+    Need(step='save', count=2, sides=6, seat='defender', rule='RS.ATK.3', line=0)
+    >>> done = resolve(attack, [[6, 3, 2, 1], [4, 5, 2], [2, 5]])  # 3+ save at AP-1 needs 4+
+    >>> done.need is None, done.outcome.wounds_lost, done.outcome.standing.taken
+    (True, 1, (1, 0))
+    >>> [(d.step, d.rules) for d in done.decisions][-1]
+    ('damage', ('RS.ATK.4',))
+
+Conventions where RULES.md is silent (each also said where it is applied):
+- RS.ATK.2: the wound roll reads the T of the first living non-CHARACTER line (the bodyguard's).
+- RS.ATK.3/4: saves are rolled for one group (model line) at a time, as many dice as wounds left;
+  results are assigned lowest first; when the group's last model is destroyed, the results not yet
+  assigned are not used and those wounds are rolled again against the next group.
+- EXT.FNP: one D6 per wound that would be lost, in order; dice past a destroyed model are unused.
+- EXT.WPN.DEVASTATING: the mortal wounds (D, MELTA included) are applied after the attack's other
+  wounds, in allocation order, spilling over.
+- Re-rolls (TWIN-LINKED, `Situation.reroll_*`) take every failed die (or every 1), never a success.
+
+The rules keep the profile (`to_data(profile)`) and the batches rolled so far with the pending roll and call
+`resolve(profile, batches)` again when the next batch arrives: replay gives the same decisions.
+The same profile gives the exact odds, so the luck of that attack is read against its own:
+
+    >>> from domain.attacks import distribution, luck
+    >>> odds = distribution(attack)
+    >>> round(sum(odds.wounds_lost.values()), 9)
+    1.0
+    >>> 0 < luck(odds.wounds_lost, 1)["luck_percentile"] < 100
+    True
+"""
+from domain.attacks.abilities import ABILITIES, Ability, Keyword, effects, parse_keyword, parse_keywords
+from domain.attacks.contract import feel_no_pain, profile_from, target_from, weapon_from
+from domain.attacks.odds import Odds, Unsupported, attack_luck, distribution, luck
+from domain.attacks.profile import ModelLine, Profile, Situation, Target, Weapon, from_data, to_data
+from domain.attacks.sequence import DiceMismatch, Outcome, Progress, attack_sequence, resolve, simulate
+from domain.attacks.steps import ATTACKER, DEFENDER, Decision, Need, Standing, allocation_order
+
+__all__ = [
+    "ABILITIES", "ATTACKER", "Ability", "DEFENDER", "Decision", "DiceMismatch", "Keyword", "ModelLine", "Need",
+    "Odds", "Outcome", "Profile", "Progress", "Situation", "Standing", "Target", "Unsupported", "Weapon",
+    "allocation_order", "attack_luck", "attack_sequence", "feel_no_pain", "profile_from", "target_from",
+    "weapon_from", "distribution", "effects", "from_data", "luck", "parse_keyword",
+    "parse_keywords", "resolve", "simulate", "to_data",
+]

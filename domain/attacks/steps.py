@@ -1,0 +1,502 @@
+"""The steps of one attack as pure functions over a `Profile` and the dice (RS.ATK.1-4, EXT.*).
+
+Each function takes the faces the players (or the server) rolled and returns a `Decision`: what
+it decided, as plain data, and the rule IDs that decided it. `sequence` strings them together and
+says which dice each step needs (`Need`); the functions here never roll.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import wraps
+from typing import Any, Callable, NamedTuple, Sequence, TypeVar
+
+from domain import dice
+from domain.attacks.abilities import effects
+from domain.attacks.profile import Profile, Target
+
+ATTACKER, DEFENDER = "attacker", "defender"
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def per_profile(fn: F) -> F:
+    """Remember what a question about a (frozen) profile or target answered: the answer cannot change."""
+    @wraps(fn)
+    def remembered(value: Any, *args: Any) -> Any:
+        memo = value.__dict__.setdefault("_answers", {})  # not a field: equality and hashing ignore it
+        key = (fn, *args) if args else fn
+        try:
+            return memo[key]
+        except KeyError:
+            memo[key] = answer = fn(value, *args)
+            return answer
+    return remembered  # type: ignore[return-value]
+
+
+class Need(NamedTuple):  # a NamedTuple, not a frozen dataclass: made thousands of times in a Monte Carlo
+    """Dice the next step waits for: `count` dice of `sides`, rolled by the attacker's or defender's seat."""
+
+    step: str  # "attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage",
+    #            "feel_no_pain", "mortal_damage", "mortal_feel_no_pain", "hazardous"
+    count: int
+    sides: int
+    seat: str  # ATTACKER or DEFENDER
+    rule: str
+    line: int | None = None  # the target's model line it is for (saves, Feel No Pain)
+
+    @property
+    def spec(self) -> str:
+        return str(dice.DiceExpr(self.count, self.sides))
+
+
+class Decision(NamedTuple):
+    step: str
+    rules: tuple[str, ...]
+    facts: dict[str, Any]
+
+    def to_data(self) -> dict[str, Any]:
+        return {"step": self.step, "rules": list(self.rules), **self.facts}
+
+
+def wound_needed(strength: int, toughness: int) -> int:
+    """RS.ATK.2's wound table (the convention RULES.md gives)."""
+    if strength >= 2 * toughness:
+        return 2
+    if strength > toughness:
+        return 3
+    if strength == toughness:
+        return 4
+    if 2 * strength <= toughness:
+        return 6
+    return 5
+
+
+def capped(modifier: int) -> int:
+    """EXT.MOD.1: hit and wound rolls take at most +1 or -1 in total."""
+    return max(-1, min(1, modifier))
+
+
+def _rules(*groups: Any) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(rule for group in groups for rule in group))
+
+
+# -- number of attacks ------------------------------------------------------------------------------
+
+@per_profile
+def attack_parts(profile: Profile) -> tuple[list[dice.DiceExpr], tuple[str, ...]]:
+    """The dice expressions whose sum is the number of attacks: A, then BLAST / RAPID FIRE, each per model."""
+    extra = effects(profile.weapon.keywords, "extra_attacks", profile)
+    per_model = [profile.weapon.attacks, *(dice.parse(amount) for _, amount in extra)]
+    return per_model, tuple(rule for rule, _ in extra)
+
+
+def part_needs(parts: Sequence[dice.DiceExpr], times: int, step: str, seat: str, rule: str) -> list[Need]:
+    """One Need per dice part (constants need none): `times` copies of each part."""
+    return [Need(step, part.count * times, part.sides, seat, rule) for part in parts
+            if not part.is_constant and times > 0]
+
+
+def part_totals(parts: Sequence[dice.DiceExpr], times: int, rolled: Sequence[Sequence[int]]) -> list[int]:
+    """The `times` totals of a sum of parts, from the faces of `part_needs` in order (one list per Need)."""
+    totals = [0] * times
+    batches = iter(rolled)
+    for part in parts:
+        faces = [] if part.is_constant or times == 0 else list(next(batches))
+        for i in range(times):
+            totals[i] += part.modifier + sum(faces[i * part.count:(i + 1) * part.count])
+    return totals
+
+
+@per_profile
+def attack_needs(profile: Profile) -> list[Need]:
+    parts, _ = attack_parts(profile)
+    return part_needs(parts, profile.situation.models, "attacks", ATTACKER, _attack_rule(profile))
+
+
+def _attack_rule(profile: Profile) -> str:
+    return "RS.FGT.3" if profile.weapon.melee else "RS.SHO.2"
+
+
+def number_of_attacks(profile: Profile, rolled: Sequence[Sequence[int]] = ()) -> Decision:
+    parts, _ = attack_parts(profile)
+    models = profile.situation.models
+    total = sum(part_totals(parts, models, rolled))
+    rules, per_model = _attack_facts(profile)
+    return Decision("attacks", rules, {"attacks": max(0, total), "models": models, "per_model": list(per_model)})
+
+
+@per_profile
+def _attack_facts(profile: Profile) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    parts, rules = attack_parts(profile)
+    return _rules([_attack_rule(profile)], rules), tuple(str(p) for p in parts)
+
+
+# -- hit roll (RS.ATK.1) ----------------------------------------------------------------------------
+
+@per_profile
+def hit_modifier(profile: Profile) -> tuple[int, tuple[str, ...]]:
+    found = effects(profile.weapon.keywords, "hit_modifier", profile)
+    raw = profile.situation.hit_modifier + sum(v for _, v in found)
+    return capped(raw), tuple(r for r, _ in found) + (("EXT.MOD.1",) if raw != capped(raw) else ())
+
+
+@per_profile
+def automatic_hits(profile: Profile) -> bool:
+    return bool(effects(profile.weapon.keywords, "automatic_hits", profile))
+
+
+def hit_result(profile: Profile, face: int, modifier: int) -> int:
+    """0 miss, 1 hit, 2 critical hit: an unmodified 6 (or critical_hit_on) always hits, a 1 always fails."""
+    if face == 1:
+        return 0
+    if face >= profile.situation.critical_hit_on or face == 6:
+        return 2
+    return 1 if face + modifier >= profile.weapon.skill else 0
+
+
+def hits_to_reroll(profile: Profile, faces: Sequence[int]) -> list[int]:
+    """CORE.DICE.2: the hit dice the attacker's re-roll takes (before modifiers are read)."""
+    table = _hit_table(profile)
+    return _to_reroll(profile.situation.reroll_hits, faces, lambda f: table[f] == 0)
+
+
+@per_profile
+def _hit_table(profile: Profile) -> tuple[int, ...]:
+    modifier, _ = hit_modifier(profile)
+    return (0,) + tuple(hit_result(profile, f, modifier) for f in range(1, 7))
+
+
+def _to_reroll(policy: str | None, faces: Sequence[int], failed: Any) -> list[int]:
+    if policy == "ones":
+        return [i for i, f in enumerate(faces) if f == 1]
+    if policy == "failed":
+        return [i for i, f in enumerate(faces) if failed(f)]
+    return []
+
+
+def rerolled(faces: Sequence[int], indexes: Sequence[int], new_faces: Sequence[int]) -> list[int]:
+    out = list(faces)
+    for i, face in zip(indexes, new_faces, strict=True):
+        out[i] = face
+    return out
+
+
+def hit_roll(profile: Profile, attacks: int, faces: Sequence[int] = (), rerolled_dice: Sequence[int] = ()) -> Decision:
+    """RS.ATK.1 (EXT.WPN.TORRENT, EXT.WPN.HEAVY, EXT.MOD.1): hits and critical hits of the final faces."""
+    if automatic_hits(profile):  # CORE.DICE.1: not rolled, so never a critical
+        return Decision("hit", ("EXT.WPN.TORRENT", "CORE.DICE.1"),
+                        {"attacks": attacks, "hits": attacks, "criticals": 0, "automatic": True})
+    modifier, rules = hit_modifier(profile)
+    table = _hit_table(profile)
+    results = [table[f] for f in faces]
+    return Decision("hit", _rules(("RS.ATK.1",), rules, ("CORE.DICE.2",) if rerolled_dice else ()),
+                    {"attacks": attacks, "dice": list(faces), "rerolled": list(rerolled_dice),
+                     "needed": profile.weapon.skill, "modifier": modifier,
+                     "hits": len(results) - results.count(0), "criticals": results.count(2), "automatic": False})
+
+
+@per_profile
+def sustained_parts(profile: Profile) -> tuple[list[dice.DiceExpr], tuple[str, ...]]:
+    found = effects(profile.weapon.keywords, "extra_hits_on_critical", profile)
+    return [dice.parse(amount) for _, amount in found], tuple(r for r, _ in found)
+
+
+def sustained_hits(profile: Profile, criticals: int, rolled: Sequence[Sequence[int]] = ()) -> Decision:
+    """EXT.WPN.SUSTAINED: X extra hits per critical hit (X may be rolled, e.g. D3)."""
+    parts, rules = sustained_parts(profile)
+    extra = sum(part_totals(parts, criticals, rolled)) if parts else 0
+    return Decision("sustained", rules, {"criticals": criticals, "extra_hits": extra})
+
+
+@per_profile
+def lethal(profile: Profile) -> bool:
+    return bool(effects(profile.weapon.keywords, "critical_hit_wounds", profile))
+
+
+# -- wound roll (RS.ATK.2) --------------------------------------------------------------------------
+
+@per_profile
+def wound_modifier(profile: Profile) -> tuple[int, tuple[str, ...]]:
+    found = effects(profile.weapon.keywords, "wound_modifier", profile)
+    raw = profile.situation.wound_modifier + sum(v for _, v in found)
+    return capped(raw), tuple(r for r, _ in found) + (("EXT.MOD.1",) if raw != capped(raw) else ())
+
+
+@per_profile
+def critical_wound_on(profile: Profile) -> tuple[int, tuple[str, ...]]:
+    """EXT.WPN.ANTI lowers the unmodified roll that is a critical wound (6 otherwise)."""
+    found = effects(profile.weapon.keywords, "critical_wound_on", profile)
+    return min([6, *(v for _, v in found)]), tuple(r for r, _ in found)
+
+
+def wound_result(profile: Profile, face: int, needed: int, modifier: int, critical_on: int) -> int:
+    """0 fail, 1 wound, 2 critical wound: an unmodified critical always wounds, an unmodified 1 always fails."""
+    if face == 1:
+        return 0
+    if face >= critical_on:
+        return 2
+    return 1 if face + modifier >= needed else 0
+
+
+@per_profile
+def wound_reroll_policy(profile: Profile) -> tuple[str | None, tuple[str, ...]]:
+    found = effects(profile.weapon.keywords, "reroll_wounds", profile)
+    if profile.situation.reroll_wounds == "failed" or not found:
+        return profile.situation.reroll_wounds, ()
+    return "failed", tuple(r for r, _ in found)  # TWIN-LINKED re-rolls every failed wound roll
+
+
+def wounds_to_reroll(profile: Profile, faces: Sequence[int]) -> list[int]:
+    table = _wound_table(profile)
+    return _to_reroll(wound_reroll_policy(profile)[0], faces, lambda f: table[f] == 0)
+
+
+@per_profile
+def _wound_table(profile: Profile) -> tuple[int, ...]:
+    needed = wound_needed(profile.weapon.S, profile.target.toughness)
+    modifier, _ = wound_modifier(profile)
+    critical_on, _ = critical_wound_on(profile)
+    return (0,) + tuple(wound_result(profile, f, needed, modifier, critical_on) for f in range(1, 7))
+
+
+@dataclass(frozen=True)
+class _WoundSetup:
+    needed: int
+    modifier: int
+    critical_on: int
+    table: tuple[int, ...]
+    devastating: bool
+    precision: bool
+    rules: tuple[str, ...]
+    toughness: int
+
+
+@per_profile
+def _wound_setup(profile: Profile) -> _WoundSetup:
+    toughness = profile.target.toughness
+    modifier, mod_rules = wound_modifier(profile)
+    critical_on, anti_rules = critical_wound_on(profile)
+    precision = profile.situation.precision_line is not None and bool(
+        effects(profile.weapon.keywords, "precision", profile))
+    return _WoundSetup(wound_needed(profile.weapon.S, toughness), modifier, critical_on, _wound_table(profile),
+                       bool(effects(profile.weapon.keywords, "critical_wound_mortal", profile)), precision,
+                       _rules(["RS.ATK.2"], mod_rules, anti_rules, wound_reroll_policy(profile)[1]), toughness)
+
+
+def wound_roll(profile: Profile, faces: Sequence[int], lethal_hits: int = 0, rerolled_dice: Sequence[int] = (),
+               precision_dice: int = 0) -> Decision:
+    """RS.ATK.2 (EXT.WPN.LETHAL, EXT.WPN.ANTI, EXT.WPN.LANCE, EXT.WPN.TWIN, EXT.WPN.DEVASTATING).
+
+    `lethal_hits` critical hits wounded automatically (not critical wounds, CORE.DICE.1). The first
+    `precision_dice` faces are the wound rolls of critical hits (EXT.WPN.PRECISION).
+    """
+    setup = _wound_setup(profile)
+    table = setup.table
+    results = [table[f] for f in faces]
+    criticals = results.count(2)
+    mortal = criticals if setup.devastating else 0
+    rolled_wounds = len(results) - results.count(0)
+    precision = 0
+    if setup.precision:
+        precision = lethal_hits + sum(1 for r in results[:precision_dice] if r == 1 or (r == 2 and not setup.devastating))
+    rules = setup.rules
+    if lethal_hits or rerolled_dice or mortal:
+        rules = _rules(rules, ["EXT.WPN.LETHAL"] if lethal_hits else [], ["CORE.DICE.2"] if rerolled_dice else [],
+                       ["EXT.WPN.DEVASTATING"] if mortal else [])
+    return Decision("wound", rules,
+                    {"dice": list(faces), "rerolled": list(rerolled_dice), "needed": setup.needed,
+                     "modifier": setup.modifier, "critical_on": setup.critical_on, "S": profile.weapon.S,
+                     "T": setup.toughness, "wounds": rolled_wounds + lethal_hits, "criticals": criticals,
+                     "lethal": lethal_hits, "devastating": mortal, "to_save": rolled_wounds - mortal + lethal_hits,
+                     "precision": precision})
+
+
+# -- allocation (RS.ATK.3 / RS.ATK.4) ---------------------------------------------------------------
+
+class Standing(NamedTuple):
+    """The target's models as the attack goes: per line, models alive and wounds lost by its wounded model."""
+
+    alive: tuple[int, ...]
+    taken: tuple[int, ...]
+
+    @classmethod
+    def of(cls, target: Target) -> "Standing":
+        return _standing_of(target)
+
+    @property
+    def models(self) -> int:
+        return sum(self.alive)
+
+
+@per_profile
+def _standing_of(target: Target) -> Standing:
+    return Standing(tuple(line.count for line in target.lines), tuple(line.wounds_taken for line in target.lines))
+
+
+@per_profile
+def allocation_order(target: Target) -> tuple[int, ...]:
+    """RS.ATK.3: lines with a wounded model first, CHARACTER lines last; the defender orders the rest.
+
+    `target.order` is the defender's choice; lines it leaves out follow in roster order. The rule's
+    two constraints win over the choice (a CHARACTER line named first still comes last).
+    """
+    if any(not 0 <= i < len(target.lines) for i in target.order or ()):
+        raise ValueError("the allocation order names a line the target does not have")
+    order = list(dict.fromkeys([*(target.order or ()), *range(len(target.lines))]))
+    return tuple(sorted(order, key=lambda i: (target.lines[i].character, not target.lines[i].wounds_taken)))
+
+
+def next_group(target: Target, standing: Standing) -> int | None:
+    """The line the next wounds go to: one with a wounded model, else the first living one in allocation order."""
+    best, best_key = None, (True, True)
+    for i, character in _order_and_characters(target):
+        if standing.alive[i]:
+            key = (character, not standing.taken[i])  # RS.ATK.3: CHARACTER groups last, wounded models first
+            if best is None or key < best_key:
+                best, best_key = i, key
+    return best
+
+
+@per_profile
+def _order_and_characters(target: Target) -> tuple[tuple[int, bool], ...]:
+    return tuple((i, target.lines[i].character) for i in allocation_order(target))
+
+
+@per_profile
+def save_needed(profile: Profile, line: int) -> tuple[int, int | None]:
+    """RS.ATK.3: the armour save after AP, and the invulnerable save (the better applies)."""
+    model = profile.target.lines[line]
+    return (model.Sv or 7) + abs(profile.weapon.AP), model.InSv
+
+
+def saved(profile: Profile, line: int, face: int) -> bool:
+    return _saves(profile, line)[face]
+
+
+@per_profile
+def _saves(profile: Profile, line: int) -> tuple[bool, ...]:
+    """Face -> saved, for faces 0..6 (0 unused): an unmodified 1 always fails."""
+    armour, invulnerable = save_needed(profile, line)
+    return (False, False) + tuple(f >= armour or (invulnerable is not None and f >= invulnerable)
+                                  for f in range(2, 7))
+
+
+def save_roll(profile: Profile, line: int, faces: Sequence[int]) -> Decision:
+    """RS.ATK.3: one D6 per wound against this group; RS.ATK.4 assigns them lowest first."""
+    ordered = sorted(faces)
+    table = _saves(profile, line)
+    failed = [table[f] for f in ordered].count(False)
+    model, needed = _save_facts(profile, line)
+    return Decision("save", ("RS.ATK.3",), {"line": line, "model": model.name, "dice": ordered,
+                                            "saved": len(faces) - failed, "failed": failed, "Sv": model.Sv,
+                                            "InSv": model.InSv, "AP": profile.weapon.AP, "needed": needed})
+
+
+@per_profile
+def _save_facts(profile: Profile, line: int) -> tuple[Any, int]:
+    armour, invulnerable = save_needed(profile, line)
+    return profile.target.lines[line], min(armour, invulnerable or 7)
+
+
+@per_profile
+def damage_parts(profile: Profile) -> tuple[list[dice.DiceExpr], tuple[str, ...]]:
+    """D, plus MELTA X within half range, per failed save (or per devastating wound)."""
+    found = effects(profile.weapon.keywords, "extra_damage", profile)
+    return [profile.weapon.damage, *(dice.parse(a) for _, a in found)], tuple(r for r, _ in found)
+
+
+def damage_amounts(profile: Profile, times: int, rolled: Sequence[Sequence[int]] = ()) -> list[int]:
+    parts, _ = damage_parts(profile)
+    return [max(0, amount) for amount in part_totals(parts, times, rolled)]
+
+
+@per_profile
+def fnp_of(profile: Profile, line: int) -> int | None:
+    return profile.target.fnp_of(line)
+
+
+def lose_wounds(profile: Profile, standing: Standing, line: int, amount: int, fnp_faces: Sequence[int],
+                spill: bool) -> tuple[Standing, int, int, int]:
+    """Wounds lost by models of `line` (spill=False: one model, excess lost, RS.ATK.4) or of the unit in
+    allocation order (spill=True: mortal wounds). Each wound is stopped by a Feel No Pain die of X+
+    (EXT.FNP), one die per wound in order. Returns (standing, wounds lost, models destroyed, dice used)."""
+    lost = destroyed = used = 0
+    lines = profile.target.lines
+    alive, taken = list(standing.alive), list(standing.taken)
+    group = line if not spill else next_group(profile.target, standing)
+    while amount > 0 and group is not None and alive[group]:
+        fnp = fnp_of(profile, group)
+        amount -= 1
+        if fnp is not None:
+            face = fnp_faces[used]
+            used += 1
+            if face >= fnp:
+                continue
+        lost += 1
+        taken[group] += 1
+        if taken[group] >= lines[group].W:
+            alive[group] -= 1
+            taken[group] = 0
+            destroyed += 1
+            if not spill:
+                break  # RS.ATK.4 convention: excess damage from this failed save is lost
+            group = next_group(profile.target, Standing(tuple(alive), tuple(taken)))
+    return Standing(tuple(alive), tuple(taken)), lost, destroyed, used
+
+
+def apply_damage(profile: Profile, standing: Standing, line: int, amounts: Sequence[int],
+                 fnp_faces: Sequence[int] = ()) -> tuple[Decision, Standing, int]:
+    """RS.ATK.4: each failed save's damage to one model of the group, in turn; no spill-over.
+
+    Returns the decision, the new standing and how many failed saves were used: once the group's
+    last model is destroyed the rest are not (their wounds go to the next group, rolled again).
+    """
+    lost = destroyed = fnp_used = used = 0
+    for amount in amounts:
+        if not standing.alive[line]:
+            break
+        standing, l, d, u = lose_wounds(profile, standing, line, amount, fnp_faces[fnp_used:], spill=False)
+        lost, destroyed, fnp_used, used = lost + l, destroyed + d, fnp_used + u, used + 1
+    return (Decision("damage", _damage_rules(profile, line), {"line": line, "damage": list(amounts[:used]), "wounds_lost": lost,
+                                       "models_destroyed": destroyed, "feel_no_pain_dice": fnp_used,
+                                       "group_destroyed": not standing.alive[line]}),
+            standing, used)
+
+
+@per_profile
+def _damage_rules(profile: Profile, line: int) -> tuple[str, ...]:
+    return _rules(["RS.ATK.4"], damage_parts(profile)[1], ["EXT.FNP"] if fnp_of(profile, line) else [])
+
+
+def apply_mortal_wounds(profile: Profile, standing: Standing, amount: int,
+                        fnp_faces: Sequence[int] = ()) -> tuple[Decision, Standing]:
+    """EXT.WPN.DEVASTATING: mortal wounds, no save, spilling from model to model in allocation order."""
+    standing, lost, destroyed, used = lose_wounds(profile, standing, -1, amount, fnp_faces, spill=True)
+    rules = ("EXT.WPN.DEVASTATING",) + (("EXT.FNP",) if fnp_faces else ())
+    return Decision("mortal_wounds", rules, {"mortal_wounds": amount, "wounds_lost": lost,
+                                             "models_destroyed": destroyed, "feel_no_pain_dice": used}), standing
+
+
+def any_fnp(profile: Profile, standing: Standing) -> bool:
+    return any(fnp_of(profile, i) for i, n in enumerate(standing.alive) if n)
+
+
+# -- after the attack -------------------------------------------------------------------------------
+
+@per_profile
+def hazardous(profile: Profile) -> bool:
+    return bool(effects(profile.weapon.keywords, "hazardous", profile))
+
+
+def hazardous_roll(profile: Profile, faces: Sequence[int]) -> Decision:
+    """EXT.WPN.HAZARDOUS: each 1 destroys a model that used the weapon (CHARACTER, MONSTER, VEHICLE: 3 mortal wounds)."""
+    ones = sum(1 for f in faces if f == 1)
+    tough = bool({"CHARACTER", "MONSTER", "VEHICLE"} & profile.situation.attacker_keywords)
+    return Decision("hazardous", ("EXT.WPN.HAZARDOUS",),
+                    {"dice": list(faces), "ones": ones, "models_destroyed": 0 if tough else ones,
+                     "mortal_wounds": 3 * ones if tough else 0})
+
+
+def with_standing(target: Target, standing: Standing) -> Target:
+    """The target after the attack, as a new Target (for the next weapon's profile)."""
+    return replace(target, lines=tuple(replace(line, count=n, wounds_taken=t)
+                                       for line, n, t in zip(target.lines, standing.alive, standing.taken)))

@@ -231,6 +231,7 @@ class Attack(Command):
     weapon: str
     target: str
     models: int | None = None     # attacking models (default: every model alive)
+    within_half_range: bool | None = None  # attested: RAPID FIRE and MELTA read it
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "attack"
 

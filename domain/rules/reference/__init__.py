@@ -24,8 +24,10 @@ from domain.rules.reference.shooting import Shooting, shooting_types
 from domain.rules.registry import register
 from domain.rulings import Refused
 
+ATTACK_STEPS = ("attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage", "feel_no_pain",
+                "mortal_damage", "mortal_feel_no_pain", "hazardous")  # the attack module's Need.step names
 ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard": "_hazards", "charge": "charge_rolled",
-         "attacks": "_attacks", "hit": "_hits", "wound": "_wounds", "save": "_saves", "damage": "_damage_roll"}
+         **{step: "attack_rolled" for step in ATTACK_STEPS}}
 
 
 @register
@@ -160,21 +162,6 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
 
     def _hazards(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
         self.hazards(t, request, roll["faces"])
-
-    def _attacks(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
-        self.hit_roll(t, request["seat"], request["context"]["attack"], roll["total"])
-
-    def _hits(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
-        self.resolve_hits(t, request, roll["faces"])
-
-    def _wounds(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
-        self.resolve_wounds(t, request, roll["faces"])
-
-    def _saves(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
-        self.resolve_saves(t, request, roll["faces"])
-
-    def _damage_roll(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
-        self.resolve_damage(t, request, roll["faces"])
 
     # -- who is engaged with whom --------------------------------------------------------
 

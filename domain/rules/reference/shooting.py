@@ -9,23 +9,16 @@ from domain import commands as cmd
 from domain.rules import actions as act
 from domain.rules.actions import Action
 from domain.rules.flow import alive, applies, handles, units_of
-from domain.rules.reference.common import engaged, first_model, foes, is_monster_or_vehicle, weapon_keywords
+from domain.attacks import ATTACKER, Profile, Situation, from_data, profile_from, resolve, to_data
+from domain.rules.reference.common import engaged, first_model, foes, is_monster_or_vehicle, members, weapon_keywords
 from domain.rulings import Malformed, NotFound, Refused
 
 SHOOTING = ("normal", "assault", "close_quarters", "indirect")
-
-
-def wound_needed(strength: int, toughness: int) -> int:
-    """RS.ATK.2's wound table (the convention RULES.md gives)."""
-    if strength >= 2 * toughness:
-        return 2
-    if strength > toughness:
-        return 3
-    if strength == toughness:
-        return 4
-    if 2 * strength <= toughness:
-        return 6
-    return 5
+STEP_EVENTS = {"attacks": "AttacksRolled", "hit": "HitsScored", "hit_reroll": "HitsRerolled",
+               "sustained": "SustainedHitsScored", "wound": "WoundsScored", "wound_reroll": "WoundsRerolled",
+               "save": "SavesRolled", "damage": "DamageInflicted", "feel_no_pain": "FeelNoPainRolled",
+               "mortal_damage": "MortalWoundsInflicted", "mortal_feel_no_pain": "FeelNoPainRolled",
+               "hazardous": "HazardousRolled"}
 
 
 def close_quarters_weapon(unit: dict[str, Any], weapon: dict[str, Any]) -> bool:
@@ -125,7 +118,9 @@ class Shooting:
                 offered.append(act.action("attack", rule, f"attack with {uid}: one weapon at one target",
                                           ["unit", "weapon", "target"], unit=act.const(uid),
                                           weapon=act.one_of(weapons), target=act.one_of(targets),
-                                          models=act.integer(1, most, "models attacking with it")))
+                                          models=act.integer(1, most, "models attacking with it"),
+                                          within_half_range=act.boolean("the target is within half the weapon's "
+                                                                        "range (RAPID FIRE, MELTA; measured)")))
         return offered
 
     @handles("attack")
@@ -158,68 +153,93 @@ class Shooting:
         models = command.models or most
         if not 1 <= models <= most:
             raise Malformed(f"models must lie in 1..{most}", field="models")
-        line = first_model(unit)
-        skill = weapon.get("skill") or (line.get("BS") if wanted == "ranged" else line.get("WS")) or 4
+        if command.within_half_range is not None and type(command.within_half_range) is not bool:
+            raise Malformed("within_half_range is true or false (measured at the table)", field="within_half_range")
+        profile = self.attack_profile(state, command.unit, weapon, command.target, models,
+                                      bool(command.within_half_range))
         attack = {"attacker": command.unit, "target": command.target, "weapon": weapon["name"], "models": models,
-                  "skill": skill, "S": weapon.get("S") or 4, "AP": weapon.get("AP") or 0, "D": weapon.get("D", "1"),
-                  "rule": rule, "phase": phase}
+                  "phase": phase, "within_half_range": bool(command.within_half_range),
+                  "abilities": sorted(k.text for k in profile.weapon.keywords if k.known), "profile": to_data(profile)}
         t.emit("AttackDeclared", attack, rule)
-        shots = dice.parse(str(weapon.get("A", "1")))
-        if shots.is_constant:
-            self.hit_roll(t, seat, attack, shots.modifier * models)
-        else:
-            spec = dice.DiceExpr(shots.count * models, shots.sides, shots.modifier * models)
-            self.request_roll(t, seat, "attacks", str(spec), rule, command.unit, attack=attack)
+        self.attack_goes_on(t, {"attack": {k: attack[k] for k in ("attacker", "target", "weapon")},
+                                "profile": attack["profile"], "batches": [], "decided": 0, "faces": []})
 
-    # -- the attack sequence (RS.ATK.1-4) ----------------------------------------------
+    def attack_profile(self, state: dict[str, Any], uid: str, weapon: dict[str, Any], target_uid: str, models: int,
+                       within_half_range: bool) -> Profile:
+        """The attack module's profile: the weapon and its abilities, the situation as the log knows it or the
+        players attest it, the target unit (with its attached leader) line by line as it stands."""
+        units = state["units"]
+        unit, target = units[uid], units[target_uid]
+        friends = {f for f, u in units.items() if u["owner"] == unit["owner"]}
+        situation = Situation(
+            models=models, remained_stationary=unit["turn"].get("move") == "remain_stationary",
+            charged=bool(unit["turn"].get("charged")), within_half_range=within_half_range,
+            target_engaged_with_friendly=bool(friends & set(target.get("engaged_with", []))),
+            attacker_keywords=frozenset(unit.get("keywords", [])))
+        together = members(units, target_uid)
+        standing = [line_standing(units[m]) for m in together]
+        return profile_from(weapon, unit, [units[m] for m in together], situation,
+                            alive=[s[0] for s in standing], wounds_taken=[s[1] for s in standing])
 
-    def hit_roll(self, t: Any, seat: str, attack: dict[str, Any], count: int) -> None:
-        if count > 0:
-            self.request_roll(t, seat, "hit", f"{count}D6", "RS.ATK.1", attack["attacker"], attack=attack)
-
-    def resolve_hits(self, t: Any, request: dict[str, Any], faces: list[int]) -> None:
-        attack = request["context"]["attack"]
-        hits = sum(1 for f in faces if f == 6 or (f != 1 and f >= attack["skill"]))  # RS.ATK.1
-        t.emit("HitsScored", {**_ids(attack), "hits": hits, "criticals": faces.count(6), "needed": attack["skill"]},
-               "RS.ATK.1")
-        toughness = first_model(t.state["units"][attack["target"]]).get("T") or 4
-        if hits:
-            self.request_roll(t, request["seat"], "wound", f"{hits}D6", "RS.ATK.2", attack["attacker"],
-                              attack={**attack, "wound_on": wound_needed(attack["S"], toughness), "T": toughness})
-
-    def resolve_wounds(self, t: Any, request: dict[str, Any], faces: list[int]) -> None:
-        attack = request["context"]["attack"]
-        need = attack["wound_on"]
-        wounds = sum(1 for f in faces if f == 6 or (f != 1 and f >= need))  # RS.ATK.2
-        t.emit("WoundsScored", {**_ids(attack), "wounds": wounds, "criticals": faces.count(6), "needed": need,
-                                "S": attack["S"], "T": attack["T"]}, "RS.ATK.2")
-        if wounds:  # the defender's dice are the defender's
-            defender = t.state["units"][attack["target"]]["owner"]
-            self.request_roll(t, defender, "save", f"{wounds}D6", "RS.ATK.3", attack["target"], attack=attack)
-
-    def resolve_saves(self, t: Any, request: dict[str, Any], faces: list[int]) -> None:
-        attack = request["context"]["attack"]
-        line = first_model(t.state["units"][attack["target"]])
-        save, invulnerable, ap = line.get("Sv") or 7, line.get("InSv"), abs(attack["AP"])
-        failed = [f for f in sorted(faces)  # RS.ATK.4: lowest results first
-                  if f == 1 or not (f - ap >= save or (invulnerable and f >= invulnerable))]
-        t.emit("SavesRolled", {**_ids(attack), "saved": len(faces) - len(failed), "failed": len(failed),
-                               "Sv": save, "InSv": invulnerable, "AP": attack["AP"]}, "RS.ATK.3")
-        if not failed:
+    def attack_goes_on(self, t: Any, context: dict[str, Any]) -> None:
+        """Replay the attack with the dice so far (the module is pure); record what it decided since, then ask
+        for the next dice, or apply its outcome."""
+        progress = resolve(from_data(context["profile"]), context["batches"])
+        ids = context["attack"]
+        for decision in progress.decisions[context["decided"]:]:
+            extra = {"rules": list(decision.rules)} if len(decision.rules) > 1 else {}
+            t.emit(STEP_EVENTS.get(decision.step, "AttackStep"), {**ids, "step": decision.step, **decision.facts,
+                                                                 **extra}, decision.rules[0])
+        context = {**context, "decided": len(progress.decisions)}
+        need = progress.need
+        if need is not None:  # one roll, or several of at most MAX_DICE dice that make up one batch
+            units = t.state["units"]
+            seat = units[ids["attacker"] if need.seat == ATTACKER else ids["target"]]["owner"]
+            count = min(dice.MAX_DICE, need.count - len(context["faces"]))
+            self.request_roll(t, seat, need.step, str(dice.DiceExpr(count, need.sides)), need.rule,
+                              ids["attacker"] if need.seat == ATTACKER else ids["target"], attack_roll=context,
+                              batch=need.count)
             return
-        damage = dice.parse(str(attack["D"]))
-        if damage.is_constant:
-            self.damage(t, attack, [damage.modifier] * len(failed))
-        else:
-            spec = dice.DiceExpr(damage.count * len(failed), damage.sides, 0)
-            self.request_roll(t, t.state["units"][attack["attacker"]]["owner"], "damage", str(spec), "RS.ATK.4",
-                              attack["attacker"], attack={**attack, "per_save": damage.count,
-                                                          "modifier": damage.modifier})
+        self.attack_done(t, context, progress.outcome)
 
-    def resolve_damage(self, t: Any, request: dict[str, Any], faces: list[int]) -> None:
-        attack = request["context"]["attack"]
-        per = attack["per_save"]
-        self.damage(t, attack, [sum(faces[i:i + per]) + attack["modifier"] for i in range(0, len(faces), per)])
+    def attack_rolled(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        context = request["context"]["attack_roll"]
+        faces = context["faces"] + roll["faces"]
+        if len(faces) < request["context"]["batch"]:
+            self.attack_goes_on(t, {**context, "faces": faces})
+            return
+        self.attack_goes_on(t, {**context, "batches": context["batches"] + [faces], "faces": []})
+
+    def attack_done(self, t: Any, context: dict[str, Any], outcome: Any) -> None:
+        """RS.ATK.4: the losses line by line, on the target and its attached leader; HAZARDOUS on the attacker."""
+        units = t.state["units"]
+        ids = context["attack"]
+        together = members(units, ids["target"])
+        after = {}
+        position = 0
+        for uid in together:
+            lines = len(units[uid]["models"])
+            after[uid] = {"alive": list(outcome.standing.alive[position:position + lines]),
+                          "taken": list(outcome.standing.taken[position:position + lines])}
+            position += lines
+        t.emit("AttackResolved", {**ids, "hits": outcome.hits, "wounds": outcome.wounds,
+                                  "failed_saves": outcome.failed_saves, "mortal_wounds": outcome.mortal_wounds,
+                                  "wounds_lost": outcome.wounds_lost, "models_destroyed": outcome.models_destroyed,
+                                  "lines": after}, "RS.ATK.4")
+        for uid in together:
+            lost = units[uid]["models_alive"] - sum(after[uid]["alive"])
+            wounds = sum(after[uid]["taken"]) if units[uid]["starting_strength"] == 1 else 0
+            spent = units[uid].get("wounds_lost", 0)
+            if lost > 0 or wounds > spent:
+                self.casualties(t, uid, lost, max(0, wounds - spent), "RS.ATK.4")
+        hazard = outcome.hazardous
+        if hazard is not None and (hazard.facts["models_destroyed"] or hazard.facts["mortal_wounds"]):
+            attacker = ids["attacker"]
+            if hazard.facts["models_destroyed"]:
+                self.casualties(t, attacker, hazard.facts["models_destroyed"], 0, "EXT.WPN.HAZARDOUS")
+            else:
+                self.damage(t, {"target": attacker}, [hazard.facts["mortal_wounds"]], mortal=True,
+                            rule="EXT.WPN.HAZARDOUS")
 
     def damage(self, t: Any, attack: dict[str, Any], amounts: list[int], mortal: bool = False,
                rule: str = "RS.ATK.4") -> None:
@@ -253,8 +273,32 @@ class Shooting:
 
     @applies("DamageAllocated")
     def _model_damage(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["units"][data["unit"]]["model_damage"] = data["model_damage"]
+        unit = state["units"][data["unit"]]
+        unit["model_damage"] = data["model_damage"]
+        unit.pop("lines", None)  # mortal wounds outside an attack: the lines are read again from the counts
+
+    @applies("AttackResolved")
+    def _attack_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        for uid, lines in data["lines"].items():
+            unit = state["units"][uid]
+            unit["lines"] = lines
+            unit["model_damage"] = next((taken for taken in lines["taken"] if taken), 0)
 
 
-def _ids(attack: dict[str, Any]) -> dict[str, Any]:
-    return {"attacker": attack["attacker"], "target": attack["target"], "weapon": attack["weapon"]}
+def line_standing(unit: dict[str, Any]) -> tuple[list[int], list[int]]:
+    """Models alive and the wounded model's lost wounds, per model line: as the last attack left them, or,
+    after losses recorded otherwise, the first lines losing models first (CHARACTER lines last, RS.ATK.3)."""
+    counts = [line.get("count", 1) for line in unit["models"]]
+    kept = unit.get("lines")
+    if kept and len(kept["alive"]) == len(counts) and sum(kept["alive"]) == unit["models_alive"]:
+        return list(kept["alive"]), list(kept["taken"])
+    gone, alive = sum(counts) - unit["models_alive"], []
+    for count in counts:
+        lost = min(count, max(0, gone))
+        alive.append(count - lost)
+        gone -= lost
+    taken = [0] * len(counts)
+    first = next((i for i, n in enumerate(alive) if n), None)
+    if first is not None:
+        taken[first] = unit.get("model_damage", 0)
+    return alive, taken

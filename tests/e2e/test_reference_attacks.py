@@ -1,0 +1,78 @@
+"""Reference attacks through the attack module, over HTTP with table dice, model line by model line:
+SUSTAINED and LETHAL criticals, the defender's saves and Feel No Pain from the defending seat, a leader
+allocated last, DEVASTATING mortal wounds, damage that does not spill."""
+from __future__ import annotations
+
+from typing import Any
+
+from tests.support.client import GameClient, play_awaited, unit
+
+STORM_BOLTER = {"name": "Storm bolter", "type": "ranged", "range": 24, "A": "3", "skill": 3, "S": 4, "AP": -1,
+                "D": "1", "keywords": ["SUSTAINED HITS 1", "[LETHAL HITS]"]}
+PLASMA = {"name": "Plasma", "type": "ranged", "range": 24, "A": "1", "skill": 3, "S": 8, "AP": -3, "D": "2",
+          "keywords": ["DEVASTATING WOUNDS"]}
+CAPTAIN = {"name": "Captain", "count": 1, "M": 6, "T": 4, "Sv": 3, "InSv": 4, "W": 4, "Ld": 6, "OC": 1, "BS": 2,
+           "WS": 2, "I": 5, "A": 4, "hull_points": None}
+
+
+def shooting(new_game) -> GameClient:
+    game = new_game("reference", dice="table")
+    game.start([unit("shooters", 2, weapons=[STORM_BOLTER, PLASMA])],
+               [unit("guard", 3, abilities=("FEEL NO PAIN 5+",)),
+                unit("captain", 1, leader_of="guard", keywords=("INFANTRY", "CHARACTER"), models=[CAPTAIN])])
+    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
+        play_awaited(game)
+    game.cmd("A", "select", unit="shooters", shooting="normal")
+    return game
+
+
+def rolled(game: GameClient, seat: str, purpose: str, faces: list[int]) -> dict[str, dict[str, Any]]:
+    assert game.state()["awaiting"]["seat"] == seat and game.state()["awaiting"]["roll"]["purpose"] == purpose
+    answer = game.cmd(seat, "roll", dice=faces)
+    return {e["type"]: e for e in answer["events"]}
+
+
+def test_criticals_sustain_and_wound_at_once_the_defender_saves_and_feels_no_pain_and_the_leader_goes_last(new_game):
+    game = shooting(new_game)
+    declared = game.cmd("A", "attack", unit="shooters", weapon="Storm bolter", target="guard")["events"][0]
+    assert declared["data"]["abilities"] == ["LETHAL HITS", "SUSTAINED HITS 1"]
+    hits = rolled(game, "A", "hit", [6, 6, 3, 2, 1, 4])  # 2 models x A3; BS 3+
+    assert hits["HitsScored"]["data"]["hits"] == 4 and hits["HitsScored"]["data"]["criticals"] == 2
+    assert hits["SustainedHitsScored"]["rule"] == "EXT.WPN.SUSTAINED"
+    assert hits["SustainedHitsScored"]["data"]["extra_hits"] == 2
+    # two critical hits wound at once (LETHAL): 2 + 2 extra hits roll to wound
+    wounds = rolled(game, "A", "wound", [1, 2, 5, 6])
+    assert wounds["WoundsScored"]["data"]["wounds"] == 4 and wounds["WoundsScored"]["data"]["lethal"] == 2
+    assert "EXT.WPN.LETHAL" in wounds["WoundsScored"]["data"]["rules"]
+    saves = rolled(game, "B", "save", [1, 1, 1, 1])  # the defending seat rolls, for the bodyguard first
+    assert saves["SavesRolled"]["data"]["failed"] == 4 and saves["SavesRolled"]["data"]["needed"] == 5
+    done = rolled(game, "B", "feel_no_pain", [5, 1, 1, 1])  # EXT.FNP: the first wound is not lost
+    assert done["DiceRolled"]["data"]["seat"] == "B" and done["DiceRolled"]["rule"] == "EXT.FNP"
+    assert "EXT.FNP" in done["DamageInflicted"]["data"]["rules"]
+    resolved = done["AttackResolved"]["data"]
+    assert resolved["wounds_lost"] == 3 and resolved["models_destroyed"] == 3
+    assert resolved["lines"] == {"guard": {"alive": [0], "taken": [0]}, "captain": {"alive": [1], "taken": [0]}}
+    units = game.state()["units"]
+    assert units["guard"]["models_alive"] == 0 and units["guard"]["strength"] == "destroyed"
+    assert units["captain"]["models_alive"] == 1 and units["captain"]["wounds_lost"] == 0  # allocated last
+
+
+def test_a_devastating_critical_wound_is_mortal_and_other_damage_does_not_spill(new_game):
+    game = shooting(new_game)
+    game.cmd("A", "attack", unit="shooters", weapon="Plasma", target="guard")
+    rolled(game, "A", "hit", [6, 3])
+    wounds = rolled(game, "A", "wound", [6, 4])  # S8 v T4: 2+; the 6 is a critical wound
+    assert wounds["WoundsScored"]["data"]["devastating"] == 1
+    assert "EXT.WPN.DEVASTATING" in wounds["WoundsScored"]["data"]["rules"]
+    saves = rolled(game, "B", "save", [1])  # one save only: the devastating wound is not saved
+    assert saves["SavesRolled"]["data"]["failed"] == 1
+    resolved = {}
+    while game.state()["awaiting"]["action"] == "roll":
+        awaiting = game.state()["awaiting"]
+        resolved.update(rolled(game, awaiting["seat"], awaiting["roll"]["purpose"],
+                               [1] * int(awaiting["roll"]["spec"].split("D")[0] or 1)))  # FNP all failed
+    outcome = resolved["AttackResolved"]["data"]
+    # the failed save's 2 damage kills one W1 guard (the excess is lost); 2 mortal wounds spill over two more
+    assert outcome["mortal_wounds"] == 2 and outcome["models_destroyed"] == 3
+    assert game.state()["units"]["guard"]["models_alive"] == 0
+    assert game.state()["units"]["captain"]["wounds_lost"] == 0

@@ -115,6 +115,31 @@ def tempo_summary(facts: Iterable[dict[str, Any]]) -> dict[str, Any]:
             "units_destroyed": {s: {"count": len(destroyed[s]), "units": destroyed[s]} for s in sorted(destroyed)}}
 
 
+def attacks_summary(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every standing attack (reference) against its own exact odds (domain.attacks): the profile it was
+    declared with (abilities, re-rolls and the target line by line) gives the distribution of the damage it
+    could deal and of the models it could destroy; the luck is the attacker's (the defender's: 100 minus)."""
+    from domain.attacks import Unsupported, attack_luck, from_data
+
+    declared: dict[str, Any] | None = None
+    attacks = []
+    for entry in entries:
+        if entry["type"] == "AttackDeclared" and "profile" in entry["data"]:
+            declared = entry
+        elif entry["type"] == "AttackResolved" and declared is not None and not entry["undone"]:
+            data = entry["data"]
+            try:
+                odds = attack_luck(from_data(declared["data"]["profile"]), data["wounds_lost"],
+                                   data["models_destroyed"])
+            except Unsupported as unsupported:  # e.g. PRECISION wounds on a CHARACTER: no exact odds yet
+                odds = {"unsupported": str(unsupported)}
+            attacks.append({"seq": declared["seq"], "seat": declared["by"], "attacker": data["attacker"],
+                            "target": data["target"], "weapon": data["weapon"], "wounds_lost": data["wounds_lost"],
+                            "models_destroyed": data["models_destroyed"], **odds})
+            declared = None
+    return attacks
+
+
 def summarize(dice: Iterable[dict[str, Any]], facts: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """The analytics document: `dice` (luck per seat and purpose) plus tempo and losses."""
     return {"dice": dice_summary(dice), **tempo_summary(facts)}

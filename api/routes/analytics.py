@@ -11,7 +11,7 @@ from fastapi.responses import StreamingResponse
 from api.deps import Reader, WarlogApp
 from api.errors import READS
 from api.horizon import entries_until, horizon
-from projections.analytics import summarize
+from projections.analytics import attacks_summary, summarize
 from projections.export import MEDIA_TYPES, render
 from projections.rows import game_rows
 
@@ -21,7 +21,8 @@ ANALYTICS = (
     "(`p_at_least_this_good`: how likely a total at least this good was; `luck_percentile`: the mid-p "
     "percentile, 50 = average; `better` says whether high or low totals are good), dice later undone "
     "(`undone_dice`, not counted) and re-rolled ones; pass points earned and spent; activations (units "
-    "selected) per phase; units destroyed, by the seat that lost them. Across all games: `warlog analytics "
+    "selected) per phase; units destroyed, by the seat that lost them; `attacks` (reference): each attack's damage "
+    "and models destroyed against the exact odds of that attack, abilities and re-rolls included. Across all games: `warlog analytics "
     "[--db PATH | --postgres DSN]` prints the same document from the ledger projection.")
 
 
@@ -29,9 +30,10 @@ ANALYTICS = (
 async def analytics(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
     def build() -> dict[str, Any]:
         seen = horizon(warlog, warlog.read(caller.game_id), caller)
-        rows = game_rows(str(caller.game_id), entries_until(warlog, seen))
+        entries = entries_until(warlog, seen)
+        rows = game_rows(str(caller.game_id), entries)
         return {"game_id": str(caller.game_id), "version": seen.version, "game": rows.game,
-                **summarize(rows.dice, rows.facts)}
+                **summarize(rows.dice, rows.facts), "attacks": attacks_summary(entries)}
 
     return await run_in_threadpool(build)
 

@@ -76,3 +76,16 @@ def test_a_devastating_critical_wound_is_mortal_and_other_damage_does_not_spill(
     assert outcome["mortal_wounds"] == 2 and outcome["models_destroyed"] == 3
     assert game.state()["units"]["guard"]["models_alive"] == 0
     assert game.state()["units"]["captain"]["wounds_lost"] == 0
+
+
+def test_analytics_reads_each_attacks_luck_against_its_own_odds(new_game):
+    game = shooting(new_game)
+    game.cmd("A", "attack", unit="shooters", weapon="Storm bolter", target="guard")
+    while game.state()["awaiting"]["action"] == "roll":  # the attacker's dice all 6s, the defender's all 1s
+        awaiting = game.state()["awaiting"]
+        count = int(awaiting["roll"]["spec"].split("D")[0] or 1)
+        rolled(game, awaiting["seat"], awaiting["roll"]["purpose"], [6 if awaiting["seat"] == "A" else 1] * count)
+    (attack,) = game.http.get(f"/games/{game.id}/analytics", headers=game.headers("A")).json()["attacks"]
+    assert (attack["attacker"], attack["target"], attack["seat"]) == ("shooters", "guard", "A")
+    assert attack["models_destroyed"]["luck_percentile"] > 90  # every die its best: far luckier than average
+    assert 0 < attack["models_destroyed"]["p_at_least_this_good"] < 0.2

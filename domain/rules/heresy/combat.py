@@ -15,8 +15,8 @@ from domain import commands as cmd
 from domain.rules import actions as act
 from domain.rules.actions import Action
 from domain.rules.flow import alive, applies, handles, units_of
-from domain.rules.heresy.common import Block, enemies_on_battlefield, on_battlefield, rushed_block
-from domain.rulings import Malformed, NotFound, Refused
+from domain.rules.heresy.common import Block, enemies_on_battlefield, named_enemies, on_battlefield, rushed_block
+from domain.rulings import Malformed, Refused
 
 DOING = {"shooting": "shoot", "assault": "charge"}
 
@@ -68,15 +68,9 @@ class Combat:
         if not command.act:
             raise Malformed("a unit selected here shoots or charges (act: true); to do neither, end the phase",
                             field="act")
-        targets = list(dict.fromkeys(command.targets))
-        if not targets:
+        if not command.targets:
             raise Malformed("name the target units (targets)", field="targets")
-        enemies = enemies_on_battlefield(state, seat)
-        for target in targets:
-            if target not in state["units"]:
-                raise NotFound(f"no unit {target!r} in this game", field="targets")
-            if target not in enemies:
-                raise Malformed(f"{target} is not an enemy unit on the battlefield", field="targets")
+        targets = named_enemies(state, seat, command.targets, "targets")
         step = self.step(state)
         unit = state["units"][command.unit]
         rule = "HH.RES.3" if unit["turn"].get("arrived") else "HH.MOV.5"

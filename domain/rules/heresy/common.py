@@ -9,6 +9,7 @@ from typing import Any
 
 from domain import army
 from domain.rules.flow import alive, other
+from domain.rulings import Malformed, NotFound
 
 LOCKED = "locked_in_combat"
 DIFFICULT_PENALTY = 2      # HH.MOV.4: difficult terrain reduces the move by 2"
@@ -41,6 +42,18 @@ def allowance(unit: dict[str, Any], rush: bool, difficult: bool) -> int:
 
 def enemies_on_battlefield(state: dict[str, Any], seat: str) -> list[str]:
     return [uid for uid, unit in state["units"].items() if unit["owner"] != seat and on_battlefield(unit)]
+
+
+def named_enemies(state: dict[str, Any], seat: str, named: Any, field: str) -> list[str]:
+    """The enemy units a command names (each once), every one on the battlefield (attested near, or targeted)."""
+    names = list(dict.fromkeys(named))
+    enemies = enemies_on_battlefield(state, seat)
+    for uid in names:
+        if uid not in state["units"]:
+            raise NotFound(f"no unit {uid!r} in this game", field=field)
+        if uid not in enemies:
+            raise Malformed(f"{uid} is not an enemy unit on the battlefield", field=field)
+    return names
 
 
 def movement_block(unit: dict[str, Any]) -> Block:

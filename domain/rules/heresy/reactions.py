@@ -19,9 +19,9 @@ from domain import commands as cmd
 from domain.rules import actions as act
 from domain.rules.actions import Action
 from domain.rules.flow import applies, handles, inches, units_of
-from domain.rules.heresy.common import (LOCKED, REACTION_RANGE, Block, enemies_on_battlefield, initiative, is_vehicle,
-                                        movement_block, on_battlefield, reaction_seat)
-from domain.rulings import Malformed, NotFound, Refused
+from domain.rules.heresy.common import (LOCKED, REACTION_RANGE, Block, initiative, is_vehicle, movement_block,
+                                        named_enemies, on_battlefield, reaction_seat)
+from domain.rulings import Malformed, Refused
 
 DIRECTIONS = ("toward", "away")
 KIND_RULE = {"move": "HH.REACT.1", "snap_shots": "HH.RES.4"}
@@ -41,14 +41,7 @@ def near_field(enemies: list[str]) -> dict[str, Any]:
 
 
 def checked_near(state: dict[str, Any], seat: str, near: Any) -> list[str]:
-    named = list(dict.fromkeys(near))
-    enemies = enemies_on_battlefield(state, seat)
-    for uid in named:
-        if uid not in state["units"]:
-            raise NotFound(f"no unit {uid!r} in this game", field="near")
-        if uid not in enemies:
-            raise Malformed(f"{uid} is not an enemy unit on the battlefield", field="near")
-    return named
+    return named_enemies(state, seat, near, "near")
 
 
 class Reactions:

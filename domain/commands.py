@@ -96,6 +96,17 @@ class UseStratagem(Command):
 
 
 @dataclass(frozen=True)
+class Revive(Command):
+    """Reference: a rule returns destroyed models to their unit (CORE.REV.1), set up as the table attests."""
+
+    unit: str
+    models: int = 1
+    reason: str = ""
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "revive"
+
+
+@dataclass(frozen=True)
 class ChargeMove(Command):
     """Reference: after the charge roll, the charge targets and the inches to the farthest (RS.CHG.2)."""
 
@@ -241,7 +252,7 @@ COMMANDS: dict[str, type[Command]] = {
     for cls in (AddEntropy, StartGame, RollOff, ChooseOrder, ConfirmCount, Select, Pass,
                 DeclareDone, EndPhase, Roll, FreeRoll, Concede, RecordCasualties, SetStatus,
                 VehicleHit, BlastHit, Attack, OngoingReserves, ResolveCharge,
-                UseStratagem, ChargeMove, PileIn, EndFight, Consolidate)
+                UseStratagem, ChargeMove, PileIn, EndFight, Consolidate, Revive)
 }
 
 

@@ -195,3 +195,20 @@ def test_an_attached_leader_moves_and_is_selected_with_its_bodyguard(new_game):
     assert answer["events"][0]["data"]["with"] == ["captain"]
     units = game.state()["units"]
     assert units["guard"]["selected"] is True and units["captain"]["selected"] is True
+
+
+def test_revived_models_return_only_to_their_own_unit_up_to_its_starting_strength(new_game):
+    game = new_game("reference", dice="table")
+    game.start([unit("captain", 1, leader_of="guard", keywords=("INFANTRY", "CHARACTER")), unit("guard", 4)],
+               [unit("boyz")])
+    game.cmd("B", "record_casualties", unit="captain", models=1)
+    game.cmd("B", "record_casualties", unit="guard", models=2)
+    assert game.refused("A", "revive", unit="guard", models=3)["rule"] == "CORE.REV.1"
+    assert game.refused("B", "revive", unit="guard", models=1)["rule"] == "CORE.REV.1"
+    answer = game.cmd("A", "revive", unit="captain", models=1, reason="a returning ability")
+    assert answer["events"][0]["type"] == "ModelsRevived" and answer["events"][0]["rule"] == "CORE.REV.1"
+    game.cmd("A", "revive", unit="guard", models=2)
+    units = game.state()["units"]
+    assert units["captain"]["models_alive"] == 1 and units["guard"]["models_alive"] == 4
+    assert units["guard"]["strength"] == "full"  # the attached unit whole again: 5 of 5
+    assert "revive" in game.state("A")["anytime"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain import army
 from domain import commands as cmd
 from domain.rules.actions import Action
 from domain.rules import actions as act
@@ -33,6 +34,7 @@ ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard":
 @register
 class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
     name = "reference"
+    anytime_commands = Igougo.anytime_commands + ("revive",)
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
 
@@ -186,6 +188,37 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
         super().casualties(t, uid, models, wounds, rule, **extra)
         if not alive(t.state["units"][uid]) and t.state["units"][uid].get("engaged_with"):
             self.disengage(t, uid, "CORE.STR.2", "was destroyed")
+
+    @handles("revive")
+    def revive(self, t: Any, seat: str, command: cmd.Revive) -> None:
+        """CORE.REV.1: only destroyed models of that unit, never above its own models at the start, with full W;
+        a revived leader is part of its attached unit again."""
+        unit = t.state["units"][command.unit]
+        if unit["owner"] != seat:
+            raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule="CORE.REV.1")
+        room = army.model_count(unit) - unit["models_alive"]
+        if not 1 <= command.models <= room:
+            raise Refused(f"{command.unit} has {room} destroyed model(s) to return; it never grows past its starting "
+                          "strength", rule="CORE.REV.1")
+        before = army.unit_strength(t.state["units"], command.unit)
+        t.emit("ModelsRevived", {"unit": command.unit, "models": command.models, "reason": command.reason,
+                                 "attested": "set up in coherency with models that began the phase on the battlefield",
+                                 "attested_by": seat}, "CORE.REV.1")
+        after = army.unit_strength(t.state["units"], command.unit)
+        if after != before:
+            t.emit("StrengthChanged", {"unit": command.unit, "from": before, "to": after,
+                                       "models_alive": unit["models_alive"],
+                                       "starting_strength": unit["starting_strength"]}, "CORE.STR.2")
+
+    @applies("ModelsRevived")
+    def _revived(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        unit = state["units"][data["unit"]]
+        unit["models_alive"] += data["models"]
+        unit.pop("lines", None)
+        if data["unit"] in state["destroyed"]:
+            state["destroyed"].remove(data["unit"])
+        if unit["starting_strength"] == 1:
+            unit["wounds_lost"] = 0  # with its full W
 
     @handles("start_game")
     def start_game(self, t: Any, seat: str, command: cmd.StartGame) -> None:

@@ -47,6 +47,10 @@ def test_the_ledger_followed_live_on_postgres_equals_a_rebuild_from_zero(pg_env,
                         warlog.answer_undo(game_id, "B" if seat == "A" else "A", rng.random() < 0.7, AT)
                     if warlog.read(game_id).redo_stack and rng.random() < 0.5:
                         warlog.redo(game_id, warlog.read(game_id).redo_stack[-1][4], AT)
+            # and one roll taken back for certain, whatever the random play undid: the ledger marks it undone
+            assert table.send("A", {"type": "free_roll", "spec": "D6", "purpose": "taken back"})[0] == 200
+            assert warlog.undo(game_id, "A", AT).status == 202
+            warlog.answer_undo(game_id, "B", True, AT)
             runner.wait(warlog.recorder.max_notification_id(), timeout=30)
             followed = {name: runner.projection.view.rows(name) for name in ("games", "dice", "facts")}
     finally:

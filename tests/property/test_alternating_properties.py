@@ -73,7 +73,7 @@ def test_rebuilding_a_game_from_its_stored_events_gives_the_live_state(seed, mov
 
 @PLAY
 @given(seed=st.integers(0, 2**31), dice_mode=st.sampled_from(["server", "table"]))
-def test_no_sequence_of_legal_commands_leaves_the_game_with_nobody_able_to_act(seed, dice_mode):
+def test_no_sequence_of_offered_actions_leaves_the_game_with_nobody_able_to_act(seed, dice_mode):
     _, table, rng = new_game(seed, dice_mode)
     driver = Driver(table, rng)
     for _ in range(3000):

@@ -17,6 +17,10 @@ def army_b():
 def started(new_game):
     game = new_game("reference", dice="table")
     game.start(army_a(), army_b())
+    assert game.state()["awaiting"] == {"seat": None, "action": "roll_off"}  # CORE.DICE.3: for the first turn
+    game.cmd("B", "roll_off", dice={"A": 6, "B": 2})
+    assert game.state()["awaiting"] == {"seat": "A", "action": "choose_order"}
+    game.cmd("A", "choose_order", first="A")
     return game
 
 
@@ -159,11 +163,27 @@ def test_a_charge_that_falls_short_of_its_farthest_target_fails_and_engages_noth
 def test_the_game_ends_after_the_last_battle_round_and_reveals_the_seed(new_game):
     game = new_game("reference", battle_rounds=1)
     game.start([unit("a1")], [unit("b1")])
-    for _ in range(10):
+    for _ in range(20):
         if game.state()["status"] == "ended":
             break
-        seat = game.state()["awaiting"]["seat"]
-        game.cmd(seat, "end_phase")
+        play_awaited(game)  # the roll-off for the first turn (server dice), then each phase ended
     assert game.state()["status"] == "ended"
     verdict = game.verify()
     assert verdict["chain_ok"] and verdict["dice_ok"] is True and len(verdict["server_seed"]) == 64
+
+
+def test_the_roll_off_winner_chooses_who_takes_the_first_turn_and_that_order_holds_every_round(new_game):
+    game = new_game("reference", dice="table", battle_rounds=2)
+    game.start([unit("a1")], [unit("b1")])
+    game.cmd("A", "roll_off", dice={"A": 2, "B": 5})
+    assert game.refused("A", "choose_order", first="A")["rule"] == "CORE.DICE.3"
+    game.cmd("B", "choose_order", first="B")
+    seen = []
+    for _ in range(60):
+        state = game.state()
+        if state["status"] == "ended":
+            break
+        if state["phase"] == "command" and (state["battle_round"], state["active_seat"]) not in seen:
+            seen.append((state["battle_round"], state["active_seat"]))
+        play_awaited(game)
+    assert seen == [(1, "B"), (1, "A"), (2, "B"), (2, "A")]

@@ -105,12 +105,15 @@ def table_of(state: dict[str, Any], *leave_out: str) -> dict[str, Any]:
 
 
 def play_awaited(game: "GameClient") -> dict[str, Any]:
-    """Send the plainest instance of the first action offered for what the game awaits (its seat's)."""
+    """Send the plainest instance of the first action offered for what the game awaits (its seat's); a roll-off
+    at the table is won by seat A."""
     from tests.support.instances import simplest
 
     awaiting = game.state()["awaiting"]
     seat = awaiting["seat"] or "A"
     offered = [a for a in game.state(seat)["actions"] if a["type"] == awaiting["action"]]
     assert offered, f"seat {seat} is awaited for {awaiting['action']} but offered nothing"
-    return game.cmd(seat, offered[0]["type"], **{k: v for k, v in simplest(offered[0]["schema"]).items()
-                                                 if k != "type"})
+    body = simplest(offered[0]["schema"])
+    if body["type"] == "roll_off" and "dice" in body:
+        body["dice"] = {"A": 6, "B": 1}  # the plainest dice would tie, and a tie is rolled again
+    return game.cmd(seat, body["type"], **{k: v for k, v in body.items() if k != "type"})

@@ -14,7 +14,7 @@ from domain import army
 from domain import commands as cmd
 from domain.rules.actions import Action
 from domain.rules import actions as act
-from domain.rules.flow import Ruleset, Step, alive, applies, handles, units_of
+from domain.rules.flow import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
 from domain.rules.igougo import Igougo
 from domain.rules.reference.charge import Charge
 from domain.rules.reference.command import CommandPhase
@@ -25,6 +25,7 @@ from domain.rules.reference.shooting import Shooting, shooting_types
 from domain.rules.registry import register
 from domain.rulings import Refused
 
+FIRST_TURN = Step("command", None, "order", "CORE.DICE.3", "CORE.DICE.3", "CORE.DICE.3")
 ATTACK_STEPS = ("attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage", "feel_no_pain",
                 "mortal_damage", "mortal_feel_no_pain", "hazardous")  # the attack module's Need.step names
 ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard": "_hazards", "charge": "charge_rolled",
@@ -38,7 +39,23 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
 
+    def round_layout(self, state: dict[str, Any]) -> list[Step]:
+        """Battle round 1 opens with the roll-off for the first turn; the order chosen holds every round."""
+        order = state.get("turn_order") or list(SEATS)
+        turns = [Step(phase, sub, "phase", rule, rule, active=seat) for seat in order for phase, sub, rule in self.phases]
+        return ([FIRST_TURN] if state["battle_round"] == 1 else []) + turns
+
+    def settle(self, t: Any, step: Step) -> None:
+        t.emit("RollOffNeeded", {"sub_phase": None, "choice": True, "for": "the first turn"}, "CORE.DICE.3")
+
+    def step_over(self, state: dict[str, Any], step: Step) -> bool:
+        if step.kind == "order":
+            return state["step"]["first"] is not None
+        return super().step_over(state, step)
+
     def begin(self, t: Any, step: Step) -> None:
+        if step.kind == "order":
+            return
         if step.phase == "command":
             self.begin_turn(t, step)
         elif step.phase == "fight":
@@ -109,6 +126,11 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
     # -- what the game awaits, and what each seat may send -------------------------------
 
     def step_awaiting(self, state: dict[str, Any], step: Step | None) -> dict[str, Any]:
+        if step is not None and step.kind == "order":  # CORE.DICE.3: the winner chooses who takes the first turn
+            flow = state["step"]
+            if flow["winner"] is None:
+                return {"seat": None, "action": "roll_off"}
+            return {"seat": flow["winner"], "action": "choose_order"}
         if step is not None and step.phase == "fight":
             awaiting = self.fight_awaiting(state, step)
             if awaiting is not None:
@@ -243,6 +265,11 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
             unit["engaged_with"].sort()
             if unit["engaged_with"] and "engaged" not in unit["statuses"]:
                 unit["statuses"] = sorted(unit["statuses"] + ["engaged"])
+
+    @applies("OrderChosen")
+    def _order(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        Ruleset._order(self, state, data, entry)
+        state["turn_order"] = [data["first"], other(data["first"])]
 
     @applies("UnitsEngaged")
     def _engaged(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

@@ -243,6 +243,7 @@ class Attack(Command):
     target: str
     models: int | None = None     # attacking models (default: every model alive)
     within_half_range: bool | None = None  # attested: RAPID FIRE and MELTA read it
+    precision: bool | None = None  # PRECISION weapons: send the critical hits' wounds to a CHARACTER
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "attack"
 

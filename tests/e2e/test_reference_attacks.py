@@ -89,3 +89,22 @@ def test_analytics_reads_each_attacks_luck_against_its_own_odds(new_game):
     assert (attack["attacker"], attack["target"], attack["seat"]) == ("shooters", "guard", "A")
     assert attack["models_destroyed"]["luck_percentile"] > 90  # every die its best: far luckier than average
     assert 0 < attack["models_destroyed"]["p_at_least_this_good"] < 0.2
+
+
+def test_precision_sends_the_critical_hits_wounds_to_the_attached_character(new_game):
+    sniper = {"name": "Sniper rifle", "type": "ranged", "range": 36, "A": "1", "skill": 3, "S": 4, "AP": -1,
+              "D": "1", "keywords": ["PRECISION"]}
+    game = new_game("reference", dice="table")
+    game.start([unit("snipers", 2, weapons=[sniper])],
+               [unit("guard", 3), unit("captain", 1, leader_of="guard", keywords=("INFANTRY", "CHARACTER"),
+                                        models=[CAPTAIN])])
+    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
+        play_awaited(game)
+    game.cmd("A", "select", unit="snipers", shooting="normal")
+    game.cmd("A", "attack", unit="snipers", weapon="Sniper rifle", target="guard", precision=True)
+    while game.state()["awaiting"]["action"] == "roll":
+        awaiting = game.state()["awaiting"]
+        count = int(awaiting["roll"]["spec"].split("D")[0] or 1)
+        rolled(game, awaiting["seat"], awaiting["roll"]["purpose"], [6 if awaiting["seat"] == "A" else 1] * count)
+    units = game.state()["units"]
+    assert units["captain"]["wounds_lost"] == 2 and units["guard"]["models_alive"] == 3  # both criticals: the captain

@@ -2,6 +2,7 @@
 (RS.ATK.1-4). Each weapon of a unit is used once a phase; in a fight each model uses one melee weapon."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from domain import army, dice
@@ -120,7 +121,9 @@ class Shooting:
                                           weapon=act.one_of(weapons), target=act.one_of(targets),
                                           models=act.integer(1, most, "models attacking with it"),
                                           within_half_range=act.boolean("the target is within half the weapon's "
-                                                                        "range (RAPID FIRE, MELTA; measured)")))
+                                                                        "range (RAPID FIRE, MELTA; measured)"),
+                                          precision=act.boolean("PRECISION: critical hits' wounds go to a "
+                                                                "CHARACTER in the target unit")))
         return offered
 
     @handles("attack")
@@ -155,8 +158,10 @@ class Shooting:
             raise Malformed(f"models must lie in 1..{most}", field="models")
         if command.within_half_range is not None and type(command.within_half_range) is not bool:
             raise Malformed("within_half_range is true or false (measured at the table)", field="within_half_range")
+        if command.precision is not None and type(command.precision) is not bool:
+            raise Malformed("precision is true or false", field="precision")
         profile = self.attack_profile(state, command.unit, weapon, command.target, models,
-                                      bool(command.within_half_range))
+                                      bool(command.within_half_range), bool(command.precision))
         attack = {"attacker": command.unit, "target": command.target, "weapon": weapon["name"], "models": models,
                   "phase": phase, "within_half_range": bool(command.within_half_range),
                   "abilities": sorted(k.text for k in profile.weapon.keywords if k.known), "profile": to_data(profile)}
@@ -165,7 +170,7 @@ class Shooting:
                                 "profile": attack["profile"], "batches": [], "decided": 0, "faces": []})
 
     def attack_profile(self, state: dict[str, Any], uid: str, weapon: dict[str, Any], target_uid: str, models: int,
-                       within_half_range: bool) -> Profile:
+                       within_half_range: bool, precision: bool = False) -> Profile:
         """The attack module's profile: the weapon and its abilities, the situation as the log knows it or the
         players attest it, the target unit (with its attached leader) line by line as it stands."""
         units = state["units"]
@@ -178,8 +183,13 @@ class Shooting:
             attacker_keywords=frozenset(unit.get("keywords", [])))
         together = members(units, target_uid)
         standing = [line_standing(units[m]) for m in together]
-        return profile_from(weapon, unit, [units[m] for m in together], situation,
-                            alive=[s[0] for s in standing], wounds_taken=[s[1] for s in standing])
+        profile = profile_from(weapon, unit, [units[m] for m in together], situation,
+                               alive=[s[0] for s in standing], wounds_taken=[s[1] for s in standing])
+        if precision:  # EXT.WPN.PRECISION: the attacker sends the critical hits' wounds to a CHARACTER it picks
+            line = next((i for i, ml in enumerate(profile.target.lines) if "CHARACTER" in ml.keywords and ml.count), None)
+            if line is not None:
+                profile = replace(profile, situation=replace(situation, precision_line=line))
+        return profile
 
     def attack_goes_on(self, t: Any, context: dict[str, Any]) -> None:
         """Replay the attack with the dice so far (the module is pure); record what it decided since, then ask
@@ -215,23 +225,28 @@ class Shooting:
         units = t.state["units"]
         ids = context["attack"]
         together = members(units, ids["target"])
-        after = {}
+        declared = from_data(context["profile"]).target.lines
+        after, before = {}, {}
         position = 0
         for uid in together:
             lines = len(units[uid]["models"])
             after[uid] = {"alive": list(outcome.standing.alive[position:position + lines]),
                           "taken": list(outcome.standing.taken[position:position + lines])}
+            before[uid] = declared[position:position + lines]
             position += lines
         t.emit("AttackResolved", {**ids, "hits": outcome.hits, "wounds": outcome.wounds,
                                   "failed_saves": outcome.failed_saves, "mortal_wounds": outcome.mortal_wounds,
                                   "wounds_lost": outcome.wounds_lost, "models_destroyed": outcome.models_destroyed,
                                   "lines": after}, "RS.ATK.4")
         for uid in together:
-            lost = units[uid]["models_alive"] - sum(after[uid]["alive"])
-            wounds = sum(after[uid]["taken"]) if units[uid]["starting_strength"] == 1 else 0
-            spent = units[uid].get("wounds_lost", 0)
-            if lost > 0 or wounds > spent:
-                self.casualties(t, uid, lost, max(0, wounds - spent), "RS.ATK.4")
+            unit = units[uid]
+            wounds = 0  # the wounds this unit had left before the attack, less those it has left after
+            for line, was in enumerate(before[uid]):
+                wounds += (was.count * was.W - was.wounds_taken) - \
+                          (after[uid]["alive"][line] * was.W - after[uid]["taken"][line])
+            lost = unit["models_alive"] - sum(after[uid]["alive"])
+            if lost > 0 or wounds > 0:
+                self.casualties(t, uid, lost, wounds, "RS.ATK.4")
         hazard = outcome.hazardous
         if hazard is not None and (hazard.facts["models_destroyed"] or hazard.facts["mortal_wounds"]):
             attacker = ids["attacker"]

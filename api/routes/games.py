@@ -51,6 +51,9 @@ ROSTER_BODY = {"schema": {"type": "string", "format": "binary", "description": (
     "answer adds `import`: {format, units (the unit ids), unmapped: [{path, what}]}")}}
 ARMY_ANSWER = {200: {"description": "ArmyMustered: the events appended; from a roster file also `import`, "
                                     "what was read and what could not be mapped (with its path in the roster)"}}
+ROSTER_OR_JSON = {415: {**problems(415)[415], "description": "a body that is neither a roster file (.rosz by its "
+                                                             "PK bytes, XML, JSON with a top-level \"roster\") "
+                                                             "nor sent as Content-Type: application/json"}}
 
 
 def roster_reader(raw: bytes, keyed: bool, content_type: str | None) -> tuple[Callable[[], Any], str]:
@@ -70,7 +73,7 @@ class RosterFile(bytes):
              openapi_extra={**WRITE_HEADERS, "requestBody": {"required": True, "content": {
                  "application/json": {"schema": body_schema(ArmyIn)},
                  "application/zip": ROSTER_BODY, "application/xml": ROSTER_BODY,
-                 "application/octet-stream": ROSTER_BODY}}}, responses={**WRITES, **ARMY_ANSWER})
+                 "application/octet-stream": ROSTER_BODY}}}, responses={**WRITES, **ROSTER_OR_JSON, **ARMY_ANSWER})
 async def muster(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
     settings = request.app.state.settings
 

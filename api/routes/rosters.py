@@ -7,15 +7,15 @@ from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 
 from api.errors import problems
-from api.rosters import convert
-from api.routes.games import ROSTER_BODY
-from api.writing import read_body
+from api.rosters import convert, is_roster
+from api.routes.games import ROSTER_BODY, ROSTER_OR_JSON
+from api.writing import is_json, not_json, read_body
 
 router = APIRouter(tags=["games"])
 
 
 @router.post("/rosters/convert", summary="Convert a roster file (.rosz, .ros, New Recruit JSON) to units",
-             responses=problems(413, 422),
+             responses={**problems(413, 422), **ROSTER_OR_JSON},
              openapi_extra={"requestBody": {"required": True, "content": {
                  "application/zip": ROSTER_BODY, "application/xml": ROSTER_BODY, "application/json": ROSTER_BODY,
                  "application/octet-stream": ROSTER_BODY}}})
@@ -25,4 +25,7 @@ async def convert_roster(request: Request, ruleset: Literal["reference", "altern
     """Answers `{format, ruleset, units: [Unit…], unmapped: [{path, what}]}`; a file that is not a roster, or is
     broken, or misses what the ruleset needs, is 422 naming its path in the roster (`field`)."""
     raw = await read_body(request, request.app.state.settings.max_army_bytes)
+    content_type = request.headers.get("content-type")
+    if not is_roster(raw, content_type) and raw and not is_json(content_type):
+        raise not_json(content_type)  # neither a roster file nor JSON (which is then refused as no roster)
     return await run_in_threadpool(convert, raw, ruleset)

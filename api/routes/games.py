@@ -72,7 +72,6 @@ class RosterFile(bytes):
                                                  "a JSON army, or a roster file (.rosz, .ros, New Recruit JSON)",
              openapi_extra={**WRITE_HEADERS, "requestBody": {"required": True, "content": {
                  "application/json": {"schema": body_schema(ArmyIn)},
-                 "application/zip": ROSTER_BODY, "application/xml": ROSTER_BODY,
                  "application/octet-stream": ROSTER_BODY}}}, responses={**WRITES, **ROSTER_OR_JSON, **ARMY_ANSWER})
 async def muster(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
     settings = request.app.state.settings

@@ -17,7 +17,6 @@ router = APIRouter(tags=["games"])
 @router.post("/rosters/convert", summary="Convert a roster file (.rosz, .ros, New Recruit JSON) to units",
              responses={**problems(413, 422), **ROSTER_OR_JSON},
              openapi_extra={"requestBody": {"required": True, "content": {
-                 "application/zip": ROSTER_BODY, "application/xml": ROSTER_BODY, "application/json": ROSTER_BODY,
                  "application/octet-stream": ROSTER_BODY}}})
 async def convert_roster(request: Request, ruleset: Literal["reference", "alternating", "heresy"] | None = Query(
         None, description="the ruleset the units are for; default: the one the roster's game system plays as "

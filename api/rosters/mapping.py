@@ -193,6 +193,8 @@ def build(found: Found, skip: set[str], ctx: Context) -> dict[str, Any]:
     transport = next((t for p, w in chosen if (t := values.transport_in_statline(p, w, ctx))), None)
     insv: int | None = None
     for node, node_path in subtree(selection, path, skip):
+        if node is not selection and node.get("type") == "model":  # a squadron's models carry its keywords
+            keywords += [k for k in values.keywords(node) if k not in keywords]
         for rule in listed(node, "rules"):
             ability = values.ability_name(values.text(rule.get("name")))
             if ability and ability not in abilities:
@@ -205,6 +207,11 @@ def build(found: Found, skip: set[str], ctx: Context) -> dict[str, Any]:
                     weapons.setdefault((weapon["name"], weapon["type"]), weapon)
             elif kind == "transport":
                 transport = values.transport(profile, where, ctx) or transport
+            elif kind == "ability" and values.norm(values.text(profile.get("name"))) == "transport" \
+                    and values.transport_ability(profile):
+                transport = values.transport_ability(profile)
+                ctx.note(where, f"transport capacity {transport['capacity']} read from the ability's text; which "
+                                "models may embark is not checked")
             elif kind == "ability":
                 ability, save = values.ability(profile)
                 insv = save or insv
@@ -217,6 +224,9 @@ def build(found: Found, skip: set[str], ctx: Context) -> dict[str, Any]:
                 ctx.note(where, "a wound-track bracket: the unit musters with its top bracket's statline")
             else:
                 ctx.note(where, f"a {values.type_name(profile)!r} profile is not read by the {ctx.ruleset} ruleset")
+    weapon_rules = {k.split(" ")[0] for w in weapons.values() for k in w["keywords"]}
+    abilities = [a for a in abilities if a.upper().split(" ")[0].split("-")[0] not in weapon_rules
+                 and a.upper() not in weapon_rules]  # the roster names weapon rules (Pistol, Blast) as rules
     if insv is not None:
         for line in models:
             if line.get("InSv") is None:

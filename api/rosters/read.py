@@ -91,14 +91,19 @@ READ = {"M", "MOVE", "WS", "BS", "S", "T", "W", "HEALTH", "WOUNDS", "I", "A", "L
 
 
 def wound_track_top(selection: Node, statline: dict[str, str]) -> dict[str, str]:
-    """The first row of the unit's wound track, by the statline's own names ("M", "BS") or, for
-    "Characteristic 1..3", by the order of the statline's `*` columns."""
+    """The healthiest row of the unit's wound track (it may sit on the unit or on its model), by the
+    statline's own names ("M", "BS") or, for "Characteristic 1..3", by the order of its `*` columns."""
     from api.rosters.mapping import listed
 
-    tracks = [p for p in listed(selection, "profiles") if profile_kind(p) == "wound track"]
+    tracks, stack = [], [selection]
+    while stack:
+        node = stack.pop()
+        tracks += [p for p in listed(node, "profiles") if profile_kind(p) == "wound track"]
+        stack += listed(node, "selections")
     if not tracks:
         return {}
-    row = chars(tracks[0])
+    row = chars(max(tracks, key=lambda p: max([int(n) for n in re.findall(r"\d+", chars(p).get("REMAINING W", ""))]
+                                              or [0])))
     starred = [name for name, value in statline.items() if value.strip() == "*"]
     out = {}
     for name, value in row.items():
@@ -363,6 +368,15 @@ def transport_in_statline(profile: Node, where: str, ctx: "Context") -> dict[str
 
 FNP = re.compile(r"feel no pain\s*\(?\s*([2-6])\+", re.IGNORECASE)
 SAVE = re.compile(r"([2-6])\+")
+
+
+CAPACITY_TEXT = re.compile(r"transport capacity of (\d+)", re.IGNORECASE)
+
+
+def transport_ability(profile: Node) -> dict[str, int] | None:
+    """10th edition writes a transport's capacity in its "Transport" ability's text."""
+    found = CAPACITY_TEXT.search(" ".join(chars(profile).values()))
+    return {"capacity": min(int(found.group(1)), 1000), "fire_points": 0} if found else None
 
 
 def ability(profile: Node) -> tuple[str | None, int | None]:

@@ -6,34 +6,10 @@ import pytest
 
 from api.rosters import convert, sniff
 from domain.rulings import Malformed
-from tests.support.rosters import (as_json, as_ros, as_rosz, melee, profile, ranged, roster, selection,
-                                   tenth_unit)
+from tests.support.rosters import (as_json, as_ros, as_rosz, heresy_squad, profile, ranged, roster, selection,
+                                   tenth_list, tenth_unit)
 
 ENCODINGS = {"json": as_json, "ros": as_ros, "rosz": as_rosz}
-
-
-def tenth_list():
-    squad = tenth_unit("Intercessor Squad", sid="squad1", models=[
-        ("Intercessor Sergeant", 1, {"W": "2"}), ("Intercessor", 4, {})],
-        weapons=[ranged("Bolt rifle", 5, Keywords="Assault, Heavy, [Sustained Hits 1]"),
-                 melee("Power fist", 1, Keywords="Anti-Infantry 4+")],
-        incomingAssociations=[{"type": "incoming", "from": "capt1", "name": "Leading"}])
-    captain = tenth_unit("Captain", sid="capt1", type_="model", categories=("Character", "Infantry"),
-                         models=[], abilities=[profile("Invulnerable Save", "Abilities", Description="4+"),
-                                               profile("Iron Halo", "Abilities",
-                                                       Description="this model has a Feel No Pain 5+")],
-                         weapons=[melee("Relic blade", A="5", D="2")],
-                         associations=[{"type": "outgoing", "to": "squad1", "name": "Leading"}])
-    captain["profiles"].append(profile("Captain", "Unit", M='6"', T="4", SV="3+", W="5", LD="6+", OC="1"))
-    rhino = selection("Rhino", "model", 1, categories=["Vehicle", "Transport", "Dedicated Transport"],
-                      primary="Vehicle", profiles=[
-                          profile("Rhino", "Unit", M='12"', T="9", SV="3+", W="10", LD="6+", OC="2"),
-                          profile("Rhino", "Transport",
-                                  Capacity="This model has a transport capacity of 12 Infantry models.")],
-                      selections=[ranged("Storm bolter", Range='24"', A="2", BS="3+", S="4", AP="0", D="1",
-                                         Keywords="Rapid Fire 2")])
-    detachment = selection("Detachment", "upgrade", categories=["Configuration"], primary="Configuration")
-    return roster("Warhammer 40,000 10th Edition", detachment, squad, captain, rhino)
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
@@ -61,23 +37,6 @@ def test_unit_ids_are_slugs_with_a_counter_and_two_like_units_stay_apart():
     tree = roster("Warhammer 40,000 10th Edition", *[tenth_unit("Striking Scorpions", sid=f"s{n}", models=[
         ("Striking Scorpion", 5, {})]) for n in (1, 2)])
     assert [u["id"] for u in convert(as_json(tree))["units"]] == ["striking-scorpions-1", "striking-scorpions-2"]
-
-
-def heresy_squad():
-    marine = {"Unit_Type": "Infantry", "WS": "4", "BS": "4", "S": "4", "T": "4", "W": "1", "I": "4", "A": "1",
-              "LD": "8", "Save": "3+"}
-    rhino = selection("Rhino", "upgrade", profiles=[
-        profile("Rhino", "Vehicle", BS="4", Front="11", Side="11", Rear="10", HP="3", Type="Vehicle (Transport)"),
-        profile("Rhino (Transport)", "Transport", Capacity="10", Fire_Points="2", Access_Points="Sides")],
-        selections=[selection("Twin-linked bolter", profiles=[
-            profile("Twin-linked Boltgun", "Weapon", Range='24"', Strength="4", AP="5", Type="Rapid Fire, Twin-linked")])])
-    squad = selection("Tactical Squad", "unit", selections=[
-        selection("Legionary", "model", 9, profiles=[profile("Legionary", "Unit", **marine)]),
-        selection("Sergeant", "model", 1, profiles=[profile("Sergeant", "Unit", **{**marine, "LD": "9", "A": "2"})],
-                  selections=[selection("Power sword", profiles=[profile("Power Sword", "Weapon", Range="-",
-                                                                          Strength="User", AP="3", Type="Melee")])]),
-        rhino], categories=["Troops"], primary="Troops")
-    return roster("(HH V2) Horus Heresy (2022)", squad)
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)

@@ -114,3 +114,16 @@ def test_a_rosz_that_is_plain_xml_is_read_as_xml():
 def test_leading_spaces_in_type_names_are_trimmed():
     converted = read("hh2_dark-angels_LEADING-SPACE-typenames.ros")
     assert all(m.get("Ld") for u in converted["units"] if "VEHICLE" not in u["keywords"] for m in u["models"])
+
+
+def test_a_tenth_edition_transport_capacity_is_read_from_its_ability_text():
+    units = read("40k10e_ultramarines.rosz")["units"]
+    assert {u["name"]: u["transport"]["capacity"] for u in units if u["transport"]} == {
+        "Razorback": 6, "Impulsor": 6, "Land Speeder Storm": 6}
+
+
+def test_a_knight_musters_with_its_healthiest_wound_track_row():
+    knights = {u["name"]: u for u in read("40k8e_imperial-knights.ros")["units"]}
+    castellan = knights["Knight Castellan"]["models"][0]
+    assert (castellan["W"], castellan["M"]) == (28, 10)
+    assert all("VEHICLE" in u["keywords"] for u in knights.values())  # a squadron's models carry it

@@ -2,8 +2,7 @@
 from pathlib import Path
 
 from tests.support.client import unit
-from tests.support.rosters import as_ros
-from tests.unit.test_rosters import heresy_squad, tenth_list
+from tests.support.rosters import as_ros, heresy_squad, tenth_list
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "rosters"
 

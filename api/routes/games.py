@@ -14,7 +14,7 @@ from api.deps import Seat, WarlogApp
 from api.errors import WRITES, problems
 from api.routes.commands import WRITE_HEADERS
 from api.schemas import ArmyIn, GameCreate, GamePublic, body_schema, parse_army, parse_json
-from api.rosters import convert, is_roster
+from api.rosters import convert, is_roster, sniff
 from api.writing import is_json, not_json, now, parsed_body, read_body, write
 
 router = APIRouter(tags=["games"])
@@ -58,10 +58,16 @@ ROSTER_OR_JSON = {415: {**problems(415)[415], "description": "a body that is nei
 
 def roster_reader(raw: bytes, keyed: bool, content_type: str | None) -> tuple[Callable[[], Any], str]:
     """A roster file is the one body `/armies` takes that is not a JSON army: kept as its bytes (and
-    compared byte for byte for Idempotency-Key), converted only after a stored answer is ruled out."""
-    if raw and is_roster(raw, content_type):
+    compared byte for byte for Idempotency-Key), converted only after a stored answer is ruled out. A
+    zip or XML is one whatever its Content-Type; JSON is one when its top level holds a "roster" object."""
+    if raw and (sniff.encoding(raw) in ("rosz", "ros") or (not is_json(content_type) and is_roster(raw, content_type))):
         return (lambda: RosterFile(raw)), hashlib.sha256(b"roster\n" + raw).hexdigest() if keyed else ""
-    return parsed_body(raw, keyed, content_type)
+    parsed, digest = parsed_body(raw, keyed, content_type)
+
+    def body() -> Any:
+        sent = parsed()
+        return RosterFile(raw) if isinstance(sent, dict) and isinstance(sent.get("roster"), dict) else sent
+    return body, digest
 
 
 class RosterFile(bytes):

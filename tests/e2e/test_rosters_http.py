@@ -110,3 +110,14 @@ def test_warlog_import_prints_the_converted_roster(capsys):
     main(["import", str(CORPUS / "hh2_dark-angels.rosz"), "--ruleset", "heresy"])
     printed = json.loads(capsys.readouterr().out)
     assert printed["format"] == "rosz" and printed["ruleset"] == "heresy" and printed["units"]
+
+
+def test_a_roster_json_whose_roster_key_is_not_first_still_musters(new_game):
+    import json
+
+    from tests.support.rosters import tenth_list
+    game = new_game("reference")
+    body = json.dumps({"note": "exported by hand", **tenth_list()}).encode()
+    answer = post_roster(game, "A", body, "application/json")
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["import"]["format"] == "json" and len(answer.json()["import"]["units"]) == 3

@@ -8,6 +8,7 @@ from xml.etree.ElementTree import Element, ParseError
 import defusedxml.ElementTree as SafeTree
 from defusedxml import DefusedXmlException
 
+from api.schemas import MAX_DEPTH
 from domain.rulings import Malformed
 
 NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
@@ -20,14 +21,16 @@ def local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def tree(element: Element) -> dict[str, Any]:
+def tree(element: Element, depth: int = 0) -> dict[str, Any]:
+    if depth > MAX_DEPTH:  # as deep as a JSON body may be; deeper would exhaust the stack, not the roster
+        raise Malformed(f"the XML is nested too deep (more than {MAX_DEPTH} levels)", field="roster")
     node: dict[str, Any] = dict(element.attrib)
     for child in element:
         name = local(child.tag)
         if name in CONTAINERS:
-            node[name] = [tree(item) for item in child]
+            node[name] = [tree(item, depth + 2) for item in child]
         elif len(child):
-            node[name] = tree(child)
+            node[name] = tree(child, depth + 1)
         else:
             node[name] = (child.text or "").strip()
     if not len(element) and (element.text or "").strip():

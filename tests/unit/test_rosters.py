@@ -142,3 +142,11 @@ def test_an_unknown_ruleset_is_refused():
     with pytest.raises(Malformed) as refused:
         convert(as_json(tenth_list()), "chess")
     assert refused.value.field == "ruleset"
+
+
+def test_xml_nested_deeper_than_any_roster_is_refused_not_a_crash():
+    deep = b"<roster><forces><force>" + b"<selections><selection>" * 5000 + b"</selection></selections>" * 5000 \
+        + b"</force></forces></roster>"
+    with pytest.raises(Malformed) as refused:
+        convert(deep)
+    assert refused.value.field == "roster" and "deep" in refused.value.detail

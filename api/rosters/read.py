@@ -141,6 +141,9 @@ def model_line(profile: Node, where: str, name: str, count: int, selection: Node
             number = None
         elif number is None and value not in ("", "-", "–"):
             ctx.note(f"{where}/characteristics/{column}", f"{column} {value[:12]!r} is not a number: not read")
+        elif number is not None and not re.fullmatch(r"\d+\+?\s*(\"|''|”)?", value.strip()):
+            ctx.note(f"{where}/characteristics/{column}", f"{column} {value[:16]!r}: {number} read, the rest "
+                                                          "(a condition or a second value) is not")
         line[field] = number
     armour = {}
     for side in ("FRONT", "SIDE", "REAR"):

@@ -127,3 +127,9 @@ def test_a_knight_musters_with_its_healthiest_wound_track_row():
     castellan = knights["Knight Castellan"]["models"][0]
     assert (castellan["W"], castellan["M"]) == (28, 10)
     assert all("VEHICLE" in u["keywords"] for u in knights.values())  # a squadron's models carry it
+
+
+def test_a_conditional_invulnerable_save_keeps_its_first_value_and_says_so():
+    converted = read("40k11e_newrecruit_aeldari-hank-2k.json")
+    assert {u["models"][0]["InSv"] for u in converted["units"] if u["name"] == "Farseer Skyrunner"} == {4}
+    assert any(u["what"].startswith("INSV '4+* / 5+': 4 read") for u in converted["unmapped"])

@@ -200,6 +200,21 @@ def project(args: argparse.Namespace) -> None:
         warlog.close()
 
 
+def import_roster(args: argparse.Namespace) -> None:
+    """A roster file (.rosz, .ros, New Recruit JSON) as the contract's units, printed as JSON."""
+    from pathlib import Path
+
+    from api.rosters import convert
+    from domain.rulings import Ruling
+
+    try:
+        print(json.dumps(convert(Path(args.file).read_bytes(), args.ruleset), indent=1, ensure_ascii=False))
+    except OSError as error:
+        sys.exit(f"warlog import: {error}")
+    except Ruling as error:
+        sys.exit(f"warlog import: {args.file}: {error.detail}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="warlog", description="An event-sourced rules service for wargames.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -223,6 +238,12 @@ def main(argv: list[str] | None = None) -> None:
             tool.add_argument("--format", choices=("ndjson", "csv", "both"), default="both")
         if name == "analytics":
             tool.add_argument("--rebuild", action="store_true", help="rebuild the ledger from zero first")
+    reading = commands.add_parser("import", help="convert a roster file to units (JSON)",
+                                  description=import_roster.__doc__)
+    reading.add_argument("file", help="a .rosz, .ros or New Recruit .json roster")
+    reading.add_argument("--ruleset", choices=("reference", "alternating", "heresy"), default=None,
+                         help="default: the one the roster's game system plays as")
+    reading.set_defaults(func=import_roster)
     args = parser.parse_args(argv)
     args.func(args)
 

@@ -65,6 +65,13 @@ def dice_expression(value: str) -> str:
         raise ValueError(str(error)) from None
 
 
+class Armour(BaseModel):
+    """Older editions' vehicle armour values, facing by facing (CONTRACT.md "Roster import")."""
+    front: int = Field(ge=1, le=20)
+    side: int = Field(ge=1, le=20)
+    rear: int = Field(ge=1, le=20)
+
+
 class Model(BaseModel):
     name: str = Field(min_length=1, max_length=200)
     count: int = Field(1, ge=1, le=500)
@@ -80,6 +87,7 @@ class Model(BaseModel):
     I: int | None = Field(None, ge=1, le=10)
     A: int | None = Field(None, ge=0, le=20)
     hull_points: int | None = Field(None, ge=1, le=100)
+    armour: Armour | None = Field(None, description="older editions' vehicles: front, side and rear armour")
 
 
 class Weapon(BaseModel):

@@ -95,12 +95,15 @@ def no_body(endpoint: str) -> Callable[[Any], None]:
 
 
 async def write(request: Request, caller: Caller, limit: int,
-                call: Callable[[Any, str, str | None, str, int | str | None], Answer], endpoint: str) -> JSONResponse:
+                call: Callable[[Any, str, str | None, str, int | str | None], Answer], endpoint: str,
+                reader: Callable[[bytes, bool, str | None], tuple[Callable[[], Any], str]] = parsed_body
+                ) -> JSONResponse:
     """`call(body_json_thunk, at, key, digest, if_match)` runs in a worker thread. An Idempotency-Key
-    belongs to one `endpoint` of its game and token: the same key on another endpoint is 422."""
+    belongs to one `endpoint` of its game and token: the same key on another endpoint is 422. `reader`
+    turns the raw body into (thunk, digest); `/armies` gives one that also takes roster files."""
     raw = await read_body(request, limit)
     key = request.headers.get("idempotency-key")
-    body, digest = parsed_body(raw, key is not None, request.headers.get("content-type"))
+    body, digest = reader(raw, key is not None, request.headers.get("content-type"))
     store = request.app.state.refusals
     game = str(caller.game_id)
     if key is not None:

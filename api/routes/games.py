@@ -1,6 +1,9 @@
 """Games, tokens and armies."""
 from __future__ import annotations
 
+import hashlib
+from typing import Any, Callable
+
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
@@ -11,7 +14,8 @@ from api.deps import Seat, WarlogApp
 from api.errors import WRITES, problems
 from api.routes.commands import WRITE_HEADERS
 from api.schemas import ArmyIn, GameCreate, GamePublic, body_schema, parse_army, parse_json
-from api.writing import is_json, not_json, now, read_body, write
+from api.rosters import convert, is_roster, sniff
+from api.writing import is_json, not_json, now, parsed_body, read_body, write
 
 router = APIRouter(tags=["games"])
 CREATION_LIMIT = ("too many games created from this client address (`games_per_minute`, with a burst of "
@@ -41,13 +45,60 @@ async def create_game(warlog: WarlogApp, request: Request) -> dict:
     return created
 
 
-@router.post("/games/{game_id}/armies", summary="Muster (or replace) this seat's army until the game starts",
-             openapi_extra={**WRITE_HEADERS, "requestBody": {"required": True, "content": {"application/json": {
-                 "schema": body_schema(ArmyIn)}}}}, responses=WRITES)
+ROSTER_BODY = {"schema": {"type": "string", "format": "binary", "description": (
+    "a roster file as the raw body (CONTRACT.md \"Roster import\"): a BattleScribe .rosz (known by its PK "
+    "magic bytes, whatever the Content-Type), a .ros (XML) or New Recruit JSON (a top-level \"roster\"). The "
+    "answer adds `import`: {format, units (the unit ids), unmapped: [{path, what}]}")}}
+ARMY_ANSWER = {200: {"description": "ArmyMustered: the events appended; from a roster file also `import`, "
+                                    "what was read and what could not be mapped (with its path in the roster)"}}
+ROSTER_OR_JSON = {415: {**problems(415)[415], "description": "a body that is neither a roster file (.rosz by its "
+                                                             "PK bytes, XML, JSON with a top-level \"roster\") "
+                                                             "nor sent as Content-Type: application/json"}}
+
+
+def roster_reader(raw: bytes, keyed: bool, content_type: str | None) -> tuple[Callable[[], Any], str]:
+    """A roster file is the one body `/armies` takes that is not a JSON army: kept as its bytes (and
+    compared byte for byte for Idempotency-Key), converted only after a stored answer is ruled out. A
+    zip or XML is one whatever its Content-Type; JSON is one when its top level holds a "roster" object."""
+    if raw and (sniff.encoding(raw) in ("rosz", "ros") or (not is_json(content_type) and is_roster(raw, content_type))):
+        return (lambda: RosterFile(raw)), hashlib.sha256(b"roster\n" + raw).hexdigest() if keyed else ""
+    parsed, digest = parsed_body(raw, keyed, content_type)
+
+    def body() -> Any:
+        sent = parsed()
+        return RosterFile(raw) if isinstance(sent, dict) and isinstance(sent.get("roster"), dict) else sent
+    return body, digest
+
+
+class RosterFile(bytes):
+    """The raw bytes of a roster body, told apart from a parsed JSON army."""
+
+
+@router.post("/games/{game_id}/armies", summary="Muster (or replace) this seat's army until the game starts: "
+                                                 "a JSON army, or a roster file (.rosz, .ros, New Recruit JSON)",
+             openapi_extra={**WRITE_HEADERS, "requestBody": {"required": True, "content": {
+                 "application/json": {"schema": body_schema(ArmyIn)},
+                 "application/octet-stream": ROSTER_BODY}}}, responses={**WRITES, **ROSTER_OR_JSON, **ARMY_ANSWER})
 async def muster(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
     settings = request.app.state.settings
 
     def call(body, at, key, digest, if_match):
-        return warlog.muster(caller.game_id, caller.role, lambda: parse_army(body()), at, key, digest, if_match)
+        imported: dict[str, Any] = {}
 
-    return await write(request, caller, settings.max_army_bytes, call, "armies")
+        def parse() -> list[dict[str, Any]]:
+            sent = body()
+            if not isinstance(sent, RosterFile):
+                return parse_army(sent)
+            imported.update(convert(sent, warlog.read(caller.game_id).state["ruleset"]))
+            return parse_army({"units": imported["units"]})
+
+        answer = warlog.muster(caller.game_id, caller.role, parse, at, key, digest, if_match)
+        sent = body()
+        if isinstance(sent, RosterFile):
+            if not imported:  # a stored answer replayed: the conversion is a pure function of the bytes
+                imported.update(convert(sent, warlog.read(caller.game_id).state["ruleset"]))
+            answer["import"] = {"format": imported["format"], "units": [u["id"] for u in imported["units"]],
+                                "unmapped": imported["unmapped"]}
+        return answer
+
+    return await write(request, caller, settings.max_army_bytes, call, "armies", roster_reader)

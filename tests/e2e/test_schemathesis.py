@@ -67,6 +67,7 @@ def table(api_schema) -> dict[str, Any]:
     for seat, uid in (("A", "scouts-1"), ("B", "boyz-1")):
         mustered = api_schema["/games/{game_id}/armies"]["POST"].Case(
             path_parameters={"game_id": game["game_id"]}, body={"units": [unit(uid)]},
+            media_type="application/json",  # /armies also takes a roster file (application/octet-stream)
             headers={"Authorization": f"Bearer {game['tokens'][seat]}"}).call()
         assert mustered.status_code == 200, mustered.text
     started = api_schema["/games/{game_id}/commands"]["POST"].Case(

@@ -1,0 +1,326 @@
+"""The common roster tree (roster -> forces -> selections -> profiles -> characteristics) to the contract's
+Unit list for one ruleset. Everything it cannot map is listed with its path, never dropped; it never copies
+a roster's rules text into what it answers (only names and numbers)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from api.rosters import read as values
+from api.rosters.read import Missing, profile_kind
+
+Node = dict[str, Any]
+OLDER = ("alternating", "heresy")  # the rulesets that read AP on the older 1-6 scale
+
+
+@dataclass
+class Context:
+    ruleset: str
+    older_ap: bool = False  # the roster writes AP on the older 1-6 scale (Horus Heresy)
+    unmapped: list[dict[str, str]] = field(default_factory=list)
+    counters: dict[str, int] = field(default_factory=dict)
+
+    def note(self, path: str, what: str) -> None:
+        self.unmapped.append({"path": path, "what": what})
+
+    def unit_id(self, name: str) -> str:
+        slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:60] or "unit"
+        self.counters[slug] = self.counters.get(slug, 0) + 1
+        return f"{slug}-{self.counters[slug]}"
+
+
+@dataclass
+class Found:
+    """One unit as found in the tree, before it becomes the contract's shape."""
+    selection: Node
+    path: str
+    nested_in: "Found | None" = None  # HH 1st: a dedicated transport bought inside the squad it carries
+    unit: dict[str, Any] = field(default_factory=dict)
+    model_paths: list[str] = field(default_factory=list)
+
+
+def listed(node: Node, key: str) -> list[Node]:
+    items = node.get(key)
+    return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+
+
+def profiles(selection: Node, path: str) -> Iterator[tuple[Node, str, str]]:
+    for index, profile in enumerate(listed(selection, "profiles")):
+        yield profile, f"{path}/profiles/{index}", profile_kind(profile)
+
+
+def statlines(selection: Node, path: str) -> list[tuple[Node, str]]:
+    return [(p, where) for p, where, kind in profiles(selection, path) if kind in ("statline", "vehicle")]
+
+
+def is_vehicle_statline(profile: Node) -> bool:
+    return profile_kind(profile) == "vehicle"
+
+
+# -- walking the tree -----------------------------------------------------------------------------------
+
+def units_of(tree: Node, ctx: Context) -> list[Found]:
+    roster = tree.get("roster")
+    if not isinstance(roster, dict):
+        raise Missing("roster", 'not a roster: no "roster" object')
+    forces = listed(roster, "forces")
+    if not forces:
+        raise Missing("roster/forces", "the roster has no forces")
+    found: list[Found] = []
+    stack = [(force, f"roster/forces/{i}") for i, force in enumerate(forces)]
+    while stack:  # forces hold sub-forces (HH 3rd, AoS regiments); in document order
+        force, path = stack.pop(0)
+        for index, (profile, where, _) in enumerate(profiles(force, path)):
+            ctx.note(where, f"a force-level profile ({values.type_name(profile)}) is not part of any unit")
+        if listed(force, "rules"):
+            ctx.note(f"{path}/rules", f"{len(listed(force, 'rules'))} army rules are named in the roster, not applied")
+        for index, selection in enumerate(listed(force, "selections")):
+            where = f"{path}/selections/{index}"
+            if has_statline(selection, where):
+                found.append(Found(selection, where))
+            else:
+                ctx.note(where, f"{selection.get('type', 'selection')} {values.text(selection.get('name'))!r}: "
+                                "army configuration (detachment, battle size, warlord …), not a unit")
+        stack[0:0] = [(sub, f"{path}/forces/{i}") for i, sub in enumerate(listed(force, "forces"))]
+    return found
+
+
+def has_statline(selection: Node, path: str) -> bool:
+    if statlines(selection, path):
+        return True
+    return any(has_statline(child, f"{path}/selections/{i}")
+               for i, child in enumerate(listed(selection, "selections")))
+
+
+def nested_transports(found: Found) -> list[Found]:
+    """A vehicle bought as an upgrade inside an infantry squad is its own unit (HH 1st: the Rhino of a
+    Tactical Squad), and the squad starts embarked in it."""
+    unit_is_vehicle = any(is_vehicle_statline(p) for p, _ in statlines(found.selection, found.path))
+    if unit_is_vehicle:
+        return []
+    out = []
+    for index, child in enumerate(listed(found.selection, "selections")):
+        where = f"{found.path}/selections/{index}"
+        lines = statlines(child, where)
+        if child.get("type") != "model" and lines and all(is_vehicle_statline(p) for p, _ in lines):
+            out.append(Found(child, where, nested_in=found))
+    return out
+
+
+# -- one unit ---------------------------------------------------------------------------------------------
+
+def model_lines(found: Found, skip: set[str], ctx: Context) -> list[tuple[Node, str, int, str]]:
+    """(statline profile, its path, count, model name) for every model group of the unit."""
+    own = statlines(found.selection, found.path)
+    lines: list[tuple[Node, str, int, str]] = []
+
+    def walk(selection: Node, path: str, inherited: list[tuple[Node, str]], multiplier: int) -> None:
+        for index, child in enumerate(listed(selection, "selections")):
+            where = f"{path}/selections/{index}"
+            if where in skip:
+                continue
+            mine = statlines(child, where)
+            count = values.number(child) * multiplier
+            if mine or child.get("type") == "model":
+                chosen = pick(mine or inherited, values.text(child.get("name")), where, ctx)
+                if chosen is None:
+                    ctx.note(where, "a model with no statline on it or its unit: not mapped")
+                    continue
+                lines.append((*chosen, count, values.text(child.get("name"))))
+            else:
+                walk(child, where, inherited, multiplier)
+
+    walk(found.selection, found.path, own, 1)
+    if not lines:
+        chosen = pick(own, values.text(found.selection.get("name")), found.path, ctx)
+        if chosen is not None:
+            lines.append((*chosen, values.number(found.selection), values.text(found.selection.get("name"))))
+    return lines
+
+
+BRACKET = re.compile(r"\[(\d+)\]")
+
+
+def pick(candidates: list[tuple[Node, str]], name: str, path: str, ctx: Context) -> tuple[Node, str] | None:
+    """The statline of a model named `name`: the one of that name, else the first; degrading brackets
+    (9th: one profile per bracket, "[1] (7+ wounds)") give the top one and the others are listed."""
+    if not candidates:
+        return None
+    brackets = [c for c in candidates if BRACKET.search(values.text(c[0].get("name")))]
+    if len(brackets) > 1:
+        brackets.sort(key=lambda c: int(BRACKET.search(values.text(c[0].get("name"))).group(1)))
+        for profile, where in brackets[1:]:
+            if not any(u["path"] == where for u in ctx.unmapped):
+                ctx.note(where, "a lower degrading bracket: the unit musters with its top bracket's statline")
+        return brackets[0]
+    wanted = values.norm(name)
+    for candidate in candidates:
+        if values.norm(values.text(candidate[0].get("name"))) == wanted:
+            return candidate
+    for candidate in candidates:
+        other = values.norm(values.text(candidate[0].get("name")))
+        if other and (other in wanted or wanted in other):
+            return candidate
+    return candidates[0]
+
+
+def subtree(selection: Node, path: str, skip: set[str]) -> Iterator[tuple[Node, str]]:
+    yield selection, path
+    for index, child in enumerate(listed(selection, "selections")):
+        where = f"{path}/selections/{index}"
+        if where not in skip:
+            yield from subtree(child, where, skip)
+
+
+def build(found: Found, skip: set[str], ctx: Context) -> dict[str, Any]:
+    selection, path = found.selection, found.path
+    name = values.text(selection.get("name")) or "Unit"
+    keywords = values.keywords(selection)
+    abilities: list[str] = []
+    models: list[dict[str, Any]] = []
+    chosen: list[tuple[Node, str]] = []
+    for profile, where, count, model_name in model_lines(found, skip, ctx):
+        line, extra_keywords = values.model_line(profile, where, model_name or name, count, selection, ctx)
+        keywords += [k for k in extra_keywords if k not in keywords]
+        models.append(line)
+        chosen.append((profile, where))
+        found.model_paths.append(where)
+    models = merged(models)
+    base = values.chars(chosen[0][0]) if chosen else {}  # "User" strength and the melee attacks read the model's
+    used = {where for _, where in chosen}
+    weapons: dict[tuple[str, str], dict[str, Any]] = {}
+    transport = next((t for p, w in chosen if (t := values.transport_in_statline(p, w, ctx))), None)
+    insv: int | None = None
+    for node, node_path in subtree(selection, path, skip):
+        if node is not selection and node.get("type") == "model":  # a squadron's models carry its keywords
+            keywords += [k for k in values.keywords(node) if k not in keywords]
+        for rule in listed(node, "rules"):
+            ability = values.ability_name(values.text(rule.get("name")))
+            if ability and ability not in abilities:
+                abilities.append(ability)
+        for profile, where, kind in profiles(node, node_path):
+            if where in used:
+                continue
+            if kind in ("ranged", "melee", "weapon"):
+                for weapon in values.weapons(profile, where, kind, base, ctx, ctx.older_ap):
+                    weapons.setdefault((weapon["name"], weapon["type"]), weapon)
+            elif kind == "transport":
+                transport = values.transport(profile, where, ctx) or transport
+            elif kind == "ability" and values.norm(values.text(profile.get("name"))) == "transport" \
+                    and values.transport_ability(profile):
+                transport = values.transport_ability(profile)
+                ctx.note(where, f"transport capacity {transport['capacity']} read from the ability's text; which "
+                                "models may embark is not checked")
+            elif kind == "ability":
+                ability, save = values.ability(profile)
+                insv = save or insv
+                if ability and ability not in abilities:
+                    abilities.append(ability)
+            elif kind in ("statline", "vehicle"):
+                if not any(u["path"] == where for u in ctx.unmapped):
+                    ctx.note(where, "a statline of a model the unit does not field")
+            elif kind == "wound track":
+                ctx.note(where, "a wound-track bracket: the unit musters with its top bracket's statline")
+            else:
+                ctx.note(where, f"a {values.type_name(profile)!r} profile is not read by the {ctx.ruleset} ruleset")
+    weapon_rules = {k.split(" ")[0] for w in weapons.values() for k in w["keywords"]}
+    abilities = [a for a in abilities if a.upper().split(" ")[0].split("-")[0] not in weapon_rules
+                 and a.upper() not in weapon_rules]  # the roster names weapon rules (Pistol, Blast) as rules
+    if insv is not None:
+        for line in models:
+            if line.get("InSv") is None:
+                line["InSv"] = insv
+    if "TRANSPORT" in keywords and transport is None:
+        ctx.note(path, "a TRANSPORT with no capacity stated in the roster: mustered without one")
+    if transport is not None and "TRANSPORT" not in keywords:
+        keywords.append("TRANSPORT")
+    return {"name": name[:200], "keywords": keywords, "abilities": abilities, "models": models[:100],
+            "weapons": list(weapons.values())[:200], "transport": transport, "embarked_in": None,
+            "in_reserves": False, "leader_of": None, "statuses": [], "engaged_with": []}
+
+
+def merged(models: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Model groups with the same name and statline are one line (profiles repeat per model group)."""
+    out: list[dict[str, Any]] = []
+    for line in models:
+        same = next((o for o in out if {k: v for k, v in o.items() if k != "count"}
+                     == {k: v for k, v in line.items() if k != "count"}), None)
+        if same is not None:
+            same["count"] += line["count"]
+        else:
+            out.append(line)
+    return out
+
+
+# -- the army ---------------------------------------------------------------------------------------------
+
+def to_units(tree: Node, ruleset: str, older_ap: bool) -> tuple[list[dict[str, Any]], list[dict[str, str]], list[str]]:
+    """(units, unmapped, each unit's roster path)."""
+    ctx = Context(ruleset, older_ap)
+    found = units_of(tree, ctx)
+    everything: list[Found] = []
+    for unit in found:
+        inner = nested_transports(unit)
+        everything.append(unit)
+        everything.extend(inner)
+    skip_of = {id(u): {t.path for t in everything if t.nested_in is u} for u in everything}
+    by_selection: dict[str, Found] = {}
+    for unit in everything:
+        unit.unit = {"id": ctx.unit_id(values.text(unit.selection.get("name"))),
+                     **build(unit, skip_of[id(unit)], ctx)}
+        if not unit.unit["models"]:
+            ctx.note(unit.path, "a selection with no model statline: not mapped")
+        sid = unit.selection.get("id")
+        if isinstance(sid, str):
+            by_selection[sid] = unit
+    everything = [u for u in everything if u.unit["models"]]
+    embark(everything, ctx)
+    attach_leaders(everything, by_selection, ctx)
+    return [u.unit for u in everything], ctx.unmapped, [u.path for u in everything]
+
+
+def embark(units: list[Found], ctx: Context) -> None:
+    for unit in units:
+        squad = unit.nested_in
+        if squad is None or not squad.unit.get("models"):
+            continue
+        capacity = (unit.unit.get("transport") or {}).get("capacity")
+        aboard = sum(line["count"] for line in squad.unit["models"])
+        if capacity is None:
+            ctx.note(unit.path, f"{squad.unit['id']} bought this vehicle but it states no transport capacity: "
+                                "not embarked")
+            continue
+        if aboard > capacity:
+            ctx.note(unit.path, f"{squad.unit['id']} ({aboard} models) does not fit in its transport "
+                                f"(capacity {capacity}): not embarked")
+            continue
+        squad.unit["embarked_in"] = unit.unit["id"]
+
+
+def attach_leaders(units: list[Found], by_selection: dict[str, Found], ctx: Context) -> None:
+    """New Recruit: a leader's outgoing "Leading" association, and its bodyguard's incoming one."""
+    led: set[str] = set()
+    for unit in units:
+        for index, link in enumerate(listed(unit.selection, "incomingAssociations")):
+            leader = by_selection.get(str(link.get("from")))
+            if leader is None or leader is unit:
+                ctx.note(f"{unit.path}/incomingAssociations/{index}", "an association with no unit at its "
+                                                                      "other end")
+                continue
+            if leader.unit.get("leader_of") or unit.unit["id"] in led or unit.unit.get("leader_of"):
+                ctx.note(f"{unit.path}/incomingAssociations/{index}", "a second leader for one unit: not attached")
+                continue
+            leader.unit["leader_of"] = unit.unit["id"]
+            led.add(unit.unit["id"])
+    for unit in units:
+        for index, link in enumerate(listed(unit.selection, "associations")):
+            bodyguard = by_selection.get(str(link.get("to")))
+            if unit.unit.get("leader_of"):
+                continue  # attached through its bodyguard's incoming association
+            if bodyguard is None or bodyguard is unit or bodyguard.unit["id"] in led or bodyguard.unit.get("leader_of"):
+                ctx.note(f"{unit.path}/associations/{index}", "an association whose unit is not in this roster "
+                                                              "or already led: not attached")
+                continue
+            unit.unit["leader_of"] = bodyguard.unit["id"]
+            led.add(bodyguard.unit["id"])

@@ -1,0 +1,30 @@
+"""Roster files converted to the contract's units, without touching any game."""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Query, Request
+from fastapi.concurrency import run_in_threadpool
+
+from api.errors import problems
+from api.rosters import convert, is_roster
+from api.routes.games import ROSTER_BODY, ROSTER_OR_JSON
+from api.writing import is_json, not_json, read_body
+
+router = APIRouter(tags=["games"])
+
+
+@router.post("/rosters/convert", summary="Convert a roster file (.rosz, .ros, New Recruit JSON) to units",
+             responses={**problems(413, 422), **ROSTER_OR_JSON},
+             openapi_extra={"requestBody": {"required": True, "content": {
+                 "application/octet-stream": ROSTER_BODY}}})
+async def convert_roster(request: Request, ruleset: Literal["reference", "alternating", "heresy"] | None = Query(
+        None, description="the ruleset the units are for; default: the one the roster's game system plays as "
+                          "(40k 10th/11th reference, 8th/9th alternating, Horus Heresy heresy)")) -> dict[str, Any]:
+    """Answers `{format, ruleset, units: [Unit…], unmapped: [{path, what}]}`; a file that is not a roster, or is
+    broken, or misses what the ruleset needs, is 422 naming its path in the roster (`field`)."""
+    raw = await read_body(request, request.app.state.settings.max_army_bytes)
+    content_type = request.headers.get("content-type")
+    if not is_roster(raw, content_type) and raw and not is_json(content_type):
+        raise not_json(content_type)  # neither a roster file nor JSON (which is then refused as no roster)
+    return await run_in_threadpool(convert, raw, ruleset)

@@ -30,6 +30,8 @@ def state_view(state: dict[str, Any], version: int, seat: str | None = None,
         "cp": dict(state["cp"]), "dice": state["dice"], "players": state["players"],
         "options": state["options"], "dice_commitment": state["dice_commitment"],
         "mustered": dict(state["mustered"]), "result": state["result"], "last_roll": state["last_roll"],
+        # CORE.SEQ.1: rules triggered at once wait in this order (the active player's first); `awaiting` is the head
+        "queue": [{k: request[k] for k in ("seat", "purpose", "unit", "spec", "rule")} for request in state["rolls"]],
         "round_heads": list(state.get("round_heads", [])),  # keep them: `verify?head=` checks the log extends them
         "units": {uid: unit_view(state, uid, in_step and ruleset.eligible(state, uid)) for uid in state["units"]},
     }

@@ -212,3 +212,17 @@ def test_revived_models_return_only_to_their_own_unit_up_to_its_starting_strengt
     assert units["captain"]["models_alive"] == 1 and units["guard"]["models_alive"] == 4
     assert units["guard"]["strength"] == "full"  # the attached unit whole again: 5 of 5
     assert "revive" in game.state("A")["anytime"]
+
+
+def test_rolls_triggered_at_once_wait_in_a_visible_queue_in_order(new_game):
+    game = new_game("reference", dice="table")
+    game.start([unit("first", 4, statuses=("battle_shocked",)), unit("second", 4, statuses=("battle_shocked",))],
+               [unit("boyz")])
+    game.cmd("A", "roll_off", dice={"A": 6, "B": 1})
+    game.cmd("A", "choose_order", first="A")
+    state = game.state("B")  # either seat, and a spectator, sees what waits
+    assert [(q["unit"], q["purpose"], q["rule"], q["seat"]) for q in state["queue"]] == [
+        ("first", "battle_shock", "RS.CMD.2", "A"), ("second", "battle_shock", "RS.CMD.2", "A")]
+    assert state["awaiting"]["roll"]["unit"] == "first"  # the head of the queue is what is awaited (CORE.SEQ.1)
+    game.cmd("A", "roll", dice=[6, 6])
+    assert [q["unit"] for q in game.state()["queue"]] == ["second"]

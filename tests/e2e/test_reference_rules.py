@@ -226,3 +226,15 @@ def test_rolls_triggered_at_once_wait_in_a_visible_queue_in_order(new_game):
     assert state["awaiting"]["roll"]["unit"] == "first"  # the head of the queue is what is awaited (CORE.SEQ.1)
     game.cmd("A", "roll", dice=[6, 6])
     assert [q["unit"] for q in game.state()["queue"]] == ["second"]
+
+
+def test_no_command_re_roll_is_offered_for_a_unit_destroyed_since_its_roll(new_game):
+    game = new_game("reference", dice="table")
+    game.start([chainswords()], [unit("boyz")])
+    until(game, 1, "A", "charge")
+    game.cmd("A", "select", unit="chargers")
+    game.cmd("A", "roll", dice=[1, 1])
+    assert offered(game, "A", "use_stratagem")[0]["schema"]["properties"]["unit"] == {"enum": ["chargers"]}
+    game.cmd("B", "record_casualties", unit="chargers", models=5)  # wiped out at the table before the re-roll
+    assert not [a for a in offered(game, "A", "use_stratagem") if a["schema"]["properties"]["name"].get("const")]
+    assert game.refused("A", "use_stratagem", name="Command Re-roll", unit="chargers")["rule"] == "EXT.CP.1"

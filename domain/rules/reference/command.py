@@ -52,17 +52,26 @@ class CommandPhase:
 
     # -- stratagems (EXT.CP.1) -----------------------------------------------------------
 
+    @staticmethod
+    def rerollable(state: dict[str, Any], seat: str) -> list[str]:
+        """Units of this seat standing with a roll just made that Command Re-roll may roll again."""
+        return [uid for uid, unit in units_of(state, seat) if alive(unit) and unit["turn"].get("reroll")]
+
+    @staticmethod
+    def stratagem_targets(state: dict[str, Any], seat: str) -> list[str]:
+        """EXT.CP.1: a unit of one's own still in play, never a battle-shocked one (RS.CMD.3)."""
+        return [uid for uid, unit in units_of(state, seat) if alive(unit) and "battle_shocked" not in unit["statuses"]]
+
     def stratagem_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
         cp, used = state["cp"][seat], state["step"].get("stratagems", {}).get(seat, [])
         offered = []
-        rerollable = [uid for uid, unit in units_of(state, seat) if unit["turn"].get("reroll")]
+        rerollable = self.rerollable(state, seat)
         if cp >= STRATAGEMS["Command Re-roll"] and "Command Re-roll" not in used and rerollable and not state["rolls"]:
             offered.append(act.action("use_stratagem", "EXT.CP.1", "Command Re-roll (1 CP): re-roll the roll just made",
                                       ["name", "unit"], name=act.const("Command Re-roll"), unit=act.one_of(rerollable)))
         names = [name for name, cost in STRATAGEMS.items()
                  if name != "Command Re-roll" and cost <= cp and name not in used]
-        targets = [uid for uid, unit in units_of(state, seat)
-                   if alive(unit) and "battle_shocked" not in unit["statuses"]]  # RS.CMD.3
+        targets = self.stratagem_targets(state, seat)
         if names and targets:
             offered.append(act.action("use_stratagem", "EXT.CP.1", "use a stratagem on one of your units (its "
                                       "effect is resolved at the table)", ["name", "unit"],
@@ -79,14 +88,16 @@ class CommandPhase:
             raise Refused(f"{command.name} costs {cost} CP; you have {state['cp'][seat]}", rule="EXT.CP.1")
         if command.name in state["step"].get("stratagems", {}).get(seat, []):
             raise Refused(f"{command.name} was already used this phase", rule="EXT.CP.1")
+        if state["rolls"]:
+            raise Refused("a roll is awaited first", rule=state["rolls"][0]["rule"])
         unit = state["units"][command.unit]
         if unit["owner"] != seat or not alive(unit):
             raise Refused(f"a stratagem targets a unit of your own still in play, not {command.unit}", rule="EXT.CP.1")
         reroll = unit["turn"].get("reroll")
         if command.name == "Command Re-roll":
-            if not reroll or state["rolls"]:
+            if command.unit not in self.rerollable(state, seat):
                 raise Refused(f"{command.unit} has no roll just made that can be re-rolled", rule="EXT.CP.1")
-        elif "battle_shocked" in unit["statuses"]:
+        elif command.unit not in self.stratagem_targets(state, seat):
             raise Refused(f"{command.unit} is battle-shocked: stratagems cannot target it", rule="RS.CMD.3")
         t.emit("StratagemUsed", {"seat": seat, "name": command.name, "unit": command.unit, "cp": cost,
                                  "cp_left": state["cp"][seat] - cost}, "EXT.CP.1")

@@ -238,3 +238,6 @@ def test_no_command_re_roll_is_offered_for_a_unit_destroyed_since_its_roll(new_g
     game.cmd("B", "record_casualties", unit="chargers", models=5)  # wiped out at the table before the re-roll
     assert not [a for a in offered(game, "A", "use_stratagem") if a["schema"]["properties"]["name"].get("const")]
     assert game.refused("A", "use_stratagem", name="Command Re-roll", unit="chargers")["rule"] == "EXT.CP.1"
+    assert game.state()["awaiting"] == {"seat": "A", "action": "end_phase"}  # a destroyed unit charges nothing
+    assert [e for e in game.events() if e["type"] == "ChargeResolved"][-1]["data"]["reason"] == \
+        "the charging unit was destroyed"

@@ -62,6 +62,8 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
             self.begin_fight(t, step)
 
     def progress(self, t: Any, step: Step) -> bool:
+        if step.phase == "charge":
+            return self.charge_lost(t)
         return step.phase == "fight" and self.fight_progress(t, step)
 
     # -- who may be selected now ---------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import Any
 from domain import commands as cmd
 from domain.rules import actions as act
 from domain.rules.actions import Action
-from domain.rules.flow import applies, handles, inches
+from domain.rules.flow import alive, applies, handles, inches
 from domain.rules.reference.common import foes, members, remember_roll
 from domain.rulings import Malformed, Refused
 
@@ -49,6 +49,15 @@ class Charge:
         t.emit("ChargeRolled", {"unit": request["unit"], "seat": request["seat"], "total": roll["total"],
                                 "rerolled": bool(context.get("rerolled")), "rerollable": not context.get("rerolled")},
                "RS.CHG.2")
+
+    def charge_lost(self, t: Any) -> bool:
+        """A unit destroyed between its charge roll and its targets makes no charge (RS.CHG.2)."""
+        charge = self.pending_charge(t.state)
+        if charge is None or alive(t.state["units"][charge["unit"]]):
+            return False
+        t.emit("ChargeResolved", {"unit": charge["unit"], "targets": [], "total": charge["total"], "distance": None,
+                                  "success": False, "reason": "the charging unit was destroyed"}, "RS.CHG.2")
+        return True
 
     @handles("charge_move")
     def charge_move(self, t: Any, seat: str, command: cmd.ChargeMove) -> None:

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.golden.driver import Driver  # noqa: E402
-from tests.property.test_actions_properties import RULESETS, new_game, offers, outside  # noqa: E402
+from tests.property.test_actions_properties import RULESETS, new_game, offers, refuse_outside  # noqa: E402
 
 
 def soak(seed: int, ruleset: str, dice_mode: str, rounds: int) -> tuple[int, int]:
@@ -31,13 +31,7 @@ def soak(seed: int, ruleset: str, dice_mode: str, rounds: int) -> tuple[int, int
         if views["A"]["status"] == "ended":
             return moves, probes
         if rng.random() < 0.15:
-            probe = outside(views, rng)
-            if probe is not None:
-                version = warlog.read(table.game_id).version
-                status, answer = table.send(*probe)
-                assert status in (404, 409, 422), f"{probe} is no offered action, yet: {status} {answer}"
-                assert warlog.read(table.game_id).version == version, f"{probe} appended"
-                probes += 1
+            probes += refuse_outside(warlog, table, views, rng)
         driver.move()
         moves += 1
     raise AssertionError("the game did not end")

@@ -1,0 +1,73 @@
+"""The browser pages: the start page (`GET /`), the table app (`GET /play/{id}`), their static files, and the
+QR code of a seat's link. The pages are clients of the HTTP contract and hold no rule (STYLE.md)."""
+from __future__ import annotations
+
+from importlib.resources import files
+from typing import Any
+
+import segno
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, Field
+
+from api.errors import problems
+
+router = APIRouter(tags=["pages"])
+STATIC = files("api") / "static" / "app"  # package data: pyproject ships api/static/** (tests/e2e checks)
+TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+         ".html": "text/html; charset=utf-8"}
+ASSETS = {item.name: item.read_text(encoding="utf-8") for item in STATIC.iterdir()
+          if any(item.name.endswith(ending) for ending in TYPES)}
+HEADERS = {
+    "Referrer-Policy": "no-referrer",  # a seat's link carries its token (in the fragment, but never leak it)
+    "X-Content-Type-Options": "nosniff",
+    # own files only; the one connection they make is to this service; QR codes arrive as inline SVG
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+                               "img-src 'self' data: blob:; base-uri 'none'; form-action 'none'",
+}
+
+
+def page(name: str) -> HTMLResponse:
+    return HTMLResponse(ASSETS[name], headers={**HEADERS, "Cache-Control": "no-cache"})
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+async def start_page() -> HTMLResponse:
+    return page("start.html")
+
+
+@router.get("/play/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+async def table_app(game_id: str) -> HTMLResponse:
+    # the token is in the fragment (#token=...), which a browser never sends: nothing to check here
+    return page("play.html")
+
+
+@router.get("/app/demo-armies.json", include_in_schema=False)
+async def demo_armies() -> JSONResponse:
+    from api.cli import DEMO_ARMIES  # one copy of the demo armies, the one `warlog serve --demo` musters
+
+    return JSONResponse(DEMO_ARMIES)
+
+
+@router.get("/app/{name}", include_in_schema=False)
+async def asset(name: str) -> Response:
+    if name not in ASSETS or name.endswith(".html"):
+        raise HTTPException(404, f"no page file {name!r}")
+    kind = TYPES["." + name.rsplit(".", 1)[1]]
+    return Response(ASSETS[name], media_type=kind, headers={**HEADERS, "Cache-Control": "no-cache"})
+
+
+class QrIn(BaseModel):
+    data: str = Field(min_length=1, max_length=1000, description="the text to encode, usually a seat's link")
+
+
+@router.post("/qr", response_class=Response, responses={
+    200: {"content": {"image/svg+xml": {}}, "description": "the QR code as an SVG document"},
+    **problems(422)},
+             summary="A QR code (SVG) of a text: a seat's table-app link, to open it on a phone",
+             description="A POST, not a GET with `?data=`: a seat's link carries its token, and a body never "
+                         "reaches an access log or a browser's history. Error correction M, 4-module quiet zone; "
+                         "drawn by segno.")
+async def qr(body: QrIn) -> Response:
+    svg: Any = segno.make(body.data, error="m").svg_inline(scale=4, border=4, dark="#000", light="#fff")
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})

@@ -1,0 +1,234 @@
+"""The table app in real browsers: headless Debian Chromium through chromedriver against a real uvicorn.
+Two phones (seat A and seat B, each its own browser and storage) play the seed's Scouts/Rhino/Boyz
+movement phase by tapping what the state's "actions" offered; one asks to undo a roll, the other approves;
+a phone-sized one loses the network, taps, comes back, and its command lands once. Every wait is bounded
+(a bound on failure, not a timing check)."""
+from pathlib import Path
+
+import httpx
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from api.app import create_app
+from tests.conftest import settings_for
+from tests.support.client import GameClient, unit, vehicle
+from tests.support.live import serving
+
+CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+WAIT_S = 10.0
+PHONE, TABLET = (390, 844), (820, 1180)
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory):
+    with serving(create_app(settings_for(tmp_path_factory.mktemp("table-app"), keepalive_s=1))) as url:
+        yield url
+
+
+def chromium(profile: Path, size: tuple[int, int]) -> webdriver.Chrome:
+    assert CHROMIUM.is_file() and CHROMEDRIVER.is_file(), \
+        "Chromium and chromedriver are needed at /usr/bin: run `make chromium` (ops/ensure-chromium.sh)"
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 f"--window-size={size[0]},{size[1]}", f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    driver.set_page_load_timeout(WAIT_S)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size == PHONE})
+    return driver
+
+
+@pytest.fixture(scope="module")
+def phones(base_url, tmp_path_factory):
+    """Seat A's phone and seat B's tablet: two browsers, so two storages and two feeds (quit before the server)."""
+    drivers = {"A": chromium(tmp_path_factory.mktemp("phone-a"), PHONE),
+               "B": chromium(tmp_path_factory.mktemp("tablet-b"), TABLET)}
+    try:
+        yield drivers
+    finally:
+        for driver in drivers.values():
+            driver.quit()
+
+
+@pytest.fixture
+def http(base_url):
+    with httpx.Client(base_url=base_url, timeout=WAIT_S) as client:
+        yield client
+
+
+def seed_game(http, dice="table") -> GameClient:
+    """The seed's movement example (tests/golden/scenarios/movement_scouts_rhino_boyz.json)."""
+    game = GameClient(http, dice=dice)
+    army_a = [unit(f"scouts-{n}", 5, abilities=("ATSKNF",)) for n in (1, 2, 3)] + [
+        vehicle("rhino", capacity=10), unit("tactical", 10, abilities=("ATSKNF",), embarked_in="rhino")]
+    army_b = [unit("boyz-1", 20), unit("boyz-2", 20), vehicle("battlewagon", capacity=20, statuses=("immobilised",))]
+    assert game.muster("A", army_a).status_code == 200 and game.muster("B", army_b).status_code == 200
+    return game
+
+
+def open_seat(driver, base_url, game, role):
+    driver.get(f"{base_url}/play/{game.id}#token={game.tokens[role]}&seat={role}")
+    driver.execute_script("window.openedOnce = true")  # gone if the page ever reloads
+    until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-version"), "the first state")
+
+
+def until(driver, read, what, expected=True):
+    try:
+        return WebDriverWait(driver, WAIT_S).until(lambda d: read(d) if expected is True else read(d) == expected)
+    except TimeoutException:
+        pytest.fail(f"the page never showed {what} within {WAIT_S} s (it showed {read(driver)!r})")
+
+
+def text(driver, element_id):
+    return driver.find_element(By.ID, element_id).get_property("textContent").strip()
+
+
+def version(driver):
+    return int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-version") or 0)
+
+
+def tap(driver, css, within=None):
+    """Tap the first element matching css (in the action card of type `within`, if given), once it is there."""
+    scope = f'form.action[data-action="{within}"] ' if within else ""
+    found = until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, scope + css), f"something to tap at {scope + css}")
+    found[0].click()
+
+
+def send(driver, action, *taps):
+    """Tap choices in the action's form, then its send button; wait until the page shows a newer state."""
+    before = version(driver)
+    for css in taps:  # a selector is tapped; (selector, text) is typed into
+        if isinstance(css, tuple):
+            scope = f'form.action[data-action="{action}"] '
+            until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, scope + css[0]), css[0])[0].send_keys(css[1])
+        else:
+            tap(driver, css, within=action)
+    tap(driver, f'button.send[data-action="{action}"]', within=action)
+    until(driver, lambda d: version(d) > before, f"a newer state after {action}")
+
+
+def send_choosing(driver, action, value):
+    """Choose `value` (a choice button or a select's option) in whichever offered `action` form has it, and send
+    that form: the service offers one entry per shape (a `select` per kind of unit)."""
+    before = version(driver)
+    forms = until(driver, lambda d: [f for f in d.find_elements(By.CSS_SELECTOR, f'#actions form[data-action="{action}"]')
+                                     if f.find_elements(By.CSS_SELECTOR, f'[data-value="{value}"]')], f"{action} {value}")
+    choice = forms[0].find_element(By.CSS_SELECTOR, f'[data-value="{value}"]')
+    if choice.tag_name == "option":
+        Select(choice.find_element(By.XPATH, "..")).select_by_value(choice.get_attribute("value"))
+    else:
+        choice.click()
+    forms[0].find_element(By.CSS_SELECTOR, "button.send").click()
+    until(driver, lambda d: version(d) > before, f"a newer state after {action} {value}")
+
+
+def offered(driver):
+    return [f.get_attribute("data-action") for f in driver.find_elements(By.CSS_SELECTOR, "#actions form.action")]
+
+
+def awaits(driver, seat, action):
+    until(driver, lambda d: d.execute_script("return document.getElementById('whose-go').textContent"),
+          f"{seat} awaited for {action}")
+    until(driver, lambda d: action in offered(d), f"{action} offered to seat {seat}")
+
+
+def test_two_phones_play_the_seed_movement_by_tapping_with_an_undo_asked_and_approved(phones, base_url, http):
+    game = seed_game(http)
+    a, b = phones["A"], phones["B"]
+    for role, driver in phones.items():
+        open_seat(driver, base_url, game, role)
+    assert offered(a) == ["start_game"]
+    send(a, "start_game")
+    until(b, lambda d: text(d, "sub-phase"), "the pass-point sub-phase on B", "· Movement Pass Points")
+    assert text(a, "round") == "Round 1 of 5"
+
+    send(a, "confirm_count")
+    awaits(b, "B", "confirm_count")
+    send(b, "confirm_count")
+    until(a, lambda d: (text(d, "pp-A"), text(d, "pp-B")), "Bob's 3 pass points on A", ("0", "3"))  # AA.PP.3
+    # a roll-off in table dice: each seat's D6 in the number field the schema describes (1..6)
+    awaits(b, "B", "roll_off")
+    send(b, "roll_off", ('input[data-field="A"]', "5"), ('input[data-field="B"]', "3"))
+    awaits(a, "A", "choose_order")  # Alice won it (CORE.DICE.3)
+
+    # Bob asks to undo the roll-off (it rolled dice: AA needs Alice's consent), Alice approves on her phone
+    tap(b, '[data-anytime="undo"]')
+    until(a, lambda d: d.find_elements(By.CSS_SELECTOR, '#consent [data-consent="approve"]'), "Approve on A")
+    assert "Bob asks to undo" in text(a, "consent")
+    until(b, lambda d: "Waiting" in text(d, "consent"), "Bob's request waiting")
+    tap(a, '#consent [data-consent="approve"]')
+    awaits(b, "B", "roll_off")  # back before the roll-off
+    until(a, lambda d: d.find_elements(By.CSS_SELECTOR, "#log li.undone"), "the undone roll-off struck through on A")
+    assert a.find_element(By.ID, "consent").is_displayed() is False
+
+    send(b, "roll_off", ('input[data-field="A"]', "5"), ('input[data-field="B"]', "3"))
+    awaits(a, "A", "choose_order")
+    send(a, "choose_order", '[data-value="A"]')
+    # Alice goes first: select a scout squad (a select of unit ids), Bob answers with a pass point
+    awaits(a, "A", "select")
+    assert len(a.find_elements(By.CSS_SELECTOR, "#units .unit.eligible")) == 5
+    send_choosing(a, "select", "scouts-1")
+    awaits(b, "B", "pass")
+    send(b, "pass")
+    until(a, lambda d: text(d, "pp-B"), "Bob's pass point spent", "2")
+    assert [(e["type"], e["rule"]) for e in game.events()[-2:]][-1] == ("PassPointSpent", "AA.ACT.2")
+
+    # the log in words with rule IDs; a tap opens the audit with the rule's text
+    tap(a, '#log li[data-seq="%d"]' % game.events()[-1]["seq"])
+    until(a, lambda d: "AA.ACT.2" in text(d, "audit-body"), "the audit of the pass")
+    assert "pass" in text(a, "audit-body").lower()
+    tap(a, "#audit-close")
+    assert all(d.execute_script("return window.openedOnce === true") for d in phones.values()), "a page reloaded"
+    for driver in phones.values():  # no horizontal scrolling, on the phone or the tablet
+        assert driver.execute_script("return document.documentElement.scrollWidth <= innerWidth")
+
+
+def test_a_command_tapped_offline_is_kept_and_lands_once_when_the_network_returns(phones, base_url, http):
+    game = seed_game(http, dice="server")
+    game.cmd("A", "start_game")
+    phone = phones["A"]
+    open_seat(phone, base_url, game, "A")
+    overlay = phones["B"]
+    overlay.get(f"{base_url}/games/{game.id}/overlay.html?token={game.tokens['spectator']}")
+    until(overlay, lambda d: text(d, "whose-go"), "the overlay", "Alice or Bob")
+    before = len(game.events())
+
+    phone.execute_cdp_cmd("Network.enable", {})
+    phone.execute_cdp_cmd("Network.emulateNetworkConditions",
+                          {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        tap(phone, 'button.send[data-action="confirm_count"]', within="confirm_count")
+        until(phone, lambda d: "offline" in text(d, "connection"), "the command kept while offline")
+        queued = phone.execute_script("return Object.entries(localStorage).filter(([k]) => k.startsWith('warlog:queue'))"
+                                      ".map(([, v]) => JSON.parse(v)).flat()")
+        assert [item["body"]["type"] for item in queued] == ["confirm_count"] and queued[0]["key"].startswith("tap-")
+        assert len(game.events()) == before  # nothing reached the service
+    finally:
+        phone.execute_cdp_cmd("Network.emulateNetworkConditions",
+                              {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    until(phone, lambda d: text(d, "whose-go"), "Bob awaited once Alice's count landed", "Bob's go · confirm count")
+    confirmed = [e for e in game.events() if e["type"] == "CountConfirmed"]
+    assert [(e["by"], e["rule"]) for e in confirmed] == [("A", "AA.PP.1")]  # landed exactly once
+    assert phone.execute_script("return Object.entries(localStorage).filter(([k]) => k.startsWith('warlog:queue'))"
+                                ".every(([, v]) => JSON.parse(v).length === 0)")
+    # the overlay followed the tapped command without a reload
+    until(overlay, lambda d: text(d, "whose-go"), "the overlay after the tap", "Bob's go")
+
+
+def test_the_spectator_sees_the_game_and_no_action(phones, base_url, http):
+    game = seed_game(http, dice="server")
+    game.cmd("A", "start_game")
+    driver = phones["B"]
+    open_seat(driver, base_url, game, "spectator")
+    until(driver, lambda d: text(d, "sub-phase"), "the sub-phase", "· Movement Pass Points")
+    assert driver.find_element(By.ID, "actions-card").is_displayed() is False
+    assert driver.find_element(By.ID, "anytime-card").is_displayed() is False
+    assert driver.find_elements(By.CSS_SELECTOR, "button.send, [data-anytime]") == []
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#units .unit")) == 8

@@ -6,11 +6,14 @@ from importlib.resources import files
 from typing import Any
 
 import segno
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from api.errors import problems
+from api.schemas import body_schema, parse_json
+from api.writing import is_json, not_json, read_body
 
 router = APIRouter(tags=["pages"])
 STATIC = files("api") / "static" / "app"  # package data: pyproject ships api/static/** (tests/e2e checks)
@@ -61,13 +64,25 @@ class QrIn(BaseModel):
     data: str = Field(min_length=1, max_length=1000, description="the text to encode, usually a seat's link")
 
 
+QR_BYTES = 4096  # a link is well under 1 KiB
+
+
 @router.post("/qr", response_class=Response, responses={
     200: {"content": {"image/svg+xml": {}}, "description": "the QR code as an SVG document"},
-    **problems(422)},
+    **problems(413, 415, 422)},
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                 "schema": body_schema(QrIn)}}}},
              summary="A QR code (SVG) of a text: a seat's table-app link, to open it on a phone",
              description="A POST, not a GET with `?data=`: a seat's link carries its token, and a body never "
                          "reaches an access log or a browser's history. Error correction M, 4-module quiet zone; "
                          "drawn by segno.")
-async def qr(body: QrIn) -> Response:
+async def qr(request: Request) -> Response:
+    raw = await read_body(request, QR_BYTES)  # 413 as problem+json, like every other body
+    if not is_json(request.headers.get("content-type")):
+        raise not_json(request.headers.get("content-type"))
+    try:
+        body = QrIn.model_validate(parse_json(raw))
+    except ValidationError as error:
+        raise RequestValidationError(error.errors(include_url=False)) from None
     svg: Any = segno.make(body.data, error="m").svg_inline(scale=4, border=4, dark="#000", light="#fff")
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})

@@ -3,7 +3,7 @@ QR code of a seat's link. The pages are clients of the HTTP contract and hold no
 from __future__ import annotations
 
 from importlib.resources import files
-from typing import Any
+import io
 
 import segno
 from fastapi import APIRouter, HTTPException, Request
@@ -84,5 +84,7 @@ async def qr(request: Request) -> Response:
         body = QrIn.model_validate(parse_json(raw))
     except ValidationError as error:
         raise RequestValidationError(error.errors(include_url=False)) from None
-    svg: Any = segno.make(body.data, error="m").svg_inline(scale=4, border=4, dark="#000", light="#fff")
-    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+    drawn = io.BytesIO()  # a standalone SVG document (with its xmlns), so an <img> can show it
+    segno.make(body.data, error="m").save(drawn, kind="svg", scale=4, border=4, dark="#000", light="#fff",
+                                           xmldecl=False, title="QR code")
+    return Response(drawn.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})

@@ -157,6 +157,9 @@ def test_two_phones_play_the_seed_movement_by_tapping_with_an_undo_asked_and_app
     awaits(b, "B", "roll_off")
     send(b, "roll_off", ('input[data-field="A"]', "5"), ('input[data-field="B"]', "3"))
     awaits(a, "A", "choose_order")  # Alice won it (CORE.DICE.3)
+    until(a, lambda d: [x.text for x in d.find_elements(By.CSS_SELECTOR, "#roll-faces .die")], "the roll-off's faces",
+          ["5", "3"])
+    assert text(a, "roll-what").startswith("Roll Off")
 
     # Bob asks to undo the roll-off (it rolled dice: AA needs Alice's consent), Alice approves on her phone
     tap(b, '[data-anytime="undo"]')
@@ -232,3 +235,23 @@ def test_the_spectator_sees_the_game_and_no_action(phones, base_url, http):
     assert driver.find_element(By.ID, "anytime-card").is_displayed() is False
     assert driver.find_elements(By.CSS_SELECTOR, "button.send, [data-anytime]") == []
     assert len(driver.find_elements(By.CSS_SELECTOR, "#units .unit")) == 8
+
+
+def test_the_start_page_creates_a_game_with_the_demo_armies_and_hands_out_links_that_open_the_table(phones, base_url):
+    driver = phones["B"]
+    driver.get(f"{base_url}/")
+    driver.find_element(By.ID, "name-A").clear()
+    driver.find_element(By.ID, "name-A").send_keys("Ann")
+    Select(driver.find_element(By.ID, "dice")).select_by_value("table")
+    driver.find_element(By.ID, "create").click()
+    until(driver, lambda d: d.execute_script("return [...document.querySelectorAll('img.qr')]"
+                                             ".filter(i => i.complete && i.naturalWidth > 100).length"), "two QR codes", 2)
+    links = {li.get_attribute("data-seat"): li.find_element(By.TAG_NAME, "a").get_attribute("href")
+             for li in driver.find_elements(By.CSS_SELECTOR, "#link-list li")}
+    game_id = driver.find_element(By.ID, "links").get_attribute("data-game-id")
+    assert links["A"].startswith(f"{base_url}/play/{game_id}#token=") and links["A"].endswith("&seat=A")
+    assert links["spectator"].startswith(f"{base_url}/games/{game_id}/overlay.html?token=")
+    driver.get(links["A"])
+    until(driver, lambda d: offered(d), "start_game offered to Ann", ["start_game"])
+    assert text(driver, "name-A") == "Ann (A)"
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#units .unit")) == 8  # the demo armies, mustered

@@ -56,12 +56,20 @@ function showUnits(state) {
   el("units").replaceChildren(...cards);
 }
 
+// the newest roll still standing, from the log: every roll event carries spec, faces, total and purpose
+function lastRoll() {
+  const rolls = [...app.events.values()].filter((e) => Array.isArray(e.data?.faces) && !app.undone.has(e.seq));
+  const newest = rolls.sort((a, b) => b.seq - a.seq)[0];
+  return newest && {seq: newest.seq, purpose: newest.data.purpose, unit: newest.data.unit, faces: newest.data.faces,
+    total: newest.data.total, seat: newest.data.seat ?? newest.by};
+}
+
 let shownRoll = null;
 function showRoll(roll) {
   el("roll").hidden = !roll;
   if (!roll || roll.seq === shownRoll) return;
   shownRoll = roll.seq;
-  put("roll-what", `${title(roll.purpose)}${roll.unit ? ` (${roll.unit})` : ""}${roll.seat ? ` · ${app.state.players[roll.seat]}` : ""}`);
+  put("roll-what", `${title(roll.purpose)}${roll.unit ? ` (${roll.unit})` : ""}${roll.seat ? ` · ${app.state.players[roll.seat] ?? roll.seat}` : ""}`);
   el("roll-faces").replaceChildren();
   roll.faces.forEach((face, i) => setTimeout(() => {  // faces appear one by one, as dice land
     el("roll-faces").append(make("span", {class: "die fresh", text: String(face)}));
@@ -208,6 +216,7 @@ function remember(event) {
 function drawLog() {
   const newest = [...app.events.values()].sort((a, b) => b.seq - a.seq);
   el("log").replaceChildren(...newest.map(logLine));
+  if (app.state) showRoll(lastRoll());
 }
 
 async function openAudit(seq) {
@@ -236,7 +245,7 @@ function refresh() {  // re-read the state (and what undo would do) after each e
     try {
       const [state, undo] = await Promise.all([client.get("/state"), client.get("/undo")]);
       app.state = state; app.undo = undo;
-      showMoment(state); showUnits(state); showActions(state); showRoll(state.last_roll); showConsent(undo, state);
+      showMoment(state); showUnits(state); showActions(state); showRoll(lastRoll()); showConsent(undo, state);
       document.body.dataset.version = String(state.version);
     } catch (error) {
       if (error.status) showProblem(error.body);

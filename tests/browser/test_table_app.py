@@ -3,6 +3,7 @@ Two phones (seat A and seat B, each its own browser and storage) play the seed's
 movement phase by tapping what the state's "actions" offered; one asks to undo a roll, the other approves;
 a phone-sized one loses the network, taps, comes back, and its command lands once. Every wait is bounded
 (a bound on failure, not a timing check)."""
+import json
 from pathlib import Path
 
 import httpx
@@ -98,6 +99,7 @@ def tap(driver, css, within=None):
     """Tap the first element matching css (in the action card of type `within`, if given), once it is there."""
     scope = f'form.action[data-action="{within}"] ' if within else ""
     found = until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, scope + css), f"something to tap at {scope + css}")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", found[0])  # clear of the sticky moment
     found[0].click()
 
 
@@ -213,6 +215,7 @@ def test_a_command_tapped_offline_is_kept_and_lands_once_when_the_network_return
                                       ".map(([, v]) => JSON.parse(v)).flat()")
         assert [item["body"]["type"] for item in queued] == ["confirm_count"] and queued[0]["key"].startswith("tap-")
         assert len(game.events()) == before  # nothing reached the service
+        game.cmd("B", "free_roll", spec="3D6", purpose="while-a-was-away")  # the feed must catch this up
     finally:
         phone.execute_cdp_cmd("Network.emulateNetworkConditions",
                               {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
@@ -221,8 +224,31 @@ def test_a_command_tapped_offline_is_kept_and_lands_once_when_the_network_return
     assert [(e["by"], e["rule"]) for e in confirmed] == [("A", "AA.PP.1")]  # landed exactly once
     assert phone.execute_script("return Object.entries(localStorage).filter(([k]) => k.startsWith('warlog:queue'))"
                                 ".every(([, v]) => JSON.parse(v).length === 0)")
+    # the feed re-opened after its last seen seq: what happened while offline is in the log, without a reload
+    until(phone, lambda d: "while-a-was-away" in text(d, "log"), "Bob's roll from while A was offline")
+    assert phone.execute_script("return window.openedOnce === true"), "the page reloaded"
     # the overlay followed the tapped command without a reload
     until(overlay, lambda d: text(d, "whose-go"), "the overlay after the tap", "Bob's go")
+
+
+def test_a_command_queued_on_a_stale_phone_is_refused_in_words_with_its_rule(phones, base_url, http):
+    game = seed_game(http, dice="server")
+    game.cmd("A", "start_game")
+    phone = phones["A"]
+    open_seat(phone, base_url, game, "A")
+    phone.execute_cdp_cmd("Network.enable", {})
+    phone.execute_cdp_cmd("Network.emulateNetworkConditions",
+                          {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        tap(phone, 'button.send[data-action="confirm_count"]', within="confirm_count")
+        until(phone, lambda d: "offline" in text(d, "connection"), "the command kept while offline")
+        game.cmd("A", "confirm_count")  # Alice confirmed from another device meanwhile
+    finally:
+        phone.execute_cdp_cmd("Network.emulateNetworkConditions",
+                              {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    until(phone, lambda d: d.find_element(By.ID, "problem").is_displayed(), "the refusal")
+    assert "already confirmed" in text(phone, "problem") and "(AA.PP.1)" in text(phone, "problem")
+    assert [e["by"] for e in game.events() if e["type"] == "CountConfirmed"] == ["A"]
 
 
 def test_the_spectator_sees_the_game_and_no_action(phones, base_url, http):
@@ -255,3 +281,57 @@ def test_the_start_page_creates_a_game_with_the_demo_armies_and_hands_out_links_
     until(driver, lambda d: offered(d), "start_game offered to Ann", ["start_game"])
     assert text(driver, "name-A") == "Ann (A)"
     assert len(driver.find_elements(By.CSS_SELECTOR, "#units .unit")) == 8  # the demo armies, mustered
+
+
+FORM_SCHEMA = {  # every keyword of the contract's subset a form has to draw, in one command
+    "type": "object", "additionalProperties": False, "required": ["type", "unit", "dice"],
+    "properties": {
+        "type": {"const": "try_everything"},
+        "unit": {"enum": ["u-1", "u-2", "u-3", "u-4", "u-5"]},
+        "mode": {"enum": ["fast", "slow"]},
+        "act": {"type": "boolean"},
+        "distance": {"type": "number", "minimum": 0, "maximum": 12},
+        "keywords": {"type": "array", "uniqueItems": True, "items": {"enum": ["A", "B", "C"]}},
+        "dice": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6}, "minItems": 2,
+                 "maxItems": 2},
+        "exclude": {"type": "object", "additionalProperties": False,
+                    "properties": {"u-1": {"type": "string", "minLength": 1}, "u-2": {"type": "string", "minLength": 1}}},
+    }}
+
+
+def test_a_form_drawn_from_a_schema_sends_what_was_chosen_and_leaves_untouched_optional_fields_out(phones, base_url):
+    driver = phones["A"]
+    driver.get(f"{base_url}/play/no-game")  # any page of the app serves its modules
+    assert driver.execute_async_script("""const done = arguments[arguments.length - 1];
+        import('/app/form.js').then((forms) => {
+          const form = forms.commandForm(JSON.parse(arguments[0])); window.formUnderTest = form;
+          document.querySelector('main').prepend(form.el); done(true); });""",
+        json.dumps(FORM_SCHEMA))  # as text: WebDriver would sort the keys, and a form keeps the schema's order
+    read = lambda: driver.execute_script("return window.formUnderTest.read()")  # noqa: E731
+    def css(selector):  # in the middle of the screen, clear of the sticky moment at the top
+        found = driver.find_element(By.CSS_SELECTOR, selector)
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", found)
+        return found
+
+    assert read() == {"present": False, "missing": "unit"}
+    assert css('select[data-field="unit"]').tag_name == "select"  # five choices: a select; two: buttons
+    Select(css('select[data-field="unit"]')).select_by_visible_text("u-3")
+    for face in ("4", "2", "6"):  # the pad takes maxItems faces, no more
+        css(f'[data-field="dice"] [data-face="{face}"]').click()
+    assert read() == {"present": True, "value": {"type": "try_everything", "unit": "u-3", "dice": [4, 2]}}
+
+    for name in ("mode", "act", "distance", "keywords", "exclude"):
+        css(f'div.optional[data-field="{name}"] > label input.use').click()
+    css('[data-field="mode"] button[data-value="slow"]').click()
+    css('input[data-field="act"]').click()
+    distance = css('input[data-field="distance"]')
+    assert (distance.get_attribute("step"), distance.get_attribute("min"), distance.get_attribute("max")) == ("any", "0", "12")
+    distance.send_keys("7.5")
+    for keyword in ("B", "C"):
+        css(f'[data-field="keywords"] input[value="{keyword}"]').click()
+    css('fieldset[data-field="exclude"] div.optional[data-field="u-2"] input.use').click()
+    css('fieldset[data-field="exclude"] input[data-field="u-2"]').send_keys("behind the wall")
+    assert read()["value"] == {"type": "try_everything", "unit": "u-3", "dice": [4, 2], "mode": "slow", "act": True,
+                               "distance": 7.5, "keywords": ["B", "C"], "exclude": {"u-2": "behind the wall"}}
+    css('div.optional[data-field="mode"] > label input.use').click()  # switched off again: not sent
+    assert "mode" not in read()["value"]

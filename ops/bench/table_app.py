@@ -16,6 +16,7 @@ README shows: the start page with its links, the table app on a 390 px phone and
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -134,17 +135,40 @@ def measure(url: str, tmp: Path, taps: int, shots: Path | None) -> None:
             to_overlay.append(paint - at_ms)
             tap_to_overlay.append(paint - tap)
             time.sleep(0.05)
+        print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         print(f"page weight, first load of /play/{{id}} (its own files): {transferred / 1024:.1f} KB transferred, "
               f"{decoded / 1024:.1f} KB decoded; then the API reads: {', '.join(reads)}")
         for name, values in (("tap on A -> line in B's log", to_phone), ("event -> overlay painted", to_overlay),
                              ("tap on A -> overlay painted", tap_to_overlay)):
             print(f"{name:30} p50 {statistics.median(values):6.1f} ms   p90 {percentile(values, .9):6.1f} ms   "
                   f"max {max(values):6.1f} ms   (n={len(values)})")
+        print(f"RESULT page {transferred / 1024:.1f} KB; tap->phone p50 {statistics.median(to_phone):.1f} ms; "
+              f"event->overlay p50 {statistics.median(to_overlay):.1f} ms")
         if shots:
+            to_first_go(url, gid, tokens)
+            for driver in (phone, tablet):
+                wait(driver, lambda d: "select" in d.find_element(By.ID, "whose-go").text, "Alice's first go")
+            time.sleep(0.5)  # the last roll's faces land one by one
             screenshots(url, shots, phone, tablet, overlay, tmp)
     finally:
         for driver in (phone, tablet, overlay):
             driver.quit()
+
+
+def to_first_go(url: str, gid: str, tokens: dict[str, str]) -> None:
+    """Both counts confirmed, the roll-off rolled, Alice first: the moment the README's pictures show."""
+    with httpx.Client(base_url=f"{url}/games/{gid}", timeout=10) as client:
+        def send(seat: str, body: dict) -> dict:
+            answer = client.post("/commands", json=body, headers={"Authorization": f"Bearer {tokens[seat]}"})
+            answer.raise_for_status()
+            return answer.json()
+
+        send("A", {"type": "confirm_count"})
+        send("B", {"type": "confirm_count"})
+        rolled = send("A", {"type": "roll_off"})
+        winner = next(e["data"]["winner"] for e in rolled["events"] if e["type"] == "RollOff")
+        send(winner, {"type": "choose_order", "first": "A"})
+        send("A", {"type": "free_roll", "spec": "2D6", "purpose": "dangerous terrain"})
 
 
 def screenshots(url: str, shots: Path, phone, tablet, overlay, tmp: Path) -> None:
@@ -154,7 +178,7 @@ def screenshots(url: str, shots: Path, phone, tablet, overlay, tmp: Path) -> Non
     phone.save_screenshot(str(shots / "table-app-phone.png"))
     tablet.save_screenshot(str(shots / "table-app-tablet.png"))
     overlay.save_screenshot(str(shots / "overlay.png"))
-    start = chromium(tmp / "start", 900, 1250)
+    start = chromium(tmp / "start", 760, 1150)
     try:
         start.get(f"{url}/")
         start.find_element(By.ID, "create").click()

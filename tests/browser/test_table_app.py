@@ -320,10 +320,10 @@ def test_a_form_drawn_from_a_schema_sends_what_was_chosen_and_leaves_untouched_o
         css(f'[data-field="dice"] [data-face="{face}"]').click()
     assert read() == {"present": True, "value": {"type": "try_everything", "unit": "u-3", "dice": [4, 2]}}
 
-    for name in ("mode", "act", "distance", "keywords", "exclude"):
+    for name in ("mode", "distance", "keywords", "exclude"):
         css(f'div.optional[data-field="{name}"] > label input.use').click()
     css('[data-field="mode"] button[data-value="slow"]').click()
-    css('input[data-field="act"]').click()
+    css('[data-field="act"] button[data-value="true"]').click()  # an optional yes/no: chosen, or not sent
     distance = css('input[data-field="distance"]')
     assert (distance.get_attribute("step"), distance.get_attribute("min"), distance.get_attribute("max")) == ("any", "0", "12")
     distance.send_keys("7.5")
@@ -335,3 +335,5 @@ def test_a_form_drawn_from_a_schema_sends_what_was_chosen_and_leaves_untouched_o
                                "distance": 7.5, "keywords": ["B", "C"], "exclude": {"u-2": "behind the wall"}}
     css('div.optional[data-field="mode"] > label input.use').click()  # switched off again: not sent
     assert "mode" not in read()["value"]
+    css('[data-field="act"] button[data-value="true"]').click()  # tapped again: cleared, not sent as false
+    assert "act" not in read()["value"]

@@ -39,6 +39,23 @@ function optional(inner, schema, name) {
   return {el: row, read: () => (use.checked ? inner.read() : {present: false})};
 }
 
+// An optional yes/no: two buttons, neither chosen at first (so nothing is sent); tapping the chosen one clears it.
+function yesNo(schema, name) {
+  let chosen;
+  const group = make("div", {class: "choices", role: "radiogroup", "data-field": name});
+  for (const [option, text] of [[true, "yes"], [false, "no"]]) {
+    const button = make("button", {type: "button", class: "choice", role: "radio", "data-value": String(option),
+      "aria-checked": "false", text});
+    button.addEventListener("click", () => {
+      chosen = chosen === option ? undefined : option;
+      for (const other of group.children) other.setAttribute("aria-checked", String(other.dataset.value === String(chosen)));
+    });
+    group.append(button);
+  }
+  return {el: make("div", {class: "field", "data-field": name}, make("span", {class: "field-label", text: `${label(schema, name)} (optional)`}), group),
+    read: () => (chosen === undefined ? {present: false} : {present: true, value: chosen})};
+}
+
 function choices(schema, name) {
   const options = schema.enum;
   if (options.length <= 4) {  // a few: buttons, one tap each
@@ -160,6 +177,7 @@ function input(schema, name) {
 // One field of a schema; `required` says whether the command needs it (else it is optional and may be left out).
 export function field(schema, name, required = true) {
   if ("const" in schema) return {el: make("span", {hidden: true}), read: () => ({present: true, value: schema.const})};
+  if (!required && schema.type === "boolean") return yesNo(schema, name);
   let inner;
   if ("enum" in schema) inner = choices(schema, name);
   else if (schema.type === "object") inner = object(schema, name);

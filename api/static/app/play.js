@@ -72,7 +72,7 @@ function showRoll(roll) {
   put("roll-what", `${title(roll.purpose)}${roll.unit ? ` (${roll.unit})` : ""}${roll.seat ? ` · ${app.state.players[roll.seat] ?? roll.seat}` : ""}`);
   el("roll-faces").replaceChildren();
   roll.faces.forEach((face, i) => setTimeout(() => {  // faces appear one by one, as dice land
-    el("roll-faces").append(make("span", {class: "die fresh", text: String(face)}));
+    if (shownRoll === roll.seq) el("roll-faces").append(make("span", {class: "die fresh", text: String(face)}));
   }, i * 90));
   put("roll-total", roll.total == null ? "" : `= ${roll.total}`);
 }

@@ -116,7 +116,7 @@ def send(driver, action, *taps):
     until(driver, lambda d: version(d) > before, f"a newer state after {action}")
 
 
-def send_choosing(driver, action, value):
+def send_choosing(driver, action, value, *also):
     """Choose `value` (a choice button or a select's option) in whichever offered `action` form has it, and send
     that form: the service offers one entry per shape (a `select` per kind of unit)."""
     before = version(driver)
@@ -127,6 +127,8 @@ def send_choosing(driver, action, value):
         Select(choice.find_element(By.XPATH, "..")).select_by_value(choice.get_attribute("value"))
     else:
         choice.click()
+    for css in also:  # more taps in the same form
+        forms[0].find_element(By.CSS_SELECTOR, css).click()
     forms[0].find_element(By.CSS_SELECTOR, "button.send").click()
     until(driver, lambda d: version(d) > before, f"a newer state after {action} {value}")
 
@@ -176,17 +178,35 @@ def test_two_phones_play_the_seed_movement_by_tapping_with_an_undo_asked_and_app
     send(b, "roll_off", ('input[data-field="A"]', "5"), ('input[data-field="B"]', "3"))
     awaits(a, "A", "choose_order")
     send(a, "choose_order", '[data-value="A"]')
-    # Alice goes first: select a scout squad (a select of unit ids), Bob answers with a pass point
+    # the seed's goes, each tapped on the phone whose go it is (golden: movement_scouts_rhino_boyz.json)
     awaits(a, "A", "select")
     assert len(a.find_elements(By.CSS_SELECTOR, "#units .unit.eligible")) == 5
-    send_choosing(a, "select", "scouts-1")
-    awaits(b, "B", "pass")
-    send(b, "pass")
-    until(a, lambda d: text(d, "pp-B"), "Bob's pass point spent", "2")
-    assert [(e["type"], e["rule"]) for e in game.events()[-2:]][-1] == ("PassPointSpent", "AA.ACT.2")
+    assert "pass" not in offered(a)  # Alice holds no pass point (AA.ACT.2): nothing to tap, nothing refused
+    goes = [(a, "select", "scouts-1", ()), (b, "select", "boyz-1", ()),
+            (a, "select", "scouts-2", ('[data-field="act"] button[data-value="false"]',)),  # it moves zero
+            (b, "pass", None, ()), (a, "select", "rhino", ()), (b, "select", "boyz-2", ()),
+            (a, "select", "tactical", ()), (a, "select", "scouts-3", ())]
+    purpose = b.find_element(By.CSS_SELECTOR, 'form.free-roll input[data-field="purpose"]')
+    purpose.send_keys("half typed")  # Bob starts a free roll; Alice's goes must not wipe it
+    for phone, action, choice, extra in goes:
+        awaits(phone, "", action)
+        if phone is b and action == "select":  # the immobile Battlewagon is never offered (AA.ACT.2)
+            assert not b.find_elements(By.CSS_SELECTOR, '#actions [data-value="battlewagon"]')
+        if choice:
+            send_choosing(phone, action, choice, *extra)
+        else:
+            send(phone, action)
+    until(b, lambda d: text(d, "sub-phase"), "the shooting pass points on B", "· Shooting Pass Points")
+    assert b.find_element(By.CSS_SELECTOR, 'form.free-roll input[data-field="purpose"]').get_property("value") == \
+        "half typed"
+    played = [(e["type"], e["by"], e["data"].get("unit")) for e in game.events()
+              if e["type"] in ("UnitSelected", "PassPointSpent") and not e["undone"]]
+    assert [(kind, by) for kind, by, _ in played] == [("UnitSelected", s) for s in "ABA"] + [("PassPointSpent", "B")] + [
+        ("UnitSelected", s) for s in "ABAA"]
 
     # the log in words with rule IDs; a tap opens the audit with the rule's text
-    tap(a, '#log li[data-seq="%d"]' % game.events()[-1]["seq"])
+    spent = next(e["seq"] for e in game.events() if e["type"] == "PassPointSpent")
+    tap(a, f'#log li[data-seq="{spent}"]')
     until(a, lambda d: "AA.ACT.2" in text(d, "audit-body"), "the audit of the pass")
     assert "pass" in text(a, "audit-body").lower()
     tap(a, "#audit-close")

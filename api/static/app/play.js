@@ -130,9 +130,22 @@ function showActions(state) {
   document.body.classList.toggle("spectator", spectator);
   el("actions-card").hidden = spectator;
   el("anytime-card").hidden = spectator;
+  // redrawn only when what is offered changes: the other player's moves must not wipe a half-filled form
   if (spectator) return;
+  const offer = JSON.stringify([actions, state.status]);
+  if (offer !== app.offer) drawActions(state, actions);
+  app.offer = offer;
+  const open = JSON.stringify(anytime);
+  if (open !== app.open) drawAnytime(state, anytime);
+  app.open = open;
+}
+
+function drawActions(state, actions) {
   el("actions").replaceChildren(...(actions.length ? actions.map(actionCard)
     : [make("p", {class: "hint", text: state.status === "ended" ? "The game has ended." : "Nothing for you to do: the other player's go."})]));
+}
+
+function drawAnytime(state, anytime) {
   const buttons = anytime.filter((type) => ANYTIME[type]).map((type) => {
     const [path, text, body] = ANYTIME[type];
     const button = make("button", {type: "button", class: `anytime ${type}`, "data-anytime": type, text});
@@ -142,8 +155,9 @@ function showActions(state) {
     });
     return button;
   });
-  el("anytime").replaceChildren(make("div", {class: "buttons"}, ...buttons),
-    anytime.includes("free_roll") ? freeRollForm(state) : null);
+  app.freeRoll ??= freeRollForm(state);  // made once: an undo or redo coming and going keeps what is typed
+  app.freeRoll.hidden = !anytime.includes("free_roll");
+  el("anytime").replaceChildren(make("div", {class: "buttons"}, ...buttons), app.freeRoll);
 }
 
 function showConsent(undo, state) {

@@ -283,12 +283,15 @@ def test_the_spectator_sees_the_game_and_no_action(phones, base_url, http):
     assert len(driver.find_elements(By.CSS_SELECTOR, "#units .unit")) == 8
 
 
-def test_the_start_page_creates_a_game_with_the_demo_armies_and_hands_out_links_that_open_the_table(phones, base_url):
+def test_the_start_page_creates_a_game_from_a_demo_army_and_a_pasted_one_and_hands_out_links_to_the_table(phones, base_url):
     driver = phones["B"]
     driver.get(f"{base_url}/")
     driver.find_element(By.ID, "name-A").clear()
     driver.find_element(By.ID, "name-A").send_keys("Ann")
     Select(driver.find_element(By.ID, "dice")).select_by_value("table")
+    pasted = driver.find_element(By.CSS_SELECTOR, '[data-seat="B"] .army-json')
+    Select(driver.find_element(By.CSS_SELECTOR, '[data-seat="B"] .army-source')).select_by_value("json")
+    pasted.send_keys(json.dumps({"units": [unit("grots-1", 12)]}))  # seat B's army pasted as Unit JSON
     driver.find_element(By.ID, "create").click()
     until(driver, lambda d: d.execute_script("return [...document.querySelectorAll('img.qr')]"
                                              ".filter(i => i.complete && i.naturalWidth > 100).length"), "two QR codes", 2)
@@ -300,7 +303,8 @@ def test_the_start_page_creates_a_game_with_the_demo_armies_and_hands_out_links_
     driver.get(links["A"])
     until(driver, lambda d: offered(d), "start_game offered to Ann", ["start_game"])
     assert text(driver, "name-A") == "Ann (A)"
-    assert len(driver.find_elements(By.CSS_SELECTOR, "#units .unit")) == 8  # the demo armies, mustered
+    units = [card.get_attribute("data-unit") for card in driver.find_elements(By.CSS_SELECTOR, "#units .unit")]
+    assert units == ["scouts-1", "scouts-2", "scouts-3", "rhino-1", "tactical-1", "grots-1"]  # demo A, pasted B
 
 
 FORM_SCHEMA = {  # every keyword of the contract's subset a form has to draw, in one command

@@ -11,6 +11,7 @@ const token = fragment.get("token") || "";
 const title = (text) => words(text).replace(/\b\w/g, (c) => c.toUpperCase());
 const sentence = (type) => String(type).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 
+const LOG_LINES = 300;  // the newest; a long game's whole log stays a tap away in each event's audit
 const app = {state: null, undo: null, events: new Map(), lastSeq: 0, undone: new Set(), source: null, refreshing: null};
 const client = new Client(gameId, token, {onAnswer: answered, onQueue: queued});
 
@@ -228,7 +229,7 @@ function remember(event) {
 }
 
 function drawLog() {
-  const newest = [...app.events.values()].sort((a, b) => b.seq - a.seq);
+  const newest = [...app.events.values()].sort((a, b) => b.seq - a.seq).slice(0, LOG_LINES);
   el("log").replaceChildren(...newest.map(logLine));
   if (app.state) showRoll(lastRoll());
 }

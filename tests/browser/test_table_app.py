@@ -4,6 +4,7 @@ movement phase by tapping what the state's "actions" offered; one asks to undo a
 a phone-sized one loses the network, taps, comes back, and its command lands once. Every wait is bounded
 (a bound on failure, not a timing check)."""
 import json
+import random
 from pathlib import Path
 
 import httpx
@@ -361,3 +362,58 @@ def test_a_form_drawn_from_a_schema_sends_what_was_chosen_and_leaves_untouched_o
     assert "mode" not in read()["value"]
     css('[data-field="act"] button[data-value="true"]').click()  # tapped again: cleared, not sent as false
     assert "act" not in read()["value"]
+
+
+PLAIN_FILL = """  // what a player does who takes the first choice everywhere and leaves every optional field alone
+const [forms, schemas] = [arguments[0], JSON.parse(arguments[1])];
+return schemas.map((schema) => {
+  const form = forms.commandForm(schema), root = form.el;
+  document.body.append(root);
+  const skip = (node) => node.closest(".optional, .optional-choice");
+  root.querySelectorAll(".choices").forEach((g) => { if (!skip(g) && !g.querySelector("[aria-checked=true]")) g.querySelector("button").click(); });
+  root.querySelectorAll("select").forEach((s) => { if (!skip(s) && s.value === "") s.selectedIndex = 1; });
+  root.querySelectorAll(".dice-pad").forEach((p) => { if (skip(p)) return;
+    for (let i = 0; i < Number(p.dataset.minItems); i += 1) p.querySelector("button.face").click(); });
+  root.querySelectorAll(".checks").forEach((c) => { if (skip(c)) return;
+    [...c.querySelectorAll("input")].slice(0, Number(c.dataset.minItems)).forEach((box) => box.click()); });
+  root.querySelectorAll("input[type=number]").forEach((i) => { if (!skip(i)) i.value = i.min || "0"; });
+  root.querySelectorAll("input[type=text]").forEach((i) => { if (!skip(i)) i.value = "x".repeat(Math.max(1, i.minLength)); });
+  const got = form.read();
+  root.remove();
+  return got;
+});"""
+
+
+@pytest.mark.parametrize("ruleset", ["alternating", "reference", "heresy"])
+def test_every_form_the_app_draws_from_a_real_game_gives_an_instance_of_its_schema(phones, base_url, http, ruleset):
+    """The forms against every schema the service offers over a game's first moments, in every ruleset:
+    filled the plainest way, each gives a command the schema admits (so the service accepts it: "sound")."""
+    from domain.rules.actions import admits
+    from tests.support.instances import instance
+
+    rng = random.Random(ruleset)
+
+    driver = phones["A"]
+    driver.get(f"{base_url}/play/no-game")
+    driver.execute_async_script("const done = arguments[arguments.length - 1];"
+                                "import('/app/form.js').then((forms) => { window.forms = forms; done(true); });")
+    game = GameClient(http, ruleset, "table")
+    game.start([unit("a-1"), unit("a-2"), unit("a-3", 10)], [unit("b-1"), unit("b-2", 10)])
+    checked = set()
+    for _ in range(14):
+        for seat in "AB":
+            schemas = [action["schema"] for action in game.state(seat)["actions"]]
+            filled = driver.execute_script(f"return (() => {{ {PLAIN_FILL} }})()" .replace("arguments[0]", "window.forms")
+                                           .replace("arguments[1]", "arguments[0]"), json.dumps(schemas))
+            for schema, got in zip(schemas, filled):
+                assert got["present"] and admits(schema, got["value"]), (schema, got)
+                checked.add(schema["properties"]["type"]["const"])
+        state = game.state()
+        if state["status"] == "ended":
+            break
+        seat = state["awaiting"]["seat"] or rng.choice("AB")  # on to the next moment: a random offered instance
+        offered = [a for a in game.state(seat)["actions"] if a["type"] == state["awaiting"]["action"]]
+        if offered:
+            sent = game.send(seat, instance(rng.choice(offered)["schema"], rng))
+            assert sent.status_code in (200, 202), sent.text
+    assert len(checked) >= 3, checked

@@ -52,7 +52,7 @@ function yesNo(schema, name) {
     });
     group.append(button);
   }
-  return {el: make("div", {class: "field", "data-field": name}, make("span", {class: "field-label", text: `${label(schema, name)} (optional)`}), group),
+  return {el: make("div", {class: "field optional-choice", "data-field": name}, make("span", {class: "field-label", text: `${label(schema, name)} (optional)`}), group),
     read: () => (chosen === undefined ? {present: false} : {present: true, value: chosen})};
 }
 
@@ -99,13 +99,13 @@ function dicePad(schema, name) {
   clear.addEventListener("click", () => { faces.pop(); draw(); });
   pad.append(clear);
   draw();
-  return {el: make("div", {class: "dice-pad", "data-field": name}, make("div", {class: "dice-head"}, shown, counter), pad),
+  return {el: make("div", {class: "dice-pad", "data-field": name, "data-min-items": String(low)}, make("div", {class: "dice-head"}, shown, counter), pad),
     read: () => (faces.length < low ? {present: false, missing: `${name} (${low} dice)`} : {present: true, value: [...faces]})};
 }
 
 function checkboxes(schema, name) {
   const boxes = schema.items.enum.map((option) => ({option, box: make("input", {type: "checkbox", value: String(option)})}));
-  const el = make("div", {class: "checks", "data-field": name},
+  const el = make("div", {class: "checks", "data-field": name, "data-min-items": String(schema.minItems ?? 0)},
     ...boxes.map(({option, box}) => make("label", {class: "check"}, box, make("span", {text: words(option)}))));
   return {el, read: () => {
     const value = boxes.filter(({box}) => box.checked).map(({option}) => option);

@@ -19,6 +19,7 @@ from api.app import create_app
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit, vehicle
 from tests.support.live import serving
+from ops.service import free_port
 
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 WAIT_S = 10.0
@@ -245,11 +246,33 @@ def test_a_command_tapped_offline_is_kept_and_lands_once_when_the_network_return
     assert [(e["by"], e["rule"]) for e in confirmed] == [("A", "AA.PP.1")]  # landed exactly once
     assert phone.execute_script("return Object.entries(localStorage).filter(([k]) => k.startsWith('warlog:queue'))"
                                 ".every(([, v]) => JSON.parse(v).length === 0)")
-    # the feed re-opened after its last seen seq: what happened while offline is in the log, without a reload
+    # what happened while offline is in the log, without a reload (the page re-opens its feed after the last
+    # seq it saw when the network is back; test_the_feed_reopens_... cuts the stream itself)
     until(phone, lambda d: "while-a-was-away" in text(d, "log"), "Bob's roll from while A was offline")
     assert phone.execute_script("return window.openedOnce === true"), "the page reloaded"
     # the overlay followed the tapped command without a reload
     until(overlay, lambda d: text(d, "whose-go"), "the overlay after the tap", "Bob's go")
+
+
+def test_the_feed_reopens_after_the_last_seq_it_saw_when_the_service_comes_back(phones, tmp_path_factory):
+    where = tmp_path_factory.mktemp("restarted")
+    port = free_port()
+    phone = phones["A"]
+    with serving(create_app(settings_for(where, keepalive_s=1)), port) as url, httpx.Client(base_url=url) as http:
+        game = seed_game(http, dice="server")
+        game.cmd("A", "start_game")
+        open_seat(phone, url, game, "A")
+        until(phone, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-connection"), "live", "live")
+    # the service has stopped: the stream is cut, and the page keeps trying
+    until(phone, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-connection"), "the feed lost", "lost")
+    with serving(create_app(settings_for(where, keepalive_s=1)), port) as url, httpx.Client(base_url=url) as http:
+        game.http = http
+        game.cmd("B", "free_roll", spec="3D6", purpose="while-the-stream-was-down")
+        until(phone, lambda d: "while-the-stream-was-down" in text(d, "log"), "the roll made while the stream was down")
+        until(phone, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-connection"), "live again", "live")
+        seqs = [int(li.get_attribute("data-seq")) for li in phone.find_elements(By.CSS_SELECTOR, "#log li")]
+        assert seqs == [e["seq"] for e in reversed(game.events())]  # each event once: none missed, none twice
+        assert phone.execute_script("return window.openedOnce === true"), "the page reloaded"
 
 
 def test_a_command_queued_on_a_stale_phone_is_refused_in_words_with_its_rule(phones, base_url, http):

@@ -299,6 +299,8 @@ function follow() {  // the feed from the last seq seen: after a lost connection
 
 async function main() {
   el("audit-close").addEventListener("click", () => el("audit").close());
+  // a phone that changes network can keep a dead stream open for minutes: start again from the last seq seen
+  addEventListener("online", () => { follow(); refresh(); });
   if (!token) { showProblem({title: "No token", detail: "open this page from a seat's link (…#token=…)"}); return; }
   await refresh();
   await catchUp();

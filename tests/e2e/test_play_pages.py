@@ -92,3 +92,14 @@ def test_the_pages_ship_in_the_package():
 def test_a_seat_link_carries_its_token_in_the_fragment_only():
     link = play_link("http://h:1", "g-1", "tok", "B")
     assert link == "http://h:1/play/g-1#token=tok&seat=B"
+
+
+def test_warlog_serve_demo_prints_each_seats_table_app_link_and_the_start_page(capsys):
+    from api.cli import print_demo
+
+    print_demo("http://127.0.0.1:8000", {"game_id": "g-1", "tokens": {"A": "ta", "B": "tb", "spectator": "ts"}})
+    printed = capsys.readouterr().out
+    assert "Alice (A)  http://127.0.0.1:8000/play/g-1#token=ta&seat=A" in printed
+    assert "Bob (B)    http://127.0.0.1:8000/play/g-1#token=tb&seat=B" in printed
+    assert "Start another game in the browser: http://127.0.0.1:8000/\n" in printed
+    assert "http://127.0.0.1:8000/games/g-1/overlay.html?token=ts" in printed  # as before

@@ -407,8 +407,11 @@ return schemas.map((schema) => {
 });"""
 
 
-@pytest.mark.parametrize("ruleset", ["alternating", "reference", "heresy"])
-def test_every_form_the_app_draws_from_a_real_game_gives_an_instance_of_its_schema(phones, base_url, http, ruleset):
+@pytest.mark.parametrize("ruleset,moments,reached", [
+    ("alternating", 32, {"confirm_count", "roll_off", "select", "pass", "roll"}),  # `roll`: table dice on the pad
+    ("reference", 10, {"select", "end_phase"}), ("heresy", 12, {"roll_off", "select", "move"})])
+def test_every_form_the_app_draws_from_a_real_game_gives_an_instance_of_its_schema(phones, base_url, http, ruleset,
+                                                                                    moments, reached):
     """The forms against every schema the service offers over a game's first moments, in every ruleset:
     filled the plainest way, each gives a command the schema admits (so the service accepts it: "sound")."""
     from domain.rules.actions import admits
@@ -423,7 +426,7 @@ def test_every_form_the_app_draws_from_a_real_game_gives_an_instance_of_its_sche
     game = GameClient(http, ruleset, "table")
     game.start([unit("a-1"), unit("a-2"), unit("a-3", 10)], [unit("b-1"), unit("b-2", 10)])
     checked = set()
-    for _ in range(14):
+    for _ in range(moments):
         for seat in "AB":
             schemas = [action["schema"] for action in game.state(seat)["actions"]]
             filled = driver.execute_script(f"return (() => {{ {PLAIN_FILL} }})()" .replace("arguments[0]", "window.forms")
@@ -439,4 +442,4 @@ def test_every_form_the_app_draws_from_a_real_game_gives_an_instance_of_its_sche
         if offered:
             sent = game.send(seat, instance(rng.choice(offered)["schema"], rng))
             assert sent.status_code in (200, 202), sent.text
-    assert len(checked) >= 3, checked
+    assert reached <= checked, checked

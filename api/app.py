@@ -13,7 +13,7 @@ from api.feed import Feed, PostgresListener
 from api.idempotency import RefusalStore
 from api.limits import Limits
 from api.logging import RequestLog, configure
-from api.routes import analytics, audit, commands, games, overlay, overlay_page, reading, rosters, stream, undo
+from api.routes import analytics, audit, commands, games, overlay, overlay_page, pages, reading, rosters, stream, undo
 from api.settings import Settings, get_settings
 from domain.application import Warlog
 
@@ -25,6 +25,7 @@ TAGS = [  # the order the API reference shows them in, whatever order the router
     {"name": "audit", "description": "Why an event happened: command, rule, dice and their proof, causes."},
     {"name": "overlay", "description": "What a stream overlay shows, live, and the overlay page itself."},
     {"name": "analytics", "description": "Dice luck and damage per game, and the log exported."},
+    {"name": "pages", "description": "The browser pages' helpers: a seat link's QR code."},
 ]
 
 
@@ -61,7 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     openapi.install(app)
     # FastAPI matches included routers in this order, and matching a router costs: play first, as the
     # commands are most of the traffic (one router matched instead of two per command)
-    for module in (commands, games, undo, reading, stream, audit, overlay, overlay_page, analytics, rosters):
+    for module in (commands, games, undo, reading, stream, audit, overlay, overlay_page, analytics, rosters, pages):
         app.include_router(module.router)
     if settings.cors_origins:  # the table app and overlays run in browsers on other origins; tokens are bearer
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],

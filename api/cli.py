@@ -58,6 +58,11 @@ def create_demo(base_url: str, client: Any) -> dict[str, Any]:
     return created
 
 
+def play_link(base_url: str, game_id: str, token: str, seat: str) -> str:
+    """A seat's table-app link, as the start page hands it out."""
+    return f"{base_url}/play/{game_id}#token={token}&seat={seat}"
+
+
 def print_demo(base_url: str, created: dict[str, Any]) -> None:
     gid, tokens = created["game_id"], created["tokens"]
     print(f"""
@@ -74,6 +79,10 @@ Try:
        -H 'Content-Type: application/json' -d '{{"type": "start_game"}}'
   curl -s {base_url}/games/{gid}/events -H 'Authorization: Bearer {tokens['B']}'
   curl -N '{base_url}/games/{gid}/events/stream?token={tokens['spectator']}&after=0'
+Table app, one link per phone (the token rides in the #fragment, never in a request):
+  Alice (A)  {play_link(base_url, gid, tokens['A'], 'A')}
+  Bob (B)    {play_link(base_url, gid, tokens['B'], 'B')}
+Start another game in the browser: {base_url}/
 Overlay for a stream (a browser source): {base_url}/games/{gid}/overlay.html?token={tokens['spectator']}
 API reference: {base_url}/docs
 """, flush=True)

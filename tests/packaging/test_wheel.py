@@ -50,7 +50,7 @@ def installed(tmp_path_factory) -> Path:
     return tmp
 
 
-def test_the_installed_wheel_serves_the_demo_game_and_the_overlay_page(installed):
+def test_the_installed_wheel_serves_the_demo_game_the_overlay_page_and_the_table_app(installed):
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     out, err = installed / "serve.out", installed / "serve.err"
@@ -71,5 +71,15 @@ def test_the_installed_wheel_serves_the_demo_game_and_the_overlay_page(installed
         assert page.status_code == 200, page.text
         assert page.headers["content-type"].startswith("text/html")
         assert "<html" in page.text.lower() and "EventSource" in page.text
+        printed = out.read_text()  # the table-app links `--demo` prints, and the pages they open
+        assert f"{url}/play/{demo['game_id']}#token={demo['token A']}&seat=A" in printed and f"{url}/\n" in printed
+        for path, kind in (("/", "text/html"), (f"/play/{demo['game_id']}", "text/html"),
+                           ("/app/play.js", "text/javascript"), ("/app/form.js", "text/javascript"),
+                           ("/app/client.js", "text/javascript"), ("/app/start.js", "text/javascript"),
+                           ("/app/app.css", "text/css")):
+            served = httpx.get(f"{url}{path}", timeout=10)
+            assert served.status_code == 200 and served.headers["content-type"].startswith(kind), path
+        qr = httpx.post(f"{url}/qr", json={"data": f"{url}/play/x#token=y"}, timeout=10)
+        assert qr.status_code == 200 and qr.text.startswith("<svg"), qr.text[:200]
     finally:
         interrupt(process)

@@ -17,11 +17,12 @@ WAIT_S = 15.0
 
 
 @contextmanager
-def serving(app: FastAPI) -> Iterator[str]:
-    """uvicorn in a thread on a free port of 127.0.0.1; stopped on exit."""
+def serving(app: FastAPI, port: int = 0) -> Iterator[str]:
+    """uvicorn in a thread on 127.0.0.1 (a free port, or `port` to come back where a client expects it);
+    stopped on exit."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
+    sock.bind(("127.0.0.1", port))
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -1,0 +1,90 @@
+"""The browser pages: the start page (`GET /`), the table app (`GET /play/{id}`), their static files, and the
+QR code of a seat's link. The pages are clients of the HTTP contract and hold no rule (STYLE.md)."""
+from __future__ import annotations
+
+from importlib.resources import files
+import io
+
+import segno
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, Field, ValidationError
+
+from api.errors import problems
+from api.schemas import body_schema, parse_json
+from api.writing import is_json, not_json, read_body
+
+router = APIRouter(tags=["pages"])
+STATIC = files("api") / "static" / "app"  # package data: pyproject ships api/static/** (tests/e2e checks)
+TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+         ".html": "text/html; charset=utf-8"}
+ASSETS = {item.name: item.read_text(encoding="utf-8") for item in STATIC.iterdir()
+          if any(item.name.endswith(ending) for ending in TYPES)}
+HEADERS = {
+    "Referrer-Policy": "no-referrer",  # a seat's link carries its token (in the fragment, but never leak it)
+    "X-Content-Type-Options": "nosniff",
+    # own files only; the one connection they make is to this service; QR codes arrive as inline SVG
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+                               "img-src 'self' data: blob:; base-uri 'none'; form-action 'none'",
+}
+
+
+def page(name: str) -> HTMLResponse:
+    return HTMLResponse(ASSETS[name], headers={**HEADERS, "Cache-Control": "no-cache"})
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+async def start_page() -> HTMLResponse:
+    return page("start.html")
+
+
+@router.get("/play/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+async def table_app(game_id: str) -> HTMLResponse:
+    # the token is in the fragment (#token=...), which a browser never sends: nothing to check here
+    return page("play.html")
+
+
+@router.get("/app/demo-armies.json", include_in_schema=False)
+async def demo_armies() -> JSONResponse:
+    from api.cli import DEMO_ARMIES  # one copy of the demo armies, the one `warlog serve --demo` musters
+
+    return JSONResponse(DEMO_ARMIES)
+
+
+@router.get("/app/{name}", include_in_schema=False)
+async def asset(name: str) -> Response:
+    if name not in ASSETS or name.endswith(".html"):
+        raise HTTPException(404, f"no page file {name!r}")
+    kind = TYPES["." + name.rsplit(".", 1)[1]]
+    return Response(ASSETS[name], media_type=kind, headers={**HEADERS, "Cache-Control": "no-cache"})
+
+
+class QrIn(BaseModel):
+    data: str = Field(min_length=1, max_length=1000, description="the text to encode, usually a seat's link")
+
+
+QR_BYTES = 4096  # a link is well under 1 KiB
+
+
+@router.post("/qr", response_class=Response, responses={
+    200: {"content": {"image/svg+xml": {}}, "description": "the QR code as an SVG document"},
+    **problems(413, 415, 422)},
+             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                 "schema": body_schema(QrIn)}}}},
+             summary="A QR code (SVG) of a text: a seat's table-app link, to open it on a phone",
+             description="A POST, not a GET with `?data=`: a seat's link carries its token, and a body never "
+                         "reaches an access log or a browser's history. Error correction M, 4-module quiet zone; "
+                         "drawn by segno.")
+async def qr(request: Request) -> Response:
+    raw = await read_body(request, QR_BYTES)  # 413 as problem+json, like every other body
+    if not is_json(request.headers.get("content-type")):
+        raise not_json(request.headers.get("content-type"))
+    try:
+        body = QrIn.model_validate(parse_json(raw))
+    except ValidationError as error:
+        raise RequestValidationError(error.errors(include_url=False)) from None
+    drawn = io.BytesIO()  # a standalone SVG document (with its xmlns), so an <img> can show it
+    segno.make(body.data, error="m").save(drawn, kind="svg", scale=4, border=4, dark="#000", light="#fff",
+                                           xmldecl=False, title="QR code")
+    return Response(drawn.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})

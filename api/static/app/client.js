@@ -1,0 +1,92 @@
+// The table app's side of the HTTP contract: reads with the seat's bearer token, and writes through a
+// queue kept in localStorage. The Idempotency-Key is made when the player taps, and a write is dropped
+// from the queue only once the service has answered it, so a command sent while the network is down is
+// resent as it was and applied once, however many times it had to be sent.
+
+function newKey() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);  // crypto.randomUUID needs a secure context; a phone on the LAN is not one
+  return "tap-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export class Problem extends Error {
+  constructor(status, body) {
+    super(body?.detail || body?.title || `HTTP ${status}`);
+    this.status = status;
+    this.body = body || {};
+  }
+}
+
+export class Client {
+  constructor(gameId, token, {onAnswer, onQueue}) {
+    this.gameId = gameId;
+    this.token = token;
+    this.base = `/games/${encodeURIComponent(gameId)}`;
+    this.store = `warlog:queue:${gameId}:${token.slice(0, 12)}`;
+    this.onAnswer = onAnswer;  // (item, status, body) for every answer a queued write gets
+    this.onQueue = onQueue;    // (waiting writes, offline?) whenever the queue changes
+    this.sending = false;
+    this.offline = false;
+    addEventListener("online", () => this.flush());
+    setInterval(() => { if (this.queue().length) this.flush(); }, 1500);
+  }
+
+  headers(extra = {}) {
+    return {Authorization: `Bearer ${this.token}`, ...extra};
+  }
+
+  async get(path) {
+    const response = await fetch(this.base + path, {headers: this.headers(), cache: "no-store"});
+    const body = await response.json().catch(() => null);
+    if (!response.ok) throw new Problem(response.status, body);
+    return body;
+  }
+
+  queue() {
+    try { return JSON.parse(localStorage.getItem(this.store) || "[]"); } catch { return []; }
+  }
+
+  save(items) {
+    localStorage.setItem(this.store, JSON.stringify(items));
+    this.onQueue(items, this.offline);
+  }
+
+  // A tap: `path` is "/commands", "/undo", "/redo", "/undo/approve" or "/undo/reject"
+  send(path, body = null, label = "") {
+    this.save([...this.queue(), {key: newKey(), path, body, label, tapped: Date.now()}]);
+    return this.flush();
+  }
+
+  async flush() {
+    if (this.sending) return;
+    this.sending = true;
+    try {
+      for (let items = this.queue(); items.length; items = this.queue()) {
+        const item = items[0];
+        let response;
+        try {
+          response = await fetch(this.base + item.path, {
+            method: "POST", cache: "no-store",
+            headers: this.headers({"Idempotency-Key": item.key, ...(item.body ? {"Content-Type": "application/json"} : {})}),
+            body: item.body ? JSON.stringify(item.body) : undefined});
+        } catch {
+          this.offline = true;  // no answer at all: keep it, and its key, for the next try
+          this.onQueue(items, true);
+          return;
+        }
+        const body = await response.json().catch(() => null);
+        const conflict = response.status === 409 && String(body?.type || "").endsWith("/conflict");
+        if (response.status >= 500 || response.status === 429 || conflict) {  // not judged: the same key again later
+          this.offline = false;
+          this.onQueue(items, false);
+          return;
+        }
+        this.offline = false;
+        this.save(this.queue().filter((other) => other.key !== item.key));
+        this.onAnswer(item, response.status, body);
+      }
+    } finally {
+      this.sending = false;
+    }
+  }
+}

@@ -1,0 +1,201 @@
+// A form for any schema of the contract's JSON Schema subset (CONTRACT.md, "Legal actions").
+// It knows no rule: every choice, bound and count comes from the schema the service offered.
+// field(schema, name) -> {el, read()} where read() gives {present, value}; an optional field left
+// alone is absent, never a default the player did not choose.
+
+export const words = (name) => String(name ?? "").replace(/_/g, " ");
+
+function make(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else if (value !== undefined && value !== null && value !== false) el.setAttribute(key, value === true ? "" : value);
+  }
+  el.append(...children.filter(Boolean));
+  return el;
+}
+export { make };
+
+const isMap = (schema) => schema.type === "object" && schema.properties &&
+  Object.keys(schema.properties).length > 0 && !(schema.required || []).length;
+const isDice = (schema) => schema.type === "array" && schema.items?.type === "integer" &&
+  ("minItems" in schema || "maxItems" in schema) && !("enum" in (schema.items || {}));
+
+function label(schema, name) {
+  return schema.title || words(name);
+}
+
+// An optional field: a switch in front of it says whether it is sent at all.
+function optional(inner, schema, name) {
+  const use = make("input", {type: "checkbox", class: "use", "aria-label": `send ${label(schema, name)}`});
+  const row = make("div", {class: "field optional", "data-field": name}, make("label", {class: "use-label"}, use,
+    make("span", {text: label(schema, name)})), inner.el);
+  inner.el.classList.add("off");
+  // choosing a value is choosing to send it
+  inner.el.addEventListener("input", () => { use.checked = true; row.classList.add("on"); inner.el.classList.remove("off"); });
+  inner.el.addEventListener("click", (e) => { if (e.target.closest("button")) { use.checked = true; row.classList.add("on"); inner.el.classList.remove("off"); } });
+  use.addEventListener("change", () => { row.classList.toggle("on", use.checked); inner.el.classList.toggle("off", !use.checked); });
+  return {el: row, read: () => (use.checked ? inner.read() : {present: false})};
+}
+
+// An optional yes/no: two buttons, neither chosen at first (so nothing is sent); tapping the chosen one clears it.
+function yesNo(schema, name) {
+  let chosen;
+  const group = make("div", {class: "choices", role: "radiogroup", "data-field": name});
+  for (const [option, text] of [[true, "yes"], [false, "no"]]) {
+    const button = make("button", {type: "button", class: "choice", role: "radio", "data-value": String(option),
+      "aria-checked": "false", text});
+    button.addEventListener("click", () => {
+      chosen = chosen === option ? undefined : option;
+      for (const other of group.children) other.setAttribute("aria-checked", String(other.dataset.value === String(chosen)));
+    });
+    group.append(button);
+  }
+  return {el: make("div", {class: "field optional-choice", "data-field": name}, make("span", {class: "field-label", text: `${label(schema, name)} (optional)`}), group),
+    read: () => (chosen === undefined ? {present: false} : {present: true, value: chosen})};
+}
+
+function choices(schema, name) {
+  const options = schema.enum;
+  if (options.length <= 4) {  // a few: buttons, one tap each
+    let chosen = options.length === 1 ? options[0] : undefined;
+    const group = make("div", {class: "choices", role: "radiogroup", "data-field": name});
+    for (const option of options) {
+      const button = make("button", {type: "button", class: "choice", role: "radio", "data-value": String(option),
+        "aria-checked": String(option === chosen), text: words(option)});
+      button.addEventListener("click", () => {
+        chosen = option;
+        for (const other of group.children) other.setAttribute("aria-checked", String(other === button));
+        group.dispatchEvent(new Event("input", {bubbles: true}));
+      });
+      group.append(button);
+    }
+    return {el: group, read: () => (chosen === undefined ? {present: false, missing: name} : {present: true, value: chosen})};
+  }
+  const select = make("select", {"data-field": name}, make("option", {value: "", text: "— choose —"}),
+    ...options.map((option, i) => make("option", {value: String(i), "data-value": String(option), text: words(option)})));
+  return {el: select, read: () => (select.value === "" ? {present: false, missing: name}
+    : {present: true, value: options[Number(select.value)]})};
+}
+
+function dicePad(schema, name) {
+  const low = schema.minItems ?? 0, high = schema.maxItems ?? Infinity;
+  const sides = schema.items.maximum ?? 6, lowest = schema.items.minimum ?? 1;
+  const faces = [];
+  const shown = make("div", {class: "faces", "aria-live": "polite"});
+  const pad = make("div", {class: "pad"});
+  const counter = make("span", {class: "count"});
+  const draw = () => {
+    shown.replaceChildren(...faces.map((face) => make("span", {class: "die", text: String(face)})));
+    counter.textContent = high === Infinity ? `${faces.length} dice` : `${faces.length} of ${high === low ? high : `${low}–${high}`}`;
+  };
+  for (let face = lowest; face <= sides; face += 1) {
+    const key = make("button", {type: "button", class: "face", "data-face": String(face), text: String(face)});
+    key.addEventListener("click", () => { if (faces.length < high) { faces.push(face); draw(); } });
+    pad.append(key);
+  }
+  const clear = make("button", {type: "button", class: "clear", text: "⌫"});
+  clear.addEventListener("click", () => { faces.pop(); draw(); });
+  pad.append(clear);
+  draw();
+  return {el: make("div", {class: "dice-pad", "data-field": name, "data-min-items": String(low)}, make("div", {class: "dice-head"}, shown, counter), pad),
+    read: () => (faces.length < low ? {present: false, missing: `${name} (${low} dice)`} : {present: true, value: [...faces]})};
+}
+
+function checkboxes(schema, name) {
+  const boxes = schema.items.enum.map((option) => ({option, box: make("input", {type: "checkbox", value: String(option)})}));
+  const el = make("div", {class: "checks", "data-field": name, "data-min-items": String(schema.minItems ?? 0)},
+    ...boxes.map(({option, box}) => make("label", {class: "check"}, box, make("span", {text: words(option)}))));
+  return {el, read: () => {
+    const value = boxes.filter(({box}) => box.checked).map(({option}) => option);
+    if (value.length < (schema.minItems ?? 0)) return {present: false, missing: name};
+    return {present: true, value};
+  }};
+}
+
+function list(schema, name) {
+  const items = [];
+  const rows = make("div", {class: "rows"});
+  const add = make("button", {type: "button", class: "add", text: `+ ${words(name)}`});
+  const grow = () => {
+    if (items.length >= (schema.maxItems ?? Infinity)) return;
+    const item = field(schema.items || {}, `${name}[${items.length}]`, true);
+    items.push(item);
+    rows.append(item.el);
+  };
+  add.addEventListener("click", grow);
+  for (let i = 0; i < (schema.minItems ?? 0); i += 1) grow();
+  return {el: make("div", {class: "list", "data-field": name}, rows, add), read: () => {
+    const value = [];
+    for (const item of items) {
+      const got = item.read();
+      if (!got.present) return {present: false, missing: got.missing || name};
+      value.push(got.value);
+    }
+    return {present: true, value};
+  }};
+}
+
+function object(schema, name) {
+  const required = new Set(schema.required || []);
+  const fields = Object.entries(schema.properties || {}).map(([key, sub]) => [key, field(sub, key, required.has(key))]);
+  const el = make(name ? "fieldset" : "div", {class: isMap(schema) ? "object map" : "object", "data-field": name || null},
+    name ? make("legend", {text: label(schema, name)}) : null,
+    schema.description && name ? make("p", {class: "hint", text: schema.description}) : null,
+    ...fields.map(([, f]) => f.el));
+  return {el, read: () => {
+    const value = {};
+    for (const [key, f] of fields) {
+      const got = f.read();
+      if (got.present) value[key] = got.value;
+      else if (required.has(key)) return {present: false, missing: got.missing || key};
+    }
+    return {present: true, value};
+  }};
+}
+
+function input(schema, name) {
+  const kind = schema.type;
+  if (kind === "boolean") {
+    const box = make("input", {type: "checkbox", role: "switch", class: "toggle", "data-field": name});
+    return {el: make("label", {class: "toggle-row"}, box, make("span", {text: label(schema, name)})),
+      read: () => ({present: true, value: box.checked})};
+  }
+  const numeric = kind === "integer" || kind === "number";
+  const box = make("input", numeric
+    ? {type: "number", inputmode: kind === "integer" ? "numeric" : "decimal", min: schema.minimum, max: schema.maximum,
+       step: kind === "integer" ? "1" : "any", "data-field": name}
+    : {type: "text", minlength: schema.minLength, maxlength: schema.maxLength, "data-field": name,
+       placeholder: schema.description || ""});
+  return {el: box, read: () => {
+    if (box.value === "" || !box.checkValidity()) return {present: false, missing: name};
+    return {present: true, value: numeric ? Number(box.value) : box.value};
+  }};
+}
+
+// One field of a schema; `required` says whether the command needs it (else it is optional and may be left out).
+export function field(schema, name, required = true) {
+  if ("const" in schema) return {el: make("span", {hidden: true}), read: () => ({present: true, value: schema.const})};
+  if (!required && schema.type === "boolean") return yesNo(schema, name);
+  let inner;
+  if ("enum" in schema) inner = choices(schema, name);
+  else if (schema.type === "object") inner = object(schema, name);
+  else if (isDice(schema)) inner = dicePad(schema, name);
+  else if (schema.type === "array" && schema.uniqueItems && schema.items && "enum" in schema.items) inner = checkboxes(schema, name);
+  else if (schema.type === "array") inner = list(schema, name);
+  else inner = input(schema, name);
+  if (!required) return optional(inner, schema, name);
+  if (schema.type === "object" || schema.type === "boolean") return inner;
+  return {el: make("div", {class: "field", "data-field": name}, make("span", {class: "field-label", text: label(schema, name)}), inner.el),
+    read: inner.read};
+}
+
+// Does this schema ask for anything but its constants? (a command without a choice is one button)
+export function hasChoices(schema) {
+  return Object.values(schema.properties || {}).some((sub) => !("const" in sub));
+}
+
+export function commandForm(schema) {
+  return object(schema, "");
+}

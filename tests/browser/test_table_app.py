@@ -443,3 +443,39 @@ def test_every_form_the_app_draws_from_a_real_game_gives_an_instance_of_its_sche
             sent = game.send(seat, instance(rng.choice(offered)["schema"], rng))
             assert sent.status_code in (200, 202), sent.text
     assert reached <= checked, checked
+
+
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "rosters"
+
+
+def test_the_start_page_takes_a_roster_file_per_seat_previews_it_and_musters_it(phones, base_url):
+    driver = phones["B"]
+    driver.get(f"{base_url}/")
+    Select(driver.find_element(By.ID, "ruleset")).select_by_value("reference")
+    for seat, name in (("A", "40k10e_leagues-of-votann.rosz"), ("B", "40k10e_necrons.rosz")):
+        Select(driver.find_element(By.CSS_SELECTOR, f'[data-seat="{seat}"] .army-source')).select_by_value("roster")
+        driver.find_element(By.CSS_SELECTOR, f'[data-seat="{seat}"] .army-file').send_keys(str(CORPUS / name))
+    converted = httpx.post(f"{base_url}/rosters/convert?ruleset=reference",
+                           content=(CORPUS / "40k10e_necrons.rosz").read_bytes()).json()
+    preview = f'[data-seat="B"] .army-preview'
+    until(driver, lambda d: d.find_element(By.CSS_SELECTOR, preview).text.startswith(f"{len(converted['units'])} units"),
+          "seat B's roster previewed")
+    assert converted["units"][0]["name"] in driver.find_element(By.CSS_SELECTOR, preview).text
+    driver.find_element(By.ID, "create").click()
+    until(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#link-list li")) >= 2, "the seats' links")
+    link_b = driver.find_element(By.CSS_SELECTOR, '#link-list li[data-seat="B"] a').get_attribute("href")
+    driver.get(link_b)
+    until(driver, lambda d: "start_game" in offered(d), "start_game offered")
+    cards = {card.get_attribute("data-unit") for card in driver.find_elements(By.CSS_SELECTOR, "#units .unit")}
+    assert {u["id"] for u in converted["units"]} <= cards  # seat B's roster units are on the table
+
+
+def test_a_broken_roster_file_is_named_on_the_start_page_before_any_game_is_made(phones, base_url, tmp_path):
+    driver = phones["B"]
+    driver.get(f"{base_url}/")
+    broken = tmp_path / "broken.rosz"
+    broken.write_bytes(b"PK\x03\x04 not really a zip")
+    Select(driver.find_element(By.CSS_SELECTOR, '[data-seat="A"] .army-source')).select_by_value("roster")
+    driver.find_element(By.CSS_SELECTOR, '[data-seat="A"] .army-file').send_keys(str(broken))
+    until(driver, lambda d: "[rosz]" in d.find_element(By.CSS_SELECTOR, '[data-seat="A"] .army-preview').text,
+          "the refusal naming where the file is broken")

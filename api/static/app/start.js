@@ -1,5 +1,5 @@
 // The start page: POST /games, POST /games/{id}/armies for each seat, then each seat's link and QR code.
-// Roster files (.rosz, .ros, New Recruit JSON) are the next army source: ARMY_SOURCES is where it plugs in.
+// Army sources: the demo armies, pasted Unit JSON, or a roster file sent as it is (the service reads it).
 import {make} from "./form.js";
 
 const el = (id) => document.getElementById(id);
@@ -15,11 +15,48 @@ function pastedArmy(seat, box) {
   return Array.isArray(parsed) ? parsed : parsed.units;
 }
 
-// army source -> (seat, its textarea) -> the body POST /games/{id}/armies takes
+function rosterFile(seat, block) {
+  const file = block.querySelector(".army-file").files[0];
+  if (!file) throw new Error(`choose seat ${seat}'s roster file`);
+  return file;
+}
+
+// army source -> (seat, its block) -> the body POST /games/{id}/armies takes: JSON, or a roster file's bytes
 const ARMY_SOURCES = {
-  demo: async (seat) => ({units: await demoArmy(seat)}),
-  json: async (seat, box) => ({units: pastedArmy(seat, box)}),
+  demo: async (seat) => ({json: {units: await demoArmy(seat)}}),
+  json: async (seat, block) => ({json: {units: pastedArmy(seat, block.querySelector(".army-json"))}}),
+  roster: async (seat, block) => ({file: rosterFile(seat, block)}),
 };
+
+async function refusal(response) {
+  const answer = await response.json().catch(() => null);
+  const where = answer?.field ? ` [${answer.field}]` : "";
+  return new Error(`${answer?.title || response.status}: ${answer?.detail || ""}${answer?.rule ? ` (${answer.rule})` : ""}${where}`);
+}
+
+async function muster(gameId, seat, army, token) {
+  if (army.json) return post(`/games/${gameId}/armies`, army.json, token);
+  const response = await fetch(`/games/${gameId}/armies`, {method: "POST", body: army.file,
+    headers: {"Content-Type": army.file.type || "application/octet-stream", Authorization: `Bearer ${token}`}});
+  if (!response.ok) throw await refusal(response);
+  return response.json();
+}
+
+async function preview(block) {  // what the service makes of a roster file, before any game exists
+  const out = block.querySelector(".army-preview");
+  const file = block.querySelector(".army-file").files[0];
+  out.hidden = !file;
+  if (!file) return;
+  out.textContent = "reading the roster…";
+  const response = await fetch(`/rosters/convert?ruleset=${encodeURIComponent(el("ruleset").value)}`,
+    {method: "POST", body: file, headers: {"Content-Type": file.type || "application/octet-stream"}});
+  if (!response.ok) { out.textContent = (await refusal(response)).message; return; }
+  const converted = await response.json();
+  const models = (unit) => unit.models.reduce((sum, line) => sum + line.count, 0);
+  out.textContent = `${converted.units.length} units: ` +
+    converted.units.map((unit) => `${unit.name} (${models(unit)})`).join(", ") +
+    (converted.unmapped.length ? `; ${converted.unmapped.length} entries not mapped (listed in the import answer)` : "");
+}
 
 async function post(path, body, token) {
   const response = await fetch(path, {method: "POST", body: JSON.stringify(body),
@@ -78,12 +115,12 @@ async function create() {
     const armies = {};
     for (const block of el("armies").querySelectorAll("[data-seat]")) {
       const seat = block.dataset.seat;
-      armies[seat] = await ARMY_SOURCES[block.querySelector(".army-source").value](seat, block.querySelector(".army-json"));
+      armies[seat] = await ARMY_SOURCES[block.querySelector(".army-source").value](seat, block);
     }
     const options = {battle_rounds: Number(el("battle-rounds").value), spectator_delay_s: Number(el("spectator-delay").value)};
     const created = await post("/games", {ruleset: el("ruleset").value, dice: el("dice").value, options,
       players: ["A", "B"].map((seat) => ({seat, name: names[seat]}))});
-    for (const seat of ["A", "B"]) await post(`/games/${created.game_id}/armies`, armies[seat], created.tokens[seat]);
+    for (const seat of ["A", "B"]) await muster(created.game_id, seat, armies[seat], created.tokens[seat]);
     await showLinks(created, names);
   } catch (error) {
     el("problem").hidden = false;
@@ -95,6 +132,16 @@ async function create() {
 
 for (const block of el("armies").querySelectorAll("[data-seat]")) {
   const source = block.querySelector(".army-source");
-  source.addEventListener("change", () => { block.querySelector(".army-json").hidden = source.value !== "json"; });
+  source.addEventListener("change", () => {
+    block.querySelector(".army-json").hidden = source.value !== "json";
+    block.querySelector(".army-file").hidden = source.value !== "roster";
+    block.querySelector(".army-preview").hidden = source.value !== "roster" || !block.querySelector(".army-file").files[0];
+  });
+  block.querySelector(".army-file").addEventListener("change", () => preview(block));
 }
+el("ruleset").addEventListener("change", () => {
+  for (const block of el("armies").querySelectorAll("[data-seat]")) {
+    if (block.querySelector(".army-source").value === "roster") preview(block);
+  }
+});
 el("create").addEventListener("click", create);

@@ -239,10 +239,29 @@ def check_text(value: Any) -> None:
                 stack.append((item, (*path, key)))
 
 
+STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+NOT_BRACKETS = bytes(set(range(256)) - set(b"[]{}"))
+
+
+def too_deep(raw: bytes) -> bool:
+    """Nested past MAX_DEPTH, told from the bytes: the decoder is never let near the interpreter's recursion
+    limit, where a finalizer that happens to run (a garbage collection) would fail as an unraisable error."""
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    for byte in STRINGS.sub(b"", raw).translate(None, NOT_BRACKETS):  # brackets outside strings, in order
+        depth += 1 if byte in b"[{" else -1
+        if depth > MAX_DEPTH:
+            return True
+    return False
+
+
 def parse_json(raw: bytes) -> Any:
     """The body as JSON that every later step can hash and store: no duplicate keys, no lone surrogates,
     no NaN or infinite numbers, nested at most MAX_DEPTH deep (422 otherwise, naming the field where
     there is one)."""
+    if too_deep(raw):
+        raise Malformed(f"the body is nested too deep (more than {MAX_DEPTH} levels)")
     try:
         body = json.loads(raw or b"null", object_pairs_hook=unique_keys, parse_constant=no_constant,
                           parse_float=finite)

@@ -35,7 +35,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     files = sorted(p for p in args.corpus.iterdir() if p.name != "MANIFEST.md")
-    print(f"\n| file | format | ruleset | units | unmapped |\n|---|---|---|---|---|")
+    print("\n| file | format | ruleset | units | unmapped |\n|---|---|---|---|---|")
     for path in files:
         converted = convert(path.read_bytes())
         print(f"| `{path.name}` | {converted['format']} | {converted['ruleset']} | {len(converted['units'])} | "

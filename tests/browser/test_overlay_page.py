@@ -2,23 +2,19 @@
 a real uvicorn on 127.0.0.1. The page is opened once and must follow the game without a reload.
 Every wait is bounded (a bound on failure, not a timing check). Chromium missing is a failure, not a skip:
 `make chromium` (ops/ensure-chromium.sh) installs it."""
-from pathlib import Path
 
 import httpx
 import pytest
-from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from api.app import create_app
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit
+from tests.support.browser import WAIT_S, chromium
 from tests.support.live import serving
 
-CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
-WAIT_S = 10.0
 TRANSPARENT = "rgba(0, 0, 0, 0)"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -32,16 +28,7 @@ def base_url(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser(base_url, tmp_path_factory):
     """Takes base_url so that it quits first: no open stream holds the server's shutdown."""
-    assert CHROMIUM.is_file() and CHROMEDRIVER.is_file(), \
-        "Chromium and chromedriver are needed at /usr/bin: run `make chromium` (ops/ensure-chromium.sh)"
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1920,1080", f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
-    driver.set_page_load_timeout(WAIT_S)
+    driver = chromium(tmp_path_factory.mktemp("chromium-profile"), (1920, 1080))
     try:
         yield driver
     finally:

@@ -11,18 +11,16 @@ import httpx
 import pytest
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from api.app import create_app
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit, vehicle
+from tests.support.browser import WAIT_S, chromium, network
 from tests.support.live import serving
 from ops.service import free_port
 
-CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
-WAIT_S = 10.0
 PHONE, TABLET = (390, 844), (820, 1180)
 
 
@@ -32,17 +30,8 @@ def base_url(tmp_path_factory):
         yield url
 
 
-def chromium(profile: Path, size: tuple[int, int]) -> webdriver.Chrome:
-    assert CHROMIUM.is_file() and CHROMEDRIVER.is_file(), \
-        "Chromium and chromedriver are needed at /usr/bin: run `make chromium` (ops/ensure-chromium.sh)"
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 f"--window-size={size[0]},{size[1]}", f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
-    driver.set_page_load_timeout(WAIT_S)
+def phone_sized(profile: Path, size: tuple[int, int]) -> webdriver.Chrome:
+    driver = chromium(profile, size)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size == PHONE})
     return driver
@@ -51,8 +40,8 @@ def chromium(profile: Path, size: tuple[int, int]) -> webdriver.Chrome:
 @pytest.fixture(scope="module")
 def phones(base_url, tmp_path_factory):
     """Seat A's phone and seat B's tablet: two browsers, so two storages and two feeds (quit before the server)."""
-    drivers = {"A": chromium(tmp_path_factory.mktemp("phone-a"), PHONE),
-               "B": chromium(tmp_path_factory.mktemp("tablet-b"), TABLET)}
+    drivers = {"A": phone_sized(tmp_path_factory.mktemp("phone-a"), PHONE),
+               "B": phone_sized(tmp_path_factory.mktemp("tablet-b"), TABLET)}
     try:
         yield drivers
     finally:
@@ -227,9 +216,7 @@ def test_a_command_tapped_offline_is_kept_and_lands_once_when_the_network_return
     until(overlay, lambda d: text(d, "whose-go"), "the overlay", "Alice or Bob")
     before = len(game.events())
 
-    phone.execute_cdp_cmd("Network.enable", {})
-    phone.execute_cdp_cmd("Network.emulateNetworkConditions",
-                          {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    network(phone, online=False)
     try:
         tap(phone, 'button.send[data-action="confirm_count"]', within="confirm_count")
         until(phone, lambda d: "offline" in text(d, "connection"), "the command kept while offline")
@@ -239,8 +226,7 @@ def test_a_command_tapped_offline_is_kept_and_lands_once_when_the_network_return
         assert len(game.events()) == before  # nothing reached the service
         game.cmd("B", "free_roll", spec="3D6", purpose="while-a-was-away")  # the feed must catch this up
     finally:
-        phone.execute_cdp_cmd("Network.emulateNetworkConditions",
-                              {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        network(phone, online=True)
     until(phone, lambda d: text(d, "whose-go"), "Bob awaited once Alice's count landed", "Bob's go · confirm count")
     confirmed = [e for e in game.events() if e["type"] == "CountConfirmed"]
     assert [(e["by"], e["rule"]) for e in confirmed] == [("A", "AA.PP.1")]  # landed exactly once
@@ -280,16 +266,13 @@ def test_a_command_queued_on_a_stale_phone_is_refused_in_words_with_its_rule(pho
     game.cmd("A", "start_game")
     phone = phones["A"]
     open_seat(phone, base_url, game, "A")
-    phone.execute_cdp_cmd("Network.enable", {})
-    phone.execute_cdp_cmd("Network.emulateNetworkConditions",
-                          {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    network(phone, online=False)
     try:
         tap(phone, 'button.send[data-action="confirm_count"]', within="confirm_count")
         until(phone, lambda d: "offline" in text(d, "connection"), "the command kept while offline")
         game.cmd("A", "confirm_count")  # Alice confirmed from another device meanwhile
     finally:
-        phone.execute_cdp_cmd("Network.emulateNetworkConditions",
-                              {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        network(phone, online=True)
     until(phone, lambda d: d.find_element(By.ID, "problem").is_displayed(), "the refusal")
     assert "already confirmed" in text(phone, "problem") and "(AA.PP.1)" in text(phone, "problem")
     assert [e["by"] for e in game.events() if e["type"] == "CountConfirmed"] == ["A"]
@@ -457,7 +440,7 @@ def test_the_start_page_takes_a_roster_file_per_seat_previews_it_and_musters_it(
         driver.find_element(By.CSS_SELECTOR, f'[data-seat="{seat}"] .army-file').send_keys(str(CORPUS / name))
     converted = httpx.post(f"{base_url}/rosters/convert?ruleset=reference",
                            content=(CORPUS / "40k10e_necrons.rosz").read_bytes()).json()
-    preview = f'[data-seat="B"] .army-preview'
+    preview = '[data-seat="B"] .army-preview'
     until(driver, lambda d: d.find_element(By.CSS_SELECTOR, preview).text.startswith(f"{len(converted['units'])} units"),
           "seat B's roster previewed")
     assert converted["units"][0]["name"] in driver.find_element(By.CSS_SELECTOR, preview).text

@@ -1,0 +1,32 @@
+"""Headless Debian Chromium for the browser tests, started one way (`make chromium` installs it)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+WAIT_S = 10.0
+
+
+def chromium(profile: Path, size: tuple[int, int]) -> webdriver.Chrome:
+    """A headless browser window of that size, with its own profile; fails (never skips) without Chromium."""
+    assert CHROMIUM.is_file() and CHROMEDRIVER.is_file(), \
+        "Chromium and chromedriver are needed at /usr/bin: run `make chromium` (ops/ensure-chromium.sh)"
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 f"--window-size={size[0]},{size[1]}", f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    driver.set_page_load_timeout(WAIT_S)
+    return driver
+
+
+def network(driver: webdriver.Chrome, online: bool) -> None:
+    """DevTools' network emulation: the page sees the network go and come back."""
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions",
+                           {"offline": not online, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})

@@ -174,6 +174,9 @@ class StatePublic(BaseModel):
         "the command types (and undo, redo, approve, reject) open now besides `actions`, judged by their own "
         "rules: free_roll, record_casualties, set_status, concede, add_entropy in set-up, the ruleset's "
         "record-only commands"))
+    records: list[ActionOffered] = Field(default_factory=list, description=(
+        "forms for the record-only commands of `anytime` (casualties, statuses, the ruleset's own), so a client "
+        "need not know their shapes; they are judged by their own rules, not by these schemas"))
 
 
 class ActionPublic(BaseModel):

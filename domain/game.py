@@ -280,6 +280,11 @@ class Game(Aggregate):
             return []
         return find_ruleset(self.state["ruleset"]).actions(self.state, seat)
 
+    def records(self, seat: str) -> list[actions.Action]:
+        """Forms for the record-only commands open now (see `Ruleset.records`)."""
+        open_now = self.anytime(seat)
+        return [a for a in find_ruleset(self.state["ruleset"]).records(self.state, seat) if a.type in open_now]
+
     def anytime(self, seat: str) -> list[str]:
         """What is open now besides the actions: record-only commands, and undo, redo or the answer to a
         pending undo request when that endpoint would be accepted."""

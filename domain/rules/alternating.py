@@ -378,6 +378,23 @@ class Alternating(Ruleset):
 
     # -- legal actions -------------------------------------------------------------------
 
+    def records(self, state: dict[str, Any], seat: str) -> list[Action]:
+        offered = super().records(state, seat)
+        vehicles = [uid for uid, unit in state["units"].items() if alive(unit) and army.is_vehicle(unit)]
+        if vehicles:
+            offered += [act.action("vehicle_hit", "AA.VEH.2", "record a glancing or penetrating hit on a vehicle",
+                                   ["unit", "hit", "hull_points"], unit=act.one_of(vehicles),
+                                   hit=act.one_of(("glancing", "penetrating")), hull_points=act.integer(1, 20)),
+                        act.action("blast_hit", "AA.VEH.1", "record a Blast marker's hit on a vehicle",
+                                   ["unit", "strength", "centre_over_hull"], unit=act.one_of(vehicles),
+                                   strength=act.integer(1, 20, "the weapon's Strength"),
+                                   centre_over_hull=act.boolean("the marker's centre hole is over the hull"))]
+        leaving = [uid for uid, unit in units_of(state, seat) if on_table(unit) and not unit.get("embarked_in")]
+        if leaving:
+            offered.append(act.action("ongoing_reserves", "AA.RES.1", "a unit leaves the battlefield into Ongoing "
+                                      "Reserves", ["unit"], unit=act.one_of(leaving), reason=act.text(200, "why")))
+        return offered
+
     def play_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[Action]:
         step = self.step(state)
         if step is None or awaiting["action"] == "none":

@@ -458,6 +458,24 @@ class Ruleset:
                 else ["concede"]
         return list(self.anytime_commands)
 
+    def records(self, state: dict[str, Any], seat: str) -> list[Action]:
+        """Forms for the record-only `anytime` commands (what the table resolved): not judged by these schemas,
+        offered so a client need not know their shapes. The ruleset adds its own."""
+        if state["status"] != "in_progress":
+            return []
+        standing = [uid for uid, unit in state["units"].items() if alive(unit)]
+        if not standing:
+            return []
+        return [
+            act.action("record_casualties", "CORE.STR.2", "record models removed as casualties", ["unit", "models"],
+                       unit=act.one_of(standing), models=act.integer(1, 500, "models removed")),
+            act.action("record_casualties", "CORE.STR.2", "record wounds a model lost", ["unit", "wounds"],
+                       unit=act.one_of(standing), wounds=act.integer(1, 100, "wounds lost")),
+            act.action("set_status", "CORE.DESC.1", "record a status gained or lost", ["unit", "status", "value"],
+                       unit=act.one_of(standing), status=act.one_of(sorted(army.STATUSES)),
+                       value=act.boolean("gained (true) or lost (false)"), reason=act.text(200, "why")),
+        ]
+
     def awaited_rule(self, state: dict[str, Any]) -> str:
         """The rule behind what the game awaits now: cited when a command is no offered action."""
         if state["status"] == "setup":

@@ -462,3 +462,26 @@ def test_a_broken_roster_file_is_named_on_the_start_page_before_any_game_is_made
     driver.find_element(By.CSS_SELECTOR, '[data-seat="A"] .army-file').send_keys(str(broken))
     until(driver, lambda d: "[rosz]" in d.find_element(By.CSS_SELECTOR, '[data-seat="A"] .army-preview').text,
           "the refusal naming where the file is broken")
+
+
+def test_casualties_resolved_at_the_table_are_recorded_from_the_phone(phones, base_url, http):
+    game = GameClient(http, "alternating", "table")
+    game.start([unit("scouts-1")], [unit("boyz-1", 10)])
+    phone = phones["A"]
+    open_seat(phone, base_url, game, "A")
+    phone.execute_script("document.getElementById('records-card').open = true")
+    form = until(phone, lambda d: [f for f in d.find_elements(By.CSS_SELECTOR, '#records form[data-action="record_casualties"]')
+                                   if f.find_elements(By.CSS_SELECTOR, 'input[data-field="models"]')], "the casualties form")[0]
+    choice = form.find_element(By.CSS_SELECTOR, '[data-value="boyz-1"]')
+    if choice.tag_name == "option":
+        Select(choice.find_element(By.XPATH, "..")).select_by_value(choice.get_attribute("value"))
+    else:
+        choice.click()
+    form.find_element(By.CSS_SELECTOR, 'input[data-field="models"]').send_keys("3")
+    before = version(phone)
+    phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", form)
+    form.find_element(By.CSS_SELECTOR, "button.send").click()
+    until(phone, lambda d: version(d) > before, "a newer state after recording casualties")
+    recorded = [e for e in game.events() if e["type"] == "CasualtiesRecorded"]
+    assert [(e["by"], e["data"]["unit"], e["data"]["models"]) for e in recorded] == [("A", "boyz-1", 3)]
+    assert game.state()["units"]["boyz-1"]["models_alive"] == 7

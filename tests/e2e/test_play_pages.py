@@ -103,3 +103,19 @@ def test_warlog_serve_demo_prints_each_seats_table_app_link_and_the_start_page(c
     assert "Bob (B)    http://127.0.0.1:8000/play/g-1#token=tb&seat=B" in printed
     assert "Start another game in the browser: http://127.0.0.1:8000/\n" in printed
     assert "http://127.0.0.1:8000/games/g-1/overlay.html?token=ts" in printed  # as before
+
+
+def test_a_seat_is_offered_forms_for_the_record_only_commands_and_each_plainest_one_is_recorded(new_game):
+    from tests.support.instances import simplest
+    from tests.support.client import vehicle, unit as a_unit
+
+    for ruleset in ("alternating", "reference", "heresy"):
+        game = new_game(ruleset, dice="table")
+        game.start([a_unit("a-1"), vehicle("a-tank")], [a_unit("b-1")])
+        state = game.state("A")
+        assert {r["type"] for r in state["records"]} <= set(state["anytime"])
+        assert game.state("spectator")["records"] == []
+        for record in state["records"]:
+            body = simplest(record["schema"])
+            answer = game.send("A", body)
+            assert answer.status_code == 200, (ruleset, body, answer.text)

@@ -139,6 +139,10 @@ function showActions(state) {
   const open = JSON.stringify(anytime);
   if (open !== app.open) drawAnytime(state, anytime);
   app.open = open;
+  const records = JSON.stringify(state.records || []);
+  if (records !== app.records) el("records").replaceChildren(...(state.records || []).map(actionCard));
+  app.records = records;
+  el("records-card").hidden = !(state.records || []).length;
 }
 
 function drawActions(state, actions) {

@@ -213,6 +213,15 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
         if not alive(t.state["units"][uid]) and t.state["units"][uid].get("engaged_with"):
             self.disengage(t, uid, "CORE.STR.2", "was destroyed")
 
+    def records(self, state: dict[str, Any], seat: str) -> list[Action]:
+        offered = super().records(state, seat)
+        short = [uid for uid, unit in units_of(state, seat) if unit["models_alive"] < army.model_count(unit)]
+        if short and state["status"] == "in_progress":
+            offered.append(act.action("revive", "CORE.REV.1", "return destroyed models to their unit (a rule says so)",
+                                      ["unit", "models"], unit=act.one_of(short), models=act.integer(1, 500),
+                                      reason=act.text(200, "the rule that returns them")))
+        return offered
+
     @handles("revive")
     def revive(self, t: Any, seat: str, command: cmd.Revive) -> None:
         """CORE.REV.1: only destroyed models of that unit, never above its own models at the start, with full W;

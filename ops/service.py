@@ -92,6 +92,20 @@ class Service:
             interrupt(self.process)
 
 
+@contextlib.contextmanager
+def processes_on_postgres(dsn: str, env: dict[str, str], logs: Path, count: int = 2) -> Iterator[list["Service"]]:
+    """`count` `warlog serve` processes on one PostgreSQL database, started one after the other (the first creates
+    the tables and the trigger), all stopped after."""
+    services = [Service(["--postgres", dsn], env, logs / f"serve-{n}.err", answer_within=60) for n in range(1, count + 1)]
+    try:
+        for service in services:
+            service.start()
+        yield services
+    finally:
+        for service in services:
+            service.stop()
+
+
 def postgres_schema(dsn: str, create: bool, name: str) -> None:
     """CREATE SCHEMA `name`, or drop it with everything in it."""
     import psycopg

@@ -10,7 +10,7 @@ import time
 import httpx
 import pytest
 
-from ops.service import Service
+from ops.service import processes_on_postgres
 from tests.integration.conftest import PG_URL
 from tests.support.client import GameClient
 from tests.support.live import WAIT_S
@@ -24,14 +24,8 @@ def two_processes(pg_schema, tmp_path):
     env = {"WARLOG_POSTGRES_SCHEMA": pg_schema, "WARLOG_REQUESTS_PER_SECOND": str(RATE), "WARLOG_BURST": str(BURST),
            "WARLOG_STREAMS_PER_TOKEN": "2", "WARLOG_GAMES_PER_MINUTE": "0.5", "WARLOG_GAMES_BURST": str(GAMES_BURST),
            "WARLOG_KEEPALIVE_S": "1", "WARLOG_LOG_JSON": "true"}
-    services = [Service(["--postgres", PG_URL], env, tmp_path / f"serve-{n}.err", answer_within=60) for n in (1, 2)]
-    try:
-        for service in services:  # one after the other: the first creates the tables
-            service.start()
+    with processes_on_postgres(PG_URL, env, tmp_path) as services:
         yield [httpx.Client(base_url=service.url, timeout=WAIT_S) for service in services]
-    finally:
-        for service in services:
-            service.stop()
 
 
 @pytest.mark.postgres

@@ -9,7 +9,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from ops.service import Service
+from ops.service import processes_on_postgres
 from tests.integration.conftest import PG_URL
 from tests.support.client import GameClient, unit
 from tests.support.live import WAIT_S, messages
@@ -19,14 +19,8 @@ from tests.support.live import WAIT_S, messages
 def two_processes(pg_schema, tmp_path):
     env = {"WARLOG_POSTGRES_SCHEMA": pg_schema, "WARLOG_FEED_POLL_S": "3600", "WARLOG_KEEPALIVE_S": "1",
            "WARLOG_REQUESTS_PER_SECOND": "10000", "WARLOG_BURST": "10000", "WARLOG_LOG_JSON": "true"}
-    services = [Service(["--postgres", PG_URL], env, tmp_path / f"serve-{n}.err", answer_within=60) for n in (1, 2)]
-    try:
-        for service in services:  # one after the other: the first creates the tables and the trigger
-            service.start()
+    with processes_on_postgres(PG_URL, env, tmp_path) as services:
         yield [service.url for service in services]
-    finally:
-        for service in services:
-            service.stop()
 
 
 @pytest.mark.postgres

@@ -280,9 +280,8 @@ class Game(Aggregate):
             return []
         return find_ruleset(self.state["ruleset"]).actions(self.state, seat)
 
-    def records(self, seat: str) -> list[actions.Action]:
-        """Forms for the record-only commands open now (see `Ruleset.records`)."""
-        open_now = self.anytime(seat)
+    def records(self, seat: str, open_now: list[str]) -> list[actions.Action]:
+        """Forms for the record-only commands among `open_now` (this seat's `anytime`; see `Ruleset.records`)."""
         return [a for a in find_ruleset(self.state["ruleset"]).records(self.state, seat) if a.type in open_now]
 
     def anytime(self, seat: str) -> list[str]:

@@ -40,7 +40,7 @@ def state_view(state: dict[str, Any], version: int, seat: str | None = None,
         offered = game.actions(seat) if live else []
         view["actions"] = [a.as_dict() for a in offered]
         view["anytime"] = game.anytime(seat) if live else []
-        view["records"] = [a.as_dict() for a in game.records(seat)] if live else []
+        view["records"] = [a.as_dict() for a in game.records(seat, view["anytime"])] if live else []
     return view
 
 

@@ -879,10 +879,6 @@ class Alternating(Ruleset):
         if data["sub_phase"] == "shooting_pass_points":
             state["shooting_included"] = {item["unit"]: item["reason"] for item in data["included"]}
 
-    @applies("ReserveArriving")
-    def _arriving(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["units"][data["unit"]]["arriving"] = True
-
     @applies("ReserveArrived")
     def _arrived(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
         unit = state["units"][data["unit"]]

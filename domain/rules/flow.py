@@ -584,6 +584,10 @@ class Ruleset:
         if unit["starting_strength"] == 1 and unit["wounds_lost"] >= army.total_wounds(unit):
             unit["models_alive"] = 0
 
+    @applies("ReserveArriving")
+    def _arriving(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["units"][data["unit"]]["arriving"] = True  # AA.RES.1, HH.RES.1: it comes on when selected
+
     @applies("UnitDisembarked")
     def _disembarked(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
         state["units"][data["unit"]]["embarked_in"] = None

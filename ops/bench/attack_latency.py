@@ -15,27 +15,13 @@ import argparse
 
 import httpx
 
-from harness import bearer, expect, free_port, percentile, pin, summary, timed, warlog_server, workdir
+from harness import expect, free_port, percentile, pin, summary, timed, warlog_server, workdir
 
-from tests.support.client import unit  # noqa: E402  (harness puts the repository on the path)
-from tests.support.instances import simplest  # noqa: E402
+from tests.support.client import GameClient, play_awaited, unit  # noqa: E402  (harness puts the repository on the path)
 
 RIFLE = {"name": "Bolt rifle", "type": "ranged", "range": 30, "A": "2", "skill": 3, "S": 4, "AP": -1, "D": "1",
          "keywords": ["SUSTAINED HITS 1"]}
 FREE_ROLL = {"type": "free_roll", "spec": "2D6", "purpose": "bench"}
-
-
-def to_shooting(client: httpx.Client, game: str, tokens: dict[str, str]) -> None:
-    """Play the plainest offered action of whoever is awaited until A's Shooting phase."""
-    for _ in range(200):
-        state = expect(client.get(f"/games/{game}/state", headers=bearer(tokens["A"]))).json()
-        if state["phase"] == "shooting" and state["active_seat"] == "A":
-            return
-        seat = state["awaiting"]["seat"] or "A"
-        mine = expect(client.get(f"/games/{game}/state", headers=bearer(tokens[seat]))).json()
-        action = next(a for a in mine["actions"] if a["type"] == state["awaiting"]["action"])
-        expect(client.post(f"/games/{game}/commands", headers=bearer(tokens[seat]), json=simplest(action["schema"])))
-    raise RuntimeError("never reached A's Shooting phase")
 
 
 def main() -> None:
@@ -46,26 +32,22 @@ def main() -> None:
     pin(args.cpu)
     with workdir() as tmp, warlog_server(free_port(), tmp / "warlog.log", db=tmp / "warlog.db") as server, \
             httpx.Client(base_url=server.url, timeout=30) as client:
-        created = expect(client.post("/games", json={
-            "ruleset": "reference", "dice": "server",
-            "players": [{"seat": "A", "name": "Alice"}, {"seat": "B", "name": "Bob"}]}), 201).json()
-        game, tokens = created["game_id"], created["tokens"]
-        a, b = bearer(tokens["A"]), bearer(tokens["B"])
-        expect(client.post(f"/games/{game}/armies", headers=a, json={"units": [unit("shooters", 20, weapons=[RIFLE])]}))
-        expect(client.post(f"/games/{game}/armies", headers=b, json={"units": [unit("horde", 40)]}))
-        expect(client.post(f"/games/{game}/commands", headers=a, json={"type": "start_game"}))
-        to_shooting(client, game, tokens)
-        expect(client.post(f"/games/{game}/commands", headers=a,
-                           json={"type": "select", "unit": "shooters", "shooting": "normal"}))
+        game = GameClient(client, "reference", "server")
+        game.start([unit("shooters", 20, weapons=[RIFLE])], [unit("horde", 40)])
+        while (game.state()["phase"], game.state()["active_seat"]) != ("shooting", "A"):
+            play_awaited(game)  # the plainest offered action of whoever is awaited
+        a, b = game.headers("A"), game.headers("B")
+        game.cmd("A", "select", unit="shooters", shooting="normal")
+        game_id = game.id
         attack = {"type": "attack", "unit": "shooters", "weapon": "Bolt rifle", "target": "horde"}
         attacks, rolls, events = [], [], 0
         for _ in range(args.samples):
-            seconds, answer = timed(client.post, f"/games/{game}/commands", headers=a, json=attack)
+            seconds, answer = timed(client.post, f"/games/{game_id}/commands", headers=a, json=attack)
             events = len(expect(answer).json()["events"])
             attacks.append(seconds)
-            expect(client.post(f"/games/{game}/undo", headers=a), 202)
-            expect(client.post(f"/games/{game}/undo/approve", headers=b))
-            seconds, answer = timed(client.post, f"/games/{game}/commands", headers=a, json=FREE_ROLL)
+            expect(client.post(f"/games/{game_id}/undo", headers=a), 202)
+            expect(client.post(f"/games/{game_id}/undo/approve", headers=b))
+            seconds, answer = timed(client.post, f"/games/{game_id}/commands", headers=a, json=FREE_ROLL)
             expect(answer)
             rolls.append(seconds)
     print(f"attack (20 models, 40 shots, {events} events): {summary(attacks)}")

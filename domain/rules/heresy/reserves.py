@@ -93,10 +93,6 @@ class Reserves:
         for target in data.get("near", ()):  # a rush is a move: HH.REACT.1 as for any other
             self.offer_reaction(t, target, against=uid)
 
-    @applies("ReserveArriving")
-    def _arriving(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["units"][data["unit"]]["arriving"] = True
-
     @applies("ReserveArrived")
     def _arrived(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
         unit = state["units"][data["unit"]]

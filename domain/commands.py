@@ -96,6 +96,35 @@ class UseStratagem(Command):
 
 
 @dataclass(frozen=True)
+class CommandReroll(Command):
+    """Reference: an attack paused after a hit, wound, save, damage or hazard roll; spend 1 CP on Command Re-roll
+    to re-roll one of its rolls, named by the index (from 0) of its die in the batch as rolled (EXT.CP.1,
+    CORE.DICE.2). The new face replaces the old before modifiers; the attack then goes on."""
+
+    die: int
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "command_reroll"
+
+
+@dataclass(frozen=True)
+class KeepDice(Command):
+    """Reference: an attack paused for a Command Re-roll; keep the roll as it is and go on (EXT.CP.1)."""
+
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "keep_dice"
+
+
+@dataclass(frozen=True)
+class Allocate(Command):
+    """Reference: the defender chooses which of the tied model groups of its unit saves next, by the line's index
+    in the target (wounded models first, CHARACTER groups last; RS.ATK.3)."""
+
+    line: int
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "allocate"
+
+
+@dataclass(frozen=True)
 class Revive(Command):
     """Reference: a rule returns destroyed models to their unit (CORE.REV.1), set up as the table attests."""
 
@@ -253,7 +282,7 @@ COMMANDS: dict[str, type[Command]] = {
     for cls in (AddEntropy, StartGame, RollOff, ChooseOrder, ConfirmCount, Select, Pass,
                 DeclareDone, EndPhase, Roll, FreeRoll, Concede, RecordCasualties, SetStatus,
                 VehicleHit, BlastHit, Attack, OngoingReserves, ResolveCharge,
-                UseStratagem, ChargeMove, PileIn, EndFight, Consolidate, Revive)
+                UseStratagem, ChargeMove, PileIn, EndFight, Consolidate, Revive, CommandReroll, KeepDice, Allocate)
 }
 
 

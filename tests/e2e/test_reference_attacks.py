@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support.client import GameClient, play_awaited, unit
+from tests.support.client import GameClient, keep_dice, play_awaited, unit
 
 STORM_BOLTER = {"name": "Storm bolter", "type": "ranged", "range": 24, "A": "3", "skill": 3, "S": 4, "AP": -1,
                 "D": "1", "keywords": ["SUSTAINED HITS 1", "[LETHAL HITS]"]}
@@ -28,8 +28,8 @@ def shooting(new_game) -> GameClient:
 
 def rolled(game: GameClient, seat: str, purpose: str, faces: list[int]) -> dict[str, dict[str, Any]]:
     assert game.state()["awaiting"]["seat"] == seat and game.state()["awaiting"]["roll"]["purpose"] == purpose
-    answer = game.cmd(seat, "roll", dice=faces)
-    return {e["type"]: e for e in answer["events"]}
+    events = keep_dice(game, game.cmd(seat, "roll", dice=faces))["events"]  # EXT.CP.1: not this time
+    return {e["type"]: e for e in events}
 
 
 def test_criticals_sustain_and_wound_at_once_the_defender_saves_and_feels_no_pain_and_the_leader_goes_last(new_game):

@@ -17,6 +17,7 @@ from domain.rules import actions as act
 from domain.rules.flow import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
 from domain.rules.igougo import Igougo
 from domain.rules.reference.charge import Charge
+from domain.rules.reference.choices import AttackChoices
 from domain.rules.reference.command import CommandPhase
 from domain.rules.reference.common import attached_to, engaged, members, on_battlefield
 from domain.rules.reference.fight import Fight
@@ -33,7 +34,7 @@ ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard":
 
 
 @register
-class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
+class Reference(AttackChoices, CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
     name = "reference"
     anytime_commands = Igougo.anytime_commands + ("revive",)
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
@@ -133,6 +134,12 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
             if flow["winner"] is None:
                 return {"seat": None, "action": "roll_off"}
             return {"seat": flow["winner"], "action": "choose_order"}
+        pause = self.attack_pause(state)
+        if pause is not None:  # an attack waits for a Command Re-roll or the defender's group (choices.py)
+            action = "allocate" if pause["kind"] == "allocate" else \
+                "command_reroll" if self.command_reroll_open(state, pause["seat"], pause["unit"]) else "keep_dice"
+            return {"seat": pause["seat"], "action": action, "unit": pause["unit"],
+                    "roll": {"purpose": pause["step"], "batch": pause.get("batch"), "choices": pause["choices"]}}
         if step is not None and step.phase == "fight":
             awaiting = self.fight_awaiting(state, step)
             if awaiting is not None:
@@ -146,6 +153,8 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
         step = self.step(state)
         if step is None:
             return []
+        if self.attack_pause(state) is not None:
+            return self.pause_actions(state, seat)
         offered: list[Action] = []
         if step.phase == "fight":
             offered += self.fight_actions(state, seat, awaiting)
@@ -162,6 +171,12 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
             offered.append(act.action("end_phase", step.rule, self.end_phase_action(step).summary + (
                 ", scoring the objectives you control (EXT.VP.1)" if fields else ""), **fields))
         return offered
+
+    def awaited_rule(self, state: dict[str, Any]) -> str:
+        pause = self.attack_pause(state) if state["status"] == "in_progress" else None
+        if pause is not None:
+            return "RS.ATK.3" if pause["kind"] == "allocate" else "EXT.CP.1"
+        return super().awaited_rule(state)
 
     @handles("end_phase")
     def end_phase(self, t: Any, seat: str, command: cmd.EndPhase) -> None:

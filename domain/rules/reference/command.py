@@ -153,6 +153,8 @@ class CommandPhase:
         state["step"].setdefault("stratagems", {}).setdefault(data["seat"], []).append(data["name"])
         if data["name"] == "Command Re-roll":
             state["units"][data["unit"]]["turn"].pop("reroll", None)
+            if "roll" in data:  # an attack roll's re-roll: the attack's pause ends (choices.py)
+                state["step"].pop("attack_pause", None)
 
     @applies("BattleShockTested")
     def _shock_tested(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

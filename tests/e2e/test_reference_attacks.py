@@ -108,3 +108,20 @@ def test_precision_sends_the_critical_hits_wounds_to_the_attached_character(new_
         rolled(game, awaiting["seat"], awaiting["roll"]["purpose"], [6 if awaiting["seat"] == "A" else 1] * count)
     units = game.state()["units"]
     assert units["captain"]["wounds_lost"] == 2 and units["guard"]["models_alive"] == 3  # both criticals: the captain
+
+
+def test_precision_is_offered_to_the_attacker_only_where_a_precision_weapon_can_reach_a_character(new_game):
+    sniper = {"name": "Sniper rifle", "type": "ranged", "range": 36, "A": "1", "skill": 3, "S": 4, "AP": -1,
+              "D": "1", "keywords": ["PRECISION"]}
+    game = new_game("reference", dice="table")
+    game.start([unit("snipers", 2, weapons=[sniper]), unit("plain", 2)],
+               [unit("guard", 3), unit("captain", 1, leader_of="guard", keywords=("INFANTRY", "CHARACTER"),
+                                        models=[CAPTAIN])])
+    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
+        play_awaited(game)
+    game.cmd("A", "select", unit="snipers", shooting="normal")
+    game.cmd("A", "select", unit="plain", shooting="normal")
+    attacks = {a["schema"]["properties"]["unit"]["const"]: a["schema"]["properties"]
+               for a in game.state("A")["actions"] if a["type"] == "attack"}
+    assert attacks["snipers"]["precision"]["type"] == "boolean"
+    assert "precision" not in attacks["plain"]  # no PRECISION weapon: nothing to choose

@@ -117,6 +117,7 @@ class Shooting:
             weapons, targets = self.weapons_open(state, uid, phase), self.targets_of(state, uid, phase)
             if weapons and targets:
                 most = unit["models_alive"] if phase == "shooting" else self.models_left(unit)
+                precise = self.precision_applies(state, uid, weapons, targets)
                 offered.append(act.action("attack", rule, f"attack with {uid}: one weapon at one target",
                                           ["unit", "weapon", "target"], unit=act.const(uid),
                                           weapon=act.one_of(weapons), target=act.one_of(targets),
@@ -124,8 +125,17 @@ class Shooting:
                                           within_half_range=act.boolean("the target is within half the weapon's "
                                                                         "range (RAPID FIRE, MELTA; measured)"),
                                           precision=act.boolean("PRECISION: critical hits' wounds go to a "
-                                                                "CHARACTER in the target unit")))
+                                                                "CHARACTER in the target unit") if precise else None))
         return offered
+
+    @staticmethod
+    def precision_applies(state: dict[str, Any], uid: str, weapons: list[str], targets: list[str]) -> bool:
+        """EXT.WPN.PRECISION is the attacker's choice only where one of its open weapons has PRECISION and a
+        target unit (with its attached leader) has a CHARACTER model."""
+        units = state["units"]
+        precise = any("PRECISION" in weapon_keywords(w) for w in units[uid]["weapons"] if w["name"] in weapons)
+        return precise and any("CHARACTER" in units[m].get("keywords", []) for target in targets
+                               for m in members(units, target))
 
     @handles("attack")
     def attack(self, t: Any, seat: str, command: cmd.Attack) -> None:

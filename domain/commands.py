@@ -125,6 +125,18 @@ class Allocate(Command):
 
 
 @dataclass(frozen=True)
+class Split(Command):
+    """Reference, in set-up: split a mustered unit into two (CORE.SPL.1); `models` gives, per model line (its
+    index in the unit's `models`, as a string), the models that form the new unit, whose id is the unit's with
+    `-2` appended. Each part's starting strength is its own (CORE.STR.1); neither part can be split again."""
+
+    unit: str
+    models: dict[str, int] = field(default_factory=dict)
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "split"
+
+
+@dataclass(frozen=True)
 class Revive(Command):
     """Reference: a rule returns destroyed models to their unit (CORE.REV.1), set up as the table attests."""
 
@@ -282,7 +294,7 @@ COMMANDS: dict[str, type[Command]] = {
     for cls in (AddEntropy, StartGame, RollOff, ChooseOrder, ConfirmCount, Select, Pass,
                 DeclareDone, EndPhase, Roll, FreeRoll, Concede, RecordCasualties, SetStatus,
                 VehicleHit, BlastHit, Attack, OngoingReserves, ResolveCharge,
-                UseStratagem, ChargeMove, PileIn, EndFight, Consolidate, Revive, CommandReroll, KeepDice, Allocate)
+                UseStratagem, ChargeMove, PileIn, EndFight, Consolidate, Revive, CommandReroll, KeepDice, Allocate, Split)
 }
 
 

@@ -59,6 +59,7 @@ class Step:
 class Ruleset:
     name = ""
     anytime_commands: tuple[str, ...] = ("free_roll", "record_casualties", "set_status", "concede")
+    setup_commands: tuple[str, ...] = ()  # a ruleset's own commands of set-up, judged by their handlers and actions
     handlers: dict[str, Callable] = {}
     appliers: dict[str, Callable] = {}
 
@@ -152,7 +153,7 @@ class Ruleset:
         setup_only = command.type in ("add_entropy", "start_game")
         if setup_only and state["status"] != "setup":
             raise Refused(f"{command.type} belongs to set-up; the game has started", rule="SVC.SETUP")
-        if not setup_only and command.type != "concede" and state["status"] == "setup":
+        if not setup_only and command.type not in ("concede", *self.setup_commands) and state["status"] == "setup":
             raise Refused(f"{command.type} waits until the game has started (start_game)", rule="SVC.SETUP")
         handler(self, t, seat, command)
 
@@ -405,9 +406,9 @@ class Ruleset:
         if state["status"] == "ended":
             return []
         if state["status"] == "setup":
-            if all(state["mustered"].values()):
-                return [act.action("start_game", "CORE.STR.1", "start the game: battle round 1 begins")]
-            return []
+            ready = all(state["mustered"].values())
+            start = [act.action("start_game", "CORE.STR.1", "start the game: battle round 1 begins")] if ready else []
+            return start + (self.setup_actions(state, seat) if state["mustered"][seat] else [])
         if state["rolls"]:
             request = state["rolls"][0]
             if request["seat"] != seat:
@@ -436,6 +437,10 @@ class Ruleset:
         both = {"type": "object", "additionalProperties": False, "required": list(SEATS),
                 "properties": {seat: {**die, "description": f"seat {seat}'s D6"} for seat in SEATS}}
         return act.action("roll_off", "CORE.DICE.3", "roll off: enter each seat's D6", ["dice"], dice=both)
+
+    def setup_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+        """Hook: the ruleset's own set-up actions for a seat whose army is mustered (`setup_commands`)."""
+        return []
 
     def play_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[Action]:
         """Hook: the ruleset's own actions once no roll, roll-off or choice of order is awaited."""

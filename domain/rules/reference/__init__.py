@@ -23,6 +23,7 @@ from domain.rules.reference.common import attached_to, engaged, members, on_batt
 from domain.rules.reference.fight import Fight
 from domain.rules.reference.movement import Movement
 from domain.rules.reference.shooting import Shooting, shooting_types
+from domain.rules.reference.split import Splitting
 from domain.rules.registry import register
 from domain.rulings import Refused
 
@@ -34,7 +35,7 @@ ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard":
 
 
 @register
-class Reference(AttackChoices, CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
+class Reference(Splitting, AttackChoices, CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
     name = "reference"
     anytime_commands = Igougo.anytime_commands + ("revive",)
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),

@@ -87,10 +87,13 @@ class EndPhase(Command):
 
 @dataclass(frozen=True)
 class UseStratagem(Command):
-    """Reference: spend CP on a stratagem targeting a unit of one's own (EXT.CP.1)."""
+    """Reference: spend CP on a stratagem targeting a unit of one's own (EXT.CP.1). Its effect on the unit lasts
+    its stated `duration` (end_of_phase, end_of_turn, end_of_battle_round, start_of_next_turn; CORE.PER.1), or
+    the phase (CORE.PER.2); Command Re-roll has none."""
 
     name: str
     unit: str
+    duration: str | None = None  # its effect's stated duration (CORE.PER.1); none stated: the phase (CORE.PER.2)
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "use_stratagem"
 
@@ -232,13 +235,15 @@ class RecordCasualties(Command):
 
 @dataclass(frozen=True)
 class SetStatus(Command):
-    """Attested: a status gained or lost for a reason the table resolved."""
+    """Attested: a status gained or lost for a reason the table resolved. Reference: with a `duration` the status
+    is an effect that ends by itself at that boundary (CORE.PER.1), in reserves or embarked too."""
 
     unit: str
     status: str
     value: bool = True
     reason: str = ""
     rule: str | None = None
+    duration: str | None = None  # reference: end_of_phase | end_of_turn | end_of_battle_round | start_of_next_turn
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "set_status"
 

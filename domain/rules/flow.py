@@ -59,7 +59,8 @@ class Step:
 class Ruleset:
     name = ""
     anytime_commands: tuple[str, ...] = ("free_roll", "record_casualties", "set_status", "concede")
-    setup_commands: tuple[str, ...] = ()  # a ruleset's own commands of set-up, judged by their handlers and actions
+    setup_commands: tuple[str, ...] = ()
+    durations = False  # set_status may give a status for a stated time (reference: CORE.PER.1)  # a ruleset's own commands of set-up, judged by their handlers and actions
     handlers: dict[str, Callable] = {}
     appliers: dict[str, Callable] = {}
 
@@ -247,6 +248,9 @@ class Ruleset:
     def set_status(self, t: Any, seat: str, command: cmd.SetStatus) -> None:
         if command.status not in army.STATUSES:
             raise Malformed(f"unknown status {command.status!r}", field="status")
+        if command.duration is not None and not self.durations:
+            raise Malformed(f"the {self.name} ruleset records a status as a fact, without a duration",
+                            field="duration")
         self._check_rule(command.rule)
         self.change_status(t, command.unit, command.status, command.value, command.rule or "CORE.DESC.1",
                            reason=command.reason, attested_by=seat)

@@ -20,6 +20,7 @@ from domain.rules.reference.charge import Charge
 from domain.rules.reference.choices import AttackChoices
 from domain.rules.reference.command import CommandPhase
 from domain.rules.reference.common import attached_to, engaged, members, on_battlefield
+from domain.rules.reference.effects import Persisting
 from domain.rules.reference.fight import Fight
 from domain.rules.reference.movement import Movement
 from domain.rules.reference.shooting import Shooting, shooting_types
@@ -35,7 +36,7 @@ ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard":
 
 
 @register
-class Reference(Splitting, AttackChoices, CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
+class Reference(Persisting, Splitting, AttackChoices, CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
     name = "reference"
     anytime_commands = Igougo.anytime_commands + ("revive",)
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
@@ -56,6 +57,7 @@ class Reference(Splitting, AttackChoices, CommandPhase, Movement, Shooting, Char
         return super().step_over(state, step)
 
     def begin(self, t: Any, step: Step) -> None:
+        self.expire_effects(t, step)  # CORE.PER.1/2: what lasted until this boundary ends
         if step.kind == "order":
             return
         if step.phase == "command":
@@ -230,7 +232,7 @@ class Reference(Splitting, AttackChoices, CommandPhase, Movement, Shooting, Char
             self.disengage(t, uid, "CORE.STR.2", "was destroyed")
 
     def records(self, state: dict[str, Any], seat: str) -> list[Action]:
-        offered = super().records(state, seat)
+        offered = super().records(state, seat) + self.effect_records(state, seat)
         short = [uid for uid, unit in units_of(state, seat) if unit["models_alive"] < army.model_count(unit)]
         if short and state["status"] == "in_progress":
             offered.append(act.action("revive", "CORE.REV.1", "return destroyed models to their unit (a rule says so)",

@@ -10,7 +10,8 @@ from domain.rules import actions as act
 from domain.rules.actions import Action
 from domain.rules.flow import SEATS, Step, alive, applies, handles, units_of
 from domain.rules.reference.common import STRATAGEMS, attached_to, members, objective_control, remember_roll
-from domain.rulings import Refused
+from domain.rules.reference.effects import DURATIONS, duration_of
+from domain.rulings import Malformed, Refused
 
 VP_PER_OBJECTIVE, VP_TURN_CAP = 5, 15
 
@@ -74,8 +75,9 @@ class CommandPhase:
         targets = self.stratagem_targets(state, seat)
         if names and targets:
             offered.append(act.action("use_stratagem", "EXT.CP.1", "use a stratagem on one of your units (its "
-                                      "effect is resolved at the table)", ["name", "unit"],
-                                      name=act.one_of(names), unit=act.one_of(targets)))
+                                      "effect is resolved at the table; it lasts its duration, or the phase)",
+                                      ["name", "unit"], name=act.one_of(names), unit=act.one_of(targets),
+                                      duration=act.one_of(list(DURATIONS), "its stated duration (CORE.PER.1)")))
         return offered
 
     @handles("use_stratagem")
@@ -99,8 +101,13 @@ class CommandPhase:
                 raise Refused(f"{command.unit} has no roll just made that can be re-rolled", rule="EXT.CP.1")
         elif command.unit not in self.stratagem_targets(state, seat):
             raise Refused(f"{command.unit} is battle-shocked: stratagems cannot target it", rule="RS.CMD.3")
+        until = duration_of(command.duration)
+        if command.name == "Command Re-roll" and until is not None:
+            raise Malformed("Command Re-roll gives no lasting effect: send no duration", field="duration")
         t.emit("StratagemUsed", {"seat": seat, "name": command.name, "unit": command.unit, "cp": cost,
                                  "cp_left": state["cp"][seat] - cost}, "EXT.CP.1")
+        if command.name != "Command Re-roll":  # its effect on the unit, for its duration (CORE.PER.1/2)
+            self.start_effect(t, command.unit, command.name, seat, until)
         if command.name == "Command Re-roll":  # CORE.DICE.2: the whole roll again, never a second time
             self.request_roll(t, seat, reroll["purpose"], reroll["spec"], "CORE.DICE.2", command.unit,
                               **{**reroll["context"], "rerolled": True})

@@ -140,6 +140,18 @@ class Split(Command):
 
 
 @dataclass(frozen=True)
+class StartAction(Command):
+    """Reference, Shooting phase: instead of shooting, a unit starts a named action (the game's `options.actions`)
+    that completes at the end of the turn; never a battle-shocked unit (RS.CMD.3), nor one that Advanced or Fell
+    Back (RS.MOV.3, RS.MOV.4). The unit cannot charge this turn."""
+
+    unit: str
+    action: str
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "start_action"
+
+
+@dataclass(frozen=True)
 class Revive(Command):
     """Reference: a rule returns destroyed models to their unit (CORE.REV.1), set up as the table attests."""
 
@@ -299,7 +311,7 @@ COMMANDS: dict[str, type[Command]] = {
     for cls in (AddEntropy, StartGame, RollOff, ChooseOrder, ConfirmCount, Select, Pass,
                 DeclareDone, EndPhase, Roll, FreeRoll, Concede, RecordCasualties, SetStatus,
                 VehicleHit, BlastHit, Attack, OngoingReserves, ResolveCharge,
-                UseStratagem, ChargeMove, PileIn, EndFight, Consolidate, Revive, CommandReroll, KeepDice, Allocate, Split)
+                UseStratagem, ChargeMove, PileIn, EndFight, Consolidate, Revive, CommandReroll, KeepDice, Allocate, Split, StartAction)
 }
 
 

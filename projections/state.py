@@ -15,6 +15,7 @@ def unit_view(state: dict[str, Any], uid: str, eligible: bool) -> dict[str, Any]
             "wounds_lost": unit.get("wounds_lost", 0), "statuses": list(unit["statuses"]),
             "selected": unit["selected"], "eligible": eligible, "in_reserves": bool(unit.get("in_reserves")),
             "arriving": bool(unit.get("arriving")), "embarked_in": unit.get("embarked_in"),
+            "action": unit["turn"].get("action"),  # reference: the action it started this turn (RS.CMD.3)
             # CORE.PER.1/2 (reference): what lasts for a while, since when and until when
             "effects": [{"effect": e["effect"], "by": e["by"], "until": e["until"], "since_seq": e["seq"],
                          "since": {"battle_round": e["battle_round"], "phase": e["phase"]}}

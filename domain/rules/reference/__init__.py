@@ -25,6 +25,7 @@ from domain.rules.reference.fight import Fight
 from domain.rules.reference.movement import Movement
 from domain.rules.reference.shooting import Shooting, shooting_types
 from domain.rules.reference.split import Splitting
+from domain.rules.reference.unit_actions import UnitActions
 from domain.rules.registry import register
 from domain.rulings import Refused
 
@@ -36,7 +37,7 @@ ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard":
 
 
 @register
-class Reference(Persisting, Splitting, AttackChoices, CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
+class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
     name = "reference"
     anytime_commands = Igougo.anytime_commands + ("revive",)
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
@@ -107,6 +108,8 @@ class Reference(Persisting, Splitting, AttackChoices, CommandPhase, Movement, Sh
             return ("RS.CHG.1", "an engaged unit cannot declare a charge")
         if turn.get("advanced") or turn.get("fell_back"):
             return ("RS.CHG.1", "a unit that Advanced or Fell Back cannot charge")
+        if turn.get("action"):  # unit_actions.py convention
+            return ("RS.CHG.1", f"a unit that started an action ({turn['action']}) this turn cannot charge")
         if not self.charge_targets(state, unit["owner"]):
             return ("RS.CHG.1", "no enemy unit is on the battlefield to charge")
         return None
@@ -168,6 +171,7 @@ class Reference(Persisting, Splitting, AttackChoices, CommandPhase, Movement, Sh
             offered += getattr(self, f"{step.phase}_actions")(state, seat, ready)
             if step.phase == "shooting":
                 offered += self.attack_actions(state, seat, "shooting")
+                offered += self.start_action_actions(state, seat, [uid for uid, _ in units_of(state, seat)])
         offered += self.stratagem_actions(state, seat)
         if awaiting["action"] == "end_phase" and awaiting["seat"] == seat:
             fields = {"control": self.control_schema(state)} if self.scoring_now(state, step) else {}
@@ -192,6 +196,8 @@ class Reference(Persisting, Splitting, AttackChoices, CommandPhase, Movement, Sh
             raise Refused("objectives are scored at the end of the Command phase, from battle round 2",
                           rule="EXT.VP.1")
         super().end_phase(t, seat, command)
+        if step is not None and step.phase == "fight":  # the turn ends: its actions complete (unit_actions.py)
+            self.complete_actions(t, seat)
         if step is not None and self.scoring_now(state, step):
             self.score(t, seat, dict(command.control or {}))
 

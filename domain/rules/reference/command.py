@@ -55,8 +55,10 @@ class CommandPhase:
 
     @staticmethod
     def rerollable(state: dict[str, Any], seat: str) -> list[str]:
-        """Units of this seat standing with a roll just made that Command Re-roll may roll again."""
-        return [uid for uid, unit in units_of(state, seat) if alive(unit) and unit["turn"].get("reroll")]
+        """Units of this seat standing with a roll just made that Command Re-roll may roll again; never a
+        battle-shocked unit (RS.CMD.3), unless the roll is the battle-shock test that has just made it so."""
+        return [uid for uid, unit in units_of(state, seat) if alive(unit) and unit["turn"].get("reroll")
+                and ("battle_shocked" not in unit["statuses"] or unit["turn"]["reroll"]["purpose"] == "battle_shock")]
 
     @staticmethod
     def stratagem_targets(state: dict[str, Any], seat: str) -> list[str]:
@@ -98,6 +100,8 @@ class CommandPhase:
         reroll = unit["turn"].get("reroll")
         if command.name == "Command Re-roll":
             if command.unit not in self.rerollable(state, seat):
+                if reroll and "battle_shocked" in unit["statuses"]:
+                    raise Refused(f"{command.unit} is battle-shocked: stratagems cannot target it", rule="RS.CMD.3")
                 raise Refused(f"{command.unit} has no roll just made that can be re-rolled", rule="EXT.CP.1")
         elif command.unit not in self.stratagem_targets(state, seat):
             raise Refused(f"{command.unit} is battle-shocked: stratagems cannot target it", rule="RS.CMD.3")

@@ -84,6 +84,8 @@ class Shooting:
         used = unit["turn"].get("used", [])
         if phase == "shooting":
             kind = unit["turn"].get("shooting")
+            if kind is None:  # selected for an action instead of shooting (unit_actions.py)
+                return []
             return [w["name"] for w in army.ranged_weapons(unit) if w["name"] not in used and usable(unit, w, kind)]
         if self.models_left(unit) <= 0:
             return []

@@ -129,12 +129,12 @@ class Allocate(Command):
 
 @dataclass(frozen=True)
 class Split(Command):
-    """Reference, in set-up: split a mustered unit into two (CORE.SPL.1); `models` gives, per model line (its
-    index in the unit's `models`, as a string), the models that form the new unit, whose id is the unit's with
-    `-2` appended. Each part's starting strength is its own (CORE.STR.1); neither part can be split again."""
+    """Reference, in set-up: split a mustered unit into two (CORE.SPL.1); `models` of them (taken from its last
+    model lines first) form the new unit, whose id is the unit's with `-2` appended. Each part's starting strength
+    is its own (CORE.STR.1); neither part can be split again."""
 
     unit: str
-    models: dict[str, int] = field(default_factory=dict)
+    models: int
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "split"
 

@@ -3,8 +3,8 @@
 Conventions where RULES.md is silent:
 - A seat splits one of its mustered units during set-up, before `start_game` (battle round 1 has not begun), so
   each part's starting strength is its own models when the game starts (CORE.STR.1).
-- `split` names how many models of each model line (by its index in the unit's `models`, as a string) form the
-  new part; at least one model goes and at least one stays. The new part's id is the unit's id with `-2`
+- `split` names how many models form the new part (1 to all but one); they are taken from the unit's model lines
+  last first (a sergeant listed first stays in the first part). The new part's id is the unit's id with `-2`
   appended (then `-3`, … if that id is taken); its name is the unit's with " (2)". It keeps the unit's
   keywords, abilities, weapons, statuses, reserves and transport.
 - CORE.SPL.1: a unit can be split once and neither part can be split again. A leader, a unit with a leader
@@ -20,7 +20,7 @@ from domain import commands as cmd
 from domain.rules import actions as act
 from domain.rules.actions import Action
 from domain.rules.flow import applies, handles, units_of
-from domain.rulings import Malformed, Refused
+from domain.rulings import Refused
 
 
 class Splitting:
@@ -47,13 +47,11 @@ class Splitting:
         offered = []
         for uid, unit in units_of(state, seat):
             if self.unsplittable(state, uid) is None:
-                lines = {str(i): act.integer(0, line.get("count", 1), f"models of {line['name']} in the new part")
-                         for i, line in enumerate(unit["models"])}
+                total = army.model_count(unit)
                 offered.append(act.action(
                     "split", "CORE.SPL.1", f"split {uid} into two units before the battle (once; each part's "
                     "starting strength its own)", ["unit", "models"], unit=act.const(uid),
-                    models={"type": "object", "additionalProperties": False, "properties": lines,
-                            "description": "per model line (its index), the models that form the new unit"}))
+                    models=act.integer(1, total - 1, "models that form the new unit (from the last model lines)")))
         return offered
 
     @handles("split")
@@ -68,15 +66,13 @@ class Splitting:
         if why:
             raise Refused(why, rule="CORE.SPL.1")
         counts = [line.get("count", 1) for line in unit["models"]]
-        moving = [0] * len(counts)
-        for key, value in command.models.items():
-            if not (key.isdigit() and int(key) < len(counts)):
-                raise Malformed(f"models names model lines by index, 0..{len(counts) - 1}", field="models")
-            if type(value) is not int or not 0 <= value <= counts[int(key)]:
-                raise Malformed(f"line {key} has {counts[int(key)]} models", field="models")
-            moving[int(key)] = value
-        if not 0 < sum(moving) < sum(counts):
-            raise Refused("each part keeps at least one model", rule="CORE.SPL.1")
+        if type(command.models) is not int or not 0 < command.models < sum(counts):
+            raise Refused(f"the new unit takes 1 to {sum(counts) - 1} of the {sum(counts)} models: each part keeps "
+                          "at least one", rule="CORE.SPL.1")
+        moving, left = [0] * len(counts), command.models
+        for i in reversed(range(len(counts))):  # the last model lines first
+            moving[i] = min(counts[i], left)
+            left -= moving[i]
         new, n = f"{command.unit}-2", 2
         while new in state["units"]:
             n += 1

@@ -73,7 +73,7 @@ def test_server_dice_pause_for_a_command_reroll_and_the_defenders_group_then_go_
     while table.view("A")["awaiting"]["action"] in ("command_reroll", "keep_dice", "allocate"):
         awaiting = table.view("A")["awaiting"]
         body = {"type": "keep_dice"} if awaiting["action"] != "allocate" else \
-            {"type": "allocate", "line": awaiting["roll"]["choices"][0]["line"]}
+            {"type": "allocate", "line": awaiting["choice"]["choices"][0]["line"]}
         events += send(table, awaiting["seat"], body)
     assert [e["data"]["line"] for e in events if e["type"] == "SavesRolled"][:1] == [1]  # the Gunners first
     assert any(e["type"] == "AttackResolved" for e in events)

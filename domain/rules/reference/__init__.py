@@ -145,7 +145,7 @@ class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase,
             action = "allocate" if pause["kind"] == "allocate" else \
                 "command_reroll" if self.command_reroll_open(state, pause["seat"], pause["unit"]) else "keep_dice"
             return {"seat": pause["seat"], "action": action, "unit": pause["unit"],
-                    "roll": {"purpose": pause["step"], "batch": pause.get("batch"), "choices": pause["choices"]}}
+                    "choice": {"step": pause["step"], "batch": pause.get("batch"), "choices": pause["choices"]}}
         if step is not None and step.phase == "fight":
             awaiting = self.fight_awaiting(state, step)
             if awaiting is not None:

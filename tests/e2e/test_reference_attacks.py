@@ -125,3 +125,21 @@ def test_precision_is_offered_to_the_attacker_only_where_a_precision_weapon_can_
                for a in game.state("A")["actions"] if a["type"] == "attack"}
     assert attacks["snipers"]["precision"]["type"] == "boolean"
     assert "precision" not in attacks["plain"]  # no PRECISION weapon: nothing to choose
+
+
+def test_a_command_rerolled_hit_counts_with_its_new_face_and_analytics_count_both_dice(new_game):
+    game = shooting(new_game)
+    game.cmd("A", "attack", unit="shooters", weapon="Storm bolter", target="guard")
+    game.cmd("A", "roll", dice=[1, 3, 3, 3, 3, 3])
+    assert game.state()["awaiting"]["choice"] == {"step": "hit", "batch": [1, 3, 3, 3, 3, 3], "choices": [0]}
+    game.cmd("A", "command_reroll", die=0)
+    hits = rolled(game, "A", "hit", [6])  # CORE.DICE.2: the re-rolled 6 is a critical hit, SUSTAINED and LETHAL
+    assert hits["HitsScored"]["data"]["criticals"] == 1 and hits["SustainedHitsScored"]["data"]["extra_hits"] == 1
+    while game.state()["awaiting"]["action"] == "roll":
+        awaiting = game.state()["awaiting"]
+        count = int(awaiting["roll"]["spec"].split("D")[0] or 1)
+        rolled(game, awaiting["seat"], awaiting["roll"]["purpose"], [4] * count)
+    analytics = game.http.get(f"/games/{game.id}/analytics", headers=game.headers("A")).json()
+    (attack,) = analytics["attacks"]
+    assert attack["attacker"] == "shooters" and 0 <= attack["wounds_lost"]["luck_percentile"] <= 100
+    assert analytics["dice"]["A"]["hit"]["dice"] == 7  # both faces were rolled: the 1 and its re-roll

@@ -62,6 +62,7 @@ class Situation:
     critical_hit_on: int = 6  # an unmodified roll at or above this is a critical hit (RS.ATK.1)
     attacker_keywords: frozenset[str] = frozenset()  # EXT.WPN.HAZARDOUS: CHARACTER/MONSTER/VEHICLE
     precision_line: int | None = None  # EXT.WPN.PRECISION: the CHARACTER line the attacker picks
+    defender_allocates: bool = False  # RS.ATK.3: the defender picks among tied groups as the attack goes ("allocate")
 
     def __post_init__(self) -> None:
         for policy in (self.reroll_hits, self.reroll_wounds):

@@ -83,6 +83,7 @@ def audit(log: GameLog, seq: int) -> dict[str, Any]:
         "sent": {"command": action.command, "endpoint": action.endpoint, "by": action.sent_by, "at": action.at,
                  "action_seqs": action.seqs, "action_link": link(log.game_id, action.first)},
         "rule": rule_view(entry["rule"]),
+        "also": [rule_view(r) for r in entry["data"].get("rules", ()) if isinstance(r, str) and r != entry["rule"]],
         "dice": dice_view(log, entry),
         "facts": facts_view(log, entry, action),
         "causes": causes(log, entry, action),

@@ -42,6 +42,9 @@ def test_a_battle_shocked_unit_that_passes_its_test_stops_being_battle_shocked(n
     answer = roll(game, "A", 3, 4)  # 7 against Ld 7: passed
     tested = next(e for e in answer["events"] if e["type"] == "BattleShockTested")
     assert tested["data"]["passed"] is True and tested["rule"] == "RS.CMD.2"
+    audit = game.http.get(f"/games/{game.id}/audit/{tested['seq']}", headers=game.headers("B")).json()
+    assert [rule["id"] for rule in audit["also"]] == ["CORE.LD.1"]  # a battle-shock test is a battle-shock roll
+    assert audit["also"][0]["summary"]
     assert "battle_shocked" not in game.state()["units"]["intercessors"]["statuses"]
     assert game.state()["awaiting"] == {"seat": "A", "action": "end_phase"}
 

@@ -67,3 +67,14 @@ def test_durations_are_checked_and_belong_to_reference(new_game):
     problem = other.send("A", {"type": "set_status", "unit": "squad", "status": "pinned", "duration": "end_of_phase"})
     assert problem.status_code == 422 and problem.json()["field"] == "duration"
     assert not [e for e in other.events() if e["type"] == "StatusGained"]
+
+
+def test_a_stratagem_is_used_once_a_phase_by_each_player(new_game):
+    game = new_game("reference", dice="table", battle_rounds=2)
+    game.start([unit("squad", 5), unit("marines", 3)], [unit("boyz", 5)])
+    to(game, "command", "A", battle_round=2)
+    assert game.state()["cp"]["A"] >= 2
+    used = game.cmd("A", "use_stratagem", name="Insane Bravery", unit="squad")
+    assert of(used, "StratagemUsed")[0]["data"]["rules"] == ["EXT.CP.1", "CORE.OWN.1"]
+    again = game.send("A", {"type": "use_stratagem", "name": "Insane Bravery", "unit": "marines"}).json()
+    assert again["rule"] == "EXT.CP.1" and "CORE.OWN.1" in again["detail"]  # the limit counts per player

@@ -135,7 +135,7 @@ def test_a_command_re_roll_rolls_the_charge_again_once_for_one_cp(new_game):
     assert reroll["rule"] == "EXT.CP.1" and reroll["schema"]["properties"]["unit"] == {"enum": ["chargers"]}
     used = game.cmd("A", "use_stratagem", name="Command Re-roll", unit="chargers")
     assert used["events"][0]["data"] == {"seat": "A", "name": "Command Re-roll", "unit": "chargers", "cp": 1,
-                                         "cp_left": 0}
+                                         "cp_left": 0, "rules": ["EXT.CP.1", "CORE.OWN.1"]}
     assert game.state()["awaiting"]["roll"] == {"purpose": "charge", "unit": "chargers", "spec": "2D6",
                                                 "rule": "CORE.DICE.2"}
     rolled = game.cmd("A", "roll", dice=[6, 5])

@@ -23,4 +23,5 @@ def test_a_split_takes_the_last_model_lines_first_and_the_audit_names_it(new_gam
     assert started["data"]["starting_strength"] == {"squad": 5, "squad-2": 5, "boyz": 5}
     audit = game.http.get(f"/games/{game.id}/audit/{event['seq']}", headers=game.headers("A")).json()
     assert audit["rule"]["id"] == "CORE.SPL.1"
+    assert [rule["id"] for rule in audit["also"]] == ["CORE.STR.1", "CORE.OTH.1"]
     assert game.send("A", {"type": "split", "unit": "squad", "models": 2}).status_code == 409

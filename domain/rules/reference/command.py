@@ -46,7 +46,8 @@ class CommandPhase:
         passed = roll["total"] >= context["ld"]
         t.emit("BattleShockTested", {"unit": uid, "total": roll["total"], "ld": context["ld"], "passed": passed,
                                      "strength": context["strength"], "rerolled": bool(context.get("rerolled")),
-                                     "rerollable": not context.get("rerolled")}, "RS.CMD.2")
+                                     "rerollable": not context.get("rerolled"),
+                                     "rules": ["RS.CMD.2", "CORE.LD.1"]}, "RS.CMD.2")
         for member in members(t.state["units"], uid):
             self.change_status(t, member, "battle_shocked", not passed, "RS.CMD.2",
                                reason="failed a battle-shock test" if not passed else "passed a battle-shock test")
@@ -91,7 +92,8 @@ class CommandPhase:
         if state["cp"][seat] < cost:
             raise Refused(f"{command.name} costs {cost} CP; you have {state['cp'][seat]}", rule="EXT.CP.1")
         if command.name in state["step"].get("stratagems", {}).get(seat, []):
-            raise Refused(f"{command.name} was already used this phase", rule="EXT.CP.1")
+            raise Refused(f"{command.name} was already used this phase by seat {seat} (the limit counts per player, "
+                          "CORE.OWN.1)", rule="EXT.CP.1")
         if state["rolls"]:
             raise Refused("a roll is awaited first", rule=state["rolls"][0]["rule"])
         unit = state["units"][command.unit]
@@ -109,7 +111,7 @@ class CommandPhase:
         if command.name == "Command Re-roll" and until is not None:
             raise Malformed("Command Re-roll gives no lasting effect: send no duration", field="duration")
         t.emit("StratagemUsed", {"seat": seat, "name": command.name, "unit": command.unit, "cp": cost,
-                                 "cp_left": state["cp"][seat] - cost}, "EXT.CP.1")
+                                 "cp_left": state["cp"][seat] - cost, "rules": ["EXT.CP.1", "CORE.OWN.1"]}, "EXT.CP.1")
         if command.name != "Command Re-roll":  # its effect on the unit, for its duration (CORE.PER.1/2)
             self.start_effect(t, command.unit, command.name, seat, until)
         if command.name == "Command Re-roll":  # CORE.DICE.2: the whole roll again, never a second time

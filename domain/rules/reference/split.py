@@ -9,6 +9,8 @@ Conventions where RULES.md is silent:
   keywords, abilities, weapons, statuses, reserves and transport.
 - CORE.SPL.1: a unit can be split once and neither part can be split again. A leader, a unit with a leader
   attached to it, a transport with units embarked and a unit of one model are not split.
+- CORE.OTH.1: the two parts are "other" units of each other from then on (each selected, targeted and limited
+  on its own), which `UnitSplit` cites beside CORE.SPL.1 and CORE.STR.1.
 """
 from __future__ import annotations
 
@@ -79,7 +81,8 @@ class Splitting:
             new = f"{command.unit}-{n}"
         t.emit("UnitSplit", {"unit": command.unit, "new_unit": new, "seat": seat, "moved": moving,
                              "kept": [c - m for c, m in zip(counts, moving)], "models": sum(counts) - sum(moving),
-                             "new_models": sum(moving)}, "CORE.SPL.1")
+                             "new_models": sum(moving), "rules": ["CORE.SPL.1", "CORE.STR.1", "CORE.OTH.1"]},
+               "CORE.SPL.1")
 
     @applies("UnitSplit")
     def _split(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

@@ -31,7 +31,7 @@ MOVE_TYPES = ("select", "pass", "declare_done", "end_phase", "roll", "roll_off",
 
 
 def army(seat: str, rng: random.Random) -> list[dict[str, Any]]:
-    """A bit of everything the three rulesets read: weapons of each kind, a transport with passengers,
+    """A bit of everything the three rulesets read: weapons of each kind, two model lines, a transport with passengers,
     reserves, a fleeing (and, in heresy, Routed) unit, an immobile bunker, a heavy weapon with INDIRECT FIRE."""
     p = seat.lower()
     kind, shots = rng.choice([("rapid_fire", "2"), ("heavy", "3"), ("pistol", "1"), ("assault", "D6")])
@@ -45,6 +45,9 @@ def army(seat: str, rng: random.Random) -> list[dict[str, Any]]:
              unit(f"{p}-brawlers", rng.randint(1, 4), ranged=False),
              vehicle(f"{p}-transport", capacity=10, fire_points=rng.choice([0, 2]), hull_points=rng.randint(1, 3)),
              unit(f"{p}-passengers", rng.randint(1, 4), embarked_in=f"{p}-transport")]
+    if rng.random() < 0.5:  # a second model line: the defender picks which group saves first (RS.ATK.3)
+        mob = units[1]
+        mob["models"].append({**mob["models"][0], "name": "Gunner", "count": 1, "W": 2})
     if rng.random() < 0.5:
         units.append(unit(f"{p}-reserve", 3, in_reserves=True))
     if rng.random() < 0.3:

@@ -72,6 +72,8 @@ def test_a_devastating_critical_wound_is_mortal_and_other_damage_does_not_spill(
         resolved.update(rolled(game, awaiting["seat"], awaiting["roll"]["purpose"],
                                [1] * int(awaiting["roll"]["spec"].split("D")[0] or 1)))  # FNP all failed
     outcome = resolved["AttackResolved"]["data"]
+    mortal = resolved["MortalWoundsInflicted"]  # the devastating step has its own event, named for what it did
+    assert mortal["rule"] == "EXT.WPN.DEVASTATING" and mortal["data"]["mortal_wounds"] == 2
     # the failed save's 2 damage kills one W1 guard (the excess is lost); 2 mortal wounds spill over two more
     assert outcome["mortal_wounds"] == 2 and outcome["models_destroyed"] == 3
     assert game.state()["units"]["guard"]["models_alive"] == 0
@@ -143,3 +145,34 @@ def test_a_command_rerolled_hit_counts_with_its_new_face_and_analytics_count_bot
     (attack,) = analytics["attacks"]
     assert attack["attacker"] == "shooters" and 0 <= attack["wounds_lost"]["luck_percentile"] <= 100
     assert analytics["dice"]["A"]["hit"]["dice"] == 7  # both faces were rolled: the 1 and its re-roll
+
+
+def attack_targets(game: GameClient, seat: str) -> list[list[str]]:
+    return [a["schema"]["properties"]["target"]["enum"] for a in game.state(seat)["actions"] if a["type"] == "attack"]
+
+
+def test_an_attached_leader_is_targeted_only_as_its_bodyguards_unit_until_the_bodyguard_is_gone(new_game):
+    game = shooting(new_game)  # CORE.STR.1: captain + guard are one unit, named by the bodyguard
+    assert attack_targets(game, "A") == [["guard"]]
+    problem = game.refused("A", "attack", unit="shooters", weapon="Storm bolter", target="captain")
+    assert problem["rule"] == "CORE.STR.1" and "guard" in problem["detail"]
+    game.cmd("B", "record_casualties", unit="guard", models=3)
+    assert attack_targets(game, "A") == [["captain"]]  # the leader stands alone now
+    game.cmd("A", "attack", unit="shooters", weapon="Storm bolter", target="captain")
+
+
+def test_a_charge_names_the_bodyguard_of_an_attached_leader_and_engages_them_both(new_game):
+    game = new_game("reference", dice="table")
+    game.start([unit("chargers", 3)],
+               [unit("guard", 3), unit("captain", 1, leader_of="guard", keywords=("INFANTRY", "CHARACTER"),
+                                        models=[CAPTAIN])])
+    while game.state()["phase"] != "charge" or game.state()["awaiting"]["action"] != "end_phase":
+        play_awaited(game)
+    game.cmd("A", "select", unit="chargers")
+    game.cmd("A", "roll", dice=[5, 5])
+    (move,) = [a for a in game.state("A")["actions"] if a["type"] == "charge_move"]
+    assert move["schema"]["properties"]["targets"]["items"]["enum"] == ["guard"]
+    assert game.refused("A", "charge_move", unit="chargers", targets=["captain"], distance=6)["rule"] == "CORE.STR.1"
+    engaged = game.cmd("A", "charge_move", unit="chargers", targets=["guard"], distance=6)["events"]
+    (together,) = [e for e in engaged if e["type"] == "UnitsEngaged"]
+    assert sorted(together["data"]["with"]) == ["captain", "guard"]

@@ -8,7 +8,7 @@ from domain import commands as cmd
 from domain.rules import actions as act
 from domain.rules.actions import Action
 from domain.rules.flow import alive, applies, handles, inches
-from domain.rules.reference.common import foes, members, remember_roll
+from domain.rules.reference.common import foes, members, not_a_unit_alone, remember_roll
 from domain.rulings import Malformed, Refused
 
 MAX_CHARGE = 12  # RS.CHG.1: within 12" of an enemy unit
@@ -70,6 +70,9 @@ class Charge:
         targets = list(dict.fromkeys(command.targets))
         if not targets:
             raise Malformed("a charge names its targets (targets)", field="targets")
+        alone = not_a_unit_alone(state["units"], targets)
+        if alone:
+            raise Refused(alone[1], rule=alone[0])
         chargeable = self.charge_targets(state, seat)
         for target in targets:
             if target not in chargeable:

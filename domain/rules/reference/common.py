@@ -1,7 +1,7 @@
 """What every phase of `reference` reads: engagement, the battlefield, attached units."""
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from domain.rules.flow import alive
 
@@ -53,7 +53,21 @@ def members(units: dict[str, dict[str, Any]], uid: str) -> list[str]:
 
 
 def foes(state: dict[str, Any], seat: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    return ((uid, u) for uid, u in state["units"].items() if u["owner"] != seat and on_battlefield(u))
+    """The enemy units on the battlefield that can be named (targeted, charged): an attached leader is not one
+    of them, its bodyguard names the unit they form (CORE.STR.1)."""
+    units = state["units"]
+    return ((uid, u) for uid, u in units.items()
+            if u["owner"] != seat and on_battlefield(u) and not attached_to(units, uid))
+
+
+def not_a_unit_alone(units: dict[str, dict[str, Any]], uids: Iterable[str]) -> tuple[str, str] | None:
+    """(rule, why) when one of these is a leader attached to a standing bodyguard: it is named as that unit."""
+    for uid in uids:
+        bodyguard = attached_to(units, uid) if uid in units else None
+        if bodyguard:
+            return ("CORE.STR.1", f"{uid} is attached to {bodyguard}: they are one unit; name {bodyguard} "
+                                  "(wounds go to the leader last, RS.ATK.3)")
+    return None
 
 
 def objective_control(state: dict[str, Any], claims: dict[str, list[str]]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from domain import commands as cmd
 from domain.rules import actions as act
 from domain.rules.actions import Action
 from domain.rules.flow import SEATS, Step, alive, applies, handles, inches, other
-from domain.rules.reference.common import attached_to, engaged, foes, on_battlefield
+from domain.rules.reference.common import attached_to, engaged, foes, not_a_unit_alone, on_battlefield
 from domain.rulings import Refused
 
 PILE_IN = CONSOLIDATE = 3  # inches
@@ -223,6 +223,9 @@ class Fight:
         if command.mode == "ongoing" and not engaged(unit):
             raise Refused("an Ongoing consolidation is for an engaged unit", rule="RS.FGT.4")
         if command.mode == "engaging":
+            alone = not_a_unit_alone(state["units"], command.targets or [])
+            if alone:
+                raise Refused(alone[1], rule=alone[0])
             near = [f for f, _ in foes(state, seat)]
             if not command.targets or any(target not in near for target in command.targets):
                 raise Refused("an Engaging consolidation names enemy units on the battlefield within 3\"",

@@ -12,15 +12,14 @@ from domain.rules.actions import Action
 from domain.rules.flow import alive, applies, handles, units_of
 from domain.attacks import ATTACKER, Need, Profile, Situation, from_data, profile_from, resolve, to_data
 from domain.rules.reference.choices import need_data
-from domain.rules.reference.common import engaged, first_model, foes, is_monster_or_vehicle, members, weapon_keywords
+from domain.rules.reference.common import (attached_to, engaged, first_model, foes, is_monster_or_vehicle, members,
+                                           not_a_unit_alone, weapon_keywords)
 from domain.rulings import Malformed, NotFound, Refused
 
 SHOOTING = ("normal", "assault", "close_quarters", "indirect")
-STEP_EVENTS = {"attacks": "AttacksRolled", "hit": "HitsScored", "hit_reroll": "HitsRerolled",
-               "sustained": "SustainedHitsScored", "wound": "WoundsScored", "wound_reroll": "WoundsRerolled",
-               "save": "SavesRolled", "damage": "DamageInflicted", "feel_no_pain": "FeelNoPainRolled",
-               "mortal_damage": "MortalWoundsInflicted", "mortal_feel_no_pain": "FeelNoPainRolled",
-               "hazardous": "HazardousRolled", "allocate": "GroupAllocated"}
+STEP_EVENTS = {"attacks": "AttacksRolled", "hit": "HitsScored", "sustained": "SustainedHitsScored",  # by Decision.step
+               "wound": "WoundsScored", "save": "SavesRolled", "damage": "DamageInflicted",
+               "mortal_wounds": "MortalWoundsInflicted", "hazardous": "HazardousRolled", "allocate": "GroupAllocated"}
 
 
 def close_quarters_weapon(unit: dict[str, Any], weapon: dict[str, Any]) -> bool:
@@ -99,9 +98,10 @@ class Shooting:
     @staticmethod
     def targets_of(state: dict[str, Any], uid: str, phase: str) -> list[str]:
         """RS.SHO.2 (unengaged targets; close-quarters and PISTOL at the units engaged with it) and RS.FGT.3
-        (enemy units engaged with it)."""
-        unit = state["units"][uid]
-        near = [f for f in unit.get("engaged_with", []) if alive(state["units"][f])]
+        (enemy units engaged with it); an attached leader is targeted as its bodyguard's unit (CORE.STR.1)."""
+        units = state["units"]
+        unit = units[uid]
+        near = [f for f in unit.get("engaged_with", []) if alive(units[f]) and not attached_to(units, f)]
         if phase == "fight" or unit["turn"].get("shooting") == "close_quarters":
             if near:
                 return near
@@ -162,6 +162,9 @@ class Shooting:
         if command.weapon not in self.weapons_open(state, command.unit, phase):
             raise Refused(f"{command.weapon} was used this phase, or this type of shooting does not fire it",
                           rule="RS.SHO.1" if phase == "shooting" else "RS.FGT.3")
+        alone = not_a_unit_alone(state["units"], [command.target])
+        if alone:
+            raise Refused(alone[1], rule=alone[0])
         if command.target not in self.targets_of(state, command.unit, phase):
             why = "an enemy unit engaged with it" if phase == "fight" else "a visible enemy unit, unengaged"
             raise Refused(f"{command.target} is not a target here: {why} on the battlefield (CORE.OFF.1)", rule=rule)
@@ -211,7 +214,7 @@ class Shooting:
         ids = context["attack"]
         for decision in progress.decisions[context["decided"]:]:
             extra = {"rules": list(decision.rules)} if len(decision.rules) > 1 else {}
-            t.emit(STEP_EVENTS.get(decision.step, "AttackStep"), {**ids, "step": decision.step, **decision.facts,
+            t.emit(STEP_EVENTS[decision.step], {**ids, "step": decision.step, **decision.facts,
                                                                  **extra}, decision.rules[0])
         context = {**context, "decided": len(progress.decisions)}
         need = progress.need

@@ -317,10 +317,19 @@ COMMANDS: dict[str, type[Command]] = {
 
 def as_data(command: Command) -> dict[str, Any]:
     """The command as recorded for the audit (JSON-able)."""
-    data = {f.name: getattr(command, f.name) for f in fields(command)}
-    data = {k: (list(v) if isinstance(v, tuple) else dict(v) if isinstance(v, dict) else v) for k, v in data.items()}
+    data = {f.name: _plain(getattr(command, f.name)) for f in fields(command)}
     data["type"] = command.type
     return data
+
+
+def _plain(value: Any) -> Any:
+    """As JSON gives it back, at every depth (a tuple inside a dict, e.g. end_phase's control, is a list): the
+    stored request compares equal to the same command played again (`domain.rerun`)."""
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def sent(command: Command) -> dict[str, Any]:

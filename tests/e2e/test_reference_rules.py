@@ -121,7 +121,10 @@ def test_strategic_reserves_arrive_by_ingress_from_the_second_battle_round(new_g
     answer = game.cmd("A", "select", unit="deep", move="ingress")
     assert [e["rule"] for e in answer["events"]] == ["RS.RES.1", "RS.RES.1"]
     assert game.state()["units"]["deep"]["in_reserves"] is False
-    assert game.refused("A", "select", unit="deep", move="normal")["rule"] == "RS.MOV.1"  # no other move
+    # RS.RES.1 names why: until its next Charge phase it makes no other move (RS.MOV.1's once a phase as well)
+    assert game.refused("A", "select", unit="deep", move="normal")["rule"] == "RS.RES.1"
+    until(game, 2, "A", "charge")
+    assert game.state()["units"]["deep"]["eligible"] is True  # its next Charge phase: it may declare a charge
 
 
 def test_a_command_re_roll_rolls_the_charge_again_once_for_one_cp(new_game):

@@ -91,6 +91,9 @@ class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase,
             return (rule, f"it is seat {step.active}'s turn")
         if attached_to(units, uid):
             return ("CORE.STR.1", f"it is attached to {attached_to(units, uid)}: select that unit, they act as one")
+        if unit["selected"] and step.phase == "movement" and unit["turn"].get("move") == "ingress":
+            return ("RS.RES.1", "it arrived from strategic reserves this phase: until its next Charge phase it "
+                                "makes no other move")
         if unit["selected"]:
             return (rule, f"the unit was already selected this {step.phase} phase")
         if step.phase == "movement":

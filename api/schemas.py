@@ -168,6 +168,8 @@ class StatePublic(BaseModel):
     pass_points: dict[str, int]
     declared_done: dict[str, bool]
     cp: dict[str, int]
+    vp: dict[str, int] | None = Field(None, description="victory points scored so far, per seat, where the ruleset "
+                                                         "keeps them (reference: EXT.VP.1); absent otherwise")
     units: dict[str, dict[str, Any]]
     actions: list[ActionOffered] = Field(default_factory=list, description=(
         "with a seat token, what that seat may send now that moves the game on; a command that is no instance "

@@ -40,6 +40,8 @@ def state_view(state: dict[str, Any], version: int, seat: str | None = None,
         "round_heads": list(state.get("round_heads", [])),  # keep them: `verify?head=` checks the log extends them
         "units": {uid: unit_view(state, uid, in_step and ruleset.eligible(state, uid)) for uid in state["units"]},
     }
+    if ruleset.keeps_vp:
+        view["vp"] = dict(state.get("vp") or {"A": 0, "B": 0})
     if seat is not None:
         live = game is not None and seat in ("A", "B")
         offered = game.actions(seat) if live else []

@@ -60,6 +60,7 @@ class Ruleset:
     name = ""
     anytime_commands: tuple[str, ...] = ("free_roll", "record_casualties", "set_status", "concede")
     setup_commands: tuple[str, ...] = ()
+    keeps_vp = False  # victory points are scored, and GET /state shows them (reference: EXT.VP.1)
     durations = False  # set_status may give a status for a stated time (reference: CORE.PER.1)  # a ruleset's own commands of set-up, judged by their handlers and actions
     handlers: dict[str, Callable] = {}
     appliers: dict[str, Callable] = {}

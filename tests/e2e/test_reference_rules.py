@@ -154,6 +154,7 @@ def test_objectives_are_scored_from_the_second_round_and_more_vp_wins(new_game):
     until(game, 1, "A", "command")
     assert game.refused("A", "end_phase", control={"alpha": ["scouts"]})["rule"] == "EXT.VP.1"
     until(game, 2, "A", "command")
+    assert game.state("B")["vp"] == {"A": 0, "B": 0}  # the score, as the table app shows it
     (end,) = offered(game, "A", "end_phase")
     assert set(end["schema"]["properties"]["control"]["properties"]) == {"alpha", "bravo"}
     answer = game.cmd("A", "end_phase", control={"alpha": ["snipers", "boyz"], "bravo": ["scouts"]})
@@ -164,12 +165,16 @@ def test_objectives_are_scored_from_the_second_round_and_more_vp_wins(new_game):
     scored = events_of(answer, "VictoryPointsScored")[0]
     assert scored["rule"] == "EXT.VP.1" and scored["data"]["vp"] == 10 and scored["data"]["objectives"] == [
         "alpha", "bravo"]
+    assert game.state("B")["vp"] == {"A": 10, "B": 0}
     for _ in range(400):
         state = game.state()
         if state["status"] == "ended":
             break
         play_awaited(game)
     assert game.state()["result"]["winner"] == "A"
+    verified = game.verify()  # the scored end_phase requests play again to their events
+    assert verified["commands_ok"] is True, verified
+    assert "vp" not in new_game("alternating").state()  # a ruleset that keeps no VP shows none
 
 
 def test_each_weapon_attacks_once_a_phase_and_indirect_fire_fires_only_its_own_weapons(new_game):

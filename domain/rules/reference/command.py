@@ -19,6 +19,8 @@ VP_PER_OBJECTIVE, VP_TURN_CAP = 5, 15
 class CommandPhase:
     """Mixed into `Reference`: the start of each player's turn, and CP spent at any time."""
 
+    keeps_vp = True
+
     def begin_turn(self, t: Any, step: Step) -> None:
         state = t.state
         expired = sorted(uid for uid, unit in state["units"].items() if unit["turn"])

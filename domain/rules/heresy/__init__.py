@@ -24,6 +24,7 @@ from domain.rules.heresy.movement import Movement
 from domain.rules.heresy.reactions import Reactions
 from domain.rules.heresy.reserves import Reserves
 from domain.rules.heresy.rout import Rout
+from domain.rules.heresy.shooting import ATTACK_STEPS, Shooting
 from domain.rules.igougo import Igougo
 from domain.rules.registry import register
 from domain.rulings import Refused
@@ -38,7 +39,7 @@ STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MO
 
 
 @register
-class Heresy(Reserves, Movement, Reactions, Rout, Combat, Igougo):
+class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
     name = "heresy"
     phases = tuple(phase[:3] for phase in PHASES)
 
@@ -86,8 +87,16 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Igougo):
             self.fall_back_rolled(t, uid, roll)
         elif purpose == "leadership":
             self.leadership_rolled(t, uid, request, roll)
+        elif purpose in ATTACK_STEPS:
+            self.attack_rolled(t, request, roll)
         else:
             super().on_roll(t, request, roll)
+
+    def attack_finished(self, t: Any, then: dict[str, Any] | None, ids: dict[str, Any], outcome: Any) -> None:
+        if then and then["kind"] == "snap_shots":
+            self.next_snap_shot(t, then)
+        elif then and then["kind"] == "fight":
+            self.fight_goes_on(t, then)
 
     # -- tactical statuses ---------------------------------------------------------------
 
@@ -186,6 +195,8 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Igougo):
             offered += self.move_actions(state, seat)
         elif step.phase in ("shooting", "assault"):
             offered += self.combat_actions(state, seat)
+            if step.phase == "shooting":
+                offered += self.shoot_actions(state, seat)
         return offered + [self.end_phase_action(step)]
 
     @staticmethod

@@ -52,8 +52,9 @@ class Combat:
         doing = DOING[step.phase]
         targets = act.subset(enemies_on_battlefield(state, seat), 1,
                              "the enemy units " + ("shot at" if doing == "shoot" else "charged"))
-        summary = ("select a unit to shoot and name its targets (the hits are rolled with free_roll, casualties "
-                   "and Pinned recorded)" if doing == "shoot" else
+        summary = ("select a unit to shoot and name its targets; then fire each weapon with shoot (the service "
+                   "rolls it on the heresy tables; a weapon they cannot read is rolled with free_roll and its "
+                   "casualties recorded)" if doing == "shoot" else
                    "declare a charge and name its targets (set Locked in Combat when it reaches)")
         return [act.action("select", "HH.MOV.5", summary, ["unit", "targets"], unit=act.one_of(ready),
                            act=act.const(True), targets=targets)]
@@ -84,6 +85,7 @@ class Combat:
         unit = state["units"][data["unit"]]
         unit["selected"] = True
         unit["turn"]["shot"] = True
+        unit["turn"]["targets"] = list(data["targets"])
 
     @applies("ChargeDeclared")
     def _charge(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

@@ -173,6 +173,11 @@ def test_a_unit_entering_play_opens_snap_shots_and_a_vehicle_fires_only_defensiv
     assert game.refused("B", "react", unit="tank", weapons=["Boltgun"])["rule"] == "HH.RES.4"
     made = game.cmd("B", "react", unit="militia", weapons=["Boltgun"])["events"][0]
     assert made["type"] == "ReactionMade" and made["rule"] == "HH.RES.4"
+    assert game.state()["awaiting"]["roll"]["purpose"] == "hit"  # the service rolls the snap shots: 6s hit
+    hits = next(e for e in game.cmd("B", "roll", dice=[6, 5, 5, 5, 5, 5, 5, 5, 5, 5])["events"]
+                if e["type"] == "HitsScored")
+    assert hits["data"]["needed"] == 6 and hits["data"]["hits"] == 1
+    game.cmd("B", "roll", dice=[1])  # S4 v T4 fails on a 1: the attack is over
     to_sub_phase(game, "A", None, "assault")
     assert game.refused("A", "select", unit="legion-2", targets=["militia"])["rule"] == "HH.RES.3"
 

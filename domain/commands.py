@@ -360,4 +360,15 @@ class Shoot(Command):
     type = "shoot"
 
 
-COMMANDS.update({cls.type: cls for cls in (Enter, Move, React, FallBack, Shoot)})
+@dataclass(frozen=True)
+class Strike(Command):
+    """Heresy: in a fight, the awaited unit strikes its foe with one melee weapon, every model of the Initiative
+    step using it; the service rolls it on the heresy tables (WS against WS, S against T, saves)."""
+
+    unit: str
+    weapon: str
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "strike"
+
+
+COMMANDS.update({cls.type: cls for cls in (Enter, Move, React, FallBack, Shoot, Strike)})

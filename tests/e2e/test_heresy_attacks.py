@@ -42,3 +42,64 @@ def test_a_bolter_volley_hits_on_bs_wounds_on_s_against_t_and_ap_negates_a_worse
     assert saves["data"]["needed"] == 7 and saves["data"]["failed"] == 1
     assert game.state()["units"]["militia"]["models_alive"] == 2
     assert game.refused("A", "shoot", unit="legion", weapon="Bolter", target="militia")["rule"] == "RS.SHO.2"
+
+
+def to_assault(game: GameClient) -> None:
+    a_goes_first(game)
+    to_sub_phase(game, "A", None, "assault")
+
+
+def test_a_charge_that_reaches_locks_both_units_and_they_fight_in_initiative_order(new_game):
+    game = new_game("heresy", dice="table")
+    militia = unit("militia", 4)
+    militia["models"][0].update(WS=3, I=3, T=3, Sv=5, Ld=7)
+    militia["weapons"][1].update(name="Bayonet", S=3, AP=0)
+    charger = legion("legion", 3)
+    charger["weapons"][1].update(name="Chainsword", A="2", S=4, AP=0)
+    game.start([charger], [militia])
+    to_assault(game)
+    [rolled] = [a for a in offered(game, "A", "select") if "distance" in a["schema"]["properties"]]
+    assert rolled["schema"]["properties"]["targets"]["maxItems"] == 1
+    game.cmd("A", "select", unit="legion", targets=["militia"], distance=7)
+    assert game.state()["awaiting"]["roll"] == {"purpose": "charge", "unit": "legion", "spec": "2D6",
+                                                "rule": "RS.CHG.2"}
+    answer = game.cmd("A", "roll", dice=[3, 4])
+    kinds = [(e["type"], e["data"].get("unit")) for e in answer["events"]]
+    assert ("ChargeRolled", "legion") in kinds and ("StatusGained", "legion") in kinds and \
+        ("StatusGained", "militia") in kinds and ("FightBegan", None) in kinds
+    state = game.state()
+    assert "locked_in_combat" in state["units"]["legion"]["statuses"]
+    assert state["awaiting"] == {"seat": "A", "action": "strike", "unit": "legion", "rule": "RS.FGT.3"}  # I4 first
+    assert game.refused("A", "end_phase")["rule"] == "RS.FGT.3"
+    game.cmd("A", "strike", unit="legion", weapon="Chainsword")
+    answer = game.cmd("A", "roll", dice=[3, 3, 3, 3, 2, 1])  # WS4 v WS3: 3+
+    assert next(e for e in answer["events"] if e["type"] == "HitsScored")["data"]["needed"] == 3
+    game.cmd("A", "roll", dice=[3, 3, 1, 1])  # S4 v T3: 3+
+    game.cmd("B", "roll", dice=[5, 1])  # Sv5: one saved
+    state = game.state()
+    assert state["units"]["militia"]["models_alive"] == 3
+    assert state["awaiting"] == {"seat": "B", "action": "strike", "unit": "militia", "rule": "RS.FGT.3"}
+    game.cmd("B", "strike", unit="militia", weapon="Bayonet")
+    assert game.state()["awaiting"]["roll"]["spec"] == "3D6"  # the three left strike at I3
+    game.cmd("B", "roll", dice=[1, 1, 1])  # WS3 v WS4: 4+: all miss
+    answer = game.events(after=0)
+    resolved = next(e for e in answer if e["type"] == "FightResolved")
+    assert resolved["data"]["loser"] == "militia" and resolved["data"]["wounds_caused"] == {"legion": 1, "militia": 0}
+    assert game.state()["awaiting"]["roll"]["purpose"] == "fight_leadership"
+    answer = game.cmd("B", "roll", dice=[5, 4])  # 9 > Ld7: failed
+    kinds = [(e["type"], e["data"].get("unit"), e["data"].get("status")) for e in answer["events"]]
+    assert ("StatusGained", "militia", "routed") in kinds
+    assert ("StatusLost", "militia", "locked_in_combat") in kinds and ("StatusLost", "legion", "locked_in_combat") in kinds
+    assert game.state()["awaiting"]["action"] == "end_phase"
+
+
+def test_a_charge_roll_short_of_the_distance_does_nothing(new_game):
+    game = new_game("heresy", dice="table")
+    game.start([legion("legion", 3)], [unit("militia", 4)])
+    to_assault(game)
+    answer = game.cmd("A", "select", unit="legion", targets=["militia"], distance=9.5)
+    assert answer["events"][0]["data"]["distance"] == "9.5"
+    answer = game.cmd("A", "roll", dice=[4, 5])
+    assert [e["type"] for e in answer["events"]] == ["DiceRolled", "ChargeRolled"]
+    assert answer["events"][1]["data"]["reached"] is False
+    assert "locked_in_combat" not in game.state()["units"]["legion"]["statuses"]

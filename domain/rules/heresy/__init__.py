@@ -87,6 +87,10 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
             self.fall_back_rolled(t, uid, roll)
         elif purpose == "leadership":
             self.leadership_rolled(t, uid, request, roll)
+        elif purpose == "charge":
+            self.charge_rolled(t, uid, request, roll)
+        elif purpose == "fight_leadership":
+            self.fight_leadership_rolled(t, uid, request, roll)
         elif purpose in ATTACK_STEPS:
             self.attack_rolled(t, request, roll)
         else:
@@ -147,6 +151,10 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
         reaction = self.awaiting_reaction(state)
         if reaction is not None:
             return reaction
+        strikers = self.strikers(state)
+        if strikers:
+            return {"seat": state["units"][strikers[0]]["owner"], "action": "strike", "unit": strikers[0],
+                    "rule": "RS.FGT.3"}
         if step.name == "reserves" and self.arriving(state, step.active):
             return {"seat": step.active, "action": "enter", "unit": self.arriving(state, step.active)[0],
                     "rule": "HH.RES.2"}
@@ -166,6 +174,8 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
             if awaiting["reaction"] == "move":
                 return uid == awaiting["unit"]
             return uid in self.snap_shooters(state, awaiting["against"])
+        if action == "strike":
+            return uid == awaiting["unit"]
         if action in ("enter", "fall_back"):
             return uid in (self.arriving(state, step.active) if action == "enter"
                            else self.falling_back(state, step.active))
@@ -190,6 +200,8 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
             return self.enter_actions(state, seat)
         if action == "fall_back":
             return self.fall_back_actions(state, seat)
+        if action == "strike":
+            return self.strike_actions(state, seat)
         offered: list[Action] = []
         if step.name == "move":
             offered += self.move_actions(state, seat)
@@ -219,6 +231,8 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
             if step.name == "reserves" and self.arriving(state, seat):
                 raise Refused(f"{self.arriving(state, seat)[0]} passed its reserve roll: bring it into play first",
                               rule="HH.RES.2")
+            if self.strikers(state):
+                raise Refused(f"the fight goes on: {self.strikers(state)[0]} strikes next", rule="RS.FGT.3")
             if step.name == "rout" and self.falling_back(state, seat):
                 raise Refused(f"{self.falling_back(state, seat)[0]} is Routed and must fall back first",
                               rule="HH.ROUT.1")

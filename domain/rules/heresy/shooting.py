@@ -263,6 +263,7 @@ class Shooting:
     def _attack_declared(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
         if data["phase"] == "shooting":
             state["units"][data["attacker"]]["turn"].setdefault("fired", []).append(data["weapon"])
+        self.fight_counts(state, "AttackDeclared", data)
 
     @applies("AttackResolved")
     def _attack_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
@@ -270,3 +271,8 @@ class Shooting:
             unit = state["units"][uid]
             unit["lines"] = lines
             unit["model_damage"] = next((taken for taken in lines["taken"] if taken), 0)
+        self.fight_counts(state, "AttackResolved", data)
+
+    @staticmethod
+    def fight_counts(state: dict[str, Any], kind: str, data: dict[str, Any]) -> None:
+        """Hook: a fight counts its strikes and the wounds each side caused."""

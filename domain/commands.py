@@ -341,6 +341,7 @@ class FallBack(Command):
 
     unit: str
     reached_edge: bool = False
+    near: tuple[str, ...] = ()                   # enemy units within 12" of it at the end (HH.REACT.1)
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "fall_back"
 

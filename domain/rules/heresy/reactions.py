@@ -7,7 +7,12 @@ answer any more (the unit destroyed, Pinned since) closes by itself.
 
 Snap shots are rolled by the service through the attack module on the heresy tables (hitting only on a 6,
 `shooting`), weapon after weapon; a weapon the tables cannot read is the table's (`free_roll`), as the
-action says. Conventions where the seed is silent: a unit makes at most one reaction per battle round (it reacts only
+action says.
+
+Conventions where the seed is silent: a reaction move opens no further reaction (HH.REACT.1 lets a unit
+react in its opponent's Movement phase to an enemy unit's move; the unit that reacted moves in the active
+player's own Movement phase, where the active player has no reaction); a fall back (`rout`) is the active
+player's move and does open reactions. A unit makes at most one reaction per battle round (it reacts only
 in the opponent's turn, so once per opponent's Movement phase); a reaction move is a move, so HH.MOV.2's
 list (Pinned, Routed, Locked in Combat, Movement 0) stops it too; snap shots come from a unit on the
 battlefield, not Locked in Combat, with ranged weapons (a vehicle only with DEFENSIVE ones).

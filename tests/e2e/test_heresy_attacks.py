@@ -103,3 +103,24 @@ def test_a_charge_roll_short_of_the_distance_does_nothing(new_game):
     assert [e["type"] for e in answer["events"]] == ["DiceRolled", "ChargeRolled"]
     assert answer["events"][1]["data"]["reached"] is False
     assert "locked_in_combat" not in game.state()["units"]["legion"]["statuses"]
+
+
+def test_the_audit_explains_a_heresy_attack_and_a_charge_from_their_causes(new_game):
+    game = new_game("heresy")
+    game.start([legion("legion", 3)], [unit("militia", 4)])
+    to_shooting(game)
+    game.cmd("A", "select", unit="legion", targets=["militia"])
+    declared = game.cmd("A", "shoot", unit="legion", weapon="Bolter", target="militia")["events"][0]
+    audit = game.http.get(f"/games/{game.id}/audit/{declared['seq']}", headers=game.headers("A")).json()
+    assert audit["facts"]["used"]["tables"] == "heresy"
+    assert audit["facts"]["characteristics"]["legion"]["models"][0]["BS"] == 4
+    assert any(c["why"] == "the unit selected to shoot, and its targets" for c in audit["causes"])
+    game.cmd("A", "end_phase")
+    answer = game.cmd("A", "select", unit="legion", targets=["militia"], distance=2)
+    rolled = next(e for e in answer["events"] if e["type"] == "ChargeRolled")
+    audit = game.http.get(f"/games/{game.id}/audit/{rolled['seq']}", headers=game.headers("A")).json()
+    assert audit["facts"]["used"]["reached"] is True and audit["facts"]["used"]["distance"] == "2"
+    assert any(c["why"] == "the charge it rolls for" for c in audit["causes"])
+    analytics = game.http.get(f"/games/{game.id}/analytics", headers=game.headers("A")).json()
+    shot = next(a for a in analytics["attacks"] if a["weapon"] == "Bolter")
+    assert 0 <= shot["wounds_lost"]["luck_percentile"] <= 100

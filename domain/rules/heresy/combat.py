@@ -1,11 +1,12 @@
-"""Shooting and Assault, as recorded phases: who may shoot or charge is enforced; what happens is attested.
+"""Shooting and Assault: who may shoot or charge is enforced here; what follows is rolled where it can be.
 
 The seed details neither phase. A unit is selected to shoot (its targets named) or to declare a charge;
-what follows is rolled by the service where the units' profiles allow it (`shooting`: each weapon
-with `shoot`; `assault`: a charge with a measured distance, its roll and the fight), and otherwise the
+what follows is rolled by the service where the units' profiles allow it (`shooting`: each weapon with
+`shoot`; `assault`: a charge with a measured distance, its roll and the fight), and otherwise the
 table's, recorded with `free_roll`, `record_casualties` and `set_status` (Pinned, Routed, Locked in
-Combat, each with its reason). What the seed does say is enforced here: a unit that rushed, in the Move sub-phase or entering play, neither
-shoots nor charges that turn (HH.MOV.5, HH.RES.3).
+Combat, each with its reason). What the seed does say is enforced here: a unit that rushed, in the Move
+sub-phase or entering play, neither shoots nor charges that turn (HH.MOV.5, HH.RES.3); and, as HH.MOV.2
+stops a unit Locked in Combat from moving, it does not charge (convention: a charge is a move).
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from domain.rules import actions as act
 from domain.rules.actions import Action
 from domain.rules.flow import alive, applies, handles, inches, units_of
 from domain.rules.heresy.assault import CHARGE_RANGE, Assault
-from domain.rules.heresy.common import Block, enemies_on_battlefield, named_enemies, on_battlefield, rushed_block
+from domain.rules.heresy.common import LOCKED, Block, enemies_on_battlefield, named_enemies, on_battlefield, rushed_block
 from domain.rulings import Malformed, Refused
 
 DOING = {"shooting": "shoot", "assault": "charge"}
@@ -44,6 +45,10 @@ class Combat(Assault):
             return ("HH.MOV.5", "it has no ranged weapon")
         if not enemies_on_battlefield(state, unit["owner"]):
             return ("HH.MOV.5", f"no enemy unit is on the battlefield to {doing} at")
+        if doing == "charge" and LOCKED in unit["statuses"]:
+            return ("HH.MOV.2", "it is Locked in Combat: a charge is a move (convention)")
+        if self.strikers(state):
+            return ("RS.FGT.3", f"the fight goes on: {self.strikers(state)[0]} strikes next")
         return rushed_block(unit, doing)
 
     def combat_actions(self, state: dict[str, Any], seat: str) -> list[Action]:

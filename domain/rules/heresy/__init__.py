@@ -1,14 +1,16 @@
-"""`heresy`: the heresy movement rules (seed 002, RULES.md HH.*).
+"""`heresy`: the heresy rules (seed 002, RULES.md HH.*), its Shooting and Assault on the older era's tables.
 
 Each battle round opens with a roll-off for the first turn (CORE.DICE.3: the winner chooses who goes
 first), then each player's turn: Movement (Reserves, Move, Rout sub-phases, HH.MOV.0), Shooting and
 Assault, each ended by the active seat with `end_phase`. The sub-phases live in their own modules
-(reserves, movement, rout, reactions, combat); this one holds the turn and the tactical statuses.
+(reserves, movement, rout, reactions, combat; shooting and assault roll attacks, charges and fights
+through `domain/attacks` on its heresy tables); this one holds the turn and the tactical statuses.
 
 Tactical statuses are status events with their causes. Where the seed gives no duration (conventions):
 Stationary lasts until the end of its owner's turn; Pinned and Suppressed last until the end of their
 owner's next turn (a status gained during the owner's own turn stays through the turn after); Routed ends
-only at the table edge (HH.ROUT.3) or as the table records; Locked in Combat is the table's to record.
+only at the table edge (HH.ROUT.3) or as the table records; Locked in Combat comes from a charge that
+reached (`assault`) or as the table records, and ends when a side is destroyed or breaks (`assault`).
 """
 from __future__ import annotations
 

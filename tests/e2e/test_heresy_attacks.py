@@ -13,9 +13,9 @@ def legion(uid: str, count: int = 5, **fields) -> dict:
     return body
 
 
-def to_shooting(game: GameClient) -> None:
+def to_phase(game: GameClient, phase: str) -> None:
     a_goes_first(game)
-    to_sub_phase(game, "A", None, "shooting")
+    to_sub_phase(game, "A", None, phase)
 
 
 def test_a_bolter_volley_hits_on_bs_wounds_on_s_against_t_and_ap_negates_a_worse_armour_save(new_game):
@@ -23,7 +23,7 @@ def test_a_bolter_volley_hits_on_bs_wounds_on_s_against_t_and_ap_negates_a_worse
     militia = unit("militia", 3)
     militia["models"][0].update(T=3, Sv=5, InSv=None)
     game.start([legion("legion")], [militia])
-    to_shooting(game)
+    to_phase(game, "shooting")
     game.cmd("A", "select", unit="legion", targets=["militia"])
     [shoot] = offered(game, "A", "shoot")
     assert shoot["schema"]["properties"]["weapon"]["enum"] == ["Bolter"]
@@ -44,11 +44,6 @@ def test_a_bolter_volley_hits_on_bs_wounds_on_s_against_t_and_ap_negates_a_worse
     assert game.refused("A", "shoot", unit="legion", weapon="Bolter", target="militia")["rule"] == "RS.SHO.2"
 
 
-def to_assault(game: GameClient) -> None:
-    a_goes_first(game)
-    to_sub_phase(game, "A", None, "assault")
-
-
 def test_a_charge_that_reaches_locks_both_units_and_they_fight_in_initiative_order(new_game):
     game = new_game("heresy", dice="table")
     militia = unit("militia", 4)
@@ -57,7 +52,7 @@ def test_a_charge_that_reaches_locks_both_units_and_they_fight_in_initiative_ord
     charger = legion("legion", 3)
     charger["weapons"][1].update(name="Chainsword", A="2", S=4, AP=0)
     game.start([charger], [militia])
-    to_assault(game)
+    to_phase(game, "assault")
     [rolled] = [a for a in offered(game, "A", "select") if "distance" in a["schema"]["properties"]]
     assert rolled["schema"]["properties"]["targets"]["maxItems"] == 1
     game.cmd("A", "select", unit="legion", targets=["militia"], distance=7)
@@ -96,7 +91,7 @@ def test_a_charge_that_reaches_locks_both_units_and_they_fight_in_initiative_ord
 def test_a_charge_roll_short_of_the_distance_does_nothing(new_game):
     game = new_game("heresy", dice="table")
     game.start([legion("legion", 3)], [unit("militia", 4)])
-    to_assault(game)
+    to_phase(game, "assault")
     answer = game.cmd("A", "select", unit="legion", targets=["militia"], distance=9.5)
     assert answer["events"][0]["data"]["distance"] == "9.5"
     answer = game.cmd("A", "roll", dice=[4, 5])
@@ -108,7 +103,7 @@ def test_a_charge_roll_short_of_the_distance_does_nothing(new_game):
 def test_the_audit_explains_a_heresy_attack_and_a_charge_from_their_causes(new_game):
     game = new_game("heresy")
     game.start([legion("legion", 3)], [unit("militia", 4)])
-    to_shooting(game)
+    to_phase(game, "shooting")
     game.cmd("A", "select", unit="legion", targets=["militia"])
     declared = game.cmd("A", "shoot", unit="legion", weapon="Bolter", target="militia")["events"][0]
     audit = game.http.get(f"/games/{game.id}/audit/{declared['seq']}", headers=game.headers("A")).json()

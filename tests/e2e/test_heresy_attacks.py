@@ -119,3 +119,30 @@ def test_the_audit_explains_a_heresy_attack_and_a_charge_from_their_causes(new_g
     analytics = game.http.get(f"/games/{game.id}/analytics", headers=game.headers("A")).json()
     shot = next(a for a in analytics["attacks"] if a["weapon"] == "Bolter")
     assert 0 <= shot["wounds_lost"]["luck_percentile"] <= 100
+
+
+def test_what_the_older_profile_lacks_stays_the_tables_and_the_weapon_types_change_the_shots(new_game):
+    game = new_game("heresy", dice="table")
+    blind = legion("blind", 2)
+    blind["models"][0]["BS"] = None
+    gunners = legion("gunners", 2)
+    gunners["weapons"][0].update(name="Bolter", kind="rapid_fire", A="1")
+    gunners["weapons"].insert(1, {"name": "Heavy bolter", "type": "ranged", "range": 36, "A": "3", "S": 5, "AP": 4,
+                                  "D": "1", "kind": "heavy", "keywords": []})
+    game.start([blind, gunners], [unit("militia", 5)])
+    a_goes_first(game)
+    to_sub_phase(game, "A", "move")
+    game.cmd("A", "move", unit="gunners", move="normal", distance=3)
+    to_sub_phase(game, "A", None, "shooting")
+    game.cmd("A", "select", unit="blind", targets=["militia"])
+    assert offered(game, "A", "shoot") == []  # no BS: rolled with free_roll, its casualties recorded
+    assert "free_roll" in next(a for a in offered(game, "A", "select"))["summary"]
+    game.cmd("A", "select", unit="gunners", targets=["militia"])
+    game.cmd("A", "shoot", unit="gunners", weapon="Bolter", target="militia", within_half_range=True)
+    assert game.state()["awaiting"]["roll"]["spec"] == "4D6"  # RAPID FIRE within half range: 2 shots a model
+    game.cmd("A", "roll", dice=[1, 1, 1, 1])
+    declared = game.cmd("A", "shoot", unit="gunners", weapon="Heavy bolter", target="militia")["events"][0]
+    assert declared["data"]["snap_shots"] is True  # a heavy weapon after moving: snap shots
+    answer = game.cmd("A", "roll", dice=[5, 5, 5, 5, 5, 6])
+    hits = next(e for e in answer["events"] if e["type"] == "HitsScored")["data"]
+    assert (hits["needed"], hits["hits"]) == (6, 1)

@@ -28,7 +28,7 @@ from domain.rules.actions import Action
 from domain.rules.flow import alive, applies, handles, inches, units_of
 from domain.rules.heresy.common import (LOCKED, REACTION_RANGE, Block, initiative, is_vehicle, movement_block,
                                         named_enemies, on_battlefield, reaction_seat)
-from domain.rules.heresy.shooting import FACINGS, tables_gap
+from domain.rules.heresy.shooting import FACINGS, has_facings, tables_gap
 from domain.rulings import Malformed, Refused
 
 DIRECTIONS = ("toward", "away")
@@ -142,7 +142,7 @@ class Reactions:
                 move=act.one_of(["normal"], "a reaction is never a rush"), direction=act.one_of(DIRECTIONS),
                 distance=act.number(0, most, f"inches moved, at most {most}\" (I)")))
         else:
-            vehicle = is_vehicle(state["units"][against])
+            vehicle = has_facings(state["units"][against])
             fields = {"facing": act.one_of(FACINGS, "the armour facing hit (attested)")} if vehicle else {}
             for uid in self.snap_shooters(state, against):
                 names = snap_weapons(state["units"][uid])

@@ -47,6 +47,11 @@ def armour(unit: dict[str, Any]) -> dict[str, int] | None:
     return unit["models"][0].get("armour")
 
 
+def has_facings(unit: dict[str, Any]) -> bool:
+    """A vehicle with armour values: the players name the facing each attack hits."""
+    return is_vehicle(unit) and armour(unit) is not None
+
+
 def tables_gap(units: dict[str, Any], uid: str, weapon: dict[str, Any], target_uid: str) -> str | None:
     """Why the heresy tables cannot resolve this weapon at this target (None: they can)."""
     line, target = units[uid]["models"][0], units[target_uid]
@@ -126,7 +131,7 @@ class Shooting:
                            if tables_gap(units, uid, w, target) is None]
                 if not weapons:
                     continue
-                vehicle = is_vehicle(units[target])
+                vehicle = has_facings(units[target])
                 fields = {"facing": act.one_of(FACINGS, "the armour facing hit (attested)")} if vehicle else {}
                 offered.append(act.action(
                     "shoot", "RS.SHO.2", f"fire one weapon of {uid} at {target}: the service rolls hits, wounds"
@@ -172,9 +177,9 @@ class Shooting:
 
     @staticmethod
     def checked_facing(target: dict[str, Any], facing: str | None) -> str | None:
-        if not is_vehicle(target):
+        if not has_facings(target):
             if facing is not None:
-                raise Malformed("a facing is named only for a vehicle target", field="facing")
+                raise Malformed("a facing is named only for a vehicle target with armour values", field="facing")
             return None
         if facing not in FACINGS:
             raise Malformed("name the armour facing hit: front, side or rear (attested)", field="facing")

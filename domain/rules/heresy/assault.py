@@ -16,8 +16,9 @@ in the classic manner of the era, each step citing the shared rule it follows:
   back in its next Rout sub-phase), and Locked in Combat ends for both units. Passed, or equal wounds:
   both stay Locked in Combat. Locked in Combat also ends for the survivor when its foe is destroyed.
 - What the tables cannot read stays the table's: a charge without a distance, a charger with no melee
-  weapon the tables read (a vehicle target included), or a unit without an Initiative is declared as
-  before and its outcome recorded (`set_status`, `record_casualties`), as the action's summary says.
+  weapon the tables read (a vehicle target included), or a unit without an Initiative or a Leadership is
+  declared as before and its outcome recorded (`set_status`, `record_casualties`), as the action's
+  summary says.
   A fight that goes on in a later Assault phase between units still Locked in Combat is the table's too.
 """
 from __future__ import annotations
@@ -49,6 +50,8 @@ def rolled_charge_gap(units: dict[str, Any], uid: str, target: str) -> str | Non
     for unit in (uid, target):
         if not all(line.get("I") for line in units[unit]["models"]):
             return f"{unit} has no Initiative"
+        if not army.leadership(units[unit]):
+            return f"{unit} has no Leadership to test if it loses"
     return None
 
 

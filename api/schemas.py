@@ -28,12 +28,15 @@ class Options(BaseModel):
     spectator_delay_s: int = Field(0, ge=0, le=3600)
     objectives: list[str] = Field(default_factory=list, max_length=12,
                                   description="reference: the objective markers' names (EXT.OBJ.1)")
+    actions: list[str] = Field(default_factory=list, max_length=12,
+                               description="reference: the actions a unit may start instead of shooting (RS.CMD.3); "
+                                           "none named: Secure objective, Sabotage, Recover intel")
 
-    @field_validator("objectives")
+    @field_validator("objectives", "actions")
     @classmethod
     def distinct_names(cls, names: list[str]) -> list[str]:
         if len(set(names)) != len(names) or any(not 1 <= len(n) <= 40 for n in names):
-            raise ValueError("objective names are distinct, 1..40 characters each")
+            raise ValueError("names are distinct, 1..40 characters each")
         return names
 
 

@@ -87,12 +87,68 @@ class EndPhase(Command):
 
 @dataclass(frozen=True)
 class UseStratagem(Command):
-    """Reference: spend CP on a stratagem targeting a unit of one's own (EXT.CP.1)."""
+    """Reference: spend CP on a stratagem targeting a unit of one's own (EXT.CP.1). Its effect on the unit lasts
+    its stated `duration` (end_of_phase, end_of_turn, end_of_battle_round, start_of_next_turn; CORE.PER.1), or
+    the phase (CORE.PER.2); Command Re-roll has none."""
 
     name: str
     unit: str
+    duration: str | None = None  # its effect's stated duration (CORE.PER.1); none stated: the phase (CORE.PER.2)
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "use_stratagem"
+
+
+@dataclass(frozen=True)
+class CommandReroll(Command):
+    """Reference: an attack paused after a hit, wound, save, damage or hazard roll; spend 1 CP on Command Re-roll
+    to re-roll one of its rolls, named by the index (from 0) of its die in the batch as rolled (EXT.CP.1,
+    CORE.DICE.2). The new face replaces the old before modifiers; the attack then goes on."""
+
+    die: int
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "command_reroll"
+
+
+@dataclass(frozen=True)
+class KeepDice(Command):
+    """Reference: an attack paused for a Command Re-roll; keep the roll as it is and go on (EXT.CP.1)."""
+
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "keep_dice"
+
+
+@dataclass(frozen=True)
+class Allocate(Command):
+    """Reference: the defender chooses which of the tied model groups of its unit saves next, by the line's index
+    in the target (wounded models first, CHARACTER groups last; RS.ATK.3)."""
+
+    line: int
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "allocate"
+
+
+@dataclass(frozen=True)
+class Split(Command):
+    """Reference, in set-up: split a mustered unit into two (CORE.SPL.1); `models` of them (taken from its last
+    model lines first) form the new unit, whose id is the unit's with `-2` appended. Each part's starting strength
+    is its own (CORE.STR.1); neither part can be split again."""
+
+    unit: str
+    models: int
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "split"
+
+
+@dataclass(frozen=True)
+class StartAction(Command):
+    """Reference, Shooting phase: instead of shooting, a unit starts a named action (the game's `options.actions`)
+    that completes at the end of the turn; never a battle-shocked unit (RS.CMD.3), nor one that Advanced or Fell
+    Back (RS.MOV.3, RS.MOV.4). The unit cannot charge this turn."""
+
+    unit: str
+    action: str
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "start_action"
 
 
 @dataclass(frozen=True)
@@ -191,13 +247,15 @@ class RecordCasualties(Command):
 
 @dataclass(frozen=True)
 class SetStatus(Command):
-    """Attested: a status gained or lost for a reason the table resolved."""
+    """Attested: a status gained or lost for a reason the table resolved. Reference: with a `duration` the status
+    is an effect that ends by itself at that boundary (CORE.PER.1), in reserves or embarked too."""
 
     unit: str
     status: str
     value: bool = True
     reason: str = ""
     rule: str | None = None
+    duration: str | None = None  # reference: end_of_phase | end_of_turn | end_of_battle_round | start_of_next_turn
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "set_status"
 
@@ -253,7 +311,7 @@ COMMANDS: dict[str, type[Command]] = {
     for cls in (AddEntropy, StartGame, RollOff, ChooseOrder, ConfirmCount, Select, Pass,
                 DeclareDone, EndPhase, Roll, FreeRoll, Concede, RecordCasualties, SetStatus,
                 VehicleHit, BlastHit, Attack, OngoingReserves, ResolveCharge,
-                UseStratagem, ChargeMove, PileIn, EndFight, Consolidate, Revive)
+                UseStratagem, ChargeMove, PileIn, EndFight, Consolidate, Revive, CommandReroll, KeepDice, Allocate, Split, StartAction)
 }
 
 

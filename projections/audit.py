@@ -254,6 +254,12 @@ def causes(log: GameLog, entry: dict[str, Any], action: Action) -> list[dict[str
         cite(latest("CombatJoined", where=lambda e: data.get("chosen") in e["data"].get("units", [])),
              "the charge that joined the combat")
     heresy_causes(data, kind, cite, latest)
+    if kind == "EffectEnded":  # CORE.PER.1/2: the effect it ends, given when and for how long
+        cite(log.by_seq.get(data.get("started_seq")), "the effect it ends, and the duration it was given")
+    if kind in ("AttackRollRerolled", "AttackRollKept"):
+        cite(latest("CommandRerollOffered"), "the attack roll it answers (EXT.CP.1)")
+    if kind == "AllocationChosen":
+        cite(latest("AllocationOffered"), "the groups the defender chose from (RS.ATK.3)")
     if kind in ("StrengthChanged", "UnitDestroyed"):
         cite(latest("GameStarted"), "the starting strength it is measured against (CORE.STR.1)")
     if kind == "BattleRoundEnded":
@@ -261,6 +267,8 @@ def causes(log: GameLog, entry: dict[str, Any], action: Action) -> list[dict[str
     for uid in units_named(data):
         cite(latest("ArmyMustered", where=lambda e: any(u["id"] == uid for u in e["data"]["units"])),
              f"{uid}'s profile")
+        cite(latest("UnitSplit", where=lambda e: uid in (e["data"]["unit"], e["data"]["new_unit"])),
+             f"the split that made {uid} what it is (CORE.SPL.1)")
     for earlier in action.seqs:
         if earlier < seq:
             cite(log.by_seq[earlier], "earlier in the same action")

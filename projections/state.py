@@ -14,7 +14,12 @@ def unit_view(state: dict[str, Any], uid: str, eligible: bool) -> dict[str, Any]
             "starting_strength": unit["starting_strength"], "strength": army.unit_strength(state["units"], uid),
             "wounds_lost": unit.get("wounds_lost", 0), "statuses": list(unit["statuses"]),
             "selected": unit["selected"], "eligible": eligible, "in_reserves": bool(unit.get("in_reserves")),
-            "arriving": bool(unit.get("arriving")), "embarked_in": unit.get("embarked_in")}
+            "arriving": bool(unit.get("arriving")), "embarked_in": unit.get("embarked_in"),
+            "action": unit["turn"].get("action"),  # reference: the action it started this turn (RS.CMD.3)
+            # CORE.PER.1/2 (reference): what lasts for a while, since when and until when
+            "effects": [{"effect": e["effect"], "by": e["by"], "until": e["until"], "since_seq": e["seq"],
+                         "since": {"battle_round": e["battle_round"], "phase": e["phase"]}}
+                        for e in unit.get("effects", [])]}
 
 
 def state_view(state: dict[str, Any], version: int, seat: str | None = None,

@@ -21,7 +21,7 @@ seat rolls them; in table mode the defender's saves and Feel No Pain come from t
     ...                 ModelLine("Captain", 1, W=5, T=4, Sv=2, InSv=4, keywords=frozenset({"CHARACTER"}))))
     >>> attack = Profile(bolter, squad, Situation(models=2))
     >>> resolve(attack).need                            # 2 models x A2: four hit dice from the attacker
-    Need(step='hit', count=4, sides=6, seat='attacker', rule='RS.ATK.1', line=None)
+    Need(step='hit', count=4, sides=6, seat='attacker', rule='RS.ATK.1', line=None, among=())
     >>> step = resolve(attack, [[6, 3, 2, 1]])          # a critical hit (+1 SUSTAINED) and a hit
     >>> [d.facts.get("hits", d.facts.get("extra_hits")) for d in step.decisions[1:]]
     [2, 1]
@@ -29,7 +29,7 @@ seat rolls them; in table mode the defender's saves and Feel No Pain come from t
     ('wound', 3)
     >>> step = resolve(attack, [[6, 3, 2, 1], [4, 5, 2]])  # S4 v T4 wounds on 4+
     >>> step.need                                       # the defender saves for the Intercessors first
-    Need(step='save', count=2, sides=6, seat='defender', rule='RS.ATK.3', line=0)
+    Need(step='save', count=2, sides=6, seat='defender', rule='RS.ATK.3', line=0, among=())
     >>> done = resolve(attack, [[6, 3, 2, 1], [4, 5, 2], [2, 5]])  # 3+ save at AP-1 needs 4+
     >>> done.need is None, done.outcome.wounds_lost, done.outcome.standing.taken
     (True, 1, (1, 0))
@@ -45,6 +45,13 @@ Conventions where RULES.md is silent (each also said where it is applied):
 - EXT.WPN.DEVASTATING: the mortal wounds (D, MELTA included) are applied after the attack's other
   wounds, in allocation order, spilling over.
 - Re-rolls (TWIN-LINKED, `Situation.reroll_*`) take every failed die (or every 1), never a success.
+- Command Re-roll (EXT.CP.1) is the rules' to offer: `rerollable_rolls(profile, need, faces)` names the rolls
+  of a batch just made that one re-roll could change; the rules replace them in the batch before `resolve`
+  reads it, so the replay sees the final faces (re-rolls come before modifiers, CORE.DICE.2).
+- RS.ATK.3 with `Situation.defender_allocates`: where several groups tie for the next wounds (none wounded,
+  two non-CHARACTER lines), the sequence asks for a Need("allocate", 1, n): the defender's pick 1..n of
+  `tied_groups` (no die: the rules ask the defending seat). `distribution` reads the odds as if the
+  defender took allocation order; `simulate` picks at random.
 
 The rules keep the profile (`to_data(profile)`) and the batches rolled so far with the pending roll and call
 `resolve(profile, batches)` again when the next batch arrives: replay gives the same decisions.
@@ -62,10 +69,13 @@ from domain.attacks.contract import feel_no_pain, profile_from, target_from, wea
 from domain.attacks.odds import Odds, Unsupported, attack_luck, distribution, luck
 from domain.attacks.profile import ModelLine, Profile, Situation, Target, Weapon, from_data, to_data
 from domain.attacks.sequence import DiceMismatch, Outcome, Progress, attack_sequence, resolve, simulate
-from domain.attacks.steps import ATTACKER, DEFENDER, Decision, Need, Standing, allocation_order
+from domain.attacks.steps import (
+    ATTACKER, DEFENDER, REROLLABLE_STEPS, Decision, Need, Standing, allocation_order, rerollable_rolls, roll_size,
+    tied_groups,
+)
 
 __all__ = [
-    "ABILITIES", "ATTACKER", "Ability", "DEFENDER", "Decision", "DiceMismatch", "Keyword", "ModelLine", "Need",
+    "ABILITIES", "ATTACKER", "Ability", "DEFENDER", "REROLLABLE_STEPS", "rerollable_rolls", "roll_size", "tied_groups", "Decision", "DiceMismatch", "Keyword", "ModelLine", "Need",
     "Odds", "Outcome", "Profile", "Progress", "Situation", "Standing", "Target", "Unsupported", "Weapon",
     "allocation_order", "attack_luck", "attack_sequence", "feel_no_pain", "profile_from", "target_from",
     "weapon_from", "distribution", "effects", "from_data", "luck", "parse_keyword",

@@ -63,6 +63,7 @@ class Situation:
     critical_hit_on: int = 6  # an unmodified roll at or above this is a critical hit (RS.ATK.1)
     attacker_keywords: frozenset[str] = frozenset()  # EXT.WPN.HAZARDOUS: CHARACTER/MONSTER/VEHICLE
     precision_line: int | None = None  # EXT.WPN.PRECISION: the CHARACTER line the attacker picks
+    defender_allocates: bool = False  # RS.ATK.3: the defender picks among tied groups as the attack goes ("allocate")
     snap_shots: bool = False  # heresy tables: snap shots hit only on a 6 (HH.RES.4)
 
     def __post_init__(self) -> None:

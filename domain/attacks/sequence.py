@@ -20,7 +20,7 @@ from domain.attacks.steps import (
     ATTACKER, DEFENDER, Decision, Need, Standing, any_fnp, apply_damage, apply_mortal_wounds, attack_needs,
     automatic_hits, damage_amounts, damage_parts, fnp_of, hazardous, hazardous_roll, hit_roll, hits_to_reroll,
     lethal, next_group, number_of_attacks, part_needs, rerolled, save_roll, sustained_hits, sustained_parts,
-    wound_roll, wounds_to_reroll,
+    tied_groups, wound_roll, wounds_to_reroll,
 )
 
 
@@ -135,6 +135,11 @@ def _allocate(profile: Profile, standing: Standing, count: int, tally: dict[str,
         line = only if only is not None else next_group(profile.target, standing)
         if line is None or not standing.alive[line]:
             break
+        tied = tied_groups(profile.target, standing) if only is None and profile.situation.defender_allocates else ()
+        if len(tied) > 1:  # RS.ATK.3: the defender chooses which of the tied groups saves next
+            line = tied[(yield Need("allocate", 1, len(tied), DEFENDER, "RS.ATK.3", None, tied))[0] - 1]
+            yield Decision("allocate", ("RS.ATK.3",), {"line": line, "model": profile.target.lines[line].name,
+                                                       "among": list(tied)})
         save = save_roll(profile, line, (yield Need("save", count, 6, DEFENDER, "RS.ATK.3", line)))
         yield save
         failed = save.facts["failed"]

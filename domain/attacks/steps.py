@@ -37,12 +37,14 @@ class Need(NamedTuple):  # a NamedTuple, not a frozen dataclass: made thousands 
     """Dice the next step waits for: `count` dice of `sides`, rolled by the attacker's or defender's seat."""
 
     step: str  # "attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage",
-    #            "feel_no_pain", "mortal_damage", "mortal_feel_no_pain", "hazardous"
+    #            "feel_no_pain", "mortal_damage", "mortal_feel_no_pain", "hazardous"; "allocate" (not dice: the
+    #            defender's choice of group, 1..sides, when `Situation.defender_allocates`)
     count: int
     sides: int
     seat: str  # ATTACKER or DEFENDER
     rule: str
     line: int | None = None  # the target's model line it is for (saves, Feel No Pain)
+    among: tuple[int, ...] = ()  # "allocate": the tied lines the defender picks from (1..sides, in this order)
 
     @property
     def spec(self) -> str:
@@ -395,6 +397,19 @@ def next_group(target: Target, standing: Standing) -> int | None:
     return best
 
 
+def tied_groups(target: Target, standing: Standing) -> tuple[int, ...]:
+    """RS.ATK.3: every living line the next wounds may go to (the defender's choice when more than one):
+    a line with a wounded model alone, else the living lines of the best kind (non-CHARACTER before CHARACTER),
+    in allocation order."""
+    keys = {i: (character, not standing.taken[i]) for i, character in _order_and_characters(target)
+            if standing.alive[i]}
+    if not keys:
+        return ()
+    best = min(keys.values())
+    tied = tuple(i for i, key in keys.items() if key == best)
+    return tied[:1] if not best[1] else tied
+
+
 @per_profile
 def _order_and_characters(target: Target) -> tuple[tuple[int, bool], ...]:
     return tuple((i, target.lines[i].character) for i in allocation_order(target))
@@ -543,3 +558,45 @@ def with_standing(target: Target, standing: Standing) -> Target:
     """The target after the attack, as a new Target (for the next weapon's profile)."""
     return replace(target, lines=tuple(replace(line, count=n, wounds_taken=t)
                                        for line, n, t in zip(target.lines, standing.alive, standing.taken)))
+
+
+# -- Command Re-roll (EXT.CP.1, CORE.DICE.2) ---------------------------------------------------------
+
+REROLLABLE_STEPS = ("hit", "wound", "save", "damage", "mortal_damage", "hazardous")  # EXT.CP.1's attack rolls
+
+
+def rerollable_rolls(profile: Profile, need: Need, faces: Sequence[int]) -> list[int]:
+    """The rolls of a batch just made that one re-roll could change, as the index of each roll's first die.
+
+    EXT.CP.1 names hit, wound, save, damage and hazard rolls. A roll is offered when it failed (a miss, a
+    failed wound, a failed save, a hazard roll of 1) or, for damage, when its total is below its most. A
+    roll made of several dice (2D6 damage) is re-rolled whole (CORE.DICE.2): its dice are `need.count`
+    split evenly, and none is offered when the damage parts roll different numbers of dice. A roll the
+    weapon's own re-roll already takes (TWIN-LINKED, a `reroll_*` policy) is not offered: no die is
+    re-rolled twice (CORE.DICE.2)."""
+    step = need.step
+    if step == "hit" and not profile.situation.reroll_hits:
+        table = _hit_table(profile)
+        return [i for i, f in enumerate(faces) if table[f] == 0]
+    if step == "wound" and not wound_reroll_policy(profile)[0]:
+        table = _wound_table(profile)
+        return [i for i, f in enumerate(faces) if table[f] == 0]
+    if step == "save" and need.line is not None:
+        table = _saves(profile, need.line)
+        return [i for i, f in enumerate(faces) if not table[f]]
+    if step == "hazardous":
+        return [i for i, f in enumerate(faces) if f == 1]
+    if step in ("damage", "mortal_damage"):
+        size = roll_size(profile)
+        if size is None:
+            return []
+        return [i for i in range(0, len(faces), size) if sum(faces[i:i + size]) < size * need.sides]
+    return []
+
+
+def roll_size(profile: Profile, step: str = "damage") -> int | None:
+    """How many dice one roll of this step is (CORE.DICE.2: a 2D6 is re-rolled whole); None if it varies."""
+    if step not in ("damage", "mortal_damage"):
+        return 1
+    counts = {part.count for part in damage_parts(profile)[0] if not part.is_constant}
+    return counts.pop() if len(counts) == 1 else None

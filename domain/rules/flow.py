@@ -59,6 +59,8 @@ class Step:
 class Ruleset:
     name = ""
     anytime_commands: tuple[str, ...] = ("free_roll", "record_casualties", "set_status", "concede")
+    setup_commands: tuple[str, ...] = ()
+    durations = False  # set_status may give a status for a stated time (reference: CORE.PER.1)  # a ruleset's own commands of set-up, judged by their handlers and actions
     handlers: dict[str, Callable] = {}
     appliers: dict[str, Callable] = {}
 
@@ -152,7 +154,7 @@ class Ruleset:
         setup_only = command.type in ("add_entropy", "start_game")
         if setup_only and state["status"] != "setup":
             raise Refused(f"{command.type} belongs to set-up; the game has started", rule="SVC.SETUP")
-        if not setup_only and command.type != "concede" and state["status"] == "setup":
+        if not setup_only and command.type not in ("concede", *self.setup_commands) and state["status"] == "setup":
             raise Refused(f"{command.type} waits until the game has started (start_game)", rule="SVC.SETUP")
         handler(self, t, seat, command)
 
@@ -246,6 +248,9 @@ class Ruleset:
     def set_status(self, t: Any, seat: str, command: cmd.SetStatus) -> None:
         if command.status not in army.STATUSES:
             raise Malformed(f"unknown status {command.status!r}", field="status")
+        if command.duration is not None and not self.durations:
+            raise Malformed(f"the {self.name} ruleset records a status as a fact, without a duration",
+                            field="duration")
         self._check_rule(command.rule)
         self.change_status(t, command.unit, command.status, command.value, command.rule or "CORE.DESC.1",
                            reason=command.reason, attested_by=seat)
@@ -405,9 +410,9 @@ class Ruleset:
         if state["status"] == "ended":
             return []
         if state["status"] == "setup":
-            if all(state["mustered"].values()):
-                return [act.action("start_game", "CORE.STR.1", "start the game: battle round 1 begins")]
-            return []
+            ready = all(state["mustered"].values())
+            start = [act.action("start_game", "CORE.STR.1", "start the game: battle round 1 begins")] if ready else []
+            return start + (self.setup_actions(state, seat) if state["mustered"][seat] else [])
         if state["rolls"]:
             request = state["rolls"][0]
             if request["seat"] != seat:
@@ -436,6 +441,10 @@ class Ruleset:
         both = {"type": "object", "additionalProperties": False, "required": list(SEATS),
                 "properties": {seat: {**die, "description": f"seat {seat}'s D6"} for seat in SEATS}}
         return act.action("roll_off", "CORE.DICE.3", "roll off: enter each seat's D6", ["dice"], dice=both)
+
+    def setup_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+        """Hook: the ruleset's own set-up actions for a seat whose army is mustered (`setup_commands`)."""
+        return []
 
     def play_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[Action]:
         """Hook: the ruleset's own actions once no roll, roll-off or choice of order is awaited."""

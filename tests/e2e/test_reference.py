@@ -1,5 +1,5 @@
 """The reference ruleset over HTTP: the Command phase, movement, shooting attacks, charges and fights."""
-from tests.support.client import play_awaited, unit
+from tests.support.client import keep_dice, play_awaited, unit
 
 
 def army_a():
@@ -25,7 +25,7 @@ def started(new_game):
 
 
 def roll(game, seat, *faces):
-    return game.cmd(seat, "roll", dice=list(faces))
+    return keep_dice(game, game.cmd(seat, "roll", dice=list(faces)))  # no Command Re-roll of attack rolls here
 
 
 def test_both_players_gain_a_command_point_and_a_battle_shocked_unit_tests_at_once(new_game):

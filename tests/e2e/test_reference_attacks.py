@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support.client import GameClient, play_awaited, unit
+from tests.support.client import GameClient, keep_dice, play_awaited, unit
 
 STORM_BOLTER = {"name": "Storm bolter", "type": "ranged", "range": 24, "A": "3", "skill": 3, "S": 4, "AP": -1,
                 "D": "1", "keywords": ["SUSTAINED HITS 1", "[LETHAL HITS]"]}
@@ -28,8 +28,8 @@ def shooting(new_game) -> GameClient:
 
 def rolled(game: GameClient, seat: str, purpose: str, faces: list[int]) -> dict[str, dict[str, Any]]:
     assert game.state()["awaiting"]["seat"] == seat and game.state()["awaiting"]["roll"]["purpose"] == purpose
-    answer = game.cmd(seat, "roll", dice=faces)
-    return {e["type"]: e for e in answer["events"]}
+    events = keep_dice(game, game.cmd(seat, "roll", dice=faces))["events"]  # EXT.CP.1: not this time
+    return {e["type"]: e for e in events}
 
 
 def test_criticals_sustain_and_wound_at_once_the_defender_saves_and_feels_no_pain_and_the_leader_goes_last(new_game):
@@ -108,3 +108,38 @@ def test_precision_sends_the_critical_hits_wounds_to_the_attached_character(new_
         rolled(game, awaiting["seat"], awaiting["roll"]["purpose"], [6 if awaiting["seat"] == "A" else 1] * count)
     units = game.state()["units"]
     assert units["captain"]["wounds_lost"] == 2 and units["guard"]["models_alive"] == 3  # both criticals: the captain
+
+
+def test_precision_is_offered_to_the_attacker_only_where_a_precision_weapon_can_reach_a_character(new_game):
+    sniper = {"name": "Sniper rifle", "type": "ranged", "range": 36, "A": "1", "skill": 3, "S": 4, "AP": -1,
+              "D": "1", "keywords": ["PRECISION"]}
+    game = new_game("reference", dice="table")
+    game.start([unit("snipers", 2, weapons=[sniper]), unit("plain", 2)],
+               [unit("guard", 3), unit("captain", 1, leader_of="guard", keywords=("INFANTRY", "CHARACTER"),
+                                        models=[CAPTAIN])])
+    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
+        play_awaited(game)
+    game.cmd("A", "select", unit="snipers", shooting="normal")
+    game.cmd("A", "select", unit="plain", shooting="normal")
+    attacks = {a["schema"]["properties"]["unit"]["const"]: a["schema"]["properties"]
+               for a in game.state("A")["actions"] if a["type"] == "attack"}
+    assert attacks["snipers"]["precision"]["type"] == "boolean"
+    assert "precision" not in attacks["plain"]  # no PRECISION weapon: nothing to choose
+
+
+def test_a_command_rerolled_hit_counts_with_its_new_face_and_analytics_count_both_dice(new_game):
+    game = shooting(new_game)
+    game.cmd("A", "attack", unit="shooters", weapon="Storm bolter", target="guard")
+    game.cmd("A", "roll", dice=[1, 3, 3, 3, 3, 3])
+    assert game.state()["awaiting"]["choice"] == {"step": "hit", "batch": [1, 3, 3, 3, 3, 3], "choices": [0]}
+    game.cmd("A", "command_reroll", die=0)
+    hits = rolled(game, "A", "hit", [6])  # CORE.DICE.2: the re-rolled 6 is a critical hit, SUSTAINED and LETHAL
+    assert hits["HitsScored"]["data"]["criticals"] == 1 and hits["SustainedHitsScored"]["data"]["extra_hits"] == 1
+    while game.state()["awaiting"]["action"] == "roll":
+        awaiting = game.state()["awaiting"]
+        count = int(awaiting["roll"]["spec"].split("D")[0] or 1)
+        rolled(game, awaiting["seat"], awaiting["roll"]["purpose"], [4] * count)
+    analytics = game.http.get(f"/games/{game.id}/analytics", headers=game.headers("A")).json()
+    (attack,) = analytics["attacks"]
+    assert attack["attacker"] == "shooters" and 0 <= attack["wounds_lost"]["luck_percentile"] <= 100
+    assert analytics["dice"]["A"]["hit"]["dice"] == 7  # both faces were rolled: the 1 and its re-roll

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support.client import GameClient, play_awaited, unit
+from tests.support.client import GameClient, keep_dice, play_awaited, unit
 
 
 def chainswords(count: int = 5, name: str = "chargers", **fields: Any) -> dict[str, Any]:
@@ -61,7 +61,7 @@ def test_a_fight_piles_in_gives_fights_first_then_an_engaging_consolidation_draw
     game.cmd("A", "attack", unit="chargers", weapon="Chainsword", target="boyz", models=3)
     game.cmd("A", "roll", dice=[6] * 6)  # hits
     game.cmd("A", "roll", dice=[6] * 6)  # wounds
-    game.cmd("B", "roll", dice=[1] * 6)  # the defender's saves: all fail, six boyz fall
+    keep_dice(game, game.cmd("B", "roll", dice=[1] * 6))  # the defender's saves: all fail, six boyz fall
     (attack,) = offered(game, "A", "attack")  # two models have not attacked, and one weapon is left
     assert attack["schema"]["properties"]["weapon"] == {"enum": ["Fist"]}
     assert attack["schema"]["properties"]["models"]["maximum"] == 2
@@ -69,7 +69,7 @@ def test_a_fight_piles_in_gives_fights_first_then_an_engaging_consolidation_draw
     game.cmd("A", "attack", unit="chargers", weapon="Fist", target="boyz", models=2)
     game.cmd("A", "roll", dice=[6, 6])
     game.cmd("A", "roll", dice=[6, 6])
-    saved = game.cmd("B", "roll", dice=[1, 1])
+    saved = keep_dice(game, game.cmd("B", "roll", dice=[1, 1]))
     assert any(e["type"] == "UnitDestroyed" and e["data"]["unit"] == "boyz" for e in saved["events"])
     ended = events_of(saved, "EngagementEnded")[0]
     assert ended["data"] == {"unit": "boyz", "with": ["chargers"], "reason": "was destroyed"}

@@ -117,3 +117,12 @@ def play_awaited(game: "GameClient") -> dict[str, Any]:
     if body["type"] == "roll_off" and "dice" in body:
         body["dice"] = {"A": 6, "B": 1}  # the plainest dice would tie, and a tie is rolled again
     return game.cmd(seat, body["type"], **{k: v for k, v in body.items() if k != "type"})
+
+
+def keep_dice(game: "GameClient", answer: dict[str, Any]) -> dict[str, Any]:
+    """Decline every Command Re-roll an attack offers now (reference, EXT.CP.1): the answer's events with those
+    the attack appended as it went on."""
+    events = list(answer["events"])
+    while game.state()["awaiting"]["action"] in ("command_reroll", "keep_dice"):
+        events += game.cmd(game.state()["awaiting"]["seat"], "keep_dice")["events"]
+    return {**answer, "events": events}

@@ -446,3 +446,37 @@ def monte_carlo_deviation(profile):
             worst = max(worst, deviation)
             assert deviation < 3, f"{kind} = {label}: exact {p:.5f}, simulated {count / SIMULATED:.5f}"
     return worst
+
+
+def test_the_defender_picks_among_tied_groups_only_when_it_allocates_as_the_attack_goes():
+    squad = Target((ModelLine("Trooper", 2, W=1, Sv=4), ModelLine("Gunner", 1, W=2, Sv=5),
+                    ModelLine("Captain", 1, W=5, Sv=2, keywords=CHARACTER)))
+    weapon = gun(A=3, S=4)
+    asked = resolve(Profile(weapon, squad, Situation(defender_allocates=True)), [[4, 4, 4], [4, 4, 4]])
+    assert (asked.need.step, asked.need.seat, asked.need.sides, asked.need.among) == ("allocate", "defender", 2, (0, 1))
+    picked = resolve(Profile(weapon, squad, Situation(defender_allocates=True)), [[4, 4, 4], [4, 4, 4], [2]])
+    assert one(picked, "allocate") == {"line": 1, "model": "Gunner", "among": [0, 1], "rules": ("RS.ATK.3",)}
+    assert (picked.need.step, picked.need.line, picked.need.count) == ("save", 1, 3)
+    # the Gunner destroyed by two failed saves: the last wound goes to the only group left of its kind, no choice
+    after = resolve(Profile(weapon, squad, Situation(defender_allocates=True)), [[4, 4, 4], [4, 4, 4], [2], [1, 1, 1]])
+    assert (after.need.step, after.need.line, after.need.count) == ("save", 0, 1)
+    # a wounded model goes first: no choice; and without the flag the allocation order decides alone
+    wounded = Target((ModelLine("Trooper", 2, W=2, Sv=4), ModelLine("Gunner", 1, W=2, Sv=5, wounds_taken=1)))
+    assert resolve(Profile(weapon, wounded, Situation(defender_allocates=True)), [[4] * 3, [4] * 3]).need.line == 1
+    assert resolve(Profile(weapon, squad), [[4, 4, 4], [4, 4, 4]]).need[:2] == ("save", 3)
+
+
+def test_command_reroll_offers_the_rolls_that_failed_or_fell_short_of_their_most():
+    from domain.attacks import Need, rerollable_rolls
+
+    profile = Profile(gun(A=4, D="2D6"), marines(Sv=4))
+    assert rerollable_rolls(profile, Need("hit", 4, 6, "attacker", "RS.ATK.1"), [1, 2, 3, 6]) == [0, 1]  # BS 3+
+    assert rerollable_rolls(profile, Need("wound", 3, 6, "attacker", "RS.ATK.2"), [3, 4, 1]) == [0, 2]  # 4+
+    assert rerollable_rolls(profile, Need("save", 3, 6, "defender", "RS.ATK.3", 0), [3, 4, 1]) == [0, 2]
+    assert rerollable_rolls(profile, Need("hazardous", 2, 6, "attacker", "EXT.WPN.HAZARDOUS"), [1, 2]) == [0]
+    # 2D6 damage per failed save: re-rolled whole (CORE.DICE.2), named by its first die; a 12 is at its most
+    assert rerollable_rolls(profile, Need("damage", 4, 6, "attacker", "RS.ATK.4"), [6, 6, 2, 5]) == [2]
+    # TWIN-LINKED re-rolls every failed wound itself: no die is re-rolled twice
+    twin = Profile(gun("TWIN-LINKED", A=2), marines())
+    assert rerollable_rolls(twin, Need("wound", 2, 6, "attacker", "RS.ATK.2"), [1, 2]) == []
+    assert rerollable_rolls(profile, Need("attacks", 1, 6, "attacker", "RS.SHO.2"), [1]) == []  # not EXT.CP.1's

@@ -17,11 +17,15 @@ from domain.rules import actions as act
 from domain.rules.flow import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
 from domain.rules.igougo import Igougo
 from domain.rules.reference.charge import Charge
+from domain.rules.reference.choices import AttackChoices
 from domain.rules.reference.command import CommandPhase
 from domain.rules.reference.common import attached_to, engaged, members, on_battlefield
+from domain.rules.reference.effects import Persisting
 from domain.rules.reference.fight import Fight
 from domain.rules.reference.movement import Movement
 from domain.rules.reference.shooting import Shooting, shooting_types
+from domain.rules.reference.split import Splitting
+from domain.rules.reference.unit_actions import UnitActions
 from domain.rules.registry import register
 from domain.rulings import Refused
 
@@ -33,7 +37,7 @@ ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard":
 
 
 @register
-class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
+class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
     name = "reference"
     anytime_commands = Igougo.anytime_commands + ("revive",)
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
@@ -54,6 +58,7 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
         return super().step_over(state, step)
 
     def begin(self, t: Any, step: Step) -> None:
+        self.expire_effects(t, step)  # CORE.PER.1/2: what lasted until this boundary ends
         if step.kind == "order":
             return
         if step.phase == "command":
@@ -103,6 +108,8 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
             return ("RS.CHG.1", "an engaged unit cannot declare a charge")
         if turn.get("advanced") or turn.get("fell_back"):
             return ("RS.CHG.1", "a unit that Advanced or Fell Back cannot charge")
+        if turn.get("action"):  # unit_actions.py convention
+            return ("RS.CHG.1", f"a unit that started an action ({turn['action']}) this turn cannot charge")
         if not self.charge_targets(state, unit["owner"]):
             return ("RS.CHG.1", "no enemy unit is on the battlefield to charge")
         return None
@@ -133,6 +140,12 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
             if flow["winner"] is None:
                 return {"seat": None, "action": "roll_off"}
             return {"seat": flow["winner"], "action": "choose_order"}
+        pause = self.attack_pause(state)
+        if pause is not None:  # an attack waits for a Command Re-roll or the defender's group (choices.py)
+            action = "allocate" if pause["kind"] == "allocate" else \
+                "command_reroll" if self.command_reroll_open(state, pause["seat"], pause["unit"]) else "keep_dice"
+            return {"seat": pause["seat"], "action": action, "unit": pause["unit"],
+                    "choice": {"step": pause["step"], "batch": pause.get("batch"), "choices": pause["choices"]}}
         if step is not None and step.phase == "fight":
             awaiting = self.fight_awaiting(state, step)
             if awaiting is not None:
@@ -146,6 +159,8 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
         step = self.step(state)
         if step is None:
             return []
+        if self.attack_pause(state) is not None:
+            return self.pause_actions(state, seat)
         offered: list[Action] = []
         if step.phase == "fight":
             offered += self.fight_actions(state, seat, awaiting)
@@ -156,12 +171,19 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
             offered += getattr(self, f"{step.phase}_actions")(state, seat, ready)
             if step.phase == "shooting":
                 offered += self.attack_actions(state, seat, "shooting")
+                offered += self.start_action_actions(state, seat, [uid for uid, _ in units_of(state, seat)])
         offered += self.stratagem_actions(state, seat)
         if awaiting["action"] == "end_phase" and awaiting["seat"] == seat:
             fields = {"control": self.control_schema(state)} if self.scoring_now(state, step) else {}
             offered.append(act.action("end_phase", step.rule, self.end_phase_action(step).summary + (
                 ", scoring the objectives you control (EXT.VP.1)" if fields else ""), **fields))
         return offered
+
+    def awaited_rule(self, state: dict[str, Any]) -> str:
+        pause = self.attack_pause(state) if state["status"] == "in_progress" else None
+        if pause is not None:
+            return "RS.ATK.3" if pause["kind"] == "allocate" else "EXT.CP.1"
+        return super().awaited_rule(state)
 
     @handles("end_phase")
     def end_phase(self, t: Any, seat: str, command: cmd.EndPhase) -> None:
@@ -174,6 +196,8 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
             raise Refused("objectives are scored at the end of the Command phase, from battle round 2",
                           rule="EXT.VP.1")
         super().end_phase(t, seat, command)
+        if step is not None and step.phase == "fight":  # the turn ends: its actions complete (unit_actions.py)
+            self.complete_actions(t, seat)
         if step is not None and self.scoring_now(state, step):
             self.score(t, seat, dict(command.control or {}))
 
@@ -214,7 +238,7 @@ class Reference(CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
             self.disengage(t, uid, "CORE.STR.2", "was destroyed")
 
     def records(self, state: dict[str, Any], seat: str) -> list[Action]:
-        offered = super().records(state, seat)
+        offered = super().records(state, seat) + self.effect_records(state, seat)
         short = [uid for uid, unit in units_of(state, seat) if unit["models_alive"] < army.model_count(unit)]
         if short and state["status"] == "in_progress":
             offered.append(act.action("revive", "CORE.REV.1", "return destroyed models to their unit (a rule says so)",

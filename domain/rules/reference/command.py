@@ -10,7 +10,8 @@ from domain.rules import actions as act
 from domain.rules.actions import Action
 from domain.rules.flow import SEATS, Step, alive, applies, handles, units_of
 from domain.rules.reference.common import STRATAGEMS, attached_to, members, objective_control, remember_roll
-from domain.rulings import Refused
+from domain.rules.reference.effects import DURATIONS, duration_of
+from domain.rulings import Malformed, Refused
 
 VP_PER_OBJECTIVE, VP_TURN_CAP = 5, 15
 
@@ -54,8 +55,10 @@ class CommandPhase:
 
     @staticmethod
     def rerollable(state: dict[str, Any], seat: str) -> list[str]:
-        """Units of this seat standing with a roll just made that Command Re-roll may roll again."""
-        return [uid for uid, unit in units_of(state, seat) if alive(unit) and unit["turn"].get("reroll")]
+        """Units of this seat standing with a roll just made that Command Re-roll may roll again; never a
+        battle-shocked unit (RS.CMD.3), unless the roll is the battle-shock test that has just made it so."""
+        return [uid for uid, unit in units_of(state, seat) if alive(unit) and unit["turn"].get("reroll")
+                and ("battle_shocked" not in unit["statuses"] or unit["turn"]["reroll"]["purpose"] == "battle_shock")]
 
     @staticmethod
     def stratagem_targets(state: dict[str, Any], seat: str) -> list[str]:
@@ -74,8 +77,9 @@ class CommandPhase:
         targets = self.stratagem_targets(state, seat)
         if names and targets:
             offered.append(act.action("use_stratagem", "EXT.CP.1", "use a stratagem on one of your units (its "
-                                      "effect is resolved at the table)", ["name", "unit"],
-                                      name=act.one_of(names), unit=act.one_of(targets)))
+                                      "effect is resolved at the table; it lasts its duration, or the phase)",
+                                      ["name", "unit"], name=act.one_of(names), unit=act.one_of(targets),
+                                      duration=act.one_of(list(DURATIONS), "its stated duration (CORE.PER.1)")))
         return offered
 
     @handles("use_stratagem")
@@ -96,11 +100,18 @@ class CommandPhase:
         reroll = unit["turn"].get("reroll")
         if command.name == "Command Re-roll":
             if command.unit not in self.rerollable(state, seat):
+                if reroll and "battle_shocked" in unit["statuses"]:
+                    raise Refused(f"{command.unit} is battle-shocked: stratagems cannot target it", rule="RS.CMD.3")
                 raise Refused(f"{command.unit} has no roll just made that can be re-rolled", rule="EXT.CP.1")
         elif command.unit not in self.stratagem_targets(state, seat):
             raise Refused(f"{command.unit} is battle-shocked: stratagems cannot target it", rule="RS.CMD.3")
+        until = duration_of(command.duration)
+        if command.name == "Command Re-roll" and until is not None:
+            raise Malformed("Command Re-roll gives no lasting effect: send no duration", field="duration")
         t.emit("StratagemUsed", {"seat": seat, "name": command.name, "unit": command.unit, "cp": cost,
                                  "cp_left": state["cp"][seat] - cost}, "EXT.CP.1")
+        if command.name != "Command Re-roll":  # its effect on the unit, for its duration (CORE.PER.1/2)
+            self.start_effect(t, command.unit, command.name, seat, until)
         if command.name == "Command Re-roll":  # CORE.DICE.2: the whole roll again, never a second time
             self.request_roll(t, seat, reroll["purpose"], reroll["spec"], "CORE.DICE.2", command.unit,
                               **{**reroll["context"], "rerolled": True})
@@ -153,6 +164,8 @@ class CommandPhase:
         state["step"].setdefault("stratagems", {}).setdefault(data["seat"], []).append(data["name"])
         if data["name"] == "Command Re-roll":
             state["units"][data["unit"]]["turn"].pop("reroll", None)
+            if "roll" in data:  # an attack roll's re-roll: the attack's pause ends (choices.py)
+                state["step"].pop("attack_pause", None)
 
     @applies("BattleShockTested")
     def _shock_tested(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

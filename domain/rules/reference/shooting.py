@@ -10,7 +10,8 @@ from domain import commands as cmd
 from domain.rules import actions as act
 from domain.rules.actions import Action
 from domain.rules.flow import alive, applies, handles, units_of
-from domain.attacks import ATTACKER, Profile, Situation, from_data, profile_from, resolve, to_data
+from domain.attacks import ATTACKER, Need, Profile, Situation, from_data, profile_from, resolve, to_data
+from domain.rules.reference.choices import need_data
 from domain.rules.reference.common import engaged, first_model, foes, is_monster_or_vehicle, members, weapon_keywords
 from domain.rulings import Malformed, NotFound, Refused
 
@@ -19,7 +20,7 @@ STEP_EVENTS = {"attacks": "AttacksRolled", "hit": "HitsScored", "hit_reroll": "H
                "sustained": "SustainedHitsScored", "wound": "WoundsScored", "wound_reroll": "WoundsRerolled",
                "save": "SavesRolled", "damage": "DamageInflicted", "feel_no_pain": "FeelNoPainRolled",
                "mortal_damage": "MortalWoundsInflicted", "mortal_feel_no_pain": "FeelNoPainRolled",
-               "hazardous": "HazardousRolled"}
+               "hazardous": "HazardousRolled", "allocate": "GroupAllocated"}
 
 
 def close_quarters_weapon(unit: dict[str, Any], weapon: dict[str, Any]) -> bool:
@@ -83,6 +84,8 @@ class Shooting:
         used = unit["turn"].get("used", [])
         if phase == "shooting":
             kind = unit["turn"].get("shooting")
+            if kind is None:  # selected for an action instead of shooting (unit_actions.py)
+                return []
             return [w["name"] for w in army.ranged_weapons(unit) if w["name"] not in used and usable(unit, w, kind)]
         if self.models_left(unit) <= 0:
             return []
@@ -116,6 +119,7 @@ class Shooting:
             weapons, targets = self.weapons_open(state, uid, phase), self.targets_of(state, uid, phase)
             if weapons and targets:
                 most = unit["models_alive"] if phase == "shooting" else self.models_left(unit)
+                precise = self.precision_applies(state, uid, weapons, targets)
                 offered.append(act.action("attack", rule, f"attack with {uid}: one weapon at one target",
                                           ["unit", "weapon", "target"], unit=act.const(uid),
                                           weapon=act.one_of(weapons), target=act.one_of(targets),
@@ -123,8 +127,17 @@ class Shooting:
                                           within_half_range=act.boolean("the target is within half the weapon's "
                                                                         "range (RAPID FIRE, MELTA; measured)"),
                                           precision=act.boolean("PRECISION: critical hits' wounds go to a "
-                                                                "CHARACTER in the target unit")))
+                                                                "CHARACTER in the target unit") if precise else None))
         return offered
+
+    @staticmethod
+    def precision_applies(state: dict[str, Any], uid: str, weapons: list[str], targets: list[str]) -> bool:
+        """EXT.WPN.PRECISION is the attacker's choice only where one of its open weapons has PRECISION and a
+        target unit (with its attached leader) has a CHARACTER model."""
+        units = state["units"]
+        precise = any("PRECISION" in weapon_keywords(w) for w in units[uid]["weapons"] if w["name"] in weapons)
+        return precise and any("CHARACTER" in units[m].get("keywords", []) for target in targets
+                               for m in members(units, target))
 
     @handles("attack")
     def attack(self, t: Any, seat: str, command: cmd.Attack) -> None:
@@ -180,7 +193,7 @@ class Shooting:
             models=models, remained_stationary=unit["turn"].get("move") == "remain_stationary",
             charged=bool(unit["turn"].get("charged")), within_half_range=within_half_range,
             target_engaged_with_friendly=bool(friends & set(target.get("engaged_with", []))),
-            attacker_keywords=frozenset(unit.get("keywords", [])))
+            attacker_keywords=frozenset(unit.get("keywords", [])), defender_allocates=True)
         together = members(units, target_uid)
         standing = [line_standing(units[m]) for m in together]
         profile = profile_from(weapon, unit, [units[m] for m in together], situation,
@@ -202,23 +215,33 @@ class Shooting:
                                                                  **extra}, decision.rules[0])
         context = {**context, "decided": len(progress.decisions)}
         need = progress.need
+        if need is not None and need.step == "allocate":  # RS.ATK.3: the defender's pick, not a roll
+            self.offer_allocation(t, context, need)
+            return
         if need is not None:  # one roll, or several of at most MAX_DICE dice that make up one batch
             units = t.state["units"]
             seat = units[ids["attacker"] if need.seat == ATTACKER else ids["target"]]["owner"]
             count = min(dice.MAX_DICE, need.count - len(context["faces"]))
             self.request_roll(t, seat, need.step, str(dice.DiceExpr(count, need.sides)), need.rule,
                               ids["attacker"] if need.seat == ATTACKER else ids["target"], attack_roll=context,
-                              batch=need.count)
+                              batch=need.count, need=need_data(need))
             return
         self.attack_done(t, context, progress.outcome)
 
     def attack_rolled(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        if "attack_reroll" in request["context"]:  # EXT.CP.1: a Command Re-roll of one roll of the batch
+            self.attack_rerolled(t, request, roll)
+            return
         context = request["context"]["attack_roll"]
         faces = context["faces"] + roll["faces"]
         if len(faces) < request["context"]["batch"]:
             self.attack_goes_on(t, {**context, "faces": faces})
             return
-        self.attack_goes_on(t, {**context, "batches": context["batches"] + [faces], "faces": []})
+        need = request["context"].get("need")  # a roll asked for before choices were offered carries none
+        if need is None:
+            self.attack_goes_on(t, {**context, "batches": context["batches"] + [faces], "faces": []})
+            return
+        self.batch_rolled(t, context, Need(*need), faces)
 
     def attack_done(self, t: Any, context: dict[str, Any], outcome: Any) -> None:
         """RS.ATK.4: the losses line by line, on the target and its attached leader; HAZARDOUS on the attacker."""

@@ -1,0 +1,179 @@
+"""Choices in the middle of an attack: Command Re-roll of an attack roll just made (EXT.CP.1, CORE.DICE.2) and
+the defender's choice of the group that saves next (RS.ATK.3).
+
+An attack resolves as a replay of its dice batches (`domain.attacks.resolve`); a choice pauses it between two
+batches. The pause is an event (`CommandRerollOffered`, `AllocationOffered`) that keeps the attack's context
+(profile, batches so far, the batch just rolled), so it works alike with server dice (every batch rolled in one
+command until a pause) and table dice. The answer appends the batch (the re-rolled one, or the pick) and the
+attack goes on.
+
+Conventions where RULES.md is silent:
+- EXT.CP.1: after each hit, wound, save, damage or hazard batch, the seat that rolled it (the attacker; the
+  defender for its own saves) is offered Command Re-roll when it has the CP, has not used it this phase and its
+  unit (the attacker, or the target) is not battle-shocked (RS.CMD.3), and one roll of the batch failed (damage:
+  is below its most; `domain.attacks.rerollable_rolls`). Otherwise the attack does not pause.
+  `command_reroll` names the roll by the index of its (first) die in the batch as rolled; `keep_dice` keeps
+  the batch. The new face replaces the old before any modifier (CORE.DICE.2); the re-roll is never re-rolled.
+- Analytics: both faces were rolled and both count among the dice of that purpose (as a charge re-roll does);
+  the attack's own luck reads its outcome, with the new face, against the odds of the attack without a
+  Command Re-roll.
+- RS.ATK.3: when several model groups tie for the next wounds (none wounded, e.g. two non-CHARACTER lines), the
+  defending seat picks one (`allocate`, by the line's index in the target as `AttackDeclared` lists it); with a
+  single legal group the attack does not pause.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from domain import commands as cmd
+from domain import dice
+from domain.attacks import ATTACKER, Need, from_data, rerollable_rolls, roll_size
+from domain.rules import actions as act
+from domain.rules.actions import Action
+from domain.rules.flow import applies, handles
+from domain.rules.reference.common import STRATAGEMS
+from domain.rulings import Refused
+
+REROLL = "Command Re-roll"
+
+
+def need_data(need: Need) -> list[Any]:
+    """A `Need` as JSON (an event's data): `Need(*data)` reads it back."""
+    return [*need[:-1], list(need.among)]
+
+
+class AttackChoices:
+    """Mixed into `Reference` (with `Shooting`, whose `attack_goes_on` and `stratagem_targets` it uses)."""
+
+    @staticmethod
+    def attack_pause(state: dict[str, Any]) -> dict[str, Any] | None:
+        return state["step"].get("attack_pause") if not state["rolls"] else None
+
+    def command_reroll_open(self, state: dict[str, Any], seat: str, uid: str) -> bool:
+        """EXT.CP.1 with RS.CMD.3: the CP, not used this phase, the unit standing and not battle-shocked."""
+        return state["cp"][seat] >= STRATAGEMS[REROLL] and uid in self.stratagem_targets(state, seat) and \
+            REROLL not in state["step"].get("stratagems", {}).get(seat, [])
+
+    def batch_rolled(self, t: Any, context: dict[str, Any], need: Need, faces: list[int]) -> None:
+        """A whole batch is in: offer Command Re-roll where it could change something, else go on."""
+        state = t.state
+        ids = context["attack"]
+        uid = ids["attacker"] if need.seat == ATTACKER else ids["target"]
+        seat = state["units"][uid]["owner"]
+        choices = rerollable_rolls(from_data(context["profile"]), need, faces)
+        if choices and self.command_reroll_open(state, seat, uid):
+            t.emit("CommandRerollOffered", {**ids, "kind": "reroll", "seat": seat, "unit": uid, "step": need.step,
+                                            "batch": list(faces), "choices": choices, "need": need_data(need),
+                                            "attack_roll": context}, "EXT.CP.1")
+            return
+        self.attack_goes_on(t, {**context, "batches": context["batches"] + [list(faces)], "faces": []})
+
+    def offer_allocation(self, t: Any, context: dict[str, Any], need: Need) -> None:
+        """RS.ATK.3: the groups tied for the next wounds, for the defending seat to pick."""
+        ids = context["attack"]
+        profile = from_data(context["profile"])
+        t.emit("AllocationOffered", {**ids, "kind": "allocate", "seat": t.state["units"][ids["target"]]["owner"],
+                                     "unit": ids["target"], "step": "allocate",
+                                     "choices": [{"line": line, "model": profile.target.lines[line].name}
+                                                 for line in need.among],
+                                     "need": need_data(need), "attack_roll": context}, "RS.ATK.3")
+
+    # -- actions and commands ------------------------------------------------------------
+
+    def pause_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+        pause = self.attack_pause(state)
+        if pause is None or pause["seat"] != seat:
+            return []
+        if pause["kind"] == "allocate":
+            return [act.action("allocate", "RS.ATK.3", f"choose which group of {pause['unit']} saves next (" +
+                               ", ".join(f"{c['line']}: {c['model']}" for c in pause["choices"]) + ")", ["line"],
+                               line=act.one_of([c["line"] for c in pause["choices"]], "the model line"))]
+        offered = [act.action("keep_dice", "EXT.CP.1", f"keep the {pause['step'].replace('_', ' ')} roll "
+                              f"{pause['batch']} and go on")]
+        if self.command_reroll_open(state, seat, pause["unit"]):
+            offered.insert(0, act.action(
+                "command_reroll", "EXT.CP.1", f"Command Re-roll (1 CP): re-roll one {pause['step'].replace('_', ' ')} "
+                f"roll of {pause['batch']} (the index of its die as rolled)", ["die"],
+                die=act.one_of(pause["choices"], "the die's index in the batch (from 0)")))
+        return offered
+
+    def _pause_of(self, state: dict[str, Any], seat: str, kind: str, rule: str) -> dict[str, Any]:
+        pause = self.attack_pause(state)
+        if pause is None or pause["kind"] != kind:
+            raise Refused(f"no attack waits for {'a group to save' if kind == 'allocate' else 'a re-roll'} now",
+                          rule=rule)
+        if pause["seat"] != seat:
+            raise Refused(f"seat {pause['seat']} chooses here", rule=rule)
+        return pause
+
+    @handles("command_reroll")
+    def command_reroll(self, t: Any, seat: str, command: cmd.CommandReroll) -> None:
+        state = t.state
+        pause = self._pause_of(state, seat, "reroll", "EXT.CP.1")
+        if not self.command_reroll_open(state, seat, pause["unit"]):
+            raise Refused(f"Command Re-roll needs {STRATAGEMS[REROLL]} CP, once a phase, for a unit that is not "
+                          "battle-shocked", rule="EXT.CP.1")
+        if command.die not in pause["choices"]:
+            raise Refused(f"die {command.die} is no roll here that a re-roll could change; choose one of "
+                          f"{pause['choices']}", rule="CORE.DICE.2")
+        need = Need(*pause["need"])
+        size = roll_size(from_data(pause["attack_roll"]["profile"]), need.step) or 1
+        t.emit("StratagemUsed", {"seat": seat, "name": REROLL, "unit": pause["unit"], "cp": STRATAGEMS[REROLL],
+                                 "cp_left": state["cp"][seat] - STRATAGEMS[REROLL],
+                                 "roll": {"step": need.step, "die": command.die,
+                                          "was": pause["batch"][command.die:command.die + size]}}, "EXT.CP.1")
+        self.request_roll(t, seat, need.step, str(dice.DiceExpr(size, need.sides)), "CORE.DICE.2", pause["unit"],
+                          attack_reroll={"die": command.die, "batch": pause["batch"], "need": pause["need"],
+                                         "attack_roll": pause["attack_roll"]})
+
+    def attack_rerolled(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        """CORE.DICE.2: the new face(s) replace the old in the batch, before any modifier; then the attack goes on."""
+        reroll = request["context"]["attack_reroll"]
+        context, die = reroll["attack_roll"], reroll["die"]
+        faces = list(reroll["batch"])
+        was = faces[die:die + len(roll["faces"])]
+        faces[die:die + len(roll["faces"])] = roll["faces"]
+        t.emit("AttackRollRerolled", {**context["attack"], "step": reroll["need"][0], "die": die, "was": was,
+                                      "now": list(roll["faces"]), "batch": faces, "rules": ["CORE.DICE.2", "EXT.CP.1"]},
+               "CORE.DICE.2")
+        self.attack_goes_on(t, {**context, "batches": context["batches"] + [faces], "faces": []})
+
+    @handles("keep_dice")
+    def keep_dice(self, t: Any, seat: str, command: cmd.KeepDice) -> None:
+        pause = self._pause_of(t.state, seat, "reroll", "EXT.CP.1")
+        context = pause["attack_roll"]
+        t.emit("AttackRollKept", {**context["attack"], "step": pause["step"], "seat": seat, "batch": pause["batch"]},
+               "EXT.CP.1")
+        self.attack_goes_on(t, {**context, "batches": context["batches"] + [list(pause["batch"])], "faces": []})
+
+    @handles("allocate")
+    def allocate(self, t: Any, seat: str, command: cmd.Allocate) -> None:
+        pause = self._pause_of(t.state, seat, "allocate", "RS.ATK.3")
+        lines = [c["line"] for c in pause["choices"]]
+        if command.line not in lines:
+            raise Refused(f"line {command.line} is not one of the groups the wounds may go to next: {lines} "
+                          "(wounded models first, CHARACTER groups last)", rule="RS.ATK.3")
+        context = pause["attack_roll"]
+        t.emit("AllocationChosen", {**context["attack"], "seat": seat, "line": command.line,
+                                    "model": next(c["model"] for c in pause["choices"] if c["line"] == command.line)},
+               "RS.ATK.3")
+        self.attack_goes_on(t, {**context, "batches": context["batches"] + [[lines.index(command.line) + 1]],
+                                "faces": []})
+
+    # -- appliers ------------------------------------------------------------------------
+
+    @applies("CommandRerollOffered")
+    def _reroll_offered(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["attack_pause"] = data
+
+    @applies("AllocationOffered")
+    def _allocation_offered(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["attack_pause"] = data
+
+    @applies("AttackRollKept")
+    def _kept(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"].pop("attack_pause", None)
+
+    @applies("AllocationChosen")
+    def _allocation_chosen(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"].pop("attack_pause", None)

@@ -1,0 +1,118 @@
+"""Persisting effects (CORE.PER.1, CORE.PER.2): what a stratagem or a recorded status gives a unit for a while.
+
+An effect starts with `EffectStarted` (the unit, what it is, the seat that gave it, when, and until when) and ends
+with `EffectEnded` at its boundary; GET /state shows each unit's effects with their expiry, and the audit of an
+`EffectEnded` links to the `EffectStarted` it closes.
+
+Conventions where RULES.md is silent:
+- Durations (`until`): `end_of_phase`, `end_of_turn`, `end_of_battle_round`, `start_of_next_turn` ("until the start
+  of your next turn": the next turn of the seat that gave it). A stated duration is CORE.PER.1's; a stratagem used
+  on a unit with none stated lasts until the end of the phase (CORE.PER.2). Command Re-roll gives no effect.
+- `set_status` with a `duration` gives the status as an effect: the status is lost when the effect ends (unless
+  it was lost before). `set_status` without one records a fact that lasts until it is recorded lost.
+- CORE.PER.1: effects end only at their boundary: a unit that goes into reserves or embarks keeps them (the
+  service never ends an effect because the unit left the battlefield).
+- Boundaries are read as each step begins: the end of a phase when the next step starts, the end of a turn and the
+  start of a seat's turn when its Command phase starts, the end of a battle round when the next round starts.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from domain import army
+from domain import commands as cmd
+from domain.rules import actions as act
+from domain.rules.actions import Action
+from domain.rules.flow import Ruleset, Step, alive, applies, handles
+from domain.rulings import Malformed
+
+DURATIONS = {"end_of_phase": "until the end of the phase", "end_of_turn": "until the end of the turn",
+             "end_of_battle_round": "until the end of the battle round",
+             "start_of_next_turn": "until the start of the giving seat's next turn"}
+
+
+def duration_of(value: str | None, field: str = "duration") -> str | None:
+    if value is not None and value not in DURATIONS:
+        raise Malformed(f"{field} is one of {', '.join(DURATIONS)}", field=field)
+    return value
+
+
+class Persisting:
+    """Mixed into `Reference`."""
+
+    durations = True
+
+    def start_effect(self, t: Any, uid: str, name: str, seat: str, until: str | None, status: str | None = None,
+                     **extra: Any) -> None:
+        state = t.state
+        t.emit("EffectStarted", {"unit": uid, "effect": name, "status": status, "by": seat,
+                                 "until": until or "end_of_phase", "stated": until is not None,
+                                 "battle_round": state["battle_round"], "phase": state["phase"],
+                                 "active_seat": state["active_seat"], **extra},
+               "CORE.PER.1" if until is not None else "CORE.PER.2")
+
+    def expire_effects(self, t: Any, step: Step) -> None:
+        """End every effect whose boundary this step's start passes (CORE.PER.1/2)."""
+        state = t.state
+        turn_starts = step.phase == "command" and step.kind == "phase"
+        round_starts = state["pos"] == 0
+        for uid, unit in state["units"].items():
+            for effect in list(unit.get("effects", [])):
+                until = effect["until"]
+                ends = until == "end_of_phase" or (until == "end_of_turn" and (turn_starts or round_starts)) or \
+                    (until == "end_of_battle_round" and round_starts) or \
+                    (until == "start_of_next_turn" and turn_starts and step.active == effect["by"])
+                if ends:
+                    self.end_effect(t, uid, effect, DURATIONS[until].replace("until ", "", 1) + " has come")
+
+    def end_effect(self, t: Any, uid: str, effect: dict[str, Any], reason: str) -> None:
+        t.emit("EffectEnded", {"unit": uid, "effect": effect["effect"], "until": effect["until"],
+                               "started_seq": effect["seq"], "reason": reason},
+               "CORE.PER.1" if effect["stated"] else "CORE.PER.2")
+        status = effect.get("status")
+        if status and status in t.state["units"][uid]["statuses"] and alive(t.state["units"][uid]):
+            self.change_status(t, uid, status, False, "CORE.PER.1" if effect["stated"] else "CORE.PER.2",
+                               reason=f"{effect['effect']} ended: {reason}")
+
+    # -- set_status with a duration ------------------------------------------------------
+
+    @handles("set_status")
+    def set_status(self, t: Any, seat: str, command: cmd.SetStatus) -> None:
+        until = duration_of(command.duration)
+        if until is not None and not command.value:
+            raise Malformed("a duration goes with a status gained (value true)", field="duration")
+        Ruleset.set_status(self, t, seat, command)
+        if until is not None:
+            self.start_effect(t, command.unit, f"status {command.status}", seat, until, status=command.status,
+                              reason=command.reason)
+
+    def effect_records(self, state: dict[str, Any], seat: str) -> list[Action]:
+        standing = [uid for uid, unit in state["units"].items() if alive(unit)]
+        if not standing or state["status"] != "in_progress":
+            return []
+        return [act.action("set_status", "CORE.PER.1", "record a status gained for a stated time (it ends by "
+                           "itself)", ["unit", "status", "value", "duration"], unit=act.one_of(standing),
+                           status=act.one_of(sorted(army.STATUSES)), value=act.const(True),
+                           duration=act.one_of(list(DURATIONS)), reason=act.text(200, "why"))]
+
+    # -- appliers ------------------------------------------------------------------------
+
+    @applies("EffectStarted")
+    def _effect_started(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["units"][data["unit"]].setdefault("effects", []).append(
+            {"effect": data["effect"], "status": data["status"], "by": data["by"], "until": data["until"],
+             "stated": data["stated"], "seq": entry["seq"], "battle_round": data["battle_round"],
+             "phase": data["phase"]})
+
+    @applies("StatusLost")
+    def _status_lost(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        """A status lost before its effect's end takes the effect with it."""
+        Ruleset._lost(self, state, data, entry)
+        unit = state["units"][data["unit"]]
+        if unit.get("effects"):
+            unit["effects"] = [e for e in unit["effects"] if e.get("status") != data["status"]]
+
+    @applies("EffectEnded")
+    def _effect_ended(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        unit = state["units"][data["unit"]]
+        unit["effects"] = [e for e in unit.get("effects", []) if e["seq"] != data["started_seq"]]

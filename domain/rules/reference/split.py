@@ -1,0 +1,94 @@
+"""Splitting a unit before the battle (CORE.SPL.1, CORE.STR.1).
+
+Conventions where RULES.md is silent:
+- A seat splits one of its mustered units during set-up, before `start_game` (battle round 1 has not begun), so
+  each part's starting strength is its own models when the game starts (CORE.STR.1).
+- `split` names how many models form the new part (1 to all but one); they are taken from the unit's model lines
+  last first (a sergeant listed first stays in the first part). The new part's id is the unit's id with `-2`
+  appended (then `-3`, … if that id is taken); its name is the unit's with " (2)". It keeps the unit's
+  keywords, abilities, weapons, statuses, reserves and transport.
+- CORE.SPL.1: a unit can be split once and neither part can be split again. A leader, a unit with a leader
+  attached to it, a transport with units embarked and a unit of one model are not split.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from domain import army
+from domain import commands as cmd
+from domain.rules import actions as act
+from domain.rules.actions import Action
+from domain.rules.flow import applies, handles, units_of
+from domain.rulings import Refused
+
+
+class Splitting:
+    """Mixed into `Reference`."""
+
+    setup_commands = ("split",)
+
+    @staticmethod
+    def unsplittable(state: dict[str, Any], uid: str) -> str | None:
+        """Why CORE.SPL.1 (or this convention) keeps this unit whole, or None."""
+        units = state["units"]
+        unit = units[uid]
+        if unit.get("split_from") or unit.get("split_into"):
+            return "a unit is split once, and its parts cannot be split again"
+        if army.model_count(unit) < 2:
+            return "a unit of one model cannot be split"
+        if unit.get("leader_of") or any(u.get("leader_of") == uid for u in units.values()):
+            return "a leader and the unit it leads are not split"
+        if any(u.get("embarked_in") == uid for u in units.values()):
+            return "a transport with units embarked is not split"
+        return None
+
+    def setup_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+        offered = []
+        for uid, unit in units_of(state, seat):
+            if self.unsplittable(state, uid) is None:
+                total = army.model_count(unit)
+                offered.append(act.action(
+                    "split", "CORE.SPL.1", f"split {uid} into two units before the battle (once; each part's "
+                    "starting strength its own)", ["unit", "models"], unit=act.const(uid),
+                    models=act.integer(1, total - 1, "models that form the new unit (from the last model lines)")))
+        return offered
+
+    @handles("split")
+    def split(self, t: Any, seat: str, command: cmd.Split) -> None:
+        state = t.state
+        if state["status"] != "setup":
+            raise Refused("a unit is split before the battle begins, in set-up", rule="CORE.SPL.1")
+        unit = state["units"][command.unit]
+        if unit["owner"] != seat:
+            raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule="CORE.SPL.1")
+        why = self.unsplittable(state, command.unit)
+        if why:
+            raise Refused(why, rule="CORE.SPL.1")
+        counts = [line.get("count", 1) for line in unit["models"]]
+        if type(command.models) is not int or not 0 < command.models < sum(counts):
+            raise Refused(f"the new unit takes 1 to {sum(counts) - 1} of the {sum(counts)} models: each part keeps "
+                          "at least one", rule="CORE.SPL.1")
+        moving, left = [0] * len(counts), command.models
+        for i in reversed(range(len(counts))):  # the last model lines first
+            moving[i] = min(counts[i], left)
+            left -= moving[i]
+        new, n = f"{command.unit}-2", 2
+        while new in state["units"]:
+            n += 1
+            new = f"{command.unit}-{n}"
+        t.emit("UnitSplit", {"unit": command.unit, "new_unit": new, "seat": seat, "moved": moving,
+                             "kept": [c - m for c, m in zip(counts, moving)], "models": sum(counts) - sum(moving),
+                             "new_models": sum(moving)}, "CORE.SPL.1")
+
+    @applies("UnitSplit")
+    def _split(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        units = state["units"]
+        unit = units[data["unit"]]
+        part = copy.deepcopy(unit)  # new_unit_state sets its own models alive, statuses and turn
+        part.update(id=data["new_unit"], name=f"{unit['name']} (2)",
+                    models=[{**line, "count": n} for line, n in zip(unit["models"], data["moved"]) if n])
+        unit["models"] = [{**line, "count": n} for line, n in zip(unit["models"], data["kept"]) if n]
+        unit["models_alive"] = unit["starting_strength"] = army.model_count(unit)
+        unit["split_into"] = data["new_unit"]
+        units[data["new_unit"]] = {**army.new_unit_state(unit["owner"], part), "split_from": data["unit"]}

@@ -3,7 +3,7 @@ the table, the defender's saves from the defending seat, casualties and hull poi
 from __future__ import annotations
 
 from tests.e2e.test_heresy import a_goes_first, offered, to_sub_phase
-from tests.support.client import GameClient, unit, vehicle
+from tests.support.client import GameClient, unit
 
 
 def legion(uid: str, count: int = 5, **fields) -> dict:

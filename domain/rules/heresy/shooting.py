@@ -34,7 +34,8 @@ from domain.rules.actions import Action
 from domain.rules.flow import alive, applies, handles, units_of
 from domain.rules.heresy.common import enemies_on_battlefield, is_vehicle
 from domain.rules.reference.common import members
-from domain.rules.reference.shooting import STEP_EVENTS, line_standing
+from domain.rules.reference.shooting import (STEP_EVENTS, keep_lines, line_standing, lines_after,
+                                              record_decisions, record_losses)
 from domain.rulings import Malformed, NotFound, Refused
 
 FACINGS = ("front", "side", "rear")
@@ -208,11 +209,7 @@ class Shooting:
         for the next dice (the attacker's, or the defender's saves) or apply its outcome."""
         progress = resolve(from_data(context["profile"]), context["batches"])
         ids = context["attack"]
-        for decision in progress.decisions[context["decided"]:]:
-            extra = {"rules": list(decision.rules)} if len(decision.rules) > 1 else {}
-            t.emit(STEP_EVENTS.get(decision.step, "AttackStep"), {**ids, "step": decision.step, **decision.facts,
-                                                                 **extra}, decision.rules[0])
-        context = {**context, "decided": len(progress.decisions)}
+        context = record_decisions(t, progress, context)
         need = progress.need
         if need is None:
             self.attack_done(t, context, progress.outcome)
@@ -236,13 +233,7 @@ class Shooting:
         ids = context["attack"]
         profile = from_data(context["profile"])
         together = members(units, ids["target"])
-        after, before, position = {}, {}, 0
-        for uid in together:
-            lines = len(units[uid]["models"])
-            after[uid] = {"alive": list(outcome.standing.alive[position:position + lines]),
-                          "taken": list(outcome.standing.taken[position:position + lines])}
-            before[uid] = profile.target.lines[position:position + lines]
-            position += lines
+        before, after = lines_after(units, together, profile, outcome)
         vehicle = {"hull_points_lost": outcome.wounds_lost, "armour_value": profile.target.AV,
                    "damage_table": "attested: the table rolls the vehicle damage table for its penetrating hits"} \
             if profile.target.AV is not None else {}
@@ -250,13 +241,7 @@ class Shooting:
                                   "failed_saves": outcome.failed_saves, "wounds_lost": outcome.wounds_lost,
                                   "models_destroyed": outcome.models_destroyed, "lines": after, **vehicle},
                "RS.ATK.4")
-        for uid in together:
-            wounds = sum((was.count * was.W - was.wounds_taken) - (after[uid]["alive"][i] * was.W
-                                                                    - after[uid]["taken"][i])
-                         for i, was in enumerate(before[uid]))
-            lost = units[uid]["models_alive"] - sum(after[uid]["alive"])
-            if lost > 0 or wounds > 0:
-                self.casualties(t, uid, lost, wounds, "RS.ATK.4")
+        record_losses(self, t, together, before, after)
         self.attack_finished(t, context.get("then"), ids, outcome)
 
     def attack_finished(self, t: Any, then: dict[str, Any] | None, ids: dict[str, Any], outcome: Any) -> None:
@@ -272,10 +257,7 @@ class Shooting:
 
     @applies("AttackResolved")
     def _attack_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        for uid, lines in data["lines"].items():
-            unit = state["units"][uid]
-            unit["lines"] = lines
-            unit["model_damage"] = next((taken for taken in lines["taken"] if taken), 0)
+        keep_lines(state, data)
         self.fight_counts(state, "AttackResolved", data)
 
     @staticmethod

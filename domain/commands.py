@@ -396,6 +396,7 @@ class React(Command):
     direction: str | None = None                 # toward | away (from the enemy unit that moved)
     distance: Any = None                         # inches, at most the unit's Initiative
     weapons: tuple[str, ...] = ()                # snap shots: the weapons fired
+    facing: str | None = None                    # snap shots at a vehicle: the armour facing hit (attested)
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "react"
 
@@ -407,8 +408,35 @@ class FallBack(Command):
 
     unit: str
     reached_edge: bool = False
+    near: tuple[str, ...] = ()                   # enemy units within 12" of it at the end (HH.REACT.1)
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "fall_back"
 
 
-COMMANDS.update({cls.type: cls for cls in (Enter, Move, React, FallBack)})
+@dataclass(frozen=True)
+class Shoot(Command):
+    """Heresy: one ranged weapon of a unit selected to shoot, fired at one of the units it named; the service
+    rolls it on the heresy tables (hits, wounds or armour penetration, saves)."""
+
+    unit: str
+    weapon: str
+    target: str
+    models: int | None = None                    # models firing it (default: every model alive)
+    within_half_range: bool | None = None        # attested: RAPID FIRE doubles its shots
+    facing: str | None = None                    # a vehicle target: the armour facing hit (attested)
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "shoot"
+
+
+@dataclass(frozen=True)
+class Strike(Command):
+    """Heresy: in a fight, the awaited unit strikes its foe with one melee weapon, every model of the Initiative
+    step using it; the service rolls it on the heresy tables (WS against WS, S against T, saves)."""
+
+    unit: str
+    weapon: str
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "strike"
+
+
+COMMANDS.update({cls.type: cls for cls in (Enter, Move, React, FallBack, Shoot, Strike)})

@@ -23,8 +23,10 @@ USED = ("ld", "total", "needed", "hit_on", "hits", "distance", "targets", "stren
         "centre_over_hull", "vehicle", "hit", "hull_points", "hull_points_left", "outcome", "counts",
         "pass_points", "remaining", "models", "wounds", "from", "to", "models_alive", "starting_strength",
         "success", "weapons", "choice", "winner", "first", "move", "allowance", "difficult", "dangerous",
-        "coherency_lost", "near", "up_to", "direction", "reached_edge", "removed", "rush", "failed", "passed")
-CHARACTERISTICS = ("M", "T", "Sv", "InSv", "W", "Ld", "OC", "BS", "WS", "I", "A", "hull_points")
+        "coherency_lost", "near", "up_to", "direction", "reached_edge", "removed", "rush", "failed", "passed",
+        "tables", "facing", "snap_shots", "S", "T", "AP", "AV", "glancing", "penetrating", "armour_value",
+        "hull_points_lost", "reached", "initiative", "striking", "wounds_caused", "loser")
+CHARACTERISTICS = ("M", "T", "Sv", "InSv", "W", "Ld", "OC", "BS", "WS", "I", "A", "hull_points", "armour")
 
 
 class GameLog:
@@ -143,7 +145,7 @@ def dice_view(log: GameLog, entry: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def units_named(data: dict[str, Any]) -> list[str]:
-    named = [data.get(key) for key in ("unit", "against", "chosen", "transport")]
+    named = [data.get(key) for key in ("unit", "against", "chosen", "transport", "attacker", "target")]
     for key in ("units", "targets"):
         if isinstance(data.get(key), list):
             named.extend(u for u in data[key] if isinstance(u, str))
@@ -298,6 +300,29 @@ def heresy_causes(data: dict[str, Any], kind: str, cite: Callable[..., None], la
     if kind == "StatusLost":
         cite(latest("StatusGained", where=lambda e: e["data"].get("unit") == uid
                     and e["data"].get("status") == data.get("status")), "the status it ends")
+    heresy_attack_causes(data, kind, cite, latest)
+
+
+def heresy_attack_causes(data: dict[str, Any], kind: str, cite: Callable[..., None], latest: Callable[..., Any]) -> None:
+    """The heresy Shooting and Assault: what declared the attack, the charge, the fight and its outcome."""
+    uid, attacker = data.get("unit"), data.get("attacker")
+    if kind == "AttackDeclared" and data.get("tables") == "heresy":
+        why = {"shooting": ("ShootingDeclared", "the unit selected to shoot, and its targets"),
+               "snap_shots": ("ReactionMade", "the snap shots it is one weapon of"),
+               "assault": ("InitiativeStepBegan", "the Initiative step it strikes in")}.get(data.get("phase"))
+        if why:
+            cite(latest(why[0], where=lambda e: attacker in (e["data"].get("unit"), *e["data"].get("striking", []))),
+                 why[1])
+    if kind == "ChargeRolled":
+        cite(latest("ChargeDeclared", where=lambda e: e["data"].get("unit") == uid), "the charge it rolls for")
+    if kind in ("FightBegan", "StatusGained") and (kind == "FightBegan" or data.get("status") == "locked_in_combat"):
+        cite(latest("ChargeRolled", where=lambda e: e["data"].get("reached")), "the charge that reached")
+    if kind in ("InitiativeStepBegan", "FightResolved"):
+        cite(latest("FightBegan"), "the fight it belongs to")
+    if kind == "LeadershipTested" and data.get("for"):
+        cite(latest("FightResolved", where=lambda e: e["data"].get("loser") == uid), "the fight it lost")
+    if kind == "StatusGained" and data.get("status") == "routed":
+        cite(latest("LeadershipTested", where=lambda e: e["data"].get("unit") == uid), "the failed Leadership test")
 
 
 # -- stories -------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from domain.attacks.abilities import effects
 from domain.attacks.profile import Profile
 from domain.attacks.steps import (
     allocation_order, attack_parts, automatic_hits, critical_wound_on, damage_parts, fnp_of, hit_modifier,
-    hit_result, hits_to_reroll, lethal, saved, sustained_parts, wound_modifier, wound_needed, wound_reroll_policy,
+    hit_result, hits_to_reroll, lethal, saved, sustained_parts, wound_modifier, wound_reroll_policy, wound_target,
     wound_result, _to_reroll,
 )
 
@@ -108,7 +108,7 @@ def _per_attack(profile: Profile) -> tuple[dict[tuple[int, int], float], Dist]:
         modifier, _ = hit_modifier(profile)
         hit = _die(lambda f: hit_result(profile, f, modifier),
                    lambda f: bool(hits_to_reroll(profile, [f])))
-    needed = wound_needed(profile.weapon.S, profile.target.toughness)
+    needed = wound_target(profile)
     w_mod, _ = wound_modifier(profile)
     critical_on, _ = critical_wound_on(profile)
     policy, _ = wound_reroll_policy(profile)

@@ -10,6 +10,7 @@ from typing import Any, Iterable
 
 from domain import dice
 from domain.attacks.abilities import Keyword, parse_keywords
+from domain.attacks.tables import MODERN, TABLES
 
 ROLLED = ("ones", "failed")  # re-roll policies: which dice of a roll the attacker re-rolls (CORE.DICE.2)
 
@@ -63,6 +64,7 @@ class Situation:
     attacker_keywords: frozenset[str] = frozenset()  # EXT.WPN.HAZARDOUS: CHARACTER/MONSTER/VEHICLE
     precision_line: int | None = None  # EXT.WPN.PRECISION: the CHARACTER line the attacker picks
     defender_allocates: bool = False  # RS.ATK.3: the defender picks among tied groups as the attack goes ("allocate")
+    snap_shots: bool = False  # heresy tables: snap shots hit only on a 6 (HH.RES.4)
 
     def __post_init__(self) -> None:
         for policy in (self.reroll_hits, self.reroll_wounds):
@@ -103,6 +105,8 @@ class Target:
     keywords: frozenset[str] = frozenset()  # the unit's (ANTI-KEYWORD reads them with its lines')
     fnp: int | None = None  # EXT.FNP for the whole unit; a line's own fnp wins
     order: tuple[int, ...] | None = None  # the defender's choice of allocation order (RS.ATK.3)
+    WS: int | None = None  # heresy tables, melee: the foe's Weapon Skill the striker's is read against
+    AV: int | None = None  # heresy tables: a vehicle's armour value on the facing hit (penetration rolls)
 
     def __post_init__(self) -> None:
         if not self.lines:
@@ -133,23 +137,40 @@ class Profile:
     weapon: Weapon
     target: Target
     situation: Situation = field(default_factory=Situation)
+    tables: str = MODERN  # the era's to-hit, to-wound and save tables (`tables`)
+
+    def __post_init__(self) -> None:
+        if self.tables not in TABLES:
+            raise ValueError(f"tables are one of {TABLES}, not {self.tables!r}")
 
 
 # -- as data (an event's or a pending roll's JSON) ----------------------------------------------------
 
+ERA_FIELDS = {"snap_shots": False, "WS": None, "AV": None, "tables": MODERN}  # written only when set
+
+
 def to_data(profile: Profile) -> dict[str, Any]:
-    """The profile as plain JSON data; keywords as the roster wrote them. `from_data` reads it back."""
+    """The profile as plain JSON data; keywords as the roster wrote them. `from_data` reads it back.
+
+    The fields only the heresy tables read (`ERA_FIELDS`) are written only when they differ from
+    their defaults, so a modern profile's data is what it was before the tables existed."""
     weapon, situation, target = profile.weapon, profile.situation, profile.target
-    return {
+    data = {
         "weapon": {"name": weapon.name, "A": weapon.A, "skill": weapon.skill, "S": weapon.S, "AP": weapon.AP,
                    "D": weapon.D, "keywords": [k.text for k in weapon.keywords], "melee": weapon.melee},
-        "situation": {**{f.name: getattr(situation, f.name) for f in fields(situation)},
-                      "attacker_keywords": sorted(situation.attacker_keywords)},
-        "target": {"lines": [{**{f.name: getattr(line, f.name) for f in fields(line)},
-                              "keywords": sorted(line.keywords)} for line in target.lines],
-                   "keywords": sorted(target.keywords), "fnp": target.fnp,
-                   "order": list(target.order) if target.order is not None else None},
+        "situation": _set({**{f.name: getattr(situation, f.name) for f in fields(situation)},
+                           "attacker_keywords": sorted(situation.attacker_keywords)}),
+        "target": _set({"lines": [{**{f.name: getattr(line, f.name) for f in fields(line)},
+                                   "keywords": sorted(line.keywords)} for line in target.lines],
+                        "keywords": sorted(target.keywords), "fnp": target.fnp,
+                        "order": list(target.order) if target.order is not None else None,
+                        "WS": target.WS, "AV": target.AV}),
     }
+    return _set({**data, "tables": profile.tables})
+
+
+def _set(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k not in ERA_FIELDS or v != ERA_FIELDS[k]}
 
 
 def from_data(data: dict[str, Any]) -> Profile:
@@ -159,4 +180,5 @@ def from_data(data: dict[str, Any]) -> Profile:
     target = data["target"]
     lines = tuple(ModelLine(**{**line, "keywords": frozenset(line["keywords"])}) for line in target["lines"])
     return Profile(weapon, Target(lines, frozenset(target["keywords"]), target["fnp"],
-                                  tuple(target["order"]) if target["order"] is not None else None), situation)
+                                  tuple(target["order"]) if target["order"] is not None else None,
+                                  target.get("WS"), target.get("AV")), situation, data.get("tables", MODERN))

@@ -12,6 +12,7 @@ from typing import Any, Callable, NamedTuple, Sequence, TypeVar
 
 from domain import dice
 from domain.attacks.abilities import effects
+from domain.attacks import tables
 from domain.attacks.profile import Profile, Target
 
 ATTACKER, DEFENDER = "attacker", "defender"
@@ -146,10 +147,25 @@ def automatic_hits(profile: Profile) -> bool:
     return bool(effects(profile.weapon.keywords, "automatic_hits", profile))
 
 
+@per_profile
+def hit_needed(profile: Profile) -> int:
+    """The roll a hit needs: the weapon's skill (modern), or the heresy tables' by BS, WS against WS, snap shots."""
+    if profile.tables == tables.MODERN:
+        return profile.weapon.skill
+    if profile.situation.snap_shots:
+        return 6
+    if profile.weapon.melee:
+        return tables.melee_needed(profile.weapon.skill, profile.target.WS)
+    return tables.ranged_needed(profile.weapon.skill)
+
+
 def hit_result(profile: Profile, face: int, modifier: int) -> int:
-    """0 miss, 1 hit, 2 critical hit: an unmodified 6 (or critical_hit_on) always hits, a 1 always fails."""
+    """0 miss, 1 hit, 2 critical hit: an unmodified 6 (or critical_hit_on) always hits, a 1 always fails.
+    The heresy tables know no critical hits: a hit is 1."""
     if face == 1:
         return 0
+    if profile.tables != tables.MODERN:
+        return 1 if face + modifier >= hit_needed(profile) else 0
     if face >= profile.situation.critical_hit_on or face == 6:
         return 2
     return 1 if face + modifier >= profile.weapon.skill else 0
@@ -192,7 +208,7 @@ def hit_roll(profile: Profile, attacks: int, faces: Sequence[int] = (), rerolled
     results = [table[f] for f in faces]
     return Decision("hit", _rules(("RS.ATK.1",), rules, ("CORE.DICE.2",) if rerolled_dice else ()),
                     {"attacks": attacks, "dice": list(faces), "rerolled": list(rerolled_dice),
-                     "needed": profile.weapon.skill, "modifier": modifier,
+                     "needed": hit_needed(profile), "modifier": modifier,
                      "hits": len(results) - results.count(0), "criticals": results.count(2), "automatic": False})
 
 
@@ -225,15 +241,33 @@ def wound_modifier(profile: Profile) -> tuple[int, tuple[str, ...]]:
 
 @per_profile
 def critical_wound_on(profile: Profile) -> tuple[int, tuple[str, ...]]:
-    """EXT.WPN.ANTI lowers the unmodified roll that is a critical wound (6 otherwise)."""
+    """EXT.WPN.ANTI lowers the unmodified roll that is a critical wound (6 otherwise; heresy: none, 7)."""
+    if profile.tables != tables.MODERN:
+        return tables.CANNOT, ()
     found = effects(profile.weapon.keywords, "critical_wound_on", profile)
     return min([6, *(v for _, v in found)]), tuple(r for r, _ in found)
 
 
+@per_profile
+def wound_target(profile: Profile) -> int:
+    """The roll a wound needs: RS.ATK.2's table, or the heresy chart (7: cannot wound). Against a vehicle's
+    armour value (heresy), the D6 an armour penetration roll needs for a glancing hit (below 1: any)."""
+    if profile.tables == tables.MODERN:
+        return wound_needed(profile.weapon.S, profile.target.toughness)
+    if profile.target.AV is not None:
+        return profile.target.AV - profile.weapon.S
+    return tables.wound_needed(profile.weapon.S, profile.target.toughness)
+
+
 def wound_result(profile: Profile, face: int, needed: int, modifier: int, critical_on: int) -> int:
-    """0 fail, 1 wound, 2 critical wound: an unmodified critical always wounds, an unmodified 1 always fails."""
+    """0 fail, 1 wound, 2 critical wound: an unmodified critical always wounds, an unmodified 1 always fails.
+    Heresy: no critical wounds; against a vehicle, 1 is a glancing hit and 2 a penetrating one."""
+    if profile.tables != tables.MODERN and profile.target.AV is not None:
+        return tables.penetration(face, profile.weapon.S, profile.target.AV)
     if face == 1:
         return 0
+    if profile.tables != tables.MODERN:
+        return 1 if face + modifier >= needed else 0
     if face >= critical_on:
         return 2
     return 1 if face + modifier >= needed else 0
@@ -254,7 +288,7 @@ def wounds_to_reroll(profile: Profile, faces: Sequence[int]) -> list[int]:
 
 @per_profile
 def _wound_table(profile: Profile) -> tuple[int, ...]:
-    needed = wound_needed(profile.weapon.S, profile.target.toughness)
+    needed = wound_target(profile)
     modifier, _ = wound_modifier(profile)
     critical_on, _ = critical_wound_on(profile)
     return (0,) + tuple(wound_result(profile, f, needed, modifier, critical_on) for f in range(1, 7))
@@ -279,7 +313,7 @@ def _wound_setup(profile: Profile) -> _WoundSetup:
     critical_on, anti_rules = critical_wound_on(profile)
     precision = profile.situation.precision_line is not None and bool(
         effects(profile.weapon.keywords, "precision", profile))
-    return _WoundSetup(wound_needed(profile.weapon.S, toughness), modifier, critical_on, _wound_table(profile),
+    return _WoundSetup(wound_target(profile), modifier, critical_on, _wound_table(profile),
                        bool(effects(profile.weapon.keywords, "critical_wound_mortal", profile)), precision,
                        _rules(["RS.ATK.2"], mod_rules, anti_rules, wound_reroll_policy(profile)[1]), toughness)
 
@@ -304,12 +338,17 @@ def wound_roll(profile: Profile, faces: Sequence[int], lethal_hits: int = 0, rer
     if lethal_hits or rerolled_dice or mortal:
         rules = _rules(rules, ["EXT.WPN.LETHAL"] if lethal_hits else [], ["CORE.DICE.2"] if rerolled_dice else [],
                        ["EXT.WPN.DEVASTATING"] if mortal else [])
-    return Decision("wound", rules,
-                    {"dice": list(faces), "rerolled": list(rerolled_dice), "needed": setup.needed,
-                     "modifier": setup.modifier, "critical_on": setup.critical_on, "S": profile.weapon.S,
-                     "T": setup.toughness, "wounds": rolled_wounds + lethal_hits, "criticals": criticals,
-                     "lethal": lethal_hits, "devastating": mortal, "to_save": rolled_wounds - mortal + lethal_hits,
-                     "precision": precision})
+    facts = {"dice": list(faces), "rerolled": list(rerolled_dice), "needed": setup.needed,
+             "modifier": setup.modifier, "critical_on": setup.critical_on, "S": profile.weapon.S,
+             "T": setup.toughness, "wounds": rolled_wounds + lethal_hits, "criticals": criticals,
+             "lethal": lethal_hits, "devastating": mortal, "to_save": rolled_wounds - mortal + lethal_hits,
+             "precision": precision}
+    if profile.tables != tables.MODERN:
+        facts["tables"] = profile.tables
+        if profile.target.AV is not None:  # an armour penetration roll: D6 + S against the facing's AV
+            facts.update(AV=profile.target.AV, T=None, penetrating=criticals, glancing=rolled_wounds - criticals,
+                         criticals=0)
+    return Decision("wound", rules, facts)
 
 
 # -- allocation (RS.ATK.3 / RS.ATK.4) ---------------------------------------------------------------
@@ -378,8 +417,12 @@ def _order_and_characters(target: Target) -> tuple[tuple[int, bool], ...]:
 
 @per_profile
 def save_needed(profile: Profile, line: int) -> tuple[int, int | None]:
-    """RS.ATK.3: the armour save after AP, and the invulnerable save (the better applies)."""
+    """RS.ATK.3: the armour save after AP, and the invulnerable save (the better applies). Heresy: Sv+ unless
+    the AP (1-6) is Sv or better; a vehicle's armour value takes no armour save, only an invulnerable one."""
     model = profile.target.lines[line]
+    if profile.tables != tables.MODERN:
+        armour = tables.CANNOT if profile.target.AV is not None else tables.armour_save(model.Sv, profile.weapon.AP)
+        return armour, model.InSv
     return (model.Sv or 7) + abs(profile.weapon.AP), model.InSv
 
 

@@ -173,6 +173,11 @@ def test_a_unit_entering_play_opens_snap_shots_and_a_vehicle_fires_only_defensiv
     assert game.refused("B", "react", unit="tank", weapons=["Boltgun"])["rule"] == "HH.RES.4"
     made = game.cmd("B", "react", unit="militia", weapons=["Boltgun"])["events"][0]
     assert made["type"] == "ReactionMade" and made["rule"] == "HH.RES.4"
+    assert game.state()["awaiting"]["roll"]["purpose"] == "hit"  # the service rolls the snap shots: 6s hit
+    hits = next(e for e in game.cmd("B", "roll", dice=[6, 5, 5, 5, 5, 5, 5, 5, 5, 5])["events"]
+                if e["type"] == "HitsScored")
+    assert hits["data"]["needed"] == 6 and hits["data"]["hits"] == 1
+    game.cmd("B", "roll", dice=[1])  # S4 v T4 fails on a 1: the attack is over
     to_sub_phase(game, "A", None, "assault")
     assert game.refused("A", "select", unit="legion-2", targets=["militia"])["rule"] == "HH.RES.3"
 
@@ -276,3 +281,21 @@ def test_a_tactical_status_the_table_records_cites_the_hh_rule_it_bears_on(new_g
     locked = game.cmd("A", "set_status", unit="legion-1", status="locked_in_combat", reason="charged")["events"][0]
     assert (pinned["rule"], routed["rule"], locked["rule"]) == ("HH.MOV.2", "HH.ROUT.1", "HH.MOV.2")
     assert pinned["data"] == {"unit": "legion-1", "status": "pinned", "reason": "shot at", "attested_by": "B"}
+
+
+def test_a_fall_back_ending_near_an_enemy_opens_a_reaction_move_and_the_reaction_opens_none(new_game):
+    game = new_game("heresy", dice="table")
+    game.start([unit("legion-1"), unit("routers", statuses=("routed",))], [unit("militia"), unit("scouts")])
+    a_goes_first(game)
+    to_sub_phase(game, "A", "rout")
+    assert game.state()["awaiting"]["roll"]["purpose"] == "fall_back"
+    game.cmd("A", "roll", dice=[2])
+    [action] = offered(game, "A", "fall_back")
+    assert action["schema"]["properties"]["near"]["items"]["enum"] == ["militia", "scouts"]
+    answer = game.cmd("A", "fall_back", unit="routers", reached_edge=False, near=["militia"])
+    assert [e["type"] for e in answer["events"]] == ["FellBack", "ReactionOffered"]
+    assert answer["events"][1]["data"] == {"kind": "move", "unit": "militia", "against": "routers", "seat": "B",
+                                           "up_to": 4}
+    answer = game.cmd("B", "react", unit="militia", direction="toward", distance=3)
+    assert [e["type"] for e in answer["events"]] == ["ReactionMade"]  # a reaction move draws no reaction
+    assert game.state()["awaiting"] == {"seat": "A", "action": "end_phase"}

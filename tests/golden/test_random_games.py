@@ -73,8 +73,9 @@ def test_a_random_game_played_only_from_the_offered_actions_ends_and_its_log_ver
     assert [e["data"]["battle_round"] for e in log if e["type"] == "BattleRoundEnded"] == [1, 2, 3, 4, 5]
     cited = {e["rule"] for e in log if e["rule"] is not None}
     assert cited <= set(catalogue()), f"rules not in RULES.md: {cited - set(catalogue())}"
-    if ruleset == "heresy":  # every sub-phase was played, not only ended: moves, rushes, reactions, the roll-off
-        assert {"CORE.DICE.3", "HH.RES.1", "HH.MOV.1", "HH.MOV.5", "HH.REACT.1"} <= cited, cited
+    if ruleset == "heresy":  # every sub-phase was played, not only ended: moves, rushes, reactions, the roll-off,
+        # attacks rolled on the heresy tables and charge rolls
+        assert {"CORE.DICE.3", "HH.RES.1", "HH.MOV.1", "HH.MOV.5", "HH.REACT.1", "RS.ATK.1", "RS.CHG.2"} <= cited, cited
     verified = game.verify()
     assert verified["chain_ok"] is True and verified["events"] == len(log)
     assert verified["dice_ok"] is (True if dice_mode == "server" else None)

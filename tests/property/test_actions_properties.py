@@ -31,8 +31,9 @@ MOVE_TYPES = ("select", "pass", "declare_done", "end_phase", "roll", "roll_off",
 
 
 def army(seat: str, rng: random.Random) -> list[dict[str, Any]]:
-    """A bit of everything the three rulesets read: weapons of each kind, two model lines, a transport with passengers,
-    reserves, a fleeing (and, in heresy, Routed) unit, an immobile bunker, a heavy weapon with INDIRECT FIRE."""
+    """A bit of everything the three rulesets read: weapons of each kind, two model lines, a transport with
+    passengers, reserves, a fleeing (and, in heresy, Routed) unit, an immobile bunker (with the older editions'
+    armour values), a heavy weapon with INDIRECT FIRE."""
     p = seat.lower()
     kind, shots = rng.choice([("rapid_fire", "2"), ("heavy", "3"), ("pistol", "1"), ("assault", "D6")])
     guns = [{"name": "Gun", "type": "ranged", "range": 24, "A": shots, "skill": 4, "S": 4, "AP": -1, "D": "1",
@@ -52,6 +53,7 @@ def army(seat: str, rng: random.Random) -> list[dict[str, Any]]:
         units.append(unit(f"{p}-reserve", 3, in_reserves=True))
     if rng.random() < 0.3:
         units.append(vehicle(f"{p}-bunker", M=0, hull_points=2))
+        units[-1]["models"][0]["armour"] = {"front": 10, "side": 9, "rear": 8}  # the heresy tables read them
     return units
 
 

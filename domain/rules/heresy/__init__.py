@@ -1,14 +1,16 @@
-"""`heresy`: the heresy movement rules (seed 002, RULES.md HH.*).
+"""`heresy`: the heresy rules (seed 002, RULES.md HH.*), its Shooting and Assault on the older era's tables.
 
 Each battle round opens with a roll-off for the first turn (CORE.DICE.3: the winner chooses who goes
 first), then each player's turn: Movement (Reserves, Move, Rout sub-phases, HH.MOV.0), Shooting and
 Assault, each ended by the active seat with `end_phase`. The sub-phases live in their own modules
-(reserves, movement, rout, reactions, combat); this one holds the turn and the tactical statuses.
+(reserves, movement, rout, reactions, combat; shooting and assault roll attacks, charges and fights
+through `domain/attacks` on its heresy tables); this one holds the turn and the tactical statuses.
 
 Tactical statuses are status events with their causes. Where the seed gives no duration (conventions):
 Stationary lasts until the end of its owner's turn; Pinned and Suppressed last until the end of their
 owner's next turn (a status gained during the owner's own turn stays through the turn after); Routed ends
-only at the table edge (HH.ROUT.3) or as the table records; Locked in Combat is the table's to record.
+only at the table edge (HH.ROUT.3) or as the table records; Locked in Combat comes from a charge that
+reached (`assault`) or as the table records, and ends when a side is destroyed or breaks (`assault`).
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from domain.rules.heresy.movement import Movement
 from domain.rules.heresy.reactions import Reactions
 from domain.rules.heresy.reserves import Reserves
 from domain.rules.heresy.rout import Rout
+from domain.rules.heresy.shooting import ATTACK_STEPS, Shooting
 from domain.rules.igougo import Igougo
 from domain.rules.registry import register
 from domain.rulings import Refused
@@ -38,7 +41,7 @@ STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MO
 
 
 @register
-class Heresy(Reserves, Movement, Reactions, Rout, Combat, Igougo):
+class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
     name = "heresy"
     phases = tuple(phase[:3] for phase in PHASES)
 
@@ -86,8 +89,20 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Igougo):
             self.fall_back_rolled(t, uid, roll)
         elif purpose == "leadership":
             self.leadership_rolled(t, uid, request, roll)
+        elif purpose == "charge":
+            self.charge_rolled(t, uid, request, roll)
+        elif purpose == "fight_leadership":
+            self.fight_leadership_rolled(t, uid, request, roll)
+        elif purpose in ATTACK_STEPS:
+            self.attack_rolled(t, request, roll)
         else:
             super().on_roll(t, request, roll)
+
+    def attack_finished(self, t: Any, then: dict[str, Any] | None, ids: dict[str, Any], outcome: Any) -> None:
+        if then and then["kind"] == "snap_shots":
+            self.next_snap_shot(t, then)
+        elif then and then["kind"] == "fight":
+            self.fight_goes_on(t, then)
 
     # -- tactical statuses ---------------------------------------------------------------
 
@@ -138,6 +153,10 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Igougo):
         reaction = self.awaiting_reaction(state)
         if reaction is not None:
             return reaction
+        strikers = self.strikers(state)
+        if strikers:
+            return {"seat": state["units"][strikers[0]]["owner"], "action": "strike", "unit": strikers[0],
+                    "rule": "RS.FGT.3"}
         if step.name == "reserves" and self.arriving(state, step.active):
             return {"seat": step.active, "action": "enter", "unit": self.arriving(state, step.active)[0],
                     "rule": "HH.RES.2"}
@@ -157,6 +176,8 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Igougo):
             if awaiting["reaction"] == "move":
                 return uid == awaiting["unit"]
             return uid in self.snap_shooters(state, awaiting["against"])
+        if action == "strike":
+            return uid == awaiting["unit"]
         if action in ("enter", "fall_back"):
             return uid in (self.arriving(state, step.active) if action == "enter"
                            else self.falling_back(state, step.active))
@@ -181,11 +202,15 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Igougo):
             return self.enter_actions(state, seat)
         if action == "fall_back":
             return self.fall_back_actions(state, seat)
+        if action == "strike":
+            return self.strike_actions(state, seat)
         offered: list[Action] = []
         if step.name == "move":
             offered += self.move_actions(state, seat)
         elif step.phase in ("shooting", "assault"):
             offered += self.combat_actions(state, seat)
+            if step.phase == "shooting":
+                offered += self.shoot_actions(state, seat)
         return offered + [self.end_phase_action(step)]
 
     @staticmethod
@@ -208,6 +233,8 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Igougo):
             if step.name == "reserves" and self.arriving(state, seat):
                 raise Refused(f"{self.arriving(state, seat)[0]} passed its reserve roll: bring it into play first",
                               rule="HH.RES.2")
+            if self.strikers(state):
+                raise Refused(f"the fight goes on: {self.strikers(state)[0]} strikes next", rule="RS.FGT.3")
             if step.name == "rout" and self.falling_back(state, seat):
                 raise Refused(f"{self.falling_back(state, seat)[0]} is Routed and must fall back first",
                               rule="HH.ROUT.1")

@@ -1,10 +1,12 @@
-"""Shooting and Assault, as recorded phases: who may shoot or charge is enforced; what happens is attested.
+"""Shooting and Assault: who may shoot or charge is enforced here; what follows is rolled where it can be.
 
 The seed details neither phase. A unit is selected to shoot (its targets named) or to declare a charge;
-the hits, casualties and statuses that follow are the table's, recorded with `free_roll`,
-`record_casualties` and `set_status` (Pinned, Routed, Locked in Combat, each with its reason). What the
-seed does say is enforced here: a unit that rushed, in the Move sub-phase or entering play, neither
-shoots nor charges that turn (HH.MOV.5, HH.RES.3).
+what follows is rolled by the service where the units' profiles allow it (`shooting`: each weapon with
+`shoot`; `assault`: a charge with a measured distance, its roll and the fight), and otherwise the
+table's, recorded with `free_roll`, `record_casualties` and `set_status` (Pinned, Routed, Locked in
+Combat, each with its reason). What the seed does say is enforced here: a unit that rushed, in the Move
+sub-phase or entering play, neither shoots nor charges that turn (HH.MOV.5, HH.RES.3); and, as HH.MOV.2
+stops a unit Locked in Combat from moving, it does not charge (convention: a charge is a move).
 """
 from __future__ import annotations
 
@@ -14,14 +16,15 @@ from domain import army
 from domain import commands as cmd
 from domain.rules import actions as act
 from domain.rules.actions import Action
-from domain.rules.flow import alive, applies, handles, units_of
-from domain.rules.heresy.common import Block, enemies_on_battlefield, named_enemies, on_battlefield, rushed_block
+from domain.rules.flow import alive, applies, handles, inches, units_of
+from domain.rules.heresy.assault import CHARGE_RANGE, Assault
+from domain.rules.heresy.common import LOCKED, Block, enemies_on_battlefield, named_enemies, on_battlefield, rushed_block
 from domain.rulings import Malformed, Refused
 
 DOING = {"shooting": "shoot", "assault": "charge"}
 
 
-class Combat:
+class Combat(Assault):
     """Mixed into `Heresy`: selecting units to shoot or charge."""
 
     def combat_block(self, state: dict[str, Any], uid: str) -> Block:
@@ -42,6 +45,10 @@ class Combat:
             return ("HH.MOV.5", "it has no ranged weapon")
         if not enemies_on_battlefield(state, unit["owner"]):
             return ("HH.MOV.5", f"no enemy unit is on the battlefield to {doing} at")
+        if doing == "charge" and LOCKED in unit["statuses"]:
+            return ("HH.MOV.2", "it is Locked in Combat: a charge is a move (convention)")
+        if self.strikers(state):
+            return ("RS.FGT.3", f"the fight goes on: {self.strikers(state)[0]} strikes next")
         return rushed_block(unit, doing)
 
     def combat_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
@@ -52,11 +59,14 @@ class Combat:
         doing = DOING[step.phase]
         targets = act.subset(enemies_on_battlefield(state, seat), 1,
                              "the enemy units " + ("shot at" if doing == "shoot" else "charged"))
-        summary = ("select a unit to shoot and name its targets (the hits are rolled with free_roll, casualties "
-                   "and Pinned recorded)" if doing == "shoot" else
-                   "declare a charge and name its targets (set Locked in Combat when it reaches)")
-        return [act.action("select", "HH.MOV.5", summary, ["unit", "targets"], unit=act.one_of(ready),
-                           act=act.const(True), targets=targets)]
+        summary = ("select a unit to shoot and name its targets; then fire each weapon with shoot (the service "
+                   "rolls it on the heresy tables; a weapon they cannot read is rolled with free_roll and its "
+                   "casualties recorded)" if doing == "shoot" else
+                   "declare a charge and name its targets, its outcome the table's (set Locked in Combat when it "
+                   "reaches, record the fight's casualties)")
+        offered = [act.action("select", "HH.MOV.5", summary, ["unit", "targets"], unit=act.one_of(ready),
+                              act=act.const(True), targets=targets)]
+        return offered + (self.charge_actions(state, seat, ready) if doing == "charge" else [])
 
     @handles("select")
     def select(self, t: Any, seat: str, command: cmd.Select) -> None:
@@ -72,18 +82,27 @@ class Combat:
             raise Malformed("name the target units (targets)", field="targets")
         targets = named_enemies(state, seat, command.targets, "targets")
         step = self.step(state)
+        rolled = step.phase == "assault" and command.distance is not None
+        if step.phase == "shooting" and command.distance is not None:
+            raise Malformed("a unit selected to shoot gives no distance", field="distance")
+        if rolled:
+            self.check_charge(state, command, targets)
         unit = state["units"][command.unit]
         rule = "HH.RES.3" if unit["turn"].get("arrived") else "HH.MOV.5"
         kind = "ShootingDeclared" if step.phase == "shooting" else "ChargeDeclared"
+        measured = {"distance": inches(command.distance, "distance", CHARGE_RANGE)} if rolled else {}
         t.emit(kind, {"unit": command.unit, "seat": seat, "targets": targets,
-                      "moved": unit["turn"].get("moved") or ("arrived" if unit["turn"].get("arrived") else "none")},
-               rule)
+                      "moved": unit["turn"].get("moved") or ("arrived" if unit["turn"].get("arrived") else "none"),
+                      **measured}, rule)
+        if rolled:
+            self.roll_charge(t, seat, command, targets[0])
 
     @applies("ShootingDeclared")
     def _shooting(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
         unit = state["units"][data["unit"]]
         unit["selected"] = True
         unit["turn"]["shot"] = True
+        unit["turn"]["targets"] = list(data["targets"])
 
     @applies("ChargeDeclared")
     def _charge(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

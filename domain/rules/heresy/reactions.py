@@ -5,7 +5,14 @@ opponent's units an enemy unit ended its move within 12" of, and snap shots at a
 reserves (HH.RES.4). Each waits for `react` (or `react` with `act: false`, declining); a window nobody can
 answer any more (the unit destroyed, Pinned since) closes by itself.
 
-Conventions where the seed is silent: a unit makes at most one reaction per battle round (it reacts only
+Snap shots are rolled by the service through the attack module on the heresy tables (hitting only on a 6,
+`shooting`), weapon after weapon; a weapon the tables cannot read is the table's (`free_roll`), as the
+action says.
+
+Conventions where the seed is silent: a reaction move opens no further reaction (HH.REACT.1 lets a unit
+react in its opponent's Movement phase to an enemy unit's move; the unit that reacted moves in the active
+player's own Movement phase, where the active player has no reaction); a fall back (`rout`) is the active
+player's move and does open reactions. A unit makes at most one reaction per battle round (it reacts only
 in the opponent's turn, so once per opponent's Movement phase); a reaction move is a move, so HH.MOV.2's
 list (Pinned, Routed, Locked in Combat, Movement 0) stops it too; snap shots come from a unit on the
 battlefield, not Locked in Combat, with ranged weapons (a vehicle only with DEFENSIVE ones).
@@ -18,9 +25,10 @@ from typing import Any
 from domain import commands as cmd
 from domain.rules import actions as act
 from domain.rules.actions import Action
-from domain.rules.flow import applies, handles, inches, units_of
+from domain.rules.flow import alive, applies, handles, inches, units_of
 from domain.rules.heresy.common import (LOCKED, REACTION_RANGE, Block, initiative, is_vehicle, movement_block,
                                         named_enemies, on_battlefield, reaction_seat)
+from domain.rules.heresy.shooting import FACINGS, has_facings, tables_gap
 from domain.rulings import Malformed, Refused
 
 DIRECTIONS = ("toward", "away")
@@ -134,13 +142,20 @@ class Reactions:
                 move=act.one_of(["normal"], "a reaction is never a rush"), direction=act.one_of(DIRECTIONS),
                 distance=act.number(0, most, f"inches moved, at most {most}\" (I)")))
         else:
+            vehicle = has_facings(state["units"][against])
+            fields = {"facing": act.one_of(FACINGS, "the armour facing hit (attested)")} if vehicle else {}
             for uid in self.snap_shooters(state, against):
                 names = snap_weapons(state["units"][uid])
+                rolled = [n for n in names if self.snap_resolvable(state, uid, n, against)]
+                how = ("the service rolls " + ", ".join(rolled) + " on the heresy tables, hitting on 6s"
+                       if rolled else "")
+                table = [n for n in names if n not in rolled]
+                how += ("; " if how and table else "") + (
+                    "the table rolls " + ", ".join(table) + " with free_roll and records the casualties" if table else "")
                 offered.append(act.action(
-                    "react", rule, f"snap shots from {uid} at {against}, which entered play (attested: nearby)",
-                    ["unit", "weapons"], unit=act.const(uid), act=act.const(True),
-                    weapons=act.subset(names, 1, "the weapons fired (their hits rolled with free_roll, their "
-                                                 "casualties recorded)")))
+                    "react", rule, f"snap shots from {uid} at {against}, which entered play (attested: nearby): {how}",
+                    ["unit", "weapons", *fields], unit=act.const(uid), act=act.const(True),
+                    weapons=act.subset(names, 1, "the weapons fired"), **fields))
         offered.append(act.action("react", rule, f"decline the reaction to {against}", ["act"], act=act.const(False)))
         return offered
 
@@ -192,7 +207,29 @@ class Reactions:
         allowed = snap_weapons(state["units"][uid])
         if not weapons or any(name not in allowed for name in weapons):
             raise Refused(f"{uid} fires snap shots with some of: {', '.join(allowed)}", rule="HH.RES.4")
-        t.emit("ReactionMade", {**_ids(window), "unit": uid, "weapons": weapons, "attested_by": seat}, "HH.RES.4")
+        against = window["against"]
+        facing = self.checked_facing(state["units"][against], command.facing)
+        t.emit("ReactionMade", {**_ids(window), "unit": uid, "weapons": weapons, "facing": facing,
+                                "attested_by": seat}, "HH.RES.4")
+        rolled = [n for n in weapons if self.snap_resolvable(state, uid, n, against)]
+        self.next_snap_shot(t, {"kind": "snap_shots", "unit": uid, "against": against, "facing": facing,
+                                "weapons": rolled})
+
+    def snap_resolvable(self, state: dict[str, Any], uid: str, name: str, against: str) -> bool:
+        weapon = next(w for w in state["units"][uid]["weapons"] if w["name"] == name and w.get("type") == "ranged")
+        return tables_gap(state["units"], uid, weapon, against) is None
+
+    def next_snap_shot(self, t: Any, then: dict[str, Any]) -> None:
+        """HH.RES.4: the snap shots' weapons one after another through the attack module (6s to hit), while
+        the shooter and the unit that entered play stand."""
+        units = t.state["units"]
+        uid, against = then["unit"], then["against"]
+        if not then["weapons"] or not alive(units[uid]) or not on_battlefield(units[against]):
+            return
+        name, rest = then["weapons"][0], then["weapons"][1:]
+        weapon = next(w for w in units[uid]["weapons"] if w["name"] == name and w.get("type") == "ranged")
+        self.start_attack(t, uid, weapon, against, units[uid]["models_alive"], "snap_shots", then["facing"],
+                          snap_shots=True, then={**then, "weapons": rest})
 
     @applies("ReactionOffered")
     def _offered(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

@@ -2,6 +2,9 @@
 
 The service rolls the distance; the players move the unit along the path the rules describe and attest
 whether a model reached its deployment zone's table edge. Units in reserves (or embarked) do not rout.
+
+A fall back is a move the active player's unit ends in its Movement phase, so, like any other move, it
+opens a reaction move (HH.REACT.1) for each enemy unit the players say it ended within 12" of (`near`).
 """
 from __future__ import annotations
 
@@ -12,7 +15,8 @@ from domain import commands as cmd
 from domain.rules import actions as act
 from domain.rules.actions import Action
 from domain.rules.flow import alive, applies, handles, units_of
-from domain.rules.heresy.common import LOCKED, initiative, on_battlefield
+from domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative, on_battlefield
+from domain.rules.heresy.reactions import checked_near, near_field
 from domain.rulings import Refused
 
 
@@ -41,13 +45,15 @@ class Rout:
                 if unit["turn"].get("fall_back") is not None and must_fall_back(unit)]
 
     def fall_back_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+        enemies = enemies_on_battlefield(state, seat)
+        near = {"near": near_field(enemies)} if enemies else {}
         return [act.action("fall_back", "HH.ROUT.2",
                            f"fall back {uid} {state['units'][uid]['turn']['fall_back']}\" as directly as possible toward "
                            "the nearest point of its deployment zone (or the nearest table edge), never within 1\" "
                            "of an enemy; say whether a model reached the table edge",
                            ["unit", "reached_edge"], unit=act.const(uid),
                            reached_edge=act.boolean("attested: a model reached the deployment zone's table edge "
-                                                    "(a Leadership test follows)"))
+                                                    "(a Leadership test follows)"), **near)
                 for uid in self.falling_back(state, seat)]
 
     @handles("fall_back")
@@ -60,10 +66,13 @@ class Rout:
             raise Refused(f"{uid} has no fall back to make now: Routed units fall back in their owner's Rout "
                           "sub-phase", rule="HH.ROUT.1")
         reached = command.reached_edge is True
+        near = checked_near(state, seat, command.near)
         t.emit("FellBack", {"unit": uid, "seat": seat, "distance": unit["turn"]["fall_back"], "reached_edge": reached,
-                            "attested_by": seat}, "HH.ROUT.2")
+                            "near": near, "attested_by": seat}, "HH.ROUT.2")
         if reached:
             self.request_roll(t, seat, "leadership", "2D6", "HH.ROUT.3", uid, ld=army.leadership(unit))
+        for target in near:  # a fall back is a move in the Movement phase: it may draw reactions (HH.REACT.1)
+            self.offer_reaction(t, target, against=uid)
 
     def leadership_rolled(self, t: Any, uid: str, request: dict[str, Any], roll: dict[str, Any]) -> None:
         """HH.ROUT.3 convention: 2D6, passed when the total is at most Ld."""

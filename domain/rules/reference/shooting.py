@@ -17,9 +17,12 @@ from domain.rules.reference.common import (attached_to, engaged, first_model, fo
 from domain.rulings import Malformed, NotFound, Refused
 
 SHOOTING = ("normal", "assault", "close_quarters", "indirect")
-STEP_EVENTS = {"attacks": "AttacksRolled", "hit": "HitsScored", "sustained": "SustainedHitsScored",  # by Decision.step
-               "wound": "WoundsScored", "save": "SavesRolled", "damage": "DamageInflicted",
-               "mortal_wounds": "MortalWoundsInflicted", "hazardous": "HazardousRolled", "allocate": "GroupAllocated"}
+STEP_EVENTS = {"attacks": "AttacksRolled", "hit": "HitsScored", "hit_reroll": "HitsRerolled",
+               "sustained": "SustainedHitsScored", "wound": "WoundsScored", "wound_reroll": "WoundsRerolled",
+               "save": "SavesRolled", "damage": "DamageInflicted", "feel_no_pain": "FeelNoPainRolled",
+               "mortal_damage": "MortalWoundsInflicted", "mortal_feel_no_pain": "FeelNoPainRolled",
+               "hazardous": "HazardousRolled", "allocate": "GroupAllocated"}  # by Need.step (heresy's roll purposes)
+DECISION_EVENTS = {**STEP_EVENTS, "mortal_wounds": "MortalWoundsInflicted"}  # by Decision.step: what each step decided
 
 
 def close_quarters_weapon(unit: dict[str, Any], weapon: dict[str, Any]) -> bool:
@@ -212,11 +215,7 @@ class Shooting:
         for the next dice, or apply its outcome."""
         progress = resolve(from_data(context["profile"]), context["batches"])
         ids = context["attack"]
-        for decision in progress.decisions[context["decided"]:]:
-            extra = {"rules": list(decision.rules)} if len(decision.rules) > 1 else {}
-            t.emit(STEP_EVENTS[decision.step], {**ids, "step": decision.step, **decision.facts,
-                                                                 **extra}, decision.rules[0])
-        context = {**context, "decided": len(progress.decisions)}
+        context = record_decisions(t, progress, context)
         need = progress.need
         if need is not None and need.step == "allocate":  # RS.ATK.3: the defender's pick, not a roll
             self.offer_allocation(t, context, need)
@@ -251,28 +250,12 @@ class Shooting:
         units = t.state["units"]
         ids = context["attack"]
         together = members(units, ids["target"])
-        declared = from_data(context["profile"]).target.lines
-        after, before = {}, {}
-        position = 0
-        for uid in together:
-            lines = len(units[uid]["models"])
-            after[uid] = {"alive": list(outcome.standing.alive[position:position + lines]),
-                          "taken": list(outcome.standing.taken[position:position + lines])}
-            before[uid] = declared[position:position + lines]
-            position += lines
+        before, after = lines_after(units, together, from_data(context["profile"]), outcome)
         t.emit("AttackResolved", {**ids, "hits": outcome.hits, "wounds": outcome.wounds,
                                   "failed_saves": outcome.failed_saves, "mortal_wounds": outcome.mortal_wounds,
                                   "wounds_lost": outcome.wounds_lost, "models_destroyed": outcome.models_destroyed,
                                   "lines": after}, "RS.ATK.4")
-        for uid in together:
-            unit = units[uid]
-            wounds = 0  # the wounds this unit had left before the attack, less those it has left after
-            for line, was in enumerate(before[uid]):
-                wounds += (was.count * was.W - was.wounds_taken) - \
-                          (after[uid]["alive"][line] * was.W - after[uid]["taken"][line])
-            lost = unit["models_alive"] - sum(after[uid]["alive"])
-            if lost > 0 or wounds > 0:
-                self.casualties(t, uid, lost, wounds, "RS.ATK.4")
+        record_losses(self, t, together, before, after)
         hazard = outcome.hazardous
         if hazard is not None and (hazard.facts["models_destroyed"] or hazard.facts["mortal_wounds"]):
             attacker = ids["attacker"]
@@ -320,10 +303,53 @@ class Shooting:
 
     @applies("AttackResolved")
     def _attack_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        for uid, lines in data["lines"].items():
-            unit = state["units"][uid]
-            unit["lines"] = lines
-            unit["model_damage"] = next((taken for taken in lines["taken"] if taken), 0)
+        keep_lines(state, data)
+
+
+def keep_lines(state: dict[str, Any], data: dict[str, Any]) -> None:
+    """After an attack: each unit's model lines as it left them (`line_standing` reads them for the next)."""
+    for uid, lines in data["lines"].items():
+        unit = state["units"][uid]
+        unit["lines"] = lines
+        unit["model_damage"] = next((taken for taken in lines["taken"] if taken), 0)
+
+
+def record_decisions(t: Any, progress: Any, context: dict[str, Any]) -> dict[str, Any]:
+    """Record what the attack module decided since the last batch, one event a step (the rule that decided it
+    cited); the attack's context counts the decisions recorded."""
+    ids = context["attack"]
+    for decision in progress.decisions[context["decided"]:]:
+        extra = {"rules": list(decision.rules)} if len(decision.rules) > 1 else {}
+        t.emit(DECISION_EVENTS.get(decision.step, "AttackStep"), {**ids, "step": decision.step, **decision.facts,
+                                                                 **extra}, decision.rules[0])
+    return {**context, "decided": len(progress.decisions)}
+
+
+def lines_after(units: dict[str, Any], together: list[str], profile: Profile,
+                outcome: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The target's model lines before the attack and after it (models alive, the wounded model's lost wounds),
+    unit by unit of the target and its attached leader."""
+    after, before, position = {}, {}, 0
+    for uid in together:
+        lines = len(units[uid]["models"])
+        after[uid] = {"alive": list(outcome.standing.alive[position:position + lines]),
+                      "taken": list(outcome.standing.taken[position:position + lines])}
+        before[uid] = profile.target.lines[position:position + lines]
+        position += lines
+    return before, after
+
+
+def record_losses(ruleset: Any, t: Any, together: list[str], before: dict[str, Any], after: dict[str, Any]) -> None:
+    """RS.ATK.4: each unit's models and wounds lost in the attack, recorded as casualties."""
+    units = t.state["units"]
+    for uid in together:
+        wounds = 0  # the wounds this unit had left before the attack, less those it has left after
+        for line, was in enumerate(before[uid]):
+            wounds += (was.count * was.W - was.wounds_taken) - \
+                      (after[uid]["alive"][line] * was.W - after[uid]["taken"][line])
+        lost = units[uid]["models_alive"] - sum(after[uid]["alive"])
+        if lost > 0 or wounds > 0:
+            ruleset.casualties(t, uid, lost, wounds, "RS.ATK.4")
 
 
 def line_standing(unit: dict[str, Any]) -> tuple[list[int], list[int]]:

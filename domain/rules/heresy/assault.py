@@ -1,0 +1,230 @@
+"""The Assault phase's charge and fight, rolled by the service where the units' older profiles allow it.
+
+Seed 002 does not detail the Assault phase and RULES.md cites no HH rule for it; these are conventions
+in the classic manner of the era, each step citing the shared rule it follows:
+
+- A charge (`select` with a `distance`, HH.MOV.5: never after a rush) names one enemy unit and the
+  inches the players measured to it (attested, CORE.DIST.1, at most 12"). The charge roll is 2D6
+  (RS.CHG.2's roll): at least the distance and the charge reaches, both units gain Locked in Combat
+  (HH.MOV.2 names the status; the events say why) and they fight at once; short of it nothing happens.
+- The fight (RS.FGT.3's strikes on the heresy tables, `domain/attacks/tables.py`: WS against WS, S
+  against T): Initiative steps from the highest I down (a unit's I is its lowest model's); at an equal I
+  the units strike simultaneously: each strikes with the models it had when the step began. Each unit
+  strikes with one melee weapon its player names (`strike`), every one of those models using it.
+- The result: the side that caused fewer wounds loses and takes a Leadership test (HH.ROUT.3's
+  convention: 2D6, passed when the total is at most Ld). Failed: it is Routed (HH.ROUT.1: it falls
+  back in its next Rout sub-phase), and Locked in Combat ends for both units. Passed, or equal wounds:
+  both stay Locked in Combat. Locked in Combat also ends for the survivor when its foe is destroyed.
+- What the tables cannot read stays the table's: a charge without a distance, a charger with no melee
+  weapon the tables read (a vehicle target included), or a unit without an Initiative or a Leadership is
+  declared as before and its outcome recorded (`set_status`, `record_casualties`), as the action's
+  summary says.
+  A fight that goes on in a later Assault phase between units still Locked in Combat is the table's too.
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from domain import army
+from domain import commands as cmd
+from domain.rules import actions as act
+from domain.rules.actions import Action
+from domain.rules.flow import alive, applies, handles, inches
+from domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative
+from domain.rules.heresy.shooting import tables_gap
+from domain.rulings import Malformed, Refused
+
+CHARGE_RANGE = 12  # a 2D6 charge reaches at most 12"
+
+
+def melee_weapons(units: dict[str, Any], uid: str, foe: str) -> list[dict[str, Any]]:
+    """The melee weapons of `uid` the heresy tables can strike `foe` with."""
+    return [w for w in units[uid].get("weapons", []) if w.get("type") == "melee" and tables_gap(units, uid, w, foe) is None]
+
+
+def rolled_charge_gap(units: dict[str, Any], uid: str, target: str) -> str | None:
+    """Why a charge by `uid` at `target` cannot be rolled and fought by the service (None: it can)."""
+    if not melee_weapons(units, uid, target):
+        return f"{uid} has no melee weapon the tables can strike {target} with"
+    for unit in (uid, target):
+        if not all(line.get("I") for line in units[unit]["models"]):
+            return f"{unit} has no Initiative"
+        if not army.leadership(units[unit]):
+            return f"{unit} has no Leadership to test if it loses"
+    return None
+
+
+class Assault:
+    """Mixed into `Heresy`: the charge roll, Locked in Combat and the fight."""
+
+    # -- the charge ---------------------------------------------------------------------------
+
+    def charge_actions(self, state: dict[str, Any], seat: str, ready: list[str]) -> list[Action]:
+        units, offered = state["units"], []
+        for uid in ready:
+            rolled = [f for f in enemies_on_battlefield(state, seat) if rolled_charge_gap(units, uid, f) is None]
+            if rolled:
+                offered.append(act.action(
+                    "select", "HH.MOV.5", f"declare a charge by {uid} at one enemy unit, with the inches measured to "
+                    "it: the service rolls 2D6; if it reaches, both are Locked in Combat and fight in Initiative "
+                    "order", ["unit", "targets", "distance"], unit=act.const(uid), act=act.const(True),
+                    targets={**act.subset(rolled, 1, "the unit charged"), "maxItems": 1},
+                    distance=act.number(0, CHARGE_RANGE, f"inches to it, measured (at most {CHARGE_RANGE}\")")))
+        return offered
+
+    @staticmethod
+    def check_charge(state: dict[str, Any], command: cmd.Select, targets: list[str]) -> None:
+        """A charge the service rolls: one target the tables can fight, a distance measured within 12"."""
+        if len(targets) != 1:
+            raise Malformed("a charge the service rolls names one target unit", field="targets")
+        gap = rolled_charge_gap(state["units"], command.unit, targets[0])
+        if gap:
+            raise Refused(f"{gap}: declare the charge without a distance and record what happens", rule="HH.MOV.5")
+        inches(command.distance, "distance", CHARGE_RANGE)
+
+    def roll_charge(self, t: Any, seat: str, command: cmd.Select, target: str) -> None:
+        """After ChargeDeclared: the charge roll (2D6 against the distance measured)."""
+        distance = inches(command.distance, "distance", CHARGE_RANGE)
+        self.request_roll(t, seat, "charge", "2D6", "RS.CHG.2", command.unit, target=target, distance=distance)
+
+    def charge_rolled(self, t: Any, uid: str, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        target, distance = request["context"]["target"], request["context"]["distance"]
+        reached = Decimal(roll["total"]) >= Decimal(distance)
+        t.emit("ChargeRolled", {"unit": uid, "target": target, "total": roll["total"], "distance": distance,
+                                "reached": reached}, "RS.CHG.2")
+        if not reached:
+            return
+        units = t.state["units"]
+        if not (alive(units[uid]) and alive(units[target])):
+            return
+        for one, foe in ((uid, target), (target, uid)):
+            self.change_status(t, one, LOCKED, True, "HH.MOV.2", reason=f"{uid}'s charge reached {target}", foe=foe)
+        steps = sorted({initiative(units[uid]), initiative(units[target])}, reverse=True)
+        t.emit("FightBegan", {"units": [uid, target], "initiative_steps": steps,
+                              "initiative": {uid: initiative(units[uid]), target: initiative(units[target])}},
+               "RS.FGT.3")
+        self.fight_goes_on(t, None)
+
+    # -- the fight ----------------------------------------------------------------------------
+
+    @staticmethod
+    def fight(state: dict[str, Any]) -> dict[str, Any] | None:
+        fight = state["step"].get("fight")
+        return fight if fight and not fight["over"] else None
+
+    def strikers(self, state: dict[str, Any]) -> list[str]:
+        """The units still to strike in the current Initiative step (each once, with a weapon the tables read)."""
+        fight = self.fight(state)
+        if fight is None or fight["step"] is None:
+            return []
+        units = state["units"]
+        return [uid for uid in fight["striking"] if uid not in fight["struck"] and fight["models"].get(uid, 0) > 0
+                and alive(units[self.foe(fight, uid)]) and melee_weapons(units, uid, self.foe(fight, uid))]
+
+    @staticmethod
+    def foe(fight: dict[str, Any], uid: str) -> str:
+        a, b = fight["units"]
+        return b if uid == a else a
+
+    def fight_goes_on(self, t: Any, then: dict[str, Any] | None) -> None:
+        """After a strike (or as the fight begins): wait for the next striker, open the next Initiative step,
+        or settle the fight."""
+        state = t.state
+        fight = self.fight(state)
+        if fight is None or self.strikers(state):
+            return
+        units = state["units"]
+        standing = all(alive(units[uid]) for uid in fight["units"])
+        later = [i for i in fight["initiative_steps"] if fight["step"] is None or i < fight["step"]]
+        while standing and later:
+            step = later.pop(0)
+            striking = [uid for uid in fight["units"] if fight["initiative"][uid] == step]
+            t.emit("InitiativeStepBegan", {"initiative": step, "striking": striking,
+                                           "models": {uid: units[uid]["models_alive"] for uid in striking}},
+                   "RS.FGT.3")
+            if self.strikers(state):
+                return
+        self.settle_fight(t, fight)
+
+    def settle_fight(self, t: Any, fight: dict[str, Any]) -> None:
+        units = t.state["units"]
+        a, b = fight["units"]
+        caused = dict(fight["caused"])
+        gone = [uid for uid in (a, b) if not alive(units[uid])]
+        loser = None if gone or caused[a] == caused[b] else (a if caused[a] < caused[b] else b)
+        t.emit("FightResolved", {"units": [a, b], "wounds_caused": caused, "destroyed": gone, "loser": loser},
+               "RS.FGT.3")
+        for uid in (a, b):
+            if uid not in gone and self.foe(fight, uid) in gone:
+                self.change_status(t, uid, LOCKED, False, "HH.MOV.2", reason="its foe was destroyed")
+        if loser is not None:
+            self.request_roll(t, units[loser]["owner"], "fight_leadership", "2D6", "HH.ROUT.3", loser,
+                              ld=army.leadership(units[loser]), foe=self.foe(fight, loser))
+
+    def fight_leadership_rolled(self, t: Any, uid: str, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        """HH.ROUT.3's convention for the loser of a fight: 2D6 at most Ld, or Routed and out of the combat."""
+        ld, foe = request["context"]["ld"], request["context"]["foe"]
+        passed = roll["total"] <= ld
+        t.emit("LeadershipTested", {"unit": uid, "total": roll["total"], "ld": ld, "passed": passed,
+                                    "for": "it lost the fight"}, "HH.ROUT.3")
+        if passed or not alive(t.state["units"][uid]):
+            return
+        self.change_status(t, uid, "routed", True, "HH.ROUT.1", reason="it lost the fight and failed its "
+                                                                      "Leadership test (convention)")
+        self.change_status(t, uid, LOCKED, False, "HH.MOV.2", reason="it is Routed: it falls back")
+        self.change_status(t, foe, LOCKED, False, "HH.MOV.2", reason=f"{uid} broke from the fight")
+
+    def strike_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+        fight = self.fight(state)
+        units = state["units"]
+        return [act.action("strike", "RS.FGT.3", f"{uid} strikes {self.foe(fight, uid)} at Initiative "
+                           f"{fight['step']} with {fight['models'][uid]} models, one melee weapon (WS against WS)",
+                           ["unit", "weapon"], unit=act.const(uid),
+                           weapon=act.one_of([w["name"] for w in melee_weapons(units, uid, self.foe(fight, uid))]))
+                for uid in self.strikers(state)[:1] if units[uid]["owner"] == seat]
+
+    @handles("strike")
+    def strike(self, t: Any, seat: str, command: cmd.Strike) -> None:
+        state = t.state
+        strikers = self.strikers(state)
+        if state["rolls"] or not strikers or command.unit != strikers[0]:
+            raise Refused("no strike is awaited from this unit: a fight strikes in Initiative order"
+                          + (f", {strikers[0]} next" if strikers else ""), rule="RS.FGT.3")
+        units = state["units"]
+        if units[command.unit]["owner"] != seat:
+            raise Refused(f"{command.unit} belongs to seat {units[command.unit]['owner']}", rule="RS.FGT.3")
+        fight = self.fight(state)
+        foe = self.foe(fight, command.unit)
+        weapon = next((w for w in melee_weapons(units, command.unit, foe) if w["name"] == command.weapon), None)
+        if weapon is None:
+            raise Malformed(f"{command.unit} has no melee weapon {command.weapon!r} the tables read", field="weapon")
+        self.start_attack(t, command.unit, weapon, foe, fight["models"][command.unit], "assault",
+                          then={"kind": "fight"})
+
+    # -- appliers (the attack's own ones call `fight_counts`) ---------------------------------
+
+    @staticmethod
+    def fight_counts(state: dict[str, Any], kind: str, data: dict[str, Any]) -> None:
+        fight = state["step"].get("fight")
+        if not fight or fight["over"] or data["attacker"] not in fight["units"]:
+            return
+        if kind == "AttackDeclared" and data["phase"] == "assault":
+            fight["struck"].append(data["attacker"])
+        elif kind == "AttackResolved":
+            fight["caused"][data["attacker"]] += data["wounds_lost"]
+
+    @applies("FightBegan")
+    def _fight_began(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["fight"] = {"units": data["units"], "initiative_steps": data["initiative_steps"],
+                                  "initiative": data["initiative"], "step": None, "striking": [], "struck": [],
+                                  "models": {}, "caused": {uid: 0 for uid in data["units"]}, "over": False}
+
+    @applies("InitiativeStepBegan")
+    def _initiative_step(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["fight"].update(step=data["initiative"], striking=data["striking"], struck=[],
+                                      models=data["models"])
+
+    @applies("FightResolved")
+    def _fight_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["fight"]["over"] = True

@@ -1,0 +1,265 @@
+"""Heresy attacks through the shared attack module (`domain/attacks`, its `heresy` tables): shooting, snap shots
+and the strikes of a fight, each weapon's dice asked one batch at a time with `request_roll`.
+
+Seed 002 does not detail the Shooting phase; RULES.md cites no HH rule for it. The steps are the shared
+ones (RS.ATK.1-4, rolled by the attacker, the saves by the defender at the table) read against the older
+era's tables, whose conventions `domain/attacks/tables.py` states. What this module adds (conventions):
+
+- A unit selected to shoot (`select`, HH.MOV.5) fires each ranged weapon once in the phase (`shoot`), at
+  one of the units it named, with as many of its models as the players say (attested, CORE.DIST.1).
+- The firer's BS (WS in melee) is its first model's; the weapon's own `skill` is not read. The target
+  unit is read line by line with the leader attached to it, as it stands.
+- Weapon types (the roster's `kind`): RAPID FIRE doubles the shots within half range (attested); a
+  HEAVY or ORDNANCE weapon of a unit that is not Stationary, a vehicle's excepted, fires snap shots.
+- A vehicle target (its first model has armour values) is hit on the facing the players attest (front,
+  side, rear); each glancing or penetrating hit not saved takes hull points (the era's damage table for
+  a penetrating hit is the table's to roll and record). At 0 hull points it is destroyed (CORE.STR.2).
+- Where the tables lack a value they need (the firer's BS or WS, the weapon's S, the target's T, a
+  vehicle's armour values, a foe's WS in melee) that weapon is not offered here: the table rolls it
+  with `free_roll` and records its casualties, as the action's summary says.
+- Pinned is not rolled here: the era's pinning tests belong to weapons' special rules, which the
+  tables do not read; the table records Pinned with `set_status`.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from domain import army, dice
+from domain import commands as cmd
+from domain.attacks import ATTACKER, Profile, Situation, Weapon, from_data, resolve, target_from, to_data
+from domain.attacks.tables import HERESY
+from domain.rules import actions as act
+from domain.rules.actions import Action
+from domain.rules.flow import alive, applies, handles, units_of
+from domain.rules.heresy.common import enemies_on_battlefield, is_vehicle
+from domain.rules.reference.common import members
+from domain.rules.reference.shooting import (STEP_EVENTS, keep_lines, line_standing, lines_after,
+                                              record_decisions, record_losses)
+from domain.rulings import Malformed, NotFound, Refused
+
+FACINGS = ("front", "side", "rear")
+ATTACK_STEPS = tuple(STEP_EVENTS)  # the attack module's Need.step names: the purposes of its rolls
+SNAP_KINDS = ("heavy", "ordnance")
+
+
+def armour(unit: dict[str, Any]) -> dict[str, int] | None:
+    """The older editions' armour values (front, side, rear) of a vehicle's first model, if the roster gives them."""
+    return unit["models"][0].get("armour")
+
+
+def has_facings(unit: dict[str, Any]) -> bool:
+    """A vehicle with armour values: the players name the facing each attack hits."""
+    return is_vehicle(unit) and armour(unit) is not None
+
+
+def tables_gap(units: dict[str, Any], uid: str, weapon: dict[str, Any], target_uid: str) -> str | None:
+    """Why the heresy tables cannot resolve this weapon at this target (None: they can)."""
+    line, target = units[uid]["models"][0], units[target_uid]
+    melee = weapon.get("type") == "melee"
+    if not line.get("WS" if melee else "BS"):
+        return f"{uid} has no {'WS' if melee else 'BS'}"
+    if not weapon.get("S"):
+        return f"{weapon['name']} has no S"
+    if melee and is_vehicle(target):
+        return "a vehicle in an assault is the table's to resolve"
+    if melee and not target["models"][0].get("WS"):
+        return f"{target_uid} has no WS"
+    if is_vehicle(target) and not armour(target):
+        return f"{target_uid} is a vehicle without armour values"
+    if not is_vehicle(target) and not target["models"][0].get("T"):
+        return f"{target_uid} has no T"
+    return None
+
+
+def shots(weapon: dict[str, Any], within_half_range: bool) -> str:
+    """The weapon's A; RAPID FIRE doubles it within half range (attested)."""
+    expr = dice.parse(weapon.get("A") or "1")
+    if weapon.get("kind") == "rapid_fire" and within_half_range:
+        expr = dice.DiceExpr(expr.count * 2, expr.sides, expr.modifier * 2)
+    return str(expr)
+
+
+def snap_only(unit: dict[str, Any], weapon: dict[str, Any]) -> bool:
+    """A HEAVY or ORDNANCE weapon of a unit that is not Stationary fires snap shots (a vehicle's excepted)."""
+    return weapon.get("kind") in SNAP_KINDS and "stationary" not in unit["statuses"] and not is_vehicle(unit)
+
+
+def heresy_profile(units: dict[str, Any], uid: str, weapon: dict[str, Any], target_uid: str, models: int,
+                   facing: str | None = None, snap_shots: bool = False, within_half_range: bool = False) -> Profile:
+    """The attack module's profile on the heresy tables: no EXT abilities, the model's BS or WS, the target as
+    it stands (with its attached leader), the foe's WS in melee and the facing's armour value on a vehicle."""
+    unit, target = units[uid], units[target_uid]
+    melee = weapon.get("type") == "melee"
+    line = unit["models"][0]
+    arms = Weapon.of(weapon["name"], A=weapon.get("A") or "1" if melee else shots(weapon, within_half_range),
+                     skill=line["WS" if melee else "BS"], S=weapon["S"], AP=weapon.get("AP") or 0,
+                     D=weapon.get("D") or "1", melee=melee)
+    together = members(units, target_uid)
+    standing = [line_standing(units[m]) for m in together]
+    aimed = target_from([units[m] for m in together], alive=[s[0] for s in standing],
+                        wounds_taken=[s[1] for s in standing])
+    values = armour(target)
+    aimed = replace(aimed, WS=target["models"][0].get("WS") if melee else None,
+                    AV=values[facing] if values and facing else None)
+    return Profile(arms, aimed, Situation(models=models, snap_shots=snap_shots), HERESY)
+
+
+class Shooting:
+    """Mixed into `Heresy`: `shoot`, and the attack driver every heresy attack (shots, snap shots, strikes) uses."""
+
+    # -- the Shooting phase ----------------------------------------------------------------
+
+    @staticmethod
+    def shots_open(state: dict[str, Any], uid: str) -> list[dict[str, Any]]:
+        unit = state["units"][uid]
+        fired = unit["turn"].get("fired", [])
+        return [w for w in army.ranged_weapons(unit) if w["name"] not in fired]
+
+    @staticmethod
+    def shot_targets(state: dict[str, Any], uid: str) -> list[str]:
+        unit = state["units"][uid]
+        standing = enemies_on_battlefield(state, unit["owner"])
+        return [target for target in unit["turn"].get("targets", []) if target in standing]
+
+    def shoot_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+        units, offered = state["units"], []
+        for uid, unit in units_of(state, seat):
+            if not (unit["turn"].get("shot") and alive(unit)) or not unit["selected"]:
+                continue
+            for target in self.shot_targets(state, uid):
+                weapons = [w["name"] for w in self.shots_open(state, uid)
+                           if tables_gap(units, uid, w, target) is None]
+                if not weapons:
+                    continue
+                vehicle = has_facings(units[target])
+                fields = {"facing": act.one_of(FACINGS, "the armour facing hit (attested)")} if vehicle else {}
+                offered.append(act.action(
+                    "shoot", "RS.SHO.2", f"fire one weapon of {uid} at {target}: the service rolls hits, wounds"
+                    + (" (armour penetration)" if vehicle else "") + " and saves on the heresy tables",
+                    ["unit", "weapon", "target", *fields], unit=act.const(uid), weapon=act.one_of(weapons),
+                    target=act.const(target), models=act.integer(1, unit["models_alive"], "models firing it"),
+                    within_half_range=act.boolean("the target is within half range (RAPID FIRE: double shots)"),
+                    **fields))
+        return offered
+
+    @handles("shoot")
+    def shoot(self, t: Any, seat: str, command: cmd.Shoot) -> None:
+        state = t.state
+        step = self.step(state)
+        self.refuse_while_reacting(state)
+        if step is None or step.phase != "shooting" or state["rolls"]:
+            raise Refused("a unit selected to shoot fires in the Shooting phase, one weapon at a time",
+                          rule="HH.MOV.5")
+        units = state["units"]
+        if command.unit not in units:
+            raise NotFound(f"no unit {command.unit!r} in this game", field="unit")
+        unit = units[command.unit]
+        if unit["owner"] != seat or not unit["selected"] or not unit["turn"].get("shot"):
+            raise Refused(f"select {command.unit} to shoot (naming its targets) before it fires", rule="HH.MOV.5")
+        weapon = next((w for w in army.ranged_weapons(unit) if w["name"] == command.weapon), None)
+        if weapon is None:
+            raise Malformed(f"{command.unit} has no ranged weapon named {command.weapon!r}", field="weapon")
+        if weapon not in self.shots_open(state, command.unit):
+            raise Refused(f"{command.weapon} has fired this phase: each weapon fires once", rule="RS.SHO.2")
+        if command.target not in self.shot_targets(state, command.unit):
+            raise Refused(f"{command.target} is not one of the units {command.unit} was selected to shoot at, "
+                          "on the battlefield", rule="RS.SHO.2")
+        gap = tables_gap(units, command.unit, weapon, command.target)
+        if gap:
+            raise Refused(f"{gap}: roll this weapon's attack with free_roll and record its casualties",
+                          rule="RS.ATK.1")
+        facing = self.checked_facing(units[command.target], command.facing)
+        models = command.models if command.models is not None else unit["models_alive"]
+        if isinstance(models, bool) or not isinstance(models, int) or not 1 <= models <= unit["models_alive"]:
+            raise Malformed(f"models must lie in 1..{unit['models_alive']}", field="models")
+        self.start_attack(t, command.unit, weapon, command.target, models, "shooting", facing,
+                          snap_shots=snap_only(unit, weapon), within_half_range=command.within_half_range is True)
+
+    @staticmethod
+    def checked_facing(target: dict[str, Any], facing: str | None) -> str | None:
+        if not has_facings(target):
+            if facing is not None:
+                raise Malformed("a facing is named only for a vehicle target with armour values", field="facing")
+            return None
+        if facing not in FACINGS:
+            raise Malformed("name the armour facing hit: front, side or rear (attested)", field="facing")
+        return facing
+
+    # -- the attack driver ------------------------------------------------------------------
+
+    def start_attack(self, t: Any, uid: str, weapon: dict[str, Any], target: str, models: int, phase: str,
+                     facing: str | None = None, snap_shots: bool = False, within_half_range: bool = False,
+                     then: dict[str, Any] | None = None) -> None:
+        """Declare one weapon's attack (its profile, for replay and for its odds), then roll it step by step.
+        `then` rides along with the dice and says what follows the attack (`attack_finished`)."""
+        profile = heresy_profile(t.state["units"], uid, weapon, target, models, facing, snap_shots,
+                                 within_half_range)
+        rule = "HH.RES.4" if phase == "snap_shots" else "RS.FGT.3" if phase == "assault" else "RS.SHO.2"
+        attack = {"attacker": uid, "target": target, "weapon": weapon["name"], "models": models, "phase": phase,
+                  "facing": facing, "snap_shots": snap_shots, "within_half_range": within_half_range,
+                  "tables": HERESY, "profile": to_data(profile)}
+        t.emit("AttackDeclared", attack, rule)
+        self.attack_goes_on(t, {"attack": {"attacker": uid, "target": target, "weapon": weapon["name"]},
+                                "profile": attack["profile"], "batches": [], "decided": 0, "faces": [],
+                                "then": then})
+
+    def attack_goes_on(self, t: Any, context: dict[str, Any]) -> None:
+        """Replay the attack with the dice so far (the module is pure); record what it decided since, then ask
+        for the next dice (the attacker's, or the defender's saves) or apply its outcome."""
+        progress = resolve(from_data(context["profile"]), context["batches"])
+        ids = context["attack"]
+        context = record_decisions(t, progress, context)
+        need = progress.need
+        if need is None:
+            self.attack_done(t, context, progress.outcome)
+            return
+        roller = ids["attacker"] if need.seat == ATTACKER else ids["target"]
+        count = min(dice.MAX_DICE, need.count - len(context["faces"]))
+        self.request_roll(t, t.state["units"][roller]["owner"], need.step, str(dice.DiceExpr(count, need.sides)),
+                          need.rule, roller, attack_roll=context, batch=need.count)
+
+    def attack_rolled(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        context = request["context"]["attack_roll"]
+        faces = context["faces"] + roll["faces"]
+        if len(faces) < request["context"]["batch"]:
+            self.attack_goes_on(t, {**context, "faces": faces})
+            return
+        self.attack_goes_on(t, {**context, "batches": context["batches"] + [faces], "faces": []})
+
+    def attack_done(self, t: Any, context: dict[str, Any], outcome: Any) -> None:
+        """RS.ATK.4: the losses line by line, on the target and its attached leader (hull points as wounds)."""
+        units = t.state["units"]
+        ids = context["attack"]
+        profile = from_data(context["profile"])
+        together = members(units, ids["target"])
+        before, after = lines_after(units, together, profile, outcome)
+        vehicle = {"hull_points_lost": outcome.wounds_lost, "armour_value": profile.target.AV,
+                   "damage_table": "attested: the table rolls the vehicle damage table for its penetrating hits"} \
+            if profile.target.AV is not None else {}
+        t.emit("AttackResolved", {**ids, "hits": outcome.hits, "wounds": outcome.wounds,
+                                  "failed_saves": outcome.failed_saves, "wounds_lost": outcome.wounds_lost,
+                                  "models_destroyed": outcome.models_destroyed, "lines": after, **vehicle},
+               "RS.ATK.4")
+        record_losses(self, t, together, before, after)
+        self.attack_finished(t, context.get("then"), ids, outcome)
+
+    def attack_finished(self, t: Any, then: dict[str, Any] | None, ids: dict[str, Any], outcome: Any) -> None:
+        """Hook: what follows an attack (the next snap-shot weapon, the fight's next strike)."""
+
+    # -- appliers ----------------------------------------------------------------------------
+
+    @applies("AttackDeclared")
+    def _attack_declared(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        if data["phase"] == "shooting":
+            state["units"][data["attacker"]]["turn"].setdefault("fired", []).append(data["weapon"])
+        self.fight_counts(state, "AttackDeclared", data)
+
+    @applies("AttackResolved")
+    def _attack_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        keep_lines(state, data)
+        self.fight_counts(state, "AttackResolved", data)
+
+    @staticmethod
+    def fight_counts(state: dict[str, Any], kind: str, data: dict[str, Any]) -> None:
+        """Hook: a fight counts its strikes and the wounds each side caused."""

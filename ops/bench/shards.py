@@ -122,7 +122,7 @@ def bare_save_rate(dsn: str, tables: int, threads: int, seconds: float) -> float
 def report(name: str, result: dict[str, Any], baseline: float, inside: list[float]) -> str:
     clean = "" if result["clean"] else f"  NOT CLEAN: {dict(result['statuses'])}, verified {sum(result['verified'])}" \
                                        f"/{len(result['verified'])}"
-    return (f"{name:<34} {result['rate']:7.0f} commands/s = {ratio(result['rate'], baseline):>6} of SQLite; "
+    return (f"{name:<52} {result['rate']:7.0f} commands/s = {ratio(result['rate'], baseline):>6} of SQLite; "
             f"client p50 {ms(result['latencies'], 50)} ms, p99 {ms(result['latencies'], 99)} ms; inside the server "
             f"p50 {ms(inside, 50)} ms{clean}")
 
@@ -137,6 +137,9 @@ def main() -> int:
     parser.add_argument("--shards", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--bare-s", type=float, default=5.0, help="seconds of each bare save-rate run")
+    parser.add_argument("--async-commit", type=int, nargs=2, default=[4, 2], metavar=("SHARDS", "PROCESSES"),
+                        help="one more PostgreSQL run with synchronous_commit=off (SQLite NORMAL's durability "
+                             "class: no WAL flush awaited per commit; default 4 shards, 2 processes)")
     args = parser.parse_args()
     header(f"shards: {args.games} games, {args.threads} client threads, up to {args.commands} free_rolls a game "
            f"or {args.budget:g} s; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
@@ -151,21 +154,23 @@ def main() -> int:
         lines.append(report("SQLite, 1 process", sqlite, baseline, inside))
         print(lines[-1], flush=True)
         failed |= not sqlite["clean"]
-        for shards in args.shards:
-            for count in args.processes:
-                with schema(args.postgres) as name:
-                    tag = f"pg-{shards}-{count}"
-                    with services(["--postgres", args.postgres, "--shards", str(shards)],
-                                  {**env, "WARLOG_POSTGRES_SCHEMA": name}, count, tmp, tag) as urls:
-                        result = closed_loop(urls, args)
-                inside = [line["duration_ms"] for n in range(count)  # the set-up's are process 0's first
-                          for line in request_log(tmp / f"{tag}-{n}.log", "/commands")[args.games if n == 0 else 0:]]
-                lines.append(report(f"PostgreSQL, {shards} shard(s), {count} process(es)", result, baseline, inside))
-                print(lines[-1], flush=True)
-                failed |= not result["clean"]
+        grid = [(shards, count, False) for shards in args.shards for count in args.processes]
+        for shards, count, asynchronous in grid + [(*args.async_commit, True)]:
+            with schema(args.postgres) as name:
+                tag = f"pg-{shards}-{count}-{'async' if asynchronous else 'sync'}"
+                extra = {"PGOPTIONS": "-c synchronous_commit=off"} if asynchronous else {}
+                with services(["--postgres", args.postgres, "--shards", str(shards)],
+                              {**env, **extra, "WARLOG_POSTGRES_SCHEMA": name}, count, tmp, tag) as urls:
+                    result = closed_loop(urls, args)
+            inside = [line["duration_ms"] for n in range(count)  # the set-up's are process 0's first
+                      for line in request_log(tmp / f"{tag}-{n}.log", "/commands")[args.games if n == 0 else 0:]]
+            name = f"PostgreSQL, {shards} shard(s), {count} process(es){', async commit' if asynchronous else ''}"
+            lines.append(report(name, result, baseline, inside))
+            print(lines[-1], flush=True)
+            failed |= not result["clean"]
     for tables in (1, 4):
         rate = bare_save_rate(args.postgres, tables, args.threads, args.bare_s)
-        lines.append(f"{'library bare save, ' + str(tables) + ' table(s)':<34} {rate:7.0f} saves/s    = "
+        lines.append(f"{'library bare save, ' + str(tables) + ' table(s)':<52} {rate:7.0f} saves/s    = "
                      f"{ratio(rate, baseline):>6} of SQLite's commands/s ({args.threads} threads, one event a save)")
         print(lines[-1], flush=True)
     print("RESULT shards (commands/s, ratio to SQLite in this run):\n" + "\n".join("   " + line for line in lines))

@@ -8,6 +8,7 @@ import csv
 import json
 import subprocess
 import sys
+import time
 from uuid import UUID
 
 import httpx
@@ -216,3 +217,32 @@ def test_warlog_serve_refuses_another_n_with_a_clear_message(pg_schema):
     assert done.returncode == 1
     assert "warlog serve: this database's games are spread over 2 shards" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_warlog_project_follows_every_shard_into_the_one_ledger(pg_schema, tmp_path):
+    settings = pg_settings(pg_schema, shards=3)
+    shards = Shards.open(settings)
+    log = tmp_path / "project.err"
+    with open(log, "wb") as err:
+        follower = subprocess.Popen([sys.executable, "-m", "api.cli", "project", "--postgres", PG_URL, "--shards", "3"],
+                                    cwd=ROOT, env={"WARLOG_POSTGRES_SCHEMA": pg_schema, "PATH": ""},
+                                    stdout=subprocess.DEVNULL, stderr=err)
+    try:
+        ids: set[str] = set()
+        while len({shard_of(UUID(g), 3) for g in ids}) < 3:  # a game on every shard, appended while it follows
+            ids.add(shards.create_game("alternating", {"A": "Al", "B": "Bo"}, "server", {}, "2026-01-01T00:00:00Z")
+                    ["game_id"])
+        deadline = time.monotonic() + WAIT_S * 2
+        seen: set[str] = set()
+        while seen != ids:
+            assert follower.poll() is None, log.read_text()[-2000:]
+            assert time.monotonic() < deadline, (seen, ids, log.read_text()[-2000:])
+            time.sleep(0.2)
+            with psycopg.connect(PG_URL, autocommit=True) as db:
+                if db.execute("SELECT to_regclass(%s)", (f"{pg_schema}.warlog_ledger_games",)).fetchone()[0]:
+                    seen = {str(row[0]) for row in db.execute(sql.SQL("SELECT game_id FROM {}").format(
+                        sql.Identifier(pg_schema, "warlog_ledger_games"))).fetchall()}
+    finally:
+        follower.terminate()
+        follower.wait(10)
+        shards.close()

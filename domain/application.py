@@ -10,6 +10,7 @@ The clock lives here, not in the aggregate: every request passes `at` in.
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import secrets
@@ -23,7 +24,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, InternalError, ProgrammingError
 from eventsourcing.utils import retry
 
-from domain import chain, dice, integrity
+from domain import chain, dice, integrity, rerun
 from domain.shards import APP_NAME, shard_name
 from domain.commands import Command
 from domain.game import Game
@@ -410,6 +411,8 @@ class Warlog(Application):
             if not self.recorder.select_events(game_id, limit=1):
                 raise NotFound(f"no game {game_id}")
             inspection = self.inspect(game_id, keep_events=True)
+            # played again on copies: applying an event lets the state share (and later change) its data
+            replayed = rerun.first_unmatched(copy.deepcopy(inspection.events)) if inspection.ok else None
             if inspection.ok:
                 self._check_snapshots_by_replay(game_id, inspection)
             if inspection.ok:
@@ -424,9 +427,14 @@ class Warlog(Application):
             game = self.read(game_id)
             seed = game.revealed_seed() if upto is None or upto >= game.version else None  # the end not yet seen
         dice_ok = None if seed is None else self.dice_hold(entries, bytes.fromhex(seed))
+        unmatched = replayed if replayed is None or upto is None or replayed[0] <= upto else None
         result = {"chain_ok": bad is None, "events": inspection.rows if upto is None else len(entries),
                   "head_hash": entries[-1]["hash"] if entries else chain.GENESIS,
-                  "first_bad_seq": bad, "dice_ok": dice_ok, "server_seed": seed}
+                  "first_bad_seq": bad, "dice_ok": dice_ok, "server_seed": seed,
+                  "commands_ok": None if bad is not None else unmatched is None,
+                  "first_unmatched_seq": unmatched and unmatched[0]}
+        if unmatched is not None:
+            result["commands_mismatch"] = unmatched[1]
         if bad is not None:
             result["damage"] = inspection.why
         if head is not None:

@@ -197,12 +197,13 @@ class Game(Aggregate):
         find_ruleset(self.state["ruleset"]).validate(self.state, seat, command)
 
     def execute(self, seat: str, command: Command, at: str, key: str | None = None,
-                body: str = "") -> None:
+                body: str = "", gate: bool = True) -> None:
         """Judge and play one command. Beyond the handler's own refusals, a command that moves the game
-        on is accepted only as an instance of an action offered now (CONTRACT.md "Legal actions")."""
+        on is accepted only as an instance of an action offered now (CONTRACT.md "Legal actions"); a stored
+        command played again (`domain.rerun`, `gate=False`) passed that gate when it was sent."""
         self._guard_play()
         ruleset = find_ruleset(self.state["ruleset"])
-        judged = command.type not in ruleset.anytime(self.state, seat)
+        judged = gate and command.type not in ruleset.anytime(self.state, seat)
         offered = ruleset.actions(self.state, seat) if judged else []
         rule = ruleset.awaited_rule(self.state)
         table = Table(self, seat, at, key, body, kind="action", command=as_data(command))

@@ -54,7 +54,14 @@ async def events(caller: Reader, warlog: WarlogApp,
             description="With `?head=HASH` (a round head a seat kept) the answer adds `extends_head`: whether "
                         "the log still holds that event, unchanged, with an intact chain up to it — a log "
                         "rewritten after the fact cannot. A spectator of a game with `spectator_delay_s` checks "
-                        "the log as far as it sees it; the seed is revealed to it once it sees the end.")
+                        "the log as far as it sees it; the seed is revealed to it once it sees the end. "
+                        "`commands_ok` (null when the chain is broken) says whether every stored request, played "
+                        "again from the events before it with what its books say (the seat that sent it, the "
+                        "command, its Idempotency-Key, the state an undo restored), makes exactly the events "
+                        "stored with it: the audit's \"who sent which command\" lives outside the hash chain, "
+                        "and this is what checks it; `first_unmatched_seq` names the first request that does "
+                        "not (a log rewritten and re-hashed, or books edited). It is judged by this version of "
+                        "the rules, so it informs a judge rather than refusing the game as SVC.DAMAGED.")
 async def verify(caller: Reader, warlog: WarlogApp,
                  head: Annotated[str | None, Query(pattern="^[0-9a-f]{64}$")] = None) -> dict[str, Any]:
     def check() -> dict[str, Any]:

@@ -46,7 +46,8 @@ ARMIES = {seat: json.loads((ROOT / "ops" / "examples" / f"{name}-army.json").rea
           for seat, name in (("A", "alice"), ("B", "bob"))}
 KINDS = ("edit_event", "delete_event", "swap_events", "splice_event", "edit_snapshot", "edit_creation_meta",
          "truncate")
-LATER_META = "edit_later_meta"  # --later-meta: outside the chain and outside the claim, shown for what it is
+LATER_META = "edit_later_meta"  # --later-meta: outside the chain, named by /verify's commands_ok (domain/rerun.py)
+# but for what is the client's own (an Idempotency-Key, a body digest): shown apart, outside the claim
 LIMITS = {"log_json": True, "requests_per_second": 100_000, "burst": 100_000}
 
 
@@ -67,11 +68,12 @@ class Outcome:
     reads_refused: bool = False     # /state and /events: 409 SVC.DAMAGED
     write_refused: bool = False     # a free_roll: 409 SVC.DAMAGED and no row appended
     head_caught: bool = False       # truncation: /verify?head=<the head seen last> says extends_head false
+    commands_named: bool = False    # /verify: commands_ok false (a stored request no longer makes its events)
     errors: list[str] = field(default_factory=list)
 
     @property
     def detected(self) -> bool:
-        return self.verify_named or self.reads_refused
+        return self.verify_named or self.reads_refused or self.commands_named
 
 
 # -- the stores ------------------------------------------------------------------------------------
@@ -303,6 +305,7 @@ def judge(http: TestClient, game: Game, outcome: Outcome, kept_head: str, store:
             verdict = response.json()
             outcome.verify_named = verdict["chain_ok"] is False and verdict["first_bad_seq"] is not None
             outcome.head_caught = verdict.get("extends_head") is False
+            outcome.commands_named = verdict.get("commands_ok") is False
             return
         if damaged(response):  # the creation row itself cannot be read: no token can be judged
             outcome.verify_named = outcome.head_caught = True

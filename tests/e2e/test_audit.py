@@ -267,6 +267,8 @@ def test_a_log_rewritten_after_the_fact_no_longer_extends_a_kept_head(round_one,
                             headers=game.headers("A")).json()
     assert verified["chain_ok"] is True  # re-hashed from the edit on: the chain alone cannot tell
     assert verified["extends_head"] is False and verified["head_seq"] is None
+    # and the roll-off played again from the seed gives the faces it gave, not the rewritten ones
+    assert verified["commands_ok"] is False and verified["first_unmatched_seq"] == roll["seq"], verified
 
 
 def test_every_event_of_a_played_round_has_an_audit_and_every_unit_a_story(round_one):

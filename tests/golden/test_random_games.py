@@ -44,6 +44,7 @@ def test_a_random_legal_five_round_game_ends_and_its_log_verifies(memory_http, d
     assert {"AA.PP.2", "AA.SPP.1", "AA.ACT.2", "AA.TURN.1"} <= cited
     verified = game.verify()
     assert verified["chain_ok"] is True and verified["first_bad_seq"] is None
+    assert verified["commands_ok"] is True, verified  # every stored request plays again to its events
     assert verified["events"] == len(log)
     if dice_mode == "server":
         assert verified["dice_ok"] is True

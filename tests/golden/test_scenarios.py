@@ -143,6 +143,7 @@ def test_golden_scenario_replays_with_the_expected_state_after_every_go(http, pa
         run_step(game, number, step)
     verified = game.verify()
     assert verified["chain_ok"] is True and verified["first_bad_seq"] is None
+    assert verified["commands_ok"] is True, verified  # every stored request plays again to its events
 
 
 def test_every_scenario_names_the_rules_it_pins_and_asserts_state_after_each_accepted_go():

@@ -44,8 +44,9 @@ def test_a_tokens_requests_over_two_processes_are_admitted_at_the_configured_rat
     elapsed = time.monotonic() - started
     admitted = statuses.count(200)
     assert set(statuses) == {200, 429}
-    # the burst, then RATE a second (per process the two would admit twice as many)
-    assert BURST + RATE * elapsed - 2 <= admitted <= BURST + RATE * elapsed + 1, (admitted, elapsed, len(statuses))
+    # the burst, then RATE a second (per process the two would admit twice as many); the lower bound leaves a
+    # request or two for a loaded machine, where the last answers' time counts in `elapsed` but refills late
+    assert BURST + RATE * elapsed - 3 <= admitted <= BURST + RATE * elapsed + 1, (admitted, elapsed, len(statuses))
     # the other token of the game has its own budget
     assert second.get(f"/games/{game.id}/state", headers=game.headers("B")).status_code == 200
 

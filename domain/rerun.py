@@ -1,0 +1,87 @@
+"""Every stored request played again: the `meta` outside the chain must make the events it travels with.
+
+The hash chain covers each event's public entry (CONTRACT.md "Reading"); the request that made it — the command
+as sent, the seat that sent it (the audit's "sent": command and by), the Idempotency-Key book, the state an undo
+restores — travels beside it in `meta`, outside the hash. An edit there breaks no link. So `GET /verify` plays
+every stored request again, from the game as the events before it make it, with what its `meta` says (the seat,
+the command, the key, the restored state) and the `at` of its first event, and asks for exactly the stored
+events back, entry and meta alike: a forged sender, command or book makes other events (or a refusal), and the
+first such request's first seq is reported as `commands_ok: false, first_unmatched_seq`.
+
+What playing again can and cannot say:
+- Server dice come again from the seed and each roll's counter, so a request replays to the same faces.
+- The offered-actions gate (`Game.execute`'s check against `"actions"`) is not asked again: the command passed it
+  when it was sent, and what it makes is what is compared.
+- It judges the stored requests by this version of the rules: a game played under a version whose rules have
+  since changed can report `commands_ok: false` without any edit. That is why a mismatch is reported beside
+  `chain_ok` (like `dice_ok`) rather than refused as SVC.DAMAGED: the chain, which the events alone make, stays
+  the judge of damage.
+- A muster's `meta` records its size, not the army (the army is the event's data): it is played again with the
+  units of its own event, which checks the seat and the count.
+"""
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from domain.commands import COMMANDS
+from domain.game import Game
+from domain.rulings import Refused
+
+
+def requests(events: Iterable[Any]) -> list[list[Any]]:
+    """The stored events after the creation, grouped by the request that made them (its first carries `starts`
+    or a key; the rest `continues`)."""
+    groups: list[list[Any]] = []
+    for event in events:
+        if event.meta.get("continues") and groups:
+            groups[-1].append(event)
+        else:
+            groups.append([event])
+    return groups
+
+
+def first_unmatched(events: list[Any]) -> tuple[int, str] | None:
+    """(seq, why) of the first stored request whose meta does not make its events again, or None."""
+    if not events:
+        return None
+    game: Game = events[0].mutate(None)
+    for group in requests(events[1:]):
+        first = group[0]
+        seq = first.entry["seq"]
+        try:
+            made = play_again(game, first.meta, first.entry)
+        except (Refused, ValidationError, KeyError, TypeError, ValueError) as error:
+            return seq, f"the request stored with seq {seq} cannot be played again ({error})"
+        stored = [(e.entry, e.meta) for e in group]
+        if made != stored:
+            return seq, f"the request stored with seq {seq} does not make the events stored with it"
+    return None
+
+
+def play_again(game: Game, meta: dict[str, Any], entry: dict[str, Any]) -> list[tuple[dict, dict]]:
+    """Play the request of which `meta`/`entry` are the first stored event on `game`; what it made."""
+    seat = meta.get("sent_by", entry["by"])
+    key = meta["key"].split(":", 1)[1] if "key" in meta else None
+    body = meta.get("body", "")
+    at = entry["at"]
+    command = meta.get("command") or {}
+    kind, restored = meta.get("kind"), meta.get("state")
+    if kind == "action" and command.get("type") == "muster":
+        game.muster(seat, copy.deepcopy(entry["data"]["units"]), at, key, body)  # muster may normalise in place
+    elif kind == "action":
+        fields = {k: v for k, v in command.items() if k != "type"}
+        parsed = TypeAdapter(COMMANDS[command["type"]]).validate_python(fields)
+        game.execute(seat, parsed, at, key, body, gate=False)
+    elif entry["type"] == "UndoRequested" or (entry["type"] == "ActionUndone" and "approved_by" not in entry["data"]):
+        game.undo(seat, at, key, body, restored)
+    elif entry["type"] in ("ActionUndone", "UndoRejected"):
+        game.answer_undo(seat, entry["type"] == "ActionUndone", at, key, body, restored)
+    elif entry["type"] == "ActionRedone":
+        game.redo(seat, at, key, body, restored)
+    else:
+        raise ValueError(f"no request makes a {entry['type']} event")
+    return [(e.entry, e.meta) for e in game.collect_events()]

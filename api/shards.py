@@ -95,13 +95,23 @@ class Shards:
             app.close()
 
 
+POOL_BUDGET = 16  # connections a process's shard pools may hold together at most (beside the limits' and the
+                  # refusals' pools of up to 4 each, the listener's one and the stream slots' one)
+
+
 def shard_env(settings: "Settings", shard: int) -> dict[str, str]:
-    """The library's keys for shard `shard`; with N > 1 each shard's connection pool keeps 2 connections
-    open rather than the library's 5 (N pools per process), unless POSTGRES_POOL_SIZE says otherwise."""
+    """The library's keys for shard `shard`. With N > 1 each process holds N pools, so each keeps 2 connections
+    open (the library's default is 5) and grows by at most max(1, 16 / N − 2) under load (the library's: 10):
+    about 16 a process for their part whatever N, not N × 15. POSTGRES_POOL_SIZE and POSTGRES_MAX_OVERFLOW in
+    the environment (or prefixed with a shard's name, `WARLOG_SHARD2_…`) say otherwise."""
     env = settings.eventsourcing_env(shard)
     name = shard_name(shard)
-    if settings.shards > 1 and Environment(name, dict(os.environ)).get("POSTGRES_POOL_SIZE") is None:
-        env[f"{name.upper()}_POSTGRES_POOL_SIZE"] = "2"
+    if settings.shards > 1:
+        library = Environment(name, dict(os.environ))
+        if library.get("POSTGRES_POOL_SIZE") is None:
+            env[f"{name.upper()}_POSTGRES_POOL_SIZE"] = "2"
+        if library.get("POSTGRES_MAX_OVERFLOW") is None:
+            env[f"{name.upper()}_POSTGRES_MAX_OVERFLOW"] = str(max(1, POOL_BUDGET // settings.shards - 2))
     return env
 
 

@@ -246,3 +246,12 @@ def test_warlog_project_follows_every_shard_into_the_one_ledger(pg_schema, tmp_p
         follower.terminate()
         follower.wait(10)
         shards.close()
+
+
+def test_each_shards_pool_is_kept_small_so_a_process_holds_about_the_same_connections_whatever_n(pg_schema):
+    shards = Shards.open(pg_settings(pg_schema, shards=4))
+    try:
+        pools = [app.recorder.datastore.pool for app in shards]
+        assert [(pool.min_size, pool.max_size) for pool in pools] == [(2, 4)] * 4  # 16 at most, not 4 × 15
+    finally:
+        shards.close()

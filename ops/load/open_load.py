@@ -75,12 +75,11 @@ def machine_busy() -> tuple[int, int]:
     return sum(values) - idle, sum(values)
 
 
-async def spectate(url: str, table: dict[str, Any], acked: dict[str, float], lags: list[float],
+async def spectate(http: httpx.AsyncClient, table: dict[str, Any], acked: dict[str, float], lags: list[float],
                    received: Counter[str], stop: asyncio.Event, errors: Counter[str]) -> None:
     params = {"token": table["tokens"]["spectator"], "after": str(table["version"])}
     try:
-        async with httpx.AsyncClient(base_url=url, timeout=httpx.Timeout(30, read=70)) as http, \
-                http.stream("GET", f"/games/{table['game_id']}/events/stream", params=params) as stream:
+        async with http.stream("GET", f"/games/{table['game_id']}/events/stream", params=params) as stream:
             if stream.status_code != 200:
                 errors[f"stream {stream.status_code}"] += 1
                 return
@@ -109,7 +108,10 @@ async def drive(url: str, args: argparse.Namespace, pids: list[int]) -> dict[str
         received: Counter[str] = Counter()
         errors: Counter[str] = Counter()
         stop = asyncio.Event()
-        watchers = [asyncio.create_task(spectate(url, tables[n % args.tables], acked, lags, received, stop, errors))
+        # one client, a connection per stream (a client each costs this process a core at 500)
+        streams = httpx.AsyncClient(base_url=url, timeout=httpx.Timeout(30, read=70),
+                                    limits=httpx.Limits(max_connections=args.spectators + 10))
+        watchers = [asyncio.create_task(spectate(streams, tables[n % args.tables], acked, lags, received, stop, errors))
                     for n in range(args.spectators)]
         await asyncio.sleep(min(10.0, 1.0 + args.spectators / 100))  # the streams open (and are counted) first
         statuses: Counter[int | str] = Counter()
@@ -153,6 +155,7 @@ async def drive(url: str, args: argparse.Namespace, pids: list[int]) -> dict[str
         for watcher in watchers:
             watcher.cancel()
         await asyncio.gather(*watchers, return_exceptions=True)
+        await streams.aclose()
     return {"statuses": statuses, "latencies": latencies, "lags": lags, "received": received["events"],
             "stream_errors": errors, "wall": wall, "late": late, "sent": due_total, "cpu": cpu}
 

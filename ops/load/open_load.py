@@ -15,8 +15,8 @@ from when it could be sent, so a stall is counted for every arrival it delayed (
 Why not Locust (the well-kept Python load tool): its users are closed loops (a user waits for its
 answer before its next task; `constant_throughput` only paces that loop), which is the closed model this
 script exists to avoid, and it brings gevent into a tool that needs only asyncio and httpx, both already
-here. Feed lag: for each event a spectator receives, its arrival time minus the moment the command's
-answer reached the client (negative when the stream was first). CPU: the service processes' own CPU
+here. Feed lag: for each event a spectator receives after the command's answer reached the client, the time
+between the two (the deliveries that beat the answer are left out of the percentiles). CPU: the service processes' own CPU
 seconds (from /proc) per second of the run, the machine's busy share over the run (from /proc/stat), and
 this client's. Errors: every answer but 200 by class; the exit status is 1 when any is not 409/412/429.
 """

@@ -23,7 +23,10 @@ postgres:
 chromium:
 	@bash ops/ensure-chromium.sh
 
-test: install postgres chromium
+haproxy:
+	@bash ops/ensure-haproxy.sh
+
+test: install postgres chromium haproxy
 	$(BIN)/python -m pytest
 
-.PHONY: install run test postgres chromium
+.PHONY: install run test postgres chromium haproxy

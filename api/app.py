@@ -15,7 +15,7 @@ from api.limits import Limits
 from api.logging import RequestLog, configure
 from api.routes import analytics, audit, commands, games, overlay, overlay_page, pages, reading, rosters, stream, undo
 from api.settings import Settings, get_settings
-from domain.application import Warlog
+from api.shards import Shards
 
 
 TAGS = [  # the order the API reference shows them in, whatever order the routers are matched in
@@ -32,14 +32,14 @@ TAGS = [  # the order the API reference shows them in, whatever order the router
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     configure(settings.log_json)
-    warlog = Warlog(env=settings.eventsourcing_env())
+    shards = Shards.open(settings)  # one store, or N on PostgreSQL (api/shards.py)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         feed: Feed = app.state.feed
         feed.bind(asyncio.get_running_loop())
-        if warlog.env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":  # hear appends by other processes
-            feed.listener = PostgresListener.for_application(warlog, feed)
+        if settings.postgres_params() is not None:  # hear appends by other processes, to every shard
+            feed.listener = PostgresListener.for_shards(shards, feed)
             await asyncio.to_thread(feed.listener.start)
             feed.poll_s = settings.feed_poll_s or 5.0
         yield
@@ -47,14 +47,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await asyncio.to_thread(feed.listener.stop)
         app.state.refusals.close()
         app.state.limits.close()
-        warlog.close()
+        shards.close()
 
     app = FastAPI(title="warlog", version="0.1.0", lifespan=lifespan, openapi_tags=TAGS,
                   description="An event-sourced rules service for tabletop wargames. Every error is "
                               "application/problem+json; refusals name their rule (RULES.md).")
     app.state.settings = settings
     app.state.inline_writes = settings.writes_inline()
-    app.state.warlog = warlog
+    app.state.shards = shards
     app.state.feed = Feed(poll_s=settings.feed_poll_s or 0.5)
     app.state.limits = Limits.for_settings(settings)  # in PostgreSQL when processes share it
     app.state.refusals = RefusalStore.for_settings(settings)

@@ -1,4 +1,5 @@
-"""`warlog serve`, and the store-wide tools: `warlog export`, `warlog analytics`, `warlog project`."""
+"""`warlog serve`, and the store-wide tools: `warlog export`, `warlog analytics`, `warlog project`,
+`warlog reshard`."""
 from __future__ import annotations
 
 import argparse
@@ -99,10 +100,16 @@ def serve(args: argparse.Namespace) -> None:
         os.environ["WARLOG_DB"] = args.db
     if args.postgres:
         os.environ["WARLOG_POSTGRES"] = args.postgres
+    if args.shards:
+        os.environ["WARLOG_SHARDS"] = str(args.shards)
     from api.app import create_app
     from api.settings import Settings
+    from api.shards import LayoutRefused
 
-    app = create_app(Settings())
+    try:
+        app = create_app(Settings())
+    except LayoutRefused as refused:
+        sys.exit(f"warlog serve: {refused}")
     base_url = f"http://{args.host}:{args.port}"
     if args.demo:
         def make_demo() -> None:
@@ -120,19 +127,25 @@ def serve(args: argparse.Namespace) -> None:
 
 
 def store_settings(args: argparse.Namespace) -> Any:
-    """The store a command-line tool opens: `--db`, `--postgres`, or the usual WARLOG_* settings."""
+    """The store a command-line tool opens: `--db`, `--postgres` (`--shards`), or the usual WARLOG_* settings."""
     from api.settings import Settings
 
-    chosen = {"db": args.db} if args.db else {}
+    chosen: dict[str, Any] = {"db": args.db} if args.db else {}
     if args.postgres:
         chosen["postgres"] = args.postgres
+    if getattr(args, "shards", None):
+        chosen["shards"] = args.shards
     return Settings(**chosen)
 
 
 def open_store(args: argparse.Namespace) -> Any:
-    from domain.application import Warlog
+    """Every shard of the store (api/shards.py); a tool given another N than the database's refuses."""
+    from api.shards import LayoutRefused, Shards
 
-    return Warlog(env=store_settings(args).eventsourcing_env())
+    try:
+        return Shards.open(store_settings(args))
+    except LayoutRefused as refused:
+        sys.exit(f"warlog {args.command}: {refused}")
 
 
 def export(args: argparse.Namespace) -> None:
@@ -144,20 +157,22 @@ def export(args: argparse.Namespace) -> None:
     from projections.export import FORMATS, export_store
     from projections.ledger import game_ids
 
-    warlog = open_store(args)
+    shards = open_store(args)
     try:
         formats = FORMATS if args.format == "both" else (args.format,)
-        with tqdm(total=sum(1 for _ in game_ids(warlog)), unit="game", desc="export", file=sys.stderr) as bar:
-            counts = export_store(warlog, Path(args.out), formats, bar)
+        with tqdm(total=sum(1 for app in shards for _ in game_ids(app)), unit="game", desc="export",
+                  file=sys.stderr) as bar:
+            counts = export_store(shards.apps, Path(args.out), formats, bar)
         print(json.dumps({"out": args.out, "formats": list(formats), **counts}))
     finally:
-        warlog.close()
+        shards.close()
 
 
-def ledger_for(warlog: Any) -> Any:
+def ledger_for(shards: Any) -> Any:
+    """The one ledger of every shard, beside shard 0's store."""
     from projections.ledger import ledger_env, open_ledger
 
-    return open_ledger(ledger_env(dict(warlog.env)))
+    return open_ledger(ledger_env(dict(shards.apps[0].env)))
 
 
 def analytics(args: argparse.Namespace) -> None:
@@ -167,16 +182,16 @@ def analytics(args: argparse.Namespace) -> None:
     from projections.analytics import across_games
     from projections.ledger import backlog, catch_up, rebuild
 
-    warlog = open_store(args)
+    shards = open_store(args)
     try:
-        ledger = ledger_for(warlog)
-        with tqdm(total=None if args.rebuild else backlog(warlog, ledger), unit="event", desc="ledger",
+        ledger = ledger_for(shards)
+        with tqdm(total=None if args.rebuild else backlog(shards.apps, ledger), unit="event", desc="ledger",
                   file=sys.stderr) as bar:
-            (rebuild if args.rebuild else catch_up)(warlog, ledger, bar)
+            (rebuild if args.rebuild else catch_up)(shards.apps, ledger, bar)
         view = ledger.view
         print(json.dumps(across_games(view.rows("games"), view.rows("dice"), view.rows("facts")), indent=1))
     finally:
-        warlog.close()
+        shards.close()
 
 
 def project(args: argparse.Namespace) -> None:
@@ -184,29 +199,48 @@ def project(args: argparse.Namespace) -> None:
     follows the store through LISTEN/NOTIFY; SQLite has no subscriptions, so it pulls every second."""
     import time
 
+    from contextlib import ExitStack
+
     from eventsourcing.projection import ProjectionRunner
 
+    from api.shards import shard_env
     from domain.application import Warlog
     from projections.ledger import Ledger, catch_up, ledger_env, view_class
 
+    shards = open_store(args)  # checks the layout (and makes every shard's tables)
     settings = store_settings(args)
-    app_env = settings.eventsourcing_env()
-    view_env = ledger_env(app_env)
+    view_env = ledger_env(settings.eventsourcing_env())
     if view_env["PERSISTENCE_MODULE"] == "eventsourcing.postgres":
-        env = {**app_env, **view_env}
-        with ProjectionRunner(application_class=Warlog, projection_class=Ledger,
-                              view_class=view_class(view_env), env=env) as runner:
-            print(f"following the store into {Ledger.name} (Ctrl-C stops)", file=sys.stderr, flush=True)
-            runner.run_forever()
+        shards.close()
+        with ExitStack() as runners:  # one runner per shard, each following its own table's notifications
+            following = [runners.enter_context(ProjectionRunner(
+                application_class=Warlog.shard(shard), projection_class=Ledger, view_class=view_class(view_env),
+                env={**shard_env(settings, shard), **view_env})) for shard in range(settings.shards)]
+            print(f"following {len(following)} shard(s) into {Ledger.name} (Ctrl-C stops)", file=sys.stderr,
+                  flush=True)
+            while not any(runner.is_interrupted.is_set() for runner in following):
+                for runner in following:
+                    runner.run_forever(timeout=1.0 / len(following))  # raises what a runner's thread raised
         return
-    warlog = Warlog(env=app_env)
-    ledger = ledger_for(warlog)
+    ledger = ledger_for(shards)
     try:
         while True:
-            catch_up(warlog, ledger)
+            catch_up(shards.apps, ledger)
             time.sleep(1.0)
     finally:
-        warlog.close()
+        shards.close()
+
+
+def reshard(args: argparse.Namespace) -> None:
+    """Move every game to the shard --shards N names for it (api/shards.py), with every `warlog serve` stopped;
+    cut short, it refuses every process until it is run again, and runs on from where it stopped."""
+    from api.shards import LayoutRefused
+    from api.shards import reshard as move
+
+    try:
+        print(json.dumps(move(store_settings(args), args.shards, say=lambda text: print(text, file=sys.stderr))))
+    except LayoutRefused as refused:
+        sys.exit(f"warlog reshard: {refused}")
 
 
 def import_roster(args: argparse.Namespace) -> None:
@@ -232,6 +266,9 @@ def main(argv: list[str] | None = None) -> None:
     run.add_argument("--port", type=int, default=8000)
     run.add_argument("--db", default=None, help="SQLite file (default ./warlog.db)")
     run.add_argument("--postgres", default=None, help="postgresql://user@host:port/db")
+    run.add_argument("--shards", type=int, default=None,
+                     help="event stores in the PostgreSQL database, a game's chosen by its id (WARLOG_SHARDS; "
+                          "default 1): every process serving it must be given the same N")
     run.add_argument("--demo", action="store_true", help="create a demo game and print its tokens")
     run.set_defaults(func=serve)
     for name, func, text in (("export", export, "write every game's events and dice as NDJSON and CSV"),
@@ -241,12 +278,18 @@ def main(argv: list[str] | None = None) -> None:
         store = tool.add_mutually_exclusive_group()
         store.add_argument("--db", default=None, help="SQLite file (default ./warlog.db)")
         store.add_argument("--postgres", default=None, help="postgresql://user@host:port/db")
+        tool.add_argument("--shards", type=int, default=None, help="as given to `warlog serve` (WARLOG_SHARDS)")
         tool.set_defaults(func=func)
         if name == "export":
             tool.add_argument("--out", required=True, help="directory for games/events/dice .csv and .ndjson")
             tool.add_argument("--format", choices=("ndjson", "csv", "both"), default="both")
         if name == "analytics":
             tool.add_argument("--rebuild", action="store_true", help="rebuild the ledger from zero first")
+    moving = commands.add_parser("reshard", help="move every game to the shard N names for it (PostgreSQL)",
+                                 description=reshard.__doc__)
+    moving.add_argument("--postgres", default=None, help="postgresql://user@host:port/db (or WARLOG_POSTGRES)")
+    moving.add_argument("--shards", type=int, required=True, help="the new number of shards")
+    moving.set_defaults(func=reshard, db=None)
     reading = commands.add_parser("import", help="convert a roster file to units (JSON)",
                                   description=import_roster.__doc__)
     reading.add_argument("file", help="a .rosz, .ros or New Recruit .json roster")

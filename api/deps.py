@@ -23,7 +23,18 @@ After = Annotated[int, Query(ge=0, le=SEQ_MAX, description="a seq, 0..2^63-1: wh
 
 
 async def get_warlog(request: Request) -> Warlog:  # async: no worker-thread hop for a lookup
-    return request.app.state.warlog
+    """The application of the shard holding the path's game (api/shards.py)."""
+    return warlog_of(request, request.path_params["game_id"])
+
+
+def warlog_of(request: Request, game_id: UUID | str) -> Warlog:
+    shards = request.app.state.shards
+    if shards.n == 1:
+        return shards.apps[0]
+    try:
+        return shards.of(game_id if isinstance(game_id, UUID) else UUID(game_id))
+    except ValueError:  # no game has this id: the caller's own dependency answers 404
+        return shards.apps[0]
 
 
 WarlogApp = Annotated[Warlog, Depends(get_warlog)]
@@ -52,11 +63,11 @@ def _token(request: Request, query_allowed: bool) -> str | None:
 
 async def _caller(request: Request, game_id: str, query_allowed: bool) -> Caller:
     """Runs on the event loop: a token already checked costs no store access and no thread hop."""
-    warlog: Warlog = request.app.state.warlog
+    shards = request.app.state.shards
     token = _token(request, query_allowed)
     if not token:
         raise Problem(401, "send Authorization: Bearer <token>", headers={"WWW-Authenticate": "Bearer"})
-    found = warlog.known_role(token) or await run_in_threadpool(warlog.role_of, token)
+    found = shards.known_role(token) or await run_in_threadpool(shards.role_of, token)
     if found is None:
         raise Problem(401, "unknown token", headers={"WWW-Authenticate": "Bearer"})
     try:
@@ -65,7 +76,7 @@ async def _caller(request: Request, game_id: str, query_allowed: bool) -> Caller
         raise Problem(404, f"no game {game_id}") from None
     if found[0] != wanted:  # the token's own game exists; is the one asked for there at all?
         try:
-            await run_in_threadpool(warlog.read, wanted)
+            await run_in_threadpool(shards.of(wanted).read, wanted)
         except NotFound:
             raise Problem(404, f"no game {game_id}") from None
         except Damaged:

@@ -1,8 +1,8 @@
 """Wakes the live streams of a game when an event is appended to it — by this process or,
 on PostgreSQL, by any process sharing the database.
 
-In-process writes call `Feed.notify` directly. On PostgreSQL a trigger on the
-events table sends `pg_notify('warlog_feed', <game id>)` when an append commits
+In-process writes call `Feed.notify` directly. On PostgreSQL a trigger on each
+shard's events table (api/shards.py) sends `pg_notify('warlog_feed', <game id>)` when an append commits
 (so any writer, in any process, is heard), and `PostgresListener` holds one
 dedicated connection in a background thread that LISTENs and wakes the
 waiters of that game. Streams still re-read every `poll_s` as a safety net
@@ -151,29 +151,34 @@ CREATE OR REPLACE TRIGGER warlog_feed_notify AFTER INSERT ON {schema}.{table}
 class PostgresListener:
     """One dedicated connection that LISTENs for appends by any process and wakes the feed."""
 
-    def __init__(self, connect: dict[str, Any], schema: str, events_table: str, feed: Feed) -> None:
-        self.connect, self.schema, self.events_table, self.feed = connect, schema, events_table, feed
+    def __init__(self, connect: dict[str, Any], schema: str, events_tables: list[str], feed: Feed) -> None:
+        self.connect, self.schema, self.events_tables, self.feed = connect, schema, events_tables, feed
         self.ready = threading.Event()
         self._stopped = threading.Event()
         self._thread: threading.Thread | None = None
 
     @classmethod
-    def for_application(cls, warlog: Any, feed: Feed) -> "PostgresListener":
-        datastore = warlog.recorder.datastore
+    def for_shards(cls, shards: Any, feed: Feed) -> "PostgresListener":
+        """Listening to every shard's appends (one channel: the payload is the game's id). The listening
+        connection is named `warlog serve <schema>`, which is how `warlog reshard` sees a serving process."""
+        from api.shards import serve_tag
+
+        datastore = shards.apps[0].recorder.datastore
         kwargs = datastore.pool.kwargs
         connect = {key: kwargs[key] for key in ("dbname", "host", "port", "user", "password") if kwargs.get(key)}
-        return cls(connect, datastore.schema, warlog.recorder.events_table_name, feed)
+        connect["application_name"] = serve_tag(datastore.schema)
+        return cls(connect, datastore.schema, [app.recorder.events_table_name for app in shards], feed)
 
     def install_trigger(self) -> None:
         """Idempotent; an advisory lock keeps processes that start together from racing."""
         import psycopg
         from psycopg import sql
 
-        statement = TRIGGER_SQL.format(schema=sql.Identifier(self.schema).as_string(None),
-                                       table=sql.Identifier(self.events_table).as_string(None), channel=CHANNEL)
         with psycopg.connect(**self.connect) as conn:
             conn.execute("SELECT pg_advisory_xact_lock(hashtext('warlog_feed_trigger'))")
-            conn.execute(statement)
+            for table in self.events_tables:
+                conn.execute(TRIGGER_SQL.format(schema=sql.Identifier(self.schema).as_string(None),
+                                                table=sql.Identifier(table).as_string(None), channel=CHANNEL))
 
     def start(self) -> None:
         self.install_trigger()

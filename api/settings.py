@@ -10,7 +10,8 @@ from eventsourcing.utils import Environment
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-APP_NAME = "warlog"  # the eventsourcing Application's name: its keys may carry the WARLOG_ prefix
+from domain.shards import APP_NAME, shard_name
+
 
 
 class Settings(BaseSettings):
@@ -19,6 +20,8 @@ class Settings(BaseSettings):
     db: str = "warlog.db"                  # SQLite file (the default store)
     postgres: str | None = None            # postgresql://user@host:port/db: use PostgreSQL instead
     postgres_schema: str | None = None     # a PostgreSQL schema for every table (default: public)
+    shards: int = Field(1, ge=1, le=64)    # event stores in that database, a game's chosen by its id
+                                           # (api/shards.py); every process serving it is given the same N
     persistence: str | None = None         # force "popo" (in memory) for quick tests
     max_command_bytes: int = 64 * 1024
     max_army_bytes: int = 1024 * 1024
@@ -63,8 +66,9 @@ class Settings(BaseSettings):
             return self.inline_writes
         return self.postgres_params() is None
 
-    def eventsourcing_env(self) -> dict[str, str]:
-        """The eventsourcing library's own configuration keys for the chosen store.
+    def eventsourcing_env(self, shard: int = 0) -> dict[str, str]:
+        """The eventsourcing library's own configuration keys for the chosen store (for PostgreSQL, for
+        one of its shards: `shard_name(shard)` is that application's name and its tables' prefix).
 
         Keys carry the application's prefix so that the choice made here wins over
         stray variables of the same name in the environment.
@@ -78,7 +82,7 @@ class Settings(BaseSettings):
         else:
             env = {"PERSISTENCE_MODULE": "api.storage", "SQLITE_DBNAME": self.db,
                    "SQLITE_LOCK_TIMEOUT": "10", "SQLITE_SYNCHRONOUS": self.sqlite_synchronous}
-        return {f"{APP_NAME.upper()}_{key}": value for key, value in env.items()}
+        return {f"{shard_name(shard).upper()}_{key}": value for key, value in env.items()}
 
 
 @lru_cache

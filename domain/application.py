@@ -25,6 +25,7 @@ from eventsourcing.persistence import IntegrityError, InternalError, Programming
 from eventsourcing.utils import retry
 
 from domain import chain, dice, integrity, rerun
+from domain.shards import APP_NAME, shard_name
 from domain.commands import Command
 from domain.game import Game
 from domain.integrity import Damaged
@@ -56,6 +57,9 @@ def remember(book: dict[Any, Any], key: Any, value: Any, most: int = 100_000) ->
     book[key] = value
 
 
+_SHARD_CLASSES: dict[tuple[type, int], type] = {}
+
+
 class Answer(dict):
     """What a request appended: {"version", "events"} plus the HTTP status to send."""
 
@@ -63,7 +67,7 @@ class Answer(dict):
 
 
 class Warlog(Application):
-    name = "warlog"
+    name = APP_NAME  # shard 0's; `Warlog.shard(k)` is shard k's class (domain/shards.py)
     snapshotting_intervals = {Game: 100}
     env = {
         "AGGREGATE_CACHE_MAXSIZE": "500",
@@ -88,6 +92,18 @@ class Warlog(Application):
         self._roles: dict[str, tuple[UUID, str]] = {}
         self._inspected: dict[UUID, None] = {}   # games walked in full once in this process
         self._damaged: dict[UUID, Damaged] = {}  # and those found damaged: refused from then on
+
+    @classmethod
+    def shard(cls, shard: int) -> type["Warlog"]:
+        """The application of shard `shard`: its own name, so its own tables in the same database (a class
+        rather than an instance's name, so that the library's ProjectionRunner can construct it too)."""
+        if shard == 0:
+            return cls
+        known = _SHARD_CLASSES.get((cls, shard))
+        if known is None:
+            known = _SHARD_CLASSES[(cls, shard)] = type(f"{cls.__name__}Shard{shard}", (cls,),
+                                                        {"name": shard_name(shard), "__module__": cls.__module__})
+        return known
 
     # -- plumbing ------------------------------------------------------------------------
 

@@ -122,10 +122,13 @@ def add_store_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--postgres", metavar="DSN", help="PostgreSQL instead of a SQLite file (own schema)")
     parser.add_argument("--synchronous", choices=("NORMAL", "FULL", "EXTRA"), default=None,
                         help="SQLite's PRAGMA synchronous (default: the service's, NORMAL)")
+    parser.add_argument("--shards", type=int, default=1, help="with --postgres: event stores (warlog serve --shards)")
 
 
 def store_name(args: argparse.Namespace) -> str:
-    return "PostgreSQL" if args.postgres else f"SQLite (synchronous={args.synchronous or 'NORMAL'})"
+    if args.postgres:
+        return "PostgreSQL" + (f" ({args.shards} shards)" if getattr(args, "shards", 1) > 1 else "")
+    return f"SQLite (synchronous={args.synchronous or 'NORMAL'})"
 
 
 @contextlib.contextmanager
@@ -139,7 +142,8 @@ def store(args: argparse.Namespace, tmp: Path, schema_prefix: str) -> Iterator[t
     schema = f"{schema_prefix}_{uuid4().hex[:12]}"
     postgres_schema(args.postgres, True, schema)
     try:
-        yield ["--postgres", args.postgres], {"WARLOG_POSTGRES_SCHEMA": schema}
+        yield ["--postgres", args.postgres, "--shards", str(getattr(args, "shards", 1))], \
+            {"WARLOG_POSTGRES_SCHEMA": schema}
     finally:
         postgres_schema(args.postgres, False, schema)
 

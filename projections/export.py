@@ -67,8 +67,9 @@ def render(rows: Iterable[dict[str, Any]], table: str, fmt: str, chunk: int = 50
     yield buffer.getvalue()
 
 
-def export_store(app: Any, out: Path, formats: Iterable[str], progress: Any = None) -> dict[str, int]:
-    """Every game of the store into `out`: games, events and dice, one file per table and format."""
+def export_store(apps: Any, out: Path, formats: Iterable[str], progress: Any = None) -> dict[str, int]:
+    """Every game of the store (of every shard, given a list: api/shards.py) into `out`: games, events and
+    dice, one file per table and format."""
     from projections.ledger import game_ids  # the store's own list of games
     from projections.log import undone_seqs
     from projections.rows import game_rows
@@ -79,7 +80,8 @@ def export_store(app: Any, out: Path, formats: Iterable[str], progress: Any = No
         writers = [(table, WRITERS[fmt](files.enter_context((out / f"{table}.{fmt}").open("w", encoding="utf-8",
                                                                                         newline="")), table))
                    for fmt in formats for table in COLUMNS]
-        for game_id in game_ids(app):
+        for app, game_id in ((app, game_id) for app in ([apps] if hasattr(apps, "recorder") else apps)
+                             for game_id in game_ids(app)):
             entries = [e.entry for e in app.stored(game_id)]
             undone = undone_seqs(entries)
             rows = game_rows(str(game_id), [{**e, "undone": e["seq"] in undone} for e in entries])

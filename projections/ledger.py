@@ -107,12 +107,14 @@ class LedgerSQL:
             fetched = c.fetchall()
         return [{col: bool(row[col]) if col in BOOLEANS else row[col] for col in columns} for row in fetched]
 
-    def clear(self, application_name: str) -> None:
-        """Forget everything, tracking included: the next catch-up rebuilds from zero."""
+    def clear(self, application_names: list[str]) -> None:
+        """Forget everything, tracking included (of every shard named): the next catch-up rebuilds from zero."""
         with self._transaction(commit=True) as c:
             for name in TABLES:
                 c.execute(f"DELETE FROM {self.table(name)}")
-            c.execute(self._q(f"DELETE FROM {self.tracking_table} WHERE application_name = ?"), [application_name])
+            for application_name in application_names:
+                c.execute(self._q(f"DELETE FROM {self.tracking_table} WHERE application_name = ?"),
+                          [application_name])
 
     tracking_table = "tracking"
 
@@ -231,13 +233,23 @@ def game_ids(app: Any) -> Iterator[Any]:
         start = batch[-1].id + 1
 
 
-def backlog(app: Any, ledger: Ledger) -> int:
-    """Roughly how many notifications the view has still to see (for a progress bar)."""
-    return max(0, (app.recorder.max_notification_id() or 0) - (ledger.view.max_tracking_id(app.name) or 0))
+def _each(apps: Any) -> list[Any]:
+    """One store, or every shard's (api/shards.py): the ledger tracks each by its application's name."""
+    return [apps] if hasattr(apps, "recorder") else list(apps)
 
 
-def catch_up(app: Any, ledger: Ledger, progress: Any = None) -> int:
-    """Process every event the view has not seen; another process doing the same is harmless."""
+def backlog(apps: Any, ledger: Ledger) -> int:
+    """Roughly how many notifications the view has still to see (for a progress bar), over every shard."""
+    return sum(max(0, (app.recorder.max_notification_id() or 0) - (ledger.view.max_tracking_id(app.name) or 0))
+               for app in _each(apps))
+
+
+def catch_up(apps: Any, ledger: Ledger, progress: Any = None) -> int:
+    """Process every event the view has not seen, shard by shard; another process doing the same is harmless."""
+    return sum(_catch_up(app, ledger, progress) for app in _each(apps))
+
+
+def _catch_up(app: Any, ledger: Ledger, progress: Any) -> int:
     processed = 0
     for _ in range(100):
         try:
@@ -252,6 +264,8 @@ def catch_up(app: Any, ledger: Ledger, progress: Any = None) -> int:
     raise RuntimeError("the ledger could not catch up")  # pragma: no cover
 
 
-def rebuild(app: Any, ledger: Ledger, progress: Any = None) -> int:
-    ledger.view.clear(app.name)
-    return catch_up(app, ledger, progress)
+def rebuild(apps: Any, ledger: Ledger, progress: Any = None) -> int:
+    """Forget everything the view holds, every shard's tracking with it, and catch up from zero."""
+    shards = _each(apps)
+    ledger.view.clear([app.name for app in shards])
+    return catch_up(shards, ledger, progress)

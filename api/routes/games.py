@@ -27,7 +27,7 @@ CREATION_LIMIT = ("too many games created from this client address (`games_per_m
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
                  "schema": body_schema(GameCreate)}}}},
              summary="Create a game: three tokens and, with server dice, the dice commitment")
-async def create_game(warlog: WarlogApp, request: Request) -> dict:
+async def create_game(request: Request) -> dict:
     # judged before the body is read: a refused creation costs nothing
     await request.app.state.limits.create_game(request.client.host if request.client else "unknown")
     raw = await read_body(request, request.app.state.settings.max_command_bytes)
@@ -39,7 +39,7 @@ async def create_game(warlog: WarlogApp, request: Request) -> dict:
     except ValidationError as error:
         raise RequestValidationError(error.errors(include_url=False)) from None
     players = {p.seat: p.name for p in body.players}
-    created = await run_in_threadpool(warlog.create_game, body.ruleset, players, body.dice,
+    created = await run_in_threadpool(request.app.state.shards.create_game, body.ruleset, players, body.dice,
                                       body.options.model_dump(), now())
     request.state.log_context = {"game_id": created["game_id"]}
     return created

@@ -97,6 +97,9 @@ def events(http: httpx.Client, game: Game) -> list[dict[str, Any]]:
             return log
 
 
+CHECK_TIMEOUT_S = 120.0
+
+
 def cycle(number: int, service: Service, game: Game, tally: Tally, threads: int, kill_after: float) -> str:
     acknowledged: dict[str, dict[str, Any]] = {}
     lost: dict[str, str] = {}
@@ -120,7 +123,9 @@ def cycle(number: int, service: Service, game: Game, tally: Tally, threads: int,
 
     restart_s = service.start()
     replayed = appended = 0
-    with httpx.Client(base_url=service.url, timeout=10) as http:
+    # the checks read the whole log and /verify walks it in full (the first load after a restart walks it too):
+    # thousands of events after many cycles, on a shared machine, take longer than a roll's 10 s
+    with httpx.Client(base_url=service.url, timeout=CHECK_TIMEOUT_S) as http:
         log = events(http, game)
         by_seq = {e["seq"]: e for e in log}
         tally.check([e["seq"] for e in log] == list(range(1, len(log) + 1)), f"cycle {number}: seqs not 1..n")

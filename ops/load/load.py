@@ -63,7 +63,11 @@ def games_allowed(n: int) -> dict[str, str]:
     return {"WARLOG_GAMES_BURST": str(max(n, 60))}
 
 
-def run(url: str, games_n: int, commands: int, threads: int, budget: float) -> dict[str, Any]:
+def run(url: str | list[str], games_n: int, commands: int, threads: int, budget: float) -> dict[str, Any]:
+    """`url`: one service, or several serving one database (thread k sends to the k-th, round the list, as
+    a load balancer would: ops/bench/shards.py)."""
+    urls = [url] if isinstance(url, str) else url
+    url = urls[0]
     with httpx.Client(base_url=url, timeout=30) as http:
         games = [new_game(http) for _ in range(games_n)]
     work: queue.SimpleQueue[tuple[int, int]] = queue.SimpleQueue()
@@ -76,7 +80,7 @@ def run(url: str, games_n: int, commands: int, threads: int, budget: float) -> d
     lock = threading.Lock()
     deadline = time.monotonic() + budget
 
-    def client() -> None:
+    def client(url: str) -> None:
         with httpx.Client(base_url=url, timeout=30) as http:
             while time.monotonic() < deadline:
                 try:
@@ -101,7 +105,7 @@ def run(url: str, games_n: int, commands: int, threads: int, budget: float) -> d
                         answered[g] += len(response.json()["events"])
 
     started = time.monotonic()
-    pool = [threading.Thread(target=client) for _ in range(threads)]
+    pool = [threading.Thread(target=client, args=(urls[n % len(urls)],)) for n in range(threads)]
     for each in pool:
         each.start()
     for each in pool:

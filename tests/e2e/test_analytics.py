@@ -126,7 +126,7 @@ def test_the_events_export_is_flat_ndjson_with_the_data_as_a_json_string(new_gam
 
 
 def test_the_ledger_kept_up_to_date_equals_the_ledger_rebuilt_from_zero_and_the_log(new_game, app, tmp_path):
-    warlog = app.state.warlog
+    warlog = app.state.shards.apps[0]
     kept = open_ledger(ledger_env(dict(warlog.env)))
     game = new_game()
     game.start([unit("scouts-1", statuses=("falling_back",)), unit("scouts-2")], [unit("boyz-1")])
@@ -181,7 +181,7 @@ def test_warlog_project_follows_the_store_into_the_ledger_until_stopped(new_game
     import sys
     import time
 
-    store = app.state.warlog
+    store = app.state.shards.apps[0]
 
     def caught_up(ledger, seconds=20):
         """Wait until the process's ledger has seen every event in the store."""

@@ -209,7 +209,7 @@ def test_a_streamed_command_body_without_a_length_past_64_kib_is_413(new_game):
 
 
 def test_a_game_creation_past_64_kib_is_413_and_creates_nothing(http):
-    recorder = http.app.state.warlog.recorder
+    recorder = http.app.state.shards.apps[0].recorder
     before = recorder.max_notification_id()
     client = http
     body = {"ruleset": "alternating", "players": [{"seat": "A", "name": "x" * (64 * 1024)}, {"seat": "B", "name": "B"}]}
@@ -338,7 +338,7 @@ def test_a_failure_inside_the_service_is_500_problem_json_and_not_plain_text(tmp
         def broken(game_id):
             raise RuntimeError("the disk is on fire")
 
-        app.state.warlog.verify = broken
+        app.state.shards.apps[0].verify = broken
         response = http.get(f"/games/{game.id}/verify", headers=game.headers("A"))
     assert response.status_code == 500
     assert response.headers["content-type"].startswith(PROBLEM)

@@ -267,7 +267,7 @@ def test_hostile_requests_and_a_failure_inside_the_service_leave_the_connection_
         def broken(*args, **kwargs):
             raise RuntimeError("the disk is on fire")
 
-        app.state.warlog.verify = broken
+        app.state.shards.apps[0].verify = broken
         failed = http.get(f"/games/{game.id}/verify", headers=game.headers("A"))
         assert failed.status_code == 500 and failed.headers["content-type"].startswith(PROBLEM)
         assert "fire" not in failed.json()["detail"]

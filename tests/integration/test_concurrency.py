@@ -125,7 +125,7 @@ def test_a_conflict_over_http_is_409_with_a_conflict_type_and_the_same_key_may_b
         game = GameClient(http)
         game.start([unit("scouts", 5)], [unit("boyz", 10)])
         body = {"type": "free_roll", "spec": "D6", "purpose": "mine"}
-        service = http.app.state.warlog
+        service = http.app.state.shards.apps[0]
         winner = Warlog(env=settings.eventsourcing_env())
         try:
             race_on_save(service, winner, UUID(game.id), times=100)
@@ -229,12 +229,12 @@ def test_services_starting_at_once_on_an_empty_database_all_start(pg_schema):
     try:
         assert failures == []
         assert len(started) == 4
-        game = started[0].state.warlog.create_game("alternating", {"A": "Alice", "B": "Bob"}, "server", {}, AT)
-        assert started[3].state.warlog.read(UUID(game["game_id"])).version == 1
+        game = started[0].state.shards.create_game("alternating", {"A": "Alice", "B": "Bob"}, "server", {}, AT)
+        assert started[3].state.shards.of(UUID(game["game_id"])).read(UUID(game["game_id"])).version == 1
     finally:
         for app in started:
             app.state.refusals.close()
-            app.state.warlog.close()
+            app.state.shards.close()
 
 
 def free_port():

@@ -1,0 +1,181 @@
+"""Commands/s on PostgreSQL with 1, 2 and 4 shards × 1, 2 and 4 `warlog serve` processes, against one
+`warlog serve` on SQLite under the same closed-loop load in the same run, and the eventsourcing library's
+own bare save rate on the same database as the ceiling (CONTRACT.md "Scale", api/shards.py).
+
+The load is ops/load/load.py's: `--games` started games (demo armies, not timed), `--threads` client
+threads with a keep-alive connection each taking `free_roll`s (own Idempotency-Key each, seats in turn,
+games interleaved) from one queue until `--commands` per game are done or `--budget` seconds pass. With
+several processes, thread k sends to process k mod P (what a round-robin load balancer does). Every
+game's chain is verified at the end with exactly the acknowledged events. Each PostgreSQL setting gets a
+schema of its own (`warlog_shards_<hex>`), dropped after.
+
+The bare save rate: `--threads` threads, each saving one event of its own aggregate per save in a loop
+through a plain eventsourcing Application (no HTTP, no game) for `--bare-s` seconds, on one events table
+and on four (four applications with their own names, as the shards are). Nothing asserts a time; the
+figures are ratios to the SQLite run of the same invocation.
+
+    .venv/bin/python ops/bench/shards.py --postgres postgresql://postgres@127.0.0.1:5432/test
+    .venv/bin/python ops/bench/shards.py --postgres … --shards 1 4 --processes 1 2   # a smaller grid
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from uuid import uuid4
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parents[1]), str(HERE), str(HERE.parent / "load")]
+
+from eventsourcing.domain import Aggregate, event  # noqa: E402
+from harness import free_port, header, process, ratio, request_log, workdir  # noqa: E402
+
+from load import games_allowed, ms, run  # noqa: E402
+from ops.service import postgres_schema  # noqa: E402
+
+
+@contextlib.contextmanager
+def services(store: list[str], env: dict[str, str], count: int, tmp: Path, tag: str) -> Iterator[list[str]]:
+    """`count` `warlog serve` processes on one store, started one after the other (the first makes the tables)."""
+    with contextlib.ExitStack() as stack:
+        urls = []
+        for n in range(count):
+            port = free_port()
+            serve = [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *store]
+            urls.append(stack.enter_context(process(serve, port, tmp / f"{tag}-{n}.log", env)).url)
+        yield urls
+
+
+def closed_loop(urls: list[str], args: argparse.Namespace) -> dict[str, Any]:
+    result = run(urls, args.games, args.commands, args.threads, args.budget)
+    ok = result["statuses"].get(200, 0)
+    result.update(rate=ok / result["wall"], ok=ok, clean=all(result["verified"]) and ok == len(result["latencies"]))
+    return result
+
+
+class Counter(Aggregate):
+    """The bare save's aggregate: one small event a save."""
+
+    @event("Counted")
+    def count(self, n: int) -> None:
+        self.n = n
+
+
+@contextlib.contextmanager
+def schema(dsn: str) -> Iterator[str]:
+    name = f"warlog_shards_{uuid4().hex[:12]}"
+    postgres_schema(dsn, True, name)
+    try:
+        yield name
+    finally:
+        postgres_schema(dsn, False, name)
+
+
+def bare_save_rate(dsn: str, tables: int, threads: int, seconds: float) -> float:
+    """Saves a second of one-event saves by `threads` threads through plain eventsourcing Applications on
+    `tables` events tables of the database (the library's own PostgreSQL recorder, its table lock included)."""
+    from urllib.parse import urlparse
+
+    from eventsourcing.application import Application
+
+    url = urlparse(dsn)
+    with schema(dsn) as name:
+        env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": url.path.lstrip("/"),
+               "POSTGRES_HOST": url.hostname or "127.0.0.1", "POSTGRES_PORT": str(url.port or 5432),
+               "POSTGRES_USER": url.username or "postgres", "POSTGRES_PASSWORD": url.password or "",
+               "POSTGRES_SCHEMA": name, "POSTGRES_POOL_SIZE": str(max(1, threads // tables))}
+        apps = [type(f"Bare{k}", (Application,), {"name": f"bare{k}"})(env=env) for k in range(tables)]
+        saves = [0] * threads
+        go, stop = threading.Event(), threading.Event()
+
+        def saver(k: int) -> None:
+            app = apps[k % tables]
+            counter = Counter()
+            app.save(counter)
+            go.wait()
+            while not stop.is_set():
+                counter.count(saves[k])
+                app.save(counter)
+                saves[k] += 1
+
+        pool = [threading.Thread(target=saver, args=(k,)) for k in range(threads)]
+        for each in pool:
+            each.start()
+        started = time.monotonic()
+        go.set()
+        time.sleep(seconds)
+        stop.set()
+        for each in pool:
+            each.join()
+        wall = time.monotonic() - started
+        for app in apps:
+            app.close()
+    return sum(saves) / wall
+
+
+def report(name: str, result: dict[str, Any], baseline: float, inside: list[float]) -> str:
+    clean = "" if result["clean"] else f"  NOT CLEAN: {dict(result['statuses'])}, verified {sum(result['verified'])}" \
+                                       f"/{len(result['verified'])}"
+    return (f"{name:<52} {result['rate']:7.0f} commands/s = {ratio(result['rate'], baseline):>6} of SQLite; "
+            f"client p50 {ms(result['latencies'], 50)} ms, p99 {ms(result['latencies'], 99)} ms; inside the server "
+            f"p50 {ms(inside, 50)} ms{clean}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--postgres", required=True, metavar="DSN")
+    parser.add_argument("--games", type=int, default=16)
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--commands", type=int, default=400, help="free_rolls per game at most (default 400)")
+    parser.add_argument("--budget", type=float, default=8.0, help="seconds of load per setting at most")
+    parser.add_argument("--shards", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--bare-s", type=float, default=5.0, help="seconds of each bare save-rate run")
+    parser.add_argument("--async-commit", type=int, nargs=2, default=[4, 2], metavar=("SHARDS", "PROCESSES"),
+                        help="one more PostgreSQL run with synchronous_commit=off (SQLite NORMAL's durability "
+                             "class: no WAL flush awaited per commit; default 4 shards, 2 processes)")
+    args = parser.parse_args()
+    header(f"shards: {args.games} games, {args.threads} client threads, up to {args.commands} free_rolls a game "
+           f"or {args.budget:g} s; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
+    env = games_allowed(args.games)
+    lines: list[str] = []
+    failed = False
+    with workdir() as tmp:
+        with services(["--db", str(tmp / "warlog.db")], env, 1, tmp, "sqlite") as urls:
+            sqlite = closed_loop(urls, args)
+        baseline = sqlite["rate"]
+        inside = [line["duration_ms"] for line in request_log(tmp / "sqlite-0.log", "/commands")[args.games:]]
+        lines.append(report("SQLite, 1 process", sqlite, baseline, inside))
+        print(lines[-1], flush=True)
+        failed |= not sqlite["clean"]
+        grid = [(shards, count, False) for shards in args.shards for count in args.processes]
+        for shards, count, asynchronous in grid + [(*args.async_commit, True)]:
+            with schema(args.postgres) as name:
+                tag = f"pg-{shards}-{count}-{'async' if asynchronous else 'sync'}"
+                extra = {"PGOPTIONS": "-c synchronous_commit=off"} if asynchronous else {}
+                with services(["--postgres", args.postgres, "--shards", str(shards)],
+                              {**env, **extra, "WARLOG_POSTGRES_SCHEMA": name}, count, tmp, tag) as urls:
+                    result = closed_loop(urls, args)
+            inside = [line["duration_ms"] for n in range(count)  # the set-up's are process 0's first
+                      for line in request_log(tmp / f"{tag}-{n}.log", "/commands")[args.games if n == 0 else 0:]]
+            name = f"PostgreSQL, {shards} shard(s), {count} process(es){', async commit' if asynchronous else ''}"
+            lines.append(report(name, result, baseline, inside))
+            print(lines[-1], flush=True)
+            failed |= not result["clean"]
+    for tables in (1, 4):
+        rate = bare_save_rate(args.postgres, tables, args.threads, args.bare_s)
+        lines.append(f"{'library bare save, ' + str(tables) + ' table(s)':<52} {rate:7.0f} saves/s    = "
+                     f"{ratio(rate, baseline):>6} of SQLite's commands/s ({args.threads} threads, one event a save)")
+        print(lines[-1], flush=True)
+    print("RESULT shards (commands/s, ratio to SQLite in this run):\n" + "\n".join("   " + line for line in lines))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

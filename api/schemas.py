@@ -4,12 +4,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from functools import lru_cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from domain import commands as cmd
+from domain.commands import adapter
 from domain import dice
 from domain.rulings import Malformed
 
@@ -187,11 +187,6 @@ class StatePublic(BaseModel):
 class ActionPublic(BaseModel):
     version: int
     events: list[dict[str, Any]]
-
-
-@lru_cache(maxsize=None)
-def adapter(command_class: type) -> TypeAdapter:
-    return TypeAdapter(command_class)
 
 
 MAX_DEPTH = 64  # an army is 5 levels deep, a roster file some 20; 1,000 would overflow the stack

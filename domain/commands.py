@@ -1,10 +1,13 @@
-"""What a seat asks for: plain frozen dataclasses. Parsing lives in api/."""
+"""What a seat asks for: plain frozen dataclasses. Parsing a request lives in api/; the one validator of each
+command class (`adapter`) is here, for the boundary and for a stored command played again (`domain.rerun`)."""
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
+from functools import lru_cache
 from typing import Any
 
 from pydantic import StrictInt as Face  # a die's face is a JSON integer: not true, not 1.0, not "1" (only a type hint here)
+from pydantic import TypeAdapter
 
 
 @dataclass(frozen=True)
@@ -313,6 +316,12 @@ COMMANDS: dict[str, type[Command]] = {
                 VehicleHit, BlastHit, Attack, OngoingReserves, ResolveCharge,
                 UseStratagem, ChargeMove, PileIn, EndFight, Consolidate, Revive, CommandReroll, KeepDice, Allocate, Split, StartAction)
 }
+
+
+@lru_cache(maxsize=None)
+def adapter(command_class: type) -> TypeAdapter:
+    """One TypeAdapter per command class: building one generates its schema (about 5 ms here)."""
+    return TypeAdapter(command_class)
 
 
 def as_data(command: Command) -> dict[str, Any]:

@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
-from domain.commands import COMMANDS
+from domain.commands import COMMANDS, adapter
 from domain.game import Game
 from domain.rulings import Refused
 
@@ -63,13 +62,6 @@ def first_unmatched(events: list[Any]) -> tuple[int, str] | None:
     return None
 
 
-@lru_cache(maxsize=None)
-def adapter(command_type: str) -> TypeAdapter[Any]:
-    """One TypeAdapter per command type: building one generates its schema (about 5 ms here), once per request
-    played again otherwise, which was most of a long game's /verify."""
-    return TypeAdapter(COMMANDS[command_type])
-
-
 def play_again(game: Game, meta: dict[str, Any], entry: dict[str, Any]) -> list[tuple[dict, dict]]:
     """Play the request of which `meta`/`entry` are the first stored event on `game`; what it made."""
     seat = meta.get("sent_by", entry["by"])
@@ -82,7 +74,7 @@ def play_again(game: Game, meta: dict[str, Any], entry: dict[str, Any]) -> list[
         game.muster(seat, copy.deepcopy(entry["data"]["units"]), at, key, body)  # muster may normalise in place
     elif kind == "action":
         fields = {k: v for k, v in command.items() if k != "type"}
-        parsed = adapter(command["type"]).validate_python(fields)
+        parsed = adapter(COMMANDS[command["type"]]).validate_python(fields)
         game.execute(seat, parsed, at, key, body, gate=False)
     elif entry["type"] == "UndoRequested" or (entry["type"] == "ActionUndone" and "approved_by" not in entry["data"]):
         game.undo(seat, at, key, body, restored)

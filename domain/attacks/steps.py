@@ -135,11 +135,17 @@ def _attack_facts(profile: Profile) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 # -- hit roll (RS.ATK.1) ----------------------------------------------------------------------------
 
+def _modifier(profile: Profile, hook: str) -> tuple[int, tuple[str, ...]]:
+    """The situation's own modifier and the abilities' (`hook`, "hit_modifier" or "wound_modifier"), capped at
+    ±1 (EXT.MOD.1, cited when the cap bites), with the rules that gave them."""
+    found = effects(profile.weapon.keywords, hook, profile)
+    raw = getattr(profile.situation, hook) + sum(v for _, v in found)
+    return capped(raw), tuple(r for r, _ in found) + (("EXT.MOD.1",) if raw != capped(raw) else ())
+
+
 @per_profile
 def hit_modifier(profile: Profile) -> tuple[int, tuple[str, ...]]:
-    found = effects(profile.weapon.keywords, "hit_modifier", profile)
-    raw = profile.situation.hit_modifier + sum(v for _, v in found)
-    return capped(raw), tuple(r for r, _ in found) + (("EXT.MOD.1",) if raw != capped(raw) else ())
+    return _modifier(profile, "hit_modifier")
 
 
 @per_profile
@@ -234,9 +240,7 @@ def lethal(profile: Profile) -> bool:
 
 @per_profile
 def wound_modifier(profile: Profile) -> tuple[int, tuple[str, ...]]:
-    found = effects(profile.weapon.keywords, "wound_modifier", profile)
-    raw = profile.situation.wound_modifier + sum(v for _, v in found)
-    return capped(raw), tuple(r for r, _ in found) + (("EXT.MOD.1",) if raw != capped(raw) else ())
+    return _modifier(profile, "wound_modifier")
 
 
 @per_profile

@@ -411,8 +411,8 @@ class Warlog(Application):
             if not self.recorder.select_events(game_id, limit=1):
                 raise NotFound(f"no game {game_id}")
             inspection = self.inspect(game_id, keep_events=True)
-            # played again on copies: applying an event lets the state share (and later change) its data
-            replayed = rerun.first_unmatched(copy.deepcopy(inspection.events)) if inspection.ok else None
+            # copied before any replay: applying an event lets the state share (and later change) its data
+            pristine = copy.deepcopy(inspection.events) if inspection.ok else []
             if inspection.ok:
                 self._check_snapshots_by_replay(game_id, inspection)
             if inspection.ok:
@@ -420,6 +420,9 @@ class Warlog(Application):
             if not inspection.ok:
                 remember(self._damaged, game_id, Damaged(inspection.first_bad_seq, inspection.why or ""))
                 self._evict(game_id)
+        # the requests played again from the rows already read, outside the game's lock (a long game's replay
+        # would hold its writes back)
+        replayed = rerun.first_unmatched(pristine) if inspection.ok else None
         entries = inspection.entries if upto is None else inspection.entries[:upto]
         bad = inspection.first_bad_seq
         seed = None

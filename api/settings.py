@@ -78,7 +78,9 @@ class Settings(BaseSettings):
         elif (pg := self.postgres_params()) is not None:
             env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": pg["dbname"],
                    "POSTGRES_HOST": pg["host"], "POSTGRES_PORT": str(pg["port"]), "POSTGRES_USER": pg["user"],
-                   "POSTGRES_PASSWORD": pg["password"], "POSTGRES_SCHEMA": pg["schema"]}
+                   "POSTGRES_PASSWORD": pg["password"], "POSTGRES_SCHEMA": pg["schema"],
+                   # one round trip an append, the table lock held inside the server (api/storage.py)
+                   "POSTGRES_ENABLE_DB_FUNCTIONS": "y", "APPLICATION_RECORDER_TOPIC": "api.storage:OneTripRecorder"}
         else:
             env = {"PERSISTENCE_MODULE": "api.storage", "SQLITE_DBNAME": self.db,
                    "SQLITE_LOCK_TIMEOUT": "10", "SQLITE_SYNCHRONOUS": self.sqlite_synchronous}

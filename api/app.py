@@ -38,15 +38,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         feed: Feed = app.state.feed
         feed.bind(asyncio.get_running_loop())
+        await app.state.refusals.open()  # their PostgreSQL pools belong to this loop
+        await app.state.limits.open()
         if settings.postgres_params() is not None:  # hear appends by other processes, to every shard
             feed.listener = PostgresListener.for_shards(shards, feed)
-            await asyncio.to_thread(feed.listener.start)
+            await feed.listener.start()
             feed.poll_s = settings.feed_poll_s or 5.0
         yield
         if feed.listener is not None:
-            await asyncio.to_thread(feed.listener.stop)
-        app.state.refusals.close()
-        app.state.limits.close()
+            await feed.listener.stop()
+        await app.state.refusals.close()
+        await app.state.limits.close()
         shards.close()
 
     app = FastAPI(title="warlog", version="0.1.0", lifespan=lifespan, openapi_tags=TAGS,

@@ -4,8 +4,8 @@ on PostgreSQL, by any process sharing the database.
 In-process writes call `Feed.notify` directly. On PostgreSQL a trigger on each
 shard's events table (api/shards.py) sends `pg_notify('warlog_feed', <game id>)` when an append commits
 (so any writer, in any process, is heard), and `PostgresListener` holds one
-dedicated connection in a background thread that LISTENs and wakes the
-waiters of that game. Streams still re-read every `poll_s` as a safety net
+dedicated connection on the event loop (psycopg's asyncio connection: no thread to
+hand each notification over from) that LISTENs and wakes the waiters of that game. Streams still re-read every `poll_s` as a safety net
 (a long interval when the listener is running; short on SQLite, whose other
 processes nobody hears).
 """
@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -101,6 +100,8 @@ class Feed:
     def notify_from_thread(self, game_id: UUID | None) -> None:
         """Wake a game's waiters (None: everyone's) from a thread that is not the event loop's."""
         loop = self._loop
+        if game_id is not None and not self._waiters.get(game_id):
+            return  # nobody follows this game here: no need to wake the loop
         if loop is None or loop.is_closed():
             return
         try:
@@ -153,9 +154,8 @@ class PostgresListener:
 
     def __init__(self, connect: dict[str, Any], schema: str, events_tables: list[str], feed: Feed) -> None:
         self.connect, self.schema, self.events_tables, self.feed = connect, schema, events_tables, feed
-        self.ready = threading.Event()
-        self._stopped = threading.Event()
-        self._thread: threading.Thread | None = None
+        self.ready = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
 
     @classmethod
     def for_shards(cls, shards: Any, feed: Feed) -> "PostgresListener":
@@ -180,35 +180,35 @@ class PostgresListener:
                 conn.execute(TRIGGER_SQL.format(schema=sql.Identifier(self.schema).as_string(None),
                                                 table=sql.Identifier(table).as_string(None), channel=CHANNEL))
 
-    def start(self) -> None:
-        self.install_trigger()
-        self._thread = threading.Thread(target=self._run, name="warlog-feed-listener", daemon=True)
-        self._thread.start()
+    async def start(self) -> None:
+        await asyncio.to_thread(self.install_trigger)
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="warlog-feed-listener")
 
-    def stop(self) -> None:
-        self._stopped.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with suppress(asyncio.CancelledError):
+                await self._task
 
-    def _run(self) -> None:
+    async def _run(self) -> None:
         import psycopg
 
         backoff = 0.1
-        while not self._stopped.is_set():
+        while True:
             try:
-                with psycopg.connect(**self.connect, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
+                async with await psycopg.AsyncConnection.connect(**self.connect, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
                     self.ready.set()
-                    self.feed.notify_from_thread(None)  # anything appended while not listening
+                    self.feed.notify_all()  # anything appended while not listening
                     backoff = 0.1
-                    while not self._stopped.is_set():
-                        for note in conn.notifies(timeout=1.0):
-                            try:
-                                self.feed.notify_from_thread(UUID(note.payload))
-                            except ValueError:
-                                continue
+                    async for note in conn.notifies():
+                        try:
+                            game_id = UUID(note.payload)
+                        except ValueError:
+                            continue
+                        self.feed.notify(game_id)
             except psycopg.Error as error:
                 self.ready.clear()
                 log.warning("feed listener lost its connection; reconnecting", error=str(error))
-                time.sleep(backoff)
+                await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 5.0)

@@ -21,7 +21,8 @@ COLUMNS = "(game, seat, key, body, status, problem, at, endpoint)"
 
 class RefusalStore:
     """(game, seat, key) -> (body digest, status, problem body, endpoint); a row stored before rows
-    named their endpoint has None there."""
+    named their endpoint has None there. On PostgreSQL each lookup is awaited on the event loop
+    (psycopg's asyncio pool, opened by `open` on the loop that serves); SQLite's is a local call."""
 
     def __init__(self, sqlite_path: str | None = None, postgres: dict[str, Any] | None = None) -> None:
         self._lock = threading.Lock()
@@ -29,28 +30,30 @@ class RefusalStore:
         self._pg = None
         self._sqlite = None
         if postgres:
+            import psycopg
             from psycopg import sql
-            from psycopg_pool import ConnectionPool
+            from psycopg_pool import AsyncConnectionPool
 
             params = dict(postgres)
             schema = params.pop("schema", "") or "public"
             self._table = sql.Identifier(schema, "warlog_refusals").as_string(None)
-            # a pool reconnects after the server restarts; one connection would stay broken
-            self._pg = ConnectionPool(kwargs={**params, "autocommit": True}, min_size=1, max_size=4, open=True)
-            with self._pg.connection() as connection, connection.transaction():
+            with psycopg.connect(**params, autocommit=True, connect_timeout=10) as connection, \
+                    connection.transaction():
                 # CREATE TABLE IF NOT EXISTS races between processes starting at once: take turns
                 connection.execute("SELECT pg_advisory_xact_lock(hashtext('warlog_refusals'))")
                 connection.execute(f"CREATE TABLE IF NOT EXISTS {self._table} (game text, seat text, key text, "
                                    "body text, status int, problem text, at double precision, "
                                    "PRIMARY KEY (game, seat, key))")
                 connection.execute(f"ALTER TABLE {self._table} ADD COLUMN IF NOT EXISTS endpoint text")
+            # a pool reconnects after the server restarts; one connection would stay broken
+            self._pg = AsyncConnectionPool(kwargs={**params, "autocommit": True}, min_size=1, max_size=4, open=False)
         elif sqlite_path and sqlite_path != ":memory:":
             self._table = "warlog_refusals"
             self._sqlite = sqlite3.connect(sqlite_path, check_same_thread=False, timeout=10)
-            self._run("CREATE TABLE IF NOT EXISTS {t} (game TEXT, seat TEXT, key TEXT, body TEXT, status INTEGER, "
-                      "problem TEXT, at REAL, PRIMARY KEY (game, seat, key))")
-            if "endpoint" not in {row[1] for row in self._run("PRAGMA table_info({t})")}:  # a file from before
-                self._run("ALTER TABLE {t} ADD COLUMN endpoint TEXT")
+            self._run_sqlite("CREATE TABLE IF NOT EXISTS {t} (game TEXT, seat TEXT, key TEXT, body TEXT, "
+                             "status INTEGER, problem TEXT, at REAL, PRIMARY KEY (game, seat, key))")
+            if "endpoint" not in {row[1] for row in self._run_sqlite("PRAGMA table_info({t})")}:  # a file from before
+                self._run_sqlite("ALTER TABLE {t} ADD COLUMN endpoint TEXT")
 
     @classmethod
     def for_settings(cls, settings: "Settings") -> "RefusalStore":
@@ -60,31 +63,38 @@ class RefusalStore:
             return cls(postgres=postgres)
         return cls(sqlite_path=None if settings.persistence == "popo" else settings.db)
 
-    def _run(self, statement: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        statement = statement.format(t=self._table)
+    async def open(self) -> None:
+        """On the event loop that will serve the requests (the app's lifespan)."""
         if self._pg is not None:
-            with self._pg.connection() as connection:
-                cursor = connection.execute(statement.replace("?", "%s"), params)
-                return cursor.fetchall() if cursor.description else []
+            await self._pg.open()
+
+    def _run_sqlite(self, statement: str, params: tuple[Any, ...] = ()) -> list[Any]:
         with self._lock:
-            rows = self._sqlite.execute(statement, params).fetchall()
+            rows = self._sqlite.execute(statement.format(t=self._table), params).fetchall()
             self._sqlite.commit()
             return rows
 
-    def get(self, game: str, seat: str, key: str) -> tuple[str, int, dict[str, Any], str | None] | None:
+    async def _run(self, statement: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        if self._pg is None:
+            return self._run_sqlite(statement, params)
+        async with self._pg.connection() as connection:
+            cursor = await connection.execute(statement.format(t=self._table).replace("?", "%s"), params)
+            return await cursor.fetchall() if cursor.description else []
+
+    async def get(self, game: str, seat: str, key: str) -> tuple[str, int, dict[str, Any], str | None] | None:
         if self._pg is None and self._sqlite is None:
             with self._lock:
                 row = self._memory.get((game, seat, key))
         else:
-            rows = self._run("SELECT body, status, problem, at, endpoint FROM {t} WHERE game=? AND seat=? AND key=?",
-                             (game, seat, key))
+            rows = await self._run("SELECT body, status, problem, at, endpoint FROM {t} "
+                                   "WHERE game=? AND seat=? AND key=?", (game, seat, key))
             row = rows[0] if rows else None
         if row is None or time.time() - row[3] > TTL_S:
             return None
         return row[0], row[1], json.loads(row[2]), row[4]
 
-    def put(self, game: str, seat: str, key: str, body: str, status: int, problem: dict[str, Any],
-            endpoint: str) -> None:
+    async def put(self, game: str, seat: str, key: str, body: str, status: int, problem: dict[str, Any],
+                  endpoint: str) -> None:
         now = time.time()
         row = (game, seat, key, body, status, json.dumps(problem), now, endpoint)
         if self._pg is None and self._sqlite is None:
@@ -94,13 +104,13 @@ class RefusalStore:
                     self._memory[(game, seat, key)] = row[3:]
             return
         # the first answer stands for 24 hours; after that the key is free again
-        self._run("INSERT INTO {t} " + COLUMNS + " VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (game, seat, key) DO UPDATE "
-                  "SET body=excluded.body, status=excluded.status, problem=excluded.problem, at=excluded.at, "
-                  "endpoint=excluded.endpoint "
-                  f"WHERE {{t}}.at < {now - TTL_S!r}", row)
+        await self._run("INSERT INTO {t} " + COLUMNS + " VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (game, seat, key) "
+                        "DO UPDATE SET body=excluded.body, status=excluded.status, problem=excluded.problem, "
+                        "at=excluded.at, endpoint=excluded.endpoint "
+                        "WHERE {t}.at < ?", (*row, now - TTL_S))
 
-    def close(self) -> None:
+    async def close(self) -> None:
         if self._pg is not None:
-            self._pg.close()
+            await self._pg.close()
         if self._sqlite is not None:
             self._sqlite.close()

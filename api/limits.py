@@ -49,10 +49,11 @@ class Rate:
 
 
 class Counters(Protocol):
-    def admit(self, key: str, rate: Rate) -> float:
+    async def admit(self, key: str, rate: Rate) -> float:
         """0 when admitted, else the seconds until the key may come back."""
 
-    def close(self) -> None: ...
+    async def open(self) -> None: ...
+    async def close(self) -> None: ...
 
 
 class Slots(Protocol):
@@ -67,7 +68,10 @@ class LocalCounters:
         self._lock = threading.Lock()
         self._pruned = time.monotonic()
 
-    def admit(self, key: str, rate: Rate) -> float:
+    async def admit(self, key: str, rate: Rate) -> float:
+        return self.admit_now(key, rate)
+
+    def admit_now(self, key: str, rate: Rate) -> float:
         now = time.monotonic()
         with self._lock:
             if now - self._pruned > PRUNE_EVERY_S:
@@ -78,7 +82,10 @@ class LocalCounters:
                 self._tats[key] = tat
             return wait
 
-    def close(self) -> None:
+    async def open(self) -> None:
+        pass
+
+    async def close(self) -> None:
         pass
 
 
@@ -108,20 +115,24 @@ class LocalSlots:
 
 class PostgresCounters:
     """The tats in `<schema>.warlog_limits`, pushed on by one upsert on the database's clock, so that
-    every process sees one count and no two clocks disagree."""
+    every process sees one count and no two clocks disagree. The upsert is awaited on the event loop
+    (psycopg's asyncio pool): a round trip a request, and no worker thread to hand it to and back."""
 
     def __init__(self, postgres: dict[str, Any]) -> None:
+        import psycopg
         from psycopg import sql
-        from psycopg_pool import ConnectionPool
+        from psycopg_pool import AsyncConnectionPool
 
         params = dict(postgres)
         schema = params.pop("schema", "") or "public"
         table = sql.Identifier(schema, "warlog_limits").as_string(None)
-        self._pg = ConnectionPool(kwargs={**params, "autocommit": True}, min_size=1, max_size=4, open=True)
-        with self._pg.connection() as connection, connection.transaction():
+        with psycopg.connect(**params, autocommit=True, connect_timeout=10) as connection, \
+                connection.transaction():
             connection.execute("SELECT pg_advisory_xact_lock(hashtext('warlog_limits'))")  # processes start at once
             connection.execute(f"CREATE UNLOGGED TABLE IF NOT EXISTS {table} "
                                "(key text PRIMARY KEY, tat double precision)")
+        # opened on the serving event loop (`open`), which its connections then belong to
+        self._pg = AsyncConnectionPool(kwargs={**params, "autocommit": True}, min_size=1, max_size=4, open=False)
         # `before` reads the tat as it was, for Retry-After when the upsert's WHERE refuses (no row returned)
         self._admit = (
             "WITH clock AS (SELECT extract(epoch FROM clock_timestamp())::double precision AS now), "
@@ -134,19 +145,23 @@ class PostgresCounters:
         self._prune = f"DELETE FROM {table} WHERE tat < extract(epoch FROM clock_timestamp())"
         self._pruned = time.monotonic()
 
-    def admit(self, key: str, rate: Rate) -> float:
-        with self._pg.connection() as connection:
-            pushed, before, now = connection.execute(
-                self._admit, {"key": key, "interval": rate.interval, "tolerance": rate.tolerance}).fetchone()
+    async def open(self) -> None:
+        await self._pg.open()
+
+    async def admit(self, key: str, rate: Rate) -> float:
+        async with self._pg.connection() as connection:
+            cursor = await connection.execute(
+                self._admit, {"key": key, "interval": rate.interval, "tolerance": rate.tolerance})
+            pushed, before, now = await cursor.fetchone()
             if time.monotonic() - self._pruned > PRUNE_EVERY_S:
                 self._pruned = time.monotonic()
-                connection.execute(self._prune)
+                await connection.execute(self._prune)
         if pushed is not None:
             return 0.0
         return rate.admit(before, now)[1] or rate.interval  # a concurrent push refused it: come back in a tick
 
-    def close(self) -> None:
-        self._pg.close()
+    async def close(self) -> None:
+        await self._pg.close()
 
 
 class PostgresSlots:
@@ -230,10 +245,12 @@ class Limits:
                        PostgresSlots(postgres), shared=True)
         return cls(requests, settings.streams_per_token, games, LocalCounters(), LocalSlots())
 
+    async def open(self) -> None:
+        """On the event loop that will serve the requests (the app's lifespan)."""
+        await self.counters.open()
+
     async def _admit(self, key: str, rate: Rate) -> float:
-        if self.shared:  # a round trip to PostgreSQL: not on the event loop
-            return await asyncio.to_thread(self.counters.admit, key, rate)
-        return self.counters.admit(key, rate)
+        return await self.counters.admit(key, rate)
 
     async def take(self, token: str) -> None:
         wait = await self._admit("token:" + token, self.requests)
@@ -256,6 +273,6 @@ class Limits:
     def close_stream(self, token: str) -> None:
         self.slots.give_back(token)
 
-    def close(self) -> None:
-        self.counters.close()
+    async def close(self) -> None:
+        await self.counters.close()
         self.slots.close()

@@ -109,7 +109,7 @@ async def write(request: Request, caller: Caller, limit: int,
     if key is not None:
         if not key or len(key) > 255:
             raise Problem(422, "Idempotency-Key must be 1..255 characters")
-        refused = store.get(game, caller.role, key)
+        refused = await store.get(game, caller.role, key)
         if refused is not None:
             if refused[3] not in (None, endpoint):  # None: stored before refusals named their endpoint
                 return respond(422, problem_body(422, f"this Idempotency-Key was used on {refused[3]}; a key "
@@ -133,7 +133,7 @@ async def write(request: Request, caller: Caller, limit: int,
         # a lost race says "send it again": storing it would answer every resend with the same 409
         settled = not isinstance(error, Conflict) and body.get("field") != "Idempotency-Key"
         if key is not None and status < 500 and settled:
-            store.put(game, caller.role, key, digest, status, body, endpoint)
+            await store.put(game, caller.role, key, digest, status, body, endpoint)
         request.state.log_context.update(rule=body.get("rule"), refused=status)
         return respond(status, body)
     request.state.log_context.update(version=answer["version"], write_ms=round((time.perf_counter() - started) * 1000, 2))

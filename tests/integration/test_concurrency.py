@@ -1,6 +1,7 @@
 """Several writers on one game: two `Warlog` applications (and two `warlog serve` processes) on one
 database. Every acknowledged event is present, seq runs 1..n without a gap, the chain verifies, and a
 lost race is retried or answered 409 SVC.CONFLICT: never lost, never applied twice."""
+import asyncio
 import os
 import socket
 import subprocess
@@ -11,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 from uuid import UUID
 
+import asyncio
 import httpx
 import pytest
 from fastapi.testclient import TestClient
@@ -233,7 +235,7 @@ def test_services_starting_at_once_on_an_empty_database_all_start(pg_schema):
         assert started[3].state.shards.of(UUID(game["game_id"])).read(UUID(game["game_id"])).version == 1
     finally:
         for app in started:
-            app.state.refusals.close()
+            asyncio.run(app.state.refusals.close())
             app.state.shards.close()
 
 

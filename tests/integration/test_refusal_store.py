@@ -1,5 +1,6 @@
 """The refusal store keeps each key's endpoint, in SQLite and PostgreSQL, also in a table made before
 it had that column (whose rows then name no endpoint)."""
+import asyncio
 import sqlite3
 
 import psycopg
@@ -15,9 +16,15 @@ OLD_TABLE = ("CREATE TABLE {} (game text, seat text, key text, body text, status
 
 
 def check(store: RefusalStore) -> None:
-    assert store.get("g", "A", "old") == ("digest", 409, PROBLEM, None)  # stored before: no endpoint
-    store.put("g", "A", "K", "digest", 409, PROBLEM, "redo")
-    assert store.get("g", "A", "K") == ("digest", 409, PROBLEM, "redo")
+    async def go() -> None:
+        await store.open()
+        try:
+            assert await store.get("g", "A", "old") == ("digest", 409, PROBLEM, None)  # stored before: no endpoint
+            await store.put("g", "A", "K", "digest", 409, PROBLEM, "redo")
+            assert await store.get("g", "A", "K") == ("digest", 409, PROBLEM, "redo")
+        finally:
+            await store.close()
+    asyncio.run(go())
 
 
 def test_a_sqlite_refusal_table_from_before_gains_the_endpoint_column(tmp_path):
@@ -26,16 +33,12 @@ def test_a_sqlite_refusal_table_from_before_gains_the_endpoint_column(tmp_path):
         db.execute(OLD_TABLE.format("warlog_refusals"))
         db.execute("INSERT INTO warlog_refusals VALUES ('g', 'A', 'old', 'digest', 409, ?, 1e12)",
                    ('{"status": 409, "rule": "SVC.UNDO.NONE"}',))
-    store = RefusalStore(sqlite_path=path)
-    try:
-        check(store)
-    finally:
-        store.close()
+    check(RefusalStore(sqlite_path=path))
     again = RefusalStore(sqlite_path=path)  # opening it once more changes nothing
     try:
-        assert again.get("g", "A", "K")[3] == "redo"
+        assert asyncio.run(again.get("g", "A", "K"))[3] == "redo"
     finally:
-        again.close()
+        asyncio.run(again.close())
 
 
 @pytest.mark.postgres
@@ -44,14 +47,10 @@ def test_a_postgres_refusal_table_from_before_gains_the_endpoint_column(pg_schem
         db.execute(sql.SQL(OLD_TABLE).format(sql.Identifier(pg_schema, "warlog_refusals")))
         db.execute(sql.SQL("INSERT INTO {} VALUES ('g', 'A', 'old', 'digest', 409, %s, 1e12)").format(
             sql.Identifier(pg_schema, "warlog_refusals")), ('{"status": 409, "rule": "SVC.UNDO.NONE"}',))
-    store = RefusalStore.for_settings(pg_settings(pg_schema))
-    try:
-        check(store)
-    finally:
-        store.close()
+    check(RefusalStore.for_settings(pg_settings(pg_schema)))
 
 
 def test_the_memory_store_keeps_the_endpoint_too():
     store = RefusalStore()
-    store.put("g", "A", "K", "digest", 409, PROBLEM, "undo")
-    assert store.get("g", "A", "K") == ("digest", 409, PROBLEM, "undo")
+    asyncio.run(store.put("g", "A", "K", "digest", 409, PROBLEM, "undo"))
+    assert asyncio.run(store.get("g", "A", "K")) == ("digest", 409, PROBLEM, "undo")

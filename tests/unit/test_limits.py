@@ -17,5 +17,5 @@ def test_a_key_gets_its_burst_at_once_and_then_one_request_per_interval():
 
 def test_a_key_idle_for_its_burst_is_back_to_a_full_burst_and_keys_do_not_share_a_count():
     counters, rate = LocalCounters(), Rate(per_second=1000.0, burst=2)
-    assert [counters.admit("a", rate) == 0 for _ in range(3)] == [True, True, False]
-    assert counters.admit("b", rate) == 0
+    assert [counters.admit_now("a", rate) == 0 for _ in range(3)] == [True, True, False]
+    assert counters.admit_now("b", rate) == 0

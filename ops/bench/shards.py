@@ -5,7 +5,9 @@ own bare save rate on the same database as the ceiling (CONTRACT.md "Scale", api
 The load is ops/load/load.py's: `--games` started games (demo armies, not timed), `--threads` client
 threads with a keep-alive connection each taking `free_roll`s (own Idempotency-Key each, seats in turn,
 games interleaved) from one queue until `--commands` per game are done or `--budget` seconds pass. With
-several processes, thread k sends to process k mod P (what a round-robin load balancer does). Every
+several processes, `--route game` (the default) sends each game's requests to one process, the game id
+hashed, as ops/deploy's HAProxy does; `--route thread` sends thread k's to process k mod P whatever the
+game (a round-robin balancer), so two processes often write one game at once and each reloads it. Every
 game's chain is verified at the end with exactly the acknowledged events. Each PostgreSQL setting gets a
 schema of its own (`warlog_shards_<hex>`), dropped after.
 
@@ -53,7 +55,7 @@ def services(store: list[str], env: dict[str, str], count: int, tmp: Path, tag: 
 
 
 def closed_loop(urls: list[str], args: argparse.Namespace) -> dict[str, Any]:
-    result = run(urls, args.games, args.commands, args.threads, args.budget)
+    result = run(urls, args.games, args.commands, args.threads, args.budget, args.route)
     ok = result["statuses"].get(200, 0)
     result.update(rate=ok / result["wall"], ok=ok, clean=all(result["verified"]) and ok == len(result["latencies"]))
     return result
@@ -136,13 +138,15 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=8.0, help="seconds of load per setting at most")
     parser.add_argument("--shards", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--route", choices=("game", "thread"), default="game",
+                        help="which process serves a request when there are several (default: by game)")
     parser.add_argument("--bare-s", type=float, default=5.0, help="seconds of each bare save-rate run")
     parser.add_argument("--async-commit", type=int, nargs=2, default=[4, 2], metavar=("SHARDS", "PROCESSES"),
                         help="one more PostgreSQL run with synchronous_commit=off (SQLite NORMAL's durability "
                              "class: no WAL flush awaited per commit; default 4 shards, 2 processes)")
     args = parser.parse_args()
     header(f"shards: {args.games} games, {args.threads} client threads, up to {args.commands} free_rolls a game "
-           f"or {args.budget:g} s; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
+           f"or {args.budget:g} s; routed by {args.route}; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
     env = games_allowed(args.games)
     lines: list[str] = []
     failed = False

@@ -20,6 +20,7 @@ command was answered other than 200.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import queue
 import sys
 import threading
@@ -27,6 +28,7 @@ import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import httpx
 
@@ -63,9 +65,13 @@ def games_allowed(n: int) -> dict[str, str]:
     return {"WARLOG_GAMES_BURST": str(max(n, 60))}
 
 
-def run(url: str | list[str], games_n: int, commands: int, threads: int, budget: float) -> dict[str, Any]:
-    """`url`: one service, or several serving one database (thread k sends to the k-th, round the list, as
-    a load balancer would: ops/bench/shards.py)."""
+def run(url: str | list[str], games_n: int, commands: int, threads: int, budget: float,
+        route: str = "game") -> dict[str, Any]:
+    """`url`: one service, or several serving one database. With several, `route` says which serves a
+    request, as the load balancer in front of them would: "game" sends each game's requests to one of
+    them (the game id hashed, as ops/deploy's HAProxy hashes the path's game segment), "thread" sends
+    thread k's to the k-th round the list, whatever the game (a round-robin balancer), so that two
+    processes often write one game at once (ops/bench/shards.py)."""
     urls = [url] if isinstance(url, str) else url
     url = urls[0]
     with httpx.Client(base_url=url, timeout=30) as http:
@@ -80,14 +86,16 @@ def run(url: str | list[str], games_n: int, commands: int, threads: int, budget:
     lock = threading.Lock()
     deadline = time.monotonic() + budget
 
-    def client(url: str) -> None:
-        with httpx.Client(base_url=url, timeout=30) as http:
+    def client(k: int) -> None:
+        with contextlib.ExitStack() as stack:
+            https = [stack.enter_context(httpx.Client(base_url=each, timeout=30)) for each in urls]
             while time.monotonic() < deadline:
                 try:
                     g, n = work.get_nowait()
                 except queue.Empty:
                     return
                 game, seat = games[g], "AB"[n % 2]
+                http = https[UUID(game["game_id"]).int % len(urls) if route == "game" else k % len(urls)]
                 key = f"load-{g}-{n}"
                 sent = time.perf_counter()
                 try:
@@ -105,7 +113,7 @@ def run(url: str | list[str], games_n: int, commands: int, threads: int, budget:
                         answered[g] += len(response.json()["events"])
 
     started = time.monotonic()
-    pool = [threading.Thread(target=client, args=(urls[n % len(urls)],)) for n in range(threads)]
+    pool = [threading.Thread(target=client, args=(n,)) for n in range(threads)]
     for each in pool:
         each.start()
     for each in pool:

@@ -76,24 +76,41 @@ class SqliteStore:
                 db.execute(self._sql("UPDATE {events} SET originator_version = ? WHERE originator_id = ? AND "
                                      "originator_version = ?"), (new, self._key(game_id), old))
 
-    def splice(self, game_id: str, version: int, other_game: str, other_version: int) -> None:
-        """Put another game's event (its row's topic and state) in place of this game's event."""
+    def of(self, game_id: str) -> "SqliteStore":
+        """The store holding `game_id` (one file holds every game)."""
+        return self
+
+    def row(self, game_id: str, version: int) -> tuple[str, bytes]:
+        """An event row's topic and state, as stored."""
         with self.connect() as db:
-            topic, state = db.execute(self._sql("SELECT topic, state FROM {events} WHERE originator_id = ? AND "
-                                                "originator_version = ?"),
-                                      (self._key(other_game), other_version)).fetchone()
-            db.execute(self._sql("UPDATE {events} SET topic = ?, state = ? WHERE originator_id = ? AND "
-                                 "originator_version = ?"), (topic, state, self._key(game_id), version))
+            return db.execute(self._sql("SELECT topic, state FROM {events} WHERE originator_id = ? AND "
+                                        "originator_version = ?"), (self._key(game_id), version)).fetchone()
+
+    def splice(self, game_id: str, version: int, other_game: str, other_version: int) -> None:
+        """Put another game's event (its row's topic and state, from wherever it is stored) in place of this
+        game's event."""
+        topic, state = self.of(other_game).row(other_game, other_version)
+        with self.of(game_id).connect() as db:
+            db.execute(self.of(game_id)._sql("UPDATE {events} SET topic = ?, state = ? WHERE originator_id = ? "
+                                             "AND originator_version = ?"), (topic, state, self._key(game_id), version))
 
 
 class PostgresStore(SqliteStore):
-    """The same edits on PostgreSQL (`warlog_events`, `warlog_snapshots` in one schema)."""
+    """The same edits on PostgreSQL (`warlog_events`, `warlog_snapshots` in one schema; with N shards, each
+    game's in its own shard's tables, `warlog_shard<k>_events`: `of(game_id)`)."""
 
     mark = "%s"
 
-    def __init__(self, dsn: str, schema: str, app: str = "warlog") -> None:
-        self.dsn, self.schema = dsn, schema
+    def __init__(self, dsn: str, schema: str, app: str = "warlog", shards: int = 1) -> None:
+        self.dsn, self.schema, self.shards = dsn, schema, shards
         self.events, self.snapshots = f'"{schema}".{app}_events', f'"{schema}".{app}_snapshots'
+
+    def of(self, game_id: str) -> "PostgresStore":
+        from domain.shards import shard_name, shard_of
+
+        if self.shards == 1:
+            return self
+        return PostgresStore(self.dsn, self.schema, shard_name(shard_of(UUID(str(game_id)), self.shards)))
 
     @contextmanager
     def connect(self) -> Iterator[Any]:

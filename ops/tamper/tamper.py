@@ -13,6 +13,7 @@ head a seat kept (`GET /verify?head=HASH`, `extends_head`), counted apart.
     .venv/bin/python ops/tamper/tamper.py                      # 3 games, 1,000 mutations, SQLite
     .venv/bin/python ops/tamper/tamper.py --quick              # 2 games, 50 mutations
     .venv/bin/python ops/tamper/tamper.py --postgres postgresql://postgres@127.0.0.1:5432/test
+    .venv/bin/python ops/tamper/tamper.py --postgres … --shards 4 --games 6   # games spread over 4 stores
 
 Exit status 1 when any mutation but a truncation went unnoticed, or a truncation escaped a kept head.
 """
@@ -32,6 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -40,6 +42,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from api.app import create_app  # noqa: E402
 from api.settings import Settings  # noqa: E402
+from domain.shards import shard_of  # noqa: E402
 from ops.tamper.store import PostgresStore, SqliteStore  # noqa: E402
 
 ARMIES = {seat: json.loads((ROOT / "ops" / "examples" / f"{name}-army.json").read_text())
@@ -105,15 +108,19 @@ class SqliteCopies:
 
 
 class PostgresCopies:
-    """The played store in one schema; each mutation refills a working schema from it."""
+    """The played store in one schema (every shard's tables and the recorded layout); each mutation refills a
+    working schema from it."""
 
-    TABLES = ("warlog_events", "warlog_snapshots")
-
-    def __init__(self, dsn: str) -> None:
+    def __init__(self, dsn: str, shards: int = 1) -> None:
         import psycopg
         from uuid import uuid4
 
-        self.dsn = dsn
+        from api.shards import LAYOUT_TABLE
+        from domain.shards import shard_name
+
+        self.dsn, self.shards = dsn, shards
+        self.tables = [LAYOUT_TABLE] + [f"{shard_name(k)}_{purpose}" for k in range(shards)
+                                        for purpose in ("events", "snapshots")]
         tag = uuid4().hex[:10]
         self.base, self.work = f"warlog_tamper_{tag}", f"warlog_tamper_{tag}_work"
         with psycopg.connect(dsn, autocommit=True) as db:
@@ -121,19 +128,19 @@ class PostgresCopies:
                 db.execute(f'CREATE SCHEMA "{schema}"')
 
     def settings(self, schema: str | None = None) -> Settings:
-        return Settings(postgres=self.dsn, postgres_schema=schema or self.base, **LIMITS)
+        return Settings(postgres=self.dsn, postgres_schema=schema or self.base, shards=self.shards, **LIMITS)
 
     @contextmanager
     def fresh_copy(self) -> Iterator[tuple[Settings, PostgresStore]]:
         import psycopg
 
         with psycopg.connect(self.dsn, autocommit=True) as db:
-            for table in self.TABLES:
+            for table in self.tables:
                 db.execute(f'CREATE TABLE IF NOT EXISTS "{self.work}".{table} (LIKE "{self.base}".{table} '
                            "INCLUDING ALL)")
                 db.execute(f'TRUNCATE "{self.work}".{table}')
                 db.execute(f'INSERT INTO "{self.work}".{table} SELECT * FROM "{self.base}".{table}')
-        yield self.settings(self.work), PostgresStore(self.dsn, self.work)
+        yield self.settings(self.work), PostgresStore(self.dsn, self.work, shards=self.shards)
 
     def close(self) -> None:
         import psycopg
@@ -236,6 +243,7 @@ class Mutator:
         """Mutate the store; (the game, what was done, how many newest events were cut off)."""
         rng = self.rng
         game = rng.choice([g for g in self.games if self.snapshots[g.id]] if kind == "edit_snapshot" else self.games)
+        whole, store = store, store.of(game.id)  # the game's own shard's tables
         versions = self.versions[game.id]
         last = versions[-1]
         label: list[str] = []
@@ -255,7 +263,7 @@ class Mutator:
             other = rng.choice([g for g in self.games if g is not game])
             version = rng.randint(1, last)
             theirs = rng.choice([v for v in self.versions[other.id] if abs(v - version) <= 3] or [1])
-            store.splice(game.id, version, other.id, theirs)
+            whole.splice(game.id, version, other.id, theirs)  # the other game may be in another shard
             return game, f"event {version} replaced by event {theirs} of another game", 0
         if kind == "edit_snapshot":
             version = rng.choice(self.snapshots[game.id])
@@ -293,6 +301,7 @@ def judge(http: TestClient, game: Game, outcome: Outcome, kept_head: str, store:
                  http.get(f"/games/{game.id}/events", headers=game.headers(role))]
     outcome.reads_refused = all(damaged(r) for r in reads)
     outcome.errors += [f"{r.request.url.path.rsplit('/', 1)[-1]} {r.status_code}" for r in reads if r.status_code >= 500]
+    store = store.of(game.id)
     before = store.versions(game.id)
     write = http.post(f"/games/{game.id}/commands", headers=game.headers(role),
                       json={"type": "free_roll", "spec": "D6", "purpose": "over the damage"})
@@ -317,19 +326,24 @@ def judge(http: TestClient, game: Game, outcome: Outcome, kept_head: str, store:
 def run(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     tmp = Path(tempfile.mkdtemp(prefix="warlog-tamper-"))
-    copies = PostgresCopies(args.postgres) if args.postgres else SqliteCopies(tmp)
+    copies = PostgresCopies(args.postgres, args.shards) if args.postgres else SqliteCopies(tmp)
     started = time.monotonic()
     try:
         with TestClient(create_app(copies.settings())) as http:
             games = [play(http, rng, args.actions + rng.randint(0, args.actions // 2), concede=(n == 0))
                      for n in range(args.games)]
+            # with shards, play on until every shard holds a game, so that every shard's tables are tampered with
+            while len({shard_of(UUID(g.id), args.shards) for g in games}) < args.shards:
+                games.append(play(http, rng, args.actions + rng.randint(0, args.actions // 2), concede=False))
         with copies.fresh_copy() as (_, store):
-            versions = {g.id: store.versions(g.id) for g in games}
-            snapshots = {g.id: store.versions(g.id, store.snapshots) for g in games}
-            heads = {g.id: store.read(g.id, versions[g.id][-1])["entry"]["hash"] for g in games}
+            versions = {g.id: store.of(g.id).versions(g.id) for g in games}
+            snapshots = {g.id: store.of(g.id).versions(g.id, store.of(g.id).snapshots) for g in games}
+            heads = {g.id: store.of(g.id).read(g.id, versions[g.id][-1])["entry"]["hash"] for g in games}
+            tables = sorted({store.of(g.id).events for g in games})
         print(f"played {len(games)} games of {', '.join(str(len(v)) for v in versions.values())} events "
               f"({sum(len(s) for s in snapshots.values())} snapshots) on "
-              f"{'PostgreSQL' if args.postgres else 'SQLite'}, seed {args.seed}")
+              f"{'PostgreSQL' if args.postgres else 'SQLite'}, seed {args.seed}"
+              + (f"; {args.shards} shards, the games in {', '.join(tables)}" if args.shards > 1 else ""))
         mutator = Mutator(rng, games, versions, snapshots)
         outcomes: list[Outcome] = []
         kinds = KINDS + ((LATER_META,) if args.later_meta else ())
@@ -384,6 +398,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mutations", type=int, default=1000, help="mutations tried, one per copy (default 1000)")
     parser.add_argument("--seed", type=int, default=8)
     parser.add_argument("--postgres", metavar="DSN", help="play and tamper on PostgreSQL (a schema of its own)")
+    parser.add_argument("--shards", type=int, default=1,
+                        help="with --postgres: spread the games over N shards (games are added until each has one)")
     parser.add_argument("--quick", action="store_true", help="2 games, 50 mutations (CI)")
     parser.add_argument("--later-meta", action="store_true",
                         help=f"also edit the meta of events after the creation ({LATER_META}; outside the chain, "
@@ -393,6 +409,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.games, args.mutations = 2, min(args.mutations, 50)
     args.games = max(args.games, 2)
+    if args.shards > 1 and not args.postgres:
+        parser.error("--shards needs --postgres")
     return run(args)
 
 

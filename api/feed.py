@@ -62,6 +62,14 @@ class SharedTails:
             self._tails[game_id] = Tail(generation, after, entries, len(entries) < page)
             return entries
 
+    def peek(self, game_id: UUID, after: int, generation: int) -> list[dict[str, Any]] | None:
+        """What `read` would hand a woken stream without reading the store, or None when it would read:
+        taken on the event loop, so that the streams after the first to wake need no worker thread."""
+        tail = self._tails.get(game_id)
+        if tail is not None and tail.serves(after, generation):
+            return [e for e in tail.entries if e["seq"] > after]
+        return None
+
     def forget(self, game_id: UUID) -> None:
         with self._guard:
             self._tails.pop(game_id, None)

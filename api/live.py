@@ -38,7 +38,10 @@ async def follow(request: Request, warlog: Warlog, caller: Caller, start: int) -
         while not await request.is_disconnected():
             generation = feed.generation(game_id)
             woken.clear()  # before reading, with no await between: an append from here on wakes the wait
-            if delayed:
+            shared = feed.tails.peek(game_id, last, generation) if woken_up and not delayed else None
+            if shared is not None:  # another stream of this game read it already: no thread, no store
+                batch, wait_s = shared, feed.poll_s
+            elif delayed:
                 batch, wait_s, delayed = await run_in_threadpool(read_delayed, last)
             else:
                 batch, wait_s, _ = await run_in_threadpool(read_live, last, generation, woken_up)

@@ -6,7 +6,8 @@
 It starts the plain-process deployment (ops/deploy/cluster.py: `--processes` `warlog serve --shards N`
 on PostgreSQL in a schema of its own, `warlog_open_<hex>`, dropped after, behind HAProxy), sets up
 `--tables` started games (demo armies; not timed), opens `--spectators` event streams spread evenly over
-the tables (spectator tokens, through the balancer), then sends `free_roll`s at exactly `--rate` a second
+the tables (spectator tokens, through the balancer; held by `--spectator-processes` processes of their own,
+so that parsing the feed does not slow the sender), then sends `free_roll`s at exactly `--rate` a second
 for `--seconds`: command i is due at start + i/rate, for table i mod tables, seats in turn, each with its
 own Idempotency-Key, whether or not earlier ones have been answered. That is the open model: a slow answer
 does not hold the next arrival back, and each latency is measured from when the command was due, not
@@ -18,13 +19,14 @@ script exists to avoid, and it brings gevent into a tool that needs only asyncio
 here. Feed lag: for each event a spectator receives after the command's answer reached the client, the time
 between the two (the deliveries that beat the answer are left out of the percentiles). CPU: the service processes' own CPU
 seconds (from /proc) per second of the run, the machine's busy share over the run (from /proc/stat), and
-this client's. Errors: every answer but 200 by class; the exit status is 1 when any is not 409/412/429.
+this client's (the sender's and the spectator processes'). Errors: every answer but 200 by class; the exit status is 1 when any is not 409/412/429.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import resource
 import sys
@@ -75,7 +77,7 @@ def machine_busy() -> tuple[int, int]:
     return sum(values) - idle, sum(values)
 
 
-async def spectate(http: httpx.AsyncClient, table: dict[str, Any], acked: dict[str, float], lags: list[float],
+async def spectate(http: httpx.AsyncClient, table: dict[str, Any], arrivals: list[tuple[str, float]],
                    received: Counter[str], stop: asyncio.Event, errors: Counter[str]) -> None:
     params = {"token": table["tokens"]["spectator"], "after": str(table["version"])}
     try:
@@ -83,18 +85,45 @@ async def spectate(http: httpx.AsyncClient, table: dict[str, Any], acked: dict[s
             if stream.status_code != 200:
                 errors[f"stream {stream.status_code}"] += 1
                 return
+            received["open"] += 1
             async for line in stream.aiter_lines():
                 if stop.is_set():
                     return
                 if line.startswith("data:"):
-                    now = time.perf_counter()
-                    purpose = json.loads(line[5:])["data"].get("purpose")
+                    arrivals.append((json.loads(line[5:])["data"].get("purpose"), time.monotonic()))
                     received["events"] += 1
-                    if purpose in acked:
-                        lags.append((now - acked[purpose]) * 1000)
     except (httpx.TransportError, asyncio.CancelledError) as error:
         if not stop.is_set() and not isinstance(error, asyncio.CancelledError):
             errors[f"stream {type(error).__name__}"] += 1
+
+
+def spectators(url: str, tables: list[dict[str, Any]], opened: Any, stop: Any, results: Any) -> None:
+    """A process of its own holding its share of the streams (`tables`, one stream each), so that parsing
+    the feed does not take the command sender's CPU: it says when every stream is open, and when told to
+    stop, sends back (arrivals as (purpose, monotonic time), events, errors, its CPU seconds)."""
+    async def watch() -> None:
+        arrivals: list[tuple[str, float]] = []
+        received: Counter[str] = Counter()
+        errors: Counter[str] = Counter()
+        halt = asyncio.Event()
+        # one client, a connection per stream (a client each costs a core at 500)
+        async with httpx.AsyncClient(base_url=url, timeout=httpx.Timeout(30, read=70),
+                                     limits=httpx.Limits(max_connections=len(tables) + 10)) as http:
+            watchers = [asyncio.create_task(spectate(http, table, arrivals, received, halt, errors))
+                        for table in tables]
+            while received["open"] + sum(errors.values()) < len(tables):
+                await asyncio.sleep(0.05)
+            opened.set()
+            cpu_from = time.process_time()
+            while not stop.is_set():
+                await asyncio.sleep(0.1)
+            halt.set()
+            for watcher in watchers:
+                watcher.cancel()
+            await asyncio.gather(*watchers, return_exceptions=True)
+        results.put((arrivals, received["events"], dict(errors), time.process_time() - cpu_from))
+
+    asyncio.run(watch())
 
 
 async def drive(url: str, args: argparse.Namespace, pids: list[int]) -> dict[str, Any]:
@@ -104,16 +133,18 @@ async def drive(url: str, args: argparse.Namespace, pids: list[int]) -> dict[str
         for start in range(0, args.tables, 10):
             tables += await asyncio.gather(*(new_table(http) for _ in range(min(10, args.tables - start))))
         acked: dict[str, float] = {}
-        lags: list[float] = []
-        received: Counter[str] = Counter()
-        errors: Counter[str] = Counter()
-        stop = asyncio.Event()
-        # one client, a connection per stream (a client each costs this process a core at 500)
-        streams = httpx.AsyncClient(base_url=url, timeout=httpx.Timeout(30, read=70),
-                                    limits=httpx.Limits(max_connections=args.spectators + 10))
-        watchers = [asyncio.create_task(spectate(streams, tables[n % args.tables], acked, lags, received, stop, errors))
-                    for n in range(args.spectators)]
-        await asyncio.sleep(min(10.0, 1.0 + args.spectators / 100))  # the streams open (and are counted) first
+        context = multiprocessing.get_context("spawn")
+        stop, results = context.Event(), context.Queue()
+        watched = [tables[n % args.tables] for n in range(args.spectators)]
+        shares = [watched[k::args.spectator_processes] for k in range(args.spectator_processes)]
+        openings = [context.Event() for _ in shares]
+        children = [context.Process(target=spectators, args=(url, share, opened, stop, results), daemon=True)
+                    for share, opened in zip(shares, openings)]
+        for child in children:
+            child.start()
+        for opened in openings:  # the streams open (and are counted) first
+            while not opened.wait(0):
+                await asyncio.sleep(0.1)
         statuses: Counter[int | str] = Counter()
         latencies: list[float] = []
         due_total = int(args.rate * args.seconds)
@@ -132,7 +163,7 @@ async def drive(url: str, args: argparse.Namespace, pids: list[int]) -> dict[str
                 status = type(error).__name__
             now = time.perf_counter()
             if status == 200:
-                acked[key] = now
+                acked[key] = time.monotonic()  # the clock the spectator processes stamp arrivals with
             latencies.append((now - due) * 1000)
             statuses[status] += 1
 
@@ -152,12 +183,19 @@ async def drive(url: str, args: argparse.Namespace, pids: list[int]) -> dict[str
         cpu += [sum(cpu_seconds(pid) for pid in pids), machine_busy(), resource.getrusage(resource.RUSAGE_SELF)]
         await asyncio.sleep(2.0)  # the last events reach the streams
         stop.set()
-        for watcher in watchers:
-            watcher.cancel()
-        await asyncio.gather(*watchers, return_exceptions=True)
-        await streams.aclose()
-    return {"statuses": statuses, "latencies": latencies, "lags": lags, "received": received["events"],
-            "stream_errors": errors, "wall": wall, "late": late, "sent": due_total, "cpu": cpu}
+        lags: list[float] = []
+        received, spectator_cpu, errors = 0, 0.0, Counter()
+        for _ in children:
+            arrivals, events, failed, seconds = await asyncio.to_thread(results.get, True, 120)
+            # a delivery that beat the command's answer to the client is left out
+            lags += [(at - acked[purpose]) * 1000 for purpose, at in arrivals if purpose in acked and at >= acked[purpose]]
+            received, spectator_cpu = received + events, spectator_cpu + seconds
+            errors.update(failed)
+        for child in children:
+            child.join(10)
+    return {"statuses": statuses, "latencies": latencies, "lags": lags, "received": received,
+            "stream_errors": errors, "wall": wall, "late": late, "sent": due_total, "cpu": cpu,
+            "spectator_cpu": spectator_cpu}
 
 
 def main() -> int:
@@ -169,7 +207,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--shards", type=int, default=4)
-    parser.add_argument("--connections", type=int, default=200, help="the client's pool for commands")
+    parser.add_argument("--connections", type=int, default=64, help="the client's pool for commands")
+    parser.add_argument("--spectator-processes", type=int, default=1,
+                        help="processes of this client holding the streams (default 1), apart from the commands'")
     args = parser.parse_args()
     print(f"== open-model load: {args.rate:g} commands/s over {args.tables} tables, {args.spectators} SSE "
           f"spectators, {args.seconds:g} s; {args.processes} warlog serve --shards {args.shards} behind HAProxy on "
@@ -204,7 +244,8 @@ def main() -> int:
           f"p99 {p(lat, 99)} ms, p99.9 {p(lat, 99.9)} ms; feed lag p50 {p(lags, 50)} ms, p99 {p(lags, 99)} ms "
           f"over {len(lags)} deliveries; errors other than 409/412/429: {sum(bad.values())} {bad or ''}; CPU: "
           f"warlog serve {served / wall:.2f} cores ({args.processes} processes), machine {busy * 100:.0f}% busy of "
-          f"{os.cpu_count()} cores, this client {client / wall:.2f} cores", flush=True)
+          f"{os.cpu_count()} cores, this client {client / wall:.2f} cores for the commands and "
+          f"{result['spectator_cpu'] / wall:.2f} for the streams", flush=True)
     return 1 if bad else 0
 
 

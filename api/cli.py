@@ -203,7 +203,7 @@ def project(args: argparse.Namespace) -> None:
 
     from eventsourcing.projection import ProjectionRunner
 
-    from api.shards import shard_env
+    from api.shards import PROJECT_TAG, present, shard_env
     from domain.application import Warlog
     from projections.ledger import Ledger, catch_up, ledger_env, view_class
 
@@ -213,6 +213,7 @@ def project(args: argparse.Namespace) -> None:
     if view_env["PERSISTENCE_MODULE"] == "eventsourcing.postgres":
         shards.close()
         with ExitStack() as runners:  # one runner per shard, each following its own table's notifications
+            runners.enter_context(present(settings.postgres_params(), PROJECT_TAG))  # `warlog reshard` waits for it
             following = [runners.enter_context(ProjectionRunner(
                 application_class=Warlog.shard(shard), projection_class=Ledger, view_class=view_class(view_env),
                 env={**shard_env(settings, shard), **view_env})) for shard in range(settings.shards)]

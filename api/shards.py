@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 LAYOUT_TABLE = "warlog_shards"
 SERVE_TAG = "warlog serve"  # the application_name of each serving process's listening connection
+PROJECT_TAG = "warlog project"  # and of the connection each `warlog project` holds while it follows
 
 
 class LayoutRefused(RuntimeError):
@@ -166,13 +167,27 @@ def record_layout(pg: dict[str, Any], shards: int) -> None:
 
 
 def serving_processes(conn: Any, schema: str) -> int:
-    """How many `warlog serve` processes are listening on this database and schema now."""
+    """How many `warlog serve` and `warlog project` processes are using this database and schema now (each
+    holds a connection named for it: the serving processes' listener, the projector's `present`)."""
     return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                        "AND application_name = %s", (serve_tag(schema),)).fetchone()[0]
+                        "AND application_name IN (%s, %s)", (serve_tag(schema), serve_tag(schema, PROJECT_TAG))
+                        ).fetchone()[0]
 
 
-def serve_tag(schema: str) -> str:
-    return f"{SERVE_TAG} {schema or 'public'}"[:63]
+def serve_tag(schema: str, role: str = SERVE_TAG) -> str:
+    return f"{role} {schema or 'public'}"[:63]
+
+
+@contextmanager
+def present(pg: dict[str, Any], role: str) -> Iterator[None]:
+    """Holds a connection named `<role> <schema>` while the block runs, so that `reshard` sees this process
+    (PostgreSQL drops the connection, and so the name, when the process dies)."""
+    import psycopg
+
+    params = {key: value for key, value in pg.items() if key != "schema"}
+    with psycopg.connect(**params, autocommit=True, connect_timeout=10,
+                         application_name=serve_tag(pg.get("schema") or "", role)):
+        yield
 
 
 # -- moving games between layouts ------------------------------------------------------------------------
@@ -181,7 +196,7 @@ LEDGER_TABLES = ("warlog_ledger_games", "warlog_ledger_dice", "warlog_ledger_fac
 
 
 def reshard(settings: "Settings", to: int, say: Callable[[str], None] = lambda text: None) -> dict[str, Any]:
-    """Move every game to the shard `to` shards name for it, with every serving process stopped.
+    """Move every game to the shard `to` shards name for it, with every serving and projecting process stopped.
 
     Each game moves in one transaction: its rows (events and snapshots, byte for byte, so hash chains,
     versions and `/verify` are as they were) are inserted into the target shard's tables under that
@@ -195,8 +210,8 @@ def reshard(settings: "Settings", to: int, say: Callable[[str], None] = lambda t
     schema = pg.get("schema") or "public"
     with layout_transaction(pg) as (conn, q):
         if serving_processes(conn, schema):
-            raise LayoutRefused(f"{serving_processes(conn, schema)} `warlog serve` process(es) are serving this "
-                                "database and schema: stop every one before moving games between shards")
+            raise LayoutRefused(f"{serving_processes(conn, schema)} `warlog serve` or `warlog project` process(es) are "
+                                "using this database and schema: stop every one before moving games between shards")
         recorded, moving_to = stored_layout(conn, q)
         if moving_to is not None and moving_to != to:
             raise LayoutRefused(f"a reshard from {recorded} to {moving_to} shards did not finish: finish it first "

@@ -242,10 +242,14 @@ def test_warlog_project_follows_every_shard_into_the_one_ledger(pg_schema, tmp_p
                 if db.execute("SELECT to_regclass(%s)", (f"{pg_schema}.warlog_ledger_games",)).fetchone()[0]:
                     seen = {str(row[0]) for row in db.execute(sql.SQL("SELECT game_id FROM {}").format(
                         sql.Identifier(pg_schema, "warlog_ledger_games"))).fetchall()}
+        # while it follows, the games cannot be moved: the ledger would count the moved rows again
+        with pytest.raises(LayoutRefused, match="`warlog project` process.*stop every one"):
+            reshard(settings, 2)
     finally:
         follower.terminate()
         follower.wait(10)
         shards.close()
+    assert reshard(settings, 2)["to"] == 2  # and once it has stopped, they can
 
 
 def test_each_shards_pool_is_kept_small_so_a_process_holds_about_the_same_connections_whatever_n(pg_schema):

@@ -1,7 +1,6 @@
 """create_app(settings): the composition root."""
 from __future__ import annotations
 
-import asyncio
 from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
@@ -37,7 +36,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         feed: Feed = app.state.feed
-        feed.bind(asyncio.get_running_loop())
         await app.state.refusals.open()  # their PostgreSQL pools belong to this loop
         await app.state.limits.open()
         if settings.postgres_params() is not None:  # hear appends by other processes, to every shard

@@ -17,7 +17,6 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -55,9 +54,9 @@ class SharedTails:
         with self._guard:
             lock = self._locks.setdefault(game_id, threading.Lock())
         with lock:
-            tail = self._tails.get(game_id)
-            if reuse and tail is not None and tail.serves(after, generation):
-                return [e for e in tail.entries if e["seq"] > after]
+            shared = self.peek(game_id, after, generation) if reuse else None
+            if shared is not None:
+                return shared
             entries = read(after)
             self._tails[game_id] = Tail(generation, after, entries, len(entries) < page)
             return entries
@@ -81,13 +80,8 @@ class Feed:
         self.poll_s = poll_s
         self._waiters: dict[UUID, set[asyncio.Event]] = defaultdict(set)
         self._generations: dict[UUID, int] = {}
-        self._loop: asyncio.AbstractEventLoop | None = None
         self.listener: PostgresListener | None = None
         self.tails = SharedTails()
-
-    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The event loop the waiters live on (so other threads can wake them)."""
-        self._loop = loop
 
     def notify(self, game_id: UUID) -> None:
         waiters = self._waiters.get(game_id)
@@ -104,18 +98,6 @@ class Feed:
     def notify_all(self) -> None:
         for game_id in list(self._waiters):
             self.notify(game_id)
-
-    def notify_from_thread(self, game_id: UUID | None) -> None:
-        """Wake a game's waiters (None: everyone's) from a thread that is not the event loop's."""
-        loop = self._loop
-        if game_id is not None and not self._waiters.get(game_id):
-            return  # nobody follows this game here: no need to wake the loop
-        if loop is None or loop.is_closed():
-            return
-        try:
-            loop.call_soon_threadsafe(self.notify_all if game_id is None else partial(self.notify, game_id))
-        except RuntimeError:  # the loop closed meanwhile
-            pass
 
     @contextmanager
     def listening(self, game_id: UUID) -> Iterator[asyncio.Event]:
@@ -162,7 +144,6 @@ class PostgresListener:
 
     def __init__(self, connect: dict[str, Any], schema: str, events_tables: list[str], feed: Feed) -> None:
         self.connect, self.schema, self.events_tables, self.feed = connect, schema, events_tables, feed
-        self.ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
     @classmethod
@@ -206,7 +187,6 @@ class PostgresListener:
             try:
                 async with await psycopg.AsyncConnection.connect(**self.connect, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
-                    self.ready.set()
                     self.feed.notify_all()  # anything appended while not listening
                     backoff = 0.1
                     async for note in conn.notifies():
@@ -216,7 +196,6 @@ class PostgresListener:
                             continue
                         self.feed.notify(game_id)
             except psycopg.Error as error:
-                self.ready.clear()
                 log.warning("feed listener lost its connection; reconnecting", error=str(error))
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 5.0)

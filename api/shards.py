@@ -182,11 +182,7 @@ def serve_tag(schema: str, role: str = SERVE_TAG) -> str:
 def present(pg: dict[str, Any], role: str) -> Iterator[None]:
     """Holds a connection named `<role> <schema>` while the block runs, so that `reshard` sees this process
     (PostgreSQL drops the connection, and so the name, when the process dies)."""
-    import psycopg
-
-    params = {key: value for key, value in pg.items() if key != "schema"}
-    with psycopg.connect(**params, autocommit=True, connect_timeout=10,
-                         application_name=serve_tag(pg.get("schema") or "", role)):
+    with _connect(pg, application_name=serve_tag(pg.get("schema") or "", role)):
         yield
 
 
@@ -209,8 +205,8 @@ def reshard(settings: "Settings", to: int, say: Callable[[str], None] = lambda t
         raise LayoutRefused("warlog reshard moves games between PostgreSQL shards: give --postgres DSN")
     schema = pg.get("schema") or "public"
     with layout_transaction(pg) as (conn, q):
-        if serving_processes(conn, schema):
-            raise LayoutRefused(f"{serving_processes(conn, schema)} `warlog serve` or `warlog project` process(es) are "
+        if serving := serving_processes(conn, schema):
+            raise LayoutRefused(f"{serving} `warlog serve` or `warlog project` process(es) are "
                                 "using this database and schema: stop every one before moving games between shards")
         recorded, moving_to = stored_layout(conn, q)
         if moving_to is not None and moving_to != to:
@@ -242,11 +238,12 @@ def reshard(settings: "Settings", to: int, say: Callable[[str], None] = lambda t
     return {"from": start, "to": to, "games_moved": moved, "events_moved": events}
 
 
-def _connect(pg: dict[str, Any]) -> Any:
+def _connect(pg: dict[str, Any], **options: Any) -> Any:
+    """An autocommit connection (each of reshard's moves is a transaction of its own)."""
     import psycopg
 
     return psycopg.connect(**{key: value for key, value in pg.items() if key != "schema"}, connect_timeout=10,
-                           autocommit=True)  # each game's move is a transaction of its own
+                           autocommit=True, **options)
 
 
 def _table(schema: str, shard: int, purpose: str) -> str:

@@ -72,7 +72,7 @@ def main() -> int:
     finally:
         postgres_schema(args.postgres, False, schema)
     games, events = len(versions), sum(versions)
-    (rows, payload, disk), (snaps, snap_payload, snap_disk) = sizes["warlog_events"], sizes["warlog_snapshots"]
+    (rows, payload, disk), (snaps, _, snap_disk) = sizes["warlog_events"], sizes["warlog_snapshots"]
     print(f"RESULT game size: {games} whole games ({', '.join(RULESETS)}; {args.rounds} rounds; "
           f"{min(versions)}–{max(versions)} events, mean {events / games:.0f}); events: {payload / rows:.0f} bytes "
           f"stored a row, {disk / rows:.0f} bytes on disk a row (heap, TOAST, indexes); snapshots: {snaps} rows, "

@@ -90,9 +90,10 @@ class SqliteStore:
         """Put another game's event (its row's topic and state, from wherever it is stored) in place of this
         game's event."""
         topic, state = self.of(other_game).row(other_game, other_version)
-        with self.of(game_id).connect() as db:
-            db.execute(self.of(game_id)._sql("UPDATE {events} SET topic = ?, state = ? WHERE originator_id = ? "
-                                             "AND originator_version = ?"), (topic, state, self._key(game_id), version))
+        mine = self.of(game_id)
+        with mine.connect() as db:
+            db.execute(mine._sql("UPDATE {events} SET topic = ?, state = ? WHERE originator_id = ? "
+                                 "AND originator_version = ?"), (topic, state, self._key(game_id), version))
 
 
 class PostgresStore(SqliteStore):

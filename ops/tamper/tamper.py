@@ -330,16 +330,19 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     try:
         with TestClient(create_app(copies.settings())) as http:
-            games = [play(http, rng, args.actions + rng.randint(0, args.actions // 2), concede=(n == 0))
-                     for n in range(args.games)]
+            def another(concede: bool) -> Game:
+                return play(http, rng, args.actions + rng.randint(0, args.actions // 2), concede=concede)
+
+            games = [another(concede=(n == 0)) for n in range(args.games)]
             # with shards, play on until every shard holds a game, so that every shard's tables are tampered with
             while len({shard_of(UUID(g.id), args.shards) for g in games}) < args.shards:
-                games.append(play(http, rng, args.actions + rng.randint(0, args.actions // 2), concede=False))
+                games.append(another(concede=False))
         with copies.fresh_copy() as (_, store):
-            versions = {g.id: store.of(g.id).versions(g.id) for g in games}
-            snapshots = {g.id: store.of(g.id).versions(g.id, store.of(g.id).snapshots) for g in games}
-            heads = {g.id: store.of(g.id).read(g.id, versions[g.id][-1])["entry"]["hash"] for g in games}
-            tables = sorted({store.of(g.id).events for g in games})
+            own = {g.id: store.of(g.id) for g in games}  # each game's shard's tables
+            versions = {g.id: own[g.id].versions(g.id) for g in games}
+            snapshots = {g.id: own[g.id].versions(g.id, own[g.id].snapshots) for g in games}
+            heads = {g.id: own[g.id].read(g.id, versions[g.id][-1])["entry"]["hash"] for g in games}
+            tables = sorted({own[g.id].events for g in games})
         print(f"played {len(games)} games of {', '.join(str(len(v)) for v in versions.values())} events "
               f"({sum(len(s) for s in snapshots.values())} snapshots) on "
               f"{'PostgreSQL' if args.postgres else 'SQLite'}, seed {args.seed}"

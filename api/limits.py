@@ -5,10 +5,18 @@ Every rate is a GCRA (generic cell rate algorithm): one number per key, the "the
 intervals of now. So a key gets `burst` requests at once, then `rate` a second.
 
 Where the game log lives in PostgreSQL, any number of processes serve it, so the limits live there
-too: `tat` in a small table beside the refusals' (one upsert per request, on the database's clock),
-and each open stream holds a session advisory lock on one of the token's slots, which PostgreSQL
+too: `tat` in a small table beside the refusals' (pushed on by a database function, on the database's
+clock), and each open stream holds a session advisory lock on one of the token's slots, which PostgreSQL
 releases by itself when the process holding it dies. On SQLite (one process) or in memory they are
 kept in the process.
+
+A process takes a token's cells from PostgreSQL a lease at a time (`PostgresCounters`): up to LEASE
+cells at once, never more than a quarter of those left in the token's burst, so that a token near its
+limit is counted one request at a time, as if there were no leases. A token's requests thus cost a
+round trip once in up to LEASE requests, not each; the price is that a process may hold cells taken
+and not yet used, so that over P processes a token can pass its limit by at most P x (LEASE - 1)
+requests in any window (and be refused that many early elsewhere): the limits are there against a
+runaway client, which this leaves held.
 """
 from __future__ import annotations
 
@@ -25,6 +33,7 @@ if TYPE_CHECKING:
     from api.settings import Settings
 
 PRUNE_EVERY_S = 300.0  # a key whose tat has passed is the same as no key: forget those this often
+LEASE = 16  # the most cells of a key a process takes from PostgreSQL at once
 
 
 @dataclass(frozen=True)
@@ -114,11 +123,14 @@ class LocalSlots:
 
 
 class PostgresCounters:
-    """The tats in `<schema>.warlog_limits`, pushed on by one upsert on the database's clock, so that
-    every process sees one count and no two clocks disagree. The upsert is awaited on the event loop
-    (psycopg's asyncio pool): a round trip a request, and no worker thread to hand it to and back."""
+    """The tats in `<schema>.warlog_limits`, pushed on by the function `<schema>.warlog_lease` on the
+    database's clock, so that every process sees one count and no two clocks disagree. The function
+    takes the key's row lock, grants the cells that fit (at most `most`, at most a quarter of the room
+    left, at least one), and answers (cells granted, seconds to wait when none). It is awaited on the
+    event loop (psycopg's asyncio pool); the cells granted beyond the request's own are kept here and
+    spent without asking (see the module's docstring for what that costs)."""
 
-    def __init__(self, postgres: dict[str, Any]) -> None:
+    def __init__(self, postgres: dict[str, Any], lease: int = LEASE) -> None:
         import psycopg
         from psycopg import sql
         from psycopg_pool import AsyncConnectionPool
@@ -126,39 +138,54 @@ class PostgresCounters:
         params = dict(postgres)
         schema = params.pop("schema", "") or "public"
         table = sql.Identifier(schema, "warlog_limits").as_string(None)
+        function = sql.Identifier(schema, "warlog_lease").as_string(None)
         with psycopg.connect(**params, autocommit=True, connect_timeout=10) as connection, \
                 connection.transaction():
             connection.execute("SELECT pg_advisory_xact_lock(hashtext('warlog_limits'))")  # processes start at once
             connection.execute(f"CREATE UNLOGGED TABLE IF NOT EXISTS {table} "
                                "(key text PRIMARY KEY, tat double precision)")
+            # cells fit while tat + cells x step - now <= tolerance (+1e-9: `burst` at one instant still fit)
+            connection.execute(
+                f"CREATE OR REPLACE FUNCTION {function}(wanted text, step double precision, "
+                "tolerance double precision, most integer, OUT granted integer, OUT wait double precision) "
+                "LANGUAGE plpgsql AS $body$ DECLARE now double precision := "
+                "extract(epoch FROM clock_timestamp()); pushed double precision; room double precision; BEGIN "
+                f"INSERT INTO {table} (key, tat) VALUES (wanted, now) ON CONFLICT (key) DO NOTHING; "
+                f"SELECT GREATEST(t.tat, now) INTO pushed FROM {table} t WHERE t.key = wanted FOR UPDATE; "
+                "room := floor((tolerance + 1e-9 - (pushed - now)) / step); "
+                "IF room < 1 THEN granted := 0; wait := pushed + step - now - tolerance; RETURN; END IF; "
+                "granted := LEAST(most, GREATEST(1, floor(room / 4)))::integer; wait := 0; "
+                f"UPDATE {table} t SET tat = pushed + granted * step WHERE t.key = wanted; "
+                "END $body$")
         # opened on the serving event loop (`open`), which its connections then belong to
         self._pg = AsyncConnectionPool(kwargs={**params, "autocommit": True}, min_size=1, max_size=4, open=False)
-        # `before` reads the tat as it was, for Retry-After when the upsert's WHERE refuses (no row returned)
-        self._admit = (
-            "WITH clock AS (SELECT extract(epoch FROM clock_timestamp())::double precision AS now), "
-            f"before AS (SELECT tat FROM {table} WHERE key = %(key)s), "
-            f"pushed AS (INSERT INTO {table} (key, tat) SELECT %(key)s, now + %(interval)s FROM clock "
-            f"ON CONFLICT (key) DO UPDATE SET tat = GREATEST({table}.tat, excluded.tat - %(interval)s) + %(interval)s "
-            f"WHERE GREATEST({table}.tat, excluded.tat - %(interval)s) - (excluded.tat - %(interval)s) "
-            "+ %(interval)s <= %(tolerance)s + 1e-9 RETURNING tat) "
-            "SELECT (SELECT tat FROM pushed), (SELECT tat FROM before), now FROM clock")
+        self._lease_sql = f"SELECT granted, wait FROM {function}(%s, %s, %s, %s)"
         self._prune = f"DELETE FROM {table} WHERE tat < extract(epoch FROM clock_timestamp())"
         self._pruned = time.monotonic()
+        self._most = lease
+        self._leased: dict[str, int] = {}  # key -> cells taken and not yet spent (the loop's own: no lock)
 
     async def open(self) -> None:
         await self._pg.open()
 
     async def admit(self, key: str, rate: Rate) -> float:
+        left = self._leased.pop(key, 0)
+        if left > 0:
+            if left > 1:
+                self._leased[key] = left - 1
+            return 0.0
         async with self._pg.connection() as connection:
-            cursor = await connection.execute(
-                self._admit, {"key": key, "interval": rate.interval, "tolerance": rate.tolerance})
-            pushed, before, now = await cursor.fetchone()
+            cursor = await connection.execute(self._lease_sql, (key, rate.interval, rate.tolerance, self._most))
+            granted, wait = await cursor.fetchone()
             if time.monotonic() - self._pruned > PRUNE_EVERY_S:
                 self._pruned = time.monotonic()
+                self._leased.clear()  # unspent cells are given up, never given back: refused early, not late
                 await connection.execute(self._prune)
-        if pushed is not None:
+        if granted:
+            if granted > 1:
+                self._leased[key] = self._leased.get(key, 0) + granted - 1
             return 0.0
-        return rate.admit(before, now)[1] or rate.interval  # a concurrent push refused it: come back in a tick
+        return wait if wait > 0 else rate.interval
 
     async def close(self) -> None:
         await self._pg.close()

@@ -88,3 +88,42 @@ def test_a_tokens_open_streams_are_counted_over_both_processes_and_a_closed_one_
                 break
             assert time.monotonic() < deadline, (again.status_code, more.status_code)
         time.sleep(0.1)
+
+
+@pytest.mark.postgres
+def test_cells_a_process_leases_are_the_ones_the_other_process_no_longer_gets_so_together_they_admit_the_burst(
+        pg_schema):
+    """A process takes a token's cells a lease at a time (api/limits.py): whatever one holds unspent the other
+    cannot have, and a token near its limit is leased one cell at a time, so together they admit the burst,
+    no more, and then refuse with the wait until the next cell."""
+    import asyncio
+
+    from api.limits import LEASE, PostgresCounters, Rate
+    from api.settings import Settings
+
+    rate = Rate(per_second=1.0, burst=100)  # one cell a second: none comes back during the test
+    params = Settings(postgres=PG_URL, postgres_schema=pg_schema).postgres_params()
+
+    async def play() -> tuple[int, int, list[float]]:
+        first, second = PostgresCounters(params), PostgresCounters(params)
+        await first.open()
+        await second.open()
+        try:
+            assert await first.admit("token:t", rate) == 0.0  # the first leases LEASE cells, spends one
+            admitted_second = 0
+            while await second.admit("token:t", rate) == 0.0:
+                admitted_second += 1
+            admitted_first = 1
+            while await first.admit("token:t", rate) == 0.0:
+                admitted_first += 1
+            waits = [await counter.admit("token:t", rate) for counter in (first, second)]
+            assert await first.admit("token:other", rate) == 0.0  # another key has its own burst
+            return admitted_first, admitted_second, waits
+        finally:
+            await first.close()
+            await second.close()
+
+    admitted_first, admitted_second, waits = asyncio.run(play())
+    assert admitted_first + admitted_second == rate.burst
+    assert admitted_first >= LEASE > 1  # the lease it took while the burst was full was its own to spend
+    assert all(0 < wait <= rate.interval for wait in waits)

@@ -15,6 +15,8 @@ from api.logging import RequestLog, configure
 from api.routes import analytics, audit, commands, games, overlay, overlay_page, pages, reading, rosters, stream, undo
 from api.settings import Settings, get_settings
 from api.shards import Shards
+from api.storage import AsyncAppends
+from api.writing import Turns
 
 
 TAGS = [  # the order the API reference shows them in, whatever order the routers are matched in
@@ -38,6 +40,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         feed: Feed = app.state.feed
         await app.state.refusals.open()  # their PostgreSQL pools belong to this loop
         await app.state.limits.open()
+        for appends in app.state.appends.values():
+            await appends.open()
         if settings.postgres_params() is not None:  # hear appends by other processes, to every shard
             feed.listener = PostgresListener.for_shards(shards, feed)
             await feed.listener.start()
@@ -47,13 +51,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await feed.listener.stop()
         await app.state.refusals.close()
         await app.state.limits.close()
+        for appends in app.state.appends.values():
+            await appends.close()
         shards.close()
 
     app = FastAPI(title="warlog", version="0.1.0", lifespan=lifespan, openapi_tags=TAGS,
                   description="An event-sourced rules service for tabletop wargames. Every error is "
                               "application/problem+json; refusals name their rule (RULES.md).")
     app.state.settings = settings
-    app.state.inline_writes = settings.writes_inline()
+    app.state.write_mode = settings.write_mode()
+    app.state.appends = {}  # a shard's application -> its appends on the loop, in "deferred" mode
+    if app.state.write_mode == "deferred":
+        for shard in shards:
+            app.state.appends[id(shard)] = AsyncAppends(shard.recorder, settings.postgres_params(), shards.n)
+    app.state.turns = Turns()
     app.state.shards = shards
     app.state.feed = Feed(poll_s=settings.feed_poll_s or 0.5)
     app.state.limits = Limits.for_settings(settings)  # in PostgreSQL when processes share it

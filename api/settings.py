@@ -34,7 +34,7 @@ class Settings(BaseSettings):
     feed_poll_s: float | None = None       # streams re-read this often (default 0.5 s; 5 s once PostgreSQL
                                            # LISTEN/NOTIFY wakes them)
     sqlite_synchronous: Literal["NORMAL", "FULL", "EXTRA"] = "NORMAL"  # FULL: survive power cuts too
-    inline_writes: bool | None = None      # run writes on the event loop; default: yes unless PostgreSQL
+    inline_writes: bool | None = None      # writes on the loop (true) or a thread (false); see write_mode
     cors_origins: list[str] = ["*"]         # browser origins allowed to call the API ([] turns CORS off)
     log_json: bool | None = None           # None: JSON when stdout is not a terminal
 
@@ -59,12 +59,16 @@ class Settings(BaseSettings):
                 "password": library.get("POSTGRES_PASSWORD", ""),
                 "schema": self.postgres_schema or library.get("POSTGRES_SCHEMA", "")}
 
-    def writes_inline(self) -> bool:
-        """SQLite takes one writer at a time anyway: a write on the event loop saves a worker-thread
-        hop (about a third of a free_roll's latency). PostgreSQL's round trips must not block the loop."""
+    def write_mode(self) -> str:
+        """Where a write runs. "loop": on the event loop, appending there (SQLite's default: it takes one
+        writer at a time anyway, and a write on the loop saves a worker-thread hop, about a third of a
+        free_roll's latency). "deferred" (PostgreSQL's default): judged on the loop, its append awaited
+        there (api/storage.py AsyncAppends), so neither a round trip blocks the loop nor a thread is
+        woken. "thread": in a worker thread, appending there. `inline_writes` true or false chooses
+        "loop" or "thread" whatever the store."""
         if self.inline_writes is not None:
-            return self.inline_writes
-        return self.postgres_params() is None
+            return "loop" if self.inline_writes else "thread"
+        return "loop" if self.postgres_params() is None else "deferred"
 
     def eventsourcing_env(self, shard: int = 0) -> dict[str, str]:
         """The eventsourcing library's own configuration keys for the chosen store (for PostgreSQL, for

@@ -2,10 +2,12 @@
 then the application; refusals are stored for replay like answers."""
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
 from datetime import datetime, timezone
 from typing import Any, Callable
+from uuid import UUID
 
 from fastapi import Request
 from fastapi.concurrency import run_in_threadpool
@@ -14,7 +16,9 @@ from fastapi.responses import JSONResponse
 from api.deps import Caller
 from api.errors import Problem, problem_body, respond, ruling_problem
 from api.schemas import parse_json
-from domain.application import Answer, Conflict
+from eventsourcing.persistence import IntegrityError
+
+from domain.application import Answer, Conflict, Deferred, deferring
 from domain.chain import canonical
 from domain.rulings import Malformed, Ruling
 
@@ -94,6 +98,40 @@ def no_body(endpoint: str) -> Callable[[Any], None]:
     return judge
 
 
+class Turns:
+    """This process's writes of one game take turns on the event loop while their appends are awaited
+    (striped, as the application's thread locks are: a bounded set, however many game ids)."""
+
+    def __init__(self, stripes: int = 64) -> None:
+        self._locks = [asyncio.Lock() for _ in range(stripes)]
+
+    def of(self, game_id: UUID) -> asyncio.Lock:
+        return self._locks[game_id.int % len(self._locks)]
+
+
+async def deferred_write(request: Request, game_id: UUID, call: Callable[[], Any]) -> Answer:
+    """The "deferred" write mode (Settings.write_mode): the write judged on the loop (in a worker thread
+    when the game must first be loaded from the store), its events appended by the shard's AsyncAppends,
+    a lost race judged again on the store's latest game, up to five times, then 409 SVC.CONFLICT."""
+    def judged() -> Any:
+        with deferring():
+            return call()
+
+    cached = request.app.state.shards.of(game_id).is_cached(game_id)
+    answer = judged() if cached else await run_in_threadpool(judged)
+    for attempt in range(5):
+        if not isinstance(answer, Deferred):
+            return answer
+        try:
+            await request.app.state.appends[id(answer.app)].insert(answer.stored_events())
+        except IntegrityError:
+            await asyncio.sleep(0.01 * (attempt + 1))
+            answer = await run_in_threadpool(answer.again)  # the store's latest is loaded first
+            continue
+        return await run_in_threadpool(answer.appended) if answer.snapshot_due() else answer.appended()
+    raise Conflict("another writer appended to this game first; send the command again", rule="SVC.CONFLICT")
+
+
 async def write(request: Request, caller: Caller, limit: int,
                 call: Callable[[Any, str, str | None, str, int | str | None], Answer], endpoint: str,
                 reader: Callable[[bytes, bool, str | None], tuple[Callable[[], Any], str]] = parsed_body
@@ -121,10 +159,14 @@ async def write(request: Request, caller: Caller, limit: int,
     started = time.perf_counter()
     if_match = if_match_version(request)
     try:
-        if request.app.state.inline_writes:
+        mode = request.app.state.write_mode
+        if mode == "loop":
             answer = call(body, now(), key, digest, if_match)
-        else:
+        elif mode == "thread":
             answer = await run_in_threadpool(call, body, now(), key, digest, if_match)
+        else:
+            async with request.app.state.turns.of(caller.game_id):
+                answer = await deferred_write(request, caller.game_id, lambda: call(body, now(), key, digest, if_match))
     except (Ruling, Problem) as error:
         if isinstance(error, Problem):
             status, body = error.status, problem_body(error.status, error.detail)

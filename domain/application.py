@@ -16,6 +16,9 @@ import hmac
 import secrets
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 from uuid import UUID, uuid4
@@ -38,6 +41,49 @@ LOCK_STRIPES = 64
 
 class Conflict(Refused):
     """A concurrent writer won and retrying did not settle it (409 SVC.CONFLICT)."""
+
+
+DEFERRING: ContextVar[bool] = ContextVar("warlog_deferring", default=False)
+
+
+@contextmanager
+def deferring() -> Iterator[None]:
+    """Writes made inside return a `Deferred` instead of appending (see `Warlog._write`)."""
+    token = DEFERRING.set(True)
+    try:
+        yield
+    finally:
+        DEFERRING.reset(token)
+
+
+@dataclass
+class Deferred:
+    """A write judged on the game and not yet appended: `result` is its answer once `events` are stored.
+    The caller stores them (`stored_events`, in order, all or none), then calls `appended()`; when the
+    store refuses them (another writer took the version), `again()` judges the write afresh on the
+    store's latest game: another Deferred, or the answer when this time nothing is appended."""
+
+    app: "Warlog"
+    game_id: UUID
+    work: Callable[[Game], Any]
+    result: Any
+    game: Game
+    events: list[Any]
+
+    def stored_events(self) -> list[Any]:
+        return [self.app.mapper.to_stored_event(event) for event in self.events]
+
+    def snapshot_due(self) -> bool:
+        """Whether `appended()` will also store a snapshot (a blocking round trip)."""
+        return self.app._snapshot_due(self.game, self.events)
+
+    def appended(self) -> Any:
+        self.app._appended(self)
+        return self.result
+
+    def again(self) -> Any:
+        with deferring():
+            return self.app._attempt(self.game_id, self.work, False)
 
 
 def new_token(game_id: UUID) -> str:
@@ -170,48 +216,75 @@ class Warlog(Application):
         A write starts from the cached game without asking the store for newer events: if another
         process appended meanwhile, the store's unique (game, version) key refuses the save and the
         retry reloads. A refusal judged on the cached game is judged again on the store's latest,
-        since nothing else would tell that the cache was behind."""
-        used_cache = False
+        since nothing else would tell that the cache was behind.
 
+        Inside `deferring()` (the HTTP write path on PostgreSQL) nothing is appended here: a write that
+        appends returns a `Deferred`, the game judged and taken out of the cache, whose events the
+        caller appends on its event loop (api/writing.py)."""
         @retry(IntegrityError, max_attempts=5, wait=0.01)
         def attempt(trust_cache: bool) -> Any:
-            nonlocal used_cache
-            with self.lock(game_id):
-                cached = self._cached(game_id) if trust_cache else None
-                used_cache = cached is not None
-                game = cached or self.game(game_id)
-                loaded = game.version
-                try:
-                    result = work(game)
-                    if game.pending_events:
-                        self._store(game)
-                    return result
-                except BaseException:
-                    # the cached game took events that were never stored (a refusal midway, or a lost
-                    # race: `save` has already collected them): drop it so the next load is the store's
-                    if game.version != loaded:
-                        self._evict(game_id)
-                    raise
+            return self._attempt(game_id, work, trust_cache)
 
         try:
-            try:
-                return attempt(True)
-            except Ruling:
-                if not used_cache:
-                    raise
-                return attempt(False)
+            return attempt(True)
         except IntegrityError:
             raise Conflict("another writer appended to this game first; send the command again",
                            rule="SVC.CONFLICT") from None
 
+    def _attempt(self, game_id: UUID, work: Callable[[Game], Any], trust_cache: bool) -> Any:
+        """One try of a write: from the cached game (`trust_cache`) or the store's, a refusal judged on
+        the cached one judged again on the store's."""
+        with self.lock(game_id):
+            cached = self._cached(game_id) if trust_cache else None
+            game = cached or self.game(game_id)
+            loaded = game.version
+            try:
+                result = work(game)
+                if game.pending_events:
+                    if DEFERRING.get():
+                        events = game.collect_events()
+                        # readers meanwhile load what is stored, never what may not be
+                        self._evict(game_id)
+                        return Deferred(self, game_id, work, result, game, events)
+                    self._store(game)
+                return result
+            except Ruling:
+                if game.version != loaded:
+                    self._evict(game_id)
+                if cached is None:
+                    raise
+            except BaseException:
+                # the cached game took events that were never stored (a refusal midway, or a lost
+                # race: `save` has already collected them): drop it so the next load is the store's
+                if game.version != loaded:
+                    self._evict(game_id)
+                raise
+        return self._attempt(game_id, work, False)
+
     def _store(self, game: Game) -> None:
-        """Append the game's new events (the store's unique (game, version) key refuses a lost race);
-        the game just stored is what a snapshot at this version holds, so it is taken from it."""
+        """Append the game's new events (the store's unique (game, version) key refuses a lost race)."""
         events = game.collect_events()
         self.events.put(events)
+        self._snapshot_if_due(game, events)
+
+    def _snapshot_due(self, game: Game, events: list[Any]) -> bool:
         interval = self.snapshotting_intervals[Game]
-        if self.snapshots is not None and game.version // interval > (events[0].originator_version - 1) // interval:
+        return self.snapshots is not None and game.version // interval > (events[0].originator_version - 1) // interval
+
+    def _snapshot_if_due(self, game: Game, events: list[Any]) -> None:
+        """The game just stored is what a snapshot at this version holds, so it is taken from it."""
+        if self._snapshot_due(game, events):
             self.snapshots.put([Game.Snapshot.take(game)])
+
+    def is_cached(self, game_id: UUID) -> bool:
+        return self._cached(game_id) is not None
+
+    def _appended(self, deferred: "Deferred") -> None:
+        """A deferred write's events are stored: its game is the cached one again."""
+        with self.lock(deferred.game_id):
+            if self.repository.cache is not None:
+                self.repository.cache.put(deferred.game_id, deferred.game)
+        self._snapshot_if_due(deferred.game, deferred.events)
 
     # -- games ---------------------------------------------------------------------------
 

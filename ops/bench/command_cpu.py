@@ -1,9 +1,9 @@
 """The CPU one command costs warlog's own process, SQLite against PostgreSQL in the same run.
 
 One process, one game, one client awaiting each answer before the next (`httpx` over ASGI, in process:
-no socket), `free_roll`s with their own Idempotency-Keys, seats in turn, the writes on the event loop
-(`inline_writes`, SQLite's default) so that the command's work is on one thread, and for PostgreSQL also
-as it is served by default, each write in a worker thread. `time.process_time()` (the whole process) over
+no socket), `free_roll`s with their own Idempotency-Keys, seats in turn; SQLite's writes on the event loop
+(its default), PostgreSQL's in each of its three write modes (api/settings.py `write_mode`): judged on the
+loop with the append awaited there (its default), wholly on the loop, and in a worker thread. `time.process_time()` (the whole process) over
 `--commands` commands, after `--warmup`, `--repeats` times each, alternating; the median of each is
 reported, and PostgreSQL's as a ratio to SQLite's.
 PostgreSQL's own backend CPU is not in it (see ops/bench/shards.py for whole-machine figures).
@@ -78,13 +78,14 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     header(f"command_cpu: {args.commands} free_rolls after {args.warmup}, {args.repeats} runs a store")
-    names = ("SQLite", "PostgreSQL", "PostgreSQL, write in a worker thread")
+    names = ("SQLite", "PostgreSQL, append awaited on the loop (the default)", "PostgreSQL, write on the loop",
+             "PostgreSQL, write in a worker thread")
     figures: dict[str, list[float]] = {name: [] for name in names}
     with tempfile.TemporaryDirectory(prefix="warlog-cpu-") as tmp:
         for n in range(args.repeats):
             sqlite = Settings(db=str(Path(tmp) / f"warlog-{n}.db"), inline_writes=True, **UNLIMITED)
             figures[names[0]].append(asyncio.run(cpu_a_command(sqlite, args.commands, args.warmup)))
-            for name, inline in ((names[1], True), (names[2], False)):
+            for name, inline in ((names[1], None), (names[2], True), (names[3], False)):
                 schema = f"warlog_cpu_{uuid4().hex[:12]}"
                 postgres_schema(args.postgres, True, schema)
                 try:
@@ -94,11 +95,11 @@ def main() -> int:
                     postgres_schema(args.postgres, False, schema)
             print(f"   run {n + 1}: " + ", ".join(f"{name} {figures[name][-1] * 1000:.3f} ms" for name in names),
                   flush=True)
-    sqlite, pg, threaded = (statistics.median(figures[name]) for name in names)
-    print(f"RESULT command_cpu: CPU a command, this process: SQLite {sqlite * 1000:.3f} ms, PostgreSQL "
-          f"{pg * 1000:.3f} ms = {ratio(pg, sqlite)} of SQLite's, with the write in a worker thread (the default) "
-          f"{threaded * 1000:.3f} ms = {ratio(threaded, sqlite)} (so one process's ceiling: {1 / sqlite:.0f}, "
-          f"{1 / pg:.0f} and {1 / threaded:.0f} commands/s)")
+    medians = {name: statistics.median(figures[name]) for name in names}
+    sqlite = medians[names[0]]
+    print("RESULT command_cpu: CPU a command, this process: " + ", ".join(
+        f"{name} {cpu * 1000:.3f} ms = {ratio(cpu, sqlite)} of SQLite's (one process's ceiling {1 / cpu:.0f}/s)"
+        for name, cpu in medians.items()))
     return 0
 
 

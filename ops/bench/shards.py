@@ -14,16 +14,21 @@ schema of its own (`warlog_shards_<hex>`), dropped after.
 The bare save rate: `--threads` threads, each saving one event of its own aggregate per save in a loop
 through a plain eventsourcing Application (no HTTP, no game) for `--bare-s` seconds, on one events table
 and on four (four applications with their own names, as the shards are). Nothing asserts a time; the
-figures are ratios to the SQLite run of the same invocation.
+figures are ratios to the SQLite run of the same invocation. This machine's closed-loop rates move by a
+third from one minute to the next (SQLite alone: 815..1,173/s in one hour), so `--rounds K` runs every
+setting K times, interleaved, and reports each one's median, its ratio taken against the SQLite run of the
+same round.
 
     .venv/bin/python ops/bench/shards.py --postgres postgresql://postgres@127.0.0.1:5432/test
     .venv/bin/python ops/bench/shards.py --postgres … --shards 1 4 --processes 1 2   # a smaller grid
+    .venv/bin/python ops/bench/shards.py --postgres … --shards 4 --processes 2 --loop-writes 4 2 --rounds 5
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
 import os
+import statistics
 import sys
 import threading
 import time
@@ -121,12 +126,16 @@ def bare_save_rate(dsn: str, tables: int, threads: int, seconds: float) -> float
     return sum(saves) / wall
 
 
-def report(name: str, result: dict[str, Any], baseline: float, inside: list[float]) -> str:
-    clean = "" if result["clean"] else f"  NOT CLEAN: {dict(result['statuses'])}, verified {sum(result['verified'])}" \
-                                       f"/{len(result['verified'])}"
-    return (f"{name:<52} {result['rate']:7.0f} commands/s = {ratio(result['rate'], baseline):>6} of SQLite; "
-            f"client p50 {ms(result['latencies'], 50)} ms, p99 {ms(result['latencies'], 99)} ms; inside the server "
-            f"p50 {ms(inside, 50)} ms{clean}")
+def report(name: str, results: list[dict[str, Any]], baselines: list[float], inside: list[float]) -> str:
+    """The median of each figure over the rounds; the ratio is each round's against that round's SQLite run."""
+    clean = "" if all(r["clean"] for r in results) else "  NOT CLEAN: " + "; ".join(
+        f"{dict(r['statuses'])}, verified {sum(r['verified'])}/{len(r['verified'])}" for r in results if not r["clean"])
+    ratios = sorted(r["rate"] / b for r, b in zip(results, baselines))
+    spread = f" (rounds {ratios[0]:.2f}x..{ratios[-1]:.2f}x)" if len(ratios) > 1 else ""
+    latencies = [latency for r in results for latency in r["latencies"]]
+    return (f"{name:<52} {statistics.median(r['rate'] for r in results):7.0f} commands/s = "
+            f"{statistics.median(ratios):5.2f}x of SQLite{spread}; client p50 {ms(latencies, 50)} ms, "
+            f"p99 {ms(latencies, 99)} ms; inside the server p50 {ms(inside, 50)} ms{clean}")
 
 
 def main() -> int:
@@ -144,34 +153,46 @@ def main() -> int:
     parser.add_argument("--async-commit", type=int, nargs=2, default=[4, 2], metavar=("SHARDS", "PROCESSES"),
                         help="one more PostgreSQL run with synchronous_commit=off (SQLite NORMAL's durability "
                              "class: no WAL flush awaited per commit; default 4 shards, 2 processes)")
+    parser.add_argument("--loop-writes", type=int, nargs=2, metavar=("SHARDS", "PROCESSES"),
+                        help="one more PostgreSQL run with WARLOG_INLINE_WRITES=true (each write on the event loop "
+                             "instead of a worker thread)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="run every setting this many times, interleaved, and report medians (default 1)")
     args = parser.parse_args()
     header(f"shards: {args.games} games, {args.threads} client threads, up to {args.commands} free_rolls a game "
-           f"or {args.budget:g} s; routed by {args.route}; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
+           f"or {args.budget:g} s; routed by {args.route}; {args.rounds} round(s); {os.cpu_count()} CPUs, "
+           f"load average {os.getloadavg()[0]:.2f}")
     env = games_allowed(args.games)
-    lines: list[str] = []
-    failed = False
+    settings: list[tuple[str, int, int, dict[str, str]]] = [("SQLite, 1 process", 0, 1, {})]
+    settings += [(f"PostgreSQL, {shards} shard(s), {count} process(es)", shards, count, {})
+                 for shards in args.shards for count in args.processes]
+    settings.append((f"PostgreSQL, {args.async_commit[0]} shard(s), {args.async_commit[1]} process(es), async commit",
+                     *args.async_commit, {"PGOPTIONS": "-c synchronous_commit=off"}))
+    if args.loop_writes:
+        settings.append((f"PostgreSQL, {args.loop_writes[0]} shard(s), {args.loop_writes[1]} process(es), "
+                         "writes on the loop", *args.loop_writes, {"WARLOG_INLINE_WRITES": "true"}))
+    results: dict[str, list[dict[str, Any]]] = {name: [] for name, *_ in settings}
+    inside: dict[str, list[float]] = {name: [] for name, *_ in settings}
     with workdir() as tmp:
-        with services(["--db", str(tmp / "warlog.db")], env, 1, tmp, "sqlite") as urls:
-            sqlite = closed_loop(urls, args)
-        baseline = sqlite["rate"]
-        inside = [line["duration_ms"] for line in request_log(tmp / "sqlite-0.log", "/commands")[args.games:]]
-        lines.append(report("SQLite, 1 process", sqlite, baseline, inside))
-        print(lines[-1], flush=True)
-        failed |= not sqlite["clean"]
-        grid = [(shards, count, False) for shards in args.shards for count in args.processes]
-        for shards, count, asynchronous in grid + [(*args.async_commit, True)]:
-            with schema(args.postgres) as name:
-                tag = f"pg-{shards}-{count}-{'async' if asynchronous else 'sync'}"
-                extra = {"PGOPTIONS": "-c synchronous_commit=off"} if asynchronous else {}
-                with services(["--postgres", args.postgres, "--shards", str(shards)],
-                              {**env, **extra, "WARLOG_POSTGRES_SCHEMA": name}, count, tmp, tag) as urls:
-                    result = closed_loop(urls, args)
-            inside = [line["duration_ms"] for n in range(count)  # the set-up's are process 0's first
-                      for line in request_log(tmp / f"{tag}-{n}.log", "/commands")[args.games if n == 0 else 0:]]
-            name = f"PostgreSQL, {shards} shard(s), {count} process(es){', async commit' if asynchronous else ''}"
-            lines.append(report(name, result, baseline, inside))
-            print(lines[-1], flush=True)
-            failed |= not result["clean"]
+        for round_ in range(args.rounds):
+            for index, (name, shards, count, extra) in enumerate(settings):
+                tag = f"r{round_}-s{index}"
+                with contextlib.ExitStack() as stack:
+                    if shards == 0:
+                        store = ["--db", str(tmp / f"warlog-{tag}.db")]
+                        own = {}
+                    else:
+                        store = ["--postgres", args.postgres, "--shards", str(shards)]
+                        own = {"WARLOG_POSTGRES_SCHEMA": stack.enter_context(schema(args.postgres))}
+                    urls = stack.enter_context(services(store, {**env, **extra, **own}, count, tmp, tag))
+                    results[name].append(closed_loop(urls, args))
+                inside[name] += [line["duration_ms"] for n in range(count)  # the set-up's are process 0's first
+                                 for line in request_log(tmp / f"{tag}-{n}.log", "/commands")[args.games if n == 0 else 0:]]
+                print(f"   round {round_ + 1}: {name}: {results[name][-1]['rate']:.0f} commands/s", flush=True)
+    baselines = [r["rate"] for r in results[settings[0][0]]]
+    lines = [report(name, results[name], baselines, inside[name]) for name, *_ in settings]
+    failed = not all(r["clean"] for rs in results.values() for r in rs)
+    baseline = statistics.median(baselines)
     for tables in (1, 4):
         rate = bare_save_rate(args.postgres, tables, args.threads, args.bare_s)
         lines.append(f"{'library bare save, ' + str(tables) + ' table(s)':<52} {rate:7.0f} saves/s    = "

@@ -21,7 +21,7 @@ same round.
 
     .venv/bin/python ops/bench/shards.py --postgres postgresql://postgres@127.0.0.1:5432/test
     .venv/bin/python ops/bench/shards.py --postgres … --shards 1 4 --processes 1 2   # a smaller grid
-    .venv/bin/python ops/bench/shards.py --postgres … --shards 4 --processes 2 --loop-writes 4 2 --rounds 5
+    .venv/bin/python ops/bench/shards.py --postgres … --shards 4 --processes 2 --loop-writes 4 2 --thread-writes 4 2 --rounds 5
 """
 from __future__ import annotations
 
@@ -154,8 +154,11 @@ def main() -> int:
                         help="one more PostgreSQL run with synchronous_commit=off (SQLite NORMAL's durability "
                              "class: no WAL flush awaited per commit; default 4 shards, 2 processes)")
     parser.add_argument("--loop-writes", type=int, nargs=2, metavar=("SHARDS", "PROCESSES"),
-                        help="one more PostgreSQL run with WARLOG_INLINE_WRITES=true (each write on the event loop "
-                             "instead of a worker thread)")
+                        help="one more PostgreSQL run with WARLOG_INLINE_WRITES=true (each write wholly on the "
+                             "event loop, its append blocking it)")
+    parser.add_argument("--thread-writes", type=int, nargs=2, metavar=("SHARDS", "PROCESSES"),
+                        help="one more PostgreSQL run with WARLOG_INLINE_WRITES=false (each write in a worker "
+                             "thread, the default before the deferred append)")
     parser.add_argument("--rounds", type=int, default=1,
                         help="run every setting this many times, interleaved, and report medians (default 1)")
     args = parser.parse_args()
@@ -171,6 +174,9 @@ def main() -> int:
     if args.loop_writes:
         settings.append((f"PostgreSQL, {args.loop_writes[0]} shard(s), {args.loop_writes[1]} process(es), "
                          "writes on the loop", *args.loop_writes, {"WARLOG_INLINE_WRITES": "true"}))
+    if args.thread_writes:
+        settings.append((f"PostgreSQL, {args.thread_writes[0]} shard(s), {args.thread_writes[1]} process(es), "
+                         "writes in a thread", *args.thread_writes, {"WARLOG_INLINE_WRITES": "false"}))
     results: dict[str, list[dict[str, Any]]] = {name: [] for name, *_ in settings}
     inside: dict[str, list[float]] = {name: [] for name, *_ in settings}
     with workdir() as tmp:

@@ -179,9 +179,13 @@ def play(http: TestClient, rng: random.Random, actions: int, concede: bool) -> G
                 if rng.random() < 0.5:
                     http.post(f"/games/{game.id}/redo", headers=game.headers(seat))
             continue
-        ok(http.post(f"/games/{game.id}/commands", headers=game.headers(seat),
-                     json={"type": "free_roll", "spec": rng.choice(["D6", "2D6", "D3", "3D6"]),
-                           "purpose": f"roll {n}"}))
+        roll = {"type": "free_roll", "spec": rng.choice(["D6", "2D6", "D3", "3D6"]), "purpose": f"roll {n}"}
+        response = http.post(f"/games/{game.id}/commands", headers=game.headers(seat), json=roll)
+        if response.status_code == 409 and response.json().get("rule") == "SVC.SETUP":
+            # the walk's undos reached start_game itself (seat A may undo it unasked): start again
+            ok(http.post(f"/games/{game.id}/commands", json={"type": "start_game"}, headers=game.headers("A")))
+            response = http.post(f"/games/{game.id}/commands", headers=game.headers(seat), json=roll)
+        ok(response)
     if concede:
         ok(http.post(f"/games/{game.id}/commands", json={"type": "concede"}, headers=game.headers("B")))
     return game

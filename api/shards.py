@@ -97,7 +97,8 @@ class Shards:
 
 
 POOL_BUDGET = 16  # connections a process's shard pools may hold together at most (beside the limits' and the
-                  # refusals' pools of up to 4 each, the listener's one and the stream slots' one)
+                  # refusals' pools of up to 4 each, the deferred appends' 8 (api/storage.py AsyncAppends), the
+                  # listener's one and the stream slots' one)
 
 
 def shard_env(settings: "Settings", shard: int) -> dict[str, str]:

@@ -108,9 +108,10 @@ class AsyncAppends:
             register_composite(info, connection, factory=python_type)
 
         params = {key: value for key, value in postgres.items() if key != "schema"}
-        # a few connections a shard: the appends are one short statement each, awaited, not held
+        # eight connections a process in all (one a shard past eight shards): an append is one short
+        # statement, awaited, never held across other work
         self._pool = AsyncConnectionPool(kwargs={**params, "autocommit": True}, min_size=1,
-                                         max_size=max(2, 8 // shards), configure=configure, open=False)
+                                         max_size=max(1, 8 // shards), configure=configure, open=False)
 
     async def open(self) -> None:
         await self._pool.open()

@@ -18,7 +18,7 @@ from api.errors import Problem, problem_body, respond, ruling_problem
 from api.schemas import parse_json
 from eventsourcing.persistence import IntegrityError
 
-from domain.application import Answer, Conflict, Deferred, deferring
+from domain.application import Answer, Conflict, Deferred, NeedsStore, deferring
 from domain.chain import canonical
 from domain.rulings import Malformed, Ruling
 
@@ -111,14 +111,16 @@ class Turns:
 
 async def deferred_write(request: Request, game_id: UUID, call: Callable[[], Any]) -> Answer:
     """The "deferred" write mode (Settings.write_mode): the write judged on the loop (in a worker thread
-    when the game must first be loaded from the store), its events appended by the shard's AsyncAppends,
+    when it must first read the store: the game not cached, or a refusal to judge again on the latest), its events appended by the shard's AsyncAppends,
     a lost race judged again on the store's latest game, up to five times, then 409 SVC.CONFLICT."""
-    def judged() -> Any:
-        with deferring():
+    def judged(on_loop: bool) -> Any:
+        with deferring(on_loop):
             return call()
 
-    cached = request.app.state.shards.of(game_id).is_cached(game_id)
-    answer = judged() if cached else await run_in_threadpool(judged)
+    try:
+        answer = judged(True)
+    except NeedsStore:
+        answer = await run_in_threadpool(judged, False)
     for attempt in range(5):
         if not isinstance(answer, Deferred):
             return answer

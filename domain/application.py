@@ -44,16 +44,24 @@ class Conflict(Refused):
 
 
 DEFERRING: ContextVar[bool] = ContextVar("warlog_deferring", default=False)
+ON_LOOP: ContextVar[bool] = ContextVar("warlog_on_loop", default=False)
+
+
+class NeedsStore(Exception):
+    """A write judged on an event loop found it must read the store first: judge it in a worker thread."""
 
 
 @contextmanager
-def deferring() -> Iterator[None]:
-    """Writes made inside return a `Deferred` instead of appending (see `Warlog._write`)."""
-    token = DEFERRING.set(True)
+def deferring(on_loop: bool = False) -> Iterator[None]:
+    """Writes made inside return a `Deferred` instead of appending (see `Warlog._write`); `on_loop`: they
+    raise NeedsStore rather than block the loop on a read of the store (a game not cached, or a refusal
+    to judge again on the store's latest)."""
+    tokens = DEFERRING.set(True), ON_LOOP.set(on_loop)
     try:
         yield
     finally:
-        DEFERRING.reset(token)
+        DEFERRING.reset(tokens[0])
+        ON_LOOP.reset(tokens[1])
 
 
 @dataclass
@@ -236,6 +244,8 @@ class Warlog(Application):
         the cached one judged again on the store's."""
         with self.lock(game_id):
             cached = self._cached(game_id) if trust_cache else None
+            if cached is None and ON_LOOP.get():
+                raise NeedsStore(game_id)
             game = cached or self.game(game_id)
             loaded = game.version
             try:
@@ -275,9 +285,6 @@ class Warlog(Application):
         """The game just stored is what a snapshot at this version holds, so it is taken from it."""
         if self._snapshot_due(game, events):
             self.snapshots.put([Game.Snapshot.take(game)])
-
-    def is_cached(self, game_id: UUID) -> bool:
-        return self._cached(game_id) is not None
 
     def _appended(self, deferred: "Deferred") -> None:
         """A deferred write's events are stored: its game is the cached one again."""

@@ -108,3 +108,23 @@ def test_while_an_append_is_in_flight_the_game_reads_as_stored_and_then_as_appen
         writer.join(10)
     assert answers and answers[0].status_code == 200
     assert game.state()["version"] == answers[0].json()["version"] == before + 1
+
+
+@pytest.mark.postgres
+def test_a_deferred_write_refused_on_the_cached_game_is_judged_again_on_the_store_that_another_process_moved(
+        pg_schema):
+    settings = pg_settings(pg_schema)
+    with TestClient(create_app(settings)) as http:
+        game = GameClient(http)
+        game.muster("A", [unit("scouts", 5)])
+        game.muster("B", [unit("boyz", 10)])  # cached here, not started
+        winner = Warlog(env=settings.eventsourcing_env())
+        try:
+            winner.command(UUID(game.id), "A", lambda: commands.StartGame(), AT)  # another process starts it
+        finally:
+            winner.close()
+        answer = game.send("A", ROLL, **{"Idempotency-Key": "after-start"})
+        assert answer.status_code == 200, answer.text  # not 409 SVC.SETUP from the stale cached game
+        refused = game.send("A", {"type": "start_game"})
+        assert refused.status_code == 409 and refused.json()["rule"]  # a real refusal still is one, with its rule
+        assert purposes(game.events())["mine"] == 1

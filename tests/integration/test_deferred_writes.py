@@ -1,7 +1,8 @@
 """PostgreSQL's default write mode, "deferred" (api/settings.py `write_mode`): a write is judged on the event
 loop and its append awaited there (api/storage.py AsyncAppends). What a player would check: a race lost to
 another process is judged again on the winner's log, a race lost every time is 409 SVC.CONFLICT and appends
-nothing, and while an append is in flight nobody reads the game as if it had been stored."""
+nothing, while an append is in flight nobody reads the game as if it had been stored, and a refusal judged on
+the cached game is judged again on the store's latest (in a worker thread: the loop never waits on the store)."""
 from __future__ import annotations
 
 import asyncio

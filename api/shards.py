@@ -51,6 +51,8 @@ class Shards:
         if settings.shards > 1 and pg is None:
             raise LayoutRefused(f"--shards {settings.shards} needs PostgreSQL (--postgres): SQLite and the "
                                 "in-memory store take one writer at a time, however many stores")
+        if pg is not None:
+            check_encoding(pg)
         if pg is not None and check_layout:
             record_layout(pg, settings.shards)
         apps: list[Warlog] = []
@@ -237,6 +239,20 @@ def reshard(settings: "Settings", to: int, say: Callable[[str], None] = lambda t
                 conn.execute(f"DELETE FROM {q(table)}")
         conn.execute(f"UPDATE {q(LAYOUT_TABLE)} SET shards = %s, moving_to = NULL, since = now()", (to,))
     return {"from": start, "to": to, "games_moved": moved, "events_moved": events}
+
+
+def check_encoding(pg: dict[str, Any]) -> None:
+    """Refuse (LayoutRefused) a database that does not store text as UTF8. In one made with SQL_ASCII (initdb
+    where no locale is installed picks it) psycopg reads every text column back as bytes, so that each game would
+    be stored and then read as damaged at its creation (found running the compose recipe, ops/deploy)."""
+    with _connect(pg) as conn:
+        encoding = conn.execute("SHOW server_encoding").fetchone()[0]
+    if isinstance(encoding, bytes):  # as every text is read from such a database
+        encoding = encoding.decode("ascii", "replace")
+    if encoding.upper() not in ("UTF8", "UTF-8"):
+        raise LayoutRefused(f"the database {pg.get('dbname')!r} stores text as {encoding}, and warlog needs UTF8: "
+                            f"create it with CREATE DATABASE … ENCODING 'UTF8' TEMPLATE template0 (or initdb "
+                            "--encoding=UTF8)")
 
 
 def _connect(pg: dict[str, Any], **options: Any) -> Any:

@@ -9,7 +9,7 @@ import json
 import subprocess
 import sys
 import time
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import httpx
 import psycopg
@@ -110,6 +110,24 @@ def test_two_processes_with_the_same_n_cooperate_and_a_process_with_another_n_re
             odd.start()
     with pytest.raises(LayoutRefused, match="spread over 2 shards"):
         Shards.open(pg_settings(pg_schema, shards=1))
+
+
+@pytest.mark.postgres
+def test_a_database_that_does_not_store_text_as_utf8_is_refused_at_start_with_how_to_make_one():
+    """In a SQL_ASCII database psycopg reads text back as bytes: every game would read as damaged at creation."""
+    name = f"warlog_ascii_{uuid4().hex[:8]}"
+    with psycopg.connect(PG_URL, autocommit=True) as db:
+        db.execute(sql.SQL("CREATE DATABASE {} ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0")
+                   .format(sql.Identifier(name)))
+    try:
+        ascii_url = PG_URL.rsplit("/", 1)[0] + "/" + name
+        with pytest.raises(LayoutRefused, match=r"stores text as SQL_ASCII.*needs UTF8.*ENCODING 'UTF8'"):
+            Shards.open(Settings(postgres=ascii_url))
+        with psycopg.connect(ascii_url, autocommit=True) as db:  # refused before a table was made
+            assert db.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()[0] == 0
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as db:
+            db.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
 def test_sqlite_refuses_more_than_one_shard(tmp_path):

@@ -13,11 +13,11 @@ from fastapi import Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
+from eventsourcing.persistence import IntegrityError
+
 from api.deps import Caller
 from api.errors import Problem, problem_body, respond, ruling_problem
 from api.schemas import parse_json
-from eventsourcing.persistence import IntegrityError
-
 from domain.application import Answer, Conflict, Deferred, NeedsStore, deferring
 from domain.chain import canonical
 from domain.rulings import Malformed, Ruling
@@ -100,19 +100,27 @@ def no_body(endpoint: str) -> Callable[[Any], None]:
 
 class Turns:
     """This process's writes of one game take turns on the event loop while their appends are awaited
-    (striped, as the application's thread locks are: a bounded set, however many game ids)."""
+    (striped, as the application's thread locks are: a bounded set, however many game ids). The locks
+    belong to the loop that serves; an app served again on another loop (a test's second client) gets
+    new ones."""
 
     def __init__(self, stripes: int = 64) -> None:
-        self._locks = [asyncio.Lock() for _ in range(stripes)]
+        self._stripes = stripes
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._locks: list[asyncio.Lock] = []
 
     def of(self, game_id: UUID) -> asyncio.Lock:
-        return self._locks[game_id.int % len(self._locks)]
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._loop, self._locks = loop, [asyncio.Lock() for _ in range(self._stripes)]
+        return self._locks[game_id.int % self._stripes]
 
 
 async def deferred_write(request: Request, game_id: UUID, call: Callable[[], Any]) -> Answer:
     """The "deferred" write mode (Settings.write_mode): the write judged on the loop (in a worker thread
-    when it must first read the store: the game not cached, or a refusal to judge again on the latest), its events appended by the shard's AsyncAppends,
-    a lost race judged again on the store's latest game, up to five times, then 409 SVC.CONFLICT."""
+    when it must first read the store: the game not cached, or a refusal to judge again on the latest),
+    its events appended by the shard's AsyncAppends, a lost race judged again on the store's latest game,
+    up to five times, then 409 SVC.CONFLICT."""
     def judged(on_loop: bool) -> Any:
         with deferring(on_loop):
             return call()

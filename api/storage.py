@@ -15,10 +15,14 @@ asyncio pool) for the serving processes' default write mode, "deferred" (api/set
 """
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from eventsourcing import postgres, sqlite
+import psycopg
+from eventsourcing import persistence, postgres, sqlite
 from psycopg.sql import SQL, Identifier
+from psycopg.types.composite import register_composite
+from psycopg_pool import AsyncConnectionPool
 
 CHOICES = ("NORMAL", "FULL", "EXTRA")
 
@@ -95,9 +99,6 @@ class AsyncAppends:
     ATTEMPTS, WAIT_S = 10, 0.2
 
     def __init__(self, recorder: OneTripRecorder, postgres: dict[str, Any], shards: int = 1) -> None:
-        from psycopg.types.composite import register_composite
-        from psycopg_pool import AsyncConnectionPool
-
         self._recorder = recorder
         datastore = recorder.datastore
         datastore.register_type_adapters()
@@ -120,11 +121,6 @@ class AsyncAppends:
         await self._pool.close()
 
     async def insert(self, stored_events: list[Any]) -> list[int]:
-        import asyncio
-
-        import psycopg
-        from eventsourcing import persistence
-
         recorder = self._recorder
         rows = [recorder.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state)
                 for e in stored_events]

@@ -34,7 +34,7 @@ import httpx  # noqa: E402
 
 from domain.shards import shard_of  # noqa: E402
 from tests.support.client import GameClient, unit  # noqa: E402
-from tests.support.live import messages  # noqa: E402
+from tests.support.live import stream_hears_every_writer  # noqa: E402
 
 BASE = "localhost/warlog-debian-base:bookworm"
 STANDINS = {"python": "docker.io/library/python:3.11-slim", "postgres": "docker.io/library/postgres:16",
@@ -57,9 +57,12 @@ def down() -> None:
     """The recipe taken down, scaled replicas too (podman-compose's `down` forgets those it scaled up), and its
     database volume removed, so that the next run starts from an empty database."""
     compose("down", "-v")
-    left = run("podman", "ps", "-aq", "--filter", "label=io.podman.compose.project=deploy").stdout.split()
-    if left:
-        run("podman", "rm", "-f", *left)
+    for _ in range(10):  # podman-compose's own `down` may still be removing some of them
+        left = run("podman", "ps", "-aq", "--filter", "label=io.podman.compose.project=deploy").stdout.split()
+        if not left:
+            break
+        subprocess.run(["podman", "rm", "-f", "--ignore", *left], capture_output=True)
+        time.sleep(1)
     subprocess.run(["podman", "volume", "rm", "-f", "deploy_pgdata"], capture_output=True)
 
 
@@ -118,16 +121,7 @@ def play(replicas: list[str], shards: int) -> dict[str, Any]:
         direct = [httpx.Client(base_url=url, timeout=30) for url in replicas]
         for game in by_shard.values():
             game.start([unit("scouts-1")], [unit("boyz-1")])
-            with balancer.stream("GET", f"/games/{game.id}/events/stream",
-                                 params={"token": game.tokens["spectator"], "after": game.state()["version"]}) as seen:
-                assert seen.status_code == 200 and seen.headers["content-type"].startswith("text/event-stream")
-                feed = messages(seen)
-                for writer in [balancer, *direct]:
-                    game.http = writer
-                    answer = game.cmd("A", "free_roll", spec="D6", purpose=f"via {writer.base_url}")
-                    assert [next(feed)["data"] for _ in answer["events"]] == answer["events"], writer.base_url
-                    heard += len(answer["events"])
-                game.http = balancer
+            heard += stream_hears_every_writer(balancer, game, [balancer, *direct])
             verified = game.verify("B")
             assert verified["chain_ok"] is True and verified["events"] == game.state()["version"], verified
             games.append(game.id)

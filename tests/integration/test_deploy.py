@@ -6,7 +6,6 @@ HAProxy is Debian's package (`make haproxy`); the tables live in a schema of the
 """
 from __future__ import annotations
 
-import time
 from uuid import UUID
 
 import httpx
@@ -16,7 +15,7 @@ from domain.shards import shard_of
 from ops.deploy.cluster import cluster
 from tests.integration.conftest import PG_URL
 from tests.support.client import GameClient, unit
-from tests.support.live import WAIT_S, messages
+from tests.support.live import WAIT_S, stream_hears_every_writer
 
 pytestmark = pytest.mark.postgres
 
@@ -34,16 +33,8 @@ def test_through_the_balancer_a_stream_hears_appends_made_on_every_process(pg_sc
         direct = [httpx.Client(base_url=service.url, timeout=WAIT_S) for service in running.services]
         for game in one_per_shard.values():
             game.start([unit("scouts-1")], [unit("boyz-1")])
-            with balancer.stream("GET", f"/games/{game.id}/events/stream",
-                                 params={"token": game.tokens["spectator"], "after": game.state()["version"]}) as seen:
-                assert seen.status_code == 200 and seen.headers["content-type"].startswith("text/event-stream")
-                feed = messages(seen)
-                time.sleep(1.5)  # an idle second or more: the keep-alive comment comes through, the stream stays
-                for writer in [balancer, *direct]:
-                    game.http = writer
-                    answer = game.cmd("A", "free_roll", spec="D6", purpose=f"via {writer.base_url}")
-                    assert [next(feed)["data"] for _ in answer["events"]] == answer["events"]
-                game.http = balancer
+            # an idle second or more first: the keep-alive comment comes through, the stream stays
+            stream_hears_every_writer(balancer, game, [balancer, *direct], idle_s=1.5)
             verified = game.verify("B")
             assert verified["chain_ok"] is True and verified["events"] == game.state()["version"]
         for http in direct:

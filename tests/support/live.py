@@ -63,3 +63,23 @@ def messages(response: httpx.Response, give_up_s: float = WAIT_S) -> Iterator[di
                 data.append(value)
             else:
                 message[field] = value
+
+
+def stream_hears_every_writer(balancer: httpx.Client, game: Any, writers: list[httpx.Client],
+                              idle_s: float = 0.0) -> int:
+    """Open `game`'s spectator stream through `balancer`, then send a roll through each of `writers` (the balancer
+    and each process directly): the stream must bring each roll's events, in order, whichever process took it.
+    `idle_s`: wait that long first, so that keep-alive comments pass. Returns the events heard."""
+    heard = 0
+    with balancer.stream("GET", f"/games/{game.id}/events/stream",
+                         params={"token": game.tokens["spectator"], "after": game.state()["version"]}) as seen:
+        assert seen.status_code == 200 and seen.headers["content-type"].startswith("text/event-stream")
+        feed = messages(seen)
+        time.sleep(idle_s)
+        for writer in writers:
+            game.http = writer
+            answer = game.cmd("A", "free_roll", spec="D6", purpose=f"via {writer.base_url}")
+            assert [next(feed)["data"] for _ in answer["events"]] == answer["events"], writer.base_url
+            heard += len(answer["events"])
+        game.http = balancer
+    return heard

@@ -139,7 +139,7 @@ async def deferred_write(request: Request, game_id: UUID, call: Callable[[], Any
             answer = await run_in_threadpool(answer.again)  # the store's latest is loaded first
             continue
         return await run_in_threadpool(answer.appended) if answer.snapshot_due() else answer.appended()
-    raise Conflict("another writer appended to this game first; send the command again", rule="SVC.CONFLICT")
+    raise Conflict.lost_race()
 
 
 async def write(request: Request, caller: Caller, limit: int,

@@ -42,6 +42,10 @@ LOCK_STRIPES = 64
 class Conflict(Refused):
     """A concurrent writer won and retrying did not settle it (409 SVC.CONFLICT)."""
 
+    @classmethod
+    def lost_race(cls) -> "Conflict":
+        return cls("another writer appended to this game first; send the command again", rule="SVC.CONFLICT")
+
 
 DEFERRING: ContextVar[bool] = ContextVar("warlog_deferring", default=False)
 ON_LOOP: ContextVar[bool] = ContextVar("warlog_on_loop", default=False)
@@ -236,8 +240,7 @@ class Warlog(Application):
         try:
             return attempt(True)
         except IntegrityError:
-            raise Conflict("another writer appended to this game first; send the command again",
-                           rule="SVC.CONFLICT") from None
+            raise Conflict.lost_race() from None
 
     def _attempt(self, game_id: UUID, work: Callable[[Game], Any], trust_cache: bool) -> Any:
         """One try of a write: from the cached game (`trust_cache`) or the store's, a refusal judged on

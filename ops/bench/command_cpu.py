@@ -3,8 +3,8 @@
 One process, one game, one client awaiting each answer before the next (`httpx` over ASGI, in process:
 no socket), `free_roll`s with their own Idempotency-Keys, seats in turn; SQLite's writes on the event loop
 (its default), PostgreSQL's in each of its three write modes (api/settings.py `write_mode`): judged on the
-loop with the append awaited there (its default), wholly on the loop, and in a worker thread. `time.process_time()` (the whole process) over
-`--commands` commands, after `--warmup`, `--repeats` times each, alternating; the median of each is
+loop with the append awaited there (its default), wholly on the loop, and in a worker thread.
+`time.process_time()` (the whole process) over `--commands` commands, after `--warmup`, `--repeats` times each, alternating; the median of each is
 reported, and PostgreSQL's as a ratio to SQLite's.
 PostgreSQL's own backend CPU is not in it (see ops/bench/shards.py for whole-machine figures).
 

@@ -169,14 +169,13 @@ def main() -> int:
     settings: list[tuple[str, int, int, dict[str, str]]] = [("SQLite, 1 process", 0, 1, {})]
     settings += [(f"PostgreSQL, {shards} shard(s), {count} process(es)", shards, count, {})
                  for shards in args.shards for count in args.processes]
-    settings.append((f"PostgreSQL, {args.async_commit[0]} shard(s), {args.async_commit[1]} process(es), async commit",
-                     *args.async_commit, {"PGOPTIONS": "-c synchronous_commit=off"}))
-    if args.loop_writes:
-        settings.append((f"PostgreSQL, {args.loop_writes[0]} shard(s), {args.loop_writes[1]} process(es), "
-                         "writes on the loop", *args.loop_writes, {"WARLOG_INLINE_WRITES": "true"}))
-    if args.thread_writes:
-        settings.append((f"PostgreSQL, {args.thread_writes[0]} shard(s), {args.thread_writes[1]} process(es), "
-                         "writes in a thread", *args.thread_writes, {"WARLOG_INLINE_WRITES": "false"}))
+    variants = ((args.async_commit, "async commit", {"PGOPTIONS": "-c synchronous_commit=off"}),
+                (args.loop_writes, "writes on the loop", {"WARLOG_INLINE_WRITES": "true"}),
+                (args.thread_writes, "writes in a thread", {"WARLOG_INLINE_WRITES": "false"}))
+    for chosen, label, extra in variants:
+        if chosen:
+            shards, count = chosen
+            settings.append((f"PostgreSQL, {shards} shard(s), {count} process(es), {label}", shards, count, extra))
     results: dict[str, list[dict[str, Any]]] = {name: [] for name, *_ in settings}
     inside: dict[str, list[float]] = {name: [] for name, *_ in settings}
     with workdir() as tmp:

@@ -31,6 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parents[1])]
 
 import httpx  # noqa: E402
+import yaml  # noqa: E402
 
 from domain.shards import shard_of  # noqa: E402
 from tests.support.client import GameClient, unit  # noqa: E402
@@ -135,8 +136,8 @@ def main() -> int:
     parser.add_argument("--replicas", type=int, default=2)
     parser.add_argument("--keep", action="store_true", help="leave the recipe running")
     args = parser.parse_args()
-    shards = int(__import__("yaml").safe_load((HERE / "docker-compose.yml").read_text())
-                 ["services"]["warlog"]["environment"]["WARLOG_SHARDS"])
+    recipe = yaml.safe_load((HERE / "docker-compose.yml").read_text())
+    shards = int(recipe["services"]["warlog"]["environment"]["WARLOG_SHARDS"])
     started = time.monotonic()
     base_image()
     standins()

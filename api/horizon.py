@@ -8,9 +8,10 @@ the state as it stood after that event, and `undone` flags are the ones that sto
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, TypeVar
 
 from api.deps import Caller
 from domain.application import Warlog
@@ -18,6 +19,7 @@ from domain.game import Game
 from projections.log import flags_before, undone_seqs
 
 PAGE = 64
+T = TypeVar("T")
 
 
 def clock() -> float:
@@ -36,13 +38,19 @@ def parse_iso(text: str) -> float:
 
 @dataclass(frozen=True)
 class Horizon:
+    """Taken inside `seeing`: `version` and `live` stay true of the game as it was; `game` is the live game,
+    which later writes change in place, so read it only inside the view."""
+
     game: Game
     version: int        # the latest seq this caller may see
     delay_s: float      # 0: live
+    live: bool          # whether `version` was the game's latest
 
-    @property
-    def live(self) -> bool:
-        return self.version == self.game.version
+
+def seeing(warlog: Warlog, caller: Caller, view: Callable[[Horizon], T]) -> T:
+    """`view` of what `caller` sees now, run as `Warlog.viewing` runs it: again when a write changed the game
+    meanwhile. `seeing(..., lambda seen: seen)` takes just the horizon (its `version` and `live`)."""
+    return warlog.viewing(caller.game_id, lambda game: view(horizon(warlog, game, caller)))
 
 
 def delay_of(game: Game, caller: Caller) -> float:
@@ -52,18 +60,18 @@ def delay_of(game: Game, caller: Caller) -> float:
 def horizon(warlog: Warlog, game: Game, caller: Caller, now: float | None = None) -> Horizon:
     delay = delay_of(game, caller)
     if delay <= 0:
-        return Horizon(game, game.version, 0.0)
+        return Horizon(game, game.version, 0.0, True)
     cutoff = iso((clock() if now is None else now) - delay)
     lte = game.version
     while lte > 1:  # newest first: the horizon is usually a few events behind the head
         page = list(warlog.repository.event_store.get(game.id, lte=lte, desc=True, limit=PAGE))
         for event in page:
             if event.entry["at"] <= cutoff:
-                return Horizon(game, event.entry["seq"], delay)
+                return Horizon(game, event.entry["seq"], delay, event.entry["seq"] == game.version)
         if len(page) < PAGE:
             break
         lte = page[-1].entry["seq"] - 1
-    return Horizon(game, 1, delay)  # the game's creation is no secret to a token made by it
+    return Horizon(game, 1, delay, game.version == 1)  # the game's creation is no secret to a token made by it
 
 
 def seconds_until_next(warlog: Warlog, seen: Horizon, now: float | None = None) -> float | None:

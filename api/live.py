@@ -11,7 +11,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from api.deps import Caller
 from api.feed import sleep_until
-from api.horizon import Horizon, entries_page, horizon, seconds_until_next
+from api.horizon import Horizon, entries_page, seconds_until_next, seeing
 from domain.application import Warlog
 
 PAGE = 500
@@ -23,10 +23,11 @@ async def follow(request: Request, warlog: Warlog, caller: Caller, start: int) -
     game_id = caller.game_id
 
     def read_delayed(after: int) -> tuple[list[dict[str, Any]], float, bool]:
-        seen = horizon(warlog, warlog.read(game_id), caller)
-        reveal = seconds_until_next(warlog, seen)
-        wait = min(feed.poll_s, math.inf if reveal is None else reveal + 0.01)
-        return entries_page(warlog, seen, after, PAGE), wait, seen.delay_s > 0
+        def view(seen: Horizon) -> tuple[list[dict[str, Any]], float, bool]:
+            reveal = seconds_until_next(warlog, seen)
+            wait = min(feed.poll_s, math.inf if reveal is None else reveal + 0.01)
+            return entries_page(warlog, seen, after, PAGE), wait, seen.delay_s > 0
+        return seeing(warlog, caller, view)
 
     def read_live(after: int, generation: int, woken: bool) -> tuple[list[dict[str, Any]], float, bool]:
         batch = feed.tails.read(game_id, after, generation, woken,
@@ -52,4 +53,4 @@ async def follow(request: Request, warlog: Warlog, caller: Caller, start: int) -
 
 
 async def current(warlog: Warlog, caller: Caller) -> Horizon:
-    return await run_in_threadpool(lambda: horizon(warlog, warlog.read(caller.game_id), caller))
+    return await run_in_threadpool(seeing, warlog, caller, lambda seen: seen)

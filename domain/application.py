@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -37,6 +37,8 @@ from domain.rulings import Malformed, NotFound, Refused, Ruling
 DEFAULT_OPTIONS = {"battle_rounds": 5, "reserves_from_round": 2, "spectator_delay_s": 0}
 ROLES = ("A", "B", "spectator")
 LOCK_STRIPES = 64
+VIEW_TRIES = 4  # optimistic tries of a view before it runs under the game's lock (Warlog.viewing)
+T = TypeVar("T")
 
 
 class Conflict(Refused):
@@ -147,6 +149,9 @@ class Warlog(Application):
         start()
         # striped: a bounded set of locks, however many game ids (real or guessed) are asked for
         self._locks = [threading.RLock() for _ in range(LOCK_STRIPES)]
+        # a stripe's count of writes begun, each bumped under the stripe's lock before the cached game
+        # changes in place: a view that saw the same count before and after ran on a game nobody changed
+        self._epochs = [0] * LOCK_STRIPES
         self._roles: dict[str, tuple[UUID, str]] = {}
         self._inspected: dict[UUID, None] = {}   # games walked in full once in this process
         self._damaged: dict[UUID, Damaged] = {}  # and those found damaged: refused from then on
@@ -169,6 +174,22 @@ class Warlog(Application):
         """Serialises this process's loads and writes of one game (the cached aggregate is shared)."""
         return self._locks[game_id.int % LOCK_STRIPES]
 
+    def _changing(self, game_id: UUID) -> None:
+        """Called under the game's lock just before its cached game changes in place (see `viewing`)."""
+        self._epochs[game_id.int % LOCK_STRIPES] += 1
+
+    def _forwarding(self, game_id: UUID) -> Callable[[Game | None, Any], Game]:
+        """The projector for loads: `integrity.checked`, announcing (`_changing`) a cached game about to be
+        fast-forwarded in place with events another process appended."""
+        def project(game: Game | None, events: Any) -> Game:
+            def announced() -> Iterator[Any]:
+                for event in events:
+                    if game is not None:
+                        self._changing(game_id)
+                    yield event
+            return integrity.checked(game, announced())
+        return project
+
     def game(self, game_id: UUID) -> Game:
         """The game, checked as `domain.integrity` describes: in full the first time this process
         loads it, and every event read on each load; a damaged game raises Damaged (409 SVC.DAMAGED)."""
@@ -178,7 +199,7 @@ class Warlog(Application):
         try:
             if game_id not in self._inspected:
                 self.inspect(game_id).raise_if_bad()
-            game = self.repository.get(game_id, projector_func=integrity.checked)
+            game = self.repository.get(game_id, projector_func=self._forwarding(game_id))
         except AggregateNotFoundError:
             raise NotFound(f"no game {game_id}") from None
         except Damaged as damage:
@@ -251,6 +272,7 @@ class Warlog(Application):
                 raise NeedsStore(game_id)
             game = cached or self.game(game_id)
             loaded = game.version
+            self._changing(game_id)  # `work` changes the game in hand, which readers may hold too
             try:
                 result = work(game)
                 if game.pending_events:
@@ -456,9 +478,31 @@ class Warlog(Application):
     # -- reading -------------------------------------------------------------------------
 
     def read(self, game_id: UUID) -> Game:
-        """The current game for reading (shared with the cache: do not mutate)."""
+        """The current game, shared with the cache: writes change it in place, so read here only what never
+        changes (its id, its tokens, its ruleset); anything else through `viewing`."""
         with self.lock(game_id):
             return self.game(game_id)
+
+    def viewing(self, game_id: UUID, view: Callable[[Game], T]) -> T:
+        """`view(game)` on the current game as no write changed it meanwhile. Writes change the cached game
+        in place (a copy per write would cost a deep copy of the whole game), so a view in a worker thread
+        may overlap one; it is then run again on the game as that write left it, and after `VIEW_TRIES`
+        such overlaps, under the game's lock. What a view raises counts only when no write overlapped it."""
+        stripe = game_id.int % LOCK_STRIPES
+        for _ in range(VIEW_TRIES):
+            with self.lock(game_id):
+                game = self.game(game_id)
+                epoch = self._epochs[stripe]
+            try:
+                result = view(game)
+            except Exception:
+                if self._epochs[stripe] == epoch:
+                    raise
+                continue
+            if self._epochs[stripe] == epoch:
+                return result
+        with self.lock(game_id):
+            return view(self.game(game_id))
 
     @staticmethod
     def public(entry: dict[str, Any], undone: bool) -> dict[str, Any]:
@@ -482,7 +526,8 @@ class Warlog(Application):
 
     def entries(self, game_id: UUID, after: int = 0, limit: int | None = None,
                 game: Game | None = None) -> list[dict[str, Any]]:
-        game = game or self.read(game_id)
+        if game is None:
+            return self.viewing(game_id, lambda current: self.entries(game_id, after, limit, current))
         return [self.public(e.entry, game.is_undone(e.entry["seq"])) for e in self.stored(game_id, after, limit)]
 
     def verify(self, game_id: UUID, upto: int | None = None, head: str | None = None) -> dict[str, Any]:
@@ -510,8 +555,9 @@ class Warlog(Application):
         bad = inspection.first_bad_seq
         seed = None
         if bad is None:
-            game = self.read(game_id)
-            seed = game.revealed_seed() if upto is None or upto >= game.version else None  # the end not yet seen
+            def seed_seen(game: Game) -> str | None:  # once the caller sees the end
+                return game.revealed_seed() if upto is None or upto >= game.version else None
+            seed = self.viewing(game_id, seed_seen)
         dice_ok = None if seed is None else self.dice_hold(entries, bytes.fromhex(seed))
         unmatched = replayed if replayed is None or upto is None or replayed[0] <= upto else None
         result = {"chain_ok": bad is None, "events": inspection.rows if upto is None else len(entries),

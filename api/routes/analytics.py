@@ -10,7 +10,7 @@ from fastapi.responses import StreamingResponse
 
 from api.deps import Reader, WarlogApp
 from api.errors import READS
-from api.horizon import entries_until, horizon
+from api.horizon import entries_until, seeing
 from projections.analytics import attacks_summary, summarize
 from projections.export import MEDIA_TYPES, render
 from projections.rows import game_rows
@@ -29,7 +29,7 @@ ANALYTICS = (
 @router.get("/games/{game_id}/analytics", summary="Luck, tempo and losses of this game", description=ANALYTICS)
 async def analytics(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
     def build() -> dict[str, Any]:
-        seen = horizon(warlog, warlog.read(caller.game_id), caller)
+        seen = seeing(warlog, caller, lambda seen: seen)
         entries = entries_until(warlog, seen)
         rows = game_rows(str(caller.game_id), entries)
         return {"game_id": str(caller.game_id), "version": seen.version, "game": rows.game,
@@ -48,7 +48,7 @@ async def export(caller: Reader, warlog: WarlogApp,
                  fmt: Annotated[Literal["ndjson", "csv"], Query(alias="format")] = "ndjson",
                  table: Annotated[Literal["events", "dice"], Query()] = "events") -> StreamingResponse:
     def build() -> list[dict[str, Any]]:
-        seen = horizon(warlog, warlog.read(caller.game_id), caller)
+        seen = seeing(warlog, caller, lambda seen: seen)
         rows = game_rows(str(caller.game_id), entries_until(warlog, seen))
         return rows.events if table == "events" else rows.dice
 

@@ -8,7 +8,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from api.deps import Reader, WarlogApp
 from api.errors import READS, Problem
-from api.horizon import horizon, stored_until
+from api.horizon import seeing, stored_until
 from domain.application import Warlog
 from projections.audit import GameLog, audit, story
 
@@ -16,7 +16,7 @@ router = APIRouter(tags=["audit"], responses=READS)
 
 
 def game_log(warlog: Warlog, caller: Any) -> tuple[GameLog, int]:
-    seen = horizon(warlog, warlog.read(caller.game_id), caller)  # spectators: delayed (api/horizon)
+    seen = seeing(warlog, caller, lambda seen: seen)  # spectators: delayed (api/horizon)
     stored, undone = stored_until(warlog, seen)
     return GameLog(str(caller.game_id), stored, undone), seen.version
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any, AsyncIterator
 
 from fastapi import APIRouter, Request
@@ -10,7 +11,7 @@ from sse_starlette.sse import EventSourceResponse
 
 from api.deps import Reader, StreamReader, WarlogApp
 from api.errors import READS
-from api.horizon import Horizon, horizon, state_of
+from api.horizon import Horizon, seeing, state_of
 from api.live import current, follow
 from api.routes.stream import CountedStream
 from domain.application import Warlog
@@ -29,7 +30,7 @@ def overlay_at(warlog: Warlog, seen: Horizon) -> dict[str, Any]:
 
 @router.get("/games/{game_id}/overlay", summary="The compact overlay view", description=DESCRIPTION)
 async def overlay(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
-    return await run_in_threadpool(lambda: overlay_at(warlog, horizon(warlog, warlog.read(caller.game_id), caller)))
+    return await run_in_threadpool(seeing, warlog, caller, partial(overlay_at, warlog))
 
 
 @router.get("/games/{game_id}/overlay/stream", response_class=EventSourceResponse,
@@ -44,10 +45,9 @@ async def overlay_stream(caller: StreamReader, warlog: WarlogApp, request: Reque
         return {"id": str(view["version"]), "event": "overlay", "data": json.dumps(view, ensure_ascii=False)}
 
     async def overlays() -> AsyncIterator[dict[str, Any]]:
-        yield message(await run_in_threadpool(overlay_at, warlog, seen))
+        yield message(await run_in_threadpool(seeing, warlog, caller, partial(overlay_at, warlog)))
         async for _batch in follow(request, warlog, caller, seen.version):
-            yield message(await run_in_threadpool(
-                lambda: overlay_at(warlog, horizon(warlog, warlog.read(caller.game_id), caller))))
+            yield message(await run_in_threadpool(seeing, warlog, caller, partial(overlay_at, warlog)))
 
     settings = request.app.state.settings
     return CountedStream(overlays(), ping=settings.keepalive_s, release=lambda: limits.close_stream(caller.token))

@@ -8,7 +8,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from api.deps import After, Reader, WarlogApp
 from api.errors import READS, Problem
-from api.horizon import entries_page, horizon, state_of
+from api.horizon import Horizon, entries_page, seeing, state_of
 from api.schemas import StatePublic
 from domain.integrity import Damaged
 from projections.state import state_view
@@ -24,8 +24,7 @@ router = APIRouter(tags=["reading"], responses=READS)
 async def state(caller: Reader, warlog: WarlogApp,
                 at: Annotated[int | None, Query(ge=1, description="a seq: the state after that event")] = None
                 ) -> dict[str, Any]:
-    def view() -> dict[str, Any]:
-        seen = horizon(warlog, warlog.read(caller.game_id), caller)
+    def view(seen: Horizon) -> dict[str, Any]:
         if at is None:
             state, version = state_of(warlog, seen)
         elif at > seen.version:
@@ -36,18 +35,17 @@ async def state(caller: Reader, warlog: WarlogApp,
         return state_view(state, version, caller.role, seen.game if live else None)
 
     # what undo/redo would do lives at GET /undo: after an undo, every state field but version is as it was
-    return await run_in_threadpool(view)
+    return await run_in_threadpool(seeing, warlog, caller, view)
 
 
 @router.get("/games/{game_id}/events", summary="The game log, oldest first, with `undone` as of now")
 async def events(caller: Reader, warlog: WarlogApp,
                  after: After = 0,
                  limit: Annotated[int, Query(ge=1)] = 100) -> dict[str, Any]:
-    def page() -> dict[str, Any]:
-        seen = horizon(warlog, warlog.read(caller.game_id), caller)  # spectators: delayed (api/horizon)
+    def page(seen: Horizon) -> dict[str, Any]:  # spectators: delayed (api/horizon)
         return {"events": entries_page(warlog, seen, after, min(limit, 1000)), "last_seq": seen.version}
 
-    return await run_in_threadpool(page)
+    return await run_in_threadpool(seeing, warlog, caller, page)
 
 
 @router.get("/games/{game_id}/verify", summary="Recompute the hash chain (and, once ended, every server roll)",
@@ -66,8 +64,8 @@ async def verify(caller: Reader, warlog: WarlogApp,
                  head: Annotated[str | None, Query(pattern="^[0-9a-f]{64}$")] = None) -> dict[str, Any]:
     def check() -> dict[str, Any]:
         try:
-            seen = horizon(warlog, warlog.read(caller.game_id), caller)  # a delayed spectator checks what it sees
-            upto = None if seen.live else seen.version
+            # a delayed spectator checks what it sees
+            upto = seeing(warlog, caller, lambda seen: None if seen.live else seen.version)
         except Damaged:
             upto = None  # the one read a damaged game still answers: where it is damaged
         return warlog.verify(caller.game_id, upto, head)  # every row read once for both checks

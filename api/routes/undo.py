@@ -8,7 +8,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from api.deps import Reader, WarlogApp
 from api.errors import READS
-from api.horizon import horizon
+from api.horizon import Horizon, seeing
 from projections.state import undo_view
 
 router = APIRouter(tags=["play"], responses=READS)
@@ -21,9 +21,8 @@ router = APIRouter(tags=["play"], responses=READS)
                         "`pending_request`: an undo request waiting for an answer, and whether this seat answers "
                         "it. Kept out of /state, whose every field but `version` is the same after an undo.")
 async def undo_preview(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
-    def build() -> dict[str, Any]:
-        seen = horizon(warlog, warlog.read(caller.game_id), caller)
+    def build(seen: Horizon) -> dict[str, Any]:
         game = seen.game if seen.live else warlog.game_at(caller.game_id, seen.version)
         return {"version": seen.version, **undo_view(game, caller.role if caller.is_seat else None)}
 
-    return await run_in_threadpool(build)
+    return await run_in_threadpool(seeing, warlog, caller, build)

@@ -110,10 +110,11 @@ def digest(token: str) -> str:
 
 
 def remember(book: dict[Any, Any], key: Any, value: Any, most: int = 100_000) -> None:
-    """A bounded book: past `most` entries, forget the oldest half."""
+    """A bounded book: past `most` entries, forget the oldest half (several threads may be forgetting the same
+    entries at once: one that is already gone is no error)."""
     if len(book) >= most:
         for old in list(book)[: most // 2]:
-            del book[old]
+            book.pop(old, None)
     book[key] = value
 
 
@@ -352,10 +353,7 @@ class Warlog(Application):
         role = game.check_token(token)
         if role is None:
             return None
-        if len(self._roles) >= 100_000:  # bounded: forget the oldest half
-            for key in list(self._roles)[:50_000]:
-                del self._roles[key]
-        self._roles[digest(token)] = (game.id, role)
+        remember(self._roles, digest(token), (game.id, role))
         return game.id, role
 
     def _role_in_damaged(self, game_id: UUID, token: str, damage: Damaged) -> tuple[UUID, str] | None:

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.routes import reading
-from domain.application import VIEW_TRIES, Warlog
+from domain.application import VIEW_TRIES, Warlog, remember
 from tests.conftest import settings_for
 from tests.integration.test_concurrency import AT, new_started_game, roll
 from tests.support.client import GameClient, unit
@@ -141,3 +141,18 @@ def test_the_state_read_over_http_while_a_command_is_applied_is_one_version(tmp_
         assert staged
         assert state == game.state("A")  # the state after the command, whole
         assert state["version"] == started + 1
+
+
+def test_two_threads_forgetting_the_same_old_tokens_at_once_is_no_error():
+    """The books of tokens checked and games walked are bounded; two request threads may reach the bound
+    together and forget the same oldest half. Staged: the other thread forgets two of them first."""
+    class Racing(dict):
+        def __iter__(self):
+            keys = list(super().__iter__())
+            for gone in keys[:2]:
+                super().__delitem__(gone)
+            return iter(keys)
+
+    book = Racing((f"token {n}", n) for n in range(10))
+    remember(book, "new token", 10, most=10)
+    assert list(book) == [f"token {n}" for n in range(5, 10)] + ["new token"]

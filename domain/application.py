@@ -573,16 +573,14 @@ class Warlog(Application):
 
     def _check_snapshots_by_replay(self, game_id: UUID, inspection: integrity.Inspection) -> None:
         """Every snapshot against the game the events up to its version make (one full replay)."""
-        if self.snapshots is None:
-            return
         game, applied = None, 0
-        for snapshot in self.snapshots.get(game_id):
+        for snapshot in inspection.snapshots:  # as `inspect` read them (each decoded once a /verify)
             try:
-                game = integrity.checked(game, inspection.events[applied: snapshot.originator_version])
+                game = integrity.checked(game, inspection.events[applied: snapshot.version])
             except Damaged as damage:  # an event whose meta the game cannot apply
                 inspection.fail(damage.first_bad_seq, damage.why)
                 return
-            applied = snapshot.originator_version
+            applied = snapshot.version
             if integrity.snapshot_disagrees(snapshot, game):
                 inspection.fail(applied, "a snapshot disagrees with the events it stands for")
                 return

@@ -7,15 +7,21 @@ dir), driven by one keep-alive httpx client, the requests alternated
 ratio is also taken block by block (BLOCK pairs each) and the spread of
 those block ratios printed: a burst of other work on the machine moves one
 block, not the verdict.
-It then times `Warlog.command` in this process (no HTTP) to split the cost,
-and with --profile prints where that time goes (cProfile).
+It then splits the cost in this process: warlog's whole app and the echo app
+called as ASGI applications (no socket, no uvicorn), alternated, and
+`Warlog.command` alone (no HTTP); with --profile, where that time goes (cProfile).
 """
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import cProfile
+import json
 import pstats
+import time
 from pathlib import Path
+from typing import Any
 from uuid import UUID
 
 import httpx
@@ -105,6 +111,58 @@ def in_process(requests: int, seconds: float, profile: bool) -> list[float]:
             warlog.close()
 
 
+def asgi_apps(requests: int) -> tuple[list[float], list[float]]:
+    """warlog's app (`create_app`, SQLite file, its request log line included) and the echo app, each called
+    as an ASGI application with the same body and headers, alternated: what the app costs beside the echo
+    endpoint with uvicorn and the socket left out."""
+    import echo_app
+    from api.app import create_app
+    from api.settings import Settings
+
+    body = json.dumps(FREE_ROLL).encode()
+    with workdir() as tmp, open(tmp / "requests.log", "w") as log, contextlib.redirect_stdout(log):
+        created = build_game(sqlite_env(tmp / "warlog.db"), 0)
+        app = create_app(Settings(db=str(tmp / "warlog.db"), log_json=True, requests_per_second=1e6,
+                                  burst=10 ** 6))
+        headers = [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"),
+                   (b"content-length", str(len(body)).encode()),
+                   *[(k.lower().encode(), v.encode()) for k, v in bearer(created["tokens"]["A"]).items()]]
+
+        async def call(target: Any, path: str) -> float:
+            scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+                     "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+                     "root_path": "", "headers": headers, "client": ("127.0.0.1", 50000),
+                     "server": ("127.0.0.1", 8000)}
+            messages = [{"type": "http.request", "body": body, "more_body": False}]
+            sent: list[dict[str, Any]] = []
+
+            async def receive() -> dict[str, Any]:
+                return messages.pop() if messages else {"type": "http.disconnect"}
+
+            async def send(message: dict[str, Any]) -> None:
+                sent.append(message)
+
+            started = time.perf_counter()
+            await target(scope, receive, send)
+            took = time.perf_counter() - started
+            if sent[0]["status"] != 200:
+                raise RuntimeError(f"{path}: {sent[0]['status']} {sent[1].get('body', b'')[:300]!r}")
+            return took
+
+        async def alternate() -> tuple[list[float], list[float]]:
+            async with app.router.lifespan_context(app):
+                command_path = f"/games/{created['game_id']}/commands"
+                warlog_s, echo_s = [], []
+                for n in range(WARM_UP + requests):
+                    took_warlog, took_echo = await call(app, command_path), await call(echo_app.app, "/echo")
+                    if n >= WARM_UP:
+                        warlog_s.append(took_warlog)
+                        echo_s.append(took_echo)
+                return warlog_s, echo_s
+
+        return asyncio.run(alternate())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=5000, help="pairs of requests (default 5000)")
@@ -117,12 +175,16 @@ def main() -> None:
 
     header("free_roll latency over HTTP vs a bare FastAPI echo (issue 2, target <= 1.5x)")
     http = over_http(args.requests, args.seconds, args.py_spy)
+    app_s, echo_app_s = asgi_apps(min(args.requests, 2000))
     direct_s = in_process(min(args.requests, 500), args.seconds / 3, args.profile)
     warlog_s, echo_s = http["warlog"], http["echo"]
     print(f"   echo (client side)                   {summary(echo_s)}")
     print(f"   free_roll (client side)              {summary(warlog_s)}")
     print(f"     inside warlog's request log line   {summary(http['server'])}")
-    print(f"     of which the worker-thread call    {summary(http['write'])}")
+    print(f"     of which the write (write_ms)      {summary(http['write'])}")
+    print(f"   in process, as ASGI apps: echo       {summary(echo_app_s)}")
+    print(f"   in process, as ASGI apps: free_roll  {summary(app_s)} "
+          f"= {ratio(percentile(app_s, 50), percentile(echo_app_s, 50))} the echo app's p50")
     print(f"   Warlog.command in process (no HTTP)  {summary(direct_s)}")
     p50, echo_p50 = percentile(warlog_s, 50), percentile(echo_s, 50)
     blocks = [percentile(warlog_s[i:i + BLOCK], 50) / percentile(echo_s[i:i + BLOCK], 50)

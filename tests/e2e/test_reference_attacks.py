@@ -176,3 +176,60 @@ def test_a_charge_names_the_bodyguard_of_an_attached_leader_and_engages_them_bot
     engaged = game.cmd("A", "charge_move", unit="chargers", targets=["guard"], distance=6)["events"]
     (together,) = [e for e in engaged if e["type"] == "UnitsEngaged"]
     assert sorted(together["data"]["with"]) == ["captain", "guard"]
+
+
+RIFLE = {"name": "Rifle", "type": "ranged", "range": 24, "A": "1", "skill": 3, "S": 4, "AP": 0, "D": "1",
+         "keywords": []}
+CARBINE = {**RIFLE, "name": "Carbine"}
+TROOPER = {"name": "Trooper", "count": 2, "M": 6, "T": 4, "Sv": 4, "InSv": None, "W": 1, "Ld": 7, "OC": 1, "BS": 3,
+           "WS": 3, "I": 4, "A": 1, "hull_points": None}
+GUNNER = {**TROOPER, "name": "Gunner", "count": 1, "W": 2}
+
+
+def lines_of(declared: dict[str, Any]) -> list[tuple[str, int, int]]:
+    """The target's model lines an attack is read against: (name, models alive, the wounded model's lost wounds)."""
+    return [(line["name"], line["count"], line["wounds_taken"]) for line in declared["data"]["profile"]["target"]["lines"]]
+
+
+def test_a_wounded_gunner_keeps_its_wounds_when_the_table_removes_a_trooper_and_the_next_attack_is_judged(new_game):
+    game = new_game("reference", dice="table")
+    game.start([unit("shooters", 1, weapons=[RIFLE, CARBINE])], [unit("squad", 3, models=[TROOPER, GUNNER])])
+    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
+        play_awaited(game)
+    game.cmd("A", "select", unit="shooters", shooting="normal")
+    first = game.cmd("A", "attack", unit="shooters", weapon="Rifle", target="squad")["events"][0]
+    assert lines_of(first) == [("Trooper", 2, 0), ("Gunner", 1, 0)]
+    rolled(game, "A", "hit", [5])
+    rolled(game, "A", "wound", [5])
+    assert game.state()["awaiting"]["action"] == "allocate"  # a W1 trooper and the W2 gunner: the defender picks
+    game.cmd("B", "allocate", line=1)
+    resolved = rolled(game, "B", "save", [1])["AttackResolved"]["data"]
+    assert resolved["lines"] == {"squad": {"alive": [2, 1], "taken": [0, 1]}}
+    game.cmd("B", "record_casualties", unit="squad", models=1)  # the table removes one model of its own accord
+    second = game.send("A", {"type": "attack", "unit": "shooters", "weapon": "Carbine", "target": "squad"})
+    assert second.status_code == 200, second.text  # was a 500: the gunner's wound moved onto a W1 trooper
+    assert lines_of(second.json()["events"][0]) == [("Trooper", 1, 0), ("Gunner", 1, 1)]
+
+
+def test_a_mortal_wound_outside_an_attack_goes_to_the_wounded_gunner_first_with_its_own_w(new_game):
+    game = new_game("reference", dice="table")
+    game.start([unit("scouts", 1)],
+               [unit("squad", 3, models=[TROOPER, GUNNER], statuses=("engaged",), engaged_with=["scouts"])])
+    while (game.state()["phase"], game.state()["awaiting"]["action"]) != ("fight", "select"):
+        play_awaited(game)
+    game.cmd("B", "select", unit="squad", fight="normal")
+    game.cmd("B", "end_fight", unit="squad")
+    game.cmd("A", "select", unit="scouts", fight="normal")
+    game.cmd("A", "attack", unit="scouts", weapon="Knife", target="squad")
+    rolled(game, "A", "hit", [5])
+    rolled(game, "A", "wound", [5])
+    game.cmd("B", "allocate", line=1)
+    assert rolled(game, "B", "save", [1])["AttackResolved"]["data"]["lines"] == {"squad": {"alive": [2, 1],
+                                                                                          "taken": [0, 1]}}
+    while (game.state()["active_seat"], game.state()["phase"]) != ("B", "movement"):
+        play_awaited(game)
+    game.cmd("B", "select", unit="squad", move="fall_back", escape="desperate")
+    damage = rolled(game, "B", "hazard", [1, 6, 6])["DamageAllocated"]  # RS.MOV.4: one failure, one mortal wound
+    # RS.ATK.3: the wounded gunner takes it and falls (its second wound of two); both troopers stand
+    assert damage["data"]["models_destroyed"] == 1 and game.state()["units"]["squad"]["models_alive"] == 2
+    assert damage["data"]["lines"] == {"alive": [2, 0], "taken": [0, 0]}  # what the next attack is read against

@@ -12,7 +12,7 @@ from domain.rules.actions import Action
 from domain.rules.flow import alive, applies, handles, units_of
 from domain.attacks import ATTACKER, Need, Profile, Situation, from_data, profile_from, resolve, to_data
 from domain.rules.reference.choices import need_data
-from domain.rules.reference.common import (attached_to, engaged, first_model, foes, is_monster_or_vehicle, members,
+from domain.rules.reference.common import (attached_to, engaged, foes, is_monster_or_vehicle, members,
                                            not_a_unit_alone, weapon_keywords)
 from domain.rulings import Malformed, NotFound, Refused
 
@@ -267,22 +267,27 @@ class Shooting:
 
     def damage(self, t: Any, attack: dict[str, Any], amounts: list[int], mortal: bool = False,
                rule: str = "RS.ATK.4") -> None:
-        """RS.ATK.4: a model at 0 wounds is destroyed; excess damage from one attack is lost (not mortal wounds)."""
+        """RS.ATK.4: a model at 0 wounds is destroyed; excess damage from one attack is lost (not mortal wounds).
+        Outside an attack (hazards, Desperate Escape) the damage goes model line by model line as an attack's
+        would (RS.ATK.3): to the wounded model first, then to the first lines standing, each model's own W."""
         uid = attack["target"]
         unit = t.state["units"][uid]
-        wounds = first_model(unit).get("hull_points") or first_model(unit)["W"]
-        taken = unit.get("model_damage", 0)
+        alive, taken = line_standing(unit)
+        wounds = [model.get("hull_points") or model.get("W", 1) for model in unit["models"]]
         destroyed, applied = 0, 0
         for amount in amounts:
-            while amount > 0 and destroyed < unit["models_alive"]:
-                hit = min(amount, wounds - taken)
-                taken += hit
+            while amount > 0 and any(alive):
+                line = next((i for i, lost in enumerate(taken) if lost), None)
+                line = line if line is not None else next(i for i, n in enumerate(alive) if n)
+                hit = min(amount, wounds[line] - taken[line])
+                taken[line] += hit
                 applied += hit
                 amount = amount - hit if mortal else 0
-                if taken >= wounds:
-                    destroyed, taken = destroyed + 1, 0
-        t.emit("DamageAllocated", {"unit": uid, "damage": amounts, "applied": applied,
-                                   "models_destroyed": destroyed, "model_damage": taken, "mortal": mortal}, rule)
+                if taken[line] >= wounds[line]:
+                    alive[line], taken[line], destroyed = alive[line] - 1, 0, destroyed + 1
+        t.emit("DamageAllocated", {"unit": uid, "damage": amounts, "applied": applied, "models_destroyed": destroyed,
+                                   "model_damage": sum(taken), "mortal": mortal,
+                                   "lines": {"alive": alive, "taken": taken}}, rule)
         if destroyed or applied:
             self.casualties(t, uid, destroyed, applied if unit["starting_strength"] == 1 else 0, rule)
 
@@ -299,7 +304,10 @@ class Shooting:
     def _model_damage(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
         unit = state["units"][data["unit"]]
         unit["model_damage"] = data["model_damage"]
-        unit.pop("lines", None)  # mortal wounds outside an attack: the lines are read again from the counts
+        if "lines" in data:  # the model lines as the damage left them (line_standing reads them for the next)
+            unit["lines"] = data["lines"]
+        else:  # stored before DamageAllocated named its lines: they are read again from the counts
+            unit.pop("lines", None)
 
     @applies("AttackResolved")
     def _attack_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
@@ -353,19 +361,30 @@ def record_losses(ruleset: Any, t: Any, together: list[str], before: dict[str, A
 
 
 def line_standing(unit: dict[str, Any]) -> tuple[list[int], list[int]]:
-    """Models alive and the wounded model's lost wounds, per model line: as the last attack left them, or,
-    after losses recorded otherwise, the first lines losing models first (CHARACTER lines last, RS.ATK.3)."""
+    """Models alive and the wounded model's lost wounds, per model line: as the last attack left them, with what
+    was recorded since laid over them (RS.ATK.3).
+
+    Without lines kept by an attack (none yet, or dropped by mortal wounds outside one or by revived models) a
+    unit's mustered lines are the start. Models lost since are taken from the first lines first; models returned
+    come back to the first lines short of their count, with full W (CORE.REV.1). A kept wounded model keeps its
+    lost wounds on its line while that line has a model standing; wounds known only as a count (`model_damage`,
+    with no lines kept) go to the first line standing with more W than that, else to none. What comes out always
+    makes a valid `ModelLine` each: a wounded model is alive and has lost fewer wounds than its W."""
     counts = [line.get("count", 1) for line in unit["models"]]
+    wounds = [line.get("hull_points") or line.get("W", 1) for line in unit["models"]]
     kept = unit.get("lines")
-    if kept and len(kept["alive"]) == len(counts) and sum(kept["alive"]) == unit["models_alive"]:
-        return list(kept["alive"]), list(kept["taken"])
-    gone, alive = sum(counts) - unit["models_alive"], []
-    for count in counts:
-        lost = min(count, max(0, gone))
-        alive.append(count - lost)
-        gone -= lost
-    taken = [0] * len(counts)
-    first = next((i for i, n in enumerate(alive) if n), None)
-    if first is not None:
-        taken[first] = unit.get("model_damage", 0)
+    if not (kept and len(kept["alive"]) == len(counts) == len(kept["taken"])):
+        kept = None
+    alive, taken = (list(kept["alive"]), list(kept["taken"])) if kept else (list(counts), [0] * len(counts))
+    change = unit["models_alive"] - sum(alive)
+    for i in range(len(alive)):
+        moved = min(counts[i] - alive[i], change) if change > 0 else -min(alive[i], -change)
+        alive[i] += moved
+        change -= moved
+    taken = [t if n and 0 < t < w else 0 for t, n, w in zip(taken, alive, wounds)]
+    damage = 0 if kept else unit.get("model_damage", 0)  # kept lines say whose the wounds are
+    if damage:
+        fits = next((i for i, (n, w) in enumerate(zip(alive, wounds)) if n and damage < w), None)
+        if fits is not None:
+            taken[fits] = damage
     return alive, taken

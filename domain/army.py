@@ -112,9 +112,13 @@ def starting_strengths(units: Mapping[str, Mapping[str, Any]]) -> dict[str, int]
     return strengths
 
 
+def model_wounds(line: Mapping[str, Any]) -> int:
+    """The W of one model of a model line: a vehicle's hull points where it has them."""
+    return line.get("hull_points") or line.get("W", 1)
+
+
 def total_wounds(unit: Mapping[str, Any]) -> int:
-    line = unit["models"][0]
-    return line.get("hull_points") or line["W"]
+    return model_wounds(unit["models"][0])
 
 
 def attached_models(units: Mapping[str, Mapping[str, Any]], uid: str) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from domain.army import model_wounds
 from domain.attacks.abilities import effects, parse_keywords
 from domain.attacks.profile import ModelLine, Profile, Situation, Target, Weapon
 
@@ -42,7 +43,7 @@ def target_from(units: Sequence[Mapping[str, Any]], alive: Sequence[Sequence[int
         for i, model in enumerate(unit["models"]):
             lines.append(ModelLine(
                 model["name"], alive[u][i] if alive else model.get("count", 1),
-                W=model.get("hull_points") or model.get("W", 1), T=model.get("T") or 4, Sv=model.get("Sv"),
+                W=model_wounds(model), T=model.get("T") or 4, Sv=model.get("Sv"),
                 InSv=model.get("InSv"), fnp=fnp, keywords=keywords,
                 wounds_taken=wounds_taken[u][i] if wounds_taken else 0))
     return Target(tuple(lines), frozenset().union(*(line.keywords for line in lines)),

@@ -28,14 +28,12 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parents[1]), str(HERE)]
 
 import httpx  # noqa: E402
-from harness import DEMO_ARMIES, header, ratio  # noqa: E402
+from harness import DEMO_ARMIES, UNLIMITED, header, ratio  # noqa: E402
 
 from api.app import create_app  # noqa: E402
 from api.settings import Settings  # noqa: E402
 from ops.service import postgres_schema  # noqa: E402
 
-UNLIMITED = {"log_json": True, "requests_per_second": 1e9, "burst": 10**9, "games_per_minute": 1e9,
-             "games_burst": 10**9}
 
 
 def bearer(token: str, key: str | None = None) -> dict[str, str]:

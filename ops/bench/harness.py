@@ -38,6 +38,8 @@ FREE_ROLL = {"type": "free_roll", "spec": "2D6", "purpose": "bench"}
 # The per-token limits would throttle a benchmark's single client (429); they are raised, not bypassed.
 SERVER_ENV = {"WARLOG_REQUESTS_PER_SECOND": "1000000", "WARLOG_BURST": "1000000",
               "WARLOG_STREAMS_PER_TOKEN": "1000", "WARLOG_LOG_JSON": "true"}
+UNLIMITED = {"log_json": True, "requests_per_second": 1e9, "burst": 10**9, "games_per_minute": 1e9,
+             "games_burst": 10**9}  # the same, as `Settings` fields, for an app created in the script's process
 
 
 PINNED: set[int] | None = None  # CPUs every server started from now on (and this script) run on

@@ -273,7 +273,7 @@ class Shooting:
         uid = attack["target"]
         unit = t.state["units"][uid]
         alive, taken = line_standing(unit)
-        wounds = [model.get("hull_points") or model.get("W", 1) for model in unit["models"]]
+        wounds = [army.model_wounds(model) for model in unit["models"]]
         destroyed, applied = 0, 0
         for amount in amounts:
             while amount > 0 and any(alive):
@@ -371,7 +371,7 @@ def line_standing(unit: dict[str, Any]) -> tuple[list[int], list[int]]:
     with no lines kept) go to the first line standing with more W than that, else to none. What comes out always
     makes a valid `ModelLine` each: a wounded model is alive and has lost fewer wounds than its W."""
     counts = [line.get("count", 1) for line in unit["models"]]
-    wounds = [line.get("hull_points") or line.get("W", 1) for line in unit["models"]]
+    wounds = [army.model_wounds(line) for line in unit["models"]]
     kept = unit.get("lines")
     if not (kept and len(kept["alive"]) == len(counts) == len(kept["taken"])):
         kept = None

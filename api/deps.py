@@ -14,6 +14,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from api.errors import Problem
 from domain.application import Warlog
+from domain.heads import parse_known_head
 from domain.integrity import Damaged
 from domain.rulings import NotFound
 
@@ -61,7 +62,7 @@ def _token(request: Request, query_allowed: bool) -> str | None:
     return None
 
 
-async def _caller(request: Request, game_id: str, query_allowed: bool) -> Caller:
+async def _caller(request: Request, game_id: str, query_allowed: bool, head_damage_raises: bool = True) -> Caller:
     """Runs on the event loop: a token already checked costs no store access and no thread hop."""
     shards = request.app.state.shards
     token = _token(request, query_allowed)
@@ -84,11 +85,39 @@ async def _caller(request: Request, game_id: str, query_allowed: bool) -> Caller
         raise Problem(403, "this token belongs to another game")
     await request.app.state.limits.take(token)
     request.state.log_context = {"game_id": str(wanted), "seat": found[1]}
-    return Caller(wanted, found[1], token)
+    caller = Caller(wanted, found[1], token)
+    await judge_known_head(request, caller, head_damage_raises)
+    return caller
+
+
+async def judge_known_head(request: Request, caller: Caller, raises: bool) -> None:
+    """`Known-Head: <seq>:<hash>` from a seat (the table app sends the last head it saw): the log must hold it
+    (SVC.DAMAGED), else the game is damaged from now on; `raises` false for /verify, which reports it. A
+    spectator's is not judged: only a seat vouches for what its game showed it."""
+    value = request.headers.get("known-head")
+    if value is None or not caller.is_seat:
+        return
+    known = parse_known_head(value)
+    if known is None:
+        raise Problem(422, "Known-Head must be <seq>:<hash>: the seq of an event this seat saw, a colon, and that "
+                           "event's hash (64 lower-case hex digits)", field="Known-Head")
+    warlog = warlog_of(request, caller.game_id)
+    if warlog.holds_head(caller.game_id, *known):
+        return
+    try:
+        await run_in_threadpool(warlog.known_head, caller.game_id, *known, caller.role)
+    except Damaged:
+        if raises:
+            raise
 
 
 async def reader(request: Request, game_id: Annotated[str, Path()]) -> Caller:
     return await _caller(request, game_id, query_allowed=False)
+
+
+async def verifier(request: Request, game_id: Annotated[str, Path()]) -> Caller:
+    """A reader whose Known-Head, if the log lacks it, is reported by /verify rather than refused."""
+    return await _caller(request, game_id, query_allowed=False, head_damage_raises=False)
 
 
 async def stream_reader(request: Request, game_id: Annotated[str, Path()]) -> Caller:
@@ -103,5 +132,6 @@ async def seat(request: Request, game_id: Annotated[str, Path()]) -> Caller:
 
 
 Reader = Annotated[Caller, Depends(reader)]
+Verifier = Annotated[Caller, Depends(verifier)]
 StreamReader = Annotated[Caller, Depends(stream_reader)]
 Seat = Annotated[Caller, Depends(seat)]

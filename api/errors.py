@@ -74,7 +74,7 @@ STATUS_OF = ((Conflict, 409), (PreconditionFailed, 412), (Malformed, 422), (NotF
 def ruling_problem(error: Ruling) -> tuple[int, dict[str, Any]]:
     status = next(code for cls, code in STATUS_OF if isinstance(error, cls))
     slug = "conflict" if isinstance(error, Conflict) else "damaged" if isinstance(error, Damaged) else None
-    extra = {"first_bad_seq": error.first_bad_seq} if isinstance(error, Damaged) else {}
+    extra = {"first_bad_seq": error.first_bad_seq, "damage": error.form} if isinstance(error, Damaged) else {}
     return status, problem_body(status, error.detail, error.rule, slug=slug, field=error.field, **extra)
 
 

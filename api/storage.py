@@ -12,19 +12,70 @@ PostgreSQL: the library's PostgreSQL module with its application recorder chosen
 own APPLICATION_RECORDER_TOPIC (`OneTripRecorder`, below): an append is one round trip, with the table
 lock held inside the server only. `AsyncAppends` sends that same append from the event loop (psycopg's
 asyncio pool) for the serving processes' default write mode, "deferred" (api/settings.py).
+
+Both keep each game's head record (domain/heads.py) in a table of its own, `warlog_heads`, written in the
+transaction of every append: the recorders take `head=(game_id, seq, hash)` beside the events, and the
+record only ever rises.
 """
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
+from collections.abc import Sequence
+from uuid import UUID
+
 import psycopg
 from eventsourcing import persistence, postgres, sqlite
+from eventsourcing.utils import retry
 from psycopg.sql import SQL, Identifier
 from psycopg.types.composite import register_composite
 from psycopg_pool import AsyncConnectionPool
 
+from domain.heads import HeadRow
+
 CHOICES = ("NORMAL", "FULL", "EXTRA")
+HEADS_TABLE = "warlog_heads"
+HEAD_COLUMNS = "seq, hash, claim_seq, claim_hash, claim_by"
+Head = tuple[UUID, int, str]  # (game id, seq, hash): what an append's transaction records as the head
+
+
+class HeadedSQLiteRecorder(sqlite.SQLiteApplicationRecorder):
+    """The library's SQLite application recorder with the head record written in each append's transaction."""
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [*super().construct_create_table_statements(),
+                f"CREATE TABLE IF NOT EXISTS {HEADS_TABLE} (game_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, "
+                "hash TEXT NOT NULL, claim_seq INTEGER, claim_hash TEXT, claim_by TEXT)"]
+
+    def _insert_events(self, c: sqlite.SQLiteCursor, stored_events: Sequence[persistence.StoredEvent],
+                       **kwargs: Any) -> Sequence[int] | None:
+        returning = super()._insert_events(c, stored_events, **kwargs)
+        head: Head | None = kwargs.get("head")
+        if head is not None:
+            c.execute(f"INSERT INTO {HEADS_TABLE} (game_id, seq, hash) VALUES (?, ?, ?) ON CONFLICT (game_id) "
+                      f"DO UPDATE SET seq = excluded.seq, hash = excluded.hash WHERE {HEADS_TABLE}.seq < excluded.seq",
+                      (head[0].hex, head[1], head[2]))
+        return returning
+
+    def select_head(self, game_id: UUID) -> HeadRow | None:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT {HEAD_COLUMNS} FROM {HEADS_TABLE} WHERE game_id = ?", (game_id.hex,))
+            row = c.fetchone()
+        return None if row is None else HeadRow(*tuple(row))
+
+    def take_head(self, game_id: UUID, seq: int, hash: str) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(f"INSERT INTO {HEADS_TABLE} (game_id, seq, hash) VALUES (?, ?, ?) ON CONFLICT (game_id) "
+                      f"DO UPDATE SET seq = excluded.seq, hash = excluded.hash WHERE {HEADS_TABLE}.seq = 0",
+                      (game_id.hex, seq, hash))
+
+    def claim_head(self, game_id: UUID, seq: int, hash: str, by: str) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(f"INSERT INTO {HEADS_TABLE} (game_id, seq, hash, claim_seq, claim_hash, claim_by) "
+                      "VALUES (?, 0, '', ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET claim_seq = excluded.claim_seq, "
+                      f"claim_hash = excluded.claim_hash, claim_by = excluded.claim_by "
+                      f"WHERE {HEADS_TABLE}.claim_seq IS NULL", (game_id.hex, seq, hash, by))
 
 
 class TunedConnectionPool(sqlite.SQLiteConnectionPool):
@@ -40,6 +91,7 @@ class TunedConnectionPool(sqlite.SQLiteConnectionPool):
 
 class Factory(sqlite.SQLiteFactory):
     SQLITE_SYNCHRONOUS = "SQLITE_SYNCHRONOUS"
+    application_recorder_class = HeadedSQLiteRecorder  # the library's, keeping the head record
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
@@ -65,17 +117,21 @@ class OneTripRecorder(postgres.PostgresApplicationRecorder):
     so a follower of the notification log could pass over an id that commits later, and it is named
     per schema rather than per table, so that several applications in one schema (the shards) would
     each replace the others' and insert into the last one's table. The function made here takes the
-    lock, as the pipelined path does, and is named after its table."""
+    lock, as the pipelined path does, and is named after its table. It also raises the game's head record
+    (`warlog_heads`, one table for every shard of the schema) in the same transaction."""
 
     def __init__(self, datastore: postgres.PostgresDatastore, *, events_table_name: str = "stored_events"):
         super().__init__(datastore, events_table_name=events_table_name)
         schema, table = Identifier(datastore.schema), Identifier(events_table_name)
         self.pg_function_name_insert_events = f"{events_table_name}_insert"[:63]
         function = Identifier(self.pg_function_name_insert_events)
-        self.sql_invoke_pg_function_insert_events = SQL("SELECT * FROM {schema}.{function}((%s))").format(
+        heads = Identifier(HEADS_TABLE)
+        self.sql_invoke_pg_function_insert_events = SQL(
+            "SELECT * FROM {schema}.{function}((%s), %s::uuid, %s::bigint, %s::text)").format(
             schema=schema, function=function)
         self.sql_create_statements[self.create_insert_function_statement_index] = SQL(
-            "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[]) "
+            "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[], "
+            "head_id uuid, head_seq bigint, head_hash text) "
             "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ BEGIN "
             "SET LOCAL lock_timeout = '{lock_timeout}s'; "
             "LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
@@ -83,9 +139,55 @@ class OneTripRecorder(postgres.PostgresApplicationRecorder):
             "RETURN QUERY INSERT INTO {schema}.{table} AS t (originator_id, originator_version, topic, state) "
             "SELECT originator_id, originator_version, topic, state FROM unnest(events) "
             "RETURNING notification_id; "
+            "IF head_id IS NOT NULL THEN "
+            "INSERT INTO {schema}.{heads} AS h (game_id, seq, hash) VALUES (head_id, head_seq, head_hash) "
+            "ON CONFLICT (game_id) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash WHERE h.seq < EXCLUDED.seq; "
+            "END IF; "
             "END; $BODY$"
         ).format(schema=schema, function=function, event=Identifier(self.stored_event_type_name),
-                 lock_timeout=datastore.lock_timeout, table=table, channel=Identifier(self.channel_name))
+                 lock_timeout=datastore.lock_timeout, table=table, channel=Identifier(self.channel_name),
+                 heads=heads)
+        self.sql_create_statements.append(SQL(
+            "CREATE TABLE IF NOT EXISTS {schema}.{heads} (game_id uuid PRIMARY KEY, seq bigint NOT NULL, "
+            "hash text NOT NULL, claim_seq bigint, claim_hash text, claim_by text)").format(schema=schema, heads=heads))
+        self.sql_select_head = SQL("SELECT " + HEAD_COLUMNS + " FROM {schema}.{heads} WHERE game_id = %s").format(
+            schema=schema, heads=heads)
+        self.sql_take_head = SQL(
+            "INSERT INTO {schema}.{heads} AS h (game_id, seq, hash) VALUES (%s, %s, %s) ON CONFLICT (game_id) "
+            "DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash WHERE h.seq = 0").format(schema=schema, heads=heads)
+        self.sql_claim_head = SQL(
+            "INSERT INTO {schema}.{heads} AS h (game_id, seq, hash, claim_seq, claim_hash, claim_by) "
+            "VALUES (%s, 0, '', %s, %s, %s) ON CONFLICT (game_id) DO UPDATE SET claim_seq = EXCLUDED.claim_seq, "
+            "claim_hash = EXCLUDED.claim_hash, claim_by = EXCLUDED.claim_by WHERE h.claim_seq IS NULL"
+        ).format(schema=schema, heads=heads)
+
+    def pg_rows(self, stored_events: Sequence[persistence.StoredEvent]) -> list[Any]:
+        return [self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state)
+                for e in stored_events]
+
+    @retry((persistence.InterfaceError, persistence.OperationalError), max_attempts=10, wait=0.2)
+    def insert_events(self, stored_events: Sequence[persistence.StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        """The library's database-function append, with the head record beside the events."""
+        head: Head | tuple[None, None, None] = kwargs.get("head") or (None, None, None)
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(self.sql_invoke_pg_function_insert_events, (self.pg_rows(stored_events), *head),
+                         prepare=True)
+            return [row[self.pg_function_name_insert_events] for row in curs.fetchall()]
+
+    def _head_statement(self, statement: Any, params: tuple[Any, ...], fetch: bool = False) -> Any:
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(statement, params)
+            return curs.fetchone() if fetch else None
+
+    def select_head(self, game_id: UUID) -> HeadRow | None:
+        row = self._head_statement(self.sql_select_head, (game_id,), fetch=True)
+        return None if row is None else HeadRow(*row.values())
+
+    def take_head(self, game_id: UUID, seq: int, hash: str) -> None:
+        self._head_statement(self.sql_take_head, (game_id, seq, hash))
+
+    def claim_head(self, game_id: UUID, seq: int, hash: str, by: str) -> None:
+        self._head_statement(self.sql_claim_head, (game_id, seq, hash, by))
 
 
 class AsyncAppends:
@@ -120,15 +222,14 @@ class AsyncAppends:
     async def close(self) -> None:
         await self._pool.close()
 
-    async def insert(self, stored_events: list[Any]) -> list[int]:
+    async def insert(self, stored_events: list[Any], head: Head) -> list[int]:
         recorder = self._recorder
-        rows = [recorder.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state)
-                for e in stored_events]
+        rows = recorder.pg_rows(stored_events)
         for attempt in range(1, self.ATTEMPTS + 1):
             try:
                 async with self._pool.connection() as connection:
-                    cursor = await connection.execute(recorder.sql_invoke_pg_function_insert_events, (rows,),
-                                                      prepare=True)
+                    cursor = await connection.execute(recorder.sql_invoke_pg_function_insert_events,
+                                                      (rows, *head), prepare=True)
                     return [row[0] for row in await cursor.fetchall()]
             except psycopg.IntegrityError as error:
                 raise persistence.IntegrityError(str(error)) from error

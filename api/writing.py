@@ -133,7 +133,7 @@ async def deferred_write(request: Request, game_id: UUID, call: Callable[[], Any
         if not isinstance(answer, Deferred):
             return answer
         try:
-            await request.app.state.appends[id(answer.app)].insert(answer.stored_events())
+            await request.app.state.appends[id(answer.app)].insert(answer.stored_events(), answer.head)
         except IntegrityError:
             await asyncio.sleep(0.01 * (attempt + 1))
             answer = await run_in_threadpool(answer.again)  # the store's latest is loaded first

@@ -27,7 +27,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, InternalError, ProgrammingError
 from eventsourcing.utils import retry
 
-from domain import chain, dice, integrity, rerun
+from domain import chain, dice, heads, integrity, rerun
 from domain.shards import APP_NAME, shard_name
 from domain.commands import Command
 from domain.game import Game
@@ -86,6 +86,11 @@ class Deferred:
 
     def stored_events(self) -> list[Any]:
         return [self.app.mapper.to_stored_event(event) for event in self.events]
+
+    @property
+    def head(self) -> tuple[UUID, int, str]:
+        """The head record the append writes in its transaction (domain/heads.py)."""
+        return self.game.id, self.game.version, self.game.head
 
     def snapshot_due(self) -> bool:
         """Whether `appended()` will also store a snapshot (a blocking round trip)."""
@@ -156,6 +161,8 @@ class Warlog(Application):
         self._roles: dict[str, tuple[UUID, str]] = {}
         self._inspected: dict[UUID, None] = {}   # games walked in full once in this process
         self._damaged: dict[UUID, Damaged] = {}  # and those found damaged: refused from then on
+        self.heads, self._memory_heads = heads.head_store(self.recorder)
+        self._heads_held: dict[tuple[UUID, int], str] = {}  # seat heads (seq -> hash) found in the log
 
     @classmethod
     def shard(cls, shard: int) -> type["Warlog"]:
@@ -212,14 +219,17 @@ class Warlog(Application):
     def _mark_damaged(self, game_id: UUID, damage: Damaged) -> Damaged:
         """Name the first bad seq the full walk finds (a load sees only the events after a snapshot)."""
         self._evict(game_id)
-        walked = self.inspect(game_id)
-        if walked.first_bad_seq is not None and walked.first_bad_seq <= damage.first_bad_seq:
-            damage = Damaged(walked.first_bad_seq, walked.why or damage.why)
+        walked = self.inspect(game_id).damage()
+        if walked is not None and walked.first_bad_seq <= damage.first_bad_seq:
+            damage = walked
         remember(self._damaged, game_id, damage)
         return damage
 
     def inspect(self, game_id: UUID, keep_events: bool = False) -> integrity.Inspection:
-        """Every stored row of the game and every snapshot, each decoded on its own."""
+        """Every stored row of the game and every snapshot, each decoded on its own, and the head record
+        and any seat's claim against them. A game stored before head records takes its head here, once
+        its log is found whole."""
+        record = self.heads.select_head(game_id)
         rows = ((stored.originator_version, partial(self.mapper.to_domain_event, stored))
                 for stored in self.recorder.select_events(game_id))
         snapshots = []
@@ -227,7 +237,10 @@ class Warlog(Application):
             recorder, mapper = self.snapshots.recorder, self.snapshots.mapper
             snapshots = [(stored.originator_version, partial(mapper.to_domain_event, stored))
                          for stored in recorder.select_events(game_id)]
-        return integrity.inspect(rows, snapshots, keep_events)
+        found = integrity.inspect(rows, snapshots, keep_events, record.heads() if record else ())
+        if (record is None or record.seq == 0) and found.ok and found.entries:
+            self.heads.take_head(game_id, found.entries[-1]["seq"], found.entries[-1]["hash"])
+        return found
 
     def _evict(self, game_id: UUID) -> None:
         cache = self.repository.cache
@@ -298,9 +311,13 @@ class Warlog(Application):
         return self._attempt(game_id, work, False)
 
     def _store(self, game: Game) -> None:
-        """Append the game's new events (the store's unique (game, version) key refuses a lost race)."""
+        """Append the game's new events and, in the same transaction, its head record (domain/heads.py);
+        the store's unique (game, version) key refuses a lost race."""
         events = game.collect_events()
-        self.events.put(events)
+        head = (game.id, game.version, game.head)
+        self.events.put(events, head=head)
+        if self._memory_heads is not None:
+            self._memory_heads.appended(head)
         self._snapshot_if_due(game, events)
 
     def _snapshot_due(self, game: Game, events: list[Any]) -> bool:
@@ -314,6 +331,8 @@ class Warlog(Application):
 
     def _appended(self, deferred: "Deferred") -> None:
         """A deferred write's events are stored: its game is the cached one again."""
+        if self._memory_heads is not None:
+            self._memory_heads.appended(deferred.head)
         with self.lock(deferred.game_id):
             if self.repository.cache is not None:
                 self.repository.cache.put(deferred.game_id, deferred.game)
@@ -365,7 +384,7 @@ class Warlog(Application):
             created = self.mapper.to_domain_event(self.recorder.select_events(game_id, limit=1)[0])
             stored, committed = created.meta["tokens"], created.entry["data"].get("token_commitments")
         except Exception:  # the creation row itself is unreadable: no token can be judged, all are refused
-            raise Damaged(1, "the creation event cannot be read") from None
+            raise Damaged(1, "the creation event cannot be read", "unreadable") from None
         wanted = digest(token)
         for role, value in stored.items():
             if hmac.compare_digest(value, wanted) and (
@@ -440,7 +459,7 @@ class Warlog(Application):
         try:
             game = self.repository.get(game_id, version=version, projector_func=integrity.checked)
             if game.version != version:
-                raise Damaged(game.version + 1, "an event is missing")
+                raise Damaged(game.version + 1, "an event is missing", "missing")
         except Damaged as damage:
             raise self._mark_damaged(game_id, damage) from None
         return game
@@ -474,6 +493,40 @@ class Warlog(Application):
         return self._request(game_id, seat, key, body, if_match, act, parse and (lambda game: parse()), "redo")
 
     # -- reading -------------------------------------------------------------------------
+
+    def holds_head(self, game_id: UUID, seq: int, hash_: str) -> bool:
+        """Whether this process already knows the log holds the head (seq, hash): found so before, or the
+        cached game's own head. No store access (it runs on the event loop)."""
+        if self._heads_held.get((game_id, seq)) == hash_:
+            return True
+        cached = self._cached(game_id)
+        return cached is not None and cached.version == seq and cached.head == hash_
+
+    def known_head(self, game_id: UUID, seq: int, hash_: str, seat: str) -> None:
+        """A head seat `seat` presents (`Known-Head`): the log must hold it, as SVC.DAMAGED says. When it does
+        not (it ends before that seq, or has another event there), the seat's claim is left beside the head
+        record, so that every read and write of the game is refused from now on, after a restart too, and
+        this raises the damage (`/verify` reports it)."""
+        with self.lock(game_id):
+            game = self.game(game_id)  # the store's latest: a cached game is fast-forwarded first
+            version, head = game.version, game.head
+        if seq == version:
+            held = hash_ == head
+        elif seq < version:
+            held = next(self.stored(game_id, seq - 1, 1)).entry["hash"] == hash_
+        else:
+            held = False
+        if held:
+            remember(self._heads_held, (game_id, seq), hash_)
+            return
+        self.heads.claim_head(game_id, seq, hash_, seat)
+        with self.lock(game_id):
+            self._evict(game_id)
+            damage = self.inspect(game_id).damage() or Damaged(
+                min(seq, version + 1), f"seat {seat} saw a head this log does not hold",
+                "truncated" if seq > version else "head")
+            remember(self._damaged, game_id, damage)
+        raise damage
 
     def read(self, game_id: UUID) -> Game:
         """The current game, shared with the cache: writes change it in place, so read here only what never
@@ -516,9 +569,9 @@ class Warlog(Application):
             except StopIteration:
                 return
             except Exception:
-                raise self._mark_damaged(game_id, Damaged(expected, "an event cannot be read")) from None
+                raise self._mark_damaged(game_id, Damaged(expected, "an event cannot be read", "unreadable")) from None
             if event.originator_version != expected:
-                raise self._mark_damaged(game_id, Damaged(expected, "an event is missing"))
+                raise self._mark_damaged(game_id, Damaged(expected, "an event is missing", "missing"))
             yield event
             expected += 1
 
@@ -543,8 +596,9 @@ class Warlog(Application):
                 self._check_snapshots_by_replay(game_id, inspection)
             if inspection.ok:
                 self._check_restores(game_id, inspection)
-            if not inspection.ok:
-                remember(self._damaged, game_id, Damaged(inspection.first_bad_seq, inspection.why or ""))
+            damage = inspection.damage()
+            if damage is not None:
+                remember(self._damaged, game_id, damage)
                 self._evict(game_id)
         # the requests played again from the rows already read, outside the game's lock (a long game's replay
         # would hold its writes back)
@@ -555,7 +609,11 @@ class Warlog(Application):
         if bad is None:
             def seed_seen(game: Game) -> str | None:  # once the caller sees the end
                 return game.revealed_seed() if upto is None or upto >= game.version else None
-            seed = self.viewing(game_id, seed_seen)
+            try:
+                seed = self.viewing(game_id, seed_seen)
+            except Damaged as damage:  # found by the load the walk does not make: /verify still reports
+                inspection.fail(damage.first_bad_seq, damage.why, damage.form)
+                bad = inspection.first_bad_seq
         dice_ok = None if seed is None else self.dice_hold(entries, bytes.fromhex(seed))
         unmatched = replayed if replayed is None or upto is None or replayed[0] <= upto else None
         result = {"chain_ok": bad is None, "events": inspection.rows if upto is None else len(entries),
@@ -566,7 +624,7 @@ class Warlog(Application):
         if unmatched is not None:
             result["commands_mismatch"] = unmatched[1]
         if bad is not None:
-            result["damage"] = inspection.why
+            result["damage"], result["detail"] = inspection.form, inspection.why
         if head is not None:
             result.update(chain.extends(head, entries))
         return result
@@ -578,11 +636,11 @@ class Warlog(Application):
             try:
                 game = integrity.checked(game, inspection.events[applied: snapshot.version])
             except Damaged as damage:  # an event whose meta the game cannot apply
-                inspection.fail(damage.first_bad_seq, damage.why)
+                inspection.fail(damage.first_bad_seq, damage.why, damage.form)
                 return
             applied = snapshot.version
             if integrity.snapshot_disagrees(snapshot, game):
-                inspection.fail(applied, "a snapshot disagrees with the events it stands for")
+                inspection.fail(applied, "a snapshot disagrees with the events it stands for", "snapshot")
                 return
 
     def _check_restores(self, game_id: UUID, inspection: integrity.Inspection) -> None:
@@ -595,10 +653,11 @@ class Warlog(Application):
             try:
                 expected = self.game_at(game_id, at).state if at >= 1 else None
             except Damaged as damage:
-                inspection.fail(damage.first_bad_seq, damage.why)
+                inspection.fail(damage.first_bad_seq, damage.why, damage.form)
                 return
             if integrity.restore_problem(event.meta, expected):
-                inspection.fail(event.entry["seq"], "an undo's or redo's restored state is not what the events make")
+                inspection.fail(event.entry["seq"], "an undo's or redo's restored state is not what the events make",
+                                "metadata")
                 return
 
     @staticmethod

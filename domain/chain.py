@@ -1,8 +1,14 @@
 """Canonical JSON and the hash chain (CONTRACT.md "Reading").
 
-`hash` is SHA-256 over the event's canonical JSON without `hash` and `undone`;
-the first event's `prev_hash` is 64 zeros. Anyone holding the events can check
-the chain with these few lines.
+`hash` is SHA-256 over the event's canonical JSON without `hash` and `undone`
+(and `text`, the words a reader is given); the first event's `prev_hash` is 64
+zeros. Anyone holding the events can check the chain with these few lines.
+
+`request` (events stored since the head record and request digests, SVC.DAMAGED):
+the SHA-256 of the canonical JSON of the request that made the event, as the
+service recorded it beside the event (`request_digest`). It is hashed like the
+other fields where it is present; events stored before it existed have none, and
+their hashes are what they always were.
 """
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ from typing import Any, Iterable, Mapping
 
 GENESIS = "0" * 64
 HASHED_FIELDS = ("seq", "type", "at", "by", "rule", "data", "prev_hash")
+REQUEST = "request"  # hashed where present (an event stored before request digests has none)
 
 
 def canonical(value: Any) -> str:
@@ -20,7 +27,14 @@ def canonical(value: Any) -> str:
 
 def event_hash(event: Mapping[str, Any]) -> str:
     body = {name: event[name] for name in HASHED_FIELDS}
+    if REQUEST in event:
+        body[REQUEST] = event[REQUEST]
     return hashlib.sha256(canonical(body).encode("utf-8")).hexdigest()
+
+
+def digest(value: Any) -> str:
+    """SHA-256 of a value's canonical JSON (a request record, a restored state)."""
+    return hashlib.sha256(canonical(value).encode("utf-8")).hexdigest()
 
 
 def first_break(events: Iterable[Mapping[str, Any]]) -> tuple[int | None, int, str]:

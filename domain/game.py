@@ -115,9 +115,11 @@ class Game(Aggregate):
 
     @staticmethod
     def _entry(seq: int, type_: str, at: str, by: str | None, rule: str | None,
-               data: dict[str, Any], prev_hash: str) -> dict[str, Any]:
+               data: dict[str, Any], prev_hash: str, request: str | None = None) -> dict[str, Any]:
         entry = {"seq": seq, "type": type_, "at": at, "by": by, "rule": rule, "data": data,
                  "prev_hash": prev_hash}
+        if request is not None:  # the digest of the request that made it (domain.integrity.request_record)
+            entry["request"] = request
         entry["hash"] = chain.event_hash(entry)
         return entry
 
@@ -125,14 +127,18 @@ class Game(Aggregate):
              by: str | None = None, **meta: Any) -> dict[str, Any]:
         """Append one entry to the log (used by the rules through `Table`)."""
         ctx = self._ctx
+        request = None
         if ctx is not None:
             meta = {**ctx.next_meta(), **meta}
             by = by if by is not None else ctx.seat
-        entry = self._entry(self.version + 1, type_, self._now(), by, rule, data, self.head)
+            request = ctx.request_of(meta) if self._digests else None
+        entry = self._entry(self.version + 1, type_, self._now(), by, rule, data, self.head, request)
         self._log(entry=entry, meta=meta)
         return entry
 
     _ctx: "Table | None" = None
+    _digests = True  # entries carry their request's digest; false while a request stored before them is
+    # played again (domain/rerun.py), so that it makes the entries it made then
 
     def _now(self) -> str:
         return self._ctx.at if self._ctx else ""
@@ -318,6 +324,7 @@ class Table:
         self.body = body
         self.command = command
         self._first = True
+        self._request: str | None = None
 
     @property
     def state(self) -> dict[str, Any]:
@@ -344,6 +351,12 @@ class Table:
         else:
             meta["continues"] = True
         return meta
+
+    def request_of(self, meta: dict[str, Any]) -> str:
+        """The digest every event of this request carries: of the record its first event keeps."""
+        if self._request is None:
+            self._request = chain.digest(integrity.request_record(meta))
+        return self._request
 
     def emit(self, type_: str, data: dict[str, Any], rule: str | None = None,
              by: str | None = None) -> dict[str, Any]:

@@ -19,8 +19,20 @@ What is checked when:
   the state each undo and redo restored (it travels in `meta`, outside the chain).
 - Every read of stored events (`Warlog.stored`): each is the next seq and decodes.
 
+- The request beside each event (`request_problem`): an entry that carries `request` commits to the books
+  stored beside it in `meta` (`request_record`: the command, the seat that sent it, its Idempotency-Key
+  and body digest, the answer's status, the action books, the digest of a state an undo restores); the
+  first event of a request holds the record, the others the same digest and nothing but their kind.
+- The head (`head_problem`): the head record the store keeps apart from the events, written in the same
+  transaction as each append, and any head a seat presented that the log did not hold. A log that ends
+  before a head is "truncated" at its first missing seq; one whose event at the head's seq has another
+  hash is damaged there ("head"): rewritten.
+
+Every damage has a form (`FORMS`), reported as `/verify`'s `damage`, and a sentence saying why.
+
 Games created before these commitments existed (no `token_commitments` in the creation data, snapshots
-without a digest) are checked as before: the chain, the seqs, the dice commitment.
+without a digest, events without `request`, no head record) are checked as before: the chain, the seqs,
+the dice commitment; a game with no head record takes its head when first read.
 """
 from __future__ import annotations
 
@@ -30,22 +42,30 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from eventsourcing.domain import Snapshot
+from eventsourcing.domain import AggregateCreated, Snapshot
 
 from domain import chain
 from domain.rulings import Refused
 
 DIGEST_KEY = "state_digest"
+# the forms of damage (CONTRACT.md `/verify`): what `damage` names
+FORMS = ("altered", "missing", "reordered", "unreadable", "snapshot", "metadata", "truncated", "head")
+Problem = tuple[str, str]  # (form, why)
 
 
 class Damaged(Refused):
     """The stored log of this game fails its own check (409 SVC.DAMAGED, naming the first bad seq)."""
 
-    def __init__(self, first_bad_seq: int, why: str) -> None:
+    def __init__(self, first_bad_seq: int, why: str, form: str = "altered") -> None:
         super().__init__(f"the stored log of this game is damaged at seq {first_bad_seq} ({why}); "
                          "nothing more is read from it or written to it", rule="SVC.DAMAGED")
         self.first_bad_seq = first_bad_seq
         self.why = why
+        self.form = form
+
+    @classmethod
+    def at(cls, seq: int, problem: Problem) -> "Damaged":
+        return cls(seq, problem[1], problem[0])
 
 
 def _canonical(value: Any) -> str:
@@ -82,56 +102,113 @@ class CheckedSnapshot(Snapshot):
     def mutate(self, _: None) -> Any:
         stored = self.state.get(DIGEST_KEY)
         if stored is None or stored != state_digest(self.state):
-            raise Damaged(self.originator_version, "the snapshot does not match its digest")
+            raise Damaged(self.originator_version, "the snapshot does not match its digest", "snapshot")
         aggregate = super().mutate(None)
         vars(aggregate).pop(DIGEST_KEY, None)  # the digest describes the snapshot, not the game
         return aggregate
 
 
-def creation_problem(entry: dict[str, Any], meta: dict[str, Any], game_id: Any = None) -> str | None:
+def creation_problem(entry: dict[str, Any], meta: dict[str, Any], game_id: Any = None) -> Problem | None:
     """Why the creation metadata no longer matches what the creation entry committed to, or None."""
     data = entry["data"]
     if game_id is not None and data["game_id"] != str(game_id):
-        return "the creation event is another game's"
+        return "altered", "the creation event is another game's"
     committed = data.get("token_commitments")
     if committed is not None and committed != token_commitments(meta["tokens"]):
-        return "the token digests are not the ones the creation committed to"
+        return "metadata", "the token digests are not the ones the creation committed to"
     if data.get("dice_commitment") is not None:
         if hashlib.sha256(bytes.fromhex(meta["seed"])).hexdigest() != data["dice_commitment"]:
-            return "the dice seed is not the one the creation committed to"
+            return "metadata", "the dice seed is not the one the creation committed to"
     return None
 
 
-def entry_problem(entry: Any, seq: int, prev_hash: str) -> str | None:
+def entry_problem(entry: Any, seq: int, prev_hash: str) -> Problem | None:
     """Why this stored entry is not event `seq` following `prev_hash`, or None."""
     if not isinstance(entry, dict):
-        return "the event holds no entry"
+        return "unreadable", "the event holds no entry"
     try:
         if entry["seq"] != seq:
-            return f"the event stored at seq {seq} says seq {entry['seq']}"
+            return "reordered", f"the event stored at seq {seq} says seq {entry['seq']}"
         if entry["prev_hash"] != prev_hash:
-            return "the event does not link to the one before it"
+            return "altered", "the event does not link to the one before it"
         if chain.event_hash(entry) != entry["hash"]:
-            return "the event's hash does not match its content"
+            return "altered", "the event's hash does not match its content"
     except (KeyError, TypeError, ValueError):
-        return "the event's entry is malformed"
+        return "unreadable", "the event's entry is malformed"
     return None
 
 
-def _event_problem(event: Any, seq: int, prev_hash: str) -> str | None:
+RESTORED = "state"      # an undo's or redo's restored state: in the record by its digest (`restores`)
+CONTINUES = "continues"
+
+
+def request_record(meta: dict[str, Any]) -> dict[str, Any]:
+    """The request as the service recorded it beside its first event (the books in `meta`: `kind`, `starts`,
+    `sent_by`, `command`, `key`, `body`, `status`, `endpoint`, `undone_by`), with a restored state by its
+    digest: what an entry's `request` is the digest of (`chain.digest`), and what an export shows as `sent`."""
+    record = {key: value for key, value in meta.items() if key != RESTORED}
+    if RESTORED in meta:
+        record["restores"] = hashlib.sha256(_canonical(meta[RESTORED]).encode("utf-8")).hexdigest()
+    return record
+
+
+def request_problem(entry: dict[str, Any], meta: Any, opened: dict[str, Any] | None) -> Problem | None:
+    """Why the books beside an entry that carries `request` are not those it committed to, or None. `opened`:
+    the request's first event's meta and digest (`{"kind", "request"}`) when the event continues one."""
+    digest = entry.get(chain.REQUEST)
+    if digest is None:
+        return None  # stored before request digests: `/verify`'s replay (`commands_ok`) is its check
+    if not isinstance(meta, dict):
+        return "metadata", "the event's record of its request is missing"
+    if meta.get(CONTINUES):
+        if set(meta) != {"kind", CONTINUES} or (opened is not None and (
+                digest != opened["request"] or meta["kind"] != opened["kind"])):
+            return "metadata", "the event's record of its request is not the one its request committed to"
+        return None
+    try:
+        matches = chain.digest(request_record(meta)) == digest
+    except (TypeError, ValueError):
+        matches = False
+    if not matches:
+        return "metadata", "the record of the request beside the event is not the one the event committed to"
+    return None
+
+
+def opened_by(event: Any, opened: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The request an event leaves open for the events after it (`request_problem`'s `opened`)."""
+    meta = event.meta
+    if isinstance(meta, dict) and meta.get(CONTINUES):
+        return opened
+    digest = event.entry.get(chain.REQUEST) if isinstance(event.entry, dict) else None
+    return None if digest is None else {"kind": meta.get("kind"), "request": digest}
+
+
+def kind_problem(event: Any, seq: int) -> Problem | None:
+    """Why the row's topic names no event of the kind its place needs (the creation first, log entries after
+    it): the topic is stored beside the hashed entry, so an edit of it is seen here, not by the chain."""
+    if isinstance(event, Snapshot) or (seq == 1) != isinstance(event, AggregateCreated):
+        return "altered", f"the row stored at seq {seq} is of another kind ({type(event).__name__})"
+    return None
+
+
+def _event_problem(event: Any, seq: int, prev_hash: str, opened: dict[str, Any] | None) -> Problem | None:
     entry = getattr(event, "entry", None)
-    why = entry_problem(entry, seq, prev_hash)
-    if why is None and seq == 1:
+    problem = kind_problem(event, seq) or entry_problem(entry, seq, prev_hash)
+    if problem is None and seq == 1:
         try:
-            why = creation_problem(entry, event.meta, event.originator_id)
+            problem = creation_problem(entry, event.meta, event.originator_id)
         except (AttributeError, KeyError, TypeError, ValueError):
-            why = "the creation metadata is malformed"
-    return why
+            problem = "metadata", "the creation metadata is malformed"
+    elif problem is None:
+        problem = request_problem(entry, getattr(event, "meta", None), opened)
+    return problem
 
 
 def checked(aggregate: Any, events: Iterable[Any]) -> Any:
     """The library's `project_aggregate`, checking each event before it is applied (see above)."""
     stream = iter(events)
+    opened: dict[str, Any] | None = None
+    first = aggregate is None  # only then may a snapshot come first, from the snapshots' own store
     while True:
         seq = 1 if aggregate is None else aggregate.version + 1
         try:
@@ -139,24 +216,27 @@ def checked(aggregate: Any, events: Iterable[Any]) -> Any:
         except StopIteration:
             return aggregate
         except Exception as error:  # a row that does not decode
-            raise Damaged(seq, "an event cannot be read") from error
-        if isinstance(event, Snapshot):
+            raise Damaged(seq, "an event cannot be read", "unreadable") from error
+        if isinstance(event, Snapshot) and first:
+            first = False
             try:
                 aggregate = event.mutate(None)
             except Damaged:
                 raise
             except Exception as error:
-                raise Damaged(event.originator_version, "the snapshot cannot be applied") from error
+                raise Damaged(event.originator_version, "the snapshot cannot be applied", "snapshot") from error
             continue
+        first = False
         if event.originator_version != seq:
-            raise Damaged(seq, "an event is missing")
-        why = _event_problem(event, seq, chain.GENESIS if aggregate is None else aggregate.head)
-        if why is not None:
-            raise Damaged(seq, why)
+            raise Damaged(seq, "an event is missing", "missing")
+        problem = _event_problem(event, seq, chain.GENESIS if aggregate is None else aggregate.head, opened)
+        if problem is not None:
+            raise Damaged.at(seq, problem)
+        opened = opened_by(event, opened)
         try:
             aggregate = event.mutate(aggregate)
         except Exception as error:  # the hashed entry is sound, so it is what travels beside it
-            raise Damaged(seq, "the event's metadata cannot be applied") from error
+            raise Damaged(seq, "the event's metadata cannot be applied", "metadata") from error
 
 
 @dataclass(frozen=True)
@@ -169,6 +249,31 @@ class SnapshotSeen:
     state: dict[str, Any] | None
 
 
+@dataclass(frozen=True)
+class Head:
+    """A head (seq, hash) the log must still hold: the store's head record, or one a seat presented
+    (`Known-Head`) that the log did not hold when it was presented (`by`: that seat)."""
+
+    seq: int
+    hash: str
+    by: str | None = None  # None: the service's own record
+
+    def owner(self) -> str:
+        return "the service" if self.by is None else f"seat {self.by}"
+
+
+def head_problem(hashes: list[str], head: Head) -> tuple[int, Problem] | None:
+    """(first bad seq, problem) when the log whose event hashes are `hashes` (seq 1 first) does not hold
+    `head`: it ends before it (truncated: at its first missing seq), or its event at that seq differs."""
+    if head.seq > len(hashes):
+        return len(hashes) + 1, ("truncated", f"the log ends at seq {len(hashes)}, before the head "
+                                              f"{head.owner()} acknowledged at seq {head.seq}")
+    if head.seq >= 1 and hashes[head.seq - 1] != head.hash:
+        return head.seq, ("head", f"the event at seq {head.seq} is not the one {head.owner()} acknowledged "
+                                  "there: the log was rewritten")
+    return None
+
+
 @dataclass
 class Inspection:
     """A walk over every stored row of one game: the entries read, and the first bad seq if any."""
@@ -179,64 +284,96 @@ class Inspection:
     rows: int = 0                                      # rows stored, read or not
     first_bad_seq: int | None = None
     why: str | None = None
+    form: str | None = None
 
     @property
     def ok(self) -> bool:
         return self.first_bad_seq is None
 
-    def fail(self, seq: int, why: str) -> "Inspection":
+    def fail(self, seq: int, why: str, form: str = "altered") -> "Inspection":
         if self.first_bad_seq is None or seq < self.first_bad_seq:
-            self.first_bad_seq, self.why = seq, why
+            self.first_bad_seq, self.why, self.form = seq, why, form
         return self
 
+    def failed(self, seq: int, problem: Problem) -> "Inspection":
+        return self.fail(seq, problem[1], problem[0])
+
+    def damage(self) -> Damaged | None:
+        if self.first_bad_seq is None:
+            return None
+        return Damaged(self.first_bad_seq, self.why or "damaged", self.form or "altered")
+
     def raise_if_bad(self) -> None:
-        if self.first_bad_seq is not None:
-            raise Damaged(self.first_bad_seq, self.why or "damaged")
+        damage = self.damage()
+        if damage is not None:
+            raise damage
 
 
 def inspect(rows: Iterable[tuple[int, Callable[[], Any]]],
-            snapshots: Iterable[tuple[int, Callable[[], Any]]] = (), keep_events: bool = False) -> Inspection:
+            snapshots: Iterable[tuple[int, Callable[[], Any]]] = (), keep_events: bool = False,
+            heads: Iterable[Head] = ()) -> Inspection:
     """Walk `(version, decode)` pairs oldest first (`decode()` gives the domain event or raises), then
-    the snapshots given, each against the event at its version and against its own digest."""
+    the snapshots given, each against the event at its version and against its own digest, then the
+    `heads` the log must hold (the store's head record, a seat's presented head)."""
     found = Inspection([])
-    prev = chain.GENESIS
-    heads: dict[int, str] = {}
     rows = list(rows)
     found.rows = len(rows)
-    for seq, (version, decode) in enumerate(rows, start=1):
-        if version != seq:
-            return found.fail(seq, "an event is missing" if version > seq else "events are out of order")
-        try:
-            event = decode()
-        except Exception:
-            return found.fail(seq, "an event cannot be read")
-        why = _event_problem(event, seq, prev)
-        if why is not None:
-            return found.fail(seq, why)
-        found.entries.append(event.entry)
-        if keep_events:
-            found.events.append(event)
-        prev = event.entry["hash"]
-        heads[seq] = prev
+    hashes = _walk(rows, found, keep_events)
+    if found.ok:
+        for head in heads:
+            problem = head_problem(hashes, head)
+            if problem is not None:
+                found.failed(*problem)
     committed = bool(found.entries) and found.entries[0]["data"].get("token_commitments") is not None
     for version, decode in snapshots:  # a game made since snapshots carry a digest must have one
-        if version not in heads:
-            found.fail(len(heads) + 1, "a snapshot stands for events that are not stored")
+        if version > len(hashes):
+            # (an earlier failure, if any, stands: `fail` keeps the first bad seq)
+            found.fail(len(hashes) + 1, "a snapshot stands for events that are not stored", "truncated")
             continue
         try:
             state = decode().state
             head = state.get("head")
         except Exception:
-            found.fail(version, "a snapshot cannot be read")
+            found.fail(version, "a snapshot cannot be read", "snapshot")
             continue
-        if head != heads[version]:
-            found.fail(version, "a snapshot's head is not the hash of the event at its version")
+        if head != hashes[version - 1]:
+            found.fail(version, "a snapshot's head is not the hash of the event at its version", "snapshot")
         elif (committed or DIGEST_KEY in state) and state.get(DIGEST_KEY) != state_digest(state):
-            found.fail(version, "a snapshot does not match its digest")
+            found.fail(version, "a snapshot does not match its digest", "snapshot")
         elif keep_events:
             digest = state.get(DIGEST_KEY)
             found.snapshots.append(SnapshotSeen(version, digest, None if digest else state))
     return found
+
+
+def _walk(rows: list[tuple[int, Callable[[], Any]]], found: Inspection, keep_events: bool) -> list[str]:
+    """Every row in turn, each the next seq, decoded and checked; the hashes of the events that held."""
+    prev = chain.GENESIS
+    hashes: list[str] = []
+    opened: dict[str, Any] | None = None
+    for seq, (version, decode) in enumerate(rows, start=1):
+        if version != seq:
+            if version > seq:
+                found.fail(seq, "an event is missing", "missing")
+            else:
+                found.fail(seq, "events are out of order", "reordered")
+            return hashes
+        try:
+            event = decode()
+        except Exception:
+            found.fail(seq, "an event cannot be read", "unreadable")
+            return hashes
+        problem = _event_problem(event, seq, prev, opened)
+        if problem is not None:
+            found.failed(seq, problem)
+            return hashes
+        opened = opened_by(event, opened)
+        found.entries.append(event.entry)
+        if keep_events:
+            found.events.append(event)
+        prev = event.entry["hash"]
+        hashes.append(prev)
+    return hashes
 
 
 RESTORES = {"ActionUndone": lambda seqs: seqs[0] - 1, "ActionRedone": lambda seqs: seqs[-1]}

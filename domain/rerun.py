@@ -63,7 +63,16 @@ def first_unmatched(events: list[Any]) -> tuple[int, str] | None:
 
 
 def play_again(game: Game, meta: dict[str, Any], entry: dict[str, Any]) -> list[tuple[dict, dict]]:
-    """Play the request of which `meta`/`entry` are the first stored event on `game`; what it made."""
+    """Play the request of which `meta`/`entry` are the first stored event on `game`; what it made (entries
+    with a request digest only where the stored one has one: it was stored before them otherwise)."""
+    game._digests = "request" in entry
+    try:
+        return _play_again(game, meta, entry)
+    finally:
+        vars(game).pop("_digests", None)
+
+
+def _play_again(game: Game, meta: dict[str, Any], entry: dict[str, Any]) -> list[tuple[dict, dict]]:
     seat = meta.get("sent_by", entry["by"])
     key = meta["key"].split(":", 1)[1] if "key" in meta else None
     body = meta.get("body", "")

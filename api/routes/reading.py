@@ -6,7 +6,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
 
-from api.deps import After, Reader, WarlogApp
+from api.deps import After, Reader, Verifier, WarlogApp
 from api.errors import READS, Problem
 from api.horizon import Horizon, entries_page, seeing, state_of
 from api.schemas import StatePublic
@@ -60,7 +60,7 @@ async def events(caller: Reader, warlog: WarlogApp,
                         "and this is what checks it; `first_unmatched_seq` names the first request that does "
                         "not (a log rewritten and re-hashed, or books edited). It is judged by this version of "
                         "the rules, so it informs a judge rather than refusing the game as SVC.DAMAGED.")
-async def verify(caller: Reader, warlog: WarlogApp,
+async def verify(caller: Verifier, warlog: WarlogApp,
                  head: Annotated[str | None, Query(pattern="^[0-9a-f]{64}$")] = None) -> dict[str, Any]:
     def check() -> dict[str, Any]:
         try:

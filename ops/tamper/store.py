@@ -2,7 +2,8 @@
 
 The eventsourcing library keeps one row per event (`stored_events` on SQLite, `<app>_events` on
 PostgreSQL: originator id, version, topic, state) and one per snapshot; the state is the library's
-JSON transcoding of the event (`entry`, `meta`, timestamp), uncompressed and unencrypted here.
+JSON transcoding of the event (`entry`, `meta`, timestamp), uncompressed and unencrypted here. Beside
+them warlog keeps each game's head record (`warlog_heads`: seq, hash, a seat's claim).
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ Edit = Callable[[dict[str, Any]], None]
 class SqliteStore:
     """One SQLite file of `warlog serve --db`."""
 
-    events, snapshots = "stored_events", "stored_snapshots"
+    events, snapshots, heads = "stored_events", "stored_snapshots", "warlog_heads"
     mark = "?"
 
     def __init__(self, path: str) -> None:
@@ -38,7 +39,8 @@ class SqliteStore:
         return UUID(str(game_id)).hex  # the library's SQLite recorder keeps ids as 32 hex digits
 
     def _sql(self, text: str) -> str:
-        return text.replace("{events}", self.events).replace("{snapshots}", self.snapshots).replace("?", self.mark)
+        return (text.replace("{events}", self.events).replace("{snapshots}", self.snapshots)
+                .replace("{heads}", self.heads).replace("?", self.mark))
 
     def versions(self, game_id: str, table: str = "{events}") -> list[int]:
         with self.connect() as db:
@@ -76,6 +78,44 @@ class SqliteStore:
                 db.execute(self._sql("UPDATE {events} SET originator_version = ? WHERE originator_id = ? AND "
                                      "originator_version = ?"), (new, self._key(game_id), old))
 
+    def head(self, game_id: str) -> tuple[int, str] | None:
+        """The game's head record (seq, hash), or None."""
+        with self.connect() as db:
+            row = db.execute(self._sql("SELECT seq, hash FROM {heads} WHERE game_id = ?"),
+                             (self._key(game_id),)).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def set_head(self, game_id: str, seq: int, hash_: str) -> None:
+        """Rewrite the game's head record, as one who rewrites the events would."""
+        with self.connect() as db:
+            db.execute(self._sql("UPDATE {heads} SET seq = ?, hash = ? WHERE game_id = ?"),
+                       (seq, hash_, self._key(game_id)))
+
+    def drop_heads(self) -> None:
+        """Empty the head table: a database as it was before head records existed."""
+        with self.connect() as db:
+            db.execute(self._sql("DELETE FROM {heads}"))
+
+    def rewrite_chain(self, game_id: str, version: int, change: Edit, head_too: bool = False) -> str:
+        """Change event `version` (its decoded row, in place), then re-hash it and every later event so that the
+        chain links again: a rewritten log. `head_too`: rewrite the head record to match. The new head hash."""
+        from domain.chain import event_hash
+
+        prev = None
+        versions = [v for v in self.versions(game_id) if v >= version]
+        for seq in versions:
+            def relink(row: dict[str, Any], seq: int = seq) -> None:
+                nonlocal prev
+                if seq == version:
+                    change(row)
+                if prev is not None:
+                    row["entry"]["prev_hash"] = prev
+                row["entry"]["hash"] = prev = event_hash(row["entry"])
+            self.edit(game_id, seq, relink)
+        if head_too and prev is not None:
+            self.set_head(game_id, versions[-1], prev)
+        return prev or ""
+
     def of(self, game_id: str) -> "SqliteStore":
         """The store holding `game_id` (one file holds every game)."""
         return self
@@ -105,6 +145,7 @@ class PostgresStore(SqliteStore):
     def __init__(self, dsn: str, schema: str, app: str = "warlog", shards: int = 1) -> None:
         self.dsn, self.schema, self.shards = dsn, schema, shards
         self.events, self.snapshots = f'"{schema}".{app}_events', f'"{schema}".{app}_snapshots'
+        self.heads = f'"{schema}".warlog_heads'
 
     def of(self, game_id: str) -> "PostgresStore":
         from domain.shards import shard_name, shard_of

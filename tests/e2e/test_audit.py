@@ -261,14 +261,15 @@ def test_a_log_rewritten_after_the_fact_no_longer_extends_a_kept_head(round_one,
     def other_winner(entry):  # every face moved on by one: a changed log even when the roll-off tied
         entry["data"]["faces"] = [face % 6 + 1 for face in entry["data"]["faces"]]
 
+    last = game.events()[-1]
     rewrite_from(tmp_path / "warlog.db", game.id, roll["seq"], other_winner)
     with TestClient(create_app(settings_for(tmp_path))) as http:
         verified = http.get(f"/games/{game.id}/verify", params={"head": head["head_hash"]},
                             headers=game.headers("A")).json()
-    assert verified["chain_ok"] is True  # re-hashed from the edit on: the chain alone cannot tell
+    # re-hashed from the edit on, the chain links again, but not to the head the service recorded
+    assert verified["chain_ok"] is False and verified["damage"] == "head", verified
+    assert verified["first_bad_seq"] == last["seq"]
     assert verified["extends_head"] is False and verified["head_seq"] is None
-    # and the roll-off played again from the seed gives the faces it gave, not the rewritten ones
-    assert verified["commands_ok"] is False and verified["first_unmatched_seq"] == roll["seq"], verified
 
 
 def test_every_event_of_a_played_round_has_an_audit_and_every_unit_a_story(round_one):

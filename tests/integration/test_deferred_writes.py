@@ -46,11 +46,11 @@ def race(appends, winner, game_id, times):
     """Before this process's append reaches the database, `winner` appends a roll of its own, `times` times."""
     real, interlopers = appends.insert, []
 
-    async def insert(stored_events):
+    async def insert(stored_events, head):
         if len(interlopers) < times:
             interlopers.append(winner.command(game_id, "B", lambda: commands.FreeRoll(
                 spec="D6", purpose=f"interloper {len(interlopers)}"), AT))
-        return await real(stored_events)
+        return await real(stored_events, head)
 
     appends.insert = insert
     return interlopers
@@ -91,10 +91,10 @@ def test_while_an_append_is_in_flight_the_game_reads_as_stored_and_then_as_appen
     before = game.state()["version"]
     real, entered, release = appends.insert, threading.Event(), threading.Event()
 
-    async def held(stored_events):
+    async def held(stored_events, head):
         entered.set()
         await asyncio.to_thread(release.wait, 10)  # the loop goes on serving meanwhile
-        return await real(stored_events)
+        return await real(stored_events, head)
 
     appends.insert = held
     answers = []

@@ -1,7 +1,9 @@
-"""The request books outside the hash chain (the audit's "sent": who sent which command, and the
-Idempotency-Key books) are checked by /verify playing every stored request again: an edit there is named by
-`commands_ok: false` and `first_unmatched_seq`, and the audit it would have falsified is no longer taken on
-trust (domain/rerun.py). An unedited game, with undo, consent, redo and server dice, replays to itself."""
+"""The request books beside each event (the audit's "sent": who sent which command, and the Idempotency-Key
+books) are committed to by the event's `request` digest, inside the hash chain: an edit there is damage
+("metadata", SVC.DAMAGED) at that event's seq, and every read and write of the game is refused. Games stored
+before `request` existed are still checked by /verify playing every stored request again (`commands_ok`, a
+diagnostic: tests/golden/test_stored_logs.py). An unedited game, with undo, consent, redo and server dice,
+verifies and replays to itself."""
 from fastapi.testclient import TestClient
 
 from api.app import create_app
@@ -28,6 +30,11 @@ def played(tmp_path):
     return game, log, SqliteStore(str(tmp_path / "warlog.db"))
 
 
+def damaged_at(verdict, seq):
+    return (verdict["chain_ok"] is False and verdict["first_bad_seq"] == seq and verdict["damage"] == "metadata"
+            and verdict["commands_ok"] is None)
+
+
 def verdict_after(tmp_path, game):
     with TestClient(create_app(settings_for(tmp_path))) as http:
         game.http = http
@@ -38,7 +45,15 @@ def first_roll(log):
     return next(e for e in log if e["type"] == "DiceRolled" and e["data"]["purpose"] == "roll 0")
 
 
-def test_a_forged_sender_is_named_though_the_chain_holds(tmp_path):
+def test_every_event_of_a_request_carries_its_digest(tmp_path):
+    _, log, _ = played(tmp_path)
+    assert "request" not in log[0]  # the creation commits to its books through its data
+    assert all(len(e["request"]) == 64 for e in log[1:])
+    rolls = [e for e in log if e["type"] == "DiceRolled"]
+    assert len({e["request"] for e in rolls}) == len(rolls)  # each roll its own request
+
+
+def test_a_forged_sender_is_damage_at_its_seq(tmp_path):
     game, log, store = played(tmp_path)
     seq = first_roll(log)["seq"]
 
@@ -48,25 +63,24 @@ def test_a_forged_sender_is_named_though_the_chain_holds(tmp_path):
 
     store.edit(game.id, seq, sent_by_b)
     verdict, state = verdict_after(tmp_path, game)
-    assert verdict["chain_ok"] is True and verdict["first_bad_seq"] is None  # the public log is intact
-    assert verdict["commands_ok"] is False and verdict["first_unmatched_seq"] == seq, verdict
-    assert state == 200  # a mismatch informs the judge; it is not SVC.DAMAGED
+    assert damaged_at(verdict, seq), verdict
+    assert state == 409  # the audit it would falsify is never read again
 
 
-def test_a_forged_command_is_named(tmp_path):
+def test_a_forged_command_is_damage_at_its_seq(tmp_path):
     game, log, store = played(tmp_path)
     seq = first_roll(log)["seq"]
 
-    def other_purpose(row):
-        row["meta"]["command"]["purpose"] = "the roll that never was"
+    def other_spec(row):
+        assert row["meta"]["command"]["spec"] == "2D6"
+        row["meta"]["command"]["spec"] = "D20"
 
-    store.edit(game.id, seq, other_purpose)
+    store.edit(game.id, seq, other_spec)
     verdict, _ = verdict_after(tmp_path, game)
-    assert verdict["chain_ok"] is True
-    assert verdict["commands_ok"] is False and verdict["first_unmatched_seq"] == seq, verdict
+    assert damaged_at(verdict, seq), verdict
 
 
-def test_a_forged_idempotency_book_is_named(tmp_path):
+def test_a_forged_idempotency_book_is_damage_at_its_seq(tmp_path):
     game, log, store = played(tmp_path)
     seq = first_roll(log)["seq"]
 
@@ -75,17 +89,10 @@ def test_a_forged_idempotency_book_is_named(tmp_path):
 
     store.edit(game.id, seq, other_key)
     verdict, _ = verdict_after(tmp_path, game)
-    assert verdict["commands_ok"] is True  # the key itself is the client's; what it books is checked below
-
-    def other_endpoint(row):
-        row["meta"]["endpoint"] = "undo"
-
-    store.edit(game.id, seq, other_endpoint)
-    verdict, _ = verdict_after(tmp_path, game)
-    assert verdict["commands_ok"] is False and verdict["first_unmatched_seq"] == seq, verdict
+    assert damaged_at(verdict, seq), verdict
 
 
-def test_a_forged_approver_is_named(tmp_path):
+def test_a_forged_approver_is_damage_at_its_seq(tmp_path):
     game, log, store = played(tmp_path)
     undone = next(e for e in log if e["type"] == "ActionUndone")
 
@@ -94,5 +101,16 @@ def test_a_forged_approver_is_named(tmp_path):
 
     store.edit(game.id, undone["seq"], approved_by_a)
     verdict, _ = verdict_after(tmp_path, game)
-    assert verdict["chain_ok"] is True
-    assert verdict["commands_ok"] is False and verdict["first_unmatched_seq"] == undone["seq"], verdict
+    assert damaged_at(verdict, undone["seq"]), verdict
+
+
+def test_a_continuing_event_made_the_start_of_a_request_is_damage(tmp_path):
+    game, log, store = played(tmp_path)
+    redone = next(e for e in log if e["type"] == "ActionRedone")
+
+    def starts_anew(row):
+        row["meta"] = {"kind": "action", "starts": True, "sent_by": "B"}
+
+    store.edit(game.id, redone["seq"], starts_anew)
+    verdict, _ = verdict_after(tmp_path, game)
+    assert damaged_at(verdict, redone["seq"]), verdict

@@ -134,7 +134,7 @@ def test_a_changed_token_digest_opens_nothing_and_the_game_is_named_damaged_at_i
     assert store.versions(game.id) == rows_before
 
 
-def test_a_truncated_log_still_verifies_but_not_against_a_head_a_seat_kept(tmp_path):
+def test_a_truncated_log_is_damaged_and_no_longer_extends_a_head_a_seat_kept(tmp_path):
     game, store = played(tmp_path, 20)
     *kept_rows, last = store.versions(game.id)
     kept = store.read(game.id, last)["entry"]["hash"]  # the head seat A saw last
@@ -142,8 +142,9 @@ def test_a_truncated_log_still_verifies_but_not_against_a_head_a_seat_kept(tmp_p
     with TestClient(create_app(settings_for(tmp_path))) as http:
         game.http = http
         verdict = http.get(f"/games/{game.id}/verify", params={"head": kept}, headers=game.headers("A")).json()
-        assert verdict["chain_ok"] is True and verdict["events"] == last - 2, verdict  # the tail is simply gone...
-        assert verdict["extends_head"] is False  # ...which the seat's kept head shows
+        assert verdict["chain_ok"] is False and verdict["damage"] == "truncated", verdict  # the head record tells
+        assert verdict["first_bad_seq"] == last - 1 and verdict["events"] == last - 2
+        assert verdict["extends_head"] is False  # ...and so does the seat's kept head
 
 
 @pytest.mark.parametrize("rolls", [3, 120])
@@ -318,3 +319,24 @@ def test_on_postgresql_a_deleted_event_and_an_edited_snapshot_are_named_and_refu
                          game.send("B", {"type": "free_roll", "spec": "D6", "purpose": "over the hole"})):
             assert response.status_code == 409 and response.json()["first_bad_seq"] == 60, response.text
     assert store.versions(game.id) == rows_before
+
+
+@pytest.mark.parametrize("topic, form", [("domain.game:Game.Created", "altered"),
+                                         ("domain.game:Game.Snapshot", "altered"),
+                                         ("domain.game:NoSuchEvent", "unreadable")])
+def test_a_middle_row_whose_topic_was_changed_is_reported_by_verify_and_refused_elsewhere(tmp_path, topic, form):
+    import sqlite3
+    from uuid import UUID
+
+    game, store = played(tmp_path, 6)
+    db = sqlite3.connect(tmp_path / "warlog.db")
+    with db:
+        db.execute("UPDATE stored_events SET topic = ? WHERE originator_id = ? AND originator_version = 5",
+                   (topic, UUID(game.id).hex))
+    db.close()
+    with TestClient(create_app(settings_for(tmp_path))) as http:
+        game.http = http
+        response = http.get(f"/games/{game.id}/verify", headers=game.headers("A"))
+        assert response.status_code == 200, response.text  # the report, never a 409 of its own
+        assert response.json()["first_bad_seq"] == 5 and response.json()["damage"] == form
+    judged_damaged_at(tmp_path, game, store, 5)

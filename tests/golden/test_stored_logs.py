@@ -1,0 +1,112 @@
+"""Stores written by earlier code read back by today's: every log verifies as it did, replays to the states it
+answered then, and goes on. `tests/golden/legacy` was written before the head record and request digests
+(tests/golden/legacy/README.md); a database like it opens as it is, each game taking its head when first read."""
+from __future__ import annotations
+
+import gzip
+import json
+import sqlite3
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from ops.tamper.store import SqliteStore
+from tests.conftest import settings_for
+
+LEGACY = Path(__file__).parent / "legacy"
+GAMES = json.loads((LEGACY / "games.json").read_text())
+HASHED = ("seq", "type", "at", "by", "rule", "data", "prev_hash", "hash")
+
+
+def recorded_states() -> dict[str, dict[int, Any]]:
+    states: dict[str, dict[int, Any]] = defaultdict(dict)
+    with gzip.open(LEGACY / "states.ndjson.gz", "rt", encoding="utf-8") as lines:
+        for line in lines:
+            row = json.loads(line)
+            states[row["game_id"]][row["seq"]] = row["state"]
+    return states
+
+
+def recorded_exports() -> dict[str, list[dict[str, Any]]]:
+    rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for line in gzip.decompress((LEGACY / "export.ndjson.gz").read_bytes()).decode("utf-8").splitlines():
+        row = json.loads(line)
+        rows[row["game_id"]].append(row)
+    return rows
+
+
+@pytest.fixture
+def legacy(tmp_path):
+    (tmp_path / "warlog.db").write_bytes(gzip.decompress((LEGACY / "warlog.db.gz").read_bytes()))
+    with TestClient(create_app(settings_for(tmp_path))) as http:
+        yield http, SqliteStore(str(tmp_path / "warlog.db"))
+
+
+def headers(game: dict[str, Any], role: str = "A") -> dict[str, str]:
+    return {"Authorization": f"Bearer {game['tokens'][role]}"}
+
+
+def test_the_legacy_store_holds_every_ruleset_in_both_dice_modes_with_undo_redo_and_an_ended_game():
+    kinds = {(g["ruleset"], g["dice"]) for g in GAMES}
+    assert kinds == {(r, d) for r in ("alternating", "reference", "heresy") for d in ("server", "table")}
+    exported = [row for rows in recorded_exports().values() for row in rows]
+    types = {row["type"] for row in exported}
+    assert {"ActionUndone", "ActionRedone", "UndoRequested", "AttackResolved"} <= types
+    assert any(g["verify"]["dice_ok"] is True for g in GAMES)  # a game ended: its seed revealed, its dice held
+    assert not any("request" in row for row in exported)  # written before request digests
+
+
+def test_every_legacy_game_verifies_as_it_did_and_takes_its_head_when_first_read(legacy):
+    http, store = legacy
+    assert all(store.head(g["game_id"]) is None for g in GAMES)  # written before head records
+    for game in GAMES:
+        verdict = http.get(f"/games/{game['game_id']}/verify", headers=headers(game)).json()
+        for field in ("chain_ok", "events", "head_hash", "first_bad_seq", "dice_ok", "server_seed", "commands_ok"):
+            assert verdict[field] == game["verify"][field], (game["ruleset"], field, verdict)
+        assert store.head(game["game_id"]) == (game["events"], game["head"])
+
+
+def test_every_legacy_log_reads_back_entry_for_entry_and_replays_to_the_states_it_answered(legacy):
+    http, _ = legacy
+    states, exports = recorded_states(), recorded_exports()
+    for game in GAMES:
+        gid = game["game_id"]
+        events = http.get(f"/games/{gid}/events", params={"limit": 1000}, headers=headers(game)).json()["events"]
+        assert [{k: e[k] for k in HASHED} for e in events] == [
+            {**{k: row[k] for k in HASHED}, "data": json.loads(row["data"])} for row in exports[gid]]
+        for seq, then in states[gid].items():
+            now = http.get(f"/games/{gid}/state", params={"at": seq}, headers=headers(game)).json()
+            assert now == then, (game["ruleset"], game["dice"], seq)
+
+
+def test_a_legacy_game_goes_on_with_request_digests_and_its_old_events_stay_a_diagnostic(legacy, tmp_path):
+    http, store = legacy
+    states = recorded_states()
+    game = next(g for g in GAMES if g["ruleset"] == "alternating" and g["dice"] == "table"
+                and states[g["game_id"]][g["events"]]["status"] == "in_progress" and g["events"] > 30)
+    gid = game["game_id"]
+    answer = http.post(f"/games/{gid}/commands", headers=headers(game),
+                       json={"type": "free_roll", "spec": "2D6", "purpose": "after the upgrade", "dice": [3, 4]})
+    assert answer.status_code == 200, answer.text
+    [appended] = answer.json()["events"]
+    assert len(appended["request"]) == 64 and appended["seq"] == game["events"] + 1
+    assert http.get(f"/games/{gid}/verify", headers=headers(game)).json()["chain_ok"] is True
+    # an old event's books edited: no digest covers them, so the replay diagnostic names it, never damage
+    old = next(v for v in store.versions(gid)[1:] if "sent_by" in store.read(gid, v)["meta"])
+
+    def sent_by_other(row: dict[str, Any]) -> None:
+        row["meta"]["sent_by"] = "B" if row["meta"]["sent_by"] == "A" else "A"
+
+    store.edit(gid, old, sent_by_other)
+    with TestClient(create_app(settings_for(tmp_path))) as fresh:
+        verdict = fresh.get(f"/games/{gid}/verify", headers=headers(game)).json()
+        assert verdict["chain_ok"] is True and verdict["commands_ok"] is False, verdict
+        assert verdict["first_unmatched_seq"] == old
+        assert fresh.get(f"/games/{gid}/state", headers=headers(game)).status_code == 200
+    assert sqlite3.connect(tmp_path / "warlog.db").execute(
+        "SELECT seq FROM warlog_heads WHERE game_id = ?", (UUID(gid).hex,)).fetchone() == (game["events"] + 1,)

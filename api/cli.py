@@ -1,5 +1,5 @@
-"""`warlog serve`, and the store-wide tools: `warlog export`, `warlog analytics`, `warlog project`,
-`warlog reshard`."""
+"""`warlog serve`, the store-wide tools (`warlog export`, `warlog analytics`, `warlog project`,
+`warlog reshard`), `warlog import` of a roster file and `warlog verify` of an export."""
 from __future__ import annotations
 
 import argparse
@@ -259,6 +259,31 @@ def import_roster(args: argparse.Namespace) -> None:
         sys.exit(f"warlog import: {args.file}: {error.detail}")
 
 
+def verify_file(args: argparse.Namespace) -> None:
+    """Check an events export with no server and no database: every chain link and request digest, and every
+    server roll where the seed has been revealed (projections/proof.py). Prints a line per game; exits 1 on any
+    damage, 2 when a file is no events export."""
+    from projections.proof import NotAnExport, verify_lines
+
+    damaged = False
+    for name in args.file:
+        try:
+            with open(name, encoding="utf-8") as lines:
+                verdicts = verify_lines(lines)
+        except OSError as error:
+            sys.exit(f"warlog verify: {error}")
+        except NotAnExport as error:
+            print(f"warlog verify: {name}: {error}", file=sys.stderr)
+            sys.exit(2)
+        for verdict in verdicts:
+            print(verdict.line())
+            damaged = damaged or not verdict.ok
+        if not verdicts:
+            print(f"warlog verify: {name}: no events in it", file=sys.stderr)
+            damaged = True
+    sys.exit(1 if damaged else 0)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="warlog", description="An event-sourced rules service for wargames.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -297,6 +322,11 @@ def main(argv: list[str] | None = None) -> None:
     reading.add_argument("--ruleset", choices=("reference", "alternating", "heresy"), default=None,
                          help="default: the one the roster's game system plays as")
     reading.set_defaults(func=import_roster)
+    checking = commands.add_parser("verify", help="check an events export with no server (a judge's proof)",
+                                   description=verify_file.__doc__)
+    checking.add_argument("file", nargs="+", help="an events export: GET /games/{id}/export, or warlog export's "
+                                                  "events.ndjson (every game)")
+    checking.set_defaults(func=verify_file)
     args = parser.parse_args(argv)
     args.func(args)
 

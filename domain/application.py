@@ -614,7 +614,7 @@ class Warlog(Application):
             except Damaged as damage:  # found by the load the walk does not make: /verify still reports
                 inspection.fail(damage.first_bad_seq, damage.why, damage.form)
                 bad = inspection.first_bad_seq
-        dice_ok = None if seed is None else self.dice_hold(entries, bytes.fromhex(seed))
+        dice_ok = None if seed is None else dice.first_unfair_roll(entries, bytes.fromhex(seed)) is None
         unmatched = replayed if replayed is None or upto is None or replayed[0] <= upto else None
         result = {"chain_ok": bad is None, "events": inspection.rows if upto is None else len(entries),
                   "head_hash": entries[-1]["hash"] if entries else chain.GENESIS,
@@ -659,24 +659,6 @@ class Warlog(Application):
                 inspection.fail(event.entry["seq"], "an undo's or redo's restored state is not what the events make",
                                 "metadata")
                 return
-
-    @staticmethod
-    def dice_hold(entries: list[dict[str, Any]], seed: bytes) -> bool:
-        """Re-derive every server roll from the revealed seed (CONTRACT.md "Server dice")."""
-        game_id = entries[0]["data"]["game_id"]
-        entropy = {"A": "", "B": ""}
-        for entry in entries:
-            if entry["type"] == "EntropyAdded":
-                entropy[entry["data"]["seat"]] = entry["data"]["entropy"]
-        for entry in entries:
-            data = entry["data"]
-            if "counter" not in data:
-                continue
-            faces = dice.server_faces(seed, game_id, data["counter"], entropy["A"], entropy["B"],
-                                      len(data["faces"]), data["sides"])
-            if faces != data["faces"]:
-                return False
-        return True
 
 
 class PreconditionFailed(Malformed):

@@ -285,3 +285,24 @@ def mark_criticals(roll: Roll, on: int = 6) -> Roll:
     dice = tuple(replace(d, critical=not d.replaced and d.sides == 6 and d.face >= on)
                  for d in roll.dice)
     return replace(roll, dice=dice)
+
+
+def first_unfair_roll(entries: Sequence[dict], seed: bytes) -> int | None:
+    """The seq of the first server roll whose recorded faces are not what the revealed seed derives
+    (CONTRACT.md "Server dice"), or None when every one holds. `entries`: a game's log, oldest first."""
+    if not entries:
+        return None
+    game_id = entries[0]["data"]["game_id"]
+    entropy = {"A": "", "B": ""}
+    for entry in entries:
+        if entry["type"] == "EntropyAdded":
+            entropy[entry["data"]["seat"]] = entry["data"]["entropy"]
+    for entry in entries:
+        data = entry["data"]
+        if "counter" not in data:
+            continue
+        faces = server_faces(seed, game_id, data["counter"], entropy["A"], entropy["B"], len(data["faces"]),
+                             data["sides"])
+        if faces != data["faces"]:
+            return entry["seq"]
+    return None

@@ -14,6 +14,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TextIO
 
+from domain.chain import canonical
+from domain.integrity import request_record
 from projections.rows import DIE_COLUMNS, EVENT_COLUMNS, GAME_COLUMNS
 
 COLUMNS = {"events": EVENT_COLUMNS, "dice": DIE_COLUMNS, "games": GAME_COLUMNS}
@@ -24,7 +26,26 @@ MEDIA_TYPES = {"ndjson": "application/x-ndjson", "csv": "text/csv; charset=utf-8
 def _cell(value: Any) -> Any:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, (dict, list)):  # `data` and `sent`: their canonical JSON in one cell
+        return canonical(value)
     return "" if value is None else value
+
+
+def proof_entries(stored: Iterable[tuple[dict[str, Any], dict[str, Any]]], undone: set[int],
+                  seed: str | None) -> list[dict[str, Any]]:
+    """A game's entries as the export gives them: `undone` as of the reader, `sent` (the request record the
+    entry's `request` digests; on the first event of each request) and, on the creation, the server seed once
+    the reader may see it (revealed at the end), so that an export is a proof a judge checks with no server
+    (`warlog verify FILE`). The creation's own books (the seed, the token digests) are never exported."""
+    entries = []
+    for entry, meta in stored:
+        extra: dict[str, Any] = {"undone": entry["seq"] in undone}
+        if entry["seq"] == 1:
+            extra["server_seed"] = seed
+        elif isinstance(meta, dict) and not meta.get("continues"):
+            extra["sent"] = request_record(meta)
+        entries.append({**entry, **extra})
+    return entries
 
 
 class CsvOut:
@@ -82,9 +103,9 @@ def export_store(apps: Any, out: Path, formats: Iterable[str], progress: Any = N
                    for fmt in formats for table in COLUMNS]
         for app, game_id in ((app, game_id) for app in ([apps] if hasattr(apps, "recorder") else apps)
                              for game_id in game_ids(app)):
-            entries = [e.entry for e in app.stored(game_id)]
-            undone = undone_seqs(entries)
-            rows = game_rows(str(game_id), [{**e, "undone": e["seq"] in undone} for e in entries])
+            stored = [(e.entry, e.meta) for e in app.stored(game_id)]
+            seed = app.viewing(game_id, lambda game: game.revealed_seed())
+            rows = game_rows(str(game_id), proof_entries(stored, undone_seqs(e for e, _ in stored), seed))
             tables = {"games": [rows.game], "events": rows.events, "dice": rows.dice}
             for table, writer in writers:
                 writer.write(tables[table])

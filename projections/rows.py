@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 EVENT_COLUMNS = ("game_id", "seq", "type", "at", "by", "rule", "undone", "battle_round", "phase", "sub_phase",
-                 "seat", "unit", "purpose", "data", "prev_hash", "hash")
+                 "seat", "unit", "purpose", "data", "prev_hash", "hash", "request", "sent", "server_seed")
 DIE_COLUMNS = ("game_id", "seq", "die", "at", "battle_round", "phase", "sub_phase", "event_type", "rule", "seat",
                "unit", "purpose", "spec", "sides", "face", "counts", "rerolled", "replaced", "critical",
                "counter", "source", "undone")
@@ -48,8 +48,10 @@ def event_row(game_id: str, entry: dict[str, Any], undone: bool, ctx: Context) -
             "rule": entry["rule"], "undone": undone, "battle_round": ctx.round_at(entry["seq"]),
             "phase": phase, "sub_phase": _text(data.get("sub_phase")) or sub_phase, "seat": _text(data.get("seat")),
             "unit": _text(unit), "purpose": _text(data.get("purpose")),
-            "data": json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
-            "prev_hash": entry["prev_hash"], "hash": entry["hash"]}
+            "data": data, "prev_hash": entry["prev_hash"], "hash": entry["hash"],
+            # the proof (projections/proof.py): the request digest the hash covers, the record it is the digest of
+            # (on the first event of each request), and on the creation row the server seed once revealed
+            "request": entry.get("request"), "sent": entry.get("sent"), "server_seed": entry.get("server_seed")}
 
 
 def dice_of(entry: dict[str, Any]) -> list[dict[str, Any]]:

@@ -10,9 +10,9 @@ from fastapi.responses import StreamingResponse
 
 from api.deps import Reader, WarlogApp
 from api.errors import READS
-from api.horizon import entries_until, seeing
+from api.horizon import entries_until, seeing, stored_until
 from projections.analytics import attacks_summary, summarize
-from projections.export import MEDIA_TYPES, render
+from projections.export import MEDIA_TYPES, proof_entries, render
 from projections.rows import game_rows
 
 router = APIRouter(tags=["analytics"], responses=READS)
@@ -40,16 +40,23 @@ async def analytics(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
 
 @router.get("/games/{game_id}/export", summary="This game's events, or every die, as NDJSON or CSV",
             response_class=StreamingResponse,
-            description="One flat row per event (`table=events`, `data` as a JSON string beside flat columns) "
-                        "or per die (`table=dice`: face, sides, purpose, seat, unit, counter, source, re-roll "
-                        "flags, undone); ISO-8601 UTC times; loads straight into pandas or DuckDB. The whole "
-                        "store: `warlog export [--db PATH | --postgres DSN] --out DIR`.")
+            description="One row per event (`table=events`: the event's own fields, `data` as an object in "
+                        "NDJSON and as its JSON text in CSV, beside flat columns: round, phase, seat, unit, "
+                        "purpose) or per die (`table=dice`: face, sides, purpose, seat, unit, counter, source, "
+                        "re-roll flags, undone); ISO-8601 UTC times; loads straight into pandas or DuckDB. The "
+                        "events are also a proof: each row keeps `prev_hash`, `hash` and `request`, the first "
+                        "row of each request its `sent` record (what `request` is the SHA-256 of), and the "
+                        "creation row the `server_seed` once the game has ended, so `warlog verify FILE` checks "
+                        "every link, request and server roll with no server. The whole store: `warlog export "
+                        "[--db PATH | --postgres DSN] --out DIR`.")
 async def export(caller: Reader, warlog: WarlogApp,
                  fmt: Annotated[Literal["ndjson", "csv"], Query(alias="format")] = "ndjson",
                  table: Annotated[Literal["events", "dice"], Query()] = "events") -> StreamingResponse:
     def build() -> list[dict[str, Any]]:
         seen = seeing(warlog, caller, lambda seen: seen)
-        rows = game_rows(str(caller.game_id), entries_until(warlog, seen))
+        stored, undone = stored_until(warlog, seen)
+        seed = seen.game.revealed_seed() if seen.version == seen.game.version else None  # once it sees the end
+        rows = game_rows(str(caller.game_id), proof_entries(stored, undone, seed))
         return rows.events if table == "events" else rows.dice
 
     rows = await run_in_threadpool(build)

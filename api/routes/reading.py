@@ -49,17 +49,22 @@ async def events(caller: Reader, warlog: WarlogApp,
 
 
 @router.get("/games/{game_id}/verify", summary="Recompute the hash chain (and, once ended, every server roll)",
-            description="With `?head=HASH` (a round head a seat kept) the answer adds `extends_head`: whether "
-                        "the log still holds that event, unchanged, with an intact chain up to it — a log "
-                        "rewritten after the fact cannot. A spectator of a game with `spectator_delay_s` checks "
-                        "the log as far as it sees it; the seed is revealed to it once it sees the end. "
+            description="Always the report (200), damaged or not: `chain_ok` is false for every form of "
+                        "SVC.DAMAGED, `damage` naming the form (altered, missing, reordered, unreadable, snapshot, "
+                        "metadata, truncated, head), `first_bad_seq` where and `detail` why. Beside the chain: the "
+                        "head record the service keeps apart from the events (a log that ends before it is "
+                        "`truncated`, one whose event at its seq has another hash was rewritten: `head`), a head a "
+                        "seat presents as `Known-Head: <seq>:<hash>` (the table app sends the last it saw; a head "
+                        "the log does not hold damages the game from then on), and the `request` digest each "
+                        "event carries of the books stored beside it (who sent which command, its "
+                        "Idempotency-Key: an edit there is `metadata`). With `?head=HASH` (a round head a seat "
+                        "kept) the answer adds `extends_head`. A spectator of a game with `spectator_delay_s` "
+                        "checks the log as far as it sees it; the seed is revealed to it once it sees the end. "
                         "`commands_ok` (null when the chain is broken) says whether every stored request, played "
-                        "again from the events before it with what its books say (the seat that sent it, the "
-                        "command, its Idempotency-Key, the state an undo restored), makes exactly the events "
-                        "stored with it: the audit's \"who sent which command\" lives outside the hash chain, "
-                        "and this is what checks it; `first_unmatched_seq` names the first request that does "
-                        "not (a log rewritten and re-hashed, or books edited). It is judged by this version of "
-                        "the rules, so it informs a judge rather than refusing the game as SVC.DAMAGED.")
+                        "again from the events before it with what its books say, makes exactly the events "
+                        "stored with it; `first_unmatched_seq` names the first that does not. It is judged by this "
+                        "version of the rules, so it informs a judge rather than refusing the game: for events "
+                        "stored before `request` existed it is the only check of their books.")
 async def verify(caller: Verifier, warlog: WarlogApp,
                  head: Annotated[str | None, Query(pattern="^[0-9a-f]{64}$")] = None) -> dict[str, Any]:
     def check() -> dict[str, Any]:

@@ -261,6 +261,40 @@ def test_the_feed_reopens_after_the_last_seq_it_saw_when_the_service_comes_back(
         assert phone.execute_script("return window.openedOnce === true"), "the page reloaded"
 
 
+def test_a_phone_that_saw_the_game_catches_a_restore_from_an_older_backup(phones, tmp_path_factory):
+    """The phone keeps the newest head it saw and sends it (Known-Head): a store restored from an older copy,
+    its events and head record agreeing with each other, is damaged once that phone asks (SVC.DAMAGED)."""
+    from ops.tamper.store import SqliteStore
+
+    where = tmp_path_factory.mktemp("restored")
+    port = free_port()
+    phone = phones["B"]
+    with serving(create_app(settings_for(where, keepalive_s=1)), port) as url, httpx.Client(base_url=url) as http:
+        game = seed_game(http, dice="server")
+        game.cmd("A", "start_game")
+        for n in range(3):
+            game.cmd("A", "free_roll", spec="D6", purpose=f"before the backup {n}")
+        open_seat(phone, url, game, "B")
+        head = game.events()[-1]
+        until(phone, lambda d: d.execute_script(f"return localStorage.getItem('warlog:head:{game.id}')"),
+              "the head the phone keeps", f"{head['seq']}:{head['hash']}")
+    store = SqliteStore(str(where / "warlog.db"))
+    versions = store.versions(game.id)
+    store.delete(game.id, versions[-2:])
+    older = store.read(game.id, versions[-3])["entry"]
+    store.set_head(game.id, older["seq"], older["hash"])
+    with serving(create_app(settings_for(where, keepalive_s=1)), port) as url, httpx.Client(base_url=url) as http:
+        game.http = http
+        phone.refresh()  # the phone reads the game again, sending the head it saw
+
+        def refused(_driver):
+            answer = http.get(f"/games/{game.id}/state", headers=game.headers("A"))  # seat A sends no head
+            return answer.status_code == 409 and answer.json()["damage"]
+
+        until(phone, refused, "the game refused as truncated", "truncated")
+        assert game.verify()["first_bad_seq"] == versions[-2]
+
+
 def test_a_command_queued_on_a_stale_phone_is_refused_in_words_with_its_rule(phones, base_url, http):
     game = seed_game(http, dice="server")
     game.cmd("A", "start_game")

@@ -113,16 +113,27 @@ def test_the_dice_export_is_one_flat_csv_row_per_die(new_game):
     assert all(datetime.fromisoformat(r["at"].replace("Z", "+00:00")) for r in rows)
 
 
-def test_the_events_export_is_flat_ndjson_with_the_data_as_a_json_string(new_game):
+def test_the_events_export_is_ndjson_with_the_data_as_an_object_and_the_proof_beside_it(new_game):
     game = played(new_game)
     lines = export(game, "ndjson", "events").text.splitlines()
     rows = [json.loads(line) for line in lines]
     events = game.events()
     assert [r["seq"] for r in rows] == [e["seq"] for e in events]
     assert all(tuple(r) == EVENT_COLUMNS for r in rows)
-    assert all(not isinstance(v, (dict, list)) for r in rows for v in r.values())
-    assert [json.loads(r["data"]) for r in rows] == [e["data"] for e in events]
+    flat = [c for c in EVENT_COLUMNS if c not in ("data", "sent")]
+    assert all(not isinstance(r[c], (dict, list)) for r in rows for c in flat)
+    assert [r["data"] for r in rows] == [e["data"] for e in events]
     assert [r["undone"] for r in rows] == [e["undone"] for e in events]
+    assert [(r["prev_hash"], r["hash"], r["request"]) for r in rows] == [
+        (e["prev_hash"], e["hash"], e.get("request")) for e in events]
+    assert rows[0]["sent"] is None and rows[0]["server_seed"] is None  # the creation's books stay inside
+    assert all(r["sent"]["sent_by"] in ("A", "B") for r in rows[1:] if r["sent"])
+
+
+def test_the_csv_events_export_keeps_the_data_as_its_json_text(new_game):
+    game = played(new_game)
+    rows = list(csv.DictReader(io.StringIO(export(game, "csv", "events").text)))
+    assert [json.loads(r["data"]) for r in rows] == [e["data"] for e in game.events()]
 
 
 def test_the_ledger_kept_up_to_date_equals_the_ledger_rebuilt_from_zero_and_the_log(new_game, app, tmp_path):

@@ -1,7 +1,9 @@
 // The table app's side of the HTTP contract: reads with the seat's bearer token, and writes through a
 // queue kept in localStorage. The Idempotency-Key is made when the player taps, and a write is dropped
 // from the queue only once the service has answered it, so a command sent while the network is down is
-// resent as it was and applied once, however many times it had to be sent.
+// resent as it was and applied once, however many times it had to be sent. Every request also carries the
+// newest head this device saw of the game (`Known-Head: <seq>:<hash>`, kept in localStorage), so that a log
+// restored from an older backup, or rewritten, is refused by the service as damaged (SVC.DAMAGED).
 
 function newKey() {
   const bytes = new Uint8Array(16);
@@ -23,6 +25,7 @@ export class Client {
     this.token = token;
     this.base = `/games/${encodeURIComponent(gameId)}`;
     this.store = `warlog:queue:${gameId}:${token.slice(0, 12)}`;
+    this.headStore = `warlog:head:${gameId}`;
     this.onAnswer = onAnswer;  // (item, status, body) for every answer a queued write gets
     this.onQueue = onQueue;    // (waiting writes, offline?) whenever the queue changes
     this.sending = false;
@@ -32,7 +35,15 @@ export class Client {
   }
 
   headers(extra = {}) {
-    return {Authorization: `Bearer ${this.token}`, ...extra};
+    const head = localStorage.getItem(this.headStore);
+    return {Authorization: `Bearer ${this.token}`, ...(head ? {"Known-Head": head} : {}), ...extra};
+  }
+
+  // An event this device was shown: the newest one's seq and hash are the head it vouches for from now on
+  saw(event) {
+    if (!event || typeof event.hash !== "string") return;
+    const kept = Number((localStorage.getItem(this.headStore) || "0:").split(":")[0]);
+    if (event.seq > kept) localStorage.setItem(this.headStore, `${event.seq}:${event.hash}`);
   }
 
   async get(path) {
@@ -82,6 +93,7 @@ export class Client {
           return;
         }
         this.offline = false;
+        (body?.events || []).forEach((event) => this.saw(event));
         this.save(this.queue().filter((other) => other.key !== item.key));
         this.onAnswer(item, response.status, body);
       }

@@ -225,6 +225,7 @@ function logLine(event) {
 function remember(event) {
   if (app.events.has(event.seq)) return false;
   app.events.set(event.seq, event);
+  client.saw(event);
   app.lastSeq = Math.max(app.lastSeq, event.seq);
   if (event.undone) app.undone.add(event.seq);
   for (const seq of event.type === "ActionUndone" ? event.data.seqs : []) app.undone.add(seq);

@@ -116,6 +116,12 @@ class SqliteStore:
             self.set_head(game_id, versions[-1], prev)
         return prev or ""
 
+    def retopic(self, game_id: str, version: int, topic: str) -> None:
+        """Change the topic stored beside an event (the class its row decodes as), nothing else."""
+        with self.connect() as db:
+            db.execute(self._sql("UPDATE {events} SET topic = ? WHERE originator_id = ? AND originator_version = ?"),
+                       (topic, self._key(game_id), version))
+
     def of(self, game_id: str) -> "SqliteStore":
         """The store holding `game_id` (one file holds every game)."""
         return self

@@ -194,11 +194,29 @@ def analytics(args: argparse.Namespace) -> None:
         shards.close()
 
 
+def stopping() -> Any:
+    """An Event set by SIGTERM (what a service manager sends) or SIGINT (Ctrl-C), so that `warlog project`
+    ends its batch and closes its stores, exiting 0. A SIGINT this process inherited ignored (a job started
+    in the background with `&`) stays ignored."""
+    import signal
+    import threading
+
+    stop = threading.Event()
+
+    def asked(signum: int, frame: Any) -> None:
+        print(f"warlog project: {signal.Signals(signum).name}, stopping", file=sys.stderr, flush=True)
+        stop.set()
+
+    signal.signal(signal.SIGTERM, asked)
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, asked)
+    return stop
+
+
 def project(args: argparse.Namespace) -> None:
     """Keep the ledger projection up to date in this process: on PostgreSQL the library's ProjectionRunner
-    follows the store through LISTEN/NOTIFY; SQLite has no subscriptions, so it pulls every second."""
-    import time
-
+    follows the store through LISTEN/NOTIFY; SQLite has no subscriptions, so it pulls every second. SIGTERM or
+    Ctrl-C stops it gracefully."""
     from contextlib import ExitStack
 
     from eventsourcing.projection import ProjectionRunner
@@ -207,6 +225,7 @@ def project(args: argparse.Namespace) -> None:
     from domain.application import Warlog
     from projections.ledger import Ledger, catch_up, ledger_env, view_class
 
+    stop = stopping()
     shards = open_store(args)  # checks the layout (and makes every shard's tables)
     settings = store_settings(args)
     view_env = ledger_env(settings.eventsourcing_env())
@@ -217,17 +236,18 @@ def project(args: argparse.Namespace) -> None:
             following = [runners.enter_context(ProjectionRunner(
                 application_class=Warlog.shard(shard), projection_class=Ledger, view_class=view_class(view_env),
                 env={**shard_env(settings, shard), **view_env})) for shard in range(settings.shards)]
-            print(f"following {len(following)} shard(s) into {Ledger.name} (Ctrl-C stops)", file=sys.stderr,
-                  flush=True)
-            while not any(runner.is_interrupted.is_set() for runner in following):
+            print(f"following {len(following)} shard(s) into {Ledger.name} (SIGTERM or Ctrl-C stops)",
+                  file=sys.stderr, flush=True)
+            while not stop.is_set() and not any(runner.is_interrupted.is_set() for runner in following):
                 for runner in following:
                     runner.run_forever(timeout=1.0 / len(following))  # raises what a runner's thread raised
         return
     ledger = ledger_for(shards)
     try:
-        while True:
+        print(f"following the store into {Ledger.name} (SIGTERM or Ctrl-C stops)", file=sys.stderr, flush=True)
+        while not stop.is_set():
             catch_up(shards.apps, ledger)
-            time.sleep(1.0)
+            stop.wait(1.0)
     finally:
         shards.close()
 

@@ -50,16 +50,25 @@ def wait_until_answers(process: subprocess.Popen[bytes], url: str, stderr: Path,
             time.sleep(0.05)
 
 
-def interrupt(process: subprocess.Popen[bytes], within: float = 10.0) -> None:
-    """SIGINT (a graceful shutdown), then SIGKILL if the process has not exited `within` seconds later."""
+def interrupt(process: subprocess.Popen[bytes], within: float = 10.0, sig: int = signal.SIGINT) -> None:
+    """SIGINT (a graceful shutdown; py-spy writes its samples out on it), then SIGKILL if the process has not
+    exited `within` seconds later. A process that inherited SIGINT ignored (a job started in the background
+    with `&`) may never see it: `stop` sends SIGTERM, what a service manager sends."""
     if process.poll() is not None:
         return
-    process.send_signal(signal.SIGINT)
+    process.send_signal(sig)
     try:
         process.wait(within)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(5)
+
+
+def stop(process: subprocess.Popen[Any], within: float = 10.0) -> int:
+    """SIGTERM (`warlog serve`, `warlog project` and HAProxy stop gracefully on it, whatever SIGINT's
+    disposition), then SIGKILL if the process has not exited `within` seconds later; its exit status."""
+    interrupt(process, within, signal.SIGTERM)
+    return process.wait(5)
 
 
 class Service:
@@ -89,7 +98,7 @@ class Service:
 
     def stop(self) -> None:
         if self.process is not None:
-            interrupt(self.process)
+            stop(self.process)
 
 
 @contextlib.contextmanager

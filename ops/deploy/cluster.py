@@ -38,7 +38,7 @@ HERE = Path(__file__).resolve().parent
 if str(HERE.parents[1]) not in sys.path:
     sys.path.insert(0, str(HERE.parents[1]))
 
-from ops.service import Service, free_port, interrupt, wait_until_answers  # noqa: E402
+from ops.service import Service, free_port, stop, wait_until_answers  # noqa: E402
 
 TEMPLATE = HERE / "haproxy.cfg.template"
 
@@ -78,7 +78,7 @@ def cluster(dsn: str, processes: int, shards: int, env: dict[str, str], logs: Pa
         yield Cluster(url, services, balancer)
     finally:
         if balancer is not None:
-            interrupt(balancer, 5)
+            stop(balancer, 5)
         for service in services:
             service.stop()
 

@@ -32,17 +32,23 @@ def base_url(tmp_path_factory):
 
 def phone_sized(profile: Path, size: tuple[int, int]) -> webdriver.Chrome:
     driver = chromium(profile, size)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size == PHONE})
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size == PHONE})
+    except BaseException:
+        driver.quit()  # its chromedriver and Chromium end with it
+        raise
     return driver
 
 
 @pytest.fixture(scope="module")
 def phones(base_url, tmp_path_factory):
-    """Seat A's phone and seat B's tablet: two browsers, so two storages and two feeds (quit before the server)."""
-    drivers = {"A": phone_sized(tmp_path_factory.mktemp("phone-a"), PHONE),
-               "B": phone_sized(tmp_path_factory.mktemp("tablet-b"), TABLET)}
+    """Seat A's phone and seat B's tablet: two browsers, so two storages and two feeds (quit before the server),
+    each quit even when the other failed to start."""
+    drivers: dict[str, webdriver.Chrome] = {}
     try:
+        drivers["A"] = phone_sized(tmp_path_factory.mktemp("phone-a"), PHONE)
+        drivers["B"] = phone_sized(tmp_path_factory.mktemp("tablet-b"), TABLET)
         yield drivers
     finally:
         for driver in drivers.values():

@@ -185,12 +185,14 @@ def test_warlog_export_and_analytics_cover_every_game_in_the_store(new_game, app
     assert across["units_destroyed"] == {"B": {"count": 2}}
 
 
-def test_warlog_project_follows_the_store_into_the_ledger_until_stopped(new_game, app):
-    """`warlog project` on SQLite: what was played before it started, and what is played while it runs."""
+def test_warlog_project_follows_the_store_into_the_ledger_until_stopped(new_game, app, tmp_path):
+    """`warlog project` on SQLite: what was played before it started, and what is played while it runs; SIGTERM
+    (what a service manager sends, and what reaches a job started with `&`, which ignores SIGINT) stops it."""
     import signal
-    import subprocess
     import sys
     import time
+
+    from tests.support.processes import output, started
 
     store = app.state.shards.apps[0]
 
@@ -198,8 +200,8 @@ def test_warlog_project_follows_the_store_into_the_ledger_until_stopped(new_game
         """Wait until the process's ledger has seen every event in the store."""
         deadline = time.monotonic() + seconds
         while (ledger.view.max_tracking_id(store.name) or 0) < store.recorder.max_notification_id():
-            assert process.poll() is None, process.stderr.read()
-            assert time.monotonic() < deadline, "warlog project did not catch up"
+            assert process.poll() is None, output(process)
+            assert time.monotonic() < deadline, f"warlog project did not catch up: {output(process)}"
             time.sleep(0.2)
 
     def games_in(ledger, games):
@@ -209,14 +211,14 @@ def test_warlog_project_follows_the_store_into_the_ledger_until_stopped(new_game
 
     before = played(new_game)
     ledger = open_ledger(ledger_env(app.state.settings.eventsourcing_env()))  # the file beside the store
-    process = subprocess.Popen([sys.executable, "-m", "api.cli", "project", "--db", app.state.settings.db],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    # SIGINT ignored, as a background job inherits it: only SIGTERM can stop it gracefully
+    with started([sys.executable, "-m", "api.cli", "project", "--db", app.state.settings.db], tmp_path / "project.log",
+                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) as process:
         caught_up(ledger)
         games_in(ledger, [before])
         during = played(new_game)
         caught_up(ledger)
         games_in(ledger, [before, during])
-    finally:
-        process.send_signal(signal.SIGINT)
-        process.wait(timeout=10)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=10) == 0, output(process)  # stopped gracefully: its stores closed, exit 0
+    assert "SIGTERM, stopping" in output(process) and "Traceback" not in output(process)

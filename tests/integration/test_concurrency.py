@@ -3,12 +3,10 @@ database. Every acknowledged event is present, seq runs 1..n without a gap, the 
 lost race is retried or answered 409 SVC.CONFLICT: never lost, never applied twice."""
 import asyncio
 import os
-import socket
-import subprocess
 import sys
 import threading
-import time
 from collections import Counter
+from contextlib import ExitStack
 from pathlib import Path
 from uuid import UUID
 
@@ -21,9 +19,11 @@ from api.app import create_app
 from api.schemas import parse_army
 from domain import commands
 from domain.application import Conflict, Warlog
+from ops.service import free_port, wait_until_answers
 from tests.conftest import settings_for
 from tests.integration.conftest import PG_URL, pg_settings
 from tests.support.client import GameClient, unit
+from tests.support.processes import started
 
 AT = "2026-11-29T20:00:00.000Z"
 ROOT = Path(__file__).resolve().parents[2]
@@ -239,41 +239,24 @@ def test_services_starting_at_once_on_an_empty_database_all_start(pg_schema):
             app.state.shards.close()
 
 
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def serve(schema):
-    """Start `warlog serve --postgres` on a free port; `ready` waits (bounded) until it answers."""
+def serve(stack, schema, log):
+    """`warlog serve --postgres` on a free port, its output in `log` (no pipe left unread), ended when `stack`
+    closes (SIGTERM, then SIGKILL), even when the test fails; its URL once it answers."""
     port = free_port()
     env = {**os.environ, "WARLOG_POSTGRES_SCHEMA": schema, "WARLOG_REQUESTS_PER_SECOND": "10000",
            "WARLOG_BURST": "10000", "WARLOG_LOG_JSON": "true"}
-    process = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--postgres", PG_URL],
-                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    return process, f"http://127.0.0.1:{port}"
-
-
-def ready(process, url):
-    deadline = time.monotonic() + 60
-    while True:
-        assert process.poll() is None, process.stderr.read().decode()
-        try:
-            httpx.get(f"{url}/openapi.json", timeout=2)
-            return
-        except httpx.TransportError:
-            assert time.monotonic() < deadline, "warlog serve did not start"
-            time.sleep(0.1)
+    process = stack.enter_context(started([sys.executable, "-m", "api.cli", "serve", "--port", str(port),
+                                           "--postgres", PG_URL], log, cwd=ROOT, env=env))
+    url = f"http://127.0.0.1:{port}"
+    wait_until_answers(process, f"{url}/openapi.json", log, within=60)
+    return url
 
 
 @pytest.mark.postgres
-def test_two_warlog_serve_processes_on_one_database_lose_nothing(pg_schema):
-    servers = [serve(pg_schema), serve(pg_schema)]
-    try:
-        for process, url in servers:
-            ready(process, url)
-        clients = [httpx.Client(base_url=url, timeout=30) for _, url in servers]
+def test_two_warlog_serve_processes_on_one_database_lose_nothing(pg_schema, tmp_path):
+    with ExitStack() as stack:
+        urls = [serve(stack, pg_schema, tmp_path / f"serve-{n}.log") for n in (1, 2)]
+        clients = [stack.enter_context(httpx.Client(base_url=url, timeout=30)) for url in urls]
         game = GameClient(clients[0])
         game.start([unit("scouts", 5)], [unit("boyz", 10)])
         # the second process learns of the game from the shared database
@@ -302,17 +285,6 @@ def test_two_warlog_serve_processes_on_one_database_lose_nothing(pg_schema):
             assert set(purposes) == {f"w{i}-{n}" for i in range(writers) for n in range(rolls)}
             assert set(purposes.values()) == {1}
             assert game.verify("spectator")["chain_ok"] is True
-        for client in clients:
-            client.close()
-    finally:
-        for process, _ in servers:
-            process.terminate()
-        for process, _ in servers:
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
 
 
 def test_a_refusal_is_judged_on_the_latest_log_when_another_process_moved_the_game(two_apps):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -26,6 +27,7 @@ from ops.service import ROOT, Service, processes_on_postgres
 from tests.integration.conftest import PG_URL, pg_settings, tables
 from tests.support.client import GameClient, unit
 from tests.support.live import WAIT_S, messages, serving
+from tests.support.processes import started
 
 pytestmark = pytest.mark.postgres
 
@@ -240,32 +242,31 @@ def test_warlog_serve_refuses_another_n_with_a_clear_message(pg_schema):
 def test_warlog_project_follows_every_shard_into_the_one_ledger(pg_schema, tmp_path):
     settings = pg_settings(pg_schema, shards=3)
     shards = Shards.open(settings)
-    log = tmp_path / "project.err"
-    with open(log, "wb") as err:
-        follower = subprocess.Popen([sys.executable, "-m", "api.cli", "project", "--postgres", PG_URL, "--shards", "3"],
-                                    cwd=ROOT, env={"WARLOG_POSTGRES_SCHEMA": pg_schema, "PATH": ""},
-                                    stdout=subprocess.DEVNULL, stderr=err)
+    log = tmp_path / "project.log"
     try:
-        ids: set[str] = set()
-        while len({shard_of(UUID(g), 3) for g in ids}) < 3:  # a game on every shard, appended while it follows
-            ids.add(shards.create_game("alternating", {"A": "Al", "B": "Bo"}, "server", {}, "2026-01-01T00:00:00Z")
-                    ["game_id"])
-        deadline = time.monotonic() + WAIT_S * 2
-        seen: set[str] = set()
-        while seen != ids:
-            assert follower.poll() is None, log.read_text()[-2000:]
-            assert time.monotonic() < deadline, (seen, ids, log.read_text()[-2000:])
-            time.sleep(0.2)
-            with psycopg.connect(PG_URL, autocommit=True) as db:
-                if db.execute("SELECT to_regclass(%s)", (f"{pg_schema}.warlog_ledger_games",)).fetchone()[0]:
-                    seen = {str(row[0]) for row in db.execute(sql.SQL("SELECT game_id FROM {}").format(
-                        sql.Identifier(pg_schema, "warlog_ledger_games"))).fetchall()}
-        # while it follows, the games cannot be moved: the ledger would count the moved rows again
-        with pytest.raises(LayoutRefused, match="`warlog project` process.*stop every one"):
-            reshard(settings, 2)
+        with started([sys.executable, "-m", "api.cli", "project", "--postgres", PG_URL, "--shards", "3"], log,
+                     cwd=ROOT, env={"WARLOG_POSTGRES_SCHEMA": pg_schema, "PATH": ""}) as follower:
+            ids: set[str] = set()
+            while len({shard_of(UUID(g), 3) for g in ids}) < 3:  # a game on every shard, appended while it follows
+                ids.add(shards.create_game("alternating", {"A": "Al", "B": "Bo"}, "server", {}, "2026-01-01T00:00:00Z")
+                        ["game_id"])
+            deadline = time.monotonic() + WAIT_S * 2
+            seen: set[str] = set()
+            while seen != ids:
+                assert follower.poll() is None, log.read_text()[-2000:]
+                assert time.monotonic() < deadline, (seen, ids, log.read_text()[-2000:])
+                time.sleep(0.2)
+                with psycopg.connect(PG_URL, autocommit=True) as db:
+                    if db.execute("SELECT to_regclass(%s)", (f"{pg_schema}.warlog_ledger_games",)).fetchone()[0]:
+                        seen = {str(row[0]) for row in db.execute(sql.SQL("SELECT game_id FROM {}").format(
+                            sql.Identifier(pg_schema, "warlog_ledger_games"))).fetchall()}
+            # while it follows, the games cannot be moved: the ledger would count the moved rows again
+            with pytest.raises(LayoutRefused, match="`warlog project` process.*stop every one"):
+                reshard(settings, 2)
+            # SIGTERM stops it gracefully (its runners closed): a service manager's stop is no crash
+            follower.send_signal(signal.SIGTERM)
+            assert follower.wait(WAIT_S) == 0, log.read_text()[-2000:]
     finally:
-        follower.terminate()
-        follower.wait(10)
         shards.close()
     assert reshard(settings, 2)["to"] == 2  # and once it has stopped, they can
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ops.service import ROOT, free_port, interrupt, wait_until_answers
+from ops.service import ROOT, free_port, stop, wait_until_answers
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -82,4 +82,4 @@ def test_the_installed_wheel_serves_the_demo_game_the_overlay_page_and_the_table
         qr = httpx.post(f"{url}/qr", json={"data": f"{url}/play/x#token=y"}, timeout=10)
         assert qr.status_code == 200 and qr.text.startswith("<svg"), qr.text[:200]
     finally:
-        interrupt(process)
+        stop(process)

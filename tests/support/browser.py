@@ -21,7 +21,11 @@ def chromium(profile: Path, size: tuple[int, int]) -> webdriver.Chrome:
                  f"--window-size={size[0]},{size[1]}", f"--user-data-dir={profile}"):
         options.add_argument(flag)
     driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
-    driver.set_page_load_timeout(WAIT_S)
+    try:
+        driver.set_page_load_timeout(WAIT_S)
+    except BaseException:
+        driver.quit()  # chromedriver and Chromium end with it, as a test's fixture would
+        raise
     return driver
 
 

@@ -1,0 +1,148 @@
+"""What the core costs beside its speed (issue 23): frames on the command path, memory per cached game, bytes
+per stored event.
+
+- **Frames**: one `free_roll` sent through the ASGI app in process (Starlette's test client); at the moment the
+  event store is asked to insert, the Python stack is read and its frames counted to the recorder: from the app's
+  entry (`FastAPI.__call__`, middleware included), from the route's function, and those in warlog's own code
+  (api/, domain/, projections/), named.
+- **Memory per cached game**: the games of a golden store (tests/golden/<folder>: 31 games of every ruleset,
+  2,770 events) loaded into one application's cache; tracemalloc's count of what stays allocated, per game and
+  per event, against the bytes of those games' stored rows in the same file (the baseline in the same run).
+- **Bytes per stored event**: the golden recording's writes sent again to today's code (tests/golden/
+  test_replay.py's way), and the stored rows' bytes per event against those of the golden store itself, which the
+  code of its recording wrote.
+
+    .venv/bin/python ops/bench/core_costs.py [--golden tests/golden/pre-typed-core]
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import gc
+import gzip
+import json
+import sqlite3
+import sys
+import tempfile
+import traceback
+import tracemalloc
+from pathlib import Path
+from unittest import mock
+from uuid import UUID
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+from fastapi.testclient import TestClient  # noqa: E402
+
+from api.app import create_app  # noqa: E402
+from api.settings import Settings  # noqa: E402
+from ops.bench.harness import UNLIMITED  # noqa: E402
+from tests.golden.record import Clock, deterministic  # noqa: E402
+
+PROJECT = tuple(str(ROOT / part) for part in ("api", "domain", "projections"))
+
+
+def stored_bytes(db: Path) -> tuple[int, int]:
+    """(events, bytes of their stored state) in a SQLite store."""
+    connection = sqlite3.connect(db)
+    try:
+        return connection.execute("SELECT count(*), sum(length(state)) FROM stored_events").fetchone()
+    finally:
+        connection.close()
+
+
+def frames(tmp: Path) -> tuple[int, int, int, list[str]]:
+    """(all frames from the ASGI app, all from the route's function, warlog's own, warlog's named) to the insert
+    of one free_roll."""
+    from api.storage import HeadedSQLiteRecorder
+
+    seen: list[traceback.FrameSummary] = []
+    real = HeadedSQLiteRecorder._insert_events
+
+    def spy(self, c, stored_events, **kwargs):  # type: ignore[no-untyped-def]
+        seen[:] = traceback.extract_stack()
+        return real(self, c, stored_events, **kwargs)
+
+    with TestClient(create_app(Settings(db=str(tmp / "frames.db"), **UNLIMITED))) as http:
+        created = http.post("/games", json={"ruleset": "alternating", "players": [
+            {"seat": "A", "name": "Al"}, {"seat": "B", "name": "Bo"}]}).json()
+        from api.cli import DEMO_ARMIES
+        for seat, units in DEMO_ARMIES.items():
+            http.post(f"/games/{created['game_id']}/armies", json={"units": units},
+                      headers={"Authorization": f"Bearer {created['tokens'][seat]}"})
+        headers = {"Authorization": f"Bearer {created['tokens']['A']}"}
+        http.post(f"/games/{created['game_id']}/commands", json={"type": "start_game"}, headers=headers)
+        with mock.patch.object(HeadedSQLiteRecorder, "_insert_events", spy):
+            answer = http.post(f"/games/{created['game_id']}/commands", headers=headers,
+                               json={"type": "free_roll", "spec": "2D6", "purpose": "frames"})
+        assert answer.status_code == 200, answer.text
+    start = next(i for i, f in enumerate(seen) if f.name == "__call__" and f.filename.endswith("fastapi/applications.py"))
+    route = next(i for i, f in enumerate(seen) if f.filename.endswith("api/routes/commands.py"))
+    path = seen[start:-1]  # the spy itself left out
+    ours = [f for f in path if f.filename.startswith(PROJECT)]
+    return len(path), len(seen) - 1 - route, len(ours), [f"{Path(f.filename).relative_to(ROOT)}:{f.name}" for f in ours]
+
+
+def replayed(folder: Path, tmp: Path) -> Path:
+    """The golden recording's writes sent again to today's code, into a fresh store."""
+    clock = Clock()
+    db = tmp / "replayed.db"
+    with deterministic(clock), TestClient(create_app(Settings(db=str(db), **UNLIMITED))) as http:
+        for line in gzip.decompress((folder / "requests.ndjson.gz").read_bytes()).decode().splitlines():
+            row = json.loads(line)
+            clock.reading = row["at"]
+            content = base64.b64decode(row["bytes"]) if "bytes" in row else row["text"].encode()
+            http.post(row["path"] + (f"?{row['query']}" if row["query"] else ""), headers=row["headers"],
+                      content=content)
+    return db
+
+
+def cached_memory(db: Path, game_ids: list[str]) -> int:
+    """Bytes tracemalloc sees still allocated once every game is loaded into one application's cache."""
+    from domain.application import Warlog
+
+    warlog = Warlog(env={"PERSISTENCE_MODULE": "api.storage", "SQLITE_DBNAME": str(db)})
+    warlog.game(UUID(game_ids[0]))  # imports, tables, the first load's one-off costs
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    for game_id in game_ids[1:]:
+        warlog.game(UUID(game_id))
+    gc.collect()
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    return sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--golden", default=str(ROOT / "tests" / "golden" / "pre-typed-core"))
+    args = parser.parse_args()
+    folder = Path(args.golden)
+    games = json.loads((folder / "games.json").read_text())
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        total, from_route, ours, named = frames(tmp)
+        print(f"frames to the recorder's insert: {total} from FastAPI.__call__, {from_route} from the route's "
+              f"function; warlog's own: {ours}")
+        print("  " + " > ".join(named))
+        golden = tmp / "golden.db"
+        golden.write_bytes(gzip.decompress((folder / "warlog.db.gz").read_bytes()))
+        then_events, then_bytes = stored_bytes(golden)
+        now_events, now_bytes = stored_bytes(replayed(folder, tmp))
+        print(f"bytes per stored event: today {now_bytes / now_events:.0f} over {now_events} events; the golden "
+              f"store's {then_bytes / then_events:.0f} over {then_events}: {now_bytes / now_events / (then_bytes / then_events):.3f}x")
+        ids = [g["game_id"] for g in games]
+        memory = cached_memory(golden, ids)
+        per_game, per_event = memory / (len(ids) - 1), memory / (sum(g["events"] for g in games[1:]))
+        print(f"memory per cached game: {per_game / 1024:.1f} KiB ({per_event:.0f} B an event), "
+              f"{memory / then_bytes * len(ids) / (len(ids) - 1):.2f}x the bytes of the games' stored rows")
+        print(f"RESULT frames {total} ({from_route} from the route, {ours} warlog's); bytes/event {now_bytes / now_events:.0f} "
+              f"({now_bytes / now_events / (then_bytes / then_events):.3f}x the golden store's); memory/game "
+              f"{per_game / 1024:.1f} KiB ({memory / then_bytes * len(ids) / (len(ids) - 1):.2f}x its stored bytes)")
+
+
+if __name__ == "__main__":
+    main()

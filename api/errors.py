@@ -1,6 +1,7 @@
 """RFC 9457 problem+json for every refusal and validation error."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -34,7 +35,8 @@ WHEN = {401: "no token, or an unknown one", 403: "the token may not do this (ano
         "(`type` ends in /conflict, rule SVC.CONFLICT): send it again, or the game's stored log is damaged "
         "(rule SVC.DAMAGED, `first_bad_seq` names where; GET /verify says more)", 412: "If-Match names another version",
         413: "the body is larger than the service accepts",
-        415: "a body not sent as Content-Type: application/json", 422: "malformed: the detail says what to fix",
+        415: "a body not sent as Content-Type: application/json, or JSON in another encoding than UTF-8 (RFC 8259)",
+        422: "malformed: the detail says what to fix",
         429: "too many requests or streams for this token (Retry-After)"}
 
 
@@ -115,7 +117,21 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http(request: Request, error: StarletteHTTPException) -> JSONResponse:
-        return respond(error.status_code, problem_body(error.status_code, str(error.detail)), error.headers)
+        headers = error.headers
+        if error.status_code == 405 and (methods := allowed(request)):
+            headers = {**(headers or {}), "Allow": ", ".join(methods)}  # Starlette's names one route's only
+        return respond(error.status_code, problem_body(error.status_code, str(error.detail)), headers)
+
+
+def allowed(request: Request) -> list[str]:
+    """Every method the document gives the request's path (/games/{id}/undo has a GET and a POST, served by two
+    routers), with HEAD beside GET; empty for a path the document leaves out (the pages)."""
+    for template, operations in request.app.openapi()["paths"].items():
+        pattern = "[^/]+".join(re.escape(part) for part in re.split(r"\{[^}/]+\}", template))
+        if re.fullmatch(pattern, request.scope["path"]):
+            methods = {method.upper() for method in operations}
+            return sorted(methods | ({"HEAD"} if "GET" in methods else set()))
+    return []
 
 
 class Unexpected:

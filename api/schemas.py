@@ -4,33 +4,55 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
+from api.errors import Problem
 from domain import commands as cmd
 from domain.commands import adapter
-from domain import dice
+from domain import army, dice
 from domain.rulings import Malformed
 
 Seat = Literal["A", "B"]
 
 
-class Player(BaseModel):
+class Body(BaseModel):
+    """A request body's object as JSON Schema reads it: no field it does not define, no "5" for 5 nor 1 for true
+    (pydantic's lax mode would take both), and 5.0 for 5 (JSON has one number type: 5.0 is JSON Schema's
+    integer 5; 5.5 is none)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def integral(cls, value: Any) -> Any:
+        return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+class Player(Body):
     seat: Seat
     name: str = Field(min_length=1, max_length=100)
 
 
-class Options(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+Name = Annotated[str, Field(min_length=1, max_length=40)]  # an objective's or an action's: distinct in their list
+
+
+def each_seat_once() -> dict[str, Any]:
+    """`players` in JSON Schema: two of them, one seating A and one B, in either order."""
+    return {"allOf": [{"contains": {"type": "object", "required": ["seat"], "properties": {"seat": {"const": seat}}}}
+                      for seat in ("A", "B")]}
+
+
+class Options(Body):
     battle_rounds: int = Field(5, ge=1, le=20)
     reserves_from_round: int = Field(2, ge=1, le=20)
     spectator_delay_s: int = Field(0, ge=0, le=3600)
-    objectives: list[str] = Field(default_factory=list, max_length=12,
-                                  description="reference: the objective markers' names (EXT.OBJ.1)")
-    actions: list[str] = Field(default_factory=list, max_length=12,
-                               description="reference: the actions a unit may start instead of shooting (RS.CMD.3); "
-                                           "none named: Secure objective, Sabotage, Recover intel")
+    objectives: list[Name] = Field(default_factory=list, max_length=12, json_schema_extra={"uniqueItems": True},
+                                   description="reference: the objective markers' names (EXT.OBJ.1)")
+    actions: list[Name] = Field(default_factory=list, max_length=12, json_schema_extra={"uniqueItems": True},
+                                description="reference: the actions a unit may start instead of shooting (RS.CMD.3); "
+                                            "none named: Secure objective, Sabotage, Recover intel")
 
     @field_validator("objectives", "actions")
     @classmethod
@@ -40,9 +62,9 @@ class Options(BaseModel):
         return names
 
 
-class GameCreate(BaseModel):
+class GameCreate(Body):
     ruleset: Literal["alternating", "reference", "heresy"]
-    players: list[Player] = Field(min_length=2, max_length=2)
+    players: list[Player] = Field(min_length=2, max_length=2, json_schema_extra=each_seat_once())
     dice: Literal["server", "table"] = "server"
     options: Options = Field(default_factory=Options)
 
@@ -61,6 +83,17 @@ class GamePublic(BaseModel):
     dice_commitment: str | None
 
 
+def digits_only(value: Any) -> Any:
+    """A URL's integer as JSON Schema's `integer` reads it: ASCII digits only. Pydantic's lax int would also take
+    " 6", "+6", "6.0", "6_0" or "6" and a NEL ("6\\x85"), which the document calls no integer."""
+    if isinstance(value, str) and not re.fullmatch(r"[0-9]{1,30}", value):  # longer: past every maximum
+        raise ValueError("a number written with the digits 0-9 only")
+    return value
+
+
+UrlInt = BeforeValidator(digits_only)  # Annotated[int, UrlInt, Path(...)] for an integer in a path or query
+
+
 def dice_expression(value: str) -> str:
     try:
         return str(dice.parse(value))
@@ -68,14 +101,14 @@ def dice_expression(value: str) -> str:
         raise ValueError(str(error)) from None
 
 
-class Armour(BaseModel):
+class Armour(Body):
     """Older editions' vehicle armour values, facing by facing (CONTRACT.md "Roster import")."""
     front: int = Field(ge=1, le=20)
     side: int = Field(ge=1, le=20)
     rear: int = Field(ge=1, le=20)
 
 
-class Model(BaseModel):
+class Model(Body):
     name: str = Field(min_length=1, max_length=200)
     count: int = Field(1, ge=1, le=500)
     M: int | None = Field(None, ge=0, le=100)
@@ -93,27 +126,30 @@ class Model(BaseModel):
     armour: Armour | None = Field(None, description="older editions' vehicles: front, side and rear armour")
 
 
-class Weapon(BaseModel):
+class Weapon(Body):
     name: str = Field(min_length=1, max_length=200)
     type: Literal["ranged", "melee"]
     range: int | None = Field(None, ge=0, le=1000)
-    A: str = "1"
+    A: str = Field("1", pattern=dice.PATTERN)
     skill: int | None = Field(None, ge=1, le=10)
     S: int | None = Field(None, ge=1, le=30)
     AP: int | None = Field(None, ge=-10, le=10)
-    D: str = "1"
+    D: str = Field("1", pattern=dice.PATTERN)
     kind: Literal["rapid_fire", "heavy", "assault", "pistol", "salvo"] | None = None
     keywords: list[str] = Field(default_factory=list)
 
     _check_a = field_validator("A", "D")(dice_expression)
 
 
-class Transport(BaseModel):
+class Transport(Body):
     capacity: int = Field(ge=0, le=1000)
     fire_points: int = Field(0, ge=0, le=100)
 
 
-class Unit(BaseModel):
+Status = Literal[tuple(sorted(army.STATUSES))]  # type: ignore[valid-type]  # domain.army's, judged with the body
+
+
+class Unit(Body):
     id: str = Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.:-]+$")
     name: str = Field(min_length=1, max_length=200)
     keywords: list[str] = Field(default_factory=list)
@@ -124,8 +160,10 @@ class Unit(BaseModel):
     embarked_in: str | None = None
     in_reserves: bool = False
     leader_of: str | None = None
-    statuses: list[str] = Field(default_factory=list)
+    statuses: list[Status] = Field(default_factory=list)
     engaged_with: list[str] = Field(default_factory=list, max_length=50)  # enemy units it starts engaged with
+    points: int | None = Field(None, ge=0, le=100_000, description="what the army list says the unit costs (null or "
+                                                                    "absent where it says nothing; MSN.END.1)")
 
     @field_validator("keywords")
     @classmethod
@@ -133,7 +171,7 @@ class Unit(BaseModel):
         return [k.upper() for k in keywords]
 
 
-class ArmyIn(BaseModel):
+class ArmyIn(Body):
     units: list[Unit] = Field(min_length=1, max_length=500)
 
 
@@ -190,7 +228,19 @@ class ActionPublic(BaseModel):
 
 
 MAX_DEPTH = 64  # an army is 5 levels deep, a roster file some 20; 1,000 would overflow the stack
-SURROGATE = re.compile("[\ud800-\udfff]")  # an escaped lone surrogate ("\\ud800") decodes to no text at all
+# an escaped lone surrogate ("\\ud800") decodes to no text at all, and U+0000 ("\\u0000"), which C strings,
+# PostgreSQL text and many logs cut short, is no text a player means to send
+NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
+
+
+def not_text(text: str) -> str | None:
+    """What in `text` is no text (a lone surrogate, U+0000), said for a player; None when it is all text."""
+    found = NOT_TEXT.search(text) if "\x00" in text or not text.isascii() else None
+    if found is None:
+        return None
+    if found.group() == "\x00":
+        return "a NUL character (\\u0000) is not text"
+    return "a lone surrogate escape (\\ud800..\\udfff) is not text; send the character itself, in UTF-8"
 
 
 def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -200,7 +250,7 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         twice = next(key for key, _ in pairs if key in seen or seen.add(key))
         raise Malformed(f"the key {twice!r} appears twice in one object",  # repr: no lone surrogate in the answer
-                        field=None if SURROGATE.search(twice) else twice)
+                        field=None if not_text(twice) else twice)
     return body
 
 
@@ -222,23 +272,23 @@ def dotted(path: tuple[Any, ...]) -> str | None:
 
 
 def check_text(value: Any) -> None:
-    """Depth and text, walked without recursion: every string (and key) must encode as UTF-8."""
+    """Depth and text, walked without recursion: every string (and key) must be text that encodes as UTF-8
+    and holds no U+0000 (422 naming the field)."""
     stack = [(value, ())]
     while stack:
         node, path = stack.pop()
         if isinstance(node, str):
-            if not node.isascii() and SURROGATE.search(node):
-                raise Malformed(f"{dotted(path) or 'the body'}: a lone surrogate escape (\\ud800..\\udfff) "
-                                "is not text; send the character itself, in UTF-8", field=dotted(path))
+            if (wrong := not_text(node)) is not None:
+                raise Malformed(f"{dotted(path) or 'the body'}: {wrong}", field=dotted(path))
         elif isinstance(node, (dict, list)):
             if len(path) >= MAX_DEPTH:
                 raise Malformed(f"the body is nested too deep (more than {MAX_DEPTH} levels)",
                                 field=dotted(path[:8]))
             items = node.items() if isinstance(node, dict) else enumerate(node)
             for key, item in items:
-                if isinstance(key, str) and not key.isascii() and SURROGATE.search(key):
-                    raise Malformed(f"{dotted(path) or 'the body'}: a key holds a lone surrogate escape, which is "
-                                    "not text", field=dotted(path))
+                if isinstance(key, str) and (wrong := not_text(key)) is not None:
+                    raise Malformed(f"{dotted(path) or 'the body'}: a key holds what is not text ({wrong})",
+                                    field=dotted(path))
                 stack.append((item, (*path, key)))
 
 
@@ -259,18 +309,39 @@ def too_deep(raw: bytes) -> bool:
     return False
 
 
+class NotUtf8(Problem):
+    """A JSON body in another encoding than UTF-8: 415, as RFC 8259 allows JSON only in UTF-8 (a byte order
+    mark in front of UTF-8 is let pass, as it allows too)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(415, f"a JSON body is UTF-8 (RFC 8259): {detail}; send it encoded as UTF-8")
+
+
+def utf8(raw: bytes) -> str:
+    """The body's text, or NotUtf8: UTF-16 and UTF-32 (with or without a byte order mark), or bytes that are
+    no UTF-8 at all."""
+    encoding = json.detect_encoding(raw)
+    if encoding not in ("utf-8", "utf-8-sig"):
+        raise NotUtf8(f"this one is {encoding.upper()}")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise NotUtf8(f"byte {error.start} is not UTF-8") from None
+
+
 def parse_json(raw: bytes) -> Any:
-    """The body as JSON that every later step can hash and store: no duplicate keys, no lone surrogates,
-    no NaN or infinite numbers, nested at most MAX_DEPTH deep (422 otherwise, naming the field where
-    there is one)."""
+    """The body as JSON that every later step can hash and store: UTF-8 (415 otherwise), no duplicate
+    keys, no lone surrogates or U+0000, no NaN or infinite numbers, nested at most MAX_DEPTH deep (422
+    otherwise, naming the field where there is one)."""
+    text = utf8(raw)
     if too_deep(raw):
         raise Malformed(f"the body is nested too deep (more than {MAX_DEPTH} levels)")
     try:
-        body = json.loads(raw or b"null", object_pairs_hook=unique_keys, parse_constant=no_constant,
+        body = json.loads(text or "null", object_pairs_hook=unique_keys, parse_constant=no_constant,
                           parse_float=finite)
     except RecursionError:
         raise Malformed(f"the body is nested too deep (more than {MAX_DEPTH} levels)") from None
-    except ValueError as error:  # JSONDecodeError and UnicodeDecodeError both are
+    except ValueError as error:  # JSONDecodeError
         raise Malformed(f"the body is not JSON: {error}") from None
     check_text(body)
     return body
@@ -294,13 +365,40 @@ def parse_command(body: Any) -> cmd.Command:
 
 
 def parse_army(body: Any) -> list[dict[str, Any]]:
+    if not isinstance(body, dict):
+        raise Malformed('send the army as a JSON object {"units": [Unit, …]}, or a roster file')
     try:
         army = ArmyIn.model_validate(body)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise Malformed(f"{where}: {first['msg']}", field=where) from None
-    return [unit.model_dump() for unit in army.units]
+        raise Malformed(f"{where}: {first['msg']}", field=where or None) from None
+    return [dumped(unit) for unit in army.units]
+
+
+def dumped(unit: Unit) -> dict[str, Any]:
+    """A Unit as the army's event stores it: `points` only where the army states them, so an army without
+    them is stored as it was before the field existed."""
+    return unit.model_dump(exclude=None if unit.points is not None else {"points"})
+
+
+TEXT = "^[^\\u0000]*$"  # check_text's rule in a JSON Schema: no U+0000 (a lone surrogate is no JSON Schema string)
+
+
+def as_text(node: Any) -> Any:
+    """A request schema with check_text's rule written into it: every free string (and every key of a map)
+    holds no U+0000. Strings already held to an enum, a const or a pattern are left as they are."""
+    if isinstance(node, list):
+        return [as_text(value) for value in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: as_text(value) for key, value in node.items()}
+    types = out.get("type") if isinstance(out.get("type"), list) else [out.get("type")]
+    if "string" in types and not {"enum", "const", "pattern", "format"} & set(out):
+        out["pattern"] = TEXT
+    if "object" in types and isinstance(out.get("additionalProperties"), dict) and "propertyNames" not in out:
+        out["propertyNames"] = {"pattern": TEXT}
+    return out
 
 
 def body_schema(model: type[BaseModel]) -> dict[str, Any]:
@@ -317,7 +415,11 @@ def body_schema(model: type[BaseModel]) -> dict[str, Any]:
         if isinstance(node, list):
             return [inline(value) for value in node]
         return node
-    return inline(schema)
+    return as_text(inline(schema))
+
+
+NO_DICE = {"type": "null", "default": None, "title": "Dice", "description": (
+    "this command carries no dice: any is refused (409 SVC.DICE.SERVER with server dice, 422 at the table)")}
 
 
 def command_schemas() -> dict[str, Any]:
@@ -327,6 +429,9 @@ def command_schemas() -> dict[str, Any]:
         schema = adapter(command_class).json_schema()
         schema.setdefault("properties", {})["type"] = {"const": name}
         schema["required"] = ["type", *schema.get("required", [])]
-        schema["description"] = (command_class.__doc__ or name).strip()
-        variants.append(schema)
+        written = command_class.__doc__ or ""  # a dataclass without a docstring is given its signature as one
+        schema["description"] = name if written.startswith(f"{command_class.__name__}(") else written.strip() or name
+        if schema["properties"].get("dice", {}).keys() <= {"default", "title"}:  # `dice: Any`: a command with none
+            schema["properties"]["dice"] = NO_DICE
+        variants.append(as_text(schema))
     return {"oneOf": variants}

@@ -57,15 +57,27 @@ async def read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def media_type(content_type: str | None) -> str:
+    """The media type of a Content-Type, without its parameters, in lower case ("" for none)."""
+    return (content_type or "").split(";", 1)[0].strip().lower()
+
+
 def is_json(content_type: str | None) -> bool:
-    """application/json (any parameters), or a structured `+json` type such as application/vnd.x+json."""
-    media = (content_type or "").split(";", 1)[0].strip().lower()
-    return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
+    """application/json, or a structured `+json` type such as application/vnd.x+json, with no charset but
+    UTF-8 (RFC 8259: JSON is UTF-8; the media type has no charset parameter, and one naming UTF-8 is let pass)."""
+    media, parameters = media_type(content_type), (content_type or "").partition(";")[2]
+    if not (media == "application/json" or (media.startswith("application/") and media.endswith("+json"))):
+        return False
+    for parameter in parameters.split(";"):
+        name, _, value = parameter.partition("=")
+        if name.strip().lower() == "charset" and value.strip().strip('"').lower() not in ("utf-8", "utf8"):
+            return False
+    return True
 
 
 def not_json(content_type: str | None) -> Problem:
     sent = f"Content-Type {content_type!r}" if content_type else "no Content-Type"
-    return Problem(415, f"send the body as Content-Type: application/json (got {sent})")
+    return Problem(415, f"send the body as Content-Type: application/json, in UTF-8 (got {sent})")
 
 
 def parsed_body(raw: bytes, keyed: bool, content_type: str | None = "application/json"
@@ -81,7 +93,7 @@ def parsed_body(raw: bytes, keyed: bool, content_type: str | None = "application
     else:
         try:
             body = parse_json(raw)
-        except Ruling as error:
+        except (Ruling, Problem) as error:  # 422, or 415 for JSON not in UTF-8
             refusal = error
     if refusal is not None:
         def refused() -> Any:

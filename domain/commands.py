@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
 from functools import lru_cache
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from pydantic import StrictInt as Face  # a die's face is a JSON integer: not true, not 1.0, not "1" (only a type hint here)
-from pydantic import TypeAdapter
+from pydantic import Field, TypeAdapter
+
+from domain.dice import PATTERN
 
 
 @dataclass(frozen=True)
@@ -20,7 +22,7 @@ class Command:
 
 @dataclass(frozen=True)
 class AddEntropy(Command):
-    entropy: str
+    entropy: Annotated[str, Field(pattern="^(?:[0-9a-fA-F]{2}){0,128}$")]  # hex, whole bytes, as the ruleset checks it
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "add_entropy"
 
@@ -39,7 +41,7 @@ class RollOff(Command):
 
 @dataclass(frozen=True)
 class ChooseOrder(Command):
-    first: str
+    first: Literal["A", "B"]  # the seat that goes first, as the ruleset checks it
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "choose_order"
 
@@ -224,8 +226,9 @@ class Roll(Command):
 
 @dataclass(frozen=True)
 class FreeRoll(Command):
-    spec: str
-    purpose: str
+    spec: Annotated[str, Field(json_schema_extra={"pattern": PATTERN, "description": "a dice expression: 2, D6, "
+                                                                                      "D3+1, 2D6"})]
+    purpose: Annotated[str, Field(min_length=1, max_length=200)]  # as the ruleset checks it
     dice: tuple[Face, ...] | None = None
     type = "free_roll"
 

@@ -51,6 +51,10 @@ class DiceExpr:
         return sum(check_table_dice(self, faces)) + self.modifier
 
 
+# What parse() reads, as the JSON Schema `pattern` the API documents (a subset: parse() also lets whitespace and
+# leading zeros pass); tests/unit/test_dice.py checks that every match parses.
+PATTERN = (r"^(?:[0-9]|[1-9][0-9]{1,2}|1000|(?:[1-9]|[1-4][0-9]|50)?[dD](?:[2-9]|[1-9][0-9]|100)"
+           r"(?:[+-](?:[0-9]|[1-9][0-9]{1,2}|1000))?)$")
 MAX_SPEC = 20  # "50D100+1000" is 11 characters; a longer text is no expression (and int() of 5,000 digits fails)
 _CONST = re.compile(r"([0-9]{1,4})")
 _DICE = re.compile(r"([0-9]{0,4})[dD]([0-9]{0,4})(?:([+-])([0-9]{0,4}))?")  # ASCII digits only: "２D６" is none

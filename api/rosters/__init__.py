@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from api.rosters import mapping, sniff
-from api.schemas import ArmyIn
+from api.schemas import ArmyIn, dumped
 from domain import army
 from domain.rules.registry import find_ruleset
 from domain.rulings import Malformed
@@ -73,7 +73,7 @@ def check(units: list[dict[str, Any]], paths: list[str], ruleset: str) -> None:
     """The same checks a JSON army gets (the Unit schema, the army's links, the ruleset's hook), their
     field put back as the roster path of the unit at fault."""
     try:
-        validated = [u.model_dump() for u in ArmyIn.model_validate({"units": units}).units]
+        validated = [dumped(u) for u in ArmyIn.model_validate({"units": units}).units]
         army.validate_army("A", validated, {})
         find_ruleset(ruleset).check_army(validated)
     except ValidationError as error:

@@ -6,9 +6,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query
 from fastapi.concurrency import run_in_threadpool
 
-from api.deps import Reader, WarlogApp
+from api.deps import SEQ_MAX, Reader, WarlogApp
 from api.errors import READS, Problem
 from api.horizon import seeing, stored_until
+from api.schemas import UrlInt
 from domain.application import Warlog
 from projections.audit import GameLog, audit, story
 
@@ -27,7 +28,8 @@ def game_log(warlog: Warlog, caller: Any) -> tuple[GameLog, int]:
                         "commitment, entropy, derivation, and once the game has ended the seed and whether the "
                         "faces re-derive); the characteristics and attested facts it used; the earlier events it "
                         "depends on (`causes`) and the undos that touched it, each linked.")
-async def audit_event(caller: Reader, warlog: WarlogApp, seq: Annotated[int, Path(ge=1)]) -> dict[str, Any]:
+async def audit_event(caller: Reader, warlog: WarlogApp,
+                      seq: Annotated[int, Path(ge=1, le=SEQ_MAX), UrlInt]) -> dict[str, Any]:
     def build() -> dict[str, Any]:
         log, version = game_log(warlog, caller)
         if seq > version:
@@ -37,14 +39,26 @@ async def audit_event(caller: Reader, warlog: WarlogApp, seq: Annotated[int, Pat
     return await run_in_threadpool(build)
 
 
+STORY_OF = {  # `unit` and `seat` as one exploded query object: so the document can say that one of them is required
+    "name": "of", "in": "query", "required": True, "style": "form", "explode": True,
+    "description": "whose story: `unit=ID`, `seat=A` or `seat=B`, or both (their intersection); at least one",
+    "schema": {"type": "object",  # other parameters are ignored, as on every route
+               "properties": {"unit": {"type": "string", "maxLength": 200, "description": "a unit id of this game "
+                                                                                           "(another is 404)"},
+                              "seat": {"type": "string", "enum": ["A", "B"]}},
+               "anyOf": [{"required": ["unit"]}, {"required": ["seat"]}]}}
+
+
 @router.get("/games/{game_id}/audit", summary="A unit's or a seat's whole story (`?unit=ID`, `?seat=A`)",
             description="Every event of the unit (or seat) with its link, every undo request, answer, undo and "
                         "redo that touched them, and every undone roll beside the roll that replaced it "
                         "(`replaced_rolls`). Both filters together give their intersection; neither is 422.",
+            openapi_extra={"parameters": [STORY_OF]},
             responses={422: {**READS[422], "description": "neither `unit` nor `seat` given, or a malformed one"}})
 async def audit_story(caller: Reader, warlog: WarlogApp,
-                      unit: Annotated[str | None, Query(max_length=200)] = None,
-                      seat: Annotated[str | None, Query(pattern="^[AB]$")] = None) -> dict[str, Any]:
+                      unit: Annotated[str | None, Query(max_length=200, include_in_schema=False)] = None,
+                      seat: Annotated[str | None, Query(pattern="^[AB]$", include_in_schema=False)] = None
+                      ) -> dict[str, Any]:
     if unit is None and seat is None:
         raise Problem(422, "give unit=ID or seat=A|B")
 

@@ -16,7 +16,7 @@ WRITE_HEADERS = {"parameters": [
      "description": "1..255 characters (else 422): replays the stored answer for 24 hours; another body, or another "
                     "endpoint, with the same key is 422"},
     {"name": "If-Match", "in": "header", "required": False,
-     "schema": {"type": "string", "pattern": '^(W/)?"?[0-9]+"?$'},
+     "schema": {"type": "string"},  # any text: one naming no version is a precondition that fails (412), not 422
      "description": "`\"<version>\"` (the game's latest seq; W/ and the quotes may be left off): refused with 412 "
                     "unless it is the game's current version. A value naming no version (the empty one, `\"\"`, "
                     "`*`, a list) matches none: 412 too, judged after the body (a malformed body is 422 first)"}]}
@@ -25,7 +25,8 @@ WRITE_HEADERS = {"parameters": [
 @router.post("/games/{game_id}/commands", response_model=ActionPublic,
              summary="Send a command for this seat; answers the events it appended (one action)",
              openapi_extra={**WRITE_HEADERS, "requestBody": {"required": True, "content": {
-                 "application/json": {"schema": command_schemas()}}}})
+                 "application/json": {"schema": command_schemas(), "example": {
+                     "type": "free_roll", "spec": "2D6", "purpose": "scatter"}}}}})
 async def command(caller: Seat, request: Request) -> JSONResponse:
     warlog = warlog_of(request, caller.game_id)  # the hot path: one dependency fewer to solve
 

@@ -15,9 +15,19 @@ from api.errors import WRITES, problems
 from api.routes.commands import WRITE_HEADERS
 from api.schemas import ArmyIn, GameCreate, GamePublic, body_schema, parse_army, parse_json
 from api.rosters import convert, is_roster, sniff
-from api.writing import is_json, not_json, now, parsed_body, read_body, write
+from api.writing import is_json, media_type, not_json, now, parsed_body, read_body, write
 
 router = APIRouter(tags=["games"])
+GAME_EXAMPLE = {"ruleset": "alternating", "dice": "server", "options": {},  # CONTRACT.md's
+                "players": [{"seat": "A", "name": "Alice"}, {"seat": "B", "name": "Bob"}]}
+ARMY_EXAMPLE = {"units": [{  # CONTRACT.md's Unit
+    "id": "scouts-1", "name": "Scout Squad", "keywords": ["INFANTRY"], "abilities": ["ATSKNF"],
+    "models": [{"name": "Scout", "count": 5, "M": 6, "T": 4, "Sv": 4, "InSv": None, "W": 1, "Ld": 7, "OC": 1, "BS": 3,
+                "WS": 3, "I": 4, "A": 1, "hull_points": None}],
+    "weapons": [{"name": "Boltgun", "type": "ranged", "range": 24, "A": "2", "skill": 3, "S": 4, "AP": 0, "D": "1",
+                 "kind": "rapid_fire", "keywords": ["RAPID FIRE 1"]}],
+    "transport": {"capacity": 10, "fire_points": 0}, "embarked_in": None, "in_reserves": False, "leader_of": None,
+    "statuses": [], "engaged_with": [], "points": 70}]}
 CREATION_LIMIT = ("too many games created from this client address (`games_per_minute`, with a burst of "
                   "`games_burst`): Retry-After says when to come back")
 
@@ -25,7 +35,7 @@ CREATION_LIMIT = ("too many games created from this client address (`games_per_m
 @router.post("/games", status_code=201, response_model=GamePublic,
              responses={**problems(413, 415, 422), 429: {**problems(429)[429], "description": CREATION_LIMIT}},
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-                 "schema": body_schema(GameCreate)}}}},
+                 "schema": body_schema(GameCreate), "example": GAME_EXAMPLE}}}},
              summary="Create a game: three tokens and, with server dice, the dice commitment")
 async def create_game(request: Request) -> dict:
     # judged before the body is read: a refused creation costs nothing
@@ -51,16 +61,27 @@ ROSTER_BODY = {"schema": {"type": "string", "format": "binary", "description": (
     "answer adds `import`: {format, units (the unit ids), unmapped: [{path, what}]}")}}
 ARMY_ANSWER = {200: {"description": "ArmyMustered: the events appended; from a roster file also `import`, "
                                     "what was read and what could not be mapped (with its path in the roster)"}}
-ROSTER_OR_JSON = {415: {**problems(415)[415], "description": "a body that is neither a roster file (.rosz by its "
-                                                             "PK bytes, XML, JSON with a top-level \"roster\") "
-                                                             "nor sent as Content-Type: application/json"}}
+ROSTER_OR_JSON = {415: {**problems(415)[415], "description": "a body that is neither a roster file (sent as "
+                                                             "application/octet-stream, or known by its bytes: "
+                                                             ".rosz by its PK bytes, XML, JSON with a top-level "
+                                                             "\"roster\") nor JSON in UTF-8 sent as Content-Type: "
+                                                             "application/json"},
+                  422: {**problems(422)[422], "description": "malformed: the detail says what to fix (`field` names "
+                                                             "it); a file that is not a roster, or a broken one, "
+                                                             "names its path in the roster"}}
+
+
+ROSTER_TYPE = "application/octet-stream"  # the media type the document gives a roster file
 
 
 def roster_reader(raw: bytes, keyed: bool, content_type: str | None) -> tuple[Callable[[], Any], str]:
     """A roster file is the one body `/armies` takes that is not a JSON army: kept as its bytes (and
     compared byte for byte for Idempotency-Key), converted only after a stored answer is ruled out. A
-    zip or XML is one whatever its Content-Type; JSON is one when its top level holds a "roster" object."""
-    if raw and (sniff.encoding(raw) in ("rosz", "ros") or (not is_json(content_type) and is_roster(raw, content_type))):
+    zip or XML is one whatever its Content-Type; JSON is one when its top level holds a "roster" object.
+    Bytes sent as application/octet-stream are read as a roster file whatever they hold: one that is no
+    roster (none at all included) is 422 naming what it is not (CONTRACT.md "Roster import"), not 415."""
+    if media_type(content_type) == ROSTER_TYPE or raw and (
+            sniff.encoding(raw) in ("rosz", "ros") or (not is_json(content_type) and is_roster(raw, content_type))):
         return (lambda: RosterFile(raw)), hashlib.sha256(b"roster\n" + raw).hexdigest() if keyed else ""
     parsed, digest = parsed_body(raw, keyed, content_type)
 
@@ -77,7 +98,7 @@ class RosterFile(bytes):
 @router.post("/games/{game_id}/armies", summary="Muster (or replace) this seat's army until the game starts: "
                                                  "a JSON army, or a roster file (.rosz, .ros, New Recruit JSON)",
              openapi_extra={**WRITE_HEADERS, "requestBody": {"required": True, "content": {
-                 "application/json": {"schema": body_schema(ArmyIn)},
+                 "application/json": {"schema": body_schema(ArmyIn), "example": ARMY_EXAMPLE},
                  "application/octet-stream": ROSTER_BODY}}}, responses={**WRITES, **ROSTER_OR_JSON, **ARMY_ANSWER})
 async def muster(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
     settings = request.app.state.settings

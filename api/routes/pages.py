@@ -9,10 +9,10 @@ import segno
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from api.errors import problems
-from api.schemas import body_schema, parse_json
+from api.schemas import Body, body_schema, parse_json
 from api.writing import is_json, not_json, read_body
 
 router = APIRouter(tags=["pages"])
@@ -60,18 +60,23 @@ async def asset(name: str) -> Response:
     return Response(ASSETS[name], media_type=kind, headers={**HEADERS, "Cache-Control": "no-cache"})
 
 
-class QrIn(BaseModel):
-    data: str = Field(min_length=1, max_length=1000, description="the text to encode, usually a seat's link")
+class QrIn(Body):
+    # a QR code at error correction M holds 2,331 bytes: 500 characters fit whatever they are (4 UTF-8 bytes each
+    # at most), where 1,000 emoji would not (segno refused them: a 500); a seat's link is some 150
+    data: str = Field(min_length=1, max_length=500, description="the text to encode, usually a seat's link")
 
 
-QR_BYTES = 4096  # a link is well under 1 KiB
+# the body's limit is a command's: every body the schema admits (500 characters, each escaped as \uXXXX\uXXXX
+# at worst, 6 KB) is read and judged, so a text too long is 422, never 413
+QR_BYTES = 64 * 1024
 
 
 @router.post("/qr", response_class=Response, responses={
     200: {"content": {"image/svg+xml": {}}, "description": "the QR code as an SVG document"},
     **problems(413, 415, 422)},
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-                 "schema": body_schema(QrIn)}}}},
+                 "schema": body_schema(QrIn),
+                 "example": {"data": "http://192.168.1.20:8000/play/0f6e…#token=…&seat=A"}}}}},
              summary="A QR code (SVG) of a text: a seat's table-app link, to open it on a phone",
              description="A POST, not a GET with `?data=`: a seat's link carries its token, and a body never "
                          "reaches an access log or a browser's history. Error correction M, 4-module quiet zone; "

@@ -8,14 +8,15 @@ from fastapi.concurrency import run_in_threadpool
 
 from api.errors import problems
 from api.rosters import convert, is_roster
-from api.routes.games import ROSTER_BODY, ROSTER_OR_JSON
-from api.writing import is_json, not_json, read_body
+from api.routes.games import ROSTER_BODY, ROSTER_OR_JSON, ROSTER_TYPE
+from api.schemas import utf8
+from api.writing import is_json, media_type, not_json, read_body
 
 router = APIRouter(tags=["games"])
 
 
 @router.post("/rosters/convert", summary="Convert a roster file (.rosz, .ros, New Recruit JSON) to units",
-             responses={**problems(413, 422), **ROSTER_OR_JSON},
+             responses={**problems(413), **ROSTER_OR_JSON},
              openapi_extra={"requestBody": {"required": True, "content": {
                  "application/octet-stream": ROSTER_BODY}}})
 async def convert_roster(request: Request, ruleset: Literal["reference", "alternating", "heresy"] | None = Query(
@@ -25,6 +26,8 @@ async def convert_roster(request: Request, ruleset: Literal["reference", "altern
     broken, or misses what the ruleset needs, is 422 naming its path in the roster (`field`)."""
     raw = await read_body(request, request.app.state.settings.max_army_bytes)
     content_type = request.headers.get("content-type")
-    if not is_roster(raw, content_type) and raw and not is_json(content_type):
-        raise not_json(content_type)  # neither a roster file nor JSON (which is then refused as no roster)
+    if raw and not is_roster(raw, content_type) and media_type(content_type) != ROSTER_TYPE:
+        if not is_json(content_type):
+            raise not_json(content_type)  # neither a roster file nor JSON (which is then refused as no roster)
+        utf8(raw)  # JSON in another encoding is 415, as for every JSON body
     return await run_in_threadpool(convert, raw, ruleset)

@@ -150,8 +150,9 @@ class Ruleset:
         if getattr(command, "dice", None) is not None and state["dice"] == "server":
             raise Refused("server dice: the service rolls every die; send no \"dice\"", rule="SVC.DICE.SERVER")
         handler = self.handlers.get(command.type)
-        if handler is None:
-            raise Malformed(f"the {self.name} ruleset has no command {command.type!r}", field="type")
+        if handler is None:  # a command of another ruleset: well formed, and none of this game's rules (409)
+            raise Refused(f"the {self.name} ruleset has no command {command.type!r}: GET /state lists what this "
+                          "seat may send", rule=self.awaited_rule(state))
         setup_only = command.type in ("add_entropy", "start_game")
         if setup_only and state["status"] != "setup":
             raise Refused(f"{command.type} belongs to set-up; the game has started", rule="SVC.SETUP")
@@ -268,7 +269,9 @@ class Ruleset:
         """Record one roll: server dice now, or the table's faces already checked."""
         expr = dice.parse(spec)
         data: dict[str, Any] = {"purpose": purpose, "spec": str(expr), "sides": expr.sides}
-        if faces is None:
+        if faces is None and expr.sides == 0:
+            faces = []  # a constant ("7"): no die is drawn, so no counter is spent and there is nothing to prove
+        elif faces is None:
             faces, data["counter"] = t.server_roll(expr)
         data.update(faces=list(faces), total=sum(faces) + expr.modifier, seat=seat, unit=unit, **extra)
         return t.emit("DiceRolled", data, rule, by=seat)

@@ -274,3 +274,155 @@ def test_hostile_requests_and_a_failure_inside_the_service_leave_the_connection_
         answer = good()
         assert answer.status_code == 200 and local_port(answer) == port
 
+
+
+# --- JSON is UTF-8 (RFC 8259 §8.1) ----------------------------------------------------------------------------
+
+NOT_UTF8 = [("utf-16 with its BOM", "utf-16"), ("utf-16-le, no BOM", "utf-16-le"), ("utf-16-be, no BOM", "utf-16-be"),
+            ("utf-32 with its BOM", "utf-32")]
+
+
+@pytest.mark.parametrize("what, codec", NOT_UTF8)
+@pytest.mark.parametrize("path", ["commands", "armies", "undo"])
+def test_a_json_body_in_utf16_or_utf32_is_415_and_appends_nothing(new_game, what, codec, path):
+    game = started(new_game)
+    body = {"units": [unit("scouts")]} if path == "armies" else TABLE_ROLL if path == "commands" else {}
+    problem = refused_with(game, 415, lambda: post_raw(game, json.dumps(body).encode(codec), path))
+    assert "UTF-8" in problem["detail"]
+
+
+@pytest.mark.parametrize("what, codec", NOT_UTF8)
+def test_a_game_a_qr_code_or_a_roster_to_convert_in_utf16_is_415(http, what, codec):
+    game = {"ruleset": "alternating", "players": [{"seat": "A", "name": "a"}, {"seat": "B", "name": "b"}]}
+    for path, body in (("/games", game), ("/qr", {"data": "x"}), ("/rosters/convert", {"roster": {}})):
+        response = http.post(path, content=json.dumps(body).encode(codec), headers={"Content-Type": JSON})
+        assert response.status_code == 415, (path, response.text)
+        assert response.headers["content-type"].startswith(PROBLEM) and "UTF-8" in response.json()["detail"]
+    assert http.post("/games", json=game).status_code == 201  # the same game in UTF-8 is made
+
+
+def test_bytes_that_are_no_utf8_or_a_charset_other_than_utf8_are_415(new_game):
+    game = started(new_game)
+    refused_with(game, 415, lambda: post_raw(game, b'{"type": "free_roll", "spec": "D6", "purpose": "caf\xe9"}'))
+    raw = json.dumps(TABLE_ROLL).encode("utf-16")
+    refused_with(game, 415, lambda: post_raw(game, raw, content_type="application/json; charset=utf-16"))
+    latin = "application/json; charset=latin-1"
+    refused_with(game, 415, lambda: post_raw(game, json.dumps(TABLE_ROLL), content_type=latin))
+
+
+def test_a_utf8_byte_order_mark_is_let_pass_as_rfc_8259_allows(new_game):
+    game = started(new_game)
+    assert post_raw(game, b"\xef\xbb\xbf" + json.dumps(TABLE_ROLL).encode()).status_code == 200
+
+
+# --- U+0000 is no text ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("keyed", [False, True])
+def test_a_nul_in_a_string_is_422_naming_the_field(new_game, keyed):
+    game = started(new_game)
+    raw = b'{"type": "free_roll", "spec": "D6", "purpose": "scatter\\u0000", "dice": [4]}'
+    headers = {"Idempotency-Key": "nul"} if keyed else {}
+    problem = refused_with(game, 422, lambda: post_raw(game, raw, **headers))
+    assert problem["field"] == "purpose" and "\\u0000" in problem["detail"]
+
+
+def test_a_nul_in_a_name_an_id_a_key_or_a_player_is_422_naming_the_field(new_game, http):
+    game = new_game()
+    for replace, field in (('"Scouts"', "units.0.name"), ('"scouts"', "units.0.id"),
+                           ('"INFANTRY"', "units.0.keywords.0"), ('"Boltgun"', "units.0.weapons.0.name")):
+        army = json.dumps({"units": [unit("scouts")]}).replace(replace, replace[:-1] + '\\u0000"', 1).encode()
+        assert refused_with(game, 422, lambda: post_raw(game, army, "armies"))["field"] == field, replace
+    started_game = started(new_game)
+    problem = refused_with(started_game, 422, lambda: post_raw(started_game, b'{"type": "concede", "x\\u0000": 1}'))
+    assert "\\u0000" in problem["detail"]
+    response = http.post("/games", content=b'{"ruleset": "alternating", "players": [{"seat": "A", "name": "a\\u0000"}, '
+                                            b'{"seat": "B", "name": "b"}]}', headers={"Content-Type": JSON})
+    assert response.status_code == 422 and response.json()["field"] == "players.0.name"
+
+
+# --- a field a Unit does not define is refused -----------------------------------------------------------------
+
+def evil(where):
+    army = {"units": [unit("scouts"), unit("carrier", transport={"capacity": 10, "fire_points": 0})]}
+    army["units"][1]["models"][0]["armour"] = {"front": 12, "side": 12, "rear": 10}
+    {"army": army, "unit": army["units"][0], "model": army["units"][0]["models"][0],
+     "weapon": army["units"][0]["weapons"][0], "transport": army["units"][1]["transport"],
+     "armour": army["units"][1]["models"][0]["armour"]}[where]["evil"] = True
+    return army
+
+
+@pytest.mark.parametrize("where, field", [
+    ("army", "evil"), ("unit", "units.0.evil"), ("model", "units.0.models.0.evil"), ("weapon", "units.0.weapons.0.evil"),
+    ("transport", "units.1.transport.evil"), ("armour", "units.1.models.0.armour.evil")])
+def test_a_field_the_army_does_not_define_is_422_naming_it(new_game, where, field):
+    game = new_game()
+    problem = refused_with(game, 422, lambda: post_raw(game, json.dumps(evil(where)), "armies"))
+    assert problem["field"] == field
+
+
+def test_a_unit_states_its_points_and_keeps_them(new_game):
+    game = new_game()
+    assert game.muster("A", [unit("scouts", points=70), unit("marines")]).status_code == 200
+    mustered = next(e for e in game.events() if e["type"] == "ArmyMustered")["data"]["units"]
+    assert mustered[0]["points"] == 70 and "points" not in mustered[1]  # stored only where the army states them
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"evil": True}, "evil"),
+    ({"players": [{"seat": "A", "name": "a", "evil": 1}, {"seat": "B", "name": "b"}]}, "players.0.evil"),
+    ({"options": {"evil": 1}}, "options.evil"),
+])
+def test_a_field_a_game_does_not_define_is_422_naming_it(http, body, field):
+    game = {"ruleset": "alternating", "players": [{"seat": "A", "name": "a"}, {"seat": "B", "name": "b"}], **body}
+    response = http.post("/games", json=game)
+    assert response.status_code == 422 and response.json()["field"] == field
+
+
+@pytest.mark.parametrize("value", [True, "5", 5.5])
+def test_a_number_of_the_army_or_the_game_is_a_json_number_as_the_document_says(new_game, http, value):
+    body = unit("scouts")
+    body["models"][0]["count"] = value
+    game = new_game()
+    assert refused_with(game, 422, lambda: game.muster("A", [body]))["field"] == "units.0.models.0.count"
+    created = http.post("/games", json={"ruleset": "alternating", "options": {"battle_rounds": value},
+                                        "players": [{"seat": "A", "name": "a"}, {"seat": "B", "name": "b"}]})
+    assert created.status_code == 422 and created.json()["field"] == "options.battle_rounds"
+    body["models"][0]["count"] = 5.0  # JSON has one number type: 5.0 is the integer 5
+    assert game.muster("A", [body]).status_code == 200
+
+
+# --- what schemathesis found where the document and the service disagreed --------------------------------------
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_a_free_roll_of_a_constant_rolls_no_die_and_spends_no_counter(new_game, dice):
+    game = started(new_game, dice=dice)  # with server dice it was a 500: no die has 0 sides
+    sent = {"type": "free_roll", "spec": "7", "purpose": "a fixed 7", **({"dice": []} if dice == "table" else {})}
+    rolled = game.send("A", sent)
+    assert rolled.status_code == 200, rolled.text
+    data = rolled.json()["events"][0]["data"]
+    assert (data["faces"], data["total"], "counter" in data) == ([], 7, False)
+    assert game.verify()["chain_ok"] is True
+    audit = game.http.get(f"/games/{game.id}/audit/{rolled.json()['version']}", headers=game.headers("A"))
+    assert audit.status_code == 200
+
+
+def test_a_command_of_another_ruleset_is_refused_by_this_games_rules_409(new_game):
+    game = started(new_game, dice="server")  # alternating: no Command Re-roll; the document lists every ruleset's
+    problem = refused_with(game, 409, lambda: game.send("A", {"type": "command_reroll", "die": 0}))
+    assert "no command 'command_reroll'" in problem["detail"] and problem["rule"]
+
+
+@pytest.mark.parametrize("seq", ["6\x85", "+6", " 6", "6.0", "6_0", "abc"])
+def test_an_audit_seq_that_is_no_integer_in_digits_is_422(new_game, seq):
+    game = started(new_game)
+    response = game.http.get(f"/games/{game.id}/audit/{seq}", headers=game.headers("A"))
+    assert response.status_code == 422 and response.json()["field"] == "seq"  # pydantic's lax int read all as 6 or 60
+
+
+@pytest.mark.parametrize("raw", [b"\x89PNG\r\n\x1a\n", b"", b"{", b'{"units": []}'])
+def test_a_file_sent_as_a_roster_that_is_none_is_422_naming_it_not_415(new_game, http, raw):
+    game = new_game()
+    problem = refused_with(game, 422, lambda: post_raw(game, raw, "armies", "application/octet-stream"))
+    assert problem["field"] in ("body", "roster")
+    converted = http.post("/rosters/convert", content=raw, headers={"Content-Type": "application/octet-stream"})
+    assert converted.status_code == 422 and converted.json()["field"] in ("body", "roster")

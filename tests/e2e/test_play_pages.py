@@ -65,14 +65,19 @@ def test_the_qr_endpoint_draws_the_posted_link_as_svg_and_keeps_it_out_of_the_ad
     assert http.get("/qr", params={"data": link}).status_code == 405
 
 
-@pytest.mark.parametrize("body", [{}, {"data": ""}, {"data": "x" * 1001}, {"data": 5}])
+@pytest.mark.parametrize("body", [{}, {"data": ""}, {"data": "x" * 501}, {"data": 5}])
 def test_the_qr_endpoint_refuses_a_missing_empty_or_oversized_text_as_problem_json(http, body):
     response = http.post("/qr", json=body)
     assert response.status_code == 422 and response.headers["content-type"] == "application/problem+json"
 
 
 def test_the_qr_endpoint_refuses_a_large_body_and_a_body_not_json(http):
+    # every text the schema admits is read, judged and drawn, even 4 UTF-8 bytes (12 escaped) a character
+    longest = b'{"data": "' + b"\\ud83d\\ude00" * 500 + b'"}'
+    assert http.post("/qr", content=longest, headers={"Content-Type": "application/json"}).status_code == 200
     assert http.post("/qr", content=b'{"data": "' + b"x" * 5000 + b'"}',
+                     headers={"Content-Type": "application/json"}).status_code == 422
+    assert http.post("/qr", content=b'{"data": "' + b"x" * 70_000 + b'"}',
                      headers={"Content-Type": "application/json"}).status_code == 413
     assert http.post("/qr", content=b"data=x", headers={"Content-Type": "text/plain"}).status_code == 415
 

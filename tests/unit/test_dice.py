@@ -1,13 +1,14 @@
 import hashlib
 import hmac
 import json
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.dice import (
-    DiceExpr, DiceSpecError, Die, Roll, TableDiceError, automatic_success,
+    PATTERN, DiceExpr, DiceSpecError, Die, Roll, TableDiceError, automatic_success,
     check_table_dice, commitment, highest_indexes, is_double, is_triple,
     lowest_indexes, mark_criticals, needs_text, parse, pick, reroll,
     roll_from_data, roll_from_faces, roll_off_winner, server_faces, server_roll,
@@ -355,3 +356,23 @@ def test_to_data_is_plain_json_and_reads_back():
     auto = automatic_success(parse("2D6"))
     assert roll_from_data(auto.to_data()) == auto
     assert isinstance(roll, Roll)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(PATTERN))
+def test_every_text_the_documented_pattern_admits_is_a_dice_expression(spec):
+    """The OpenAPI document gives dice expressions this pattern: whatever it admits parse() reads (it also
+    reads whitespace and leading zeros, which the pattern leaves out)."""
+    parse(spec)
+
+
+@pytest.mark.parametrize("spec", ["0", "1000", "D2", "d100", "50D6", "D6+1000", "2D6-3", "D3+0"])
+def test_the_edges_of_the_documented_pattern_are_dice_expressions(spec):
+    assert re.fullmatch(PATTERN, spec) and parse(spec)
+
+
+@pytest.mark.parametrize("spec", ["1001", "D1", "D101", "51D6", "0D6", "D6+1001", "", "D", "2D"])
+def test_what_the_pattern_refuses_parse_refuses_too(spec):
+    assert not re.fullmatch(PATTERN, spec)
+    with pytest.raises(DiceSpecError):
+        parse(spec)

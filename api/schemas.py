@@ -11,7 +11,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 from api.errors import Problem
 from domain import commands as cmd
 from domain.commands import adapter
-from domain import army, dice
+from domain import dice
 from domain.rulings import Malformed
 
 Seat = Literal["A", "B"]
@@ -146,7 +146,7 @@ class Transport(Body):
     fire_points: int = Field(0, ge=0, le=100)
 
 
-Status = Literal[tuple(sorted(army.STATUSES))]  # type: ignore[valid-type]  # domain.army's, judged with the body
+Status = cmd.Status  # domain.army's statuses, judged with the body
 
 
 class Unit(Body):

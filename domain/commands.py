@@ -9,7 +9,10 @@ from typing import Annotated, Any, Literal
 from pydantic import StrictInt as Face  # a die's face is a JSON integer: not true, not 1.0, not "1" (only a type hint here)
 from pydantic import Field, TypeAdapter
 
+from domain.army import STATUSES
 from domain.dice import PATTERN
+
+Status = Literal[tuple(sorted(STATUSES))]  # type: ignore[valid-type]
 
 
 @dataclass(frozen=True)
@@ -257,7 +260,7 @@ class SetStatus(Command):
     is an effect that ends by itself at that boundary (CORE.PER.1), in reserves or embarked too."""
 
     unit: str
-    status: str
+    status: Status  # domain.army's statuses, as the ruleset checks them
     value: bool = True
     reason: str = ""
     rule: str | None = None
@@ -271,8 +274,8 @@ class VehicleHit(Command):
     """A glancing or penetrating hit on a vehicle costing hull points (AA.VEH.2)."""
 
     unit: str
-    hit: str = "glancing"
-    hull_points: int = 1
+    hit: Literal["glancing", "penetrating"] = "glancing"  # as the ruleset checks them
+    hull_points: Annotated[int, Field(ge=1)] = 1
     dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "vehicle_hit"
 

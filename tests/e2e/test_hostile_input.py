@@ -426,3 +426,13 @@ def test_a_file_sent_as_a_roster_that_is_none_is_422_naming_it_not_415(new_game,
     assert problem["field"] in ("body", "roster")
     converted = http.post("/rosters/convert", content=raw, headers={"Content-Type": "application/octet-stream"})
     assert converted.status_code == 422 and converted.json()["field"] in ("body", "roster")
+
+
+@pytest.mark.parametrize("sent, field", [({"type": "set_status", "unit": "scouts", "status": "sleepy"}, "status"),
+                                         ({"type": "vehicle_hit", "unit": "scouts", "hit": "grazing"}, "hit"),
+                                         ({"type": "vehicle_hit", "unit": "scouts", "hull_points": 0}, "hull_points")])
+def test_a_value_the_rules_do_not_name_is_judged_with_the_body_before_if_match(new_game, sent, field):
+    """The document lists these values; a value outside them is a malformed body (422), judged before a stale
+    If-Match (412), as the contract orders them."""
+    game = started(new_game)
+    assert refused_with(game, 422, lambda: game.send("A", sent, **{"If-Match": '"1"'}))["field"] == field

@@ -78,7 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.cors_origins:  # the table app and overlays run in browsers on other origins; tokens are bearer
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match",
-                                          "Last-Event-ID"], expose_headers=["Retry-After"])
+                                          "Last-Event-ID", "Known-Head"], expose_headers=["Retry-After"])
     app.add_middleware(RequestLog)
     app.add_middleware(errors.Unexpected)  # outside the log, which records the traceback and re-raises
     return app

@@ -6,10 +6,11 @@ act here (403).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import Depends, Path, Query, Request
+from pydantic import BaseModel
 from fastapi.concurrency import run_in_threadpool
 
 from api.errors import Problem
@@ -86,8 +87,47 @@ async def _caller(request: Request, game_id: str, query_allowed: bool, head_dama
     await request.app.state.limits.take(token)
     request.state.log_context = {"game_id": str(wanted), "seat": found[1]}
     caller = Caller(wanted, found[1], token)
+    known_query(request, "token" if query_allowed else None)
     await judge_known_head(request, caller, head_damage_raises)
     return caller
+
+
+_QUERY_NAMES: dict[int, frozenset[str]] = {}
+
+
+def known_query(request: Request, also: str | None = None) -> None:
+    """A query parameter the route does not take is 422 naming it, not silently ignored (`?afetr=5`)."""
+    if not request.query_params:
+        return
+    route = request.scope.get("route")
+    names = _QUERY_NAMES.get(id(route))
+    if names is None:
+        names = _QUERY_NAMES[id(route)] = query_names(route.dependant) if route is not None else frozenset()
+    for name in request.query_params:
+        if name not in names and name != also:
+            taken = ", ".join(sorted(names | ({also} if also else set()))) or "none"
+            raise Problem(422, f"this request takes no query parameter {name!r} (it takes: {taken})", field=name)
+
+
+def query_names(dependant: Any) -> frozenset[str]:
+    """The query parameters a route and its dependencies take (a model's fields where one model is the query)."""
+    names: set[str] = set()
+    stack = [dependant]
+    while stack:
+        current = stack.pop()
+        for param in current.query_params:
+            model = param.field_info.annotation
+            if isinstance(model, type) and issubclass(model, BaseModel):
+                names |= {info.alias or name for name, info in model.model_fields.items()}
+            else:
+                names.add(param.alias)
+        stack.extend(current.dependencies)
+    return frozenset(names)
+
+
+async def no_unknown_query(request: Request) -> None:
+    """`known_query` as a dependency, for the routes that take no token."""
+    known_query(request)
 
 
 async def judge_known_head(request: Request, caller: Caller, raises: bool) -> None:
@@ -95,12 +135,14 @@ async def judge_known_head(request: Request, caller: Caller, raises: bool) -> No
     (SVC.DAMAGED), else the game is damaged from now on; `raises` false for /verify, which reports it. A
     spectator's is not judged: only a seat vouches for what its game showed it."""
     value = request.headers.get("known-head")
-    if value is None or not caller.is_seat:
+    if value is None:
         return
     known = parse_known_head(value)
     if known is None:
         raise Problem(422, "Known-Head must be <seq>:<hash>: the seq of an event this seat saw, a colon, and that "
                            "event's hash (64 lower-case hex digits)", field="Known-Head")
+    if not caller.is_seat:
+        return
     warlog = warlog_of(request, caller.game_id)
     if warlog.holds_head(caller.game_id, *known):
         return

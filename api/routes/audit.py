@@ -42,7 +42,7 @@ async def audit_event(caller: Reader, warlog: WarlogApp,
 STORY_OF = {  # `unit` and `seat` as one exploded query object: so the document can say that one of them is required
     "name": "of", "in": "query", "required": True, "style": "form", "explode": True,
     "description": "whose story: `unit=ID`, `seat=A` or `seat=B`, or both (their intersection); at least one",
-    "schema": {"type": "object",  # other parameters are ignored, as on every route
+    "schema": {"type": "object", "additionalProperties": False,  # another parameter is 422, as on every route
                "properties": {"unit": {"type": "string", "maxLength": 200, "description": "a unit id of this game "
                                                                                            "(another is 404)"},
                               "seat": {"type": "string", "enum": ["A", "B"]}},

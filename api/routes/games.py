@@ -4,13 +4,13 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Callable
 
-from fastapi import APIRouter, Request
+from fastapi import Depends, APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from api.deps import Seat, WarlogApp
+from api.deps import Seat, WarlogApp, no_unknown_query
 from api.errors import WRITES, problems
 from api.routes.commands import WRITE_HEADERS
 from api.schemas import ArmyIn, GameCreate, GamePublic, body_schema, parse_army, parse_json
@@ -32,7 +32,7 @@ CREATION_LIMIT = ("too many games created from this client address (`games_per_m
                   "`games_burst`): Retry-After says when to come back")
 
 
-@router.post("/games", status_code=201, response_model=GamePublic,
+@router.post("/games", status_code=201, dependencies=[Depends(no_unknown_query)], response_model=GamePublic,
              responses={**problems(413, 415, 422), 429: {**problems(429)[429], "description": CREATION_LIMIT}},
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
                  "schema": body_schema(GameCreate), "example": GAME_EXAMPLE}}}},

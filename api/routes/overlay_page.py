@@ -30,6 +30,6 @@ HEADERS = {
                         "roll with its faces and the units each seat has lost. The token is checked like any read "
                         "(401, then 404, then 403, as problem+json): a wrong token never gets the page. A "
                         "spectator token of a game with `options.spectator_delay_s` shows the game that late.",
-            responses=problems(401, 403, 404, 422, 429))
+            responses=problems(401, 403, 404, 409, 422, 429))  # 409: a damaged game, as for every read
 async def overlay_page() -> HTMLResponse:
     return HTMLResponse(PAGE, headers=HEADERS)

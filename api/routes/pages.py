@@ -6,11 +6,12 @@ from importlib.resources import files
 import io
 
 import segno
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import Depends, APIRouter, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import Field, ValidationError
 
+from api.deps import no_unknown_query
 from api.errors import problems
 from api.schemas import Body, body_schema, parse_json
 from api.writing import is_json, not_json, read_body
@@ -71,7 +72,7 @@ class QrIn(Body):
 QR_BYTES = 64 * 1024
 
 
-@router.post("/qr", response_class=Response, responses={
+@router.post("/qr", dependencies=[Depends(no_unknown_query)], response_class=Response, responses={
     200: {"content": {"image/svg+xml": {}}, "description": "the QR code as an SVG document"},
     **problems(413, 415, 422)},
              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import Depends, APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 
+from api.deps import no_unknown_query
 from api.errors import problems
 from api.rosters import convert, is_roster
 from api.routes.games import ROSTER_BODY, ROSTER_OR_JSON, ROSTER_TYPE
@@ -15,7 +16,7 @@ from api.writing import is_json, media_type, not_json, read_body
 router = APIRouter(tags=["games"])
 
 
-@router.post("/rosters/convert", summary="Convert a roster file (.rosz, .ros, New Recruit JSON) to units",
+@router.post("/rosters/convert", dependencies=[Depends(no_unknown_query)], summary="Convert a roster file (.rosz, .ros, New Recruit JSON) to units",
              responses={**problems(413), **ROSTER_OR_JSON},
              openapi_extra={"requestBody": {"required": True, "content": {
                  "application/octet-stream": ROSTER_BODY}}})

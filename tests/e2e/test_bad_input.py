@@ -344,3 +344,25 @@ def test_a_failure_inside_the_service_is_500_problem_json_and_not_plain_text(tmp
     assert response.headers["content-type"].startswith(PROBLEM)
     problem = response.json()
     assert problem["status"] == 500 and "fire" not in problem["detail"]
+
+
+@pytest.mark.parametrize("query", [{"after": "+5"}, {"after": " 5"}, {"after": "5_0"}, {"limit": "1e2"},
+                                   {"limit": "10.0"}])
+def test_a_seq_or_a_limit_not_written_in_digits_is_422_naming_it(new_game, query):
+    game = new_game()
+    response = game.http.get(f"/games/{game.id}/events", params=query, headers=game.headers("A"))
+    assert response.status_code == 422 and response.json()["field"] == next(iter(query)), response.text
+    at = game.http.get(f"/games/{game.id}/state", params={"at": "+1"}, headers=game.headers("A"))
+    assert at.status_code == 422 and at.json()["field"] == "at"
+
+
+def test_a_query_parameter_the_route_does_not_take_is_422_naming_it(new_game):
+    game = new_game()
+    typo = game.http.get(f"/games/{game.id}/events", params={"afetr": 5}, headers=game.headers("A"))
+    assert typo.status_code == 422 and typo.json()["field"] == "afetr" and "after" in typo.json()["detail"]
+    stream = game.http.get(f"/games/{game.id}/state", params={"token": game.tokens["A"]},
+                           headers=game.headers("A"))
+    assert stream.status_code == 422  # ?token= belongs to the streams and the overlay page only
+    created = game.http.post("/games", params={"x": 1}, json={"ruleset": "alternating", "players": [
+        {"seat": "A", "name": "Al"}, {"seat": "B", "name": "Bo"}]})
+    assert created.status_code == 422 and created.json()["field"] == "x"

@@ -40,11 +40,26 @@ def recorded_exports() -> dict[str, list[dict[str, Any]]]:
     return rows
 
 
+def opened(tmp_path, folder: Path):
+    (tmp_path / "warlog.db").write_bytes(gzip.decompress((folder / "warlog.db.gz").read_bytes()))
+    return TestClient(create_app(settings_for(tmp_path))), SqliteStore(str(tmp_path / "warlog.db"))
+
+
 @pytest.fixture
 def legacy(tmp_path):
-    (tmp_path / "warlog.db").write_bytes(gzip.decompress((LEGACY / "warlog.db.gz").read_bytes()))
-    with TestClient(create_app(settings_for(tmp_path))) as http:
-        yield http, SqliteStore(str(tmp_path / "warlog.db"))
+    client, store = opened(tmp_path, LEGACY)
+    with client as http:
+        yield http, store
+
+
+@pytest.mark.parametrize("folder", [LEGACY, LEGACY.parent / "pre-typed-core"], ids=lambda f: f.name)
+def test_every_stored_game_verifies_as_it_did_then(tmp_path, folder):
+    client, store = opened(tmp_path, folder)
+    with client as http:
+        for game in json.loads((folder / "games.json").read_text()):
+            verdict = http.get(f"/games/{game['game_id']}/verify", headers=headers(game)).json()
+            assert {k: verdict[k] for k in game["verify"]} == game["verify"], (game["ruleset"], verdict)
+            assert store.head(game["game_id"]) == (game["events"], game["head"])
 
 
 def headers(game: dict[str, Any], role: str = "A") -> dict[str, str]:

@@ -22,7 +22,7 @@ from domain.rulings import NotFound
 
 
 SEQ_MAX = 2 ** 63 - 1  # a seq is a signed 64-bit integer in every store; a larger `after` reaches none
-After = Annotated[int, UrlInt, Query(ge=0, le=SEQ_MAX, description="a seq, 0..2^63-1: what comes after it")]
+After = Annotated[int, Query(ge=0, le=SEQ_MAX, description="a seq, 0..2^63-1: what comes after it"), UrlInt]
 
 
 async def get_warlog(request: Request) -> Warlog:  # async: no worker-thread hop for a lookup

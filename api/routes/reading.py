@@ -22,7 +22,7 @@ router = APIRouter(tags=["reading"], responses=READS)
                         "and `GET /verify?head=` tells whether the log still extends one. A spectator token of a "
                         "game with `options.spectator_delay_s` sees the state that many seconds late.")
 async def state(caller: Reader, warlog: WarlogApp,
-                at: Annotated[int | None, UrlInt, Query(ge=1, le=SEQ_MAX, description="a seq: the state after that event")] = None
+                at: Annotated[int | None, Query(ge=1, le=SEQ_MAX, description="a seq: the state after that event"), UrlInt] = None
                 ) -> dict[str, Any]:
     def view(seen: Horizon) -> dict[str, Any]:
         if at is None:
@@ -41,7 +41,7 @@ async def state(caller: Reader, warlog: WarlogApp,
 @router.get("/games/{game_id}/events", summary="The game log, oldest first, with `undone` as of now")
 async def events(caller: Reader, warlog: WarlogApp,
                  after: After = 0,
-                 limit: Annotated[int, UrlInt, Query(ge=1, le=SEQ_MAX, description="at most this many (honoured up to 1,000)")] = 100) -> dict[str, Any]:
+                 limit: Annotated[int, Query(ge=1, le=SEQ_MAX, description="at most this many (honoured up to 1,000)"), UrlInt] = 100) -> dict[str, Any]:
     def page(seen: Horizon) -> dict[str, Any]:  # spectators: delayed (api/horizon)
         return {"events": entries_page(warlog, seen, after, min(limit, 1000)), "last_seq": seen.version}
 

@@ -7,16 +7,16 @@ from typing import AsyncIterator
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
-from api import errors, openapi
-from api.feed import Feed, PostgresListener
-from api.idempotency import RefusalStore
-from api.limits import Limits
-from api.logging import RequestLog, configure
-from api.routes import analytics, audit, commands, games, overlay, overlay_page, pages, reading, rosters, stream, undo
-from api.settings import Settings, get_settings
-from api.shards import Shards
-from api.storage import AsyncAppends
-from api.writing import Turns
+from warlog.api import errors, openapi
+from warlog.api.feed import Feed, PostgresListener
+from warlog.api.idempotency import RefusalStore
+from warlog.api.limits import Limits
+from warlog.api.logging import RequestLog, configure
+from warlog.api.routes import analytics, audit, commands, games, overlay, overlay_page, pages, reading, rosters, stream, undo
+from warlog.api.settings import Settings, get_settings
+from warlog.api.shards import Shards
+from warlog.api.storage import AsyncAppends
+from warlog.api.writing import Turns
 
 
 TAGS = [  # the order the API reference shows them in, whatever order the routers are matched in

@@ -102,9 +102,9 @@ def serve(args: argparse.Namespace) -> None:
         os.environ["WARLOG_POSTGRES"] = args.postgres
     if args.shards:
         os.environ["WARLOG_SHARDS"] = str(args.shards)
-    from api.app import create_app
-    from api.settings import Settings
-    from api.shards import LayoutRefused
+    from warlog.api.app import create_app
+    from warlog.api.settings import Settings
+    from warlog.api.shards import LayoutRefused
 
     try:
         app = create_app(Settings())
@@ -128,7 +128,7 @@ def serve(args: argparse.Namespace) -> None:
 
 def store_settings(args: argparse.Namespace) -> Any:
     """The store a command-line tool opens: `--db`, `--postgres` (`--shards`), or the usual WARLOG_* settings."""
-    from api.settings import Settings
+    from warlog.api.settings import Settings
 
     chosen: dict[str, Any] = {"db": args.db} if args.db else {}
     if args.postgres:
@@ -140,7 +140,7 @@ def store_settings(args: argparse.Namespace) -> Any:
 
 def open_store(args: argparse.Namespace) -> Any:
     """Every shard of the store (api/shards.py); a tool given another N than the database's refuses."""
-    from api.shards import LayoutRefused, Shards
+    from warlog.api.shards import LayoutRefused, Shards
 
     try:
         return Shards.open(store_settings(args))
@@ -154,8 +154,8 @@ def export(args: argparse.Namespace) -> None:
 
     from tqdm import tqdm
 
-    from projections.export import FORMATS, export_store
-    from projections.ledger import game_ids
+    from warlog.projections.export import FORMATS, export_store
+    from warlog.projections.ledger import game_ids
 
     shards = open_store(args)
     try:
@@ -170,7 +170,7 @@ def export(args: argparse.Namespace) -> None:
 
 def ledger_for(shards: Any) -> Any:
     """The one ledger of every shard, beside shard 0's store."""
-    from projections.ledger import ledger_env, open_ledger
+    from warlog.projections.ledger import ledger_env, open_ledger
 
     return open_ledger(ledger_env(dict(shards.apps[0].env)))
 
@@ -179,8 +179,8 @@ def analytics(args: argparse.Namespace) -> None:
     """Luck, tempo and losses across every game, from the ledger projection (brought up to date first)."""
     from tqdm import tqdm
 
-    from projections.analytics import across_games
-    from projections.ledger import backlog, catch_up, rebuild
+    from warlog.projections.analytics import across_games
+    from warlog.projections.ledger import backlog, catch_up, rebuild
 
     shards = open_store(args)
     try:
@@ -221,9 +221,9 @@ def project(args: argparse.Namespace) -> None:
 
     from eventsourcing.projection import ProjectionRunner
 
-    from api.shards import PROJECT_TAG, present, shard_env
-    from domain.application import Warlog
-    from projections.ledger import Ledger, catch_up, ledger_env, view_class
+    from warlog.api.shards import PROJECT_TAG, present, shard_env
+    from warlog.domain.application import Warlog
+    from warlog.projections.ledger import Ledger, catch_up, ledger_env, view_class
 
     stop = stopping()
     shards = open_store(args)  # checks the layout (and makes every shard's tables)
@@ -255,8 +255,8 @@ def project(args: argparse.Namespace) -> None:
 def reshard(args: argparse.Namespace) -> None:
     """Move every game to the shard --shards N names for it (api/shards.py), with every `warlog serve` stopped;
     cut short, it refuses every process until it is run again, and runs on from where it stopped."""
-    from api.shards import LayoutRefused
-    from api.shards import reshard as move
+    from warlog.api.shards import LayoutRefused
+    from warlog.api.shards import reshard as move
 
     try:
         print(json.dumps(move(store_settings(args), args.shards, say=lambda text: print(text, file=sys.stderr))))
@@ -268,8 +268,8 @@ def import_roster(args: argparse.Namespace) -> None:
     """A roster file (.rosz, .ros, New Recruit JSON) as the contract's units, printed as JSON."""
     from pathlib import Path
 
-    from api.rosters import convert
-    from domain.rulings import Ruling
+    from warlog.api.rosters import convert
+    from warlog.domain.rulings import Ruling
 
     try:
         print(json.dumps(convert(Path(args.file).read_bytes(), args.ruleset), indent=1, ensure_ascii=False))
@@ -283,7 +283,7 @@ def verify_file(args: argparse.Namespace) -> None:
     """Check an events export with no server and no database: every chain link and request digest, and every
     server roll where the seed has been revealed (projections/proof.py). Prints a line per game; exits 1 on any
     damage, 2 when a file is no events export."""
-    from projections.proof import NotAnExport, verify_lines
+    from warlog.projections.proof import NotAnExport, verify_lines
 
     damaged = False
     for name in args.file:

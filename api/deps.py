@@ -13,12 +13,12 @@ from fastapi import Depends, Path, Query, Request
 from pydantic import BaseModel
 from fastapi.concurrency import run_in_threadpool
 
-from api.errors import Problem
-from api.schemas import UrlInt
-from domain.application import Warlog
-from domain.heads import parse_known_head
-from domain.integrity import Damaged
-from domain.rulings import NotFound
+from warlog.api.errors import Problem
+from warlog.api.schemas import UrlInt
+from warlog.domain.application import Warlog
+from warlog.domain.heads import parse_known_head
+from warlog.domain.integrity import Damaged
+from warlog.domain.rulings import NotFound
 
 
 SEQ_MAX = 2 ** 63 - 1  # a seq is a signed 64-bit integer in every store; a larger `after` reaches none

@@ -10,9 +10,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from domain.application import Conflict, PreconditionFailed
-from domain.integrity import Damaged
-from domain.rulings import Forbidden, Malformed, NotFound, Refused, Ruling
+from warlog.domain.application import Conflict, PreconditionFailed
+from warlog.domain.integrity import Damaged
+from warlog.domain.rulings import Forbidden, Malformed, NotFound, Refused, Ruling
 
 BASE = "https://warlog.dev/problems/"
 TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",

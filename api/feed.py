@@ -150,7 +150,7 @@ class PostgresListener:
     def for_shards(cls, shards: Any, feed: Feed) -> "PostgresListener":
         """Listening to every shard's appends (one channel: the payload is the game's id). The listening
         connection is named `warlog serve <schema>`, which is how `warlog reshard` sees a serving process."""
-        from api.shards import serve_tag
+        from warlog.api.shards import serve_tag
 
         datastore = shards.apps[0].recorder.datastore
         kwargs = datastore.pool.kwargs

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, TypeVar
 
-from api.deps import Caller
-from domain.application import Warlog
-from domain.game import Game
-from projections.log import flags_before, undone_seqs
+from warlog.api.deps import Caller
+from warlog.domain.application import Warlog
+from warlog.domain.game import Game
+from warlog.projections.log import flags_before, undone_seqs
 
 PAGE = 64
 T = TypeVar("T")

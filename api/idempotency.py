@@ -13,7 +13,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from api.settings import Settings
+    from warlog.api.settings import Settings
 
 TTL_S = 24 * 3600
 COLUMNS = "(game, seat, key, body, status, problem, at, endpoint)"

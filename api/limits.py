@@ -27,10 +27,10 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from api.errors import Problem
+from warlog.api.errors import Problem
 
 if TYPE_CHECKING:
-    from api.settings import Settings
+    from warlog.api.settings import Settings
 
 PRUNE_EVERY_S = 300.0  # a key whose tat has passed is the same as no key: forget those this often
 LEASE = 16  # the most cells of a key a process takes from PostgreSQL at once

@@ -9,10 +9,10 @@ from typing import Any
 from fastapi import Request
 from fastapi.concurrency import run_in_threadpool
 
-from api.deps import Caller
-from api.feed import sleep_until
-from api.horizon import Horizon, entries_page, seconds_until_next, seeing
-from domain.application import Warlog
+from warlog.api.deps import Caller
+from warlog.api.feed import sleep_until
+from warlog.api.horizon import Horizon, entries_page, seconds_until_next, seeing
+from warlog.domain.application import Warlog
 
 PAGE = 500
 

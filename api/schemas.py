@@ -8,11 +8,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
-from api.errors import Problem
-from domain import commands as cmd
-from domain.commands import adapter
-from domain import dice
-from domain.rulings import Malformed
+from warlog.api.errors import Problem
+from warlog.domain import commands as cmd
+from warlog.domain.commands import adapter
+from warlog.domain import dice
+from warlog.domain.rulings import Malformed
 
 Seat = Literal["A", "B"]
 

@@ -10,7 +10,7 @@ from eventsourcing.utils import Environment
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from domain.shards import APP_NAME, shard_name
+from warlog.domain.shards import APP_NAME, shard_name
 
 
 
@@ -84,9 +84,9 @@ class Settings(BaseSettings):
                    "POSTGRES_HOST": pg["host"], "POSTGRES_PORT": str(pg["port"]), "POSTGRES_USER": pg["user"],
                    "POSTGRES_PASSWORD": pg["password"], "POSTGRES_SCHEMA": pg["schema"],
                    # one round trip an append, the table lock held inside the server (api/storage.py)
-                   "POSTGRES_ENABLE_DB_FUNCTIONS": "y", "APPLICATION_RECORDER_TOPIC": "api.storage:OneTripRecorder"}
+                   "POSTGRES_ENABLE_DB_FUNCTIONS": "y", "APPLICATION_RECORDER_TOPIC": "warlog.api.storage:OneTripRecorder"}
         else:
-            env = {"PERSISTENCE_MODULE": "api.storage", "SQLITE_DBNAME": self.db,
+            env = {"PERSISTENCE_MODULE": "warlog.api.storage", "SQLITE_DBNAME": self.db,
                    "SQLITE_LOCK_TIMEOUT": "10", "SQLITE_SYNCHRONOUS": self.sqlite_synchronous}
         return {f"{shard_name(shard).upper()}_{key}": value for key, value in env.items()}
 

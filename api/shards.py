@@ -23,11 +23,11 @@ from uuid import UUID, uuid4
 
 from eventsourcing.utils import Environment
 
-from domain.application import Warlog
-from domain.shards import shard_name, shard_of
+from warlog.domain.application import Warlog
+from warlog.domain.shards import shard_name, shard_of
 
 if TYPE_CHECKING:
-    from api.settings import Settings
+    from warlog.api.settings import Settings
 
 LAYOUT_TABLE = "warlog_shards"
 SERVE_TAG = "warlog serve"  # the application_name of each serving process's listening connection

@@ -32,7 +32,7 @@ from psycopg.sql import SQL, Identifier
 from psycopg.types.composite import register_composite
 from psycopg_pool import AsyncConnectionPool
 
-from domain.heads import HeadRow
+from warlog.domain.heads import HeadRow
 
 CHOICES = ("NORMAL", "FULL", "EXTRA")
 HEADS_TABLE = "warlog_heads"

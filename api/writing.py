@@ -15,12 +15,12 @@ from fastapi.responses import JSONResponse
 
 from eventsourcing.persistence import IntegrityError
 
-from api.deps import Caller
-from api.errors import Problem, problem_body, respond, ruling_problem
-from api.schemas import parse_json
-from domain.application import Answer, Conflict, Deferred, NeedsStore, deferring
-from domain.chain import canonical
-from domain.rulings import Malformed, Ruling
+from warlog.api.deps import Caller
+from warlog.api.errors import Problem, problem_body, respond, ruling_problem
+from warlog.api.schemas import parse_json
+from warlog.domain.application import Answer, Conflict, Deferred, NeedsStore, deferring
+from warlog.domain.chain import canonical
+from warlog.domain.rulings import Malformed, Ruling
 
 
 def now() -> str:

@@ -27,12 +27,12 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, InternalError, ProgrammingError
 from eventsourcing.utils import retry
 
-from domain import chain, dice, heads, integrity, rerun
-from domain.shards import APP_NAME, shard_name
-from domain.commands import Command
-from domain.game import Game
-from domain.integrity import Damaged
-from domain.rulings import Malformed, NotFound, Refused, Ruling
+from warlog.domain import chain, dice, heads, integrity, rerun
+from warlog.domain.shards import APP_NAME, shard_name
+from warlog.domain.commands import Command
+from warlog.domain.game import Game
+from warlog.domain.integrity import Damaged
+from warlog.domain.rulings import Malformed, NotFound, Refused, Ruling
 
 DEFAULT_OPTIONS = {"battle_rounds": 5, "reserves_from_round": 2, "spectator_delay_s": 0}
 ROLES = ("A", "B", "spectator")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from domain.rulings import Malformed
+from warlog.domain.rulings import Malformed
 
 STATUSES = frozenset({
     "battle_shocked", "falling_back", "regrouped", "pinned", "gone_to_ground",

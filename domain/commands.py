@@ -9,8 +9,8 @@ from typing import Annotated, Any, Literal
 from pydantic import StrictInt as Face  # a die's face is a JSON integer: not true, not 1.0, not "1" (only a type hint here)
 from pydantic import Field, TypeAdapter
 
-from domain.army import STATUSES
-from domain.dice import PATTERN
+from warlog.domain.army import STATUSES
+from warlog.domain.dice import PATTERN
 
 Status = Literal[tuple(sorted(STATUSES))]  # type: ignore[valid-type]
 

@@ -18,11 +18,11 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from domain import army, chain, dice, integrity
-from domain.commands import Command, as_data, sent
-from domain.rules import actions
-from domain.rules.registry import find_ruleset
-from domain.rulings import Malformed, Refused
+from warlog.domain import army, chain, dice, integrity
+from warlog.domain.commands import Command, as_data, sent
+from warlog.domain.rules import actions
+from warlog.domain.rules.registry import find_ruleset
+from warlog.domain.rulings import Malformed, Refused
 
 
 def records_dice(entry: dict[str, Any]) -> bool:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from uuid import UUID
 
-from domain.integrity import Head
+from warlog.domain.integrity import Head
 
 
 @dataclass(frozen=True)

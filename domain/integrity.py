@@ -44,8 +44,8 @@ from typing import Any
 
 from eventsourcing.domain import AggregateCreated, Snapshot
 
-from domain import chain
-from domain.rulings import Refused
+from warlog.domain import chain
+from warlog.domain.rulings import Refused
 
 DIGEST_KEY = "state_digest"
 # the forms of damage (CONTRACT.md `/verify`): what `damage` names

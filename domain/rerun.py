@@ -27,9 +27,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from domain.commands import COMMANDS, adapter
-from domain.game import Game
-from domain.rulings import Refused
+from warlog.domain.commands import COMMANDS, adapter
+from warlog.domain.game import Game
+from warlog.domain.rulings import Refused
 
 
 def requests(events: Iterable[Any]) -> list[list[Any]]:

@@ -86,7 +86,7 @@ class Service:
         self.url = f"http://127.0.0.1:{port}"
         with open(self.log, "ab") as err:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *self.store],
+                [sys.executable, "-m", "warlog.api.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *self.store],
                 cwd=ROOT, env={**os.environ, **self.env}, stdout=subprocess.DEVNULL, stderr=err)
         return wait_until_answers(self.process, f"{self.url}/openapi.json", self.log, self.answer_within)
 

@@ -119,7 +119,7 @@ def attacks_summary(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every standing attack (reference) against its own exact odds (domain.attacks): the profile it was
     declared with (abilities, re-rolls and the target line by line) gives the distribution of the damage it
     could deal and of the models it could destroy; the luck is the attacker's (the defender's: 100 minus)."""
-    from domain.attacks import Unsupported, attack_luck, from_data
+    from warlog.domain.attacks import Unsupported, attack_luck, from_data
 
     declared: dict[str, Any] | None = None
     attacks = []

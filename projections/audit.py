@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from domain import army, dice
-from projections.log import UNDO_TYPES, Action, actions, involves_seat, link, mentions_unit
-from projections.rows import dice_of
-from projections.rules import rule_view
+from warlog.domain import army, dice
+from warlog.projections.log import UNDO_TYPES, Action, actions, involves_seat, link, mentions_unit
+from warlog.projections.rows import dice_of
+from warlog.projections.rules import rule_view
 
 SERVER_DICE = ("HMAC-SHA256(key=seed, msg=f\"{game_id}:{k}:{block}:{E_A}:{E_B}\") for block = 0, 1, 2, ...; "
                "a die of s sides takes each byte b in turn, skipped if b >= 256 - 256 % s, else face b % s + 1 "

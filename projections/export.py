@@ -14,9 +14,9 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TextIO
 
-from domain.chain import canonical
-from domain.integrity import request_record
-from projections.rows import DIE_COLUMNS, EVENT_COLUMNS, GAME_COLUMNS
+from warlog.domain.chain import canonical
+from warlog.domain.integrity import request_record
+from warlog.projections.rows import DIE_COLUMNS, EVENT_COLUMNS, GAME_COLUMNS
 
 COLUMNS = {"events": EVENT_COLUMNS, "dice": DIE_COLUMNS, "games": GAME_COLUMNS}
 FORMATS = ("ndjson", "csv")
@@ -91,9 +91,9 @@ def render(rows: Iterable[dict[str, Any]], table: str, fmt: str, chunk: int = 50
 def export_store(apps: Any, out: Path, formats: Iterable[str], progress: Any = None) -> dict[str, int]:
     """Every game of the store (of every shard, given a list: api/shards.py) into `out`: games, events and
     dice, one file per table and format."""
-    from projections.ledger import game_ids  # the store's own list of games
-    from projections.log import undone_seqs
-    from projections.rows import game_rows
+    from warlog.projections.ledger import game_ids  # the store's own list of games
+    from warlog.projections.log import undone_seqs
+    from warlog.projections.rows import game_rows
 
     out.mkdir(parents=True, exist_ok=True)
     counts = {table: 0 for table in COLUMNS}

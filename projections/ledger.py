@@ -27,8 +27,8 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 from eventsourcing.utils import Environment, get_topic
 from psycopg.sql import SQL
 
-from domain.game import Game
-from projections.rows import DIE_COLUMNS, FACT_COLUMNS, GAME_COLUMNS, die_rows, fact_rows, game_row
+from warlog.domain.game import Game
+from warlog.projections.rows import DIE_COLUMNS, FACT_COLUMNS, GAME_COLUMNS, die_rows, fact_rows, game_row
 
 TABLES = {
     "games": (GAME_COLUMNS, ("game_id",)),

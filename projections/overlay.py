@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.rules.registry import find_ruleset
+from warlog.domain.rules.registry import find_ruleset
 
 
 def overlay_view(state: dict[str, Any], version: int) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from domain import chain, dice
+from warlog.domain import chain, dice
 
 HASHED = ("seq", "type", "at", "by", "rule", "data", "prev_hash")
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import army
-from domain.game import Game
-from domain.rules.registry import find_ruleset
+from warlog.domain import army
+from warlog.domain.game import Game
+from warlog.domain.rules.registry import find_ruleset
 
 
 def unit_view(state: dict[str, Any], uid: str, eligible: bool) -> dict[str, Any]:

@@ -7,8 +7,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.settings import Settings
+from warlog.api.app import create_app
+from warlog.api.settings import Settings
 from tests.support.client import GameClient
 
 

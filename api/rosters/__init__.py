@@ -14,11 +14,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from api.rosters import mapping, sniff
-from api.schemas import ArmyIn, dumped
-from domain import army
-from domain.rules.registry import find_ruleset
-from domain.rulings import Malformed
+from warlog.api.rosters import mapping, sniff
+from warlog.api.schemas import ArmyIn, dumped
+from warlog.domain import army
+from warlog.domain.rules.registry import find_ruleset
+from warlog.domain.rulings import Malformed
 
 RULESETS = ("reference", "alternating", "heresy")
 

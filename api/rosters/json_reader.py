@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.schemas import NotUtf8, parse_json
-from domain.rulings import Malformed
+from warlog.api.schemas import NotUtf8, parse_json
+from warlog.domain.rulings import Malformed
 
 
 def read(raw: bytes) -> dict[str, Any]:

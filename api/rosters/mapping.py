@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from api.rosters import read as values
-from api.rosters.read import Missing, profile_kind
+from warlog.api.rosters import read as values
+from warlog.api.rosters.read import Missing, profile_kind
 
 Node = dict[str, Any]
 OLDER = ("alternating", "heresy")  # the rulesets that read AP on the older 1-6 scale

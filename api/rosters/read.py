@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from domain import dice
-from domain.rulings import Malformed
+from warlog.domain import dice
+from warlog.domain.rulings import Malformed
 
 if TYPE_CHECKING:
-    from api.rosters.mapping import Context
+    from warlog.api.rosters.mapping import Context
 
 Node = dict[str, Any]
 
@@ -93,7 +93,7 @@ READ = {"M", "MOVE", "WS", "BS", "S", "T", "W", "HEALTH", "WOUNDS", "I", "A", "L
 def wound_track_top(selection: Node, statline: dict[str, str]) -> dict[str, str]:
     """The healthiest row of the unit's wound track (it may sit on the unit or on its model), by the
     statline's own names ("M", "BS") or, for "Characteristic 1..3", by the order of its `*` columns."""
-    from api.rosters.mapping import listed
+    from warlog.api.rosters.mapping import listed
 
     tracks, stack = [], [selection]
     while stack:
@@ -178,7 +178,7 @@ def model_line(profile: Node, where: str, name: str, count: int, selection: Node
 
 
 def category_names(selection: Node) -> list[str]:
-    from api.rosters.mapping import listed
+    from warlog.api.rosters.mapping import listed
     return [text(c.get("name")).rstrip(":").strip() for c in listed(selection, "categories")]
 
 

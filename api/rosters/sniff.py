@@ -6,7 +6,7 @@ import io
 import zipfile
 from typing import Any
 
-from domain.rulings import Malformed
+from warlog.domain.rulings import Malformed
 
 ZIP_MAGIC = b"PK\x03\x04"
 MAX_MEMBERS = 8  # a BattleScribe .rosz holds one .ros; a few stray entries (folders, macOS forks) are tolerated
@@ -53,7 +53,7 @@ def unzip(raw: bytes) -> bytes:
 
 def read(raw: bytes) -> tuple[str, dict[str, Any]]:
     """(format, the roster as one tree of plain dicts and lists, shaped like New Recruit's JSON)."""
-    from api.rosters import json_reader, xml_reader
+    from warlog.api.rosters import json_reader, xml_reader
 
     kind = encoding(raw)
     if kind == "rosz":

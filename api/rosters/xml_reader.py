@@ -8,8 +8,8 @@ from xml.etree.ElementTree import Element, ParseError
 import defusedxml.ElementTree as SafeTree
 from defusedxml import DefusedXmlException
 
-from api.schemas import MAX_DEPTH
-from domain.rulings import Malformed
+from warlog.api.schemas import MAX_DEPTH
+from warlog.domain.rulings import Malformed
 
 NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
 CONTAINERS = frozenset({"forces", "selections", "profiles", "characteristics", "categories", "costs", "rules",

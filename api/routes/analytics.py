@@ -8,12 +8,12 @@ from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
-from api.deps import Reader, WarlogApp
-from api.errors import READS
-from api.horizon import entries_until, seeing, stored_until
-from projections.analytics import attacks_summary, summarize
-from projections.export import MEDIA_TYPES, proof_entries, render
-from projections.rows import game_rows
+from warlog.api.deps import Reader, WarlogApp
+from warlog.api.errors import READS
+from warlog.api.horizon import entries_until, seeing, stored_until
+from warlog.projections.analytics import attacks_summary, summarize
+from warlog.projections.export import MEDIA_TYPES, proof_entries, render
+from warlog.projections.rows import game_rows
 
 router = APIRouter(tags=["analytics"], responses=READS)
 ANALYTICS = (

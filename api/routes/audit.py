@@ -6,12 +6,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query
 from fastapi.concurrency import run_in_threadpool
 
-from api.deps import SEQ_MAX, Reader, WarlogApp
-from api.errors import READS, Problem
-from api.horizon import seeing, stored_until
-from api.schemas import UrlInt
-from domain.application import Warlog
-from projections.audit import GameLog, audit, story
+from warlog.api.deps import SEQ_MAX, Reader, WarlogApp
+from warlog.api.errors import READS, Problem
+from warlog.api.horizon import seeing, stored_until
+from warlog.api.schemas import UrlInt
+from warlog.domain.application import Warlog
+from warlog.projections.audit import GameLog, audit, story
 
 router = APIRouter(tags=["audit"], responses=READS)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from api.deps import Seat, WarlogApp, warlog_of
-from api.errors import WRITES
-from api.schemas import ActionPublic, command_schemas, parse_command
-from api.writing import no_body, write
+from warlog.api.deps import Seat, WarlogApp, warlog_of
+from warlog.api.errors import WRITES
+from warlog.api.schemas import ActionPublic, command_schemas, parse_command
+from warlog.api.writing import no_body, write
 
 router = APIRouter(tags=["play"], responses=WRITES)
 WRITE_HEADERS = {"parameters": [

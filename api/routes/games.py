@@ -10,12 +10,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from api.deps import Seat, WarlogApp, no_unknown_query
-from api.errors import WRITES, problems
-from api.routes.commands import WRITE_HEADERS
-from api.schemas import ArmyIn, GameCreate, GamePublic, body_schema, parse_army, parse_json
-from api.rosters import convert, is_roster, sniff
-from api.writing import is_json, media_type, not_json, now, parsed_body, read_body, write
+from warlog.api.deps import Seat, WarlogApp, no_unknown_query
+from warlog.api.errors import WRITES, problems
+from warlog.api.routes.commands import WRITE_HEADERS
+from warlog.api.schemas import ArmyIn, GameCreate, GamePublic, body_schema, parse_army, parse_json
+from warlog.api.rosters import convert, is_roster, sniff
+from warlog.api.writing import is_json, media_type, not_json, now, parsed_body, read_body, write
 
 router = APIRouter(tags=["games"])
 GAME_EXAMPLE = {"ruleset": "alternating", "dice": "server", "options": {},  # CONTRACT.md's

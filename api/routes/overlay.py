@@ -9,13 +9,13 @@ from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from sse_starlette.sse import EventSourceResponse
 
-from api.deps import Reader, StreamReader, WarlogApp
-from api.errors import READS
-from api.horizon import Horizon, seeing, state_of
-from api.live import current, follow
-from api.routes.stream import CountedStream
-from domain.application import Warlog
-from projections.overlay import overlay_view
+from warlog.api.deps import Reader, StreamReader, WarlogApp
+from warlog.api.errors import READS
+from warlog.api.horizon import Horizon, seeing, state_of
+from warlog.api.live import current, follow
+from warlog.api.routes.stream import CountedStream
+from warlog.domain.application import Warlog
+from warlog.projections.overlay import overlay_view
 
 router = APIRouter(tags=["overlay"], responses=READS)
 DESCRIPTION = ("Round, phase, sub-phase, whose go (`whose_go`, null when either seat may act), pass points, "

@@ -6,11 +6,11 @@ from importlib.resources import files
 from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse
 
-from api.deps import stream_reader
-from api.errors import problems
+from warlog.api.deps import stream_reader
+from warlog.api.errors import problems
 
 router = APIRouter(tags=["overlay"])
-PAGE = (files("api") / "static" / "overlay.html").read_text(encoding="utf-8")  # package data
+PAGE = (files("warlog.api") / "static" / "overlay.html").read_text(encoding="utf-8")  # package data
 HEADERS = {
     "Cache-Control": "no-store",  # the address carries a token
     "Referrer-Policy": "no-referrer",

@@ -11,13 +11,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import Field, ValidationError
 
-from api.deps import no_unknown_query
-from api.errors import problems
-from api.schemas import Body, body_schema, parse_json
-from api.writing import is_json, not_json, read_body
+from warlog.api.deps import no_unknown_query
+from warlog.api.errors import problems
+from warlog.api.schemas import Body, body_schema, parse_json
+from warlog.api.writing import is_json, not_json, read_body
 
 router = APIRouter(tags=["pages"])
-STATIC = files("api") / "static" / "app"  # package data: pyproject ships api/static/** (tests/e2e checks)
+STATIC = files("warlog.api") / "static" / "app"  # package data: pyproject ships api/static/** (tests/e2e checks)
 TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".html": "text/html; charset=utf-8"}
 ASSETS = {item.name: item.read_text(encoding="utf-8") for item in STATIC.iterdir()
@@ -48,7 +48,7 @@ async def table_app(game_id: str) -> HTMLResponse:
 
 @router.get("/app/demo-armies.json", include_in_schema=False)
 async def demo_armies() -> JSONResponse:
-    from api.cli import DEMO_ARMIES  # one copy of the demo armies, the one `warlog serve --demo` musters
+    from warlog.api.cli import DEMO_ARMIES  # one copy of the demo armies, the one `warlog serve --demo` musters
 
     return JSONResponse(DEMO_ARMIES)
 

@@ -6,12 +6,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
 
-from api.deps import SEQ_MAX, After, Reader, Verifier, WarlogApp
-from api.errors import READS, Problem
-from api.horizon import Horizon, entries_page, seeing, state_of
-from api.schemas import StatePublic, UrlInt
-from domain.integrity import Damaged
-from projections.state import state_view
+from warlog.api.deps import SEQ_MAX, After, Reader, Verifier, WarlogApp
+from warlog.api.errors import READS, Problem
+from warlog.api.horizon import Horizon, entries_page, seeing, state_of
+from warlog.api.schemas import StatePublic, UrlInt
+from warlog.domain.integrity import Damaged
+from warlog.projections.state import state_view
 
 router = APIRouter(tags=["reading"], responses=READS)
 

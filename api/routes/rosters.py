@@ -6,12 +6,12 @@ from typing import Any, Literal
 from fastapi import Depends, APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 
-from api.deps import no_unknown_query
-from api.errors import problems
-from api.rosters import convert, is_roster
-from api.routes.games import ROSTER_BODY, ROSTER_OR_JSON, ROSTER_TYPE
-from api.schemas import utf8
-from api.writing import is_json, media_type, not_json, read_body
+from warlog.api.deps import no_unknown_query
+from warlog.api.errors import problems
+from warlog.api.rosters import convert, is_roster
+from warlog.api.routes.games import ROSTER_BODY, ROSTER_OR_JSON, ROSTER_TYPE
+from warlog.api.schemas import utf8
+from warlog.api.writing import is_json, media_type, not_json, read_body
 
 router = APIRouter(tags=["games"])
 

@@ -9,9 +9,9 @@ from fastapi import APIRouter, Query, Request
 from sse_starlette.sse import EventSourceResponse
 from starlette.types import Receive, Scope, Send
 
-from api.deps import SEQ_MAX, StreamReader, WarlogApp
-from api.errors import READS, Problem
-from api.live import current, follow
+from warlog.api.deps import SEQ_MAX, StreamReader, WarlogApp
+from warlog.api.errors import READS, Problem
+from warlog.api.live import current, follow
 
 router = APIRouter(tags=["reading"], responses=READS)
 SEQ = re.compile(r"[0-9]{1,19}")  # digits only: no sign, no spaces, no other script's digits

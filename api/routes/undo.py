@@ -6,10 +6,10 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
 
-from api.deps import Reader, WarlogApp
-from api.errors import READS
-from api.horizon import Horizon, seeing
-from projections.state import undo_view
+from warlog.api.deps import Reader, WarlogApp
+from warlog.api.errors import READS
+from warlog.api.horizon import Horizon, seeing
+from warlog.projections.state import undo_view
 
 router = APIRouter(tags=["play"], responses=READS)
 

@@ -15,7 +15,7 @@ A whole attack driven step by step with fixed dice (what the rules do through `r
 each `Need` says the step, how many dice of what, and whether the attacker's or the defender's
 seat rolls them; in table mode the defender's saves and Feel No Pain come from the defending seat):
 
-    >>> from domain.attacks import ModelLine, Profile, Situation, Target, Weapon, resolve
+    >>> from warlog.domain.attacks import ModelLine, Profile, Situation, Target, Weapon, resolve
     >>> bolter = Weapon.of("bolt rifle", A=2, skill=3, S=4, AP=-1, D=1, keywords=["[SUSTAINED HITS 1]"])
     >>> squad = Target((ModelLine("Intercessor", 4, W=2, T=4, Sv=3),
     ...                 ModelLine("Captain", 1, W=5, T=4, Sv=2, InSv=4, keywords=frozenset({"CHARACTER"}))))
@@ -57,19 +57,19 @@ The rules keep the profile (`to_data(profile)`) and the batches rolled so far wi
 `resolve(profile, batches)` again when the next batch arrives: replay gives the same decisions.
 The same profile gives the exact odds, so the luck of that attack is read against its own:
 
-    >>> from domain.attacks import distribution, luck
+    >>> from warlog.domain.attacks import distribution, luck
     >>> odds = distribution(attack)
     >>> round(sum(odds.wounds_lost.values()), 9)
     1.0
     >>> 0 < luck(odds.wounds_lost, 1)["luck_percentile"] < 100
     True
 """
-from domain.attacks.abilities import ABILITIES, Ability, Keyword, effects, parse_keyword, parse_keywords
-from domain.attacks.contract import feel_no_pain, profile_from, target_from, weapon_from
-from domain.attacks.odds import Odds, Unsupported, attack_luck, distribution, luck
-from domain.attacks.profile import ModelLine, Profile, Situation, Target, Weapon, from_data, to_data
-from domain.attacks.sequence import DiceMismatch, Outcome, Progress, attack_sequence, resolve, simulate
-from domain.attacks.steps import (
+from warlog.domain.attacks.abilities import ABILITIES, Ability, Keyword, effects, parse_keyword, parse_keywords
+from warlog.domain.attacks.contract import feel_no_pain, profile_from, target_from, weapon_from
+from warlog.domain.attacks.odds import Odds, Unsupported, attack_luck, distribution, luck
+from warlog.domain.attacks.profile import ModelLine, Profile, Situation, Target, Weapon, from_data, to_data
+from warlog.domain.attacks.sequence import DiceMismatch, Outcome, Progress, attack_sequence, resolve, simulate
+from warlog.domain.attacks.steps import (
     ATTACKER, DEFENDER, REROLLABLE_STEPS, Decision, Need, Standing, allocation_order, rerollable_rolls, roll_size,
     tied_groups,
 )

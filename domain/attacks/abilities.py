@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 if TYPE_CHECKING:
-    from domain.attacks.profile import Profile
+    from warlog.domain.attacks.profile import Profile
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from domain.army import model_wounds
-from domain.attacks.abilities import effects, parse_keywords
-from domain.attacks.profile import ModelLine, Profile, Situation, Target, Weapon
+from warlog.domain.army import model_wounds
+from warlog.domain.attacks.abilities import effects, parse_keywords
+from warlog.domain.attacks.profile import ModelLine, Profile, Situation, Target, Weapon
 
 
 def weapon_from(weapon: Mapping[str, Any], unit: Mapping[str, Any] | None = None) -> Weapon:

@@ -22,10 +22,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from domain import dice
-from domain.attacks.abilities import effects
-from domain.attacks.profile import Profile
-from domain.attacks.steps import (
+from warlog.domain import dice
+from warlog.domain.attacks.abilities import effects
+from warlog.domain.attacks.profile import Profile
+from warlog.domain.attacks.steps import (
     allocation_order, attack_parts, automatic_hits, critical_wound_on, damage_parts, fnp_of, hit_modifier,
     hit_result, hits_to_reroll, lethal, saved, sustained_parts, wound_modifier, wound_reroll_policy, wound_target,
     wound_result, _to_reroll,

@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Iterable
 
-from domain import dice
-from domain.attacks.abilities import Keyword, parse_keywords
-from domain.attacks.tables import MODERN, TABLES
+from warlog.domain import dice
+from warlog.domain.attacks.abilities import Keyword, parse_keywords
+from warlog.domain.attacks.tables import MODERN, TABLES
 
 ROLLED = ("ones", "failed")  # re-roll policies: which dice of a roll the attacker re-rolls (CORE.DICE.2)
 

@@ -15,8 +15,8 @@ import random
 from dataclasses import dataclass
 from typing import Generator, Sequence
 
-from domain.attacks.profile import Profile
-from domain.attacks.steps import (
+from warlog.domain.attacks.profile import Profile
+from warlog.domain.attacks.steps import (
     ATTACKER, DEFENDER, Decision, Need, Standing, any_fnp, apply_damage, apply_mortal_wounds, attack_needs,
     automatic_hits, damage_amounts, damage_parts, fnp_of, hazardous, hazardous_roll, hit_roll, hits_to_reroll,
     lethal, next_group, number_of_attacks, part_needs, rerolled, save_roll, sustained_hits, sustained_parts,

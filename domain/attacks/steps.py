@@ -10,10 +10,10 @@ from dataclasses import dataclass, replace
 from functools import wraps
 from typing import Any, Callable, NamedTuple, Sequence, TypeVar
 
-from domain import dice
-from domain.attacks.abilities import effects
-from domain.attacks import tables
-from domain.attacks.profile import Profile, Target
+from warlog.domain import dice
+from warlog.domain.attacks.abilities import effects
+from warlog.domain.attacks import tables
+from warlog.domain.attacks.profile import Profile, Target
 
 ATTACKER, DEFENDER = "attacker", "defender"
 F = TypeVar("F", bound=Callable[..., Any])

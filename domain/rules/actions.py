@@ -14,7 +14,7 @@ from typing import Any, Iterable
 from jsonschema import Draft202012Validator
 from jsonschema.validators import extend
 
-from domain import dice
+from warlog.domain import dice
 
 Schema = dict[str, Any]
 

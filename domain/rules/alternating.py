@@ -15,13 +15,13 @@ from collections import Counter
 from decimal import Decimal
 from typing import Any
 
-from domain import army, dice
-from domain import commands as cmd
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import SEATS, Ruleset, Step, alive, applies, handles, inches, other, units_of
-from domain.rules.registry import register
-from domain.rulings import Malformed, NotFound, Refused
+from warlog.domain import army, dice
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import SEATS, Ruleset, Step, alive, applies, handles, inches, other, units_of
+from warlog.domain.rules.registry import register
+from warlog.domain.rulings import Malformed, NotFound, Refused
 
 LAYOUT = [
     Step("movement", "move_fleeing", "fleeing", "AA.MOV.1", "AA.MOV.2", "AA.MOV.2", declare_done=False),

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable, Iterator
 
-from domain import army, dice
-from domain import commands as cmd
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rulings import Malformed, NotFound, Refused
+from warlog.domain import army, dice
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rulings import Malformed, NotFound, Refused
 
 SEATS = ("A", "B")
 HEX = re.compile(r"^[0-9a-fA-F]{0,256}$")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import commands as cmd
-from domain.rules.flow import SEATS, Ruleset, Step, applies, handles
-from domain.rulings import Refused
+from warlog.domain import commands as cmd
+from warlog.domain.rules.flow import SEATS, Ruleset, Step, applies, handles
+from warlog.domain.rulings import Refused
 
 
 class Igougo(Ruleset):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from domain.rules.flow import Ruleset
+    from warlog.domain.rules.flow import Ruleset
 
 RULESETS: dict[str, "Ruleset"] = {}
 
@@ -16,7 +16,7 @@ def register(ruleset_class: type["Ruleset"]) -> type["Ruleset"]:
 
 def find_ruleset(name: str) -> "Ruleset":
     if name not in RULESETS:  # not "if empty": importing one ruleset module directly registers only that one
-        from domain.rules import alternating, heresy, reference  # noqa: F401  (they register)
+        from warlog.domain.rules import alternating, heresy, reference  # noqa: F401  (they register)
     try:
         return RULESETS[name]
     except KeyError:

@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
-from api.app import create_app  # noqa: E402
-from api.settings import Settings  # noqa: E402
+from warlog.api.app import create_app  # noqa: E402
+from warlog.api.settings import Settings  # noqa: E402
 from ops.bench.harness import UNLIMITED  # noqa: E402
 from tests.golden.record import Clock, deterministic  # noqa: E402
 
@@ -56,7 +56,7 @@ def stored_bytes(db: Path) -> tuple[int, int]:
 def frames(tmp: Path) -> tuple[int, int, int, list[str]]:
     """(all frames from the ASGI app, all from the route's function, warlog's own, warlog's named) to the insert
     of one free_roll."""
-    from api.storage import HeadedSQLiteRecorder
+    from warlog.api.storage import HeadedSQLiteRecorder
 
     seen: list[traceback.FrameSummary] = []
     real = HeadedSQLiteRecorder._insert_events
@@ -68,7 +68,7 @@ def frames(tmp: Path) -> tuple[int, int, int, list[str]]:
     with TestClient(create_app(Settings(db=str(tmp / "frames.db"), **UNLIMITED))) as http:
         created = http.post("/games", json={"ruleset": "alternating", "players": [
             {"seat": "A", "name": "Al"}, {"seat": "B", "name": "Bo"}]}).json()
-        from api.cli import DEMO_ARMIES
+        from warlog.api.cli import DEMO_ARMIES
         for seat, units in DEMO_ARMIES.items():
             http.post(f"/games/{created['game_id']}/armies", json={"units": units},
                       headers={"Authorization": f"Bearer {created['tokens'][seat]}"})
@@ -101,9 +101,9 @@ def replayed(folder: Path, tmp: Path) -> Path:
 
 def cached_memory(db: Path, game_ids: list[str]) -> int:
     """Bytes tracemalloc sees still allocated once every game is loaded into one application's cache."""
-    from domain.application import Warlog
+    from warlog.domain.application import Warlog
 
-    warlog = Warlog(env={"PERSISTENCE_MODULE": "api.storage", "SQLITE_DBNAME": str(db)})
+    warlog = Warlog(env={"PERSISTENCE_MODULE": "warlog.api.storage", "SQLITE_DBNAME": str(db)})
     warlog.game(UUID(game_ids[0]))  # imports, tables, the first load's one-off costs
     gc.collect()
     tracemalloc.start()

@@ -39,7 +39,7 @@ import psycopg
 
 from harness import (FREE_ROLL, Budget, Server, bearer, expect, free_port, header, hot_spots, percentile, sampled, summary,
                      warlog_server, workdir)
-from api.cli import create_demo
+from warlog.api.cli import create_demo
 
 DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/warlog_bench"
 

@@ -117,8 +117,8 @@ def asgi_apps(requests: int) -> tuple[list[float], list[float]]:
     endpoint with uvicorn and the socket left out. The ASGI call is made by hand rather than through httpx's
     ASGITransport (command_cpu.py's client): that client's own work a request is more than the echo app's."""
     import echo_app
-    from api.app import create_app
-    from api.settings import Settings
+    from warlog.api.app import create_app
+    from warlog.api.settings import Settings
 
     body = json.dumps(FREE_ROLL).encode()
     with workdir() as tmp, open(tmp / "requests.log", "w") as log, contextlib.redirect_stdout(log):

@@ -28,9 +28,9 @@ HERE = Path(__file__).resolve().parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from api.cli import DEMO_ARMIES  # noqa: E402  (the path above makes the packages importable)
-from api.schemas import parse_army, parse_command  # noqa: E402
-from domain.application import Warlog  # noqa: E402
+from warlog.api.cli import DEMO_ARMIES  # noqa: E402  (the path above makes the packages importable)
+from warlog.api.schemas import parse_army, parse_command  # noqa: E402
+from warlog.domain.application import Warlog  # noqa: E402
 from ops.service import free_port, interrupt, wait_until_answers  # noqa: E402, F401  (free_port: for the scripts)
 
 AT = "2026-11-29T20:00:00.000Z"
@@ -126,7 +126,7 @@ def process(args: list[str], port: int, log: Path, env: dict[str, str] | None = 
 
 def warlog_server(port: int, log: Path, db: Path | None = None, postgres: str | None = None):
     """`warlog serve` exactly as the README runs it (uvicorn, one process)."""
-    args = [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    args = [sys.executable, "-m", "warlog.api.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
     args += ["--postgres", postgres] if postgres else ["--db", str(db)]
     return process(args, port, log)
 

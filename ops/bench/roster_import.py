@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import defusedxml.ElementTree as SafeTree  # noqa: E402
 
-from api.rosters import convert, sniff  # noqa: E402
+from warlog.api.rosters import convert, sniff  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "rosters"
 

@@ -54,7 +54,7 @@ def services(store: list[str], env: dict[str, str], count: int, tmp: Path, tag: 
         urls = []
         for n in range(count):
             port = free_port()
-            serve = [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *store]
+            serve = [sys.executable, "-m", "warlog.api.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *store]
             urls.append(stack.enter_context(process(serve, port, tmp / f"{tag}-{n}.log", env)).url)
         yield urls
 

@@ -37,7 +37,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "ops" / "bench")]
 
 from harness import header, percentile, process, request_log, workdir  # noqa: E402
 
-from api.cli import DEMO_ARMIES  # noqa: E402
+from warlog.api.cli import DEMO_ARMIES  # noqa: E402
 from ops.service import add_store_arguments, free_port, store, store_name  # noqa: E402
 
 
@@ -143,7 +143,7 @@ def main() -> int:
     header(f"load on {store_name(args)}: {args.games} games × {args.commands} free_rolls from {args.threads} threads")
 
     port = free_port()
-    serve = [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    serve = [sys.executable, "-m", "warlog.api.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
     with workdir() as tmp:
         with store(args, tmp, "warlog_load") as (serve_args, env), \
                 process(serve + serve_args, port, tmp / "serve.log",

@@ -44,7 +44,7 @@ sys.path[:0] = [str(HERE.parents[1]), str(HERE.parents[1] / "ops" / "bench")]
 
 from harness import SERVER_ENV, percentile  # noqa: E402
 
-from api.cli import DEMO_ARMIES  # noqa: E402
+from warlog.api.cli import DEMO_ARMIES  # noqa: E402
 from ops.deploy.cluster import cluster  # noqa: E402
 from ops.service import postgres_schema  # noqa: E402
 

@@ -99,7 +99,7 @@ class SqliteStore:
     def rewrite_chain(self, game_id: str, version: int, change: Edit, head_too: bool = False) -> str:
         """Change event `version` (its decoded row, in place), then re-hash it and every later event so that the
         chain links again: a rewritten log. `head_too`: rewrite the head record to match. The new head hash."""
-        from domain.chain import event_hash
+        from warlog.domain.chain import event_hash
 
         prev = None
         versions = [v for v in self.versions(game_id) if v >= version]
@@ -154,7 +154,7 @@ class PostgresStore(SqliteStore):
         self.heads = f'"{schema}".warlog_heads'
 
     def of(self, game_id: str) -> "PostgresStore":
-        from domain.shards import shard_name, shard_of
+        from warlog.domain.shards import shard_name, shard_of
 
         if self.shards == 1:
             return self

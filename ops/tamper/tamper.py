@@ -44,9 +44,9 @@ sys.path.insert(0, str(ROOT))
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from api.app import create_app  # noqa: E402
-from api.settings import Settings  # noqa: E402
-from domain.shards import shard_of  # noqa: E402
+from warlog.api.app import create_app  # noqa: E402
+from warlog.api.settings import Settings  # noqa: E402
+from warlog.domain.shards import shard_of  # noqa: E402
 from ops.tamper.store import PostgresStore, SqliteStore  # noqa: E402
 
 ARMIES = {seat: json.loads((ROOT / "ops" / "examples" / f"{name}-army.json").read_text())
@@ -120,8 +120,8 @@ class PostgresCopies:
         import psycopg
         from uuid import uuid4
 
-        from api.shards import LAYOUT_TABLE
-        from domain.shards import shard_name
+        from warlog.api.shards import LAYOUT_TABLE
+        from warlog.domain.shards import shard_name
 
         self.dsn, self.shards = dsn, shards
         self.tables = [LAYOUT_TABLE, "warlog_heads"] + [f"{shard_name(k)}_{purpose}" for k in range(shards)
@@ -312,7 +312,7 @@ class Mutator:
             return game, f"event {version} meta/{label[0]}", version
         if kind == "edit_topic":
             version = rng.randint(2, last)
-            topic = rng.choice(["domain.game:Game.Created", "domain.game:Game.Snapshot", "domain.game:Game.Nothing"])
+            topic = rng.choice(["warlog.domain.game:Game.Created", "warlog.domain.game:Game.Snapshot", "warlog.domain.game:Game.Nothing"])
             store.retopic(game.id, version, topic)
             return game, f"event {version}'s topic made {topic}", version
         raise ValueError(kind)

@@ -9,7 +9,7 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from api.app import create_app
+from warlog.api.app import create_app
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit
 from tests.support.browser import WAIT_S, chromium

@@ -14,7 +14,7 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from api.app import create_app
+from warlog.api.app import create_app
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit, vehicle
 from tests.support.browser import WAIT_S, chromium, network
@@ -437,7 +437,7 @@ def test_every_form_the_app_draws_from_a_real_game_gives_an_instance_of_its_sche
                                                                                     moments, reached):
     """The forms against every schema the service offers over a game's first moments, in every ruleset:
     filled the plainest way, each gives a command the schema admits (so the service accepts it: "sound")."""
-    from domain.rules.actions import admits
+    from warlog.domain.rules.actions import admits
     from tests.support.instances import instance
 
     rng = random.Random(ruleset)

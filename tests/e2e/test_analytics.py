@@ -10,10 +10,10 @@ from uuid import UUID
 
 import pytest
 
-from api.cli import main as warlog_cli
-from projections.analytics import luck
-from projections.ledger import catch_up, ledger_env, open_ledger, rebuild
-from projections.rows import DIE_COLUMNS, EVENT_COLUMNS, game_rows
+from warlog.api.cli import main as warlog_cli
+from warlog.projections.analytics import luck
+from warlog.projections.ledger import catch_up, ledger_env, open_ledger, rebuild
+from warlog.projections.rows import DIE_COLUMNS, EVENT_COLUMNS, game_rows
 from tests.support.client import unit
 
 
@@ -212,7 +212,7 @@ def test_warlog_project_follows_the_store_into_the_ledger_until_stopped(new_game
     before = played(new_game)
     ledger = open_ledger(ledger_env(app.state.settings.eventsourcing_env()))  # the file beside the store
     # SIGINT ignored, as a background job inherits it: only SIGTERM can stop it gracefully
-    with started([sys.executable, "-m", "api.cli", "project", "--db", app.state.settings.db], tmp_path / "project.log",
+    with started([sys.executable, "-m", "warlog.api.cli", "project", "--db", app.state.settings.db], tmp_path / "project.log",
                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) as process:
         caught_up(ledger)
         games_in(ledger, [before])

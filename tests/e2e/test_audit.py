@@ -9,8 +9,8 @@ from uuid import UUID
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from domain.chain import event_hash
+from warlog.api.app import create_app
+from warlog.domain.chain import event_hash
 from tests.conftest import settings_for
 from tests.golden.driver import Driver, HttpTable
 from tests.support.client import GameClient, table_of, unit

@@ -5,7 +5,7 @@ import json
 import httpx
 import pytest
 
-from api.app import create_app
+from warlog.api.app import create_app
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit
 from tests.support.live import serving

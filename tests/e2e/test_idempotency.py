@@ -4,7 +4,7 @@ import json
 
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from warlog.api.app import create_app
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit
 

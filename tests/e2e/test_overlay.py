@@ -6,10 +6,10 @@ same fake clock, so nothing here depends on how fast the machine is.
 import httpx
 import pytest
 
-import api.horizon
-import api.writing
-from api.app import create_app
-from api.horizon import iso
+from warlog.api import horizon as api_horizon
+from warlog.api import writing as api_writing
+from warlog.api.app import create_app
+from warlog.api.horizon import iso
 from tests.conftest import settings_for
 from tests.support.client import GameClient, table_of, unit
 from tests.support.live import WAIT_S, messages, serving
@@ -17,7 +17,7 @@ from tests.support.live import WAIT_S, messages, serving
 
 class Clock:
     def __init__(self) -> None:
-        self.t = api.horizon.clock()
+        self.t = api_horizon.clock()
 
     def advance(self, seconds: float) -> None:
         self.t += seconds
@@ -26,8 +26,8 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch) -> Clock:
     fake = Clock()
-    monkeypatch.setattr(api.writing, "now", lambda: iso(fake.t))
-    monkeypatch.setattr(api.horizon, "clock", lambda: fake.t)
+    monkeypatch.setattr(api_writing, "now", lambda: iso(fake.t))
+    monkeypatch.setattr(api_horizon, "clock", lambda: fake.t)
     return fake
 
 

@@ -6,7 +6,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from api.cli import DEMO_ARMIES, play_link
+from warlog.api.cli import DEMO_ARMIES, play_link
 
 PAGE_FILES = ("play.html", "play.js", "form.js", "client.js", "app.css", "start.html", "start.js")
 
@@ -89,7 +89,7 @@ def test_openapi_documents_the_qr_endpoint_and_leaves_the_pages_out(http):
 
 
 def test_the_pages_ship_in_the_package():
-    shipped = files("api") / "static" / "app"
+    shipped = files("warlog.api") / "static" / "app"
     for name in PAGE_FILES:
         assert (shipped / name).is_file(), name
 
@@ -100,7 +100,7 @@ def test_a_seat_link_carries_its_token_in_the_fragment_only():
 
 
 def test_warlog_serve_demo_prints_each_seats_table_app_link_and_the_start_page(capsys):
-    from api.cli import print_demo
+    from warlog.api.cli import print_demo
 
     print_demo("http://127.0.0.1:8000", {"game_id": "g-1", "tokens": {"A": "ta", "B": "tb", "spectator": "ts"}})
     printed = capsys.readouterr().out

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from domain.commands import COMMANDS
+from warlog.domain.commands import COMMANDS
 from tests.support.client import GameClient, unit, vehicle
 from tests.support.instances import instance
 

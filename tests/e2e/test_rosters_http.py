@@ -106,7 +106,7 @@ def test_convert_touches_no_game_and_refuses_what_is_not_a_roster(http):
 def test_warlog_import_prints_the_converted_roster(capsys):
     import json
 
-    from api.cli import main
+    from warlog.api.cli import main
     main(["import", str(CORPUS / "hh2_dark-angels.rosz"), "--ruleset", "heresy"])
     printed = json.loads(capsys.readouterr().out)
     assert printed["format"] == "rosz" and printed["ruleset"] == "heresy" and printed["units"]

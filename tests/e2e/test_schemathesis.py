@@ -27,7 +27,7 @@ from typing import Any
 import httpx
 import pytest
 
-from api.app import create_app
+from warlog.api.app import create_app
 from tests.conftest import settings_for
 from tests.support.client import unit
 from tests.support.live import serving

@@ -49,15 +49,15 @@ class AppTable:
         self.clock = 0
 
     def view(self, seat: str) -> dict[str, Any]:
-        from projections.state import state_view
+        from warlog.projections.state import state_view
 
         game = self.warlog.read(self.game_id)
         return state_view(game.state, game.version, seat, game)
 
     def send(self, seat: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        from api.errors import ruling_problem
-        from api.schemas import parse_command
-        from domain.rulings import Ruling
+        from warlog.api.errors import ruling_problem
+        from warlog.api.schemas import parse_command
+        from warlog.domain.rulings import Ruling
 
         self.clock += 1
         at = f"2026-01-01T00:{self.clock // 60 % 60:02d}:{self.clock % 60:02d}.000Z"

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from api.app import create_app  # noqa: E402
+from warlog.api.app import create_app  # noqa: E402
 from tests.conftest import settings_for  # noqa: E402
 from tests.golden.driver import Driver, HttpTable  # noqa: E402
 from tests.golden.test_scenarios import SCENARIOS, build, send  # noqa: E402
@@ -94,9 +94,9 @@ def deterministic(clock: Clock, seed: int = 22) -> Iterator[None]:
     """Game ids, tokens and dice seeds from a seeded generator; the event clock read from `clock`. (The places
     patched are where today's code draws them: a change that moves them changes this list.)"""
     drawn = Seeded(seed)
-    with mock.patch("domain.application.secrets", drawn), mock.patch("domain.application.uuid4", drawn.uuid4), \
-            mock.patch("api.shards.uuid4", drawn.uuid4), mock.patch("api.writing.now", clock.now), \
-            mock.patch("api.routes.games.now", clock.now):
+    with mock.patch("warlog.domain.application.secrets", drawn), mock.patch("warlog.domain.application.uuid4", drawn.uuid4), \
+            mock.patch("warlog.api.shards.uuid4", drawn.uuid4), mock.patch("warlog.api.writing.now", clock.now), \
+            mock.patch("warlog.api.routes.games.now", clock.now):
         yield
 
 

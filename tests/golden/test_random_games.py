@@ -7,8 +7,8 @@ import pytest
 
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from projections.rules import catalogue
+from warlog.api.app import create_app
+from warlog.projections.rules import catalogue
 from tests.conftest import settings_for
 from tests.golden.driver import Driver, HttpTable, armies
 from tests.support.client import GameClient

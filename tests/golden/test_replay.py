@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from warlog.api.app import create_app
 from tests.conftest import settings_for
 from tests.golden.record import Clock, deterministic
 

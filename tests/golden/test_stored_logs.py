@@ -14,7 +14,7 @@ from uuid import UUID
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from warlog.api.app import create_app
 from ops.tamper.store import SqliteStore
 from tests.conftest import settings_for
 

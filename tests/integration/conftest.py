@@ -12,7 +12,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from api.settings import Settings
+from warlog.api.settings import Settings
 
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 

@@ -15,10 +15,10 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.schemas import parse_army
-from domain import commands
-from domain.application import Conflict, Warlog
+from warlog.api.app import create_app
+from warlog.api.schemas import parse_army
+from warlog.domain import commands
+from warlog.domain.application import Conflict, Warlog
 from ops.service import free_port, wait_until_answers
 from tests.conftest import settings_for
 from tests.integration.conftest import PG_URL, pg_settings
@@ -245,7 +245,7 @@ def serve(stack, schema, log):
     port = free_port()
     env = {**os.environ, "WARLOG_POSTGRES_SCHEMA": schema, "WARLOG_REQUESTS_PER_SECOND": "10000",
            "WARLOG_BURST": "10000", "WARLOG_LOG_JSON": "true"}
-    process = stack.enter_context(started([sys.executable, "-m", "api.cli", "serve", "--port", str(port),
+    process = stack.enter_context(started([sys.executable, "-m", "warlog.api.cli", "serve", "--port", str(port),
                                            "--postgres", PG_URL], log, cwd=ROOT, env=env))
     url = f"http://127.0.0.1:{port}"
     wait_until_answers(process, f"{url}/openapi.json", log, within=60)

@@ -13,9 +13,9 @@ from uuid import UUID
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from domain import commands
-from domain.application import Warlog
+from warlog.api.app import create_app
+from warlog.domain import commands
+from warlog.domain.application import Warlog
 from tests.integration.conftest import pg_settings
 from tests.support.client import GameClient, unit
 

@@ -11,7 +11,7 @@ from uuid import UUID
 import httpx
 import pytest
 
-from domain.shards import shard_of
+from warlog.domain.shards import shard_of
 from ops.deploy.cluster import cluster
 from tests.integration.conftest import PG_URL
 from tests.support.client import GameClient, unit

@@ -4,7 +4,7 @@ acknowledged seq is ever given to a second event."""
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from warlog.api.app import create_app
 from ops.tamper.store import PostgresStore, SqliteStore
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit

@@ -8,9 +8,9 @@ from uuid import UUID
 import pytest
 from eventsourcing.projection import ProjectionRunner
 
-from api.settings import Settings
-from domain.application import Warlog
-from projections.ledger import Ledger, ledger_env, open_ledger, rebuild, view_class
+from warlog.api.settings import Settings
+from warlog.domain.application import Warlog
+from warlog.projections.ledger import Ledger, ledger_env, open_ledger, rebuild, view_class
 from tests.golden.driver import AppTable, Driver
 from tests.integration.conftest import PG_URL
 from tests.support.client import unit

@@ -98,8 +98,8 @@ def test_cells_a_process_leases_are_the_ones_the_other_process_no_longer_gets_so
     no more, and then refuse with the wait until the next cell."""
     import asyncio
 
-    from api.limits import LEASE, PostgresCounters, Rate
-    from api.settings import Settings
+    from warlog.api.limits import LEASE, PostgresCounters, Rate
+    from warlog.api.settings import Settings
 
     rate = Rate(per_second=1.0, burst=100)  # one cell a second: none comes back during the test
     params = Settings(postgres=PG_URL, postgres_schema=pg_schema).postgres_params()

@@ -8,8 +8,8 @@ import pytest
 from fastapi.testclient import TestClient
 from psycopg import sql
 
-from api.app import create_app
-from domain.application import Warlog
+from warlog.api.app import create_app
+from warlog.domain.application import Warlog
 from tests.conftest import settings_for
 from tests.integration.conftest import PG_URL, pg_settings, tables
 from tests.support.client import GameClient, unit

@@ -10,9 +10,9 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from api.shards import Shards
-from api.storage import OneTripRecorder
-from domain.shards import shard_name, shard_of
+from warlog.api.shards import Shards
+from warlog.api.storage import OneTripRecorder
+from warlog.domain.shards import shard_name, shard_of
 from tests.integration.conftest import PG_URL, pg_settings
 
 pytestmark = pytest.mark.postgres

@@ -7,7 +7,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from api.idempotency import RefusalStore
+from warlog.api.idempotency import RefusalStore
 from tests.integration.conftest import PG_URL, pg_settings
 
 PROBLEM = {"status": 409, "rule": "SVC.UNDO.NONE"}

@@ -18,11 +18,11 @@ import pytest
 from fastapi.testclient import TestClient
 from psycopg import sql
 
-from api.app import create_app
-from api.cli import main as cli
-from api.settings import Settings
-from api.shards import LayoutRefused, Shards, reshard
-from domain.shards import shard_name, shard_of
+from warlog.api.app import create_app
+from warlog.api.cli import main as cli
+from warlog.api.settings import Settings
+from warlog.api.shards import LayoutRefused, Shards, reshard
+from warlog.domain.shards import shard_name, shard_of
 from ops.service import ROOT, Service, processes_on_postgres
 from tests.integration.conftest import PG_URL, pg_settings, tables
 from tests.support.client import GameClient, unit
@@ -231,7 +231,7 @@ def test_a_reshard_cut_short_refuses_every_process_until_it_is_run_again(pg_sche
 
 def test_warlog_serve_refuses_another_n_with_a_clear_message(pg_schema):
     Shards.open(pg_settings(pg_schema, shards=2)).close()
-    done = subprocess.run([sys.executable, "-m", "api.cli", "serve", "--postgres", PG_URL, "--shards", "3",
+    done = subprocess.run([sys.executable, "-m", "warlog.api.cli", "serve", "--postgres", PG_URL, "--shards", "3",
                            "--port", "0"], cwd=ROOT, env={"WARLOG_POSTGRES_SCHEMA": pg_schema, "PATH": ""},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
@@ -244,7 +244,7 @@ def test_warlog_project_follows_every_shard_into_the_one_ledger(pg_schema, tmp_p
     shards = Shards.open(settings)
     log = tmp_path / "project.log"
     try:
-        with started([sys.executable, "-m", "api.cli", "project", "--postgres", PG_URL, "--shards", "3"], log,
+        with started([sys.executable, "-m", "warlog.api.cli", "project", "--postgres", PG_URL, "--shards", "3"], log,
                      cwd=ROOT, env={"WARLOG_POSTGRES_SCHEMA": pg_schema, "PATH": ""}) as follower:
             ids: set[str] = set()
             while len({shard_of(UUID(g), 3) for g in ids}) < 3:  # a game on every shard, appended while it follows

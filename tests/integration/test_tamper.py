@@ -6,7 +6,7 @@ import hashlib
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from warlog.api.app import create_app
 from ops.tamper.store import SqliteStore
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit
@@ -58,9 +58,9 @@ def test_an_edited_snapshot_is_named_and_the_game_refused(tmp_path):
 
 
 def test_an_edited_snapshot_with_its_digest_recomputed_still_disagrees_with_the_events(tmp_path):
-    from domain.integrity import DIGEST_KEY, state_digest
-    from api.app import create_app as make
-    from domain.application import Warlog
+    from warlog.domain.integrity import DIGEST_KEY, state_digest
+    from warlog.api.app import create_app as make
+    from warlog.domain.application import Warlog
 
     game, store = played(tmp_path, 100)
     app = Warlog(env=settings_for(tmp_path).eventsourcing_env())
@@ -174,15 +174,15 @@ def test_a_game_made_before_the_commitments_still_loads_verifies_and_takes_comma
     """No token commitments in its creation, snapshots of the library's own kind without a digest."""
     from eventsourcing.domain import Snapshot
 
-    from domain import integrity
-    from domain.game import Game
+    from warlog.domain import integrity
+    from warlog.domain.game import Game
 
     with monkeypatch.context() as old_code:
         old_code.setattr(Game, "Snapshot", Snapshot)
         old_code.setattr(integrity, "token_commitments", lambda digests: None)
         game, store = played(tmp_path, 100)
     assert store.read(game.id, 1)["entry"]["data"]["token_commitments"] is None
-    assert store.read(game.id, 100, store.snapshots)["topic"] == "domain.game:Game"  # the library's snapshot
+    assert store.read(game.id, 100, store.snapshots)["topic"] == "warlog.domain.game:Game"  # the library's snapshot
     with TestClient(create_app(settings_for(tmp_path))) as http:
         game.http = http
         assert game.verify()["chain_ok"] is True and game.state()["version"] == store.versions(game.id)[-1]
@@ -321,9 +321,9 @@ def test_on_postgresql_a_deleted_event_and_an_edited_snapshot_are_named_and_refu
     assert store.versions(game.id) == rows_before
 
 
-@pytest.mark.parametrize("topic, form", [("domain.game:Game.Created", "altered"),
-                                         ("domain.game:Game.Snapshot", "altered"),
-                                         ("domain.game:NoSuchEvent", "unreadable")])
+@pytest.mark.parametrize("topic, form", [("warlog.domain.game:Game.Created", "altered"),
+                                         ("warlog.domain.game:Game.Snapshot", "altered"),
+                                         ("warlog.domain.game:NoSuchEvent", "unreadable")])
 def test_a_middle_row_whose_topic_was_changed_is_reported_by_verify_and_refused_elsewhere(tmp_path, topic, form):
     import sqlite3
     from uuid import UUID

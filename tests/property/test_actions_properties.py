@@ -15,9 +15,9 @@ from uuid import UUID
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from domain.application import Warlog
-from domain.rules.actions import offered as admitted
-from domain.rules.actions import Action
+from warlog.domain.application import Warlog
+from warlog.domain.rules.actions import offered as admitted
+from warlog.domain.rules.actions import Action
 from tests.golden.driver import AppTable, assert_awaiting_is_offered
 from tests.support.client import unit, vehicle
 from tests.support.instances import instance, strategy

@@ -14,8 +14,8 @@ from eventsourcing.application import project_aggregate
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.application import Warlog
-from projections.state import state_view
+from warlog.domain.application import Warlog
+from warlog.projections.state import state_view
 from tests.golden.driver import AppTable, Driver, armies
 
 PLAY = settings(max_examples=12, deadline=None, derandomize=True,

@@ -16,10 +16,10 @@ from uuid import UUID, uuid4
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from domain.application import Warlog
-from domain.rulings import Refused
-from projections.ledger import catch_up, open_ledger, rebuild
-from projections.log import undone_seqs
+from warlog.domain.application import Warlog
+from warlog.domain.rulings import Refused
+from warlog.projections.ledger import catch_up, open_ledger, rebuild
+from warlog.projections.log import undone_seqs
 from tests.golden.driver import AppTable, Driver
 from tests.support.client import unit
 

@@ -1,6 +1,6 @@
 """Processes a test starts: their output in a file (no pipe to fill and leave unread), and always ended.
 
-    with started([sys.executable, "-m", "api.cli", "project", "--db", db], tmp_path / "project.log") as process:
+    with started([sys.executable, "-m", "warlog.api.cli", "project", "--db", db], tmp_path / "project.log") as process:
         ...                                # process.poll(), output(process) for its log so far
     # here it has ended: SIGTERM, then SIGKILL after ten seconds, even when the body failed
 """

@@ -6,9 +6,9 @@ from uuid import UUID
 
 import pytest
 
-from domain.application import Warlog
-from domain.rulings import Malformed
-from domain.rules.alternating import overwatch_shots
+from warlog.domain.application import Warlog
+from warlog.domain.rulings import Malformed
+from warlog.domain.rules.alternating import overwatch_shots
 from tests.golden.driver import AppTable
 from tests.support.client import unit, vehicle
 

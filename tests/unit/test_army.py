@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain import army
-from domain.rulings import Malformed
+from warlog.domain import army
+from warlog.domain.rulings import Malformed
 from tests.support.client import unit, vehicle
 
 

@@ -5,9 +5,9 @@ from collections import Counter
 
 import pytest
 
-from domain.attacks import ModelLine, Profile, Situation, Target, Weapon, distribution, from_data, resolve, to_data
-from domain.attacks import tables
-from domain.attacks.tables import HERESY
+from warlog.domain.attacks import ModelLine, Profile, Situation, Target, Weapon, distribution, from_data, resolve, to_data
+from warlog.domain.attacks import tables
+from warlog.domain.attacks.tables import HERESY
 from tests.unit.test_attacks import every_roll, monte_carlo_deviation, one
 
 

@@ -8,9 +8,9 @@ from collections import Counter
 
 import pytest
 
-import domain.attacks
+from warlog.domain import attacks as attacks_package
 
-from domain.attacks import (
+from warlog.domain.attacks import (
     ABILITIES, DiceMismatch, attack_luck, feel_no_pain, profile_from, ModelLine, Profile, Situation, Target, Unsupported, Weapon, allocation_order,
     distribution, from_data, luck, parse_keyword, parse_keywords, resolve, simulate, to_data,
 )
@@ -38,7 +38,7 @@ def one(progress, step):
 
 
 def test_the_packages_worked_example_still_holds():
-    assert doctest.testmod(domain.attacks, raise_on_error=False).failed == 0
+    assert doctest.testmod(attacks_package, raise_on_error=False).failed == 0
 
 
 # -- keywords as rosters write them ---------------------------------------------------------------
@@ -467,7 +467,7 @@ def test_the_defender_picks_among_tied_groups_only_when_it_allocates_as_the_atta
 
 
 def test_command_reroll_offers_the_rolls_that_failed_or_fell_short_of_their_most():
-    from domain.attacks import Need, rerollable_rolls
+    from warlog.domain.attacks import Need, rerollable_rolls
 
     profile = Profile(gun(A=4, D="2D6"), marines(Sv=4))
     assert rerollable_rolls(profile, Need("hit", 4, 6, "attacker", "RS.ATK.1"), [1, 2, 3, 6]) == [0, 1]  # BS 3+

@@ -9,8 +9,8 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from api.app import create_app
-from domain import chain
+from warlog.api.app import create_app
+from warlog.domain import chain
 from tests.conftest import settings_for
 from tests.support.client import unit
 

@@ -5,7 +5,7 @@ import json
 
 from pydantic import TypeAdapter
 
-from domain.commands import COMMANDS, as_data
+from warlog.domain.commands import COMMANDS, as_data
 
 
 def test_a_command_is_recorded_as_json_gives_it_back_at_every_depth():

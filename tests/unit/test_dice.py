@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.dice import (
+from warlog.domain.dice import (
     PATTERN, DiceExpr, DiceSpecError, Die, Roll, TableDiceError, automatic_success,
     check_table_dice, commitment, highest_indexes, is_double, is_triple,
     lowest_indexes, mark_criticals, needs_text, parse, pick, reroll,

@@ -3,8 +3,8 @@ from uuid import uuid4
 
 import pytest
 
-from domain.game import Game, Table
-from domain.rulings import Malformed
+from warlog.domain.game import Game, Table
+from warlog.domain.rulings import Malformed
 
 
 def new_game() -> Game:

@@ -7,10 +7,10 @@ from uuid import uuid4
 
 import pytest
 
-from domain import integrity
-from domain.application import Warlog, digest
-from domain.game import Game
-from domain.integrity import Damaged
+from warlog.domain import integrity
+from warlog.domain.application import Warlog, digest
+from warlog.domain.game import Game
+from warlog.domain.integrity import Damaged
 from tests.support.client import unit
 
 AT = "2026-12-01T10:00:00.000Z"

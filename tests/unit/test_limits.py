@@ -1,5 +1,5 @@
 """The rate every limit uses (GCRA): a burst at once, then one request per interval, and the wait says when."""
-from api.limits import LocalCounters, Rate
+from warlog.api.limits import LocalCounters, Rate
 
 
 def test_a_key_gets_its_burst_at_once_and_then_one_request_per_interval():

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.attacks.contract import target_from
-from domain.rules.reference.shooting import line_standing
+from warlog.domain.attacks.contract import target_from
+from warlog.domain.rules.reference.shooting import line_standing
 from tests.support.client import unit
 
 TROOPER = {"name": "Trooper", "count": 2, "W": 1, "T": 4, "Sv": 4}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from domain.application import Warlog
+from warlog.domain.application import Warlog
 from tests.golden.driver import AppTable
 from tests.support.client import unit
 

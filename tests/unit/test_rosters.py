@@ -4,8 +4,8 @@ import zipfile
 
 import pytest
 
-from api.rosters import convert, sniff
-from domain.rulings import Malformed
+from warlog.api.rosters import convert, sniff
+from warlog.domain.rulings import Malformed
 from tests.support.rosters import (as_json, as_ros, as_rosz, heresy_squad, profile, ranged, roster, selection,
                                    tenth_list, tenth_unit)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from api.rosters import convert
+from warlog.api.rosters import convert
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "rosters"
 RULESET = {  # 40k 10th/11th -> reference; 8th/9th -> alternating; Horus Heresy -> heresy

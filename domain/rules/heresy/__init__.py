@@ -17,19 +17,19 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from domain import commands as cmd
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
-from domain.rules.heresy.combat import Combat
-from domain.rules.heresy.movement import Movement
-from domain.rules.heresy.reactions import Reactions
-from domain.rules.heresy.reserves import Reserves
-from domain.rules.heresy.rout import Rout
-from domain.rules.heresy.shooting import ATTACK_STEPS, Shooting
-from domain.rules.igougo import Igougo
-from domain.rules.registry import register
-from domain.rulings import Refused
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
+from warlog.domain.rules.heresy.combat import Combat
+from warlog.domain.rules.heresy.movement import Movement
+from warlog.domain.rules.heresy.reactions import Reactions
+from warlog.domain.rules.heresy.reserves import Reserves
+from warlog.domain.rules.heresy.rout import Rout
+from warlog.domain.rules.heresy.shooting import ATTACK_STEPS, Shooting
+from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.registry import register
+from warlog.domain.rulings import Refused
 
 FIRST_TURN = Step("movement", "reserves", "order", "CORE.DICE.3", "CORE.DICE.3", "CORE.DICE.3")
 PHASES = (("movement", "reserves", "HH.MOV.0", "HH.RES.1"), ("movement", "move", "HH.MOV.0", "HH.MOV.1"),

@@ -26,14 +26,14 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from domain import army
-from domain import commands as cmd
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import alive, applies, handles, inches
-from domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative
-from domain.rules.heresy.shooting import tables_gap
-from domain.rulings import Malformed, Refused
+from warlog.domain import army
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import alive, applies, handles, inches
+from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative
+from warlog.domain.rules.heresy.shooting import tables_gap
+from warlog.domain.rulings import Malformed, Refused
 
 CHARGE_RANGE = 12  # a 2D6 charge reaches at most 12"
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import army
-from domain import commands as cmd
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import alive, applies, handles, inches, units_of
-from domain.rules.heresy.assault import CHARGE_RANGE, Assault
-from domain.rules.heresy.common import LOCKED, Block, enemies_on_battlefield, named_enemies, on_battlefield, rushed_block
-from domain.rulings import Malformed, Refused
+from warlog.domain import army
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import alive, applies, handles, inches, units_of
+from warlog.domain.rules.heresy.assault import CHARGE_RANGE, Assault
+from warlog.domain.rules.heresy.common import LOCKED, Block, enemies_on_battlefield, named_enemies, on_battlefield, rushed_block
+from warlog.domain.rulings import Malformed, Refused
 
 DOING = {"shooting": "shoot", "assault": "charge"}
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import army
-from domain.rules.flow import alive, other
-from domain.rulings import Malformed, NotFound
+from warlog.domain import army
+from warlog.domain.rules.flow import alive, other
+from warlog.domain.rulings import Malformed, NotFound
 
 LOCKED = "locked_in_combat"
 DIFFICULT_PENALTY = 2      # HH.MOV.4: difficult terrain reduces the move by 2"

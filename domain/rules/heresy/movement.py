@@ -10,15 +10,15 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from domain import commands as cmd
-from domain import dice
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import alive, applies, handles, inches, units_of
-from domain.rules.heresy.common import (DANGEROUS_FAILS_ON, DIFFICULT_PENALTY, Block, allowance,
+from warlog.domain import commands as cmd
+from warlog.domain import dice
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import alive, applies, handles, inches, units_of
+from warlog.domain.rules.heresy.common import (DANGEROUS_FAILS_ON, DIFFICULT_PENALTY, Block, allowance,
                                         enemies_on_battlefield, initiative, movement, movement_block)
-from domain.rules.heresy.reactions import checked_near, near_field
-from domain.rulings import Malformed, Refused
+from warlog.domain.rules.heresy.reactions import checked_near, near_field
+from warlog.domain.rulings import Malformed, Refused
 
 MOVES = ("normal", "rush", "stationary")
 

@@ -22,14 +22,14 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from domain import commands as cmd
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import alive, applies, handles, inches, units_of
-from domain.rules.heresy.common import (LOCKED, REACTION_RANGE, Block, initiative, is_vehicle, movement_block,
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import alive, applies, handles, inches, units_of
+from warlog.domain.rules.heresy.common import (LOCKED, REACTION_RANGE, Block, initiative, is_vehicle, movement_block,
                                         named_enemies, on_battlefield, reaction_seat)
-from domain.rules.heresy.shooting import FACINGS, has_facings, tables_gap
-from domain.rulings import Malformed, Refused
+from warlog.domain.rules.heresy.shooting import FACINGS, has_facings, tables_gap
+from warlog.domain.rulings import Malformed, Refused
 
 DIRECTIONS = ("toward", "away")
 KIND_RULE = {"move": "HH.REACT.1", "snap_shots": "HH.RES.4"}

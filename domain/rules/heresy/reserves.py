@@ -4,13 +4,13 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from domain import commands as cmd
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import alive, applies, handles, inches, units_of
-from domain.rules.heresy.common import RESERVES_ON, allowance, enemies_on_battlefield, initiative, movement
-from domain.rules.heresy.reactions import checked_near, near_field
-from domain.rulings import Malformed, Refused
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import alive, applies, handles, inches, units_of
+from warlog.domain.rules.heresy.common import RESERVES_ON, allowance, enemies_on_battlefield, initiative, movement
+from warlog.domain.rules.heresy.reactions import checked_near, near_field
+from warlog.domain.rulings import Malformed, Refused
 
 
 class Reserves:

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import army
-from domain import commands as cmd
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import alive, applies, handles, units_of
-from domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative, on_battlefield
-from domain.rules.heresy.reactions import checked_near, near_field
-from domain.rulings import Refused
+from warlog.domain import army
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import alive, applies, handles, units_of
+from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative, on_battlefield
+from warlog.domain.rules.heresy.reactions import checked_near, near_field
+from warlog.domain.rulings import Refused
 
 
 def must_fall_back(unit: dict[str, Any]) -> bool:

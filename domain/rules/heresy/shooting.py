@@ -25,18 +25,18 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from domain import army, dice
-from domain import commands as cmd
-from domain.attacks import ATTACKER, Profile, Situation, Weapon, from_data, resolve, target_from, to_data
-from domain.attacks.tables import HERESY
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import alive, applies, handles, units_of
-from domain.rules.heresy.common import enemies_on_battlefield, is_vehicle
-from domain.rules.reference.common import members
-from domain.rules.reference.shooting import (STEP_EVENTS, keep_lines, line_standing, lines_after,
+from warlog.domain import army, dice
+from warlog.domain import commands as cmd
+from warlog.domain.attacks import ATTACKER, Profile, Situation, Weapon, from_data, resolve, target_from, to_data
+from warlog.domain.attacks.tables import HERESY
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import alive, applies, handles, units_of
+from warlog.domain.rules.heresy.common import enemies_on_battlefield, is_vehicle
+from warlog.domain.rules.reference.common import members
+from warlog.domain.rules.reference.shooting import (STEP_EVENTS, keep_lines, line_standing, lines_after,
                                               record_decisions, record_losses)
-from domain.rulings import Malformed, NotFound, Refused
+from warlog.domain.rulings import Malformed, NotFound, Refused
 
 FACINGS = ("front", "side", "rear")
 ATTACK_STEPS = tuple(STEP_EVENTS)  # the attack module's Need.step names: the purposes of its rolls

@@ -10,24 +10,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import army
-from domain import commands as cmd
-from domain.rules.actions import Action
-from domain.rules import actions as act
-from domain.rules.flow import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
-from domain.rules.igougo import Igougo
-from domain.rules.reference.charge import Charge
-from domain.rules.reference.choices import AttackChoices
-from domain.rules.reference.command import CommandPhase
-from domain.rules.reference.common import attached_to, engaged, members, on_battlefield
-from domain.rules.reference.effects import Persisting
-from domain.rules.reference.fight import Fight
-from domain.rules.reference.movement import Movement
-from domain.rules.reference.shooting import Shooting, shooting_types
-from domain.rules.reference.split import Splitting
-from domain.rules.reference.unit_actions import UnitActions
-from domain.rules.registry import register
-from domain.rulings import Refused
+from warlog.domain import army
+from warlog.domain import commands as cmd
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.flow import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
+from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.reference.charge import Charge
+from warlog.domain.rules.reference.choices import AttackChoices
+from warlog.domain.rules.reference.command import CommandPhase
+from warlog.domain.rules.reference.common import attached_to, engaged, members, on_battlefield
+from warlog.domain.rules.reference.effects import Persisting
+from warlog.domain.rules.reference.fight import Fight
+from warlog.domain.rules.reference.movement import Movement
+from warlog.domain.rules.reference.shooting import Shooting, shooting_types
+from warlog.domain.rules.reference.split import Splitting
+from warlog.domain.rules.reference.unit_actions import UnitActions
+from warlog.domain.rules.registry import register
+from warlog.domain.rulings import Refused
 
 FIRST_TURN = Step("command", None, "order", "CORE.DICE.3", "CORE.DICE.3", "CORE.DICE.3")
 ATTACK_STEPS = ("attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage", "feel_no_pain",

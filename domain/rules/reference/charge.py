@@ -4,12 +4,12 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from domain import commands as cmd
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import alive, applies, handles, inches
-from domain.rules.reference.common import foes, members, not_a_unit_alone, remember_roll
-from domain.rulings import Malformed, Refused
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import alive, applies, handles, inches
+from warlog.domain.rules.reference.common import foes, members, not_a_unit_alone, remember_roll
+from warlog.domain.rulings import Malformed, Refused
 
 MAX_CHARGE = 12  # RS.CHG.1: within 12" of an enemy unit
 

@@ -25,14 +25,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import commands as cmd
-from domain import dice
-from domain.attacks import ATTACKER, Need, from_data, rerollable_rolls, roll_size
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import applies, handles
-from domain.rules.reference.common import STRATAGEMS
-from domain.rulings import Refused
+from warlog.domain import commands as cmd
+from warlog.domain import dice
+from warlog.domain.attacks import ATTACKER, Need, from_data, rerollable_rolls, roll_size
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import applies, handles
+from warlog.domain.rules.reference.common import STRATAGEMS
+from warlog.domain.rulings import Refused
 
 REROLL = "Command Re-roll"
 

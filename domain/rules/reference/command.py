@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import army
-from domain import commands as cmd
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import SEATS, Step, alive, applies, handles, units_of
-from domain.rules.reference.common import STRATAGEMS, attached_to, members, objective_control, remember_roll
-from domain.rules.reference.effects import DURATIONS, duration_of
-from domain.rulings import Malformed, Refused
+from warlog.domain import army
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import SEATS, Step, alive, applies, handles, units_of
+from warlog.domain.rules.reference.common import STRATAGEMS, attached_to, members, objective_control, remember_roll
+from warlog.domain.rules.reference.effects import DURATIONS, duration_of
+from warlog.domain.rulings import Malformed, Refused
 
 VP_PER_OBJECTIVE, VP_TURN_CAP = 5, 15
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator
 
-from domain.rules.flow import alive
+from warlog.domain.rules.flow import alive
 
 ENGAGED = ("engaged", "locked_in_combat")
 STRATAGEMS = {  # EXT.CP.1: core stratagems and their CP; only Command Re-roll changes what the service rolls

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import army
-from domain import commands as cmd
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import Ruleset, Step, alive, applies, handles
-from domain.rulings import Malformed
+from warlog.domain import army
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import Ruleset, Step, alive, applies, handles
+from warlog.domain.rulings import Malformed
 
 DURATIONS = {"end_of_phase": "until the end of the phase", "end_of_turn": "until the end of the turn",
              "end_of_battle_round": "until the end of the battle round",

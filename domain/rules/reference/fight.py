@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import commands as cmd
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import SEATS, Step, alive, applies, handles, inches, other
-from domain.rules.reference.common import attached_to, engaged, foes, not_a_unit_alone, on_battlefield
-from domain.rulings import Refused
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import SEATS, Step, alive, applies, handles, inches, other
+from warlog.domain.rules.reference.common import attached_to, engaged, foes, not_a_unit_alone, on_battlefield
+from warlog.domain.rulings import Refused
 
 PILE_IN = CONSOLIDATE = 3  # inches
 MODES = ("ongoing", "engaging", "objective", "none")

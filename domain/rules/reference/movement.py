@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import army
-from domain import commands as cmd
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import alive, applies, units_of
-from domain.rules.reference.common import all_monster_or_vehicle, engaged, members, on_battlefield, remember_roll
-from domain.rulings import Malformed, Refused
+from warlog.domain import army
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import alive, applies, units_of
+from warlog.domain.rules.reference.common import all_monster_or_vehicle, engaged, members, on_battlefield, remember_roll
+from warlog.domain.rulings import Malformed, Refused
 
 FREE_MOVES = ("normal", "advance", "remain_stationary")
 ENGAGED_MOVES = ("fall_back", "remain_stationary")

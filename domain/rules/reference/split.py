@@ -17,12 +17,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from domain import army
-from domain import commands as cmd
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import applies, handles, units_of
-from domain.rulings import Refused
+from warlog.domain import army
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import applies, handles, units_of
+from warlog.domain.rulings import Refused
 
 
 class Splitting:

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import commands as cmd
-from domain.rules import actions as act
-from domain.rules.actions import Action
-from domain.rules.flow import alive, applies, handles, units_of
-from domain.rules.reference.common import attached_to, engaged, members, on_battlefield
-from domain.rulings import Refused
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import alive, applies, handles, units_of
+from warlog.domain.rules.reference.common import attached_to, engaged, members, on_battlefield
+from warlog.domain.rulings import Refused
 
 DEFAULT_ACTIONS = ("Secure objective", "Sabotage", "Recover intel")
 ACTION_RULES = ["RS.SHO.1", "RS.CMD.3", "RS.MOV.3", "RS.MOV.4"]

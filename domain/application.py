@@ -162,6 +162,10 @@ class Warlog(Application):
         self._inspected: dict[UUID, None] = {}   # games walked in full once in this process
         self._damaged: dict[UUID, Damaged] = {}  # and those found damaged: refused from then on
         self.heads, self._memory_heads = heads.head_store(self.recorder)
+        # several processes may write this store (PostgreSQL): a refusal judged on the cached game is judged
+        # again on the store's latest, which another process may have moved; a SQLite file (or the memory
+        # store) has this process as its one writer, so its cache is the game
+        self.shared = any(cls.__module__ == "eventsourcing.postgres" for cls in type(self.recorder).__mro__)
         self._heads_held: dict[tuple[UUID, int], str] = {}  # seat heads (seq -> hash) found in the log
 
     @classmethod
@@ -262,8 +266,8 @@ class Warlog(Application):
 
         A write starts from the cached game without asking the store for newer events: if another
         process appended meanwhile, the store's unique (game, version) key refuses the save and the
-        retry reloads. A refusal judged on the cached game is judged again on the store's latest,
-        since nothing else would tell that the cache was behind.
+        retry reloads. On a store several processes write (`shared`), a refusal judged on the cached game
+        is judged again on the store's latest, since nothing else would tell that the cache was behind.
 
         Inside `deferring()` (the HTTP write path on PostgreSQL) nothing is appended here: a write that
         appends returns a `Deferred`, the game judged and taken out of the cache, whose events the
@@ -298,9 +302,9 @@ class Warlog(Application):
                     self._store(game)
                 return result
             except Ruling:
-                if game.version != loaded:
+                if game.version != loaded:  # made events, then refused: a rule's soundness slip; never stored
                     self._evict(game_id)
-                if cached is None:
+                if cached is None or not self.shared:
                     raise
             except BaseException:
                 # the cached game took events that were never stored (a refusal midway, or a lost

@@ -204,21 +204,31 @@ class Game(Aggregate):
 
     def execute(self, seat: str, command: Command, at: str, key: str | None = None,
                 body: str = "", gate: bool = True) -> None:
-        """Judge and play one command. Beyond the handler's own refusals, a command that moves the game
-        on is accepted only as an instance of an action offered now (CONTRACT.md "Legal actions"); a stored
-        command played again (`domain.rerun`, `gate=False`) passed that gate when it was sent."""
+        """Judge, then play, one command: judged before any event is made (`ruling`), so a refusal leaves the
+        game as it was. A stored command played again (`domain.rerun`, `gate=False`) was judged when sent."""
         self._guard_play()
         ruleset = find_ruleset(self.state["ruleset"])
-        judged = gate and command.type not in ruleset.anytime(self.state, seat)
-        offered = ruleset.actions(self.state, seat) if judged else []
-        rule = ruleset.awaited_rule(self.state)
-        table = Table(self, seat, at, key, body, kind="action", command=as_data(command))
-        with table:
-            ruleset.handle(table, seat, command)  # its refusal says best what is wrong
-            if judged and not actions.offered(offered, sent(command)):
-                raise Refused(f"this {command.type} is none of the actions open to seat {seat} now: "
-                              "GET /state lists them with their schemas", rule=rule)
+        if gate:
+            self.ruling(ruleset, seat, command)
+        with Table(self, seat, at, key, body, kind="action", command=as_data(command)) as table:
+            ruleset.handle(table, seat, command)
             ruleset.advance(table)
+
+    def ruling(self, ruleset: Any, seat: str, command: Command) -> None:
+        """CONTRACT.md "Legal actions": a command that moves the game on is accepted only as an instance of an
+        action offered now, the very list GET /state shows; the command types open at any time are judged by
+        their own rules. A refusal (raised) says what the rules say is wrong: the handler's own checks, run on
+        a copy of the game that is then dropped (a refusal is rare, and some come only after a first event),
+        or else that it is none of the actions open now."""
+        if command.type in ruleset.anytime(self.state, seat):
+            return
+        if actions.offered(ruleset.actions(self.state, seat), sent(command)):
+            return
+        scratch = copy.deepcopy(self)
+        with Table(scratch, seat, "", None, "", kind="action") as table:
+            ruleset.handle(table, seat, command)
+        raise Refused(f"this {command.type} is none of the actions open to seat {seat} now: "
+                      "GET /state lists them with their schemas", rule=ruleset.awaited_rule(self.state))
 
     def _guard_play(self) -> None:
         if self.state["status"] == "ended":
@@ -369,3 +379,4 @@ class Table:
         faces = dice.server_faces(bytes.fromhex(self.game.seed), state["game_id"], counter,
                                   state["entropy"]["A"], state["entropy"]["B"], expr.count, expr.sides)
         return faces, counter
+

@@ -1,0 +1,39 @@
+"""A command is judged before any event is made (Game.ruling): a refusal leaves the cached game untouched, the
+very object the next command is judged on, and names the rule the handler's own checks name."""
+from __future__ import annotations
+
+from uuid import UUID
+
+import pytest
+
+from warlog.api.schemas import parse_command
+from warlog.domain.application import Warlog
+from warlog.domain.rulings import Refused
+from tests.support.client import unit
+
+AT = "2026-01-01T00:00:00.000Z"
+
+
+@pytest.fixture
+def started():
+    warlog = Warlog(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    game_id = UUID(warlog.create_game("alternating", {"A": "Alice", "B": "Bob"}, "table", {}, AT)["game_id"])
+    warlog.muster(game_id, "A", lambda: [unit("scouts-1"), unit("scouts-2")], AT)
+    warlog.muster(game_id, "B", lambda: [unit("boyz-1")], AT)
+    warlog.command(game_id, "A", lambda: parse_command({"type": "start_game"}), AT)
+    return warlog, game_id
+
+
+@pytest.mark.parametrize("body, rule", [({"type": "pass"}, "AA.PP.1"),
+                                        ({"type": "select", "unit": "scouts-1", "act": True}, "AA.PP.1"),
+                                        ({"type": "declare_done"}, "AA.PP.1")])
+def test_a_refused_command_makes_no_event_and_leaves_the_cached_game_as_it_was(started, body, rule):
+    warlog, game_id = started
+    before = warlog.read(game_id)
+    version, state = before.version, repr(before.state)
+    with pytest.raises(Refused) as refused:
+        warlog.command(game_id, "A", lambda: parse_command(body), AT)
+    assert refused.value.rule == rule
+    after = warlog.read(game_id)
+    assert after is before  # not evicted: nothing in it changed
+    assert after.version == version and repr(after.state) == state and not after.pending_events

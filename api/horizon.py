@@ -16,7 +16,8 @@ from typing import Any, TypeVar
 from warlog.api.deps import Caller
 from warlog.domain.application import Warlog
 from warlog.domain.game import Game
-from warlog.projections.log import flags_before, undone_seqs
+from warlog.domain.undo import undone_seqs
+from warlog.projections.log import flags_before
 
 PAGE = 64
 T = TypeVar("T")

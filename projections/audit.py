@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from warlog.domain import army, dice
+from warlog.domain.undo import undone_seqs
 from warlog.projections.log import UNDO_TYPES, Action, actions, involves_seat, link, mentions_unit
 from warlog.projections.rows import dice_of
 from warlog.projections.rules import rule_view
@@ -53,15 +54,7 @@ class GameLog:
 
     def undone_before(self, seq: int) -> set[int]:
         """Which events stood undone when `seq` was appended."""
-        undone: set[int] = set()
-        for entry in self.ordered:
-            if entry["seq"] >= seq:
-                break
-            if entry["type"] == "ActionUndone":
-                undone.update(entry["data"]["seqs"])
-            elif entry["type"] == "ActionRedone":
-                undone.difference_update(entry["data"]["seqs"])
-        return undone
+        return undone_seqs(entry for entry in self.ordered if entry["seq"] < seq)
 
     def latest(self, before: int, standing: set[int], types: tuple[str, ...],
                where: Callable[[dict[str, Any]], bool] = lambda e: True) -> dict[str, Any] | None:

@@ -28,6 +28,7 @@ from eventsourcing.utils import Environment, get_topic
 from psycopg.sql import SQL
 
 from warlog.domain.game import Game
+from warlog.domain.undo import effect
 from warlog.projections.rows import DIE_COLUMNS, FACT_COLUMNS, GAME_COLUMNS, die_rows, fact_rows, game_row
 
 TABLES = {
@@ -175,9 +176,8 @@ class Ledger(Projection[LedgerSQL]):
         if "faces" in entry["data"] or entry["type"] in ROW_EVENTS:
             ctx = self.view.context(game_id)
             dice, facts = die_rows(game_id, entry, False, ctx), fact_rows(game_id, entry, False, ctx)
-        undo = None
-        if entry["type"] in ("ActionUndone", "ActionRedone"):
-            undo = (game_id, entry["data"]["seqs"], entry["type"] == "ActionUndone")
+        found = effect(entry)
+        undo = None if found is None else (game_id, *found)
         self.view.record(tracking, dice=dice, facts=facts, undo=undo)
 
 

@@ -10,6 +10,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from warlog.domain.undo import effect
+
 UNDO_TYPES = ("UndoRequested", "UndoRejected", "ActionUndone", "ActionRedone")
 ENDPOINTS = {"UndoRequested": "undo", "UndoRejected": "undo/reject", "ActionRedone": "redo"}
 
@@ -18,31 +20,19 @@ def link(game_id: str, seq: int) -> str:
     return f"/games/{game_id}/audit/{seq}"
 
 
-def undone_seqs(entries: Iterable[dict[str, Any]]) -> set[int]:
-    """The seqs undone once these entries (oldest first) have happened: the latest
-    ActionUndone/ActionRedone naming a seq decides (CONTRACT.md "Undo and redo")."""
-    undone: set[int] = set()
-    for entry in entries:
-        if entry["type"] == "ActionUndone":
-            undone.update(entry["data"]["seqs"])
-        elif entry["type"] == "ActionRedone":
-            undone.difference_update(entry["data"]["seqs"])
-    return undone
-
-
 def flags_before(page: Sequence[dict[str, Any]], later: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """`page` carries today's `undone` flags; give them as they stood before the `later` entries.
 
     An action is only ever undone when it stands and redone when it is undone, so the
     first later ActionUndone/ActionRedone naming a seq tells what its flag was before it.
     """
-    first_later: dict[int, str] = {}
+    first_later: dict[int, bool] = {}  # seq -> whether the first later entry naming it undoes it
     for entry in later:
-        if entry["type"] in ("ActionUndone", "ActionRedone"):
-            for seq in entry["data"]["seqs"]:
-                first_later.setdefault(seq, entry["type"])
-    return [{**e, "undone": first_later[e["seq"]] == "ActionRedone"} if e["seq"] in first_later else e
-            for e in page]
+        found = effect(entry)
+        if found is not None:
+            for seq in found[0]:
+                first_later.setdefault(seq, found[1])
+    return [{**e, "undone": not first_later[e["seq"]]} if e["seq"] in first_later else e for e in page]
 
 
 @dataclass

@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from warlog.domain import undo
+
 EVENT_COLUMNS = ("game_id", "seq", "type", "at", "by", "rule", "undone", "battle_round", "phase", "sub_phase",
                  "seat", "unit", "purpose", "data", "prev_hash", "hash", "request", "sent", "server_seed")
 DIE_COLUMNS = ("game_id", "seq", "die", "at", "battle_round", "phase", "sub_phase", "event_type", "rule", "seat",
@@ -144,10 +146,7 @@ class WalkContext:
                 self.steps.append((row["seq"], row["phase"], row["sub_phase"]))
             elif row["kind"] == "unit":
                 self.owners.append((row["seq"], row["unit"], row["seat"]))
-        if entry["type"] == "ActionUndone":
-            self.undone_now.update(entry["data"]["seqs"])
-        elif entry["type"] == "ActionRedone":
-            self.undone_now.difference_update(entry["data"]["seqs"])
+        undo.follow(self.undone_now, entry)
 
 
 @dataclass

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from warlog.domain.application import Warlog
 from warlog.domain.rulings import Refused
 from warlog.projections.ledger import catch_up, open_ledger, rebuild
-from warlog.projections.log import undone_seqs
+from warlog.domain.undo import undone_seqs
 from tests.golden.driver import AppTable, Driver
 from tests.support.client import unit
 

@@ -8,7 +8,7 @@ import pytest
 
 from warlog.domain.application import Warlog
 from warlog.domain.rulings import Malformed
-from warlog.domain.rules.alternating import overwatch_shots
+from warlog.domain.rules.alternating.common import overwatch_shots
 from tests.golden.driver import AppTable
 from tests.support.client import unit, vehicle
 

@@ -1,0 +1,165 @@
+"""`alternating`: one joint game turn per battle round, both players acting in
+every phase, unit by unit (seed 000, RULES.md AA.*).
+
+What the seed leaves unchanged (distances, to-hit tables, combat minutiae) is
+recorded, not invented: attested outcomes plus dice rolled with a purpose.
+
+Two questions about a unit are kept apart: `ineligible` is the rules' answer
+(could this unit be selected in this sub-phase at all: it drives who stays in
+the alternation, AA.ACT.3), `eligible` is the contract's (may it be selected
+*now*: the game awaits a `select` from its owner).
+
+The parts, one module a rule area: `goes` (the alternation), `counting` (pass points), `charges` (charges and
+overwatch), `combats`, `records` (what the table resolves); `common` holds the constants and the unit tests
+they share. This module holds the round: its layout, what starts and settles each sub-phase, and the rolls.
+"""
+
+from typing import Any
+
+from warlog.domain import army
+from warlog.domain import commands as cmd
+from warlog.domain.rules.alternating.charges import Charges
+from warlog.domain.rules.alternating.combats import Combats
+from warlog.domain.rules.alternating.common import LAYOUT, RESERVE_ARRIVES_ON, overwatch_block
+from warlog.domain.rules.alternating.counting import Counting
+from warlog.domain.rules.alternating.goes import Alternation
+from warlog.domain.rules.alternating.records import TableRecords
+from warlog.domain.rules.flow import SEATS, Ruleset, Step, alive, handles, units_of
+from warlog.domain.rules.registry import register
+from warlog.domain.rulings import Malformed, Refused
+
+
+@register
+class Alternating(Alternation, Counting, Charges, Combats, TableRecords, Ruleset):
+    name = "alternating"
+    round_rule = "AA.TURN.1"
+    anytime_commands = Ruleset.anytime_commands + ("vehicle_hit", "blast_hit", "ongoing_reserves")
+
+    def round_layout(self, state: dict[str, Any]) -> list[Step]:
+        return LAYOUT
+
+    def check_army(self, units: list[dict[str, Any]]) -> None:
+        """AA.MOV.2: a regroup roll is a Leadership test, so a unit that may fall back states its Ld."""
+        for index, unit in enumerate(units):
+            if army.is_vehicle(unit) or army.has_ability(unit, "ATSKNF"):
+                continue  # vehicles take no morale; ATSKNF regroups without a roll
+            if all(line.get("Ld") is None for line in unit["models"]):
+                raise Malformed(f"{unit['id']} needs Ld: a fleeing unit regroups on a Leadership test (AA.MOV.2)",
+                                field=f"units.{index}.models.0.Ld")
+
+    @handles("set_status")
+    def set_status(self, t: Any, seat: str, command: cmd.SetStatus) -> None:
+        unit = t.state["units"][command.unit]
+        if command.status == "falling_back" and command.value and not army.has_ability(unit, "ATSKNF") \
+                and all(line.get("Ld") is None for line in unit["models"]):
+            raise Refused(f"{command.unit} has no Leadership to regroup with, so it cannot fall back",
+                          rule="AA.MOV.2")
+        super().set_status(t, seat, command)
+
+    def start_round(self, t: Any, battle_round: int) -> None:
+        for uid, unit in t.state["units"].items():
+            if "regrouped" in unit["statuses"]:  # AA.MOV.2: regrouped lasts the rest of the turn
+                self.change_status(t, uid, "regrouped", False, "AA.MOV.2", reason="the turn ended")
+        super().start_round(t, battle_round)
+
+    def begin(self, t: Any, step: Step) -> None:
+        """AA.RES.1: at the start of Move Units ongoing reserves arrive, then reserve rolls, then the roll-off."""
+        state = t.state
+        if step.name != "move_units":
+            return
+        for uid, unit in state["units"].items():
+            if unit.get("ongoing") and unit.get("in_reserves") and alive(unit):
+                t.emit("ReserveArriving", {"unit": uid, "ongoing": True}, "AA.RES.1")
+        if state["battle_round"] < state["options"]["reserves_from_round"]:
+            return
+        for seat in SEATS:
+            for uid, unit in units_of(state, seat):
+                if unit.get("in_reserves") and alive(unit) and not unit["arriving"]:
+                    self.request_roll(t, seat, "reserve", "D6", "AA.RES.1", uid)
+
+    def settle(self, t: Any, step: Step) -> None:
+        state = t.state
+        able = [s for s in SEATS if self.can_go(state, s)]
+        if not able:
+            reason = "no unit is falling back" if step.kind == "fleeing" else "neither player has an eligible unit"
+            t.emit("StepSkipped", {"sub_phase": step.name, "reason": reason},
+                   "AA.MOV.2" if step.kind == "fleeing" else "AA.ACT.0")
+        elif len(able) == 1:
+            t.emit("FirstGoes", {"sub_phase": step.name, "seat": able[0],
+                                 "reason": "only this player has units to select"},
+                   "AA.MOV.2" if step.kind == "fleeing" else "AA.ACT.0")
+        else:
+            t.emit("RollOffNeeded", {"sub_phase": step.name, "choice": step.kind != "fleeing"}, step.order_rule)
+
+    def progress(self, t: Any, step: Step) -> bool:
+        """Automatic moves: a combat with one side gone ends; a declared charge runs on once nobody answers it."""
+        if self._end_combats(t):
+            return True
+        charge = t.state["step"].get("charge")
+        if not charge:
+            return False
+        if not alive(t.state["units"][charge["unit"]]):  # destroyed by overwatch: nothing left to charge
+            t.emit("ChargeResolved", {"unit": charge["unit"], "targets": charge["targets"],
+                                      "distance": charge["distance"], "total": None, "success": False,
+                                      "reason": "the charging unit was destroyed"}, "AA.CHG.1")
+            return True
+        if charge["pending"]:
+            target = charge["pending"][0]
+            reason = overwatch_block(t.state, t.state["units"][target])
+            if reason is None:
+                return False
+            t.emit("OverwatchHeld", {"unit": target, "against": charge["unit"], "reason": reason}, "AA.OW.1")
+            return True
+        if charge["volleys"] or self.charge_waits(charge):
+            return False
+        self.request_roll(t, charge["seat"], "charge", "2D6", "AA.CHG.1", charge["unit"],
+                          targets=charge["targets"], distance=charge["distance"])
+        return True
+
+    def step_over(self, state: dict[str, Any], step: Step) -> bool:
+        if step.kind == "count":
+            return state["step"]["calculated"]
+        if state["step"]["skipped"]:
+            return True
+        if state["step"].get("charge"):
+            return False
+        return state["step"]["first"] is not None and self.next_go(state) is None
+
+    def step_awaiting(self, state: dict[str, Any], step: Step | None) -> dict[str, Any]:
+        if step is None:
+            return {"seat": None, "action": "none"}
+        flow = state["step"]
+        if step.kind == "count":
+            waiting = [s for s in SEATS if flow["confirmed"][s] is None]
+            return {"seat": waiting[0] if len(waiting) == 1 else None, "action": "confirm_count"}
+        charge = flow.get("charge")
+        if charge and charge["pending"]:
+            target = charge["pending"][0]
+            return {"seat": state["units"][target]["owner"], "action": "select", "reaction": "overwatch",
+                    "unit": target, "against": charge["unit"], "rule": "AA.OW.1"}
+        if charge and self.charge_waits(charge):
+            return {"seat": charge["seat"], "action": "resolve_charge", "unit": charge["unit"], "rule": "AA.CHG.1"}
+        if flow["first"] is None and flow["roll_off"] is not None:
+            if flow["winner"] is None:
+                return {"seat": None, "action": "roll_off"}
+            return {"seat": flow["winner"], "action": "choose_order"}
+        return {"seat": self.next_go(state), "action": "select"}
+
+    def on_roll(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        uid, context, total = request["unit"], request["context"], roll["total"]
+        purpose = request["purpose"]
+        if purpose == "regroup":  # AA.MOV.2 convention: a Leadership test, passed when 2D6 <= Ld
+            self._regroup(t, uid, passed=total <= context["ld"], total=total, ld=context["ld"])
+        elif purpose == "reserve":
+            arrives = total >= RESERVE_ARRIVES_ON
+            t.emit("ReserveArriving" if arrives else "ReserveDelayed",
+                   {"unit": uid, "total": total, "needed": RESERVE_ARRIVES_ON}, "AA.RES.1")
+        elif purpose == "overwatch_shots":
+            self._overwatch_shots(t, request["seat"], uid, context, roll["faces"])
+        elif purpose == "overwatch":  # hits are read by the players (snap shots, unchanged by the seed)
+            t.emit("OverwatchResolved", {"unit": uid, "against": context["against"], "weapon": context["weapon"],
+                                         "shots": len(roll["faces"]), "faces": roll["faces"]}, "AA.OW.1")
+        elif purpose == "charge":
+            self._charge_outcome(t, uid, context, total)
+        else:
+            super().on_roll(t, request, roll)

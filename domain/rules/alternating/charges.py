@@ -1,0 +1,175 @@
+"""Charges and overwatch (AA.CHG.1, AA.OW.1): declared with targets and the measured distance, answered
+with overwatch in full, then rolled."""
+from __future__ import annotations
+
+from collections import Counter
+from decimal import Decimal
+from typing import Any
+
+from warlog.domain import army, dice
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.alternating.common import MAX_CHARGE, _chunks, on_table, overwatch_block, overwatch_shots
+from warlog.domain.rules.flow import alive, applies, handles
+from warlog.domain.rulings import Malformed, Refused
+
+
+class Charges:
+    """A part of `Alternating` (its methods read the others' through `self`)."""
+
+    @staticmethod
+    def charge_targets(state: dict[str, Any], seat: str) -> list[str]:
+        """Enemy units a charge by `seat` may name: on the battlefield, not embarked (AA.CHG.1)."""
+        return [uid for uid, unit in state["units"].items()
+                if unit["owner"] != seat and on_table(unit) and not unit.get("embarked_in")]
+
+    @staticmethod
+    def charge_waits(charge: dict[str, Any]) -> bool:
+        """AA.CHG.1: overwatch resolves in full first; once it was fired, the charger rolls when its casualties
+        are recorded (`resolve_charge`)."""
+        return not charge["pending"] and not charge["volleys"] and charge.get("fired") and not charge.get("resumed")
+
+    def _check_charge(self, state: dict[str, Any], seat: str, targets: list[str], distance: str | None) -> None:
+        if not targets:
+            raise Malformed("a charge names its target units (targets)", field="targets")
+        if distance is None:
+            raise Malformed("a charge gives the distance the players measured to its target (distance)",
+                            field="distance")
+        chargeable = self.charge_targets(state, seat)
+        for target in targets:
+            if target not in chargeable:
+                raise Refused(f"{target} is not on the battlefield to be charged", rule="AA.CHG.1")
+        if Decimal(distance) > MAX_CHARGE:
+            raise Refused(f"{distance}\" is beyond any 2D6 charge roll ({MAX_CHARGE}\")", rule="AA.CHG.1")
+
+    def _selected_select_charges(self, t: Any, seat: str, uid: str, act: bool, targets: list,
+                                 distance: str | None) -> None:
+        if not act:
+            return
+        state = t.state
+        answer = [target for target in targets if overwatch_block(state, state["units"][target]) is None]
+        t.emit("ChargeDeclared", {"unit": uid, "seat": seat, "targets": targets, "distance": distance,
+                                  "overwatch_by": answer}, "AA.CHG.1")
+
+    def _overwatch(self, t: Any, seat: str, command: cmd.Select, awaiting: dict[str, Any]) -> None:
+        """AA.OW.1: the charged unit answers with overwatch (shots from each weapon's profile) or holds it."""
+        state = t.state
+        uid, against = awaiting["unit"], awaiting["against"]
+        if command.unit != uid:
+            raise Refused(f"the overwatch awaited is {uid}'s, against the charge by {against}", rule="AA.OW.1")
+        if not command.act:
+            t.emit("OverwatchHeld", {"unit": uid, "against": against, "reason": "held by its player"}, "AA.OW.1")
+            return
+        unit = state["units"][uid]
+        ranged = {w["name"]: w for w in army.ranged_weapons(unit)}
+        if command.weapons is None and len(ranged) > 1:  # each model fires one weapon: which?
+            raise Malformed(f"{uid} has {len(ranged)} ranged weapons: name the one each firing model uses "
+                            "(weapons, one name per model)", field="weapons")
+        chosen = list(command.weapons) if command.weapons is not None else [next(iter(ranged))] * unit["models_alive"]
+        unknown = [name for name in chosen if name not in ranged]
+        if unknown:
+            raise Malformed(f"{uid} has no ranged weapon {unknown[0]!r}", field="weapons")
+        if not 1 <= len(chosen) <= unit["models_alive"]:
+            raise Malformed(f"weapons: one name for each firing model, 1..{unit['models_alive']} of them",
+                            field="weapons")
+        fired, rolls = [], []
+        for name, models in Counter(chosen).items():
+            weapon = ranged[name]
+            per_model = overwatch_shots(weapon)
+            expr = dice.parse(per_model)
+            shots = expr.modifier * models if expr.is_constant else f"{models}x({per_model})"
+            fired.append({"name": name, "kind": weapon.get("kind"), "A": weapon.get("A"),
+                          "shots_per_model": per_model, "models": models, "shots": shots})
+            if expr.is_constant:
+                rolls += [(name, "overwatch", str(dice.DiceExpr(n, 6)), {}) for n in _chunks(shots, dice.MAX_DICE)]
+            else:  # a random profile: each model rolls its shots first (`overwatch_shots`), then the hits
+                profile = dice.parse(str(weapon.get("A")))
+                rolls += [(name, "overwatch_shots", str(dice.DiceExpr(n * profile.count, profile.sides)),
+                           {"per_model": profile.count, "modifier": profile.modifier})
+                          for n in _chunks(models, dice.MAX_DICE // profile.count)]
+        # every roll still to come counts as a volley: the charge waits until none is left
+        t.emit("OverwatchFired", {"unit": uid, "against": against, "weapons": fired, "volleys": len(rolls)},
+               "AA.OW.1")
+        for name, purpose, spec, extra in rolls:
+            self.request_roll(t, seat, purpose, spec, "AA.OW.1", uid, against=against, weapon=name, **extra)
+
+    def _overwatch_shots(self, t: Any, seat: str, uid: str, context: dict[str, Any], faces: list[int]) -> None:
+        """AA.OW.1 on a random profile: each model fires what it rolled, one fewer, never fewer than one."""
+        k = context["per_model"]
+        per_model = [max(1, sum(faces[i:i + k]) + context["modifier"] - 1) for i in range(0, len(faces), k)]
+        hits = _chunks(sum(per_model), dice.MAX_DICE)
+        t.emit("OverwatchShotsRolled", {"unit": uid, "against": context["against"], "weapon": context["weapon"],
+                                        "shots_per_model": per_model, "shots": sum(per_model),
+                                        "volleys": len(hits)}, "AA.OW.1")
+        for count in hits:
+            self.request_roll(t, seat, "overwatch", str(dice.DiceExpr(count, 6)), "AA.OW.1", uid,
+                              against=context["against"], weapon=context["weapon"])
+
+    def _overwatch_actions(self, state: dict[str, Any], awaiting: dict[str, Any]) -> list[Action]:
+        uid, against = awaiting["unit"], awaiting["against"]
+        unit = state["units"][uid]
+        names = list(dict.fromkeys(w["name"] for w in army.ranged_weapons(unit)))
+        weapons = {"type": "array", "items": {"enum": names}, "minItems": 1, "maxItems": unit["models_alive"],
+                   "description": "each firing model's ranged weapon, one name per model"}
+        return [act.action("select", "AA.OW.1", f"fire overwatch with {uid} at the charging {against}",
+                           ["unit", *(["weapons"] if len(names) > 1 else [])], unit=act.const(uid),
+                           act=act.const(True), weapons=weapons),
+                act.action("select", "AA.OW.1", f"hold {uid}'s overwatch", ["unit", "act"],
+                           unit=act.const(uid), act=act.const(False))]
+
+    def _charge_outcome(self, t: Any, uid: str, context: dict[str, Any], total: int) -> None:
+        """2D6 against the distance the players measured (the charge range of the edition the seed builds on)."""
+        distance, targets = context["distance"], context["targets"]
+        state = t.state
+        success = Decimal(total) >= Decimal(distance) and alive(state["units"][uid])
+        t.emit("ChargeResolved", {"unit": uid, "targets": targets, "distance": distance, "total": total,
+                                  "success": success}, "AA.CHG.1")
+        standing = [target for target in targets if alive(state["units"][target])]
+        if success and standing:
+            for member in [uid, *standing]:
+                self.change_status(t, member, "locked_in_combat", True, "AA.CHG.1", reason=f"charge by {uid}")
+            t.emit("CombatJoined", {"units": [uid, *standing], "reason": f"charge by {uid}"}, "AA.CHG.1")
+
+    @handles("resolve_charge")
+    def resolve_charge(self, t: Any, seat: str, command: cmd.ResolveCharge) -> None:
+        """AA.CHG.1: the overwatch fired at a charge is resolved in full (its casualties recorded) first."""
+        awaiting = self.awaiting(t.state)
+        if awaiting["action"] != "resolve_charge":
+            raise Refused(f"no charge waits to be rolled: the game awaits {awaiting['action']}", rule="AA.CHG.1")
+        if awaiting["seat"] != seat:
+            raise Refused(f"seat {awaiting['seat']} rolls its own charge", rule="AA.CHG.1")
+        t.emit("ChargeRollCalled", {"unit": awaiting["unit"], "seat": seat}, "AA.CHG.1")
+
+    @applies("ChargeDeclared")
+    def _charge(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["charge"] = {"unit": data["unit"], "seat": data["seat"], "targets": data["targets"],
+                                   "distance": data["distance"], "pending": list(data["overwatch_by"]),
+                                   "volleys": 0}
+
+    @applies("OverwatchFired")
+    def _overwatch_fired(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        charge = state["step"]["charge"]
+        charge["pending"].remove(data["unit"])
+        charge["volleys"] = data["volleys"]
+        charge["fired"] = True
+
+    @applies("ChargeRollCalled")
+    def _charge_roll_called(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["charge"]["resumed"] = True
+
+    @applies("OverwatchHeld")
+    def _overwatch_held(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["charge"]["pending"].remove(data["unit"])
+
+    @applies("OverwatchShotsRolled")
+    def _overwatch_shots_rolled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["charge"]["volleys"] += data["volleys"] - 1  # this roll done, its hit rolls to come
+
+    @applies("OverwatchResolved")
+    def _overwatch_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["charge"]["volleys"] -= 1
+
+    @applies("ChargeResolved")
+    def _charge_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["charge"] = None

@@ -1,0 +1,114 @@
+"""`alternating`'s constants and the questions about a unit its parts share (see `__init__.py`)."""
+from __future__ import annotations
+
+from typing import Any
+
+from warlog.domain import army, dice
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.flow import Step, alive
+
+LAYOUT = [
+    Step("movement", "move_fleeing", "fleeing", "AA.MOV.1", "AA.MOV.2", "AA.MOV.2", declare_done=False),
+    Step("movement", "movement_pass_points", "count", "AA.MOV.1", "AA.PP.1"),
+    Step("movement", "move_units", "alternate", "AA.MOV.1", "AA.ACT.2", "AA.ACT.1", pass_points=True),
+    Step("shooting", "shooting_pass_points", "count", "AA.SHO.1", "AA.SPP.1"),
+    Step("shooting", "declare_shooting", "alternate", "AA.SHO.1", "AA.SHO.2", "AA.SHO.2", pass_points=True),
+    Step("shooting", "run", "alternate", "AA.SHO.1", "AA.RUN.1", "AA.RUN.1"),
+    Step("assault", "select_charges", "alternate", "AA.ASL.1", "AA.CHG.1", "AA.CHG.1"),
+    Step("assault", "resolve_combats", "alternate", "AA.ASL.1", "AA.CC.1", "AA.CC.1", declare_done=False),
+]
+RESULT_RULE = {"movement_pass_points": "AA.PP.2", "shooting_pass_points": "AA.SPP.1"}
+TURN_RULE = {"move_fleeing": "AA.MOV.2", "move_units": "AA.ACT.3", "declare_shooting": "AA.ACT.3",
+             "run": "AA.RUN.1", "select_charges": "AA.CHG.1", "resolve_combats": "AA.CC.1"}
+HOLD_REFUSAL = {"run": ("AA.RUN.1", "a unit selected to run counts as having run; it cannot opt out"),
+                "resolve_combats": ("AA.CC.1", "a combat chosen is fought"),
+                "move_fleeing": ("AA.MOV.2", "a fleeing unit selected is resolved: its regroup roll decides"),
+                "select_charges": ("AA.CHG.1", "a unit selected here declares a charge; to declare no more "
+                                               "charges, declare done")}
+LOCKED = ("locked_in_combat", "engaged")
+UNABLE_TO_MOVE = ("pinned", "gone_to_ground", *LOCKED)  # AA.PP.1 "otherwise unable to move": locked in combat
+RESERVE_ARRIVES_ON = 3  # AA.RES.1 convention: a D6, arriving on 3+
+MAX_CHARGE = 12  # inches: the 2D6 charge roll can reach no further
+REASON = act.text(200, "why (what the table sees)")
+SUMMARY = {"move_fleeing": "resolve a fleeing unit: its regroup roll, then it falls back or regroups",
+           "move_units": "select a unit to move (act false: it moves zero)",
+           "declare_shooting": "select a unit to shoot (act false: it holds fire and may still run)",
+           "run": "select a unit to run or move flat out (it counts as having run)",
+           "select_charges": "declare a charge: the unit, its targets and the distance measured to them",
+           "resolve_combats": "choose a combat to fight"}
+
+
+def immobile(unit: dict[str, Any]) -> bool:
+    """AA.PP.1: immobilised by damage or inherently immobile (Movement 0)."""
+    return army.is_vehicle(unit) and (
+        "immobilised" in unit["statuses"] or all(m.get("M") == 0 for m in unit["models"]))  # M null: unknown
+
+
+def on_table(unit: dict[str, Any]) -> bool:
+    return alive(unit) and not unit.get("in_reserves")
+
+
+def regrouped_slow(unit: dict[str, Any]) -> bool:
+    return "regrouped" in unit["statuses"] and not army.has_ability(unit, "ATSKNF")
+
+
+def fire_points(state: dict[str, Any], unit: dict[str, Any]) -> bool:
+    transport = state["units"].get(unit.get("embarked_in") or "")
+    return transport is None or bool((transport.get("transport") or {}).get("fire_points"))
+
+
+def movement_exclusion(state: dict[str, Any], unit: dict[str, Any]) -> str | None:
+    """AA.PP.1 and AA.RES.1: why the service leaves a unit out of the movement count."""
+    statuses = unit["statuses"]
+    if unit.get("in_reserves"):
+        return "in reserves"
+    if "falling_back" in statuses:
+        return "falling back"
+    if regrouped_slow(unit):
+        return "regrouped this turn"
+    for status in UNABLE_TO_MOVE:
+        if status in statuses:
+            return "locked in combat" if status in LOCKED else status.replace("_", " ")
+    if immobile(unit):
+        return "immobile vehicle"
+    return None
+
+
+def shooting_exclusion(state: dict[str, Any], unit: dict[str, Any]) -> str | None:
+    """AA.SPP.1: why the service leaves a unit out of the shooting count."""
+    statuses = unit["statuses"]
+    if unit.get("in_reserves"):
+        return "in reserves"
+    if not army.ranged_weapons(unit):
+        return "no ranged weapons"
+    if "no_weapons_left" in statuses:
+        return "no weapons left"
+    if "pinned" in statuses:
+        return "pinned"
+    if any(status in statuses for status in LOCKED):
+        return "locked in combat"
+    if unit.get("embarked_in") and not fire_points(state, unit):
+        return "embarked without fire points"
+    return None
+
+
+def overwatch_shots(weapon: dict[str, Any]) -> str:
+    """AA.OW.1: several shots fire one fewer; a single shot (and Rapid Fire) fires one."""
+    if weapon.get("kind") == "rapid_fire":
+        return "1"
+    expr = dice.parse(str(weapon.get("A", "1")))
+    if expr.is_constant:
+        return str(max(1, expr.modifier - 1))
+    return str(dice.DiceExpr(expr.count, expr.sides, expr.modifier - 1))
+
+
+def overwatch_block(state: dict[str, Any], unit: dict[str, Any]) -> str | None:
+    """Why a charged unit fires no overwatch: gone, or unable to shoot (AA.SPP.1's list) or falling back."""
+    if not on_table(unit):
+        return "destroyed or off the table"
+    if "falling_back" in unit["statuses"]:
+        return "falling back"
+    return shooting_exclusion(state, unit)
+
+def _chunks(total: int, size: int) -> list[int]:
+    return [min(size, total - start) for start in range(0, total, size)]

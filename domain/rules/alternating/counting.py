@@ -1,0 +1,105 @@
+"""The pass-point counts (AA.PP.1, AA.PP.2, AA.SPP.1): each seat confirms its own, with what only the
+table can see left out (or, in shooting, brought in), and the result once both have confirmed."""
+from __future__ import annotations
+
+from typing import Any
+
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.alternating.common import REASON, RESULT_RULE, movement_exclusion, shooting_exclusion
+from warlog.domain.rules.flow import SEATS, Step, alive, applies, handles, units_of
+from warlog.domain.rulings import Malformed, NotFound, Refused
+
+
+class Counting:
+    """A part of `Alternating` (its methods read the others' through `self`)."""
+
+    def _count_action(self, state: dict[str, Any], seat: str, step: Step) -> Action:
+        """AA.PP.1 / AA.SPP.1: exclude what the table sees of a counted unit; include (shooting only) a unit
+        the service leaves out but that shoots with an ability."""
+        exclusion = movement_exclusion if step.name == "movement_pass_points" else shooting_exclusion
+        mine = [(uid, exclusion(state, unit)) for uid, unit in units_of(state, seat) if alive(unit)]
+        counted = [uid for uid, reason in mine if reason is None]
+        left_out = [uid for uid, reason in mine if reason is not None]
+        fields: dict[str, Any] = {}
+        if counted:
+            fields["exclude"] = act.keyed(counted, REASON, "counted units to leave out, each with its reason")
+        if left_out and step.name == "shooting_pass_points":
+            fields["include"] = act.keyed(left_out, REASON, "units the service leaves out to count, with why")
+        return act.action("confirm_count", step.play_rule, "confirm your pass-point count", **fields)
+
+    @handles("confirm_count")
+    def confirm_count(self, t: Any, seat: str, command: cmd.ConfirmCount) -> None:
+        state = t.state
+        step = self.step(state)
+        if step is None or step.kind != "count" or state["step"]["calculated"]:
+            raise Refused("no pass-point count is being confirmed now",
+                          rule=(step.play_rule or step.rule) if step else "AA.PP.1")
+        if state["step"]["confirmed"][seat] is not None:
+            raise Refused("you already confirmed your count", rule=step.play_rule)
+        if command.include and step.name == "movement_pass_points":
+            raise Refused("the movement count leaves out only what the log's statuses say; correct a status "
+                          "with set_status instead", rule="AA.PP.1")
+        exclusion = movement_exclusion if step.name == "movement_pass_points" else shooting_exclusion
+        for field, claims in (("exclude", command.exclude), ("include", command.include)):
+            for uid, reason in claims.items():
+                if uid not in state["units"]:
+                    raise NotFound(f"no unit {uid!r} in this game", field=field)
+                unit = state["units"][uid]
+                if unit["owner"] != seat:
+                    raise Refused(f"{uid} belongs to seat {unit['owner']}; each seat confirms its own count",
+                                  rule=step.play_rule)
+                if not isinstance(reason, str) or not 1 <= len(reason) <= 200:
+                    raise Malformed(f"{field}.{uid}: give the reason (1..200 characters)", field=field)
+                if not alive(unit):
+                    raise Refused(f"{uid} is destroyed and counts for nothing", rule=step.play_rule)
+                service = exclusion(state, unit)
+                if field == "exclude" and service is not None:
+                    raise Refused(f"{uid} is left out already ({service})", rule=step.play_rule)
+                if field == "include" and service is None:
+                    raise Refused(f"{uid} is counted already", rule=step.play_rule)
+        t.emit("CountConfirmed", {"seat": seat, "sub_phase": step.name, "exclude": dict(command.exclude),
+                                  "include": dict(command.include)}, step.play_rule)
+        if all(state["step"]["confirmed"][s] is not None for s in SEATS):
+            t.emit("PassPointsCalculated", self._count(state, step), RESULT_RULE[step.name])
+
+    def _count(self, state: dict[str, Any], step: Step) -> dict[str, Any]:
+        """AA.PP.1/AA.PP.2 and AA.SPP.1: both counts, every exclusion with who attested it, the result."""
+        exclusion = movement_exclusion if step.name == "movement_pass_points" else shooting_exclusion
+        counts, counted, excluded, included = {}, {}, [], []
+        for seat in SEATS:
+            claims = state["step"]["confirmed"][seat]
+            counted[seat] = []
+            for uid, unit in units_of(state, seat):
+                if not alive(unit):
+                    continue
+                reason = exclusion(state, unit)
+                if reason and uid in claims["include"]:
+                    included.append({"unit": uid, "seat": seat, "by": seat, "reason": claims["include"][uid],
+                                     "service_reason": reason})
+                    counted[seat].append(uid)
+                elif reason:
+                    excluded.append({"unit": uid, "seat": seat, "by": "service", "reason": reason})
+                elif uid in claims["exclude"]:
+                    excluded.append({"unit": uid, "seat": seat, "by": seat, "reason": claims["exclude"][uid]})
+                else:
+                    counted[seat].append(uid)
+            counts[seat] = len(counted[seat])
+        points = {s: 0 for s in SEATS}
+        if counts["A"] != counts["B"]:
+            fewer = min(SEATS, key=lambda s: counts[s])
+            points[fewer] = abs(counts["A"] - counts["B"])
+        return {"sub_phase": step.name, "counts": counts, "counted": counted, "excluded": excluded,
+                "included": included, "pass_points": points}
+
+    @applies("CountConfirmed")
+    def _confirmed(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["step"]["confirmed"][data["seat"]] = {"exclude": data["exclude"], "include": data["include"]}
+
+    @applies("PassPointsCalculated")
+    def _calculated(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["pass_points"] = dict(data["pass_points"])
+        state["step"]["calculated"] = True
+        if data["sub_phase"] == "shooting_pass_points":
+            state["shooting_included"] = {item["unit"]: item["reason"] for item in data["included"]}

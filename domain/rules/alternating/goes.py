@@ -1,0 +1,316 @@
+"""The goes (AA.ACT.1-5): who may select which unit now, selecting, passing and declaring done, fleeing
+units (AA.MOV.2) and arriving reserves (AA.RES.1)."""
+from __future__ import annotations
+
+from typing import Any
+
+from warlog.domain import army
+from warlog.domain import commands as cmd
+from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.alternating.common import (
+    HOLD_REFUSAL,
+    LOCKED,
+    MAX_CHARGE,
+    SUMMARY,
+    TURN_RULE,
+    UNABLE_TO_MOVE,
+    immobile,
+    movement_exclusion,
+    on_table,
+    shooting_exclusion,
+)
+from warlog.domain.rules.flow import SEATS, Step, alive, applies, handles, inches, other, units_of
+from warlog.domain.rulings import Malformed, NotFound, Refused
+
+
+class Alternation:
+    """A part of `Alternating` (its methods read the others' through `self`)."""
+
+    def eligible(self, state: dict[str, Any], uid: str) -> bool:
+        """CONTRACT.md: `eligible` means it may be selected now (by the seat whose go it is)."""
+        awaiting = self.awaiting(state)
+        if awaiting["action"] != "select":
+            return False
+        if "reaction" in awaiting:
+            return uid == awaiting["unit"]
+        step = self.step(state)
+        if step.name != "resolve_combats" and state["units"][uid]["owner"] != awaiting["seat"]:
+            return False
+        return self.ineligible(state, uid) is None
+
+    def ineligible(self, state: dict[str, Any], uid: str) -> tuple[str, str] | None:
+        """Why the rules forbid selecting a unit in this sub-phase: (rule, reason), or None."""
+        step = self.step(state)
+        unit = state["units"][uid]
+        if step is None or step.kind not in ("alternate", "fleeing"):
+            return ("AA.ACT.2", "no unit is selected now")
+        rule = step.play_rule
+        if not alive(unit):
+            return (rule, "the unit is destroyed")
+        if unit["selected"]:
+            return (rule, "the unit was already selected this phase")
+        statuses = unit["statuses"]
+        turn = unit["turn"]
+        name = step.name
+        if name == "move_fleeing":
+            fleeing = "falling_back" in statuses and on_table(unit)
+            return None if fleeing else ("AA.MOV.2", "the unit is not falling back on the battlefield")
+        if name == "move_units":
+            return self._move_ineligible(state, unit)
+        if not on_table(unit):
+            return (rule, "the unit is in reserves")
+        if name == "resolve_combats":
+            if not any(s in statuses for s in LOCKED):
+                return ("AA.CC.1", "the unit is in no combat")
+            if turn.get("fought"):
+                return ("AA.CC.1", "its combat was already fought this turn")
+            if self._combat_of(state, uid) is None and not self.combat_foes(state, uid):
+                return ("AA.CC.1", "no enemy unit is left to fight it: every locked enemy has fought this turn")
+            return None
+        if name == "declare_shooting":
+            included = uid in state.get("shooting_included", {})
+            reason = shooting_exclusion(state, unit)
+            return ("AA.SPP.1", f"the unit cannot shoot: {reason}") if reason and not included else None
+        if name == "run" and turn.get("shot"):
+            return ("AA.RUN.1", "the unit shot this phase")
+        blocked = [s.replace("_", " ") for s in ("falling_back", *UNABLE_TO_MOVE) if s in statuses]
+        if unit.get("embarked_in"):
+            blocked.append("embarked")
+        if immobile(unit):
+            blocked.append("immobile")
+        if name == "select_charges" and turn.get("ran"):
+            blocked.append("ran this turn")
+        if name == "select_charges" and not blocked and not self.charge_targets(state, unit["owner"]):
+            blocked.append("no enemy unit is on the battlefield to charge")
+        if blocked:
+            return (rule, f"the unit cannot {name.replace('_', ' ')}: {', '.join(blocked)}")
+        return None
+
+    @staticmethod
+    def _move_ineligible(state: dict[str, Any], unit: dict[str, Any]) -> tuple[str, str] | None:
+        """AA.ACT.2 with AA.RES.1: arrivals first, then units able to move."""
+        if unit["arriving"]:
+            return None
+        if any(u["arriving"] and alive(u) for _, u in units_of(state, unit["owner"])):
+            return ("AA.RES.1", "arriving reserves are selected before any other unit")
+        reason = movement_exclusion(state, unit)
+        return ("AA.ACT.2", f"the unit is not eligible to move: {reason}") if reason else None
+
+    def can_go(self, state: dict[str, Any], seat: str) -> bool:
+        step = self.step(state)
+        if step is None or state["declared_done"][seat]:
+            return False
+        if step.name == "resolve_combats":  # AA.CC.1: either player may choose any combat
+            return any(self.ineligible(state, uid) is None for uid in state["units"])
+        return any(self.ineligible(state, uid) is None for uid, _ in units_of(state, seat))
+
+    def next_go(self, state: dict[str, Any]) -> str | None:
+        """AA.ACT.3: goes alternate; one with nothing left drops out; the other finishes."""
+        first, last = state["step"]["first"], state["step"]["last"]
+        if first is None:
+            return None
+        able = [seat for seat in SEATS if self.can_go(state, seat)]
+        if not able:
+            return None
+        if last is None:
+            return first if first in able else able[0]
+        return other(last) if other(last) in able else last
+
+    def arrivals_pending(self, state: dict[str, Any], seat: str) -> bool:
+        return any(u["arriving"] and alive(u) for _, u in units_of(state, seat))
+
+    def play_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[Action]:
+        step = self.step(state)
+        if step is None or awaiting["action"] == "none":
+            return []
+        if awaiting["action"] == "confirm_count":
+            return [self._count_action(state, seat, step)] if state["step"]["confirmed"][seat] is None else []
+        if awaiting["seat"] != seat:
+            return []
+        if awaiting["action"] == "resolve_charge":
+            return [act.action("resolve_charge", "AA.CHG.1", f"roll {awaiting['unit']}'s charge (record "
+                               "overwatch casualties first)")]
+        if awaiting.get("reaction") == "overwatch":
+            return self._overwatch_actions(state, awaiting)
+        return self._go_actions(state, seat, step)
+
+    def _go_actions(self, state: dict[str, Any], seat: str, step: Step) -> list[Action]:
+        name, rule = step.name, step.play_rule
+        owners = SEATS if name == "resolve_combats" else (seat,)
+        ready = [uid for uid, unit in state["units"].items()
+                 if unit["owner"] in owners and self.ineligible(state, uid) is None]
+        offered: list[Action] = []
+        if ready and name == "select_charges":
+            targets = self.charge_targets(state, seat)
+            offered.append(act.action(
+                "select", rule, SUMMARY[name], ["unit", "targets", "distance"], unit=act.one_of(ready),
+                act=act.const(True), targets=act.subset(targets, description="the enemy units charged"),
+                distance=act.number(0, MAX_CHARGE, "inches measured to the farthest target")))
+        elif ready and name == "resolve_combats":
+            known = [uid for uid in ready if self._combat_of(state, uid) is not None]
+            if known:
+                offered.append(act.action("select", rule, SUMMARY[name], ["unit"], unit=act.one_of(known),
+                                          act=act.const(True)))
+            for uid in ready:
+                if uid not in known:  # locked by a status the service knows no combat for: name its foes
+                    offered.append(act.action(
+                        "select", rule, f"fight {uid}'s combat, naming the enemy units in it", ["unit", "targets"],
+                        unit=act.const(uid), act=act.const(True),
+                        targets=act.subset(self.combat_foes(state, uid), description="the enemy units in it")))
+        elif ready:
+            arriving = name == "move_units" and self.arrivals_pending(state, seat)
+            may_hold = name in ("move_units", "declare_shooting") and not arriving  # AA.ACT.2, AA.SHO.2
+            offered.append(act.action("select", "AA.RES.1" if arriving else rule,
+                                      "bring on a unit arriving from reserve" if arriving else SUMMARY[name],
+                                      ["unit"], unit=act.one_of(ready),
+                                      act=act.boolean() if may_hold else act.const(True)))
+        if step.pass_points and state["pass_points"][seat] > 0 and self.can_go(state, other(seat)):
+            offered.append(act.action("pass", "AA.ACT.2", f"spend a pass point ({state['pass_points'][seat]} left)"))
+        if step.declare_done and not (name == "move_units" and self.arrivals_pending(state, seat)):
+            offered.append(act.action("declare_done", "AA.ACT.4", "select no more units this sub-phase (final)"))
+        return offered
+
+    def _on_go(self, t: Any, seat: str) -> Step:
+        """The checks every go shares: a go is awaited, it is this seat's, and it has not declared done."""
+        state = t.state
+        step = self.step(state)
+        awaiting = self.awaiting(state)
+        if awaiting["action"] != "select" or step is None:
+            rule = (awaiting["roll"]["rule"] if awaiting["action"] == "roll"
+                    else step.order_rule if awaiting["action"] in ("roll_off", "choose_order")
+                    else (step.play_rule or step.rule) if step else "AA.ACT.2")
+            raise Refused(f"no unit is selected now: the game awaits {awaiting['action']}", rule=rule)
+        if "reaction" in awaiting:
+            raise Refused(f"the charge by {awaiting['against']} resolves in full first: seat {awaiting['seat']} "
+                          f"answers with overwatch from {awaiting['unit']} or holds it", rule="AA.CHG.1")
+        if state["declared_done"][seat]:
+            raise Refused("you declared you will select no more units this phase", rule="AA.ACT.4")
+        if awaiting["seat"] != seat:
+            raise Refused(f"it is seat {awaiting['seat']}'s go", rule=TURN_RULE[step.name])
+        return step
+
+    @handles("select")
+    def select(self, t: Any, seat: str, command: cmd.Select) -> None:
+        awaiting = self.awaiting(t.state)
+        if awaiting["action"] == "select" and awaiting.get("reaction") == "overwatch" and awaiting["seat"] == seat:
+            self._overwatch(t, seat, command, awaiting)
+            return
+        step = self._on_go(t, seat)
+        state = t.state
+        unit = state["units"][command.unit]
+        if unit["owner"] != seat and step.name != "resolve_combats":
+            raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule=TURN_RULE[step.name])
+        why = self.ineligible(state, command.unit)
+        if why:
+            raise Refused(why[1], rule=why[0])
+        if not command.act and step.name in HOLD_REFUSAL:
+            rule, reason = HOLD_REFUSAL[step.name]
+            raise Refused(reason, rule=rule)
+        if not command.act and step.name == "move_units" and unit["arriving"]:
+            raise Refused("a unit arriving from reserve comes on; it cannot move zero", rule="AA.RES.1")
+        targets = self._targets(state, command)
+        distance = None if command.distance is None else inches(command.distance, "distance", 1000)
+        if step.name == "select_charges":
+            self._check_charge(state, seat, targets, distance)
+        if step.name == "resolve_combats":
+            self._check_combat(state, command.unit, targets)
+        data = {"unit": command.unit, "act": command.act, "sub_phase": step.name, "seat": seat}
+        if distance is not None:
+            data["distance"] = distance
+        t.emit("UnitSelected", data, step.play_rule)
+        getattr(self, f"_selected_{step.name}")(t, seat, command.unit, command.act, targets, distance)
+
+    @staticmethod
+    def _targets(state: dict[str, Any], command: cmd.Select) -> list[str]:
+        targets = list(dict.fromkeys(command.targets))
+        owner = state["units"][command.unit]["owner"]
+        for target in targets:
+            if target not in state["units"]:
+                raise NotFound(f"no unit {target!r} in this game", field="targets")
+            if state["units"][target]["owner"] == owner:
+                raise Malformed(f"target {target!r} is not an enemy unit", field="targets")
+        return targets
+
+    def _selected_move_fleeing(self, t: Any, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
+        unit = t.state["units"][uid]
+        if army.has_ability(unit, "ATSKNF"):  # CORE.DICE.1: automatic, not rolled
+            self._regroup(t, uid, passed=True, automatic=True)
+        else:
+            self.request_roll(t, seat, "regroup", "2D6", "AA.MOV.2", uid, ld=army.leadership(unit))
+
+    def _regroup(self, t: Any, uid: str, passed: bool, **facts: Any) -> None:
+        if passed:
+            t.emit("RegroupPassed", {"unit": uid, **facts}, "AA.MOV.2")
+            self.change_status(t, uid, "falling_back", False, "AA.MOV.2", reason="regrouped")
+            self.change_status(t, uid, "regrouped", True, "AA.MOV.2", reason="regrouped")
+        else:
+            t.emit("RegroupFailed", {"unit": uid, "fall_back": "the players move it", **facts}, "AA.MOV.2")
+
+    def _selected_move_units(self, t: Any, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
+        unit = t.state["units"][uid]
+        if unit["arriving"]:
+            t.emit("ReserveArrived", {"unit": uid}, "AA.RES.1")
+        elif unit.get("embarked_in") and act:  # AA.ACT.5: disembarking is its own selection
+            t.emit("UnitDisembarked", {"unit": uid, "transport": unit["embarked_in"]}, "AA.ACT.5")
+
+    def _selected_declare_shooting(self, t: Any, seat: str, uid: str, act: bool, targets: list,
+                                   distance: Any) -> None:
+        """AA.SHO.2: the shots themselves are rolled with free_roll and their outcome recorded."""
+
+    def _selected_run(self, t: Any, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
+        """AA.RUN.1: selected means it counts as having run, whether it moves or not."""
+
+    @handles("pass")
+    def pass_go(self, t: Any, seat: str, command: cmd.Pass) -> None:
+        step = self._on_go(t, seat)
+        state = t.state
+        if not step.pass_points:
+            raise Refused(f"pass points are not used in {step.name.replace('_', ' ')}",
+                          rule={"run": "AA.RUN.1", "move_fleeing": "AA.MOV.2"}.get(step.name, "AA.ASL.1"))
+        if state["pass_points"][seat] <= 0:
+            raise Refused("you have no pass points left; select a unit", rule="AA.ACT.2")
+        if not self.can_go(state, other(seat)):
+            raise Refused("the opponent has no eligible unit left; select one of yours", rule="AA.ACT.3")
+        t.emit("PassPointSpent", {"seat": seat, "sub_phase": step.name,
+                                  "remaining": state["pass_points"][seat] - 1}, "AA.ACT.2")
+
+    @handles("declare_done")
+    def declare_done(self, t: Any, seat: str, command: cmd.DeclareDone) -> None:
+        step = self._on_go(t, seat)
+        if not step.declare_done:
+            rule = "AA.CC.1" if step.name == "resolve_combats" else "AA.MOV.2"
+            raise Refused(f"every {'combat' if rule == 'AA.CC.1' else 'fleeing unit'} must be resolved", rule=rule)
+        if step.name == "move_units" and self.arrivals_pending(t.state, seat):
+            raise Refused("units arriving from reserve must be selected first", rule="AA.RES.1")
+        t.emit("DeclaredDone", {"seat": seat, "sub_phase": step.name}, "AA.ACT.4")
+
+    @applies("UnitSelected")
+    def _selected(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        unit = state["units"][data["unit"]]
+        unit["selected"] = True
+        state["step"]["last"] = data["seat"]
+        flag = {"move_units": "moved", "declare_shooting": "shot" if data["act"] else "held_fire",
+                "run": "ran", "select_charges": "charged" if data["act"] else "held_charge",
+                "move_fleeing": "fled"}.get(data["sub_phase"])
+        if flag:
+            unit["turn"][flag] = True
+
+    @applies("PassPointSpent")
+    def _pass(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["pass_points"][data["seat"]] = data["remaining"]
+        state["step"]["last"] = data["seat"]
+
+    @applies("DeclaredDone")
+    def _done(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["declared_done"][data["seat"]] = True
+        state["step"]["last"] = data["seat"]
+
+    @applies("ReserveArrived")
+    def _arrived(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        unit = state["units"][data["unit"]]
+        unit.update(arriving=False, in_reserves=False, ongoing=False)
+
+    @applies("OngoingReservesEntered")
+    def _ongoing(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+        state["units"][data["unit"]].update(in_reserves=True, ongoing=True, arriving=False)

@@ -1,6 +1,6 @@
-"""The interpreter every ruleset shares: phases and steps declared as data,
-the commands every ruleset knows, rolls asked for through `awaiting`, and the
-automatic transitions run through one loop with a guard.
+"""The interpreter every ruleset shares: phases and steps declared as data, rolls asked for through
+`awaiting`, the legal actions, and the automatic transitions run through one loop with a guard. The commands
+every ruleset knows live in rules/core.py, the core events' appliers in rules/core_state.py.
 
 A ruleset subclasses `Ruleset`, declares its `round_layout`, and adds
 `@handles("command")` and `@applies("EventType")` methods; handlers decide and
@@ -8,60 +8,25 @@ emit, appliers only mutate the state dict.
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from decimal import Decimal
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rulings import Malformed, NotFound, Refused
-
-SEATS = ("A", "B")
-HEX = re.compile(r"^[0-9a-fA-F]{0,256}$")
-
-
-def other(seat: str) -> str:
-    return "B" if seat == "A" else "A"
+# the shared words, re-exported: every ruleset's parts import them from here
+from warlog.domain.rules.basics import HEX, SEATS, Step, _last_roll, alive, applies, handles, inches, other, units_of  # noqa: F401,E501
+from warlog.domain.rules.core import CoreCommands
+from warlog.domain.rules.core_state import CoreState
+from warlog.domain.rulings import Refused
 
 
-def handles(command_type: str) -> Callable:
-    def mark(fn: Callable) -> Callable:
-        fn._handles = command_type  # type: ignore[attr-defined]
-        return fn
-    return mark
-
-
-def applies(event_type: str) -> Callable:
-    def mark(fn: Callable) -> Callable:
-        fn._applies = event_type  # type: ignore[attr-defined]
-        return fn
-    return mark
-
-
-@dataclass(frozen=True)
-class Step:
-    """One sub-phase (or a phase without sub-phases) and how it is played."""
-
-    phase: str
-    name: str | None
-    kind: str                     # "count" | "alternate" | "fleeing" | "phase"
-    rule: str                     # the rule that starts and orders it (cited by StepStarted)
-    play_rule: str = ""           # the rule its selections follow (cited by refusals)
-    order_rule: str = ""          # the rule behind its roll-off and choice of order
-    pass_points: bool = False
-    declare_done: bool = True
-    active: str | None = None     # the active seat in IGOUGO turns
-
-
-class Ruleset:
+class Ruleset(CoreCommands, CoreState):
     name = ""
     anytime_commands: tuple[str, ...] = ("free_roll", "record_casualties", "set_status", "concede")
     setup_commands: tuple[str, ...] = ()
     keeps_vp = False  # victory points are scored, and GET /state shows them (reference: EXT.VP.1)
-    durations = False  # set_status may give a status for a stated time (reference: CORE.PER.1)  # a ruleset's own commands of set-up, judged by their handlers and actions
+    durations = False  # set_status may give a status for a stated time (reference: CORE.PER.1)
     handlers: dict[str, Callable] = {}
     appliers: dict[str, Callable] = {}
 
@@ -97,54 +62,6 @@ class Ruleset:
 
     # -- deciding ------------------------------------------------------------------------
 
-    def validate(self, state: dict[str, Any], seat: str, command: cmd.Command) -> None:
-        """Well-formedness that needs the game: unknown units (404), table dice (422)."""
-        uid = getattr(command, "unit", None)
-        if uid is not None and uid not in state["units"]:
-            raise NotFound(f"no unit {uid!r} in this game", field="unit")
-        spec = self._parse(command.spec) if isinstance(command, cmd.FreeRoll) else None  # 422 with any dice
-        if state["dice"] != "table":
-            return  # dice sent in server mode are refused by the rules (SVC.DICE.SERVER)
-        faces = getattr(command, "dice", None)
-        if isinstance(command, cmd.RollOff):
-            if faces is None:
-                raise Malformed('table dice: roll_off needs "dice": {"A": face, "B": face}, one D6 each',
-                                field="dice")
-            self._check_roll_off_dice(faces)
-            return
-        if faces is not None and not isinstance(command, (cmd.FreeRoll, cmd.Roll)):
-            raise Malformed(f"{command.type} carries no dice; only roll_off, roll and free_roll do", field="dice")
-        if spec is not None:
-            expr, what = spec, "this roll"
-        elif isinstance(command, cmd.Roll) and state["rolls"]:
-            expr = dice.parse(state["rolls"][0]["spec"])
-            what = f"the awaited {state['rolls'][0]['purpose']} roll"
-        else:
-            return
-        if faces is None:
-            raise Malformed(f'table dice: {what} needs {dice.needs_text(expr)} in "dice"', field="dice")
-        self._check_dice(expr, faces)
-
-    @staticmethod
-    def _parse(spec: str) -> dice.DiceExpr:
-        try:
-            return dice.parse(spec)
-        except dice.DiceSpecError as error:
-            raise Malformed(f"spec: {error}", field="spec") from None
-
-    @staticmethod
-    def _check_dice(expr: dice.DiceExpr, faces: Any) -> list[int]:
-        try:
-            return dice.check_table_dice(expr, list(faces))
-        except dice.TableDiceError as error:
-            raise Malformed(f"dice: {error}", field="dice") from None
-
-    def _check_roll_off_dice(self, faces: Any) -> None:
-        if not isinstance(faces, dict) or set(faces) != set(SEATS):
-            raise Malformed("roll_off dice must be {\"A\": face, \"B\": face}", field="dice")
-        for seat in SEATS:
-            self._check_dice(dice.parse("D6"), [faces[seat]])
-
     def handle(self, t: Any, seat: str, command: cmd.Command) -> None:
         state = t.state
         if getattr(command, "dice", None) is not None and state["dice"] == "server":
@@ -159,108 +76,6 @@ class Ruleset:
         if not setup_only and command.type not in ("concede", *self.setup_commands) and state["status"] == "setup":
             raise Refused(f"{command.type} waits until the game has started (start_game)", rule="SVC.SETUP")
         handler(self, t, seat, command)
-
-    # -- the commands every ruleset knows ------------------------------------------------
-
-    @handles("add_entropy")
-    def add_entropy(self, t: Any, seat: str, command: cmd.AddEntropy) -> None:
-        if not HEX.match(command.entropy) or len(command.entropy) % 2:
-            raise Malformed("entropy must be an even number of hex digits (at most 256)", field="entropy")
-        if t.state["entropy"][seat]:
-            raise Refused("each seat adds entropy once", rule="SVC.SETUP")
-        if t.state["dice"] != "server":
-            raise Refused("entropy only mixes into server dice; this game rolls at the table",
-                          rule="SVC.DICE.SERVER")
-        t.emit("EntropyAdded", {"seat": seat, "entropy": command.entropy}, "SVC.SETUP")
-
-    @handles("start_game")
-    def start_game(self, t: Any, seat: str, command: cmd.StartGame) -> None:
-        missing = [s for s in SEATS if not t.state["mustered"][s]]
-        if missing:
-            raise Refused(f"seat {' and '.join(missing)} has not mustered an army", rule="SVC.SETUP")
-        t.emit("GameStarted", {"starting_strength": army.starting_strengths(t.state["units"])}, "CORE.STR.1")
-        self.start_round(t, 1)
-
-    @handles("free_roll")
-    def free_roll(self, t: Any, seat: str, command: cmd.FreeRoll) -> None:
-        if not command.purpose or len(command.purpose) > 200:
-            raise Malformed("purpose: say what the roll is for (1..200 characters)", field="purpose")
-        self.roll(t, command.spec, command.purpose, None, seat, command.dice, free=True)
-
-    @handles("concede")
-    def concede(self, t: Any, seat: str, command: cmd.Concede) -> None:
-        t.emit("Conceded", {"seat": seat}, "SVC.ENDED")
-        self.end_game(t, "concede", winner=other(seat))
-
-    @handles("roll_off")
-    def roll_off(self, t: Any, seat: str, command: cmd.RollOff) -> None:
-        step = self.step(t.state)
-        if self.awaiting(t.state)["action"] != "roll_off" or step is None:
-            raise Refused("no roll-off is awaited now", rule="CORE.DICE.3")
-        if command.dice is not None:
-            faces = [command.dice["A"], command.dice["B"]]
-            extra: dict[str, Any] = {}
-        else:
-            faces, counter = t.server_roll(dice.parse("2D6"))
-            extra = {"counter": counter}
-        winner = dice.roll_off_winner(*faces)
-        t.emit("RollOff", {"purpose": "roll_off", "sub_phase": step.name or step.phase, "spec": "2D6",
-                           "sides": 6, "faces": faces, "dice": {"A": faces[0], "B": faces[1]},
-                           "winner": winner, "tie": winner is None, **extra}, "CORE.DICE.3")
-
-    @handles("choose_order")
-    def choose_order(self, t: Any, seat: str, command: cmd.ChooseOrder) -> None:
-        step = self.step(t.state)
-        if command.first not in SEATS:
-            raise Malformed("first must be \"A\" or \"B\"", field="first")
-        awaiting = self.awaiting(t.state)
-        if awaiting["action"] != "choose_order" or step is None:
-            raise Refused("no choice of order is awaited now",
-                          rule=(step.order_rule or step.rule) if step else "CORE.DICE.3")
-        if awaiting["seat"] != seat:
-            raise Refused("only the roll-off winner chooses who goes first", rule=step.order_rule)
-        t.emit("OrderChosen", {"sub_phase": step.name or step.phase, "first": command.first}, step.order_rule)
-
-    @handles("roll")
-    def roll_awaited(self, t: Any, seat: str, command: cmd.Roll) -> None:
-        if t.state["dice"] == "server":
-            raise Refused("server dice: the service rolls every die itself", rule="SVC.DICE.SERVER")
-        if not t.state["rolls"]:
-            step = self.step(t.state)
-            raise Refused("no roll is awaited now", rule=(step.play_rule or step.rule) if step else "CORE.DICE.1")
-        request = t.state["rolls"][0]
-        if request["seat"] != seat:
-            raise Refused(f"seat {request['seat']} makes the awaited {request['purpose']} roll",
-                          rule=request["rule"])
-        self.resolve_request(t, request, list(command.dice or ()))
-
-    @handles("record_casualties")
-    def record_casualties(self, t: Any, seat: str, command: cmd.RecordCasualties) -> None:
-        unit = t.state["units"][command.unit]
-        if command.models < 0 or command.wounds < 0 or (command.models == 0 and command.wounds == 0):
-            raise Malformed("give models (removed) or wounds (lost), at least one of them positive",
-                            field="models")
-        self._check_rule(command.rule)
-        if unit["models_alive"] <= 0:
-            raise Refused(f"{command.unit} is already destroyed", rule="CORE.STR.2")
-        removed = min(command.models, unit["models_alive"])
-        self.casualties(t, command.unit, removed, command.wounds, command.rule or "CORE.STR.2", attested_by=seat)
-
-    @handles("set_status")
-    def set_status(self, t: Any, seat: str, command: cmd.SetStatus) -> None:
-        if command.status not in army.STATUSES:
-            raise Malformed(f"unknown status {command.status!r}", field="status")
-        if command.duration is not None and not self.durations:
-            raise Malformed(f"the {self.name} ruleset records a status as a fact, without a duration",
-                            field="duration")
-        self._check_rule(command.rule)
-        self.change_status(t, command.unit, command.status, command.value, command.rule or "CORE.DESC.1",
-                           reason=command.reason, attested_by=seat)
-
-    @staticmethod
-    def _check_rule(rule: str | None) -> None:
-        if rule is not None and not re.match(r"^(CORE|AA|RS|HH|SVC|EXT)\.[A-Z0-9_.]+$", rule):
-            raise Malformed(f"rule {rule!r} is not a RULES.md ID", field="rule")
 
     # -- shared building blocks ----------------------------------------------------------
 
@@ -498,161 +313,4 @@ class Ruleset:
         step = self.step(state)
         return (step.play_rule or step.rule) if step else "SVC.ENDED"
 
-    # -- state appliers ------------------------------------------------------------------
 
-    @applies("GameCreated")
-    def _created(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state.update(
-            game_id=data["game_id"], ruleset=data["ruleset"], players=data["players"], dice=data["dice"],
-            options=data["options"], dice_commitment=data["dice_commitment"], status="setup",
-            battle_round=0, phase=None, sub_phase=None, active_seat=None, pos=None,
-            pass_points={"A": 0, "B": 0}, declared_done={"A": False, "B": False}, cp={"A": 0, "B": 0},
-            entropy={"A": "", "B": ""}, mustered={"A": False, "B": False}, units={}, step={},
-            rolls=[], combats={}, result=None, last_roll=None, destroyed=[],
-        )
-
-    @applies("ArmyMustered")
-    def _mustered(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        seat = data["seat"]
-        state["units"] = {uid: u for uid, u in state["units"].items() if u["owner"] != seat}
-        for unit in data["units"]:
-            state["units"][unit["id"]] = army.new_unit_state(seat, unit)
-        state["mustered"][seat] = True
-
-    @applies("EntropyAdded")
-    def _entropy(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["entropy"][data["seat"]] = data["entropy"]
-
-    @applies("GameStarted")
-    def _started(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["status"] = "in_progress"
-        for uid, strength in data["starting_strength"].items():
-            state["units"][uid]["starting_strength"] = strength
-
-    @applies("BattleRoundStarted")
-    def _round(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["battle_round"] = data["battle_round"]
-        for unit in state["units"].values():
-            unit["turn"] = {}
-        for combat in state["combats"].values():
-            combat["fought"] = False
-
-    @applies("StepStarted")
-    def _step(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        if not data.get("pass_points"):
-            state["pass_points"] = {"A": 0, "B": 0}  # AA.PP.2: never carried over; only the step after a count uses them
-        state.update(phase=data["phase"], sub_phase=data["sub_phase"], active_seat=data["active_seat"],
-                     pos=data["pos"], declared_done={"A": False, "B": False})
-        state["step"] = {"roll_off": None, "winner": None, "first": None, "last": None,
-                         "confirmed": {"A": None, "B": None}, "calculated": False, "skipped": False,
-                         "settled": data.get("settled", False)}
-        for unit in state["units"].values():
-            unit["selected"] = False
-
-    @applies("StepSkipped")
-    def _skipped(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"].update(skipped=True, settled=True)
-
-    @applies("RollOffNeeded")
-    def _roll_off_needed(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"].update(roll_off={"choice": data["choice"]}, settled=True)
-
-    @applies("RollOff")
-    def _roll_off(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["last_roll"] = _last_roll(data, entry)
-        winner = data["winner"]
-        step = state["step"]
-        if winner is None or step.get("roll_off") is None:
-            return
-        step["winner"] = winner
-        if not step["roll_off"]["choice"]:
-            step["first"] = winner
-
-    @applies("OrderChosen")
-    def _order(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["first"] = data["first"]
-
-    @applies("FirstGoes")
-    def _first_goes(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"].update(first=data["seat"], settled=True)
-
-    @applies("DiceRolled")
-    def _rolled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        if not data.get("free"):  # a free roll changes nothing but the log (CONTRACT.md)
-            state["last_roll"] = _last_roll(data, entry)
-        else:  # kept aside for the overlay, which shows the table's latest roll; not part of GET /state
-            state["last_free_roll"] = _last_roll(data, entry)
-        if data.get("awaited"):
-            state["rolls"].pop(0)
-
-    @applies("RollRequested")
-    def _requested(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["rolls"].append(dict(data))
-
-    @applies("CasualtiesRecorded")
-    def _casualties(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        unit = state["units"][data["unit"]]
-        unit["models_alive"] = max(0, unit["models_alive"] - data["models"])
-        unit["wounds_lost"] = unit.get("wounds_lost", 0) + data["wounds"]
-        if unit["starting_strength"] == 1 and unit["wounds_lost"] >= army.total_wounds(unit):
-            unit["models_alive"] = 0
-
-    @applies("ReserveArriving")
-    def _arriving(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["units"][data["unit"]]["arriving"] = True  # AA.RES.1, HH.RES.1: it comes on when selected
-
-    @applies("UnitDisembarked")
-    def _disembarked(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["units"][data["unit"]]["embarked_in"] = None
-
-    @applies("UnitDestroyed")
-    def _destroyed(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        unit = state["units"][data["unit"]]
-        unit["models_alive"] = 0
-        if data["unit"] not in state["destroyed"]:
-            state["destroyed"].append(data["unit"])
-
-    @applies("StatusGained")
-    def _gained(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        statuses = state["units"][data["unit"]]["statuses"]
-        statuses.append(data["status"])
-        statuses.sort()
-
-    @applies("StatusLost")
-    def _lost(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        statuses = state["units"][data["unit"]]["statuses"]
-        if data["status"] in statuses:
-            statuses.remove(data["status"])
-
-    @applies("BattleRoundEnded")
-    def _round_head(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        """The head each seat may keep: `verify?head=` later says whether the log still extends it."""
-        state.setdefault("round_heads", []).append(
-            {"battle_round": data["battle_round"], "seq": entry["seq"] - 1, "head_hash": data["head_hash"]})
-
-    @applies("GameEnded")
-    def _ended(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state.update(status="ended", rolls=[], result={"reason": data["reason"], "winner": data["winner"]})
-
-
-def _last_roll(data: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
-    return {"seq": entry["seq"], "purpose": data["purpose"], "faces": data["faces"],
-            "total": data.get("total"), "seat": entry["by"] or data.get("seat"), "unit": data.get("unit")}
-
-
-def inches(value: Any, field: str, maximum: int) -> str:
-    """A distance the players measured (CORE.DIST.1): a JSON number in 0..maximum, recorded as a string."""
-    if type(value) not in (int, float) or not 0 <= value <= maximum:  # type(): a boolean is no distance
-        raise Malformed(f"{field} is the inches measured, a number from 0 to {maximum}", field=field)
-    if value == 0:
-        return "0"  # not "-0" for a -0.0
-    text = format(Decimal(repr(value)).normalize(), "f") if isinstance(value, float) else str(value)
-    return text if "." not in text else text.rstrip("0").rstrip(".")
-
-
-def units_of(state: dict[str, Any], seat: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    return ((uid, u) for uid, u in state["units"].items() if u["owner"] == seat)
-
-
-def alive(unit: dict[str, Any]) -> bool:
-    return unit["models_alive"] > 0

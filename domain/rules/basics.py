@@ -1,0 +1,72 @@
+"""The words every ruleset's parts share: the seats, the step of a round, the marks that route commands to
+handlers and events to appliers, and a few questions about a unit (rules/flow.py re-exports them)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Callable, Iterator
+
+from warlog.domain.rulings import Malformed
+
+SEATS = ("A", "B")
+
+
+HEX = re.compile(r"^[0-9a-fA-F]{0,256}$")
+
+
+def other(seat: str) -> str:
+    return "B" if seat == "A" else "A"
+
+
+def handles(command_type: str) -> Callable:
+    def mark(fn: Callable) -> Callable:
+        fn._handles = command_type  # type: ignore[attr-defined]
+        return fn
+    return mark
+
+
+def applies(event_type: str) -> Callable:
+    def mark(fn: Callable) -> Callable:
+        fn._applies = event_type  # type: ignore[attr-defined]
+        return fn
+    return mark
+
+
+@dataclass(frozen=True)
+
+class Step:
+    """One sub-phase (or a phase without sub-phases) and how it is played."""
+
+    phase: str
+    name: str | None
+    kind: str                     # "count" | "alternate" | "fleeing" | "phase"
+    rule: str                     # the rule that starts and orders it (cited by StepStarted)
+    play_rule: str = ""           # the rule its selections follow (cited by refusals)
+    order_rule: str = ""          # the rule behind its roll-off and choice of order
+    pass_points: bool = False
+    declare_done: bool = True
+    active: str | None = None     # the active seat in IGOUGO turns
+
+
+def _last_roll(data: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    return {"seq": entry["seq"], "purpose": data["purpose"], "faces": data["faces"],
+            "total": data.get("total"), "seat": entry["by"] or data.get("seat"), "unit": data.get("unit")}
+
+
+def inches(value: Any, field: str, maximum: int) -> str:
+    """A distance the players measured (CORE.DIST.1): a JSON number in 0..maximum, recorded as a string."""
+    if type(value) not in (int, float) or not 0 <= value <= maximum:  # type(): a boolean is no distance
+        raise Malformed(f"{field} is the inches measured, a number from 0 to {maximum}", field=field)
+    if value == 0:
+        return "0"  # not "-0" for a -0.0
+    text = format(Decimal(repr(value)).normalize(), "f") if isinstance(value, float) else str(value)
+    return text if "." not in text else text.rstrip("0").rstrip(".")
+
+
+def units_of(state: dict[str, Any], seat: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    return ((uid, u) for uid, u in state["units"].items() if u["owner"] == seat)
+
+
+def alive(unit: dict[str, Any]) -> bool:
+    return unit["models_alive"] > 0

@@ -22,7 +22,9 @@ from warlog.domain.rulings import Refused
 
 
 class Ruleset(CoreCommands, CoreState):
-    name = ""
+    name = ""     # what POST /games names it by (rules/registry.py lists them)
+    title = ""    # what a player reads: the game and editions it models
+    summary = ""  # one line on how it plays
     anytime_commands: tuple[str, ...] = ("free_roll", "record_casualties", "set_status", "concede")
     setup_commands: tuple[str, ...] = ()
     keeps_vp = False  # victory points are scored, and GET /state shows them (reference: EXT.VP.1)

@@ -32,6 +32,9 @@ from warlog.domain.rulings import Malformed, Refused
 @register
 class Alternating(Alternation, Counting, Charges, Combats, TableRecords, Ruleset):
     name = "alternating"
+    title = "Alternating activation (8th/9th-edition armies, seed 000)"
+    summary = ("one joint turn a battle round: both players act in every phase, unit by unit, with pass points "
+               "for the side with fewer units")
     round_rule = "AA.TURN.1"
     anytime_commands = Ruleset.anytime_commands + ("vehicle_hit", "blast_hit", "ongoing_reserves")
 

@@ -146,10 +146,6 @@ class Warlog(Verifying, Application):
         self._inspected: dict[UUID, None] = {}   # games walked in full once in this process
         self._damaged: dict[UUID, Damaged] = {}  # and those found damaged: refused from then on
         self.heads, self._memory_heads = heads.head_store(self.recorder)
-        # several processes may write this store (PostgreSQL): a refusal judged on the cached game is judged
-        # again on the store's latest, which another process may have moved; a SQLite file (or the memory
-        # store) has this process as its one writer, so its cache is the game
-        self.shared = any(cls.__module__ == "eventsourcing.postgres" for cls in type(self.recorder).__mro__)
         self._heads_held: dict[tuple[UUID, int], str] = {}  # seat heads (seq -> hash) found in the log
 
     @classmethod
@@ -250,8 +246,9 @@ class Warlog(Verifying, Application):
 
         A write starts from the cached game without asking the store for newer events: if another
         process appended meanwhile, the store's unique (game, version) key refuses the save and the
-        retry reloads. On a store several processes write (`shared`), a refusal judged on the cached game
-        is judged again on the store's latest, since nothing else would tell that the cache was behind.
+        retry reloads. A refusal judged on the cached game stands when the store's head record is at the
+        cached version; only when another process (a second API on the SQLite file, or on PostgreSQL) has
+        moved the game on is it judged again on the store's latest (`_behind`).
 
         Inside `deferring()` (the HTTP write path on PostgreSQL) nothing is appended here: a write that
         appends returns a `Deferred`, the game judged and taken out of the cache, whose events the
@@ -288,7 +285,7 @@ class Warlog(Verifying, Application):
             except Ruling:
                 if game.version != loaded:  # made events, then refused: a rule's soundness slip; never stored
                     self._evict(game_id)
-                if cached is None or not self.shared:
+                if cached is None or not self._behind(game_id, loaded):
                     raise
             except BaseException:
                 # the cached game took events that were never stored (a refusal midway, or a lost
@@ -297,6 +294,14 @@ class Warlog(Verifying, Application):
                     self._evict(game_id)
                 raise
         return self._attempt(game_id, work, False)
+
+    def _behind(self, game_id: UUID, version: int) -> bool:
+        """Whether another process has appended to the game since this one cached it at `version`: one
+        read of the head record (the memory store has this process as its one writer)."""
+        if self._memory_heads is not None:
+            return False
+        row = self.heads.select_head(game_id)
+        return row is None or row.seq != version
 
     def _store(self, game: Game) -> None:
         """Append the game's new events and, in the same transaction, its head record (domain/heads.py);

@@ -23,13 +23,9 @@ SLUGS = {401: "unauthorized", 403: "forbidden", 404: "not-found", 409: "refused"
          413: "too-large", 415: "unsupported-media-type", 422: "malformed", 429: "too-many-requests"}
 
 
-PROBLEM_SCHEMA = {
-    "type": "object", "required": ["type", "title", "status", "detail"],
-    "properties": {"type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"},
-                   "detail": {"type": "string"}, "rule": {"type": "string", "description": "the rule that refused"},
-                   "field": {"type": "string", "description": "the field or header to fix"},
-                   "first_bad_seq": {"type": "integer", "description": "SVC.DAMAGED: the first seq whose stored "
-                                                                        "event (or snapshot) fails the check"}}}
+PROBLEM = {"$ref": "#/components/schemas/Problem"}  # api/wire.py's Problem, written in by api/openapi.py
+RETRY_AFTER = {"Retry-After": {"required": True, "description": "the seconds to wait before coming back",
+                               "schema": {"type": "integer", "minimum": 1}}}
 WHEN = {401: "no token, or an unknown one", 403: "the token may not do this (another game's, a spectator writing)",
         404: "no such game (or unit, or event)", 409: "a rule forbids it now (`rule` names it), or a race lost "
         "(`type` ends in /conflict, rule SVC.CONFLICT): send it again, or the game's stored log is damaged "
@@ -37,13 +33,15 @@ WHEN = {401: "no token, or an unknown one", 403: "the token may not do this (ano
         413: "the body is larger than the service accepts",
         415: "a body not sent as Content-Type: application/json, or JSON in another encoding than UTF-8 (RFC 8259)",
         422: "malformed: the detail says what to fix",
-        429: "too many requests or streams for this token (Retry-After)"}
+        429: "too many requests or streams for this token (Retry-After)",
+        500: "the service failed on this request: send it again (with the same Idempotency-Key, a write is not "
+             "applied twice)"}
 
 
 def problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI `responses` of these refusals, every one application/problem+json."""
-    return {status: {"description": WHEN[status],
-                     "content": {"application/problem+json": {"schema": PROBLEM_SCHEMA}}} for status in statuses}
+    return {status: {"description": WHEN[status], "content": {"application/problem+json": {"schema": PROBLEM}},
+                     **({"headers": RETRY_AFTER} if status == 429 else {})} for status in statuses}
 
 
 READS = problems(401, 403, 404, 409, 422, 429)  # every request behind a token (422: a malformed query parameter;

@@ -1,5 +1,10 @@
-"""What the served OpenAPI document adds to FastAPI's: the links from a created game to every route of it, and
-the Known-Head header every route of a game takes.
+"""What the served OpenAPI document adds to FastAPI's: the components of every body and answer, the bearer
+tokens, the links from a created game to every route of it, and the Known-Head header every route of a game
+takes.
+
+The routes read their own bodies and answer JSON the domain builds (so that the wire stays as CONTRACT.md fixes
+it), so FastAPI knows no model of either: api/schemas.py (requests, commands) and api/wire.py (answers) state
+them, and this module writes them into the document as components the operations refer to.
 
 `POST /games` answers a game id and three tokens; every route under `/games/{game_id}` takes that id
 in its path and one of those tokens as `Authorization: Bearer`. OpenAPI links say so, per token, so
@@ -11,7 +16,24 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from warlog.api import errors, schemas, wire
+from warlog.api.routes.pages import QrRequest  # a page helper's body, kept beside its route
+
 ROLES = ("A", "B", "spectator")
+SECURITY_SCHEMES = {
+    "bearer": {"type": "http", "scheme": "bearer", "description": (
+        "a token POST /games answered: seat A's or B's (reads the game, acts for that seat) or the spectator's "
+        "(reads only). Tokens of one game open nothing in another (403)")},
+    "token": {"type": "apiKey", "in": "query", "name": "token", "description": (
+        "the same token as `?token=`, for the streams and the overlay page only (a browser's EventSource cannot "
+        "send headers)")}}
+BEARER = [{"bearer": []}]  # the document's default: every operation but the anonymous ones (`security: []`)
+
+
+def components() -> dict[str, Any]:
+    """Every body and answer the document names: the request models, the commands and the answers."""
+    return {**schemas.models_components((*schemas.REQUESTS, QrRequest, *wire.ANSWERS)),
+            **schemas.command_components()}
 
 
 def game_links(document: dict[str, Any]) -> dict[str, Any]:
@@ -47,12 +69,37 @@ def known_head(document: dict[str, Any]) -> None:
                 operation.setdefault("parameters", []).append(KNOWN_HEAD)
 
 
+def failures(document: dict[str, Any]) -> None:
+    """Any request may meet a failure of the service itself: 500, as problem+json (api/errors.py Unexpected)."""
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            operation["responses"].setdefault("500", errors.problems(500)[500])
+
+
+def plain_references(document: dict[str, Any]) -> None:
+    """An answer's schema that names a component is that component alone. FastAPI writes the schema of a route's
+    return annotation (`dict[str, Any]`: an open object) and then merges the documented one into it; the route
+    keeps its annotation, whose serializer is the one the wire has always had."""
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            for response in operation.get("responses", {}).values():
+                for media in response.get("content", {}).values():
+                    schema = media.get("schema", {})
+                    if "$ref" in schema:
+                        media["schema"] = {"$ref": schema["$ref"]}
+
+
 def install(app: FastAPI) -> None:
     generate = app.openapi
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             document = generate()  # FastAPI's, which it caches in app.openapi_schema
+            document.setdefault("components", {}).setdefault("schemas", {}).update(components())
+            document["components"]["securitySchemes"] = SECURITY_SCHEMES
+            document["security"] = BEARER
+            plain_references(document)
+            failures(document)
             document["paths"]["/games"]["post"]["responses"]["201"]["links"] = game_links(document)
             known_head(document)
         return app.openapi_schema

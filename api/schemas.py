@@ -4,9 +4,11 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
+from pydantic.json_schema import models_json_schema
 
 from warlog.api.errors import Problem
 from warlog.domain import commands as cmd
@@ -76,13 +78,6 @@ class GameCreate(Body):
         return players
 
 
-class GamePublic(BaseModel):
-    game_id: str
-    version: int
-    tokens: dict[str, str]
-    dice_commitment: str | None
-
-
 def digits_only(value: Any) -> Any:
     """A URL's integer as JSON Schema's `integer` reads it: ASCII digits only. Pydantic's lax int would also take
     " 6", "+6", "6.0", "6_0" or "6" and a NEL ("6\\x85"), which the document calls no integer."""
@@ -108,7 +103,9 @@ class Armour(Body):
     rear: int = Field(ge=1, le=20)
 
 
-class Model(Body):
+class ModelLine(Body):
+    """A model line of a unit: `count` identical models."""
+
     name: str = Field(min_length=1, max_length=200)
     count: int = Field(1, ge=1, le=500)
     M: int | None = Field(None, ge=0, le=100)
@@ -154,7 +151,7 @@ class Unit(Body):
     name: str = Field(min_length=1, max_length=200)
     keywords: list[str] = Field(default_factory=list)
     abilities: list[str] = Field(default_factory=list)
-    models: list[Model] = Field(min_length=1, max_length=100)
+    models: list[ModelLine] = Field(min_length=1, max_length=100)
     weapons: list[Weapon] = Field(default_factory=list, max_length=200)
     transport: Transport | None = None
     embarked_in: str | None = None
@@ -171,60 +168,13 @@ class Unit(Body):
         return [k.upper() for k in keywords]
 
 
-class ArmyIn(Body):
+class Army(Body):
+    """A seat's army: POST /armies's JSON body (CONTRACT.md "Games and tokens")."""
+
     units: list[Unit] = Field(min_length=1, max_length=500)
 
 
-class ActionOffered(BaseModel):
-    """CONTRACT.md "Legal actions": one command this seat may send now."""
-
-    type: str = Field(description="the command type")
-    rule: str = Field(description="the RULES.md rule it follows")
-    summary: str = Field(description="one line a player reads")
-    body_schema: dict[str, Any] = Field(alias="schema", description=(
-        "a JSON Schema (2020-12) of the whole command body, in the contract's subset: type, properties, "
-        "required, additionalProperties, const, enum, minimum, maximum, minLength, maxLength, items, minItems, "
-        "maxItems, uniqueItems, title, description. Any instance is accepted if sent at once by this seat; an "
-        "`integer` is a JSON number written without a fraction, a `number` any JSON number (a measured distance, "
-        "recorded as a string)"))
-
-
-class StatePublic(BaseModel):
-    """GET /state: the current-phase projection (CONTRACT.md "Reading"), documented here, served as built."""
-
-    model_config = ConfigDict(extra="allow")
-    game_id: str
-    ruleset: str
-    version: int
-    status: Literal["setup", "in_progress", "ended"]
-    battle_round: int
-    active_seat: Seat | None
-    phase: str | None
-    sub_phase: str | None
-    awaiting: dict[str, Any] = Field(description="who must act and how: `seat` (null: either, or both) and "
-                                                 "`action`, the type of an offered action whenever it names a seat")
-    pass_points: dict[str, int]
-    declared_done: dict[str, bool]
-    cp: dict[str, int]
-    vp: dict[str, int] | None = Field(None, description="victory points scored so far, per seat, where the ruleset "
-                                                         "keeps them (reference: EXT.VP.1); absent otherwise")
-    units: dict[str, dict[str, Any]]
-    actions: list[ActionOffered] = Field(default_factory=list, description=(
-        "with a seat token, what that seat may send now that moves the game on; a command that is no instance "
-        "of one of these schemas is refused. Empty for a spectator, a past state (`?at=`) and while an undo "
-        "request waits"))
-    anytime: list[str] = Field(default_factory=list, description=(
-        "the command types (and undo, redo, approve, reject) open now besides `actions`, judged by their own "
-        "rules: free_roll, record_casualties, set_status, concede, add_entropy in set-up, the ruleset's "
-        "record-only commands"))
-    records: list[ActionOffered] = Field(default_factory=list, description=(
-        "forms for the record-only commands of `anytime` (casualties, statuses, the ruleset's own), so a client "
-        "need not know their shapes; they are judged by their own rules, not by these schemas"))
-
-
-class ActionPublic(BaseModel):
-    version: int
-    events: list[dict[str, Any]]
+ArmyIn = Army  # the name api/rosters reads it by
 
 
 MAX_DEPTH = 64  # an army is 5 levels deep, a roster file some 20; 1,000 would overflow the stack
@@ -368,7 +318,7 @@ def parse_army(body: Any) -> list[dict[str, Any]]:
     if not isinstance(body, dict):
         raise Malformed('send the army as a JSON object {"units": [Unit, …]}, or a roster file')
     try:
-        army = ArmyIn.model_validate(body)
+        army = Army.model_validate(body)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
@@ -401,37 +351,97 @@ def as_text(node: Any) -> Any:
     return out
 
 
-def body_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """A request body's JSON schema for `openapi_extra`, nested models written in place: its own `$defs`
-    would not resolve there, nor would references to components FastAPI never registered."""
-    schema = model.model_json_schema()
-    defs = schema.pop("$defs", {})
+COMPONENTS = "#/components/schemas/"
 
-    def inline(node: Any) -> Any:
-        if isinstance(node, dict):
-            if "$ref" in node:
-                return inline(defs[node["$ref"].rsplit("/", 1)[-1]])
-            return {key: inline(value) for key, value in node.items()}
-        if isinstance(node, list):
-            return [inline(value) for value in node]
-        return node
-    return as_text(inline(schema))
+
+def ref(name: str) -> dict[str, str]:
+    """A reference to one of the document's components."""
+    return {"$ref": COMPONENTS + name}
+
+
+def request_body(name: str, example: Any = None, **more: Any) -> dict[str, Any]:
+    """`openapi_extra` for a route that reads its own body: a JSON body of the component `name` (the service
+    reads and judges it itself, so FastAPI knows no model of it), and `more` media types beside it."""
+    json_body: dict[str, Any] = {"schema": ref(name)}
+    if example is not None:
+        json_body["example"] = example
+    return {"requestBody": {"required": True, "content": {"application/json": json_body, **more}}}
+
+
+def models_components(models: Iterable[type[BaseModel]]) -> dict[str, Any]:
+    """The JSON schemas of these models and of every model they hold, one component each, referring to one
+    another as components. A request model's (a `Body`'s) has check_text's rule written in (`as_text`): what a
+    request may hold is what the service judges, and an answer that holds one holds what was judged."""
+    _, document = models_json_schema([(model, "validation") for model in models], ref_template=COMPONENTS + "{model}")
+    judged = {cls.__name__ for cls in subclasses(Body)}
+    return {name: as_text(schema) if name in judged else schema
+            for name, schema in document.get("$defs", {}).items()}
+
+
+def subclasses(cls: type) -> Iterator[type]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from subclasses(sub)
+
+
+REQUESTS: tuple[type[BaseModel], ...] = (GameCreate, Army)  # the JSON bodies of games and armies (/qr: its own)
 
 
 NO_DICE = {"type": "null", "default": None, "title": "Dice", "description": (
     "this command carries no dice: any is refused (409 SVC.DICE.SERVER with server dice, 422 at the table)")}
+# the dice a roll carries at a table-dice game (CONTRACT.md "Dice"); with server dice any is refused (409)
+FACES = {"items": {"type": "integer", "minimum": 1, "maximum": 100}, "type": "array",
+         "description": "table dice: the faces in the order rolled, each in 1..sides (how many, of what kind: the "
+                        "roll's dice expression; 422 otherwise)"}
+ROLL_OFF = {"type": "object", "additionalProperties": False, "required": ["A", "B"],
+            "properties": {seat: {"type": "integer", "minimum": 1, "maximum": 6, "description": f"seat {seat}'s D6"}
+                           for seat in ("A", "B")},
+            "description": "table dice: each seat's D6 (CORE.DICE.3)"}
+# a field the players measure at the table (CORE.DIST.1): inches, any JSON number, recorded as a string; the range
+# of each moment is the offered action's (`actions`), and no rule reads more than 1000"
+MEASURED = {"distance": "inches measured at the table (a number; each moment's range is in the offered action)",
+            "pile_in": "reference Overrun fight: inches of its extra pile-in (up to 3\")"}
 
 
-def command_schemas() -> dict[str, Any]:
-    """The OpenAPI description of every command body (a oneOf keyed by `type`)."""
-    variants = []
-    for name, command_class in sorted(cmd.COMMANDS.items()):
-        schema = adapter(command_class).json_schema()
-        schema.setdefault("properties", {})["type"] = {"const": name}
-        schema["required"] = ["type", *schema.get("required", [])]
-        written = command_class.__doc__ or ""  # a dataclass without a docstring is given its signature as one
-        schema["description"] = name if written.startswith(f"{command_class.__name__}(") else written.strip() or name
-        if schema["properties"].get("dice", {}).keys() <= {"default", "title"}:  # `dice: Any`: a command with none
-            schema["properties"]["dice"] = NO_DICE
-        variants.append(as_text(schema))
-    return {"oneOf": variants}
+def measured(name: str) -> dict[str, Any]:
+    return {"anyOf": [{"type": "number", "minimum": 0, "maximum": 1000}, {"type": "null"}], "default": None,
+            "title": name.replace("_", " ").title(), "description": MEASURED[name]}
+
+
+def command_name(type_: str) -> str:
+    """A command's component: its type in CamelCase (`free_roll` is FreeRoll), as clients name it."""
+    return "".join(part.title() for part in type_.split("_"))
+
+
+def command_schema(type_: str, command_class: type) -> dict[str, Any]:
+    """One command body as the boundary parses it (domain/commands.py's dataclass), `type` fixed, its untyped
+    fields typed: `dice` as that command takes them, or null; the measured distances as numbers."""
+    schema = adapter(command_class).json_schema()
+    properties = schema.setdefault("properties", {})
+    properties["type"] = {"type": "string", "const": type_}
+    schema["required"] = ["type", *schema.get("required", [])]
+    schema["title"] = command_name(type_)
+    written = command_class.__doc__ or ""  # a dataclass without a docstring is given its signature as one
+    schema["description"] = type_ if written.startswith(f"{command_class.__name__}(") else written.strip() or type_
+    for name, field_schema in properties.items():
+        untyped = field_schema.keys() <= {"default", "title"}  # `Any` in the dataclass
+        if name == "dice":
+            properties[name] = NO_DICE if untyped else {**field_schema, "anyOf": [
+                ROLL_OFF if option.get("type") == "object" else {**option, **FACES} if option.get("type") == "array"
+                else option for option in field_schema["anyOf"]]}
+        elif untyped and name in MEASURED:
+            properties[name] = measured(name)
+    return as_text(schema)
+
+
+def command_components() -> dict[str, Any]:
+    """Every command body as a component, and `Command`: one of them, told apart by `type` (a discriminator)."""
+    named = {type_: command_name(type_) for type_ in sorted(cmd.COMMANDS)}
+    components = {named[type_]: command_schema(type_, cmd.COMMANDS[type_]) for type_ in named}
+    components["Command"] = {
+        "title": "Command", "description": "A command body: `type` names the command, and the fields are that "
+                                           "command's (CONTRACT.md \"Commands\"; GET /state offers what this seat "
+                                           "may send now)",
+        "oneOf": [ref(name) for name in named.values()],
+        "discriminator": {"propertyName": "type", "mapping": {type_: COMPONENTS + name for type_, name in named.items()}}}
+    return components

@@ -11,6 +11,7 @@ from fastapi.responses import StreamingResponse
 from warlog.api.deps import Reader, WarlogApp
 from warlog.api.errors import READS
 from warlog.api.horizon import entries_until, seeing, stored_until
+from warlog.api.wire import Analytics, answer
 from warlog.projections.analytics import attacks_summary, summarize
 from warlog.projections.export import MEDIA_TYPES, proof_entries, render
 from warlog.projections.rows import game_rows
@@ -26,7 +27,8 @@ ANALYTICS = (
     "[--db PATH | --postgres DSN]` prints the same document from the ledger projection.")
 
 
-@router.get("/games/{game_id}/analytics", summary="Luck, tempo and losses of this game", description=ANALYTICS)
+@router.get("/games/{game_id}/analytics", summary="Luck, tempo and losses of this game", description=ANALYTICS,
+            operation_id="getAnalytics", responses=answer(Analytics, "luck per seat and purpose, tempo and losses"))
 async def analytics(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
     def build() -> dict[str, Any]:
         seen = seeing(warlog, caller, lambda seen: seen)
@@ -39,7 +41,10 @@ async def analytics(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
 
 
 @router.get("/games/{game_id}/export", summary="This game's events, or every die, as NDJSON or CSV",
-            response_class=StreamingResponse,
+            response_class=StreamingResponse, operation_id="exportGame", responses={200: {
+                "description": "the rows: NDJSON (`format=ndjson`, one JSON object a line) or CSV with a header line",
+                "content": {"application/x-ndjson": {"schema": {"type": "string"}},
+                            "text/csv": {"schema": {"type": "string"}}}}},
             description="One row per event (`table=events`: the event's own fields, `data` as an object in "
                         "NDJSON and as its JSON text in CSV, beside flat columns: round, phase, seat, unit, "
                         "purpose) or per die (`table=dice`: face, sides, purpose, seat, unit, counter, source, "

@@ -10,6 +10,7 @@ from warlog.api.deps import SEQ_MAX, Reader, WarlogApp
 from warlog.api.errors import READS, Problem
 from warlog.api.horizon import seeing, stored_until
 from warlog.api.schemas import UrlInt
+from warlog.api.wire import EventAudit, Story, answer
 from warlog.domain.application import Warlog
 from warlog.projections.audit import GameLog, audit, story
 
@@ -22,7 +23,8 @@ def game_log(warlog: Warlog, caller: Any) -> tuple[GameLog, int]:
     return GameLog(str(caller.game_id), stored, undone), seen.version
 
 
-@router.get("/games/{game_id}/audit/{seq}", summary="Why event SEQ happened",
+@router.get("/games/{game_id}/audit/{seq}", summary="Why event SEQ happened", operation_id="auditEvent",
+            responses=answer(EventAudit, "the event, the request that made it, its rule, dice, facts and causes"),
             description="The command and the seat that sent it, when; the rule with its RULES.md summary and "
                         "seed file; the dice (faces, re-roll lineage, and for server dice the proof: counter, "
                         "commitment, entropy, derivation, and once the game has ended the seed and whether the "
@@ -53,8 +55,9 @@ STORY_OF = {  # `unit` and `seat` as one exploded query object: so the document 
             description="Every event of the unit (or seat) with its link, every undo request, answer, undo and "
                         "redo that touched them, and every undone roll beside the roll that replaced it "
                         "(`replaced_rolls`). Both filters together give their intersection; neither is 422.",
-            openapi_extra={"parameters": [STORY_OF]},
-            responses={422: {**READS[422], "description": "neither `unit` nor `seat` given, or a malformed one"}})
+            openapi_extra={"parameters": [STORY_OF]}, operation_id="getStory",
+            responses={**answer(Story, "the unit's (or seat's) events, the undos that touched them, replaced rolls"),
+                       422: {**READS[422], "description": "neither `unit` nor `seat` given, or a malformed one"}})
 async def audit_story(caller: Reader, warlog: WarlogApp,
                       unit: Annotated[str | None, Query(max_length=200, include_in_schema=False)] = None,
                       seat: Annotated[str | None, Query(pattern="^[AB]$", include_in_schema=False)] = None

@@ -6,7 +6,8 @@ from fastapi.responses import JSONResponse
 
 from warlog.api.deps import Seat, WarlogApp, warlog_of
 from warlog.api.errors import WRITES
-from warlog.api.schemas import ActionPublic, command_schemas, parse_command
+from warlog.api.schemas import parse_command, request_body
+from warlog.api.wire import ActionAnswer, answer
 from warlog.api.writing import no_body, write
 
 router = APIRouter(tags=["play"], responses=WRITES)
@@ -22,11 +23,11 @@ WRITE_HEADERS = {"parameters": [
                     "`*`, a list) matches none: 412 too, judged after the body (a malformed body is 422 first)"}]}
 
 
-@router.post("/games/{game_id}/commands", response_model=ActionPublic,
+@router.post("/games/{game_id}/commands", operation_id="sendCommand",
+             responses=answer(ActionAnswer, "the events the command appended (one action)"),
              summary="Send a command for this seat; answers the events it appended (one action)",
-             openapi_extra={**WRITE_HEADERS, "requestBody": {"required": True, "content": {
-                 "application/json": {"schema": command_schemas(), "example": {
-                     "type": "free_roll", "spec": "2D6", "purpose": "scatter"}}}}})
+             openapi_extra={**WRITE_HEADERS, **request_body("Command", {
+                 "type": "free_roll", "spec": "2D6", "purpose": "scatter"})})
 async def command(caller: Seat, request: Request) -> JSONResponse:
     warlog = warlog_of(request, caller.game_id)  # the hot path: one dependency fewer to solve
 
@@ -40,8 +41,9 @@ async def command(caller: Seat, request: Request) -> JSONResponse:
     return await write(request, caller, request.app.state.settings.max_command_bytes, call, "commands")
 
 
-@router.post("/games/{game_id}/undo", response_model=ActionPublic, openapi_extra=WRITE_HEADERS,
-             responses={202: {"description": "UndoRequested: the other seat must approve"}},
+@router.post("/games/{game_id}/undo", operation_id="undo", openapi_extra=WRITE_HEADERS,
+             responses={**answer(ActionAnswer, "ActionUndone: undone at once (this seat's own action, no dice)"),
+                        **answer(ActionAnswer, "UndoRequested: the other seat must approve", 202)},
              summary="Undo the latest action not yet undone (202 when it needs the other seat)")
 async def undo(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
     return await write(request, caller, request.app.state.settings.max_command_bytes,
@@ -58,19 +60,22 @@ def answer_undo(caller: Seat, warlog: WarlogApp, request: Request, approve: bool
                                     lambda: no_body(endpoint)(body())), endpoint)
 
 
-@router.post("/games/{game_id}/undo/approve", response_model=ActionPublic, openapi_extra=WRITE_HEADERS,
+@router.post("/games/{game_id}/undo/approve", operation_id="approveUndo", openapi_extra=WRITE_HEADERS,
+             responses=answer(ActionAnswer, "ActionUndone: the request approved and the action undone"),
              summary="The other seat approves the pending undo request")
 async def approve(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
     return await answer_undo(caller, warlog, request, approve=True)
 
 
-@router.post("/games/{game_id}/undo/reject", response_model=ActionPublic, openapi_extra=WRITE_HEADERS,
+@router.post("/games/{game_id}/undo/reject", operation_id="rejectUndo", openapi_extra=WRITE_HEADERS,
+             responses=answer(ActionAnswer, "UndoRejected: the request refused; the action stands"),
              summary="The other seat rejects the pending undo request")
 async def reject(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
     return await answer_undo(caller, warlog, request, approve=False)
 
 
-@router.post("/games/{game_id}/redo", response_model=ActionPublic, openapi_extra=WRITE_HEADERS,
+@router.post("/games/{game_id}/redo", operation_id="redo", openapi_extra=WRITE_HEADERS,
+             responses=answer(ActionAnswer, "ActionRedone: the latest undone action brought back"),
              summary="Bring back the latest undone action (the seat that undid it)")
 async def redo(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
     return await write(request, caller, request.app.state.settings.max_command_bytes,

@@ -13,7 +13,8 @@ from pydantic import ValidationError
 from warlog.api.deps import Seat, WarlogApp, no_unknown_query
 from warlog.api.errors import WRITES, problems
 from warlog.api.routes.commands import WRITE_HEADERS
-from warlog.api.schemas import ArmyIn, GameCreate, GamePublic, body_schema, parse_army, parse_json
+from warlog.api.schemas import GameCreate, parse_army, parse_json, request_body
+from warlog.api.wire import CreatedGame, MusterAnswer, answer
 from warlog.api.rosters import convert, is_roster, sniff
 from warlog.api.writing import is_json, media_type, not_json, now, parsed_body, read_body, write
 
@@ -32,10 +33,12 @@ CREATION_LIMIT = ("too many games created from this client address (`games_per_m
                   "`games_burst`): Retry-After says when to come back")
 
 
-@router.post("/games", status_code=201, dependencies=[Depends(no_unknown_query)], response_model=GamePublic,
-             responses={**problems(413, 415, 422), 429: {**problems(429)[429], "description": CREATION_LIMIT}},
-             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-                 "schema": body_schema(GameCreate), "example": GAME_EXAMPLE}}}},
+@router.post("/games", status_code=201, dependencies=[Depends(no_unknown_query)], response_model=CreatedGame,
+             operation_id="createGame",
+             responses={201: {"description": "the game: its id, its three tokens and, with server dice, the dice "
+                                             "commitment"},
+                        **problems(413, 415, 422), 429: {**problems(429)[429], "description": CREATION_LIMIT}},
+             openapi_extra={**request_body("GameCreate", GAME_EXAMPLE), "security": []},
              summary="Create a game: three tokens and, with server dice, the dice commitment")
 async def create_game(request: Request) -> dict:
     # judged before the body is read: a refused creation costs nothing
@@ -59,8 +62,8 @@ ROSTER_BODY = {"schema": {"type": "string", "format": "binary", "description": (
     "a roster file as the raw body (CONTRACT.md \"Roster import\"): a BattleScribe .rosz (known by its PK "
     "magic bytes, whatever the Content-Type), a .ros (XML) or New Recruit JSON (a top-level \"roster\"). The "
     "answer adds `import`: {format, units (the unit ids), unmapped: [{path, what}]}")}}
-ARMY_ANSWER = {200: {"description": "ArmyMustered: the events appended; from a roster file also `import`, "
-                                    "what was read and what could not be mapped (with its path in the roster)"}}
+ARMY_ANSWER = answer(MusterAnswer, "ArmyMustered: the events appended; from a roster file also `import`, what "
+                                   "was read and what could not be mapped (with its path in the roster)")
 ROSTER_OR_JSON = {415: {**problems(415)[415], "description": "a body that is neither a roster file (sent as "
                                                              "application/octet-stream, or known by its bytes: "
                                                              ".rosz by its PK bytes, XML, JSON with a top-level "
@@ -97,9 +100,9 @@ class RosterFile(bytes):
 
 @router.post("/games/{game_id}/armies", summary="Muster (or replace) this seat's army until the game starts: "
                                                  "a JSON army, or a roster file (.rosz, .ros, New Recruit JSON)",
-             openapi_extra={**WRITE_HEADERS, "requestBody": {"required": True, "content": {
-                 "application/json": {"schema": body_schema(ArmyIn), "example": ARMY_EXAMPLE},
-                 "application/octet-stream": ROSTER_BODY}}}, responses={**WRITES, **ROSTER_OR_JSON, **ARMY_ANSWER})
+             operation_id="musterArmy",
+             openapi_extra={**WRITE_HEADERS, **request_body("Army", ARMY_EXAMPLE, **{ROSTER_TYPE: ROSTER_BODY})},
+             responses={**WRITES, **ROSTER_OR_JSON, **ARMY_ANSWER})
 async def muster(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
     settings = request.app.state.settings
 

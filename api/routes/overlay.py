@@ -13,7 +13,8 @@ from warlog.api.deps import Reader, StreamReader, WarlogApp
 from warlog.api.errors import READS
 from warlog.api.horizon import Horizon, seeing, state_of
 from warlog.api.live import current, follow
-from warlog.api.routes.stream import CountedStream
+from warlog.api.routes.stream import STREAMED, TOKEN, CountedStream, sse
+from warlog.api.wire import Overlay, answer
 from warlog.domain.application import Warlog
 from warlog.projections.overlay import overlay_view
 
@@ -28,14 +29,17 @@ def overlay_at(warlog: Warlog, seen: Horizon) -> dict[str, Any]:
     return overlay_view(state, version)
 
 
-@router.get("/games/{game_id}/overlay", summary="The compact overlay view", description=DESCRIPTION)
+@router.get("/games/{game_id}/overlay", summary="The compact overlay view", description=DESCRIPTION,
+            operation_id="getOverlay", responses=answer(Overlay, "what the overlay draws now"))
 async def overlay(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
     return await run_in_threadpool(seeing, warlog, caller, partial(overlay_at, warlog))
 
 
 @router.get("/games/{game_id}/overlay/stream", response_class=EventSourceResponse,
             summary="Server-Sent Events: the overlay now, then a new one whenever events come in (`id:` = version)",
-            description=DESCRIPTION + " `?token=` for browsers; keep-alives are comments.")
+            description=DESCRIPTION + " `?token=` for browsers; keep-alives are comments.",
+            operation_id="streamOverlay", responses=sse(Overlay, "overlay", "the game's version"),
+            openapi_extra={**STREAMED, "parameters": [TOKEN]})
 async def overlay_stream(caller: StreamReader, warlog: WarlogApp, request: Request) -> EventSourceResponse:
     seen = await current(warlog, caller)
     limits = request.app.state.limits

@@ -8,6 +8,7 @@ from fastapi.responses import HTMLResponse
 
 from warlog.api.deps import stream_reader
 from warlog.api.errors import problems
+from warlog.api.routes.stream import STREAMED, TOKEN
 
 router = APIRouter(tags=["overlay"])
 PAGE = (files("warlog.api") / "static" / "overlay.html").read_text(encoding="utf-8")  # package data
@@ -30,6 +31,8 @@ HEADERS = {
                         "roll with its faces and the units each seat has lost. The token is checked like any read "
                         "(401, then 404, then 403, as problem+json): a wrong token never gets the page. A "
                         "spectator token of a game with `options.spectator_delay_s` shows the game that late.",
-            responses=problems(401, 403, 404, 409, 422, 429))  # 409: a damaged game, as for every read
+            operation_id="getOverlayPage", openapi_extra={**STREAMED, "parameters": [TOKEN]},
+            responses={200: {"description": "the overlay page"},
+                       **problems(401, 403, 404, 409, 422, 429)})  # 409: a damaged game, as for every read
 async def overlay_page() -> HTMLResponse:
     return HTMLResponse(PAGE, headers=HEADERS)

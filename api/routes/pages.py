@@ -13,7 +13,7 @@ from pydantic import Field, ValidationError
 
 from warlog.api.deps import no_unknown_query
 from warlog.api.errors import problems
-from warlog.api.schemas import Body, body_schema, parse_json
+from warlog.api.schemas import Body, parse_json, request_body
 from warlog.api.writing import is_json, not_json, read_body
 
 router = APIRouter(tags=["pages"])
@@ -61,7 +61,9 @@ async def asset(name: str) -> Response:
     return Response(ASSETS[name], media_type=kind, headers={**HEADERS, "Cache-Control": "no-cache"})
 
 
-class QrIn(Body):
+class QrRequest(Body):
+    """POST /qr's body: the text to draw as a QR code."""
+
     # a QR code at error correction M holds 2,331 bytes: 500 characters fit whatever they are (4 UTF-8 bytes each
     # at most), where 1,000 emoji would not (segno refused them: a 500); a seat's link is some 150
     data: str = Field(min_length=1, max_length=500, description="the text to encode, usually a seat's link")
@@ -72,12 +74,12 @@ class QrIn(Body):
 QR_BYTES = 64 * 1024
 
 
-@router.post("/qr", dependencies=[Depends(no_unknown_query)], response_class=Response, responses={
-    200: {"content": {"image/svg+xml": {}}, "description": "the QR code as an SVG document"},
-    **problems(413, 415, 422)},
-             openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
-                 "schema": body_schema(QrIn),
-                 "example": {"data": "http://192.168.1.20:8000/play/0f6e…#token=…&seat=A"}}}}},
+@router.post("/qr", dependencies=[Depends(no_unknown_query)], response_class=Response, operation_id="drawQrCode",
+             responses={200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}},
+                              "description": "the QR code as an SVG document"},
+                        **problems(413, 415, 422)},
+             openapi_extra={**request_body("QrRequest", {"data": "http://192.168.1.20:8000/play/0f6e…#token=…&seat=A"}),
+                            "security": []},
              summary="A QR code (SVG) of a text: a seat's table-app link, to open it on a phone",
              description="A POST, not a GET with `?data=`: a seat's link carries its token, and a body never "
                          "reaches an access log or a browser's history. Error correction M, 4-module quiet zone; "
@@ -87,7 +89,7 @@ async def qr(request: Request) -> Response:
     if not is_json(request.headers.get("content-type")):
         raise not_json(request.headers.get("content-type"))
     try:
-        body = QrIn.model_validate(parse_json(raw))
+        body = QrRequest.model_validate(parse_json(raw))
     except ValidationError as error:
         raise RequestValidationError(error.errors(include_url=False)) from None
     drawn = io.BytesIO()  # a standalone SVG document (with its xmlns), so an <img> can show it

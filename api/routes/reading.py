@@ -9,7 +9,8 @@ from fastapi.concurrency import run_in_threadpool
 from warlog.api.deps import SEQ_MAX, After, Reader, Verifier, WarlogApp
 from warlog.api.errors import READS, Problem
 from warlog.api.horizon import Horizon, entries_page, seeing, state_of
-from warlog.api.schemas import StatePublic, UrlInt
+from warlog.api.schemas import UrlInt
+from warlog.api.wire import EventsPage, State, VerifyReport, answer
 from warlog.domain.integrity import Damaged
 from warlog.projections.state import state_view
 
@@ -17,7 +18,7 @@ router = APIRouter(tags=["reading"], responses=READS)
 
 
 @router.get("/games/{game_id}/state", summary="The current-phase projection (`?at=SEQ`: as it stood after event SEQ)",
-            responses={200: {"model": StatePublic}},
+            operation_id="getState", responses=answer(State, "the state (with a seat token, what it may send now)"),
             description="`round_heads` lists the head hash recorded at the end of each battle round: keep them, "
                         "and `GET /verify?head=` tells whether the log still extends one. A spectator token of a "
                         "game with `options.spectator_delay_s` sees the state that many seconds late.")
@@ -38,7 +39,8 @@ async def state(caller: Reader, warlog: WarlogApp,
     return await run_in_threadpool(seeing, warlog, caller, view)
 
 
-@router.get("/games/{game_id}/events", summary="The game log, oldest first, with `undone` as of now")
+@router.get("/games/{game_id}/events", summary="The game log, oldest first, with `undone` as of now",
+            operation_id="getEvents", responses=answer(EventsPage, "a page of the log, and the game's latest seq"))
 async def events(caller: Reader, warlog: WarlogApp,
                  after: After = 0,
                  limit: Annotated[int, Query(ge=1, le=SEQ_MAX, description="at most this many (honoured up to 1,000)"), UrlInt] = 100) -> dict[str, Any]:
@@ -49,6 +51,7 @@ async def events(caller: Reader, warlog: WarlogApp,
 
 
 @router.get("/games/{game_id}/verify", summary="Recompute the hash chain (and, once ended, every server roll)",
+            operation_id="verifyLog", responses=answer(VerifyReport, "the report, damaged or not"),
             description="Always the report (200), damaged or not: `chain_ok` is false for every form of "
                         "SVC.DAMAGED, `damage` naming the form (altered, missing, reordered, unreadable, snapshot, "
                         "metadata, truncated, head), `first_bad_seq` where and `detail` why. Beside the chain: the "

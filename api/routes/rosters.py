@@ -11,15 +11,18 @@ from warlog.api.errors import problems
 from warlog.api.rosters import convert, is_roster
 from warlog.api.routes.games import ROSTER_BODY, ROSTER_OR_JSON, ROSTER_TYPE
 from warlog.api.schemas import utf8
+from warlog.api.wire import RosterConversion, answer
 from warlog.api.writing import is_json, media_type, not_json, read_body
 
 router = APIRouter(tags=["games"])
 
 
 @router.post("/rosters/convert", dependencies=[Depends(no_unknown_query)], summary="Convert a roster file (.rosz, .ros, New Recruit JSON) to units",
-             responses={**problems(413), **ROSTER_OR_JSON},
-             openapi_extra={"requestBody": {"required": True, "content": {
-                 "application/octet-stream": ROSTER_BODY}}})
+             operation_id="convertRoster",
+             responses={**answer(RosterConversion, "the units read, and what could not be mapped (with its path)"),
+                        **problems(413), **ROSTER_OR_JSON},
+             openapi_extra={"requestBody": {"required": True, "content": {"application/octet-stream": ROSTER_BODY}},
+                            "security": []})
 async def convert_roster(request: Request, ruleset: Literal["reference", "alternating", "heresy"] | None = Query(
         None, description="the ruleset the units are for; default: the one the roster's game system plays as "
                           "(40k 10th/11th reference, 8th/9th alternating, Horus Heresy heresy)")) -> dict[str, Any]:

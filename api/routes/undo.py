@@ -9,12 +9,14 @@ from fastapi.concurrency import run_in_threadpool
 from warlog.api.deps import Reader, WarlogApp
 from warlog.api.errors import READS
 from warlog.api.horizon import Horizon, seeing
+from warlog.api.wire import UndoPreview, answer
 from warlog.projections.state import undo_view
 
 router = APIRouter(tags=["play"], responses=READS)
 
 
 @router.get("/games/{game_id}/undo", summary="What POST /undo and POST /redo would do now, for this token",
+            operation_id="previewUndo", responses=answer(UndoPreview, "what undo and redo would do now"),
             description="`undo`: the seqs of the latest action not yet undone, who took it, whether it rolled "
                         "dice, and whether undoing it needs the other seat (202 + UndoRequested) or happens at "
                         "once (200). `redo`: the seqs it would bring back and whether this seat may. "

@@ -80,8 +80,13 @@ def st_run(url: str, phase: str, where: Path) -> dict[str, Any]:
                           f'[headers]\nAuthorization = "Bearer {game["tokens"]["A"]}"\n'
                           f'Known-Head = "{game["head"]}"\n')
     report = where / f"{phase}.json"
+    # in the stateful phase each request's token comes from the created game's links (`header.Authorization`),
+    # which ignored_auth cannot take away, so it re-sends the valid token and calls the 200 "invalid auth
+    # accepted"; the other phases run that check with the token the config gives, and tests/integration holds
+    # the 401s of a missing or unknown token
+    skipped = ["--exclude-checks", "ignored_auth"] if phase == "stateful" else []
     command = [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "run", f"{url}/openapi.json",
-               "--phases", phase, "--checks", "all", "--exclude-path-regex", STREAMS, "--seed", SEED,
+               "--phases", phase, "--checks", "all", "--exclude-path-regex", STREAMS, "--seed", SEED, *skipped,
                # one worker: CPython 3.11.7 parses ASTs unsafely across threads (gh-106905), which hypothesis
                # does while describing a strategy, and two workers failed a run on it
                "--workers", "1", "--report", "json", "--report-json-path", str(report)]

@@ -1,0 +1,670 @@
+"""What the service answers, as the OpenAPI document states it: one model per shape on the wire.
+
+These models document; they do not serialize. The routes answer the JSON the domain and the projections build
+(CONTRACT.md fixes it), and the document says what that JSON is, so that a client generated from
+`/openapi.json` (openapi-python-client, openapi-typescript, datamodel-code-generator) reads every answer as typed
+values. `tests/e2e/test_answers_match_the_document.py` holds each answer of played games, and the answers
+recorded by older code, to these schemas; schemathesis checks them against every answer it draws.
+
+A field the answer leaves out where it does not apply is `X | SkipJsonSchema[None] = absent()`: optional,
+never null. A field that is always there but may be null is `X | None` without a default.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic.json_schema import SkipJsonSchema
+
+from warlog.api.schemas import COMPONENTS, Armour, Options, Status, Unit
+from warlog.domain.integrity import FORMS
+
+Seat = Literal["A", "B"]
+Hex64 = Annotated[str, Field(pattern="^[0-9a-f]{64}$", description="a SHA-256 digest, 64 lower-case hex digits")]
+Seq = Annotated[int, Field(ge=1, description="an event's seq: its place in the game log, from 1")]
+Version = Annotated[int, Field(ge=1, description="the seq of the game's latest event (undone ones included)")]
+Link = Annotated[str, Field(description="the path of an event's audit, /games/{game_id}/audit/{seq}")]
+Damage = Literal[FORMS]  # type: ignore[valid-type]
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+
+
+def absent(**kwargs: Any) -> Any:
+    """A field left out where it does not apply: not required, never null (and no `default: null` stated)."""
+    return Field(None, json_schema_extra=_no_default, **kwargs)
+
+
+class Answer(BaseModel):
+    """A JSON object the service builds with exactly these fields."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class OpenAnswer(BaseModel):
+    """A JSON object with these fields and, by design, possibly more (a ruleset's own, a problem's extensions)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+# -- the log ---------------------------------------------------------------------------------------------------
+
+
+class EventData(RootModel[dict[str, Any]]):
+    """The event type's own fields, as that event recorded them (CONTRACT.md "Reading"): strings, integers,
+    booleans, null, lists and objects, never floats (a measured distance is a string such as "7.5"). Every roll
+    event carries `spec`, `sides`, `faces`, `total` and `purpose` (server rolls their `counter` too); `ActionUndone`
+    and `ActionRedone` carry `seqs`. Each of the service's event types has fields of its own, so this stays an
+    object of them; `GET /audit/{seq}` explains one event's fields in words."""
+
+
+class Event(Answer):
+    """One entry of the hash-chained game log, the same in every answer and stream (CONTRACT.md "Reading")."""
+
+    seq: Seq
+    type: str = Field(description="the event type, e.g. PassPointSpent, RollMade, ActionUndone")
+    at: datetime = Field(description="when the service stamped it: ISO-8601 UTC with milliseconds")
+    by: Seat | None = Field(description="the seat whose request made it; null for the game's creation")
+    rule: str | None = Field(description="the RULES.md rule it applies")
+    data: EventData
+    undone: bool = Field(description="whether the latest ActionUndone/ActionRedone naming it is an ActionUndone, as "
+                                     "of this answer (a stream sends each event as appended: false). Not hashed")
+    prev_hash: Hex64 = Field(description="the previous event's hash (64 zeros for the first)")
+    hash: Hex64 = Field(description="SHA-256 of the event's canonical JSON without `hash` and `undone`")
+    request: Hex64 | SkipJsonSchema[None] = absent(
+        description="SHA-256 of the canonical JSON of the request that made it (the command as sent, the seat, the "
+                    "Idempotency-Key), hashed with the event; events stored before request digests have none")
+
+
+class ActionAnswer(Answer):
+    """A write's answer: the events this one action appended (CONTRACT.md "Commands", "Undo and redo")."""
+
+    version: Version
+    events: list[Event] = Field(description="the events this request appended, oldest first")
+
+
+class Unmapped(Answer):
+    path: str = Field(description="where in the roster file, e.g. roster/forces/0/selections/3/profiles/2")
+    what: str = Field(description="what could not be mapped there, or which convention was assumed")
+
+
+class RosterImport(Answer):
+    format: Literal["rosz", "ros", "json"]
+    units: list[str] = Field(description="the ids of the units read from the file")
+    unmapped: list[Unmapped]
+
+
+class MusterAnswer(ActionAnswer):
+    """The muster's answer (ArmyMustered); from a roster file also `import`: what was read and what was not."""
+
+    import_: RosterImport | SkipJsonSchema[None] = absent(alias="import", description="a roster file's import")
+
+
+class RosterConversion(Answer):
+    """POST /rosters/convert: the roster file read as the contract's units, no game touched."""
+
+    format: Literal["rosz", "ros", "json"]
+    ruleset: Literal["alternating", "reference", "heresy"]
+    units: list[Unit]
+    unmapped: list[Unmapped]
+
+
+class EventsPage(Answer):
+    events: list[Event] = Field(description="oldest first, at most `limit` of them")
+    last_seq: int = Field(ge=0, description="the game's latest seq, whatever the page holds")
+
+
+# -- games -----------------------------------------------------------------------------------------------------
+
+
+class Tokens(BaseModel):
+    A: str = Field(description="seat A's token: reads the game and acts for seat A")
+    B: str = Field(description="seat B's token")
+    spectator: str = Field(description="reads only (late by `spectator_delay_s`, if set)")
+
+
+class CreatedGame(BaseModel):
+    """POST /games's answer (serialized through this model: the service keeps to its fields)."""
+
+    game_id: str = Field(description="the game's id (a UUID)")
+    version: Version
+    tokens: Tokens
+    dice_commitment: str | None = Field(description="server dice: sha256 of the secret seed, 64 hex digits; null "
+                                                    "at a table-dice game")
+
+
+# -- the state -------------------------------------------------------------------------------------------------
+
+
+class SeatCounts(Answer):
+    A: int
+    B: int
+
+
+class SeatFlags(Answer):
+    A: bool
+    B: bool
+
+
+class SeatNames(Answer):
+    A: str
+    B: str
+
+
+class AwaitedRoll(Answer):
+    """A roll the game waits for (CONTRACT.md "Dice"): that seat answers `{"type": "roll", "dice": [...]}`."""
+
+    purpose: str = Field(description="what it decides, e.g. battle_shock, charge, regroup, hit")
+    unit: str | None = Field(description="the unit it is for")
+    spec: str = Field(description="the dice expression, e.g. 2D6")
+    rule: str = Field(description="the RULES.md rule that calls for it")
+
+
+class QueuedRoll(AwaitedRoll):
+    """A roll triggered and waiting its turn (CORE.SEQ.1); the first is the one `awaiting` names."""
+
+    seat: Seat
+
+
+class AttackChoice(Answer):
+    """Reference: an attack paused for a Command Re-roll or for the defender's choice of group."""
+
+    step: str = Field(description="the attack step paused: hit, wound, save, damage or hazard")
+    batch: list[int] | None = Field(description="the faces of the batch a Command Re-roll may re-roll from")
+    choices: list[int] = Field(description="what may be chosen: dice indices (command_reroll) or model line indices "
+                                           "(allocate)")
+
+
+class Awaiting(OpenAnswer):
+    """Who must act and how (CONTRACT.md "Reading"). A ruleset's own prompt may carry fields of its own."""
+
+    seat: Seat | None = Field(description="who must act; null when either seat may (start_game, roll_off) or while "
+                                          "both still have to (confirm_count)")
+    action: str = Field(description="the type of an offered action whenever it names a seat: start_game, roll_off, "
+                                    "choose_order, confirm_count, select, roll, end_phase, a ruleset's own prompt "
+                                    "(react, pile_in, consolidate, ...), or none once the game has ended")
+    unit: str | None | SkipJsonSchema[None] = absent(description="the unit the prompt is about")
+    rule: str | SkipJsonSchema[None] = absent(description="the rule that prompts it")
+    reaction: str | SkipJsonSchema[None] = absent(description="a reaction window's kind (overwatch, move, "
+                                                              "snap_shots)")
+    against: str | SkipJsonSchema[None] = absent(description="the enemy unit a reaction answers")
+    roll: AwaitedRoll | SkipJsonSchema[None] = absent(description="`action` roll: the roll awaited")
+    choice: AttackChoice | SkipJsonSchema[None] = absent(description="reference: a paused attack's choice")
+
+
+class LastRoll(Answer):
+    seq: Seq
+    purpose: str
+    faces: list[int]
+    total: int | None
+    seat: Seat | None
+    unit: str | None
+
+
+class RoundHead(Answer):
+    """The head recorded at the end of a battle round: keep it, and `GET /verify?head=` tells whether the log still
+    extends it."""
+
+    battle_round: int
+    seq: int
+    head_hash: Hex64
+
+
+class GameResult(Answer):
+    reason: str = Field(description="why the game ended, e.g. battle_rounds, concession")
+    winner: Seat | None
+
+
+class EffectSince(Answer):
+    battle_round: int
+    phase: str | None
+
+
+class UnitEffect(Answer):
+    """CORE.PER.1/2 (reference): what lasts a while on a unit, since when and until when."""
+
+    effect: str
+    by: Seat
+    until: str = Field(description="end_of_phase, end_of_turn, end_of_battle_round or start_of_next_turn")
+    since_seq: Seq
+    since: EffectSince
+
+
+class UnitState(Answer):
+    """One unit as the table stands (CONTRACT.md "Reading")."""
+
+    owner: Seat
+    name: str
+    models_alive: int
+    starting_strength: int = Field(description="CORE.STR.1")
+    strength: Literal["full", "below_starting", "half", "below_half", "destroyed"] = Field(description="CORE.STR.2")
+    wounds_lost: int = Field(description="wounds lost by its wounded model")
+    statuses: list[Status]
+    selected: bool = Field(description="picked in the current sub-phase")
+    eligible: bool = Field(description="may be selected now")
+    in_reserves: bool
+    arriving: bool
+    embarked_in: str | None
+    action: str | None = Field(description="reference: the action it started this turn (RS.CMD.3)")
+    effects: list[UnitEffect]
+
+
+class CommandSchema(RootModel[dict[str, Any]]):
+    """A JSON Schema (2020-12) of a whole command body, in the contract's subset ("Legal actions"): type,
+    properties, required, additionalProperties, const, enum, minimum, maximum, minLength, maxLength, items,
+    minItems, maxItems, uniqueItems, title, description. A schema, not a value: hand it to a JSON Schema validator
+    or form renderer. Any instance of it, sent at once by this seat, is accepted."""
+
+
+class ActionOffered(Answer):
+    """One command this seat may send now (CONTRACT.md "Legal actions")."""
+
+    type: str = Field(description="the command type")
+    rule: str = Field(description="the RULES.md rule it follows")
+    summary: str = Field(description="one line a player reads")
+    body_schema: CommandSchema = Field(alias="schema")
+
+
+class State(Answer):
+    """GET /state: the current-phase projection (CONTRACT.md "Reading")."""
+
+    game_id: str
+    ruleset: str
+    version: Version
+    status: Literal["setup", "in_progress", "ended"]
+    battle_round: int
+    active_seat: Seat | None = Field(description="null in the joint turns of alternating")
+    phase: str | None
+    sub_phase: str | None
+    awaiting: Awaiting
+    pass_points: SeatCounts
+    declared_done: SeatFlags
+    cp: SeatCounts
+    dice: Literal["server", "table"]
+    players: SeatNames
+    options: Options
+    dice_commitment: str | None
+    mustered: SeatFlags
+    result: GameResult | None
+    last_roll: LastRoll | None = Field(description="the latest roll (a free roll left out)")
+    queue: list[QueuedRoll] = Field(description="CORE.SEQ.1: rolls triggered at once, in order; `awaiting` is the "
+                                                "first")
+    round_heads: list[RoundHead]
+    units: dict[str, UnitState] = Field(description="every unit of both armies, by unit id")
+    vp: SeatCounts | SkipJsonSchema[None] = absent(description="victory points scored so far, where the ruleset "
+                                                               "keeps them (reference: EXT.VP.1)")
+    actions: list[ActionOffered] = Field(description=(
+        "what this seat may send now that moves the game on; a command that is no instance of one of these schemas "
+        "is refused. Empty for a spectator, a past state (`?at=`) and while an undo request waits"))
+    anytime: list[str] = Field(description=(
+        "the command types (and undo, redo, approve, reject) open now besides `actions`, judged by their own rules: "
+        "free_roll, record_casualties, set_status, concede, add_entropy in set-up, the ruleset's record-only "
+        "commands"))
+    records: list[ActionOffered] = Field(description=(
+        "forms for the record-only commands of `anytime` (casualties, statuses, the ruleset's own), so a client need "
+        "not know their shapes; judged by their own rules, not by these schemas"))
+
+
+# -- undo ------------------------------------------------------------------------------------------------------
+
+
+class UndoNext(Answer):
+    seqs: list[int] = Field(description="the seqs of the latest action not yet undone")
+    action_by: Seat
+    rolled_dice: bool
+    needs_consent: bool = Field(description="true: POST /undo answers 202 and the other seat must approve")
+
+
+class RedoNext(Answer):
+    seqs: list[int]
+    allowed: bool = Field(description="whether this token's seat may redo it")
+
+
+class PendingUndo(Answer):
+    requested_by: Seat
+    seqs: list[int]
+    you_answer: bool = Field(description="whether this token's seat approves or rejects it")
+
+
+class UndoPreview(Answer):
+    """GET /undo: what POST /undo and POST /redo would do now, for this token."""
+
+    version: Version
+    undo: UndoNext | None
+    redo: RedoNext | None
+    pending_request: PendingUndo | None
+
+
+# -- the chain's check -----------------------------------------------------------------------------------------
+
+
+class VerifyReport(Answer):
+    """GET /verify: always this report (200), damaged or not (CONTRACT.md "Reading")."""
+
+    chain_ok: bool = Field(description="false for every form of SVC.DAMAGED")
+    events: int = Field(ge=0, description="the events checked")
+    head_hash: Hex64 = Field(description="the hash of the latest event checked")
+    first_bad_seq: int | None = Field(description="where the log is damaged")
+    dice_ok: bool | None = Field(description="once the game has ended: whether every server roll re-derives from "
+                                             "the revealed seed; null before")
+    server_seed: Hex64 | None = Field(description="revealed once the game has ended")
+    commands_ok: bool | None = Field(description="whether every stored request, played again, makes exactly the "
+                                                 "events stored with it (null when the chain is broken)")
+    first_unmatched_seq: int | None = Field(description="the first stored request that does not")
+    commands_mismatch: str | SkipJsonSchema[None] = absent(description="why that request does not match")
+    damage: Damage | SkipJsonSchema[None] = absent(description="the form of the damage, when chain_ok is false")
+    detail: str | SkipJsonSchema[None] = absent(description="why it is damaged, when chain_ok is false")
+    head: Hex64 | SkipJsonSchema[None] = absent(description="with ?head=: the head hash asked about")
+    head_seq: int | None | SkipJsonSchema[None] = absent(description="with ?head=: the seq of that hash in the log")
+    extends_head: bool | SkipJsonSchema[None] = absent(description="with ?head=: whether the log still extends it")
+
+
+# -- the audit -------------------------------------------------------------------------------------------------
+
+
+class RuleText(Answer):
+    id: str
+    section: str | None
+    seed_file: str | None
+    summary: str | None = Field(description="the rule in a line; null for an ID the catalogue does not know")
+
+
+class SentRecord(Answer):
+    """The request that made the event: the command as the service recorded it, who sent it, when."""
+
+    command: dict[str, Any] | None = Field(description=(
+        "the command as recorded: its `type` and every field of that command type, defaults filled in (a muster's "
+        "is {type: muster, units: n}); null for the game's creation"))
+    endpoint: str = Field(description="e.g. POST commands, POST undo, POST /games")
+    by: Seat | None
+    at: datetime
+    action_seqs: list[int] = Field(description="every seq of the action it belongs to")
+    action_link: Link
+
+
+class Die(Answer):
+    seat: Seat | None
+    face: int
+    sides: int
+    counts: bool = Field(description="false for a die a re-roll replaced")
+    rerolled: bool
+    replaced: bool
+    critical: bool
+
+
+class Reroll(Answer):
+    die: int = Field(description="the die's index in the batch")
+    face: int
+    replaced: bool
+
+
+class SeatEntropy(Answer):
+    A: str
+    B: str
+
+
+class DiceProof(Answer):
+    """Server dice: everything a judge needs to re-derive the faces (CONTRACT.md "Server dice")."""
+
+    counter: int
+    dice_commitment: str | None
+    game_id: str
+    entropy: SeatEntropy
+    derivation: str
+    message_block_0: str
+    server_seed: str | None = Field(description="revealed once the game has ended")
+    verified: bool | None = Field(description="once revealed: whether the seed re-derives these faces")
+    how_to_check: str
+
+
+class AuditDice(Answer):
+    purpose: str | None
+    spec: str | None
+    sides: int | None
+    faces: list[int]
+    total: int | None
+    seat: Seat | None
+    unit: str | None
+    source: Literal["server", "table"]
+    dice: list[Die]
+    rerolls: list[Reroll]
+    proof: DiceProof | SkipJsonSchema[None] = absent(description="server dice only")
+
+
+class ProfileLine(Answer):
+    """A model line as mustered, with the characteristics it states."""
+
+    name: str | None
+    count: int
+    M: int | SkipJsonSchema[None] = absent()
+    T: int | SkipJsonSchema[None] = absent()
+    Sv: int | SkipJsonSchema[None] = absent()
+    InSv: int | SkipJsonSchema[None] = absent()
+    W: int | SkipJsonSchema[None] = absent()
+    Ld: int | SkipJsonSchema[None] = absent()
+    OC: int | SkipJsonSchema[None] = absent()
+    BS: int | SkipJsonSchema[None] = absent()
+    WS: int | SkipJsonSchema[None] = absent()
+    I: int | SkipJsonSchema[None] = absent()  # noqa: E741 (the Initiative characteristic's name)
+    A: int | SkipJsonSchema[None] = absent()
+    hull_points: int | SkipJsonSchema[None] = absent()
+    armour: Armour | SkipJsonSchema[None] = absent()
+
+
+class UnitProfile(Answer):
+    """A unit's characteristics as they stood when the event happened."""
+
+    name: str | None
+    owner: Seat
+    keywords: list[str]
+    abilities: list[str]
+    Ld: int | None
+    models: list[ProfileLine]
+    statuses_at_muster: list[str]
+    mustered_at: Link
+
+
+class Attested(Answer):
+    """A fact a seat attested (the table saw it), beside what the service judged."""
+
+    by: str | None = Field(description="the seat that attested it")
+    fact: str
+    reason: str | SkipJsonSchema[None] = absent()
+    service_reason: str | None | SkipJsonSchema[None] = absent()
+    value: str | SkipJsonSchema[None] = absent(description="a distance measured at the table")
+    faces: list[int] | SkipJsonSchema[None] = absent(description="dice rolled at the table")
+    values: dict[str, Any] | SkipJsonSchema[None] = absent(description="the event's own fields, as attested")
+
+
+class AuditFacts(Answer):
+    characteristics: dict[str, UnitProfile] = Field(description="the units the event names, by unit id")
+    used: dict[str, Any] = Field(description="the fields of the event's data the rule read (a subset of `data`)")
+    attested: list[Attested]
+
+
+class EventLink(Answer):
+    seq: Seq
+    type: str
+    why: str
+    link: Link
+
+
+class EventAudit(Answer):
+    """GET /audit/{seq}: why that event happened."""
+
+    game_id: str
+    seq: Seq
+    link: Link
+    event: Event
+    sent: SentRecord
+    rule: RuleText | None
+    also: list[RuleText] = Field(description="the other rules it applies")
+    dice: AuditDice | None
+    facts: AuditFacts
+    causes: list[EventLink] = Field(description="the earlier events it depends on, nearest reason first")
+    undo_history: list[EventLink] = Field(description="the undo requests, answers, undos and redos that touched it")
+
+
+class StoryEvent(Event):
+    link: Link
+    sent_by: Seat | None = Field(description="the seat whose request made it")
+
+
+class RollBrief(Answer):
+    seq: Seq
+    purpose: str
+    unit: str | None
+    seat: Seat | None
+    faces: list[int]
+    total: int | None
+    counter: int | None
+    undone: bool
+    link: Link
+
+
+class ReplacedRoll(Answer):
+    undone: RollBrief
+    replaced_by: RollBrief | None
+
+
+class Story(Answer):
+    """GET /audit?unit=&seat=: a unit's or a seat's whole story."""
+
+    game_id: str
+    unit: str | None
+    seat: Seat | None
+    events: list[StoryEvent]
+    undos: list[EventLink]
+    replaced_rolls: list[ReplacedRoll]
+
+
+# -- the overlay -----------------------------------------------------------------------------------------------
+
+
+class UnitsLost(Answer):
+    A: list[str]
+    B: list[str]
+
+
+class Overlay(Answer):
+    """What a stream overlay draws."""
+
+    game_id: str
+    version: Version
+    status: Literal["setup", "in_progress", "ended"]
+    players: SeatNames
+    battle_round: int
+    battle_rounds: int | None
+    phase: str | None
+    sub_phase: str | None
+    active_seat: Seat | None
+    whose_go: Seat | None = Field(description="null when either seat may act")
+    awaiting: str = Field(description="the state's `awaiting.action`")
+    pass_points: SeatCounts
+    cp: SeatCounts
+    last_roll: LastRoll | None = Field(description="the newest roll, a free roll included")
+    units_destroyed: UnitsLost = Field(description="by the seat that lost them")
+    result: GameResult | None
+
+
+# -- analytics -------------------------------------------------------------------------------------------------
+
+
+class AnalyticsGame(Answer):
+    game_id: str
+    ruleset: str
+    dice: Literal["server", "table"]
+    created_at: datetime
+    player_a: str | None
+    player_b: str | None
+    battle_rounds: int | None
+    dice_commitment: str | None
+
+
+class DiceLuck(Answer):
+    """One seat's dice of one purpose against the exact distribution of their total."""
+
+    sides: int
+    dice: int = Field(description="the dice counted (standing, not undone)")
+    faces: dict[str, int] = Field(description="how often each face came up, by face (\"1\" .. sides)")
+    total: int
+    expected_total: str = Field(description="the fair dice's mean total, a fraction such as 7/2")
+    better: Literal["high", "low"]
+    p_at_least_this_good: float | None
+    luck_percentile: float | None = Field(description="mid-p percentile: 50 is average luck")
+    method: Literal["exact", "normal approximation"] | None
+    undone_dice: int
+    rerolled_dice: int
+
+
+class PassPointTally(Answer):
+    earned: int
+    spent: int
+
+
+class UnitsDestroyed(Answer):
+    count: int
+    units: list[str]
+
+
+class Luck(Answer):
+    p_at_least_this_good: float
+    luck_percentile: float
+
+
+class AttackLuck(Answer):
+    """One resolved attack (reference) against its own exact odds."""
+
+    seq: Seq
+    seat: Seat | None
+    attacker: str
+    target: str
+    weapon: str
+    wounds_lost: Luck | int = Field(description="the luck of the wounds it caused (the count itself where its odds "
+                                                "are unsupported)")
+    models_destroyed: Luck | int = Field(description="the luck of the models it destroyed (the count itself where "
+                                                     "its odds are unsupported)")
+    unsupported: str | SkipJsonSchema[None] = absent(description="why no exact odds are given")
+
+
+class Analytics(Answer):
+    """GET /analytics: luck, tempo and losses of this game."""
+
+    game_id: str
+    version: Version
+    game: AnalyticsGame
+    dice: dict[str, dict[str, DiceLuck]] = Field(description="by seat (\"-\": no seat), then by roll purpose")
+    pass_points: dict[str, PassPointTally] = Field(description="by seat")
+    activations: dict[str, dict[str, int]] = Field(description="units selected, by seat, then by phase")
+    units_destroyed: dict[str, UnitsDestroyed] = Field(description="by the seat that lost them")
+    attacks: list[AttackLuck]
+
+
+# -- refusals --------------------------------------------------------------------------------------------------
+
+
+class Problem(OpenAnswer):
+    """Every refusal and failure: RFC 9457 application/problem+json (CONTRACT.md "Conventions")."""
+
+    type: str = Field(description="https://warlog.dev/problems/<kind>; a race lost ends in /conflict")
+    title: str
+    status: int = Field(ge=400, le=599)
+    detail: str = Field(description="what is wrong, in a sentence")
+    rule: str | SkipJsonSchema[None] = absent(description="the rule that refused it")
+    field: str | SkipJsonSchema[None] = absent(description="the field or header to fix")
+    first_bad_seq: int | SkipJsonSchema[None] = absent(description="SVC.DAMAGED: the first seq whose stored event "
+                                                                   "(or snapshot) fails the check")
+    damage: Damage | SkipJsonSchema[None] = absent(description="SVC.DAMAGED: the form of the damage")
+
+
+ANSWERS: tuple[type[BaseModel], ...] = (
+    Event, ActionAnswer, MusterAnswer, RosterConversion, EventsPage, CreatedGame, State, UndoPreview, VerifyReport,
+    EventAudit, Story, Overlay, Analytics, Problem)
+
+
+def answer(model: type[BaseModel], description: str, status: int = 200) -> dict[int | str, dict[str, Any]]:
+    """A route's `responses` entry for an answer of `model` (its component, written in by api/openapi.py)."""
+    return {status: {"description": description,
+                     "content": {"application/json": {"schema": {"$ref": COMPONENTS + model.__name__}}}}}

@@ -7,13 +7,14 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 from pydantic.json_schema import models_json_schema
 
 from warlog.api.errors import Problem
 from warlog.domain import commands as cmd
 from warlog.domain.commands import adapter
 from warlog.domain import dice
+from warlog.domain.rules import registry
 from warlog.domain.rulings import Malformed
 
 Seat = Literal["A", "B"]
@@ -64,8 +65,24 @@ class Options(Body):
         return names
 
 
+def known_ruleset(name: str) -> str:
+    """A ruleset name is judged against the registry when the request comes, so one registered at run time
+    (an installed package's, a test's) is accepted at once; an unknown one is 422 naming the known ones."""
+    if name not in registry.names():
+        raise ValueError(f"unknown ruleset {name!r}; known: {', '.join(registry.names())}")
+    return name
+
+
+def ruleset_enum(schema: dict[str, Any]) -> None:
+    """The document lists the rulesets known when it is built (FastAPI builds it once, on the first read)."""
+    schema["enum"] = list(registry.names())
+
+
+RulesetName = Annotated[str, AfterValidator(known_ruleset)]
+
+
 class GameCreate(Body):
-    ruleset: Literal["alternating", "reference", "heresy"]
+    ruleset: RulesetName = Field(json_schema_extra=ruleset_enum)
     players: list[Player] = Field(min_length=2, max_length=2, json_schema_extra=each_seat_once())
     dice: Literal["server", "table"] = "server"
     options: Options = Field(default_factory=Options)

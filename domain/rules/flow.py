@@ -29,6 +29,7 @@ class Ruleset(CoreCommands, CoreState):
     setup_commands: tuple[str, ...] = ()
     keeps_vp = False  # victory points are scored, and GET /state shows them (reference: EXT.VP.1)
     durations = False  # set_status may give a status for a stated time (reference: CORE.PER.1)
+    commands: tuple[type[cmd.Command], ...] = ()  # its own command classes beyond domain/commands.py's (registry)
     handlers: dict[str, Callable] = {}
     appliers: dict[str, Callable] = {}
 

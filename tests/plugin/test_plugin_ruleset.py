@@ -1,0 +1,151 @@
+"""A fourth ruleset, kept in the tests, registered at run time and played over HTTP: the ruleset seam is real
+(issue 23). Nothing in domain/ names it; the API accepts it because the registry knows it at request time."""
+from __future__ import annotations
+
+import pytest
+from warlog.domain import commands as cmd
+from warlog.domain.rules import registry
+
+from tests.plugin.ruleset import THROW, TURN, Duel
+from tests.support.client import unit
+
+BUILT_IN = ("alternating", "reference", "heresy")
+
+
+@pytest.fixture
+def duel():
+    registry.register(Duel)
+    try:
+        yield registry.find_ruleset("duel")
+    finally:
+        registry.unregister("duel")
+    assert registry.names() == BUILT_IN and "throw" not in cmd.COMMANDS
+
+
+def started(new_game, dice: str = "server", rounds: int = 2):
+    game = new_game("duel", dice, battle_rounds=rounds)
+    for seat in ("A", "B"):
+        assert game.muster(seat, [unit(f"{seat.lower()}-champion", 1)]).status_code == 200
+    assert [a["type"] for a in game.state("A")["actions"]] == ["start_game"]
+    game.cmd("A", "start_game")
+    return game
+
+
+def test_the_registry_lists_it_after_the_built_ins_and_forgets_it(duel):
+    assert registry.names() == (*BUILT_IN, "duel")
+    assert cmd.COMMANDS["throw"].__module__ == "tests.plugin.ruleset"
+    with pytest.raises(ValueError, match="built-in"):
+        registry.unregister("heresy")
+
+
+def test_a_command_type_another_class_has_is_refused_at_registration(duel):
+    clashing = type("Clash", (Duel,), {"name": "clash", "commands": (cmd.Roll,)})
+    registry.register(clashing)  # a core command class itself is no clash: it is the same class
+    registry.unregister("clash")
+    assert cmd.COMMANDS["roll"] is cmd.Roll
+    other = type("OtherThrow", (cmd.Command,), {"type": "throw", "__annotations__": {}})
+    with pytest.raises(ValueError, match="throw"):
+        registry.register(type("Clash2", (Duel,), {"name": "clash2", "commands": (other,)}))
+    assert "clash2" not in registry.names()
+
+
+def test_a_game_of_the_plugin_ruleset_is_played_over_http(duel, new_game):
+    game = started(new_game)
+    state = game.state("A")
+    assert (state["ruleset"], state["status"], state["battle_round"], state["active_seat"]) == \
+        ("duel", "in_progress", 1, "A")
+    assert state["awaiting"] == {"seat": "A", "action": "throw"}
+    assert [(a["type"], a["rule"]) for a in state["actions"]] == [("throw", THROW)]
+    assert game.state("B")["actions"] == [] and game.state("spectator").get("actions", []) == []
+    assert state["vp"] == {"A": 0, "B": 0}
+
+    answer = game.cmd("A", "throw")
+    kinds = [e["type"] for e in answer["events"]]
+    assert kinds[:2] == ["DiceRolled", "ThrowScored"] and "StepStarted" in kinds
+    face = answer["events"][0]["data"]["faces"][0]
+    assert answer["events"][1]["data"] == {"seat": "A", "face": face, "score": face}
+    assert answer["events"][1]["rule"] == THROW
+    after = game.state("B")
+    assert after["vp"] == {"A": face, "B": 0} and after["active_seat"] == "B"
+    assert [a["type"] for a in after["actions"]] == ["throw"] and game.state("A")["actions"] == []
+
+    for seat in ("B", "A", "B"):
+        game.cmd(seat, "throw")
+    final = game.state("A")
+    assert final["status"] == "ended" and final["actions"] == []
+    scores = [e["data"] for e in game.events() if e["type"] == "ThrowScored"]
+    assert [s["seat"] for s in scores] == ["A", "B", "A", "B"]
+    total = {seat: sum(s["face"] for s in scores if s["seat"] == seat) for seat in ("A", "B")}
+    assert final["vp"] == total
+    winner = None if total["A"] == total["B"] else max(total, key=total.get)
+    assert final["result"] == {"reason": "battle_rounds", "winner": winner}
+    rounds = [e for e in game.events() if e["type"] == "BattleRoundEnded"]
+    assert len(rounds) == 2 and all(e["rule"] == TURN for e in rounds)
+
+    verify = game.http.get(f"/games/{game.id}/verify", headers=game.headers("spectator"))
+    assert verify.status_code == 200 and verify.json()["chain_ok"] is True, verify.text
+    seq = next(e["seq"] for e in game.events() if e["type"] == "ThrowScored")
+    audit = game.http.get(f"/games/{game.id}/audit/{seq}", headers=game.headers("spectator"))
+    assert audit.status_code == 200 and audit.json()["rule"]["id"] == THROW, audit.text
+
+
+def test_a_refused_throw_names_its_rule_and_appends_nothing(duel, new_game):
+    game = started(new_game)
+    before = game.events()
+    response = game.send("B", {"type": "throw"})
+    assert response.status_code == 409, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    problem = response.json()
+    assert problem["rule"] == THROW and "seat A's turn" in problem["detail"]
+    assert game.events() == before
+    # a command of another ruleset is well formed but none of the duel's
+    assert game.send("A", {"type": "end_phase"}).status_code == 409
+    assert game.events() == before
+
+
+def test_a_throw_is_undone_with_the_other_seats_consent(duel, new_game):
+    game = started(new_game)
+    before = game.state("A")
+    game.cmd("A", "throw")
+    assert "undo" in game.state("A")["anytime"]
+    assert game.post("A", "undo").status_code == 202  # it rolled a die: the other seat approves
+    assert game.post("B", "undo/approve").status_code == 200
+    back = game.state("A")
+    assert (back["active_seat"], back["vp"], back["awaiting"]) == ("A", {"A": 0, "B": 0}, before["awaiting"])
+    assert [a["type"] for a in back["actions"]] == ["throw"]
+    assert game.post("A", "redo").status_code == 200
+    assert game.state("A")["active_seat"] == "B"
+    verify = game.http.get(f"/games/{game.id}/verify", headers=game.headers("A"))
+    assert verify.json()["chain_ok"] is True
+
+
+def test_table_dice_throw_carries_its_face(duel, new_game):
+    game = started(new_game, dice="table", rounds=1)
+    schema = game.state("A")["actions"][0]["schema"]
+    assert schema["required"] == ["type", "dice"]
+    missing = game.send("A", {"type": "throw"})
+    assert missing.status_code == 422 and missing.json()["field"] == "dice"
+    assert game.send("A", {"type": "throw", "dice": [7]}).status_code == 422
+    assert game.cmd("A", "throw", dice=[5])["events"][1]["data"]["score"] == 5
+    game.cmd("B", "throw", dice=[2])
+    assert game.state("A")["result"] == {"reason": "battle_rounds", "winner": "A"}
+
+
+def test_an_unknown_ruleset_is_422_naming_the_known_ones(duel, http):
+    response = http.post("/games", json={"ruleset": "chess", "players": [
+        {"seat": "A", "name": "Alice"}, {"seat": "B", "name": "Bob"}]})
+    assert response.status_code == 422
+    assert response.headers["content-type"].startswith("application/problem+json")
+    problem = response.json()
+    assert problem["field"] == "ruleset"
+    assert "unknown ruleset 'chess'" in problem["detail"]
+    assert "alternating, reference, heresy, duel" in problem["detail"]
+
+
+def test_once_unregistered_the_name_is_unknown_again(http):
+    registry.register(Duel)
+    registry.unregister("duel")
+    response = http.post("/games", json={"ruleset": "duel", "players": [
+        {"seat": "A", "name": "Alice"}, {"seat": "B", "name": "Bob"}]})
+    assert response.status_code == 422 and "unknown ruleset 'duel'" in response.json()["detail"]
+    assert response.json()["detail"].endswith("known: alternating, reference, heresy")

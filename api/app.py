@@ -1,8 +1,8 @@
 """create_app(settings): the composition root."""
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
@@ -12,12 +12,23 @@ from warlog.api.feed import Feed, PostgresListener
 from warlog.api.idempotency import RefusalStore
 from warlog.api.limits import Limits
 from warlog.api.logging import RequestLog, configure
-from warlog.api.routes import analytics, audit, commands, games, overlay, overlay_page, pages, reading, rosters, stream, undo
+from warlog.api.routes import (
+    analytics,
+    audit,
+    commands,
+    games,
+    overlay,
+    overlay_page,
+    pages,
+    reading,
+    rosters,
+    stream,
+    undo,
+)
 from warlog.api.settings import Settings, get_settings
 from warlog.api.shards import Shards
 from warlog.api.storage import AsyncAppends
 from warlog.api.writing import Turns
-
 
 TAGS = [  # the order the API reference shows them in, whatever order the routers are matched in
     {"name": "games", "description": "Create a game (its three tokens) and muster armies before the start."},

@@ -10,8 +10,8 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import Depends, Path, Query, Request
-from pydantic import BaseModel
 from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel
 
 from warlog.api.errors import Problem
 from warlog.api.schemas import UrlInt
@@ -19,7 +19,6 @@ from warlog.domain.application import Warlog
 from warlog.domain.heads import parse_known_head
 from warlog.domain.integrity import Damaged
 from warlog.domain.rulings import NotFound
-
 
 SEQ_MAX = 2 ** 63 - 1  # a seq is a signed 64-bit integer in every store; a larger `after` reaches none
 After = Annotated[int, Query(ge=0, le=SEQ_MAX, description="a seq, 0..2^63-1: what comes after it"), UrlInt]

@@ -124,7 +124,7 @@ async def sleep_until(waiter: asyncio.Event, timeout: float) -> bool:
     try:
         await asyncio.wait_for(waiter.wait(), timeout)
         return True
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return False
 
 
@@ -147,7 +147,7 @@ class PostgresListener:
         self._task: asyncio.Task[None] | None = None
 
     @classmethod
-    def for_shards(cls, shards: Any, feed: Feed) -> "PostgresListener":
+    def for_shards(cls, shards: Any, feed: Feed) -> PostgresListener:
         """Listening to every shard's appends (one channel: the payload is the game's id). The listening
         connection is named `warlog serve <schema>`, which is how `warlog reshard` sees a serving process."""
         from warlog.api.shards import serve_tag

@@ -56,7 +56,7 @@ class RefusalStore:
                 self._run_sqlite("ALTER TABLE {t} ADD COLUMN endpoint TEXT")
 
     @classmethod
-    def for_settings(cls, settings: "Settings") -> "RefusalStore":
+    def for_settings(cls, settings: Settings) -> RefusalStore:
         """Beside the game log: the same PostgreSQL database and schema, or the same SQLite file."""
         postgres = settings.postgres_params()
         if postgres is not None:

@@ -263,7 +263,7 @@ class Limits:
         self.counters, self.slots, self.shared = counters, slots, shared
 
     @classmethod
-    def for_settings(cls, settings: "Settings") -> "Limits":
+    def for_settings(cls, settings: Settings) -> Limits:
         requests = Rate(settings.requests_per_second, settings.burst)
         games = Rate(settings.games_per_minute / 60.0, settings.games_burst)
         postgres = settings.postgres_params()

@@ -12,8 +12,8 @@ from pydantic.json_schema import models_json_schema
 
 from warlog.api.errors import Problem
 from warlog.domain import commands as cmd
-from warlog.domain.commands import adapter
 from warlog.domain import dice
+from warlog.domain.commands import adapter
 from warlog.domain.rules import registry
 from warlog.domain.rulings import Malformed
 

@@ -13,7 +13,6 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from warlog.domain.shards import APP_NAME, shard_name
 
 
-
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="WARLOG_")
 

@@ -46,7 +46,7 @@ class Shards:
         self.n = len(apps)
 
     @classmethod
-    def open(cls, settings: "Settings", check_layout: bool = True) -> "Shards":
+    def open(cls, settings: Settings, check_layout: bool = True) -> Shards:
         pg = settings.postgres_params()
         if settings.shards > 1 and pg is None:
             raise LayoutRefused(f"--shards {settings.shards} needs PostgreSQL (--postgres): SQLite and the "
@@ -103,7 +103,7 @@ POOL_BUDGET = 16  # connections a process's shard pools may hold together at mos
                   # listener's one and the stream slots' one)
 
 
-def shard_env(settings: "Settings", shard: int) -> dict[str, str]:
+def shard_env(settings: Settings, shard: int) -> dict[str, str]:
     """The library's keys for shard `shard`. With N > 1 each process holds N pools, so each keeps 2 connections
     open (the library's default is 5) and grows by at most max(1, 16 / N − 2) under load (the library's: 10):
     about 16 a process for their part whatever N, not N × 15. POSTGRES_POOL_SIZE and POSTGRES_MAX_OVERFLOW in
@@ -194,7 +194,7 @@ def present(pg: dict[str, Any], role: str) -> Iterator[None]:
 LEDGER_TABLES = ("warlog_ledger_games", "warlog_ledger_dice", "warlog_ledger_facts", "warlog_ledger_tracking")
 
 
-def reshard(settings: "Settings", to: int, say: Callable[[str], None] = lambda text: None) -> dict[str, Any]:
+def reshard(settings: Settings, to: int, say: Callable[[str], None] = lambda text: None) -> dict[str, Any]:
     """Move every game to the shard `to` shards name for it, with every serving and projecting process stopped.
 
     Each game moves in one transaction: its rows (events and snapshots, byte for byte, so hash chains,

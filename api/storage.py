@@ -20,9 +20,8 @@ record only ever rises.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
-
 from collections.abc import Sequence
+from typing import Any
 from uuid import UUID
 
 import psycopg

@@ -185,7 +185,7 @@ class Awaiting(OpenAnswer):
     action: str = Field(description="the type of an offered action whenever it names a seat: start_game, roll_off, "
                                     "choose_order, confirm_count, select, roll, end_phase, a ruleset's own prompt "
                                     "(react, pile_in, consolidate, ...), or none once the game has ended")
-    unit: str | None | SkipJsonSchema[None] = absent(description="the unit the prompt is about")
+    unit: str | SkipJsonSchema[None] | None = absent(description="the unit the prompt is about")
     rule: str | SkipJsonSchema[None] = absent(description="the rule that prompts it")
     reaction: str | SkipJsonSchema[None] = absent(description="a reaction window's kind (overwatch, move, "
                                                               "snap_shots)")
@@ -357,7 +357,7 @@ class VerifyReport(Answer):
     damage: Damage | SkipJsonSchema[None] = absent(description="the form of the damage, when chain_ok is false")
     detail: str | SkipJsonSchema[None] = absent(description="why it is damaged, when chain_ok is false")
     head: Hex64 | SkipJsonSchema[None] = absent(description="with ?head=: the head hash asked about")
-    head_seq: int | None | SkipJsonSchema[None] = absent(description="with ?head=: the seq of that hash in the log")
+    head_seq: int | SkipJsonSchema[None] | None = absent(description="with ?head=: the seq of that hash in the log")
     extends_head: bool | SkipJsonSchema[None] = absent(description="with ?head=: whether the log still extends it")
 
 
@@ -472,7 +472,7 @@ class Attested(Answer):
     by: str | None = Field(description="the seat that attested it")
     fact: str
     reason: str | SkipJsonSchema[None] = absent()
-    service_reason: str | None | SkipJsonSchema[None] = absent()
+    service_reason: str | SkipJsonSchema[None] | None = absent()
     value: str | SkipJsonSchema[None] = absent(description="a distance measured at the table")
     faces: list[int] | SkipJsonSchema[None] = absent(description="dice rolled at the table")
     values: dict[str, Any] | SkipJsonSchema[None] = absent(description="the event's own fields, as attested")

@@ -5,15 +5,15 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
-from datetime import datetime, timezone
-from typing import Any, Callable
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
 from uuid import UUID
 
+from eventsourcing.persistence import IntegrityError
 from fastapi import Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
-
-from eventsourcing.persistence import IntegrityError
 
 from warlog.api.deps import Caller
 from warlog.api.errors import Problem, problem_body, respond, ruling_problem
@@ -25,7 +25,7 @@ from warlog.domain.rulings import Malformed, Ruling
 
 def now() -> str:
     """The event clock: UTC, milliseconds, Z."""
-    return datetime.now(timezone.utc).replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
+    return datetime.now(UTC).replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
 
 
 def if_match_version(request: Request) -> int | str | None:

@@ -23,6 +23,7 @@ from uuid import UUID, uuid4
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, InternalError, ProgrammingError
 from eventsourcing.utils import retry
+
 from warlog.domain import heads, integrity
 from warlog.domain.commands import Command
 from warlog.domain.game import Game
@@ -42,7 +43,7 @@ class Conflict(Refused):
     """A concurrent writer won and retrying did not settle it (409 SVC.CONFLICT)."""
 
     @classmethod
-    def lost_race(cls) -> "Conflict":
+    def lost_race(cls) -> Conflict:
         return cls("another writer appended to this game first; send the command again", rule="SVC.CONFLICT")
 
 
@@ -74,7 +75,7 @@ class Deferred:
     store refuses them (another writer took the version), `again()` judges the write afresh on the
     store's latest game: another Deferred, or the answer when this time nothing is appended."""
 
-    app: "Warlog"
+    app: Warlog
     game_id: UUID
     work: Callable[[Game], Any]
     result: Any
@@ -149,7 +150,7 @@ class Warlog(Verifying, Application):
         self._heads_held: dict[tuple[UUID, int], str] = {}  # seat heads (seq -> hash) found in the log
 
     @classmethod
-    def shard(cls, shard: int) -> type["Warlog"]:
+    def shard(cls, shard: int) -> type[Warlog]:
         """The application of shard `shard`: its own name, so its own tables in the same database (a class
         rather than an instance's name, so that the library's ProjectionRunner can construct it too)."""
         if shard == 0:
@@ -322,7 +323,7 @@ class Warlog(Verifying, Application):
         if self._snapshot_due(game, events):
             self.snapshots.put([Game.Snapshot.take(game)])
 
-    def _appended(self, deferred: "Deferred") -> None:
+    def _appended(self, deferred: Deferred) -> None:
         """A deferred write's events are stored: its game is the cached one again."""
         if self._memory_heads is not None:
             self._memory_heads.appended(deferred.head)

@@ -6,7 +6,8 @@ few counters the game maintains: `models_alive`, `starting_strength`,
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from warlog.domain.rulings import Malformed
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 GENESIS = "0" * 64
 HASHED_FIELDS = ("seq", "type", "at", "by", "rule", "data", "prev_hash")

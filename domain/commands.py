@@ -3,11 +3,13 @@ command class (`adapter`) is here, for the boundary and for a stored command pla
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
-from functools import lru_cache
+from functools import cache
 from typing import Annotated, Any, Literal
 
-from pydantic import StrictInt as Face  # a die's face is a JSON integer: not true, not 1.0, not "1" (only a type hint here)
 from pydantic import Field, TypeAdapter
+from pydantic import (
+    StrictInt as Face,  # a die's face is a JSON integer: not true, not 1.0, not "1" (only a type hint here)
+)
 
 from warlog.domain.army import STATUSES
 from warlog.domain.dice import PATTERN
@@ -324,7 +326,7 @@ COMMANDS: dict[str, type[Command]] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def adapter(command_class: type) -> TypeAdapter:
     """One TypeAdapter per command class: building one generates its schema (about 5 ms here)."""
     return TypeAdapter(command_class)
@@ -357,7 +359,7 @@ def sent(command: Command) -> dict[str, Any]:
     for f in fields(command):
         value = getattr(command, f.name)
         default = f.default_factory() if f.default_factory is not MISSING else f.default  # type: ignore[misc]
-        if f.default is MISSING and f.default_factory is MISSING or value != default:
+        if (f.default is MISSING and f.default_factory is MISSING) or value != default:
             body[f.name] = list(value) if isinstance(value, tuple) else value
     return body
 

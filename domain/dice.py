@@ -8,8 +8,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Sequence
 
 MAX_DICE, MIN_SIDES, MAX_SIDES, MAX_MODIFIER = 50, 2, 100, 1000
 

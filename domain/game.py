@@ -50,7 +50,7 @@ class Game(Aggregate):
 
     @classmethod
     def create(cls, game_id: Any, ruleset: str, players: dict[str, str], dice_mode: str,
-               options: dict[str, Any], seed: bytes, token_digests: dict[str, str], at: str) -> "Game":
+               options: dict[str, Any], seed: bytes, token_digests: dict[str, str], at: str) -> Game:
         find_ruleset(ruleset)
         data = {"game_id": str(game_id), "ruleset": ruleset, "players": players, "dice": dice_mode,
                 "options": options,
@@ -136,7 +136,7 @@ class Game(Aggregate):
         self._log(entry=entry, meta=meta)
         return entry
 
-    _ctx: "Table | None" = None
+    _ctx: Table | None = None
     _digests = True  # entries carry their request's digest; false while a request stored before them is
     # played again (domain/rerun.py), so that it makes the entries it made then
 
@@ -340,7 +340,7 @@ class Table:
     def state(self) -> dict[str, Any]:
         return self.game.state
 
-    def __enter__(self) -> "Table":
+    def __enter__(self) -> Table:
         self.game._ctx = self
         return self
 

@@ -64,7 +64,7 @@ class Damaged(Refused):
         self.form = form
 
     @classmethod
-    def at(cls, seq: int, problem: Problem) -> "Damaged":
+    def at(cls, seq: int, problem: Problem) -> Damaged:
         return cls(seq, problem[1], problem[0])
 
 
@@ -94,7 +94,7 @@ class CheckedSnapshot(Snapshot):
     """The library's snapshot with a digest of what it holds; loading it checks the digest."""
 
     @classmethod
-    def take(cls, aggregate: Any) -> "CheckedSnapshot":
+    def take(cls, aggregate: Any) -> CheckedSnapshot:
         snapshot = super().take(aggregate)
         snapshot.state[DIGEST_KEY] = state_digest(snapshot.state)
         return snapshot
@@ -280,7 +280,7 @@ class Inspection:
 
     entries: list[dict[str, Any]]
     events: list[Any] = field(default_factory=list)  # the decoded events, when asked to keep them
-    snapshots: list["SnapshotSeen"] = field(default_factory=list)  # and the snapshots, when asked
+    snapshots: list[SnapshotSeen] = field(default_factory=list)  # and the snapshots, when asked
     rows: int = 0                                      # rows stored, read or not
     first_bad_seq: int | None = None
     why: str | None = None
@@ -290,12 +290,12 @@ class Inspection:
     def ok(self) -> bool:
         return self.first_bad_seq is None
 
-    def fail(self, seq: int, why: str, form: str = "altered") -> "Inspection":
+    def fail(self, seq: int, why: str, form: str = "altered") -> Inspection:
         if self.first_bad_seq is None or seq < self.first_bad_seq:
             self.first_bad_seq, self.why, self.form = seq, why, form
         return self
 
-    def failed(self, seq: int, problem: Problem) -> "Inspection":
+    def failed(self, seq: int, problem: Problem) -> Inspection:
         return self.fail(seq, problem[1], problem[0])
 
     def damage(self) -> Damaged | None:

@@ -102,7 +102,7 @@ class Service:
 
 
 @contextlib.contextmanager
-def processes_on_postgres(dsn: str, env: dict[str, str], logs: Path, count: int = 2) -> Iterator[list["Service"]]:
+def processes_on_postgres(dsn: str, env: dict[str, str], logs: Path, count: int = 2) -> Iterator[list[Service]]:
     """`count` `warlog serve` processes on one PostgreSQL database, started one after the other (the first creates
     the tables and the trigger), all stopped after."""
     services = [Service(["--postgres", dsn], env, logs / f"serve-{n}.err", answer_within=60) for n in range(1, count + 1)]

@@ -91,8 +91,8 @@ def render(rows: Iterable[dict[str, Any]], table: str, fmt: str, chunk: int = 50
 def export_store(apps: Any, out: Path, formats: Iterable[str], progress: Any = None) -> dict[str, int]:
     """Every game of the store (of every shard, given a list: api/shards.py) into `out`: games, events and
     dice, one file per table and format."""
-    from warlog.projections.ledger import game_ids  # the store's own list of games
     from warlog.domain.undo import undone_seqs
+    from warlog.projections.ledger import game_ids  # the store's own list of games
     from warlog.projections.rows import game_rows
 
     out.mkdir(parents=True, exist_ok=True)

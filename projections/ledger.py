@@ -96,7 +96,7 @@ class LedgerSQL:
             row = c.fetchone()
         return None if row is None else dict(row)
 
-    def context(self, game_id: str) -> "LedgerContext":
+    def context(self, game_id: str) -> LedgerContext:
         return LedgerContext(self, game_id)
 
     def rows(self, name: str, game_id: str | None = None) -> list[dict[str, Any]]:

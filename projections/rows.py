@@ -12,7 +12,6 @@ seq".
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol

@@ -7,9 +7,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.support.client import GameClient
 from warlog.api.app import create_app
 from warlog.api.settings import Settings
-from tests.support.client import GameClient
 
 
 def settings_for(tmp_path, **overrides) -> Settings:

@@ -4,8 +4,9 @@ a roster's rules text into what it answers (only names and numbers)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from warlog.api.rosters import read as values
 from warlog.api.rosters.read import Missing, profile_kind
@@ -35,7 +36,7 @@ class Found:
     """One unit as found in the tree, before it becomes the contract's shape."""
     selection: Node
     path: str
-    nested_in: "Found | None" = None  # HH 1st: a dedicated transport bought inside the squad it carries
+    nested_in: Found | None = None  # HH 1st: a dedicated transport bought inside the squad it carries
     unit: dict[str, Any] = field(default_factory=dict)
     model_paths: list[str] = field(default_factory=list)
 

@@ -121,7 +121,7 @@ def unit_type_keywords(value: str) -> list[str]:
     return [w.strip().upper() for w in re.split(r"[(),/]", value) if w.strip() and w.strip() != "-"]
 
 
-def model_line(profile: Node, where: str, name: str, count: int, selection: Node, ctx: "Context"
+def model_line(profile: Node, where: str, name: str, count: int, selection: Node, ctx: Context
                ) -> tuple[dict[str, Any], list[str]]:
     c = chars(profile)
     track = wound_track_top(selection, c) if any(v == "*" for v in c.values()) else {}
@@ -193,7 +193,7 @@ def keywords(selection: Node) -> list[str]:
 
 # -- weapons ---------------------------------------------------------------------------------------------
 
-def dice_text(value: str, column: str, where: str, ctx: "Context") -> str:
+def dice_text(value: str, column: str, where: str, ctx: Context) -> str:
     cleaned = value.strip().upper().replace(" ", "")
     try:
         return str(dice.parse(cleaned))
@@ -202,7 +202,7 @@ def dice_text(value: str, column: str, where: str, ctx: "Context") -> str:
         return "1"
 
 
-def relative(value: str, base: int | None, column: str, where: str, ctx: "Context") -> int | None:
+def relative(value: str, base: int | None, column: str, where: str, ctx: Context) -> int | None:
     """A value the older editions write against the model's own: "User", "S", "A", "+1", "x2"."""
     value = value.strip()
     if integer(value) is not None and not value.startswith("+"):
@@ -226,7 +226,7 @@ def relative(value: str, base: int | None, column: str, where: str, ctx: "Contex
 MODIFIER_TO_OLDER = {0: None, -1: 5, -2: 4, -3: 3, -4: 2}
 
 
-def armour_penetration(value: str, older_scale: bool, column: str, where: str, ctx: "Context") -> int | None:
+def armour_penetration(value: str, older_scale: bool, column: str, where: str, ctx: Context) -> int | None:
     """AP as the ruleset reads it: `reference` a modifier (0, -1 …); `alternating`/`heresy` 1-6 (null: none)."""
     value = value.strip().replace("–", "-").replace("−", "-")
     wants_older = ctx.ruleset in ("alternating", "heresy")
@@ -266,7 +266,7 @@ WEAPON_READ = {"RANGE", "R", "RNG", "A", "FP", "ATK", "AM", "BS", "WS", "WS/BS",
                "AP", "RND", "D", "DMG", "KEYWORDS", "TYPE", "SPECIAL RULES", "TRAITS", "ABILITY", "ABILITIES", "SR"}
 
 
-def weapons(profile: Node, where: str, kind: str, base: dict[str, str], ctx: "Context",
+def weapons(profile: Node, where: str, kind: str, base: dict[str, str], ctx: Context,
             older_ap: bool) -> list[dict[str, Any]]:
     c = chars(profile)
     name = text(profile.get("name"))
@@ -341,7 +341,7 @@ def weapons(profile: Node, where: str, kind: str, base: dict[str, str], ctx: "Co
 
 # -- transports and abilities ------------------------------------------------------------------------------
 
-def capacity(value: str | None, where: str, ctx: "Context") -> int | None:
+def capacity(value: str | None, where: str, ctx: Context) -> int | None:
     match = re.search(r"\d+", value or "")
     if match is None:
         if value and value not in ("-",):
@@ -350,7 +350,7 @@ def capacity(value: str | None, where: str, ctx: "Context") -> int | None:
     return min(int(match.group()), 1000)
 
 
-def transport(profile: Node, where: str, ctx: "Context") -> dict[str, int] | None:
+def transport(profile: Node, where: str, ctx: Context) -> dict[str, int] | None:
     c = chars(profile)
     amount = capacity(first(c, "CAPACITY", "TRANSPORT CAPACITY")[1], f"{where}/characteristics/Capacity", ctx)
     if amount is None:
@@ -361,7 +361,7 @@ def transport(profile: Node, where: str, ctx: "Context") -> dict[str, int] | Non
     return {"capacity": amount, "fire_points": integer(c.get("FIRE POINTS")) or 0}
 
 
-def transport_in_statline(profile: Node, where: str, ctx: "Context") -> dict[str, int] | None:
+def transport_in_statline(profile: Node, where: str, ctx: Context) -> dict[str, int] | None:
     c = chars(profile)
     if "TRANSPORT CAPACITY" not in c:
         return None

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from fastapi import Depends, APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -12,10 +13,10 @@ from pydantic import ValidationError
 
 from warlog.api.deps import Seat, WarlogApp, no_unknown_query
 from warlog.api.errors import WRITES, problems
+from warlog.api.rosters import convert, is_roster, sniff
 from warlog.api.routes.commands import WRITE_HEADERS
 from warlog.api.schemas import GameCreate, parse_army, parse_json, request_body
 from warlog.api.wire import CreatedGame, MusterAnswer, answer
-from warlog.api.rosters import convert, is_roster, sniff
 from warlog.api.writing import is_json, media_type, not_json, now, parsed_body, read_body, write
 
 router = APIRouter(tags=["games"])
@@ -83,8 +84,8 @@ def roster_reader(raw: bytes, keyed: bool, content_type: str | None) -> tuple[Ca
     zip or XML is one whatever its Content-Type; JSON is one when its top level holds a "roster" object.
     Bytes sent as application/octet-stream are read as a roster file whatever they hold: one that is no
     roster (none at all included) is 422 naming what it is not (CONTRACT.md "Roster import"), not 415."""
-    if media_type(content_type) == ROSTER_TYPE or raw and (
-            sniff.encoding(raw) in ("rosz", "ros") or (not is_json(content_type) and is_roster(raw, content_type))):
+    if media_type(content_type) == ROSTER_TYPE or (raw and (
+            sniff.encoding(raw) in ("rosz", "ros") or (not is_json(content_type) and is_roster(raw, content_type)))):
         return (lambda: RosterFile(raw)), hashlib.sha256(b"roster\n" + raw).hexdigest() if keyed else ""
     parsed, digest = parsed_body(raw, keyed, content_type)
 

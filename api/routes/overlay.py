@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from functools import partial
-from typing import Any, AsyncIterator
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool

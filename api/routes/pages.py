@@ -2,11 +2,11 @@
 QR code of a seat's link. The pages are clients of the HTTP contract and hold no rule (STYLE.md)."""
 from __future__ import annotations
 
-from importlib.resources import files
 import io
+from importlib.resources import files
 
 import segno
-from fastapi import Depends, APIRouter, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import Field, ValidationError

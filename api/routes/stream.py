@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated, Any, AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from sse_starlette.sse import EventSourceResponse

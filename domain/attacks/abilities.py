@@ -24,8 +24,9 @@ know is parsed, kept (`known=False`) and shown, never applied (RULES.md EXT).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from warlog.domain.attacks.profile import Profile
@@ -58,42 +59,42 @@ class Ability:
     selection: bool = False  # read when choosing what may shoot (RS.SHO.1), not during the attack
 
 
-def _yes(keyword: Keyword, profile: "Profile") -> bool:
+def _yes(keyword: Keyword, profile: Profile) -> bool:
     return True
 
 
-def _amount(keyword: Keyword, profile: "Profile") -> str:
+def _amount(keyword: Keyword, profile: Profile) -> str:
     return keyword.amount or "1"
 
 
-def _blast(keyword: Keyword, profile: "Profile") -> str | None:
+def _blast(keyword: Keyword, profile: Profile) -> str | None:
     if profile.situation.target_engaged_with_friendly:  # EXT.WPN.BLAST: never then
         return None
     bonus = profile.target.models // 5
     return str(bonus) if bonus else None
 
 
-def _rapid(keyword: Keyword, profile: "Profile") -> str | None:
+def _rapid(keyword: Keyword, profile: Profile) -> str | None:
     return _amount(keyword, profile) if profile.situation.within_half_range else None
 
 
-def _heavy(keyword: Keyword, profile: "Profile") -> int | None:
+def _heavy(keyword: Keyword, profile: Profile) -> int | None:
     return 1 if profile.situation.remained_stationary else None
 
 
-def _lance(keyword: Keyword, profile: "Profile") -> int | None:
+def _lance(keyword: Keyword, profile: Profile) -> int | None:
     return 1 if profile.situation.charged else None
 
 
-def _anti(keyword: Keyword, profile: "Profile") -> int | None:
+def _anti(keyword: Keyword, profile: Profile) -> int | None:
     return keyword.threshold if keyword.of in profile.target.all_keywords else None
 
 
-def _twin(keyword: Keyword, profile: "Profile") -> str:
+def _twin(keyword: Keyword, profile: Profile) -> str:
     return "failed"
 
 
-def _threshold(keyword: Keyword, profile: "Profile") -> int | None:
+def _threshold(keyword: Keyword, profile: Profile) -> int | None:
     return keyword.threshold
 
 
@@ -159,7 +160,7 @@ def parse_keywords(texts: Iterable[str]) -> tuple[Keyword, ...]:
     return tuple(found)
 
 
-def effects(keywords: Iterable[Keyword], hook: str, profile: "Profile") -> list[tuple[str, Any]]:
+def effects(keywords: Iterable[Keyword], hook: str, profile: Profile) -> list[tuple[str, Any]]:
     """(rule, answer) for every known keyword whose ability answers `hook` with something other than None."""
     answers = []
     for keyword in keywords:

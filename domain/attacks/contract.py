@@ -5,7 +5,8 @@ that reads them into the attack module's values, so the rules and analytics read
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from warlog.domain.army import model_wounds
 from warlog.domain.attacks.abilities import effects, parse_keywords

@@ -19,16 +19,30 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from warlog.domain import dice
 from warlog.domain.attacks.abilities import effects
 from warlog.domain.attacks.profile import Profile
 from warlog.domain.attacks.steps import (
-    allocation_order, attack_parts, automatic_hits, critical_wound_on, damage_parts, fnp_of, hit_modifier,
-    hit_result, hits_to_reroll, lethal, saved, sustained_parts, wound_modifier, wound_reroll_policy, wound_target,
-    wound_result, _to_reroll,
+    _to_reroll,
+    allocation_order,
+    attack_parts,
+    automatic_hits,
+    critical_wound_on,
+    damage_parts,
+    fnp_of,
+    hit_modifier,
+    hit_result,
+    hits_to_reroll,
+    lethal,
+    saved,
+    sustained_parts,
+    wound_modifier,
+    wound_reroll_policy,
+    wound_result,
+    wound_target,
 )
 
 Dist = dict[int, float]
@@ -178,7 +192,7 @@ class _Slots:
     groups: tuple[tuple[int, int, int], ...]  # (line, first slot, end slot)
 
     @classmethod
-    def of(cls, profile: Profile) -> "_Slots":
+    def of(cls, profile: Profile) -> _Slots:
         line, W, start, groups = [], [], [], []
         for index in allocation_order(profile.target):
             model = profile.target.lines[index]

@@ -5,8 +5,9 @@ once (`abilities.parse_keywords`) so that `weapon.has("LETHAL HITS")` is a set l
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
-from typing import Any, Iterable
+from typing import Any
 
 from warlog.domain import dice
 from warlog.domain.attacks.abilities import Keyword, parse_keywords
@@ -28,7 +29,7 @@ class Weapon:
 
     @classmethod
     def of(cls, name: str = "weapon", *, A: str | int = "1", skill: int = 4, S: int = 4, AP: int = 0, D: str | int = "1",
-           keywords: Iterable[str] = (), melee: bool = False) -> "Weapon":
+           keywords: Iterable[str] = (), melee: bool = False) -> Weapon:
         """A weapon as a roster writes it: `keywords` are strings such as "[SUSTAINED HITS 1]"."""
         return cls(name, str(A), skill, S, AP, str(D), parse_keywords(keywords), melee)
 

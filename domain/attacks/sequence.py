@@ -12,15 +12,39 @@ decided something (and is sent None); its return value is the `Outcome`. Two dri
 from __future__ import annotations
 
 import random
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import Generator, Sequence
 
 from warlog.domain.attacks.profile import Profile
 from warlog.domain.attacks.steps import (
-    ATTACKER, DEFENDER, Decision, Need, Standing, any_fnp, apply_damage, apply_mortal_wounds, attack_needs,
-    automatic_hits, damage_amounts, damage_parts, fnp_of, hazardous, hazardous_roll, hit_roll, hits_to_reroll,
-    lethal, next_group, number_of_attacks, part_needs, rerolled, save_roll, sustained_hits, sustained_parts,
-    tied_groups, wound_roll, wounds_to_reroll,
+    ATTACKER,
+    DEFENDER,
+    Decision,
+    Need,
+    Standing,
+    any_fnp,
+    apply_damage,
+    apply_mortal_wounds,
+    attack_needs,
+    automatic_hits,
+    damage_amounts,
+    damage_parts,
+    fnp_of,
+    hazardous,
+    hazardous_roll,
+    hit_roll,
+    hits_to_reroll,
+    lethal,
+    next_group,
+    number_of_attacks,
+    part_needs,
+    rerolled,
+    save_roll,
+    sustained_hits,
+    sustained_parts,
+    tied_groups,
+    wound_roll,
+    wounds_to_reroll,
 )
 
 
@@ -125,7 +149,7 @@ def attack_sequence(profile: Profile) -> Sequence_:
 
 
 def _allocate(profile: Profile, standing: Standing, count: int, tally: dict[str, int],
-              only: int | None = None) -> Generator["Need | Decision", "list[int] | None", tuple[Standing, int]]:
+              only: int | None = None) -> Generator[Need | Decision, list[int] | None, tuple[Standing, int]]:
     """Saves for `count` wounds against one group at a time; a destroyed group passes the unused wounds on.
 
     With `only`, the wounds go to that line alone (PRECISION) and the ones left when it is

@@ -6,13 +6,14 @@ says which dice each step needs (`Need`); the functions here never roll.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import wraps
-from typing import Any, Callable, NamedTuple, Sequence, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from warlog.domain import dice
-from warlog.domain.attacks.abilities import effects
 from warlog.domain.attacks import tables
+from warlog.domain.attacks.abilities import effects
 from warlog.domain.attacks.profile import Profile, Target
 
 ATTACKER, DEFENDER = "attacker", "defender"
@@ -364,7 +365,7 @@ class Standing(NamedTuple):
     taken: tuple[int, ...]
 
     @classmethod
-    def of(cls, target: Target) -> "Standing":
+    def of(cls, target: Target) -> Standing:
         return _standing_of(target)
 
     @property

@@ -3,9 +3,10 @@ handlers and events to appliers, and a few questions about a unit (rules/flow.py
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from warlog.domain.rulings import Malformed
 

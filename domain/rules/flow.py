@@ -8,14 +8,16 @@ emit, appliers only mutate the state dict.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+
 # the shared words, re-exported: every ruleset's parts import them from here
-from warlog.domain.rules.basics import HEX, SEATS, Step, _last_roll, alive, applies, handles, inches, other, units_of  # noqa: F401,E501
+from warlog.domain.rules.basics import HEX, SEATS, Step, _last_roll, alive, applies, handles, inches, other, units_of  # noqa: F401
 from warlog.domain.rules.core import CoreCommands
 from warlog.domain.rules.core_state import CoreState
 from warlog.domain.rulings import Refused

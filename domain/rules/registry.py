@@ -20,12 +20,12 @@ if TYPE_CHECKING:
 
 BUILT_IN = ("alternating", "reference", "heresy")  # modules of this package, each registering the ruleset it names
 ENTRY_POINTS = "warlog.rulesets"
-RULESETS: dict[str, "Ruleset"] = {}
+RULESETS: dict[str, Ruleset] = {}
 CORE_COMMANDS = frozenset(cmd.COMMANDS.values())  # domain/commands.py's own: never taken out by an unregister
 _loaded = False
 
 
-def register(ruleset_class: type["Ruleset"]) -> type["Ruleset"]:
+def register(ruleset_class: type[Ruleset]) -> type[Ruleset]:
     """Add a ruleset (and its own command classes) under its `name`; the built-in ones are loaded first, so
     they stay first in `names()`. A command type another class already has is refused: it would change how
     every other game's commands are read."""
@@ -71,7 +71,7 @@ def names() -> tuple[str, ...]:
     return tuple(RULESETS)
 
 
-def find_ruleset(name: str) -> "Ruleset":
+def find_ruleset(name: str) -> Ruleset:
     load()
     try:
         return RULESETS[name]

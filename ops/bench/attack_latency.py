@@ -14,10 +14,9 @@ from __future__ import annotations
 import argparse
 
 import httpx
-
 from harness import expect, free_port, percentile, pin, summary, timed, warlog_server, workdir
 
-from tests.support.client import GameClient, play_awaited, unit  # noqa: E402  (harness puts the repository on the path)
+from tests.support.client import GameClient, play_awaited, unit
 
 RIFLE = {"name": "Bolt rifle", "type": "ranged", "range": 30, "A": "2", "skill": 3, "S": 4, "AP": -1, "D": "1",
          "keywords": ["SUSTAINED HITS 1"]}

@@ -30,10 +30,9 @@ sys.path[:0] = [str(HERE.parents[1]), str(HERE)]
 import httpx  # noqa: E402
 from harness import DEMO_ARMIES, UNLIMITED, header, ratio  # noqa: E402
 
+from ops.service import postgres_schema  # noqa: E402
 from warlog.api.app import create_app  # noqa: E402
 from warlog.api.settings import Settings  # noqa: E402
-from ops.service import postgres_schema  # noqa: E402
-
 
 
 def bearer(token: str, key: str | None = None) -> dict[str, str]:

@@ -33,13 +33,12 @@ from uuid import UUID
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
-from warlog.api.app import create_app  # noqa: E402
-from warlog.api.settings import Settings  # noqa: E402
 from ops.bench.harness import UNLIMITED  # noqa: E402
 from tests.golden.record import Clock, deterministic  # noqa: E402
+from warlog.api.app import create_app  # noqa: E402
+from warlog.api.settings import Settings  # noqa: E402
 
 PROJECT = tuple(str(ROOT / part) for part in ("api", "domain", "projections"))
 

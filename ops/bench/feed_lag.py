@@ -36,9 +36,22 @@ from urllib.parse import urlparse, urlunparse
 
 import httpx
 import psycopg
+from harness import (
+    FREE_ROLL,
+    Budget,
+    Server,
+    bearer,
+    expect,
+    free_port,
+    header,
+    hot_spots,
+    percentile,
+    sampled,
+    summary,
+    warlog_server,
+    workdir,
+)
 
-from harness import (FREE_ROLL, Budget, Server, bearer, expect, free_port, header, hot_spots, percentile, sampled, summary,
-                     warlog_server, workdir)
 from warlog.api.cli import create_demo
 
 DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/warlog_bench"
@@ -136,7 +149,7 @@ async def measure(writer: Server, reader: Server, subscribers: int, events: int,
                 version = answer["version"]
                 try:
                     await asyncio.wait_for(run.complete[seq].wait(), wait_s)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     run.missed += subscribers - run.got[seq]
                 await asyncio.sleep(random.uniform(0.01, 0.05))
         finally:

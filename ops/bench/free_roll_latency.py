@@ -25,11 +25,33 @@ from typing import Any
 from uuid import UUID
 
 import httpx
-
-from harness import (AT, FREE_ROLL, UNLIMITED, Budget, Warlog, bearer, build_game, echo_server, expect, free_port,
-                     header, hot_spots, new_started_game, parse_command, percentile, pin, ratio, request_log, sampled,
-                     sqlite_env, Server, summary, timed, warlog_server, workdir)
-
+from harness import (
+    AT,
+    FREE_ROLL,
+    UNLIMITED,
+    Budget,
+    Server,
+    Warlog,
+    bearer,
+    build_game,
+    echo_server,
+    expect,
+    free_port,
+    header,
+    hot_spots,
+    new_started_game,
+    parse_command,
+    percentile,
+    pin,
+    ratio,
+    request_log,
+    sampled,
+    sqlite_env,
+    summary,
+    timed,
+    warlog_server,
+    workdir,
+)
 
 WARM_UP = 50  # requests of each kind before measuring: connections, caches, the first snapshot
 BLOCK = 500  # pairs per block ratio
@@ -117,6 +139,7 @@ def asgi_apps(requests: int) -> tuple[list[float], list[float]]:
     endpoint with uvicorn and the socket left out. The ASGI call is made by hand rather than through httpx's
     ASGITransport (command_cpu.py's client): that client's own work a request is more than the echo app's."""
     import echo_app
+
     from warlog.api.app import create_app
     from warlog.api.settings import Settings
 

@@ -23,11 +23,11 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 from psycopg import sql  # noqa: E402
 
-from warlog.api.settings import Settings  # noqa: E402
-from warlog.domain.application import Warlog  # noqa: E402
 from ops.service import postgres_schema  # noqa: E402
 from tests.golden.driver import AppTable, Driver  # noqa: E402
 from tests.property.test_actions_properties import AT, RULESETS, army  # noqa: E402
+from warlog.api.settings import Settings  # noqa: E402
+from warlog.domain.application import Warlog  # noqa: E402
 
 
 def play(warlog: Warlog, ruleset: str, seed: int, rounds: int) -> int:

@@ -28,10 +28,10 @@ HERE = Path(__file__).resolve().parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from ops.service import free_port, interrupt, wait_until_answers  # noqa: E402, F401  (free_port: for the scripts)
 from warlog.api.cli import DEMO_ARMIES  # noqa: E402  (the path above makes the packages importable)
 from warlog.api.schemas import parse_army, parse_command  # noqa: E402
 from warlog.domain.application import Warlog  # noqa: E402
-from ops.service import free_port, interrupt, wait_until_answers  # noqa: E402, F401  (free_port: for the scripts)
 
 AT = "2026-11-29T20:00:00.000Z"
 FREE_ROLL = {"type": "free_roll", "spec": "2D6", "purpose": "bench"}

@@ -22,7 +22,6 @@ from uuid import UUID
 
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
-
 from harness import Budget, Warlog, build_game, header, sqlite_env, timed, workdir
 
 

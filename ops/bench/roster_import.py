@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import defusedxml.ElementTree as SafeTree  # noqa: E402
+import defusedxml.ElementTree as SafeTree
 
-from warlog.api.rosters import convert, sniff  # noqa: E402
+from warlog.api.rosters import convert, sniff
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "rosters"
 

@@ -42,8 +42,8 @@ sys.path[:0] = [str(HERE.parents[1]), str(HERE), str(HERE.parent / "load")]
 
 from eventsourcing.domain import Aggregate, event  # noqa: E402
 from harness import free_port, header, process, ratio, request_log, workdir  # noqa: E402
-
 from load import games_allowed, ms, run  # noqa: E402
+
 from ops.service import postgres_schema  # noqa: E402
 
 

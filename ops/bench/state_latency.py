@@ -12,9 +12,22 @@ import argparse
 import time
 
 import httpx
-
-from harness import (Budget, bearer, build_game, expect, free_port, header, percentile, ratio, request_log,
-                     sqlite_env, summary, timed, warlog_server, workdir)
+from harness import (
+    Budget,
+    bearer,
+    build_game,
+    expect,
+    free_port,
+    header,
+    percentile,
+    ratio,
+    request_log,
+    sqlite_env,
+    summary,
+    timed,
+    warlog_server,
+    workdir,
+)
 
 
 def main() -> None:

@@ -33,8 +33,8 @@ from selenium.webdriver.chrome.service import Service as DriverService  # noqa: 
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from warlog.api.cli import create_demo, play_link  # noqa: E402
 from ops.service import Service  # noqa: E402
+from warlog.api.cli import create_demo, play_link  # noqa: E402
 
 WAIT_S = 15.0
 NOW = "return performance.timeOrigin + performance.now()"

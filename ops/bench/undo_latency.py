@@ -19,9 +19,26 @@ from typing import Any
 from uuid import UUID
 
 import httpx
-
-from harness import (AT, Budget, Warlog, bearer, expect, free_port, grow, header, new_started_game, parse_command,
-                     percentile, ratio, request_log, sqlite_env, summary, timed, warlog_server, workdir)
+from harness import (
+    AT,
+    Budget,
+    Warlog,
+    bearer,
+    expect,
+    free_port,
+    grow,
+    header,
+    new_started_game,
+    parse_command,
+    percentile,
+    ratio,
+    request_log,
+    sqlite_env,
+    summary,
+    timed,
+    warlog_server,
+    workdir,
+)
 
 DICE_FREE = {"type": "set_status", "unit": "scouts-1", "status": "pinned", "value": True,
              "reason": "bench: a dice-free action to undo"}

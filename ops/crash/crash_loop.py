@@ -30,8 +30,8 @@ import sys
 import threading
 import time
 from collections import Counter
-from functools import partial
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +42,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "ops" / "bench")]
 
 from harness import header, workdir  # noqa: E402  (ops/bench/harness.py)
 
-from warlog.api.cli import DEMO_ARMIES  # noqa: E402
 from ops.service import Service, add_store_arguments, free_roll, roll_until_killed, store, store_name  # noqa: E402
+from warlog.api.cli import DEMO_ARMIES  # noqa: E402
 
 LIMITS = {"WARLOG_REQUESTS_PER_SECOND": "1000000", "WARLOG_BURST": "1000000"}
 

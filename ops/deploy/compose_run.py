@@ -33,9 +33,9 @@ sys.path[:0] = [str(HERE.parents[1])]
 import httpx  # noqa: E402
 import yaml  # noqa: E402
 
-from warlog.domain.shards import shard_of  # noqa: E402
 from tests.support.client import GameClient, unit  # noqa: E402
 from tests.support.live import stream_hears_every_writer  # noqa: E402
+from warlog.domain.shards import shard_of  # noqa: E402
 
 BASE = "localhost/warlog-debian-base:bookworm"
 STANDINS = {"python": "docker.io/library/python:3.11-slim", "postgres": "docker.io/library/postgres:16",

@@ -37,8 +37,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "ops" / "bench")]
 
 from harness import header, percentile, process, request_log, workdir  # noqa: E402
 
-from warlog.api.cli import DEMO_ARMIES  # noqa: E402
 from ops.service import add_store_arguments, free_port, store, store_name  # noqa: E402
+from warlog.api.cli import DEMO_ARMIES  # noqa: E402
 
 
 def bearer(token: str, key: str | None = None) -> dict[str, str]:

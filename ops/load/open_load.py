@@ -44,9 +44,9 @@ sys.path[:0] = [str(HERE.parents[1]), str(HERE.parents[1] / "ops" / "bench")]
 
 from harness import SERVER_ENV, percentile  # noqa: E402
 
-from warlog.api.cli import DEMO_ARMIES  # noqa: E402
 from ops.deploy.cluster import cluster  # noqa: E402
 from ops.service import postgres_schema  # noqa: E402
+from warlog.api.cli import DEMO_ARMIES  # noqa: E402
 
 ALLOWED = {409, 412, 429}  # a lost race, a stale If-Match, a limit: answers a client is built to handle
 

@@ -122,7 +122,7 @@ class SqliteStore:
             db.execute(self._sql("UPDATE {events} SET topic = ? WHERE originator_id = ? AND originator_version = ?"),
                        (topic, self._key(game_id), version))
 
-    def of(self, game_id: str) -> "SqliteStore":
+    def of(self, game_id: str) -> SqliteStore:
         """The store holding `game_id` (one file holds every game)."""
         return self
 
@@ -153,7 +153,7 @@ class PostgresStore(SqliteStore):
         self.events, self.snapshots = f'"{schema}".{app}_events', f'"{schema}".{app}_snapshots'
         self.heads = f'"{schema}".warlog_heads'
 
-    def of(self, game_id: str) -> "PostgresStore":
+    def of(self, game_id: str) -> PostgresStore:
         from warlog.domain.shards import shard_name, shard_of
 
         if self.shards == 1:

@@ -44,10 +44,10 @@ sys.path.insert(0, str(ROOT))
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from ops.tamper.store import PostgresStore, SqliteStore  # noqa: E402
 from warlog.api.app import create_app  # noqa: E402
 from warlog.api.settings import Settings  # noqa: E402
 from warlog.domain.shards import shard_of  # noqa: E402
-from ops.tamper.store import PostgresStore, SqliteStore  # noqa: E402
 
 ARMIES = {seat: json.loads((ROOT / "ops" / "examples" / f"{name}-army.json").read_text())
           for seat, name in (("A", "alice"), ("B", "bob"))}
@@ -117,8 +117,9 @@ class PostgresCopies:
     working schema from it."""
 
     def __init__(self, dsn: str, shards: int = 1) -> None:
-        import psycopg
         from uuid import uuid4
+
+        import psycopg
 
         from warlog.api.shards import LAYOUT_TABLE
         from warlog.domain.shards import shard_name

@@ -9,11 +9,11 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from warlog.api.app import create_app
 from tests.conftest import settings_for
-from tests.support.client import GameClient, unit
 from tests.support.browser import WAIT_S, chromium
+from tests.support.client import GameClient, unit
 from tests.support.live import serving
+from warlog.api.app import create_app
 
 TRANSPARENT = "rgba(0, 0, 0, 0)"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -14,12 +14,12 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from warlog.api.app import create_app
-from tests.conftest import settings_for
-from tests.support.client import GameClient, unit, vehicle
-from tests.support.browser import WAIT_S, chromium, network
-from tests.support.live import serving
 from ops.service import free_port
+from tests.conftest import settings_for
+from tests.support.browser import WAIT_S, chromium, network
+from tests.support.client import GameClient, unit, vehicle
+from tests.support.live import serving
+from warlog.api.app import create_app
 
 PHONE, TABLET = (390, 844), (820, 1180)
 
@@ -378,7 +378,7 @@ def test_a_form_drawn_from_a_schema_sends_what_was_chosen_and_leaves_untouched_o
           const form = forms.commandForm(JSON.parse(arguments[0])); window.formUnderTest = form;
           document.querySelector('main').prepend(form.el); done(true); });""",
         json.dumps(FORM_SCHEMA))  # as text: WebDriver would sort the keys, and a form keeps the schema's order
-    read = lambda: driver.execute_script("return window.formUnderTest.read()")  # noqa: E731
+    read = lambda: driver.execute_script("return window.formUnderTest.read()")
     def css(selector):  # in the middle of the screen, clear of the sticky moment at the top
         found = driver.find_element(By.CSS_SELECTOR, selector)
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", found)
@@ -437,8 +437,8 @@ def test_every_form_the_app_draws_from_a_real_game_gives_an_instance_of_its_sche
                                                                                     moments, reached):
     """The forms against every schema the service offers over a game's first moments, in every ruleset:
     filled the plainest way, each gives a command the schema admits (so the service accepts it: "sound")."""
-    from warlog.domain.rules.actions import admits
     from tests.support.instances import instance
+    from warlog.domain.rules.actions import admits
 
     rng = random.Random(ruleset)
 

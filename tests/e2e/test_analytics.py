@@ -10,11 +10,11 @@ from uuid import UUID
 
 import pytest
 
+from tests.support.client import unit
 from warlog.api.cli import main as warlog_cli
 from warlog.projections.analytics import luck
 from warlog.projections.ledger import catch_up, ledger_env, open_ledger, rebuild
 from warlog.projections.rows import DIE_COLUMNS, EVENT_COLUMNS, game_rows
-from tests.support.client import unit
 
 
 def brute_force(n, sides, total, low_is_good):

@@ -9,11 +9,11 @@ from uuid import UUID
 import pytest
 from fastapi.testclient import TestClient
 
-from warlog.api.app import create_app
-from warlog.domain.chain import event_hash
 from tests.conftest import settings_for
 from tests.golden.driver import Driver, HttpTable
 from tests.support.client import GameClient, table_of, unit
+from warlog.api.app import create_app
+from warlog.domain.chain import event_hash
 
 
 def audit(game, seq, role="B"):

@@ -5,9 +5,9 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from warlog.api.app import create_app
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit
+from warlog.api.app import create_app
 
 PROBLEM = "application/problem+json"
 

@@ -13,16 +13,15 @@ import importlib
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import attrs
 import httpx
 import pytest
 
-from warlog.api.app import create_app
 from tests.conftest import settings_for
 from tests.support.live import serving
+from warlog.api.app import create_app
 
 PACKAGE = "warlog_client"
 CONFIG = """\

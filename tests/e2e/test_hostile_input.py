@@ -5,10 +5,10 @@ import json
 import httpx
 import pytest
 
-from warlog.api.app import create_app
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit
 from tests.support.live import serving
+from warlog.api.app import create_app
 
 PROBLEM = "application/problem+json"
 JSON = "application/json"
@@ -246,7 +246,7 @@ def test_hostile_requests_and_a_failure_inside_the_service_leave_the_connection_
                                             limits=httpx.Limits(max_connections=1)) as http:
         game = GameClient(http, dice="table")
         game.start([unit("scouts", 5)], [unit("boyz", 10)])
-        good = lambda: http.get(f"/games/{game.id}/state", headers=game.headers("A"))  # noqa: E731
+        good = lambda: http.get(f"/games/{game.id}/state", headers=game.headers("A"))
         port = local_port(good())
         hostile = [
             lambda: post_raw(game, b"[" * 1000 + b"]" * 1000),

@@ -4,9 +4,9 @@ import json
 
 from fastapi.testclient import TestClient
 
-from warlog.api.app import create_app
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit
+from warlog.api.app import create_app
 
 ROLL = {"type": "free_roll", "spec": "3D6", "purpose": "scatter"}
 

@@ -6,13 +6,13 @@ same fake clock, so nothing here depends on how fast the machine is.
 import httpx
 import pytest
 
+from tests.conftest import settings_for
+from tests.support.client import GameClient, table_of, unit
+from tests.support.live import WAIT_S, messages, serving
 from warlog.api import horizon as api_horizon
 from warlog.api import writing as api_writing
 from warlog.api.app import create_app
 from warlog.api.horizon import iso
-from tests.conftest import settings_for
-from tests.support.client import GameClient, table_of, unit
-from tests.support.live import WAIT_S, messages, serving
 
 
 class Clock:

@@ -111,8 +111,9 @@ def test_warlog_serve_demo_prints_each_seats_table_app_link_and_the_start_page(c
 
 
 def test_a_seat_is_offered_forms_for_the_record_only_commands_and_each_plainest_one_is_recorded(new_game):
+    from tests.support.client import unit as a_unit
+    from tests.support.client import vehicle
     from tests.support.instances import simplest
-    from tests.support.client import vehicle, unit as a_unit
 
     for ruleset in ("alternating", "reference", "heresy"):
         game = new_game(ruleset, dice="table")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.client import unit
 from warlog.api.cli import main as warlog_cli
 from warlog.domain import chain
-from tests.support.client import unit
 
 LEGACY_EXPORT = Path(__file__).parents[1] / "golden" / "legacy" / "export.ndjson.gz"
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from warlog.domain.commands import COMMANDS
 from tests.support.client import GameClient, unit, vehicle
 from tests.support.instances import instance
+from warlog.domain.commands import COMMANDS
 
 UNITS_A = [unit("a-1", 5), unit("a-2", 3, statuses=("falling_back",)), vehicle("a-truck", capacity=6),
            unit("a-in", 3, embarked_in="a-truck"), unit("a-res", 2, in_reserves=True)]

@@ -27,10 +27,10 @@ from typing import Any
 import httpx
 import pytest
 
-from warlog.api.app import create_app
 from tests.conftest import settings_for
 from tests.support.client import unit
 from tests.support.live import serving
+from warlog.api.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = os.environ.get("WARLOG_SCHEMATHESIS_SEED", "22")

@@ -9,10 +9,10 @@ from contextlib import contextmanager
 import httpx
 import pytest
 
-from warlog.api.app import create_app
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit
 from tests.support.live import serving
+from warlog.api.app import create_app
 
 WAIT_S = 10.0
 

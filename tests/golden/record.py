@@ -30,7 +30,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -41,16 +41,16 @@ sys.path.insert(0, str(ROOT))
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from warlog.api.app import create_app  # noqa: E402
 from tests.conftest import settings_for  # noqa: E402
 from tests.golden.driver import Driver, HttpTable  # noqa: E402
 from tests.golden.test_scenarios import SCENARIOS, build, send  # noqa: E402
 from tests.property.test_actions_properties import RULESETS, army  # noqa: E402
 from tests.support.client import GameClient  # noqa: E402
+from warlog.api.app import create_app  # noqa: E402
 
 MOVES = 120        # per random game
 UNDO_EVERY = 25    # moves between an undo (and, every other time, its redo)
-EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
+EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 class Clock:

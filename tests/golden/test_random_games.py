@@ -4,14 +4,13 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from fastapi.testclient import TestClient
 
-from warlog.api.app import create_app
-from warlog.projections.rules import catalogue
 from tests.conftest import settings_for
 from tests.golden.driver import Driver, HttpTable, armies
 from tests.support.client import GameClient
+from warlog.api.app import create_app
+from warlog.projections.rules import catalogue
 
 
 @pytest.fixture

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from warlog.api.app import create_app
 from tests.conftest import settings_for
 from tests.golden.record import Clock, deterministic
+from warlog.api.app import create_app
 
 FOLDERS = [p.parent for p in sorted(Path(__file__).parent.glob("*/requests.ndjson.gz"))]
 

@@ -14,9 +14,9 @@ from uuid import UUID
 import pytest
 from fastapi.testclient import TestClient
 
-from warlog.api.app import create_app
 from ops.tamper.store import SqliteStore
 from tests.conftest import settings_for
+from warlog.api.app import create_app
 
 LEGACY = Path(__file__).parent / "legacy"
 GAMES = json.loads((LEGACY / "games.json").read_text())

@@ -10,20 +10,19 @@ from contextlib import ExitStack
 from pathlib import Path
 from uuid import UUID
 
-import asyncio
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from warlog.api.app import create_app
-from warlog.api.schemas import parse_army
-from warlog.domain import commands
-from warlog.domain.application import Conflict, Warlog
 from ops.service import free_port, wait_until_answers
 from tests.conftest import settings_for
 from tests.integration.conftest import PG_URL, pg_settings
 from tests.support.client import GameClient, unit
 from tests.support.processes import started
+from warlog.api.app import create_app
+from warlog.api.schemas import parse_army
+from warlog.domain import commands
+from warlog.domain.application import Conflict, Warlog
 
 AT = "2026-11-29T20:00:00.000Z"
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,11 +13,11 @@ from uuid import UUID
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.integration.conftest import pg_settings
+from tests.support.client import GameClient, unit
 from warlog.api.app import create_app
 from warlog.domain import commands
 from warlog.domain.application import Warlog
-from tests.integration.conftest import pg_settings
-from tests.support.client import GameClient, unit
 
 AT = "2026-12-01T20:00:00.000Z"
 ROLL = {"type": "free_roll", "spec": "D6", "purpose": "mine"}

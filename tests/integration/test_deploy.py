@@ -11,11 +11,11 @@ from uuid import UUID
 import httpx
 import pytest
 
-from warlog.domain.shards import shard_of
 from ops.deploy.cluster import cluster
 from tests.integration.conftest import PG_URL
 from tests.support.client import GameClient, unit
 from tests.support.live import WAIT_S, stream_hears_every_writer
+from warlog.domain.shards import shard_of
 
 pytestmark = pytest.mark.postgres
 

@@ -4,10 +4,10 @@ acknowledged seq is ever given to a second event."""
 import pytest
 from fastapi.testclient import TestClient
 
-from warlog.api.app import create_app
 from ops.tamper.store import PostgresStore, SqliteStore
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit
+from warlog.api.app import create_app
 
 
 def played(settings, rolls=12):

@@ -8,12 +8,12 @@ from uuid import UUID
 import pytest
 from eventsourcing.projection import ProjectionRunner
 
-from warlog.api.settings import Settings
-from warlog.domain.application import Warlog
-from warlog.projections.ledger import Ledger, ledger_env, open_ledger, rebuild, view_class
 from tests.golden.driver import AppTable, Driver
 from tests.integration.conftest import PG_URL
 from tests.support.client import unit
+from warlog.api.settings import Settings
+from warlog.domain.application import Warlog
+from warlog.projections.ledger import Ledger, ledger_env, open_ledger, rebuild, view_class
 
 AT = "2026-01-01T00:00:00.000Z"
 

@@ -6,10 +6,10 @@ diagnostic: tests/golden/test_stored_logs.py). An unedited game, with undo, cons
 verifies and replays to itself."""
 from fastapi.testclient import TestClient
 
-from warlog.api.app import create_app
 from ops.tamper.store import SqliteStore
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit
+from warlog.api.app import create_app
 
 
 def played(tmp_path):

@@ -8,11 +8,11 @@ import pytest
 from fastapi.testclient import TestClient
 from psycopg import sql
 
-from warlog.api.app import create_app
-from warlog.domain.application import Warlog
 from tests.conftest import settings_for
 from tests.integration.conftest import PG_URL, pg_settings, tables
 from tests.support.client import GameClient, unit
+from warlog.api.app import create_app
+from warlog.domain.application import Warlog
 
 
 def play(http):

@@ -10,10 +10,10 @@ import psycopg
 import pytest
 from psycopg import sql
 
+from tests.integration.conftest import PG_URL, pg_settings
 from warlog.api.shards import Shards
 from warlog.api.storage import OneTripRecorder
 from warlog.domain.shards import shard_name, shard_of
-from tests.integration.conftest import PG_URL, pg_settings
 
 pytestmark = pytest.mark.postgres
 AT = "2026-12-01T12:00:00.000Z"

@@ -10,12 +10,12 @@ from uuid import UUID
 import pytest
 from fastapi.testclient import TestClient
 
-from warlog.api.app import create_app
-from warlog.api.routes import reading
-from warlog.domain.application import VIEW_TRIES, Warlog, remember
 from tests.conftest import settings_for
 from tests.integration.test_concurrency import AT, new_started_game, roll
 from tests.support.client import GameClient, unit
+from warlog.api.app import create_app
+from warlog.api.routes import reading
+from warlog.domain.application import VIEW_TRIES, Warlog, remember
 
 
 @pytest.fixture

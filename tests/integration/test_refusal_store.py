@@ -7,8 +7,8 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from warlog.api.idempotency import RefusalStore
 from tests.integration.conftest import PG_URL, pg_settings
+from warlog.api.idempotency import RefusalStore
 
 PROBLEM = {"status": 409, "rule": "SVC.UNDO.NONE"}
 OLD_TABLE = ("CREATE TABLE {} (game text, seat text, key text, body text, status int, problem text, "

@@ -18,16 +18,16 @@ import pytest
 from fastapi.testclient import TestClient
 from psycopg import sql
 
-from warlog.api.app import create_app
-from warlog.api.cli import main as cli
-from warlog.api.settings import Settings
-from warlog.api.shards import LayoutRefused, Shards, reshard
-from warlog.domain.shards import shard_name, shard_of
 from ops.service import ROOT, Service, processes_on_postgres
 from tests.integration.conftest import PG_URL, pg_settings, tables
 from tests.support.client import GameClient, unit
 from tests.support.live import WAIT_S, messages, serving
 from tests.support.processes import started
+from warlog.api.app import create_app
+from warlog.api.cli import main as cli
+from warlog.api.settings import Settings
+from warlog.api.shards import LayoutRefused, Shards, reshard
+from warlog.domain.shards import shard_name, shard_of
 
 pytestmark = pytest.mark.postgres
 

@@ -6,10 +6,10 @@ import hashlib
 import pytest
 from fastapi.testclient import TestClient
 
-from warlog.api.app import create_app
 from ops.tamper.store import SqliteStore
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit
+from warlog.api.app import create_app
 
 
 def played(tmp_path, rolls):
@@ -58,9 +58,9 @@ def test_an_edited_snapshot_is_named_and_the_game_refused(tmp_path):
 
 
 def test_an_edited_snapshot_with_its_digest_recomputed_still_disagrees_with_the_events(tmp_path):
-    from warlog.domain.integrity import DIGEST_KEY, state_digest
     from warlog.api.app import create_app as make
     from warlog.domain.application import Warlog
+    from warlog.domain.integrity import DIGEST_KEY, state_digest
 
     game, store = played(tmp_path, 100)
     app = Warlog(env=settings_for(tmp_path).eventsourcing_env())

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import StrictInt as Face
+
 from warlog.domain import commands as cmd
 from warlog.domain import dice
 from warlog.domain.rules import actions as act

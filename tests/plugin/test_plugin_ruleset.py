@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from warlog.domain import commands as cmd
-from warlog.domain.rules import registry
 
 from tests.plugin.ruleset import THROW, TURN, Duel
 from tests.support.client import unit
+from warlog.domain import commands as cmd
+from warlog.domain.rules import registry
 
 BUILT_IN = ("alternating", "reference", "heresy")
 

@@ -15,12 +15,12 @@ from uuid import UUID
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from warlog.domain.application import Warlog
-from warlog.domain.rules.actions import offered as admitted
-from warlog.domain.rules.actions import Action
 from tests.golden.driver import AppTable, assert_awaiting_is_offered
 from tests.support.client import unit, vehicle
 from tests.support.instances import instance, strategy
+from warlog.domain.application import Warlog
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.actions import offered as admitted
 
 AT = "2026-01-01T00:00:00.000Z"
 RULESETS = ("alternating", "reference", "heresy")

@@ -14,9 +14,9 @@ from eventsourcing.application import project_aggregate
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.golden.driver import AppTable, Driver, armies
 from warlog.domain.application import Warlog
 from warlog.projections.state import state_view
-from tests.golden.driver import AppTable, Driver, armies
 
 PLAY = settings(max_examples=12, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow])

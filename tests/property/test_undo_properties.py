@@ -16,12 +16,12 @@ from uuid import UUID, uuid4
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from warlog.domain.application import Warlog
-from warlog.domain.rulings import Refused
-from warlog.projections.ledger import catch_up, open_ledger, rebuild
-from warlog.domain.undo import undone_seqs
 from tests.golden.driver import AppTable, Driver
 from tests.support.client import unit
+from warlog.domain.application import Warlog
+from warlog.domain.rulings import Refused
+from warlog.domain.undo import undone_seqs
+from warlog.projections.ledger import catch_up, open_ledger, rebuild
 
 AT = "2026-01-01T00:00:00.000Z"
 IN_MEMORY = {"PERSISTENCE_MODULE": "eventsourcing.sqlite"}

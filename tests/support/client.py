@@ -104,7 +104,7 @@ def table_of(state: dict[str, Any], *leave_out: str) -> dict[str, Any]:
     return {k: v for k, v in state.items() if k not in SEAT_ONLY + leave_out}
 
 
-def play_awaited(game: "GameClient") -> dict[str, Any]:
+def play_awaited(game: GameClient) -> dict[str, Any]:
     """Send the plainest instance of the first action offered for what the game awaits (its seat's); a roll-off
     at the table is won by seat A."""
     from tests.support.instances import simplest
@@ -119,7 +119,7 @@ def play_awaited(game: "GameClient") -> dict[str, Any]:
     return game.cmd(seat, body["type"], **{k: v for k, v in body.items() if k != "type"})
 
 
-def keep_dice(game: "GameClient", answer: dict[str, Any]) -> dict[str, Any]:
+def keep_dice(game: GameClient, answer: dict[str, Any]) -> dict[str, Any]:
     """Decline every Command Re-roll an attack offers now (reference, EXT.CP.1): the answer's events with those
     the attack appended as it went on."""
     events = list(answer["events"])

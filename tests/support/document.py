@@ -3,7 +3,7 @@ validator whose references resolve in the document."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from jsonschema import Draft202012Validator, FormatChecker
@@ -31,7 +31,7 @@ class Document:
     def validator(self, method: str, path: str, status: int, media: str) -> Draft202012Validator:
         return self._validator(method.lower(), self.template(path), status, media)
 
-    @lru_cache(maxsize=None)
+    @cache
     def _validator(self, method: str, template: str, status: int, media: str) -> Draft202012Validator:
         schema = {**self.schema(method, template, status, media), "components": self.document["components"]}
         return Draft202012Validator(schema, format_checker=FormatChecker())

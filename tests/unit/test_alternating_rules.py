@@ -6,11 +6,11 @@ from uuid import UUID
 
 import pytest
 
-from warlog.domain.application import Warlog
-from warlog.domain.rulings import Malformed
-from warlog.domain.rules.alternating.common import overwatch_shots
 from tests.golden.driver import AppTable
 from tests.support.client import unit, vehicle
+from warlog.domain.application import Warlog
+from warlog.domain.rules.alternating.common import overwatch_shots
+from warlog.domain.rulings import Malformed
 
 AT = "2026-01-01T00:00:00.000Z"
 

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.client import unit, vehicle
 from warlog.domain import army
 from warlog.domain.rulings import Malformed
-from tests.support.client import unit, vehicle
 
 
 def mustered(*units, seat="A"):

@@ -5,10 +5,20 @@ from collections import Counter
 
 import pytest
 
-from warlog.domain.attacks import ModelLine, Profile, Situation, Target, Weapon, distribution, from_data, resolve, to_data
-from warlog.domain.attacks import tables
-from warlog.domain.attacks.tables import HERESY
 from tests.unit.test_attacks import every_roll, monte_carlo_deviation, one
+from warlog.domain.attacks import (
+    ModelLine,
+    Profile,
+    Situation,
+    Target,
+    Weapon,
+    distribution,
+    from_data,
+    resolve,
+    tables,
+    to_data,
+)
+from warlog.domain.attacks.tables import HERESY
 
 
 def shot(bs=4, S=4, AP=0, A=1, D=1, melee=False):

@@ -9,10 +9,27 @@ from collections import Counter
 import pytest
 
 from warlog.domain import attacks as attacks_package
-
 from warlog.domain.attacks import (
-    ABILITIES, DiceMismatch, attack_luck, feel_no_pain, profile_from, ModelLine, Profile, Situation, Target, Unsupported, Weapon, allocation_order,
-    distribution, from_data, luck, parse_keyword, parse_keywords, resolve, simulate, to_data,
+    ABILITIES,
+    DiceMismatch,
+    ModelLine,
+    Profile,
+    Situation,
+    Target,
+    Unsupported,
+    Weapon,
+    allocation_order,
+    attack_luck,
+    distribution,
+    feel_no_pain,
+    from_data,
+    luck,
+    parse_keyword,
+    parse_keywords,
+    profile_from,
+    resolve,
+    simulate,
+    to_data,
 )
 
 CHARACTER = frozenset({"CHARACTER"})

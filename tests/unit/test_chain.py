@@ -9,10 +9,10 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from warlog.api.app import create_app
-from warlog.domain import chain
 from tests.conftest import settings_for
 from tests.support.client import unit
+from warlog.api.app import create_app
+from warlog.domain import chain
 
 
 def contract_hash(event):

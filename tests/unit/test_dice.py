@@ -8,10 +8,29 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from warlog.domain.dice import (
-    PATTERN, DiceExpr, DiceSpecError, Die, Roll, TableDiceError, automatic_success,
-    check_table_dice, commitment, highest_indexes, is_double, is_triple,
-    lowest_indexes, mark_criticals, needs_text, parse, pick, reroll,
-    roll_from_data, roll_from_faces, roll_off_winner, server_faces, server_roll,
+    PATTERN,
+    DiceExpr,
+    DiceSpecError,
+    Die,
+    Roll,
+    TableDiceError,
+    automatic_success,
+    check_table_dice,
+    commitment,
+    highest_indexes,
+    is_double,
+    is_triple,
+    lowest_indexes,
+    mark_criticals,
+    needs_text,
+    parse,
+    pick,
+    reroll,
+    roll_from_data,
+    roll_from_faces,
+    roll_off_winner,
+    server_faces,
+    server_roll,
     treat_as,
 )
 

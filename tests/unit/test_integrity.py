@@ -7,11 +7,11 @@ from uuid import uuid4
 
 import pytest
 
+from tests.support.client import unit
 from warlog.domain import integrity
 from warlog.domain.application import Warlog, digest
 from warlog.domain.game import Game
 from warlog.domain.integrity import Damaged
-from tests.support.client import unit
 
 AT = "2026-12-01T10:00:00.000Z"
 

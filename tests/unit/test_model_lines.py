@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.support.client import unit
 from warlog.domain.attacks.contract import target_from
 from warlog.domain.rules.reference.shooting import line_standing
-from tests.support.client import unit
 
 TROOPER = {"name": "Trooper", "count": 2, "W": 1, "T": 4, "Sv": 4}
 GUNNER = {"name": "Gunner", "count": 1, "W": 2, "T": 4, "Sv": 4}

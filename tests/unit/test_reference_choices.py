@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from warlog.domain.application import Warlog
 from tests.golden.driver import AppTable
 from tests.support.client import unit
+from warlog.domain.application import Warlog
 
 AT = "2026-01-01T00:00:00.000Z"
 TWO_LINES = [{"name": "Trooper", "count": 4, "M": 6, "T": 4, "Sv": 4, "InSv": None, "W": 1, "Ld": 7, "OC": 1,

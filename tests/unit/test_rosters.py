@@ -4,10 +4,20 @@ import zipfile
 
 import pytest
 
+from tests.support.rosters import (
+    as_json,
+    as_ros,
+    as_rosz,
+    heresy_squad,
+    profile,
+    ranged,
+    roster,
+    selection,
+    tenth_list,
+    tenth_unit,
+)
 from warlog.api.rosters import convert, sniff
 from warlog.domain.rulings import Malformed
-from tests.support.rosters import (as_json, as_ros, as_rosz, heresy_squad, profile, ranged, roster, selection,
-                                   tenth_list, tenth_unit)
 
 ENCODINGS = {"json": as_json, "ros": as_ros, "rosz": as_rosz}
 

@@ -6,10 +6,10 @@ from uuid import UUID
 
 import pytest
 
+from tests.support.client import unit
 from warlog.api.schemas import parse_command
 from warlog.domain.application import Warlog
 from warlog.domain.rulings import Refused
-from tests.support.client import unit
 
 AT = "2026-01-01T00:00:00.000Z"
 

@@ -18,7 +18,14 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.flow import alive, applies, handles, inches, units_of
 from warlog.domain.rules.heresy.assault import CHARGE_RANGE, Assault
-from warlog.domain.rules.heresy.common import LOCKED, Block, enemies_on_battlefield, named_enemies, on_battlefield, rushed_block
+from warlog.domain.rules.heresy.common import (
+    LOCKED,
+    Block,
+    enemies_on_battlefield,
+    named_enemies,
+    on_battlefield,
+    rushed_block,
+)
 from warlog.domain.rulings import Malformed, Refused
 
 DOING = {"shooting": "shoot", "assault": "charge"}

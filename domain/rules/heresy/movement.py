@@ -15,8 +15,16 @@ from warlog.domain import dice
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.flow import alive, applies, handles, inches, units_of
-from warlog.domain.rules.heresy.common import (DANGEROUS_FAILS_ON, DIFFICULT_PENALTY, Block, allowance,
-                                        enemies_on_battlefield, initiative, movement, movement_block)
+from warlog.domain.rules.heresy.common import (
+    DANGEROUS_FAILS_ON,
+    DIFFICULT_PENALTY,
+    Block,
+    allowance,
+    enemies_on_battlefield,
+    initiative,
+    movement,
+    movement_block,
+)
 from warlog.domain.rules.heresy.reactions import checked_near, near_field
 from warlog.domain.rulings import Malformed, Refused
 

@@ -26,8 +26,17 @@ from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.flow import alive, applies, handles, inches, units_of
-from warlog.domain.rules.heresy.common import (LOCKED, REACTION_RANGE, Block, initiative, is_vehicle, movement_block,
-                                        named_enemies, on_battlefield, reaction_seat)
+from warlog.domain.rules.heresy.common import (
+    LOCKED,
+    REACTION_RANGE,
+    Block,
+    initiative,
+    is_vehicle,
+    movement_block,
+    named_enemies,
+    on_battlefield,
+    reaction_seat,
+)
 from warlog.domain.rules.heresy.shooting import FACINGS, has_facings, tables_gap
 from warlog.domain.rulings import Malformed, Refused
 

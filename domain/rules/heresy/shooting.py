@@ -34,8 +34,14 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.flow import alive, applies, handles, units_of
 from warlog.domain.rules.heresy.common import enemies_on_battlefield, is_vehicle
 from warlog.domain.rules.reference.common import members
-from warlog.domain.rules.reference.shooting import (STEP_EVENTS, keep_lines, line_standing, lines_after,
-                                              record_decisions, record_losses)
+from warlog.domain.rules.reference.shooting import (
+    STEP_EVENTS,
+    keep_lines,
+    line_standing,
+    lines_after,
+    record_decisions,
+    record_losses,
+)
 from warlog.domain.rulings import Malformed, NotFound, Refused
 
 FACINGS = ("front", "side", "rear")

@@ -12,8 +12,8 @@ from typing import Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
-from warlog.domain.rules.actions import Action
 from warlog.domain.rules import actions as act
+from warlog.domain.rules.actions import Action
 from warlog.domain.rules.flow import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.charge import Charge

@@ -1,7 +1,8 @@
 """What every phase of `reference` reads: engagement, the battlefield, attached units."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from warlog.domain.rules.flow import alive
 

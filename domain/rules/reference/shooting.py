@@ -7,13 +7,20 @@ from typing import Any
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
+from warlog.domain.attacks import ATTACKER, Need, Profile, Situation, from_data, profile_from, resolve, to_data
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.flow import alive, applies, handles, units_of
-from warlog.domain.attacks import ATTACKER, Need, Profile, Situation, from_data, profile_from, resolve, to_data
 from warlog.domain.rules.reference.choices import need_data
-from warlog.domain.rules.reference.common import (attached_to, engaged, foes, is_monster_or_vehicle, members,
-                                           not_a_unit_alone, weapon_keywords)
+from warlog.domain.rules.reference.common import (
+    attached_to,
+    engaged,
+    foes,
+    is_monster_or_vehicle,
+    members,
+    not_a_unit_alone,
+    weapon_keywords,
+)
 from warlog.domain.rulings import Malformed, NotFound, Refused
 
 SHOOTING = ("normal", "assault", "close_quarters", "indirect")

@@ -26,7 +26,10 @@ chromium:
 haproxy:
 	@bash ops/ensure-haproxy.sh
 
-test: install postgres chromium haproxy
+lint: install
+	$(BIN)/ruff check .
+
+test: install lint postgres chromium haproxy
 	$(BIN)/python -m pytest
 
-.PHONY: install run test postgres chromium haproxy
+.PHONY: install lint run test postgres chromium haproxy

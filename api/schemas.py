@@ -134,7 +134,7 @@ class ModelLine(Body):
     OC: int | None = Field(None, ge=0, le=20)
     BS: int | None = Field(None, ge=1, le=10)
     WS: int | None = Field(None, ge=1, le=10)
-    I: int | None = Field(None, ge=1, le=10)
+    I: int | None = Field(None, ge=1, le=10)  # noqa: E741 -- the profile's Initiative, named as the wire names it
     A: int | None = Field(None, ge=0, le=20)
     hull_points: int | None = Field(None, ge=1, le=100)
     armour: Armour | None = Field(None, description="older editions' vehicles: front, side and rear armour")

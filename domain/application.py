@@ -13,11 +13,11 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -119,8 +119,8 @@ class Answer(dict):
 
 class Warlog(Verifying, Application):
     name = APP_NAME  # shard 0's; `Warlog.shard(k)` is shard k's class (domain/shards.py)
-    snapshotting_intervals = {Game: 100}
-    env = {
+    snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Game: 100}
+    env: ClassVar[dict[str, str]] = {
         "AGGREGATE_CACHE_MAXSIZE": "500",
         "AGGREGATE_CACHE_FASTFORWARD": "y",
         "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",  # commands run under a per-game lock and evict on failure
@@ -230,10 +230,8 @@ class Warlog(Verifying, Application):
     def _evict(self, game_id: UUID) -> None:
         cache = self.repository.cache
         if cache is not None:
-            try:
+            with suppress(KeyError):
                 cache.get(game_id, evict=True)
-            except KeyError:
-                pass
 
     def _cached(self, game_id: UUID) -> Game | None:
         cache = self.repository.cache

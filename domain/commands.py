@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, TypeAdapter
 from pydantic import (
@@ -22,7 +22,7 @@ class Command:
     """Every command knows its `type` name, the one clients send."""
 
     type = "command"
-    __pydantic_config__ = {"extra": "forbid"}  # read by the boundary's parser: a field no command has is 422
+    __pydantic_config__: ClassVar[dict[str, str]] = {"extra": "forbid"}  # read by the boundary's parser: a field no command has is 422
 
 
 @dataclass(frozen=True)

@@ -99,7 +99,7 @@ class Game(Aggregate):
             self.done[-1][3] = self.done[-1][3] or records_dice(entry)
         elif kind == "restore" and entry["type"] == "ActionUndone":
             action = self.done.pop()
-            self.redo_stack.append(action + [meta["undone_by"]])
+            self.redo_stack.append([*action, meta["undone_by"]])
             self.undone.append(action[:2])
             self.pending_undo = None
         elif kind == "restore":  # ActionRedone

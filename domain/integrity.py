@@ -116,9 +116,9 @@ def creation_problem(entry: dict[str, Any], meta: dict[str, Any], game_id: Any =
     committed = data.get("token_commitments")
     if committed is not None and committed != token_commitments(meta["tokens"]):
         return "metadata", "the token digests are not the ones the creation committed to"
-    if data.get("dice_commitment") is not None:
-        if hashlib.sha256(bytes.fromhex(meta["seed"])).hexdigest() != data["dice_commitment"]:
-            return "metadata", "the dice seed is not the one the creation committed to"
+    if data.get("dice_commitment") is not None \
+            and hashlib.sha256(bytes.fromhex(meta["seed"])).hexdigest() != data["dice_commitment"]:
+        return "metadata", "the dice seed is not the one the creation committed to"
     return None
 
 

@@ -259,9 +259,9 @@ def causes(log: GameLog, entry: dict[str, Any], action: Action) -> list[dict[str
     if kind == "BattleRoundEnded":
         cite(log.by_seq.get(seq - 1), "the head it records")
     for uid in units_named(data):
-        cite(latest("ArmyMustered", where=lambda e: any(u["id"] == uid for u in e["data"]["units"])),
+        cite(latest("ArmyMustered", where=lambda e, uid=uid: any(u["id"] == uid for u in e["data"]["units"])),
              f"{uid}'s profile")
-        cite(latest("UnitSplit", where=lambda e: uid in (e["data"]["unit"], e["data"]["new_unit"])),
+        cite(latest("UnitSplit", where=lambda e, uid=uid: uid in (e["data"]["unit"], e["data"]["new_unit"])),
              f"the split that made {uid} what it is (CORE.SPL.1)")
     for earlier in action.seqs:
         if earlier < seq:

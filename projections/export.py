@@ -101,8 +101,8 @@ def export_store(apps: Any, out: Path, formats: Iterable[str], progress: Any = N
         writers = [(table, WRITERS[fmt](files.enter_context((out / f"{table}.{fmt}").open("w", encoding="utf-8",
                                                                                         newline="")), table))
                    for fmt in formats for table in COLUMNS]
-        for app, game_id in ((app, game_id) for app in ([apps] if hasattr(apps, "recorder") else apps)
-                             for game_id in game_ids(app)):
+        for app, game_id in ((one, game_id) for one in ([apps] if hasattr(apps, "recorder") else apps)
+                             for game_id in game_ids(one)):
             stored = [(e.entry, e.meta) for e in app.stored(game_id)]
             seed = app.viewing(game_id, lambda game: game.revealed_seed())
             rows = game_rows(str(game_id), proof_entries(stored, undone_seqs(e for e, _ in stored), seed))

@@ -72,7 +72,7 @@ def units_of(tree: Node, ctx: Context) -> list[Found]:
     stack = [(force, f"roster/forces/{i}") for i, force in enumerate(forces)]
     while stack:  # forces hold sub-forces (HH 3rd, AoS regiments); in document order
         force, path = stack.pop(0)
-        for index, (profile, where, _) in enumerate(profiles(force, path)):
+        for profile, where, _ in profiles(force, path):
             ctx.note(where, f"a force-level profile ({values.type_name(profile)}) is not part of any unit")
         if listed(force, "rules"):
             ctx.note(f"{path}/rules", f"{len(listed(force, 'rules'))} army rules are named in the roster, not applied")
@@ -151,7 +151,7 @@ def pick(candidates: list[tuple[Node, str]], name: str, path: str, ctx: Context)
     brackets = [c for c in candidates if BRACKET.search(values.text(c[0].get("name")))]
     if len(brackets) > 1:
         brackets.sort(key=lambda c: int(BRACKET.search(values.text(c[0].get("name"))).group(1)))
-        for profile, where in brackets[1:]:
+        for _profile, where in brackets[1:]:
             if not any(u["path"] == where for u in ctx.unmapped):
                 ctx.note(where, "a lower degrading bracket: the unit musters with its top bracket's statline")
         return brackets[0]

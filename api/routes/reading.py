@@ -43,7 +43,8 @@ async def state(caller: Reader, warlog: WarlogApp,
             operation_id="getEvents", responses=answer(EventsPage, "a page of the log, and the game's latest seq"))
 async def events(caller: Reader, warlog: WarlogApp,
                  after: After = 0,
-                 limit: Annotated[int, Query(ge=1, le=SEQ_MAX, description="at most this many (honoured up to 1,000)"), UrlInt] = 100) -> dict[str, Any]:
+                 limit: Annotated[int, Query(ge=1, le=SEQ_MAX, description="at most this many (honoured up to 1,000)"),
+                                  UrlInt] = 100) -> dict[str, Any]:
     def page(seen: Horizon) -> dict[str, Any]:  # spectators: delayed (api/horizon)
         return {"events": entries_page(warlog, seen, after, min(limit, 1000)), "last_seq": seen.version}
 

@@ -9,7 +9,7 @@ emit, appliers only mutate the state dict.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
@@ -32,8 +32,8 @@ class Ruleset(CoreCommands, CoreState):
     keeps_vp = False  # victory points are scored, and GET /state shows them (reference: EXT.VP.1)
     durations = False  # set_status may give a status for a stated time (reference: CORE.PER.1)
     commands: tuple[type[cmd.Command], ...] = ()  # its own command classes beyond domain/commands.py's (registry)
-    handlers: dict[str, Callable] = {}
-    appliers: dict[str, Callable] = {}
+    handlers: ClassVar[dict[str, Callable[..., Any]]] = {}  # each subclass gets its own (__init_subclass__)
+    appliers: ClassVar[dict[str, Callable[..., Any]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -42,29 +42,29 @@ def bearer(token: str, key: str | None = None) -> dict[str, str]:
 async def cpu_a_command(settings: Settings, commands: int, warmup: int) -> float:
     """Seconds of this process's CPU a `free_roll` takes, through the whole app."""
     app = create_app(settings)
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://bench") as http:
-            game = (await http.post("/games", json={"ruleset": "alternating", "dice": "server", "players": [
-                {"seat": "A", "name": "Alice"}, {"seat": "B", "name": "Bob"}]})).raise_for_status().json()
-            tokens = game["tokens"]
-            for seat, units in DEMO_ARMIES.items():
-                (await http.post(f"/games/{game['game_id']}/armies", json={"units": units},
-                                 headers=bearer(tokens[seat]))).raise_for_status()
-            (await http.post(f"/games/{game['game_id']}/commands", json={"type": "start_game"},
-                             headers=bearer(tokens["A"]))).raise_for_status()
+    async with app.router.lifespan_context(app), \
+            httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://bench") as http:
+        game = (await http.post("/games", json={"ruleset": "alternating", "dice": "server", "players": [
+            {"seat": "A", "name": "Alice"}, {"seat": "B", "name": "Bob"}]})).raise_for_status().json()
+        tokens = game["tokens"]
+        for seat, units in DEMO_ARMIES.items():
+            (await http.post(f"/games/{game['game_id']}/armies", json={"units": units},
+                             headers=bearer(tokens[seat]))).raise_for_status()
+        (await http.post(f"/games/{game['game_id']}/commands", json={"type": "start_game"},
+                         headers=bearer(tokens["A"]))).raise_for_status()
 
-            async def roll(n: int) -> None:
-                key = f"cpu-{n}"
-                answer = await http.post(f"/games/{game['game_id']}/commands", headers=bearer(tokens["AB"[n % 2]], key),
-                                         json={"type": "free_roll", "spec": "2D6", "purpose": key})
-                answer.raise_for_status()
+        async def roll(n: int) -> None:
+            key = f"cpu-{n}"
+            answer = await http.post(f"/games/{game['game_id']}/commands", headers=bearer(tokens["AB"[n % 2]], key),
+                                     json={"type": "free_roll", "spec": "2D6", "purpose": key})
+            answer.raise_for_status()
 
-            for n in range(warmup):
-                await roll(n)
-            started = time.process_time()
-            for n in range(warmup, warmup + commands):
-                await roll(n)
-            return (time.process_time() - started) / commands
+        for n in range(warmup):
+            await roll(n)
+        started = time.process_time()
+        for n in range(warmup, warmup + commands):
+            await roll(n)
+        return (time.process_time() - started) / commands
 
 
 def main() -> int:

@@ -119,8 +119,8 @@ def measure(url: str, tmp: Path, taps: int, shots: Path | None) -> None:
                 box.clear()
                 box.send_keys(value)
             form.find_element(By.CSS_SELECTOR, "button.send").click()
-            wait(tablet, lambda d: d.execute_script(f"return window.seen['{n}']"), f"tap {n} on B")
-            wait(overlay, lambda d: d.execute_script(
+            wait(tablet, lambda d, n=n: d.execute_script(f"return window.seen['{n}']"), f"tap {n} on B")
+            wait(overlay, lambda d, purpose=purpose: d.execute_script(
                 f"return painted.some(p => p.what.toLowerCase().startsWith('{purpose}'))"), f"tap {n} on the overlay")
             tap = phone.execute_script(f"return tapped['{purpose}']")
             seen = tablet.execute_script(f"return seen['{n}']")

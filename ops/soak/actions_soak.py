@@ -25,15 +25,14 @@ from tests.property.test_actions_properties import RULESETS, new_game, offers, r
 def soak(seed: int, ruleset: str, dice_mode: str, rounds: int) -> tuple[int, int]:
     warlog, table = new_game(ruleset, dice_mode, seed, rounds=rounds)
     rng = random.Random(seed)
-    driver, moves, probes = Driver(table, rng), 0, 0
-    for _ in range(20_000):
+    driver, probes = Driver(table, rng), 0
+    for moves in range(20_000):
         views = offers(table)
         if views["A"]["status"] == "ended":
             return moves, probes
         if rng.random() < 0.15:
             probes += refuse_outside(warlog, table, views, rng)
         driver.move()
-        moves += 1
     raise AssertionError("the game did not end")
 
 

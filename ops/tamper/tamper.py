@@ -204,10 +204,10 @@ def leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, 
     """Every scalar (and empty container) inside a JSON value, with its path."""
     if isinstance(value, dict) and value:
         for key, inner in value.items():
-            yield from leaves(inner, path + (key,))
+            yield from leaves(inner, (*path, key))
     elif isinstance(value, list) and value:
         for index, inner in enumerate(value):
-            yield from leaves(inner, path + (index,))
+            yield from leaves(inner, (*path, index))
     else:
         yield path, value
 

@@ -106,7 +106,7 @@ def send(driver, action, *taps):
     for css in taps:  # a selector is tapped; (selector, text) is typed into
         if isinstance(css, tuple):
             scope = f'form.action[data-action="{action}"] '
-            until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, scope + css[0]), css[0])[0].send_keys(css[1])
+            until(driver, lambda d, where=scope + css[0]: d.find_elements(By.CSS_SELECTOR, where), css[0])[0].send_keys(css[1])
         else:
             tap(driver, css, within=action)
     tap(driver, f'button.send[data-action="{action}"]', within=action)

@@ -178,7 +178,7 @@ def test_a_stale_if_match_is_412_and_the_current_one_is_accepted(new_game):
 def test_an_if_match_that_names_no_version_is_412(new_game):
     game = started(new_game)
     for named_none in ("yesterday", "", '""', "*"):  # as the OpenAPI document says: no version matches none
-        refused_with(game, 412, lambda: game.send("A", {"type": "concede"}, **{"If-Match": named_none}))
+        refused_with(game, 412, lambda named_none=named_none: game.send("A", {"type": "concede"}, **{"If-Match": named_none}))
 
 
 def test_a_reused_idempotency_key_with_another_body_is_422(new_game):

@@ -75,7 +75,7 @@ def test_an_escaped_lone_surrogate_in_a_string_is_422_naming_the_field(new_game,
 def test_a_lone_surrogate_in_a_key_or_deep_in_an_army_is_422(new_game):
     game = new_game()
     army = json.dumps({"units": [unit("scouts")]}).replace('"Scouts"', '"Scouts \\udfff"').encode()
-    problem = refused_with(game, 422, lambda: post_raw(game, army, "armies"))
+    problem = refused_with(game, 422, lambda army=army: post_raw(game, army, "armies"))
     assert problem["field"] == "units.0.name"
     started_game = started(new_game)
     refused_with(started_game, 422, lambda: post_raw(started_game, b'{"type": "concede", "\\udc00": 1}'))
@@ -331,7 +331,7 @@ def test_a_nul_in_a_name_an_id_a_key_or_a_player_is_422_naming_the_field(new_gam
     for replace, field in (('"Scouts"', "units.0.name"), ('"scouts"', "units.0.id"),
                            ('"INFANTRY"', "units.0.keywords.0"), ('"Boltgun"', "units.0.weapons.0.name")):
         army = json.dumps({"units": [unit("scouts")]}).replace(replace, replace[:-1] + '\\u0000"', 1).encode()
-        assert refused_with(game, 422, lambda: post_raw(game, army, "armies"))["field"] == field, replace
+        assert refused_with(game, 422, lambda army=army: post_raw(game, army, "armies"))["field"] == field, replace
     started_game = started(new_game)
     problem = refused_with(started_game, 422, lambda: post_raw(started_game, b'{"type": "concede", "x\\u0000": 1}'))
     assert "\\u0000" in problem["detail"]

@@ -99,7 +99,7 @@ def test_a_command_that_loses_a_race_is_retried_on_the_winners_log(two_apps):
     interlopers = race_on_save(loser, winner, game_id, times=1)
     answer = loser.command(game_id, "A", roll("mine"), AT, key="mine", body="mine")
     assert answer["events"][0]["seq"] == interlopers[0]["version"] + 1
-    log = check_log(loser, game_id, interlopers + [answer])
+    log = check_log(loser, game_id, [*interlopers, answer])
     assert rolled_purposes(log) == {"interloper 0": 1, "mine": 1}
     assert loser.read(game_id).state == winner.read(game_id).state
     assert loser.read(game_id).version == log[-1]["seq"]

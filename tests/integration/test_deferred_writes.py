@@ -58,7 +58,7 @@ def race(appends, winner, game_id, times):
 
 @pytest.mark.postgres
 def test_a_deferred_write_that_loses_a_race_is_judged_again_on_the_winners_log(served):
-    http, game, appends, winner = served
+    _http, game, appends, winner = served
     interlopers = race(appends, winner, UUID(game.id), times=2)
     answer = game.send("A", ROLL, **{"Idempotency-Key": "mine"})
     assert answer.status_code == 200, answer.text
@@ -72,7 +72,7 @@ def test_a_deferred_write_that_loses_a_race_is_judged_again_on_the_winners_log(s
 
 @pytest.mark.postgres
 def test_a_deferred_write_that_loses_every_race_is_409_appends_nothing_and_may_be_sent_again(served):
-    http, game, appends, winner = served
+    _http, game, appends, winner = served
     real = appends.insert
     race(appends, winner, UUID(game.id), times=100)
     refused = game.send("A", ROLL, **{"Idempotency-Key": "mine"})
@@ -87,7 +87,7 @@ def test_a_deferred_write_that_loses_every_race_is_409_appends_nothing_and_may_b
 
 @pytest.mark.postgres
 def test_while_an_append_is_in_flight_the_game_reads_as_stored_and_then_as_appended(served):
-    http, game, appends, winner = served
+    _http, game, appends, _winner = served
     before = game.state()["version"]
     real, entered, release = appends.insert, threading.Event(), threading.Event()
 

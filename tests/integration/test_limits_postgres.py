@@ -61,7 +61,7 @@ def test_a_tokens_requests_over_two_processes_are_admitted_at_the_configured_rat
 
 @pytest.mark.postgres
 def test_an_address_creates_at_most_its_burst_of_games_over_two_processes(two_processes):
-    first, second = two_processes
+    _first, second = two_processes
     body = {"ruleset": "alternating", "players": [{"seat": "A", "name": "Al"}, {"seat": "B", "name": "Bo"}]}
     statuses = [http.post("/games", json=body).status_code for _ in range(GAMES_BURST) for http in two_processes]
     assert statuses.count(201) == GAMES_BURST and statuses.count(429) == GAMES_BURST

@@ -217,7 +217,7 @@ def test_a_reshard_cut_short_refuses_every_process_until_it_is_run_again(pg_sche
     with psycopg.connect(PG_URL, autocommit=True) as db:  # as a reshard to 2 leaves it when killed midway
         db.execute(sql.SQL("UPDATE {} SET moving_to = 2").format(sql.Identifier(pg_schema, "warlog_shards")))
     for n in (1, 2):
-        with pytest.raises(LayoutRefused, match="did not finish.*--shards 2"):
+        with pytest.raises(LayoutRefused, match=r"did not finish.*--shards 2"):
             Shards.open(pg_settings(pg_schema, shards=n))
     with pytest.raises(LayoutRefused, match="finish it first"):
         reshard(pg_settings(pg_schema), 3)
@@ -261,7 +261,7 @@ def test_warlog_project_follows_every_shard_into_the_one_ledger(pg_schema, tmp_p
                         seen = {str(row[0]) for row in db.execute(sql.SQL("SELECT game_id FROM {}").format(
                             sql.Identifier(pg_schema, "warlog_ledger_games"))).fetchall()}
             # while it follows, the games cannot be moved: the ledger would count the moved rows again
-            with pytest.raises(LayoutRefused, match="`warlog project` process.*stop every one"):
+            with pytest.raises(LayoutRefused, match=r"`warlog project` process.*stop every one"):
                 reshard(settings, 2)
             # SIGTERM stops it gracefully (its runners closed): a service manager's stop is no crash
             follower.send_signal(signal.SIGTERM)

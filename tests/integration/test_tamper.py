@@ -65,7 +65,7 @@ def test_an_edited_snapshot_with_its_digest_recomputed_still_disagrees_with_the_
     game, store = played(tmp_path, 100)
     app = Warlog(env=settings_for(tmp_path).eventsourcing_env())
     try:  # the digest as the service computes it over the decoded snapshot
-        snapshot = list(app.snapshots.get(__import__("uuid").UUID(game.id)))[0]
+        snapshot = next(iter(app.snapshots.get(__import__("uuid").UUID(game.id))))
         state = dict(snapshot.state)
         state["state"] = {**state["state"], "cp": {"A": 99, "B": 0}}
         forged = state_digest(state)
@@ -136,7 +136,7 @@ def test_a_changed_token_digest_opens_nothing_and_the_game_is_named_damaged_at_i
 
 def test_a_truncated_log_is_damaged_and_no_longer_extends_a_head_a_seat_kept(tmp_path):
     game, store = played(tmp_path, 20)
-    *kept_rows, last = store.versions(game.id)
+    *_kept_rows, last = store.versions(game.id)
     kept = store.read(game.id, last)["entry"]["hash"]  # the head seat A saw last
     store.delete(game.id, [last - 1, last])
     with TestClient(create_app(settings_for(tmp_path))) as http:

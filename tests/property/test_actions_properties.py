@@ -99,7 +99,7 @@ def outside(views: dict[str, dict[str, Any]], rng: random.Random) -> tuple[str, 
     """A command for one seat that is an instance of none of the schemas offered to it."""
     seat = rng.choice("AB")
     mine = [Action(a["type"], a["rule"], a["summary"], a["schema"]) for a in views[seat]["actions"]]
-    units = list(views["A"]["units"]) + ["no-such-unit"]
+    units = [*list(views["A"]["units"]), "no-such-unit"]
     candidates = [{"type": rng.choice(MOVE_TYPES)},
                   {"type": "select", "unit": rng.choice(units)},
                   {"type": "select", "unit": rng.choice(units), "act": rng.random() < 0.5}]
@@ -110,7 +110,7 @@ def outside(views: dict[str, dict[str, Any]], rng: random.Random) -> tuple[str, 
         for name, sub in action.schema["properties"].items():
             mutant = copy.deepcopy(body)
             if "enum" in sub:
-                mutant[name] = rng.choice(units + ["C", 7, None])
+                mutant[name] = rng.choice([*units, "C", 7, None])
             elif sub.get("type") in ("number", "integer"):
                 mutant[name] = sub.get("maximum", 0) + rng.choice([1, 0.5, 1000])
             elif sub.get("type") == "array":

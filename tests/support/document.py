@@ -31,7 +31,7 @@ class Document:
     def validator(self, method: str, path: str, status: int, media: str) -> Draft202012Validator:
         return self._validator(method.lower(), self.template(path), status, media)
 
-    @cache
+    @cache  # noqa: B019 -- one Document per test module, its validators kept as long as it is
     def _validator(self, method: str, template: str, status: int, media: str) -> Draft202012Validator:
         schema = {**self.schema(method, template, status, media), "components": self.document["components"]}
         return Draft202012Validator(schema, format_checker=FormatChecker())

@@ -66,7 +66,7 @@ def tenth_unit(name: str, *, models: list[tuple[str, int, dict[str, str]]], weap
     children = [selection(model, "model", count, profiles=[profile(model, "Unit", **{**statline, **over})])
                 for model, count, over in models]
     return selection(name, type_, 1, profiles=list(abilities), selections=children + list(weapons),
-                     categories=list(categories) + [name], primary=categories[0], sid=sid, **extra)
+                     categories=[*list(categories), name], primary=categories[0], sid=sid, **extra)
 
 
 def ranged(name: str, count: int = 1, **over: str) -> dict[str, Any]:

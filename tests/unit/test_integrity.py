@@ -45,8 +45,8 @@ def test_a_row_that_does_not_decode_is_named_by_its_seq():
     def unreadable():
         raise ValueError("not JSON")
 
-    first, second, _ = a_game().collect_events()
-    assert integrity.inspect(rows([first]) + [(2, unreadable)]).first_bad_seq == 2
+    first, _second, _ = a_game().collect_events()
+    assert integrity.inspect([*rows([first]), (2, unreadable)]).first_bad_seq == 2
 
 
 def test_a_token_digest_the_creation_did_not_commit_to_is_damage_at_seq_1():

@@ -6,7 +6,7 @@ def test_a_key_gets_its_burst_at_once_and_then_one_request_per_interval():
     rate = Rate(per_second=2.0, burst=3)
     tat, admitted = None, []
     for _ in range(4):
-        pushed, wait = rate.admit(tat, now=100.0)
+        pushed, _wait = rate.admit(tat, now=100.0)
         admitted.append(pushed is not None)
         tat = pushed if pushed is not None else tat
     assert admitted == [True, True, True, False]

@@ -36,7 +36,7 @@ class Alternating(Alternation, Counting, Charges, Combats, TableRecords, Ruleset
     summary = ("one joint turn a battle round: both players act in every phase, unit by unit, with pass points "
                "for the side with fewer units")
     round_rule = "AA.TURN.1"
-    anytime_commands = Ruleset.anytime_commands + ("vehicle_hit", "blast_hit", "ongoing_reserves")
+    anytime_commands = (*Ruleset.anytime_commands, "vehicle_hit", "blast_hit", "ongoing_reserves")
 
     def round_layout(self, state: dict[str, Any]) -> list[Step]:
         return LAYOUT

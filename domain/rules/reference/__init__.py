@@ -39,7 +39,7 @@ ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard":
 @register
 class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
     name = "reference"
-    anytime_commands = Igougo.anytime_commands + ("revive",)
+    anytime_commands = (*Igougo.anytime_commands, "revive")
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
 
@@ -229,7 +229,7 @@ class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase,
         units = t.state["units"]
         foes = list(units[uid].get("engaged_with", []))
         t.emit("EngagementEnded", {"unit": uid, "with": foes, "reason": reason}, rule)
-        for other_uid in [uid] + foes:
+        for other_uid in [uid, *foes]:
             if not units[other_uid].get("engaged_with") and alive(units[other_uid]):
                 for status in ("engaged", "locked_in_combat"):
                     self.change_status(t, other_uid, status, False, rule,

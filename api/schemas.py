@@ -76,6 +76,8 @@ def known_ruleset(name: str) -> str:
 def ruleset_enum(schema: dict[str, Any]) -> None:
     """The document lists the rulesets known when it is built (FastAPI builds it once, on the first read)."""
     schema["enum"] = list(registry.names())
+    schema["description"] = "the ruleset the game is played by: " + "; ".join(
+        f"`{name}`, {ruleset.title}: {ruleset.summary}" for name, ruleset in registry.RULESETS.items())
 
 
 RulesetName = Annotated[str, AfterValidator(known_ruleset)]

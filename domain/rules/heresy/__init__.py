@@ -43,6 +43,9 @@ STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MO
 @register
 class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
     name = "heresy"
+    title = "Heresy (the older era's tables, seed 002)"
+    summary = ("a roll-off for the first turn each battle round, then each player's Movement, Shooting and Assault, "
+               "with reactions, armour values and tactical statuses")
     phases = tuple(phase[:3] for phase in PHASES)
 
     # -- the round -----------------------------------------------------------------------

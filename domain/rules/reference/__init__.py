@@ -39,6 +39,9 @@ ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard":
 @register
 class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
     name = "reference"
+    title = "Reference sheet (10th-edition style turns, seed 001)"
+    summary = ("each player's turn in five phases (Command, Movement, Shooting, Charge, Fight), with command points, "
+               "stratagems, battle-shock and objectives")
     anytime_commands = (*Igougo.anytime_commands, "revive")
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))

@@ -15,13 +15,13 @@ import random
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 
+from warlog.domain.attacks.allocation import Standing, next_group, tied_groups
 from warlog.domain.attacks.profile import Profile
 from warlog.domain.attacks.steps import (
     ATTACKER,
     DEFENDER,
     Decision,
     Need,
-    Standing,
     any_fnp,
     apply_damage,
     apply_mortal_wounds,
@@ -35,14 +35,12 @@ from warlog.domain.attacks.steps import (
     hit_roll,
     hits_to_reroll,
     lethal,
-    next_group,
     number_of_attacks,
     part_needs,
     rerolled,
     save_roll,
     sustained_hits,
     sustained_parts,
-    tied_groups,
     wound_roll,
     wounds_to_reroll,
 )

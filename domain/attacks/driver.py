@@ -21,7 +21,8 @@ from collections.abc import Callable
 from typing import Any
 
 from warlog.domain import army, dice
-from warlog.domain.attacks.profile import Profile, from_data
+from warlog.domain.attacks.contract import target_from
+from warlog.domain.attacks.profile import Profile, Target, from_data
 from warlog.domain.attacks.sequence import resolve
 from warlog.domain.attacks.steps import ATTACKER, Need
 
@@ -46,10 +47,13 @@ class AttackDriver:
     resolved_fields: tuple[str, ...] = ("hits", "wounds", "failed_saves", "wounds_lost", "models_destroyed")
     attack_choices = False
 
-    def begin_attack(self, t: Any, ids: dict[str, Any], profile: dict[str, Any], **extra: Any) -> None:
-        """The attack just declared (its profile as data): roll it step by step from the first."""
-        self.attack_goes_on(t, {"attack": ids, "profile": profile, "batches": [], "decided": 0, "faces": [],
-                                **extra})
+    def declare_attack(self, t: Any, attack: dict[str, Any], rule: str, **extra: Any) -> None:
+        """Declare one weapon's attack (`AttackDeclared`: its ids, what the ruleset says of it, its profile as
+        data, for replay and for its odds), then roll it step by step from the first; `extra` rides along."""
+        t.emit("AttackDeclared", attack, rule)
+        ids = {key: attack[key] for key in ("attacker", "target", "weapon")}
+        self.attack_goes_on(t, {"attack": ids, "profile": attack["profile"], "batches": [], "decided": 0,
+                                "faces": [], **extra})
 
     def attack_goes_on(self, t: Any, context: dict[str, Any]) -> None:
         """Replay the attack with the dice so far (the module is pure); record what it decided since, then ask
@@ -132,6 +136,13 @@ class AttackDriver:
 
     def attack_finished(self, t: Any, context: dict[str, Any], outcome: Any) -> None:
         """Hook: what follows an attack."""
+
+
+def standing_target(units: dict[str, Any], together: list[str]) -> Target:
+    """The target unit and its attached leader, line by line as they stand (`line_standing`, RS.ATK.3)."""
+    standing = [line_standing(units[m]) for m in together]
+    return target_from([units[m] for m in together], alive=[s[0] for s in standing],
+                       wounds_taken=[s[1] for s in standing])
 
 
 def keep_lines(state: dict[str, Any], data: dict[str, Any]) -> None:

@@ -27,8 +27,8 @@ from typing import Any
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
-from warlog.domain.attacks import Profile, Situation, Weapon, target_from, to_data
-from warlog.domain.attacks.driver import STEP_EVENTS, AttackDriver, keep_lines, line_standing
+from warlog.domain.attacks import Profile, Situation, Weapon, to_data
+from warlog.domain.attacks.driver import STEP_EVENTS, AttackDriver, keep_lines, standing_target
 from warlog.domain.attacks.tables import HERESY
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
@@ -94,10 +94,7 @@ def heresy_profile(units: dict[str, Any], uid: str, weapon: dict[str, Any], targ
     arms = Weapon.of(weapon["name"], A=weapon.get("A") or "1" if melee else shots(weapon, within_half_range),
                      skill=line["WS" if melee else "BS"], S=weapon["S"], AP=weapon.get("AP") or 0,
                      D=weapon.get("D") or "1", melee=melee)
-    together = members(units, target_uid)
-    standing = [line_standing(units[m]) for m in together]
-    aimed = target_from([units[m] for m in together], alive=[s[0] for s in standing],
-                        wounds_taken=[s[1] for s in standing])
+    aimed = standing_target(units, members(units, target_uid))
     values = armour(target)
     aimed = replace(aimed, WS=target["models"][0].get("WS") if melee else None,
                     AV=values[facing] if values and facing else None)
@@ -193,17 +190,15 @@ class Shooting(AttackDriver):
     def start_attack(self, t: Any, uid: str, weapon: dict[str, Any], target: str, models: int, phase: str,
                      facing: str | None = None, snap_shots: bool = False, within_half_range: bool = False,
                      then: dict[str, Any] | None = None) -> None:
-        """Declare one weapon's attack (its profile, for replay and for its odds), then roll it step by step.
-        `then` rides along with the dice and says what follows the attack (`attack_finished`)."""
+        """Declare one weapon's attack on the heresy tables and roll it (the shared driver). `then` rides along
+        with the dice and says what follows the attack (`attack_finished`)."""
         profile = heresy_profile(t.state["units"], uid, weapon, target, models, facing, snap_shots,
                                  within_half_range)
         rule = "HH.RES.4" if phase == "snap_shots" else "RS.FGT.3" if phase == "assault" else "RS.SHO.2"
         attack = {"attacker": uid, "target": target, "weapon": weapon["name"], "models": models, "phase": phase,
                   "facing": facing, "snap_shots": snap_shots, "within_half_range": within_half_range,
                   "tables": HERESY, "profile": to_data(profile)}
-        t.emit("AttackDeclared", attack, rule)
-        self.begin_attack(t, {"attacker": uid, "target": target, "weapon": weapon["name"]}, attack["profile"],
-                          then=then)
+        self.declare_attack(t, attack, rule, then=then)
 
     def resolved_extra(self, profile: Profile, outcome: Any) -> dict[str, Any]:
         """A vehicle's hull points lost (its damage table is the table's to roll)."""

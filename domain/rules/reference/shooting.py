@@ -7,8 +7,8 @@ from typing import Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
-from warlog.domain.attacks import Profile, Situation, profile_from, to_data
-from warlog.domain.attacks.driver import AttackDriver, keep_lines, line_standing
+from warlog.domain.attacks import Profile, Situation, to_data, weapon_from
+from warlog.domain.attacks.driver import AttackDriver, keep_lines, line_standing, standing_target
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.flow import alive, applies, handles, units_of
@@ -190,8 +190,7 @@ class Shooting(AttackDriver):
         attack = {"attacker": command.unit, "target": command.target, "weapon": weapon["name"], "models": models,
                   "phase": phase, "within_half_range": bool(command.within_half_range),
                   "abilities": sorted(k.text for k in profile.weapon.keywords if k.known), "profile": to_data(profile)}
-        t.emit("AttackDeclared", attack, rule)
-        self.begin_attack(t, {k: attack[k] for k in ("attacker", "target", "weapon")}, attack["profile"])
+        self.declare_attack(t, attack, rule)
 
     def attack_profile(self, state: dict[str, Any], uid: str, weapon: dict[str, Any], target_uid: str, models: int,
                        within_half_range: bool, precision: bool = False) -> Profile:
@@ -205,10 +204,7 @@ class Shooting(AttackDriver):
             charged=bool(unit["turn"].get("charged")), within_half_range=within_half_range,
             target_engaged_with_friendly=bool(friends & set(target.get("engaged_with", []))),
             attacker_keywords=frozenset(unit.get("keywords", [])), defender_allocates=True)
-        together = members(units, target_uid)
-        standing = [line_standing(units[m]) for m in together]
-        profile = profile_from(weapon, unit, [units[m] for m in together], situation,
-                               alive=[s[0] for s in standing], wounds_taken=[s[1] for s in standing])
+        profile = Profile(weapon_from(weapon, unit), standing_target(units, members(units, target_uid)), situation)
         if precision:  # EXT.WPN.PRECISION: the attacker sends the critical hits' wounds to a CHARACTER it picks
             line = next((i for i, ml in enumerate(profile.target.lines)
                          if "CHARACTER" in ml.keywords and ml.count), None)

@@ -212,7 +212,7 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
             offered += self.combat_actions(state, seat)
             if step.phase == "shooting":
                 offered += self.shoot_actions(state, seat)
-        return offered + [self.end_phase_action(step)]
+        return [*offered, self.end_phase_action(step)]
 
     @staticmethod
     def end_phase_action(step: Step) -> Action:

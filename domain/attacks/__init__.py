@@ -7,9 +7,13 @@ Modules:
     profile    Weapon, Situation, ModelLine, Target, Profile (frozen values); to_data / from_data (JSON)
     abilities  keyword parser and the ABILITIES table (keyword -> hooks citing its EXT rule)
     steps      the steps as pure functions, each returning a Decision (facts + rule IDs)
+    allocation Standing, the allocation order, the group the next wounds go to and the groups tied for them
+    memo       per_profile: what a question about a frozen profile or target answered, kept on it
     sequence   attack_sequence (the steps in order), resolve (replay the dice so far), simulate
     odds       distribution (exact odds of the outcome), luck (mid-p percentile of an outcome), attack_luck
     contract   weapon_from / target_from / profile_from: the contract's unit and weapon dicts as a Profile
+    driver     AttackDriver: the one driver of an attack in a ruleset (events, dice from server or table,
+               the pending step carried with the roll request); each ruleset gives its data and hooks
 
 A whole attack driven step by step with fixed dice (what the rules do through `request_roll`:
 each `Need` says the step, how many dice of what, and whether the attacker's or the defender's
@@ -65,6 +69,7 @@ The same profile gives the exact odds, so the luck of that attack is read agains
     True
 """
 from warlog.domain.attacks.abilities import ABILITIES, Ability, Keyword, effects, parse_keyword, parse_keywords
+from warlog.domain.attacks.allocation import Standing, allocation_order, tied_groups
 from warlog.domain.attacks.contract import feel_no_pain, profile_from, target_from, weapon_from
 from warlog.domain.attacks.odds import Odds, Unsupported, attack_luck, distribution, luck
 from warlog.domain.attacks.profile import ModelLine, Profile, Situation, Target, Weapon, from_data, to_data
@@ -75,11 +80,8 @@ from warlog.domain.attacks.steps import (
     REROLLABLE_STEPS,
     Decision,
     Need,
-    Standing,
-    allocation_order,
     rerollable_rolls,
     roll_size,
-    tied_groups,
 )
 
 __all__ = [

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 
 from warlog.domain import dice
 from warlog.domain.attacks.abilities import effects
+from warlog.domain.attacks.allocation import allocation_order
 from warlog.domain.attacks.profile import Profile
 from warlog.domain.attacks.steps import (
     _to_reroll,
-    allocation_order,
     attack_parts,
     automatic_hits,
     critical_wound_on,

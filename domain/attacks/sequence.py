@@ -15,13 +15,13 @@ import random
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 
+from warlog.domain.attacks.allocation import Standing, next_group, tied_groups
 from warlog.domain.attacks.profile import Profile
 from warlog.domain.attacks.steps import (
     ATTACKER,
     DEFENDER,
     Decision,
     Need,
-    Standing,
     any_fnp,
     apply_damage,
     apply_mortal_wounds,
@@ -35,14 +35,12 @@ from warlog.domain.attacks.steps import (
     hit_roll,
     hits_to_reroll,
     lethal,
-    next_group,
     number_of_attacks,
     part_needs,
     rerolled,
     save_roll,
     sustained_hits,
     sustained_parts,
-    tied_groups,
     wound_roll,
     wounds_to_reroll,
 )
@@ -79,7 +77,47 @@ def attack_sequence(profile: Profile) -> Sequence_:
     yield decision
     attacks = decision.facts["attacks"]
 
-    # RS.ATK.1 hit roll (EXT.WPN.TORRENT: none)
+    hits, extra = yield from _hits(profile, attacks)
+    criticals = hits.facts["criticals"]
+
+    # RS.ATK.2 wound roll: critical hits first (PRECISION tells them apart), then hits, then extra hits
+    lethal_hits = criticals if lethal(profile) else 0
+    critical_rolls = criticals - lethal_hits
+    count = hits.facts["hits"] - lethal_hits + extra
+    faces: list[int] = []
+    again: list[int] = []
+    if count:
+        faces = yield Need("wound", count, 6, ATTACKER, "RS.ATK.2")
+        again = wounds_to_reroll(profile, faces)
+        if again:
+            faces = rerolled(faces, again, (yield Need("wound_reroll", len(again), 6, ATTACKER, "CORE.DICE.2")))
+    wounds = wound_roll(profile, faces, lethal_hits, again, critical_rolls)
+    yield wounds
+
+    # RS.ATK.3 / RS.ATK.4 saves and damage, group by group; PRECISION wounds first, at the chosen CHARACTER
+    standing = Standing.of(profile.target)
+    tally = {"failed": 0, "lost": 0, "destroyed": 0}
+    to_save, precision = wounds.facts["to_save"], wounds.facts["precision"]
+    if precision:
+        standing, left = yield from _allocate(profile, standing, precision, tally, profile.situation.precision_line)
+        to_save += left - precision
+    standing, _ = yield from _allocate(profile, standing, to_save, tally)
+
+    devastating = wounds.facts["devastating"]
+    standing, mortal = yield from _mortal_wounds(profile, standing, devastating, tally)
+
+    hazard = None
+    if hazardous(profile) and profile.situation.models:  # EXT.WPN.HAZARDOUS, after the attack
+        hazard = hazardous_roll(profile, (yield Need("hazardous", profile.situation.models, 6, ATTACKER,
+                                                     "EXT.WPN.HAZARDOUS")))
+        yield hazard
+    return Outcome(attacks, hits.facts["hits"] + extra, criticals, wounds.facts["wounds"],
+                   wounds.facts["criticals"], devastating, tally["failed"], mortal, tally["lost"],
+                   tally["destroyed"], standing, hazard)
+
+
+def _hits(profile: Profile, attacks: int) -> Generator[Need | Decision, list[int] | None, tuple[Decision, int]]:
+    """RS.ATK.1 hit roll (EXT.WPN.TORRENT: none) and EXT.WPN.SUSTAINED's extra hits: the decision and those."""
     faces: list[int] = []
     again: list[int] = []
     if not automatic_hits(profile) and attacks:
@@ -99,31 +137,13 @@ def attack_sequence(profile: Profile) -> Sequence_:
         decision = sustained_hits(profile, criticals, rolled)
         yield decision
         extra = decision.facts["extra_hits"]
+    return hits, extra
 
-    # RS.ATK.2 wound roll: critical hits first (PRECISION tells them apart), then hits, then extra hits
-    lethal_hits = criticals if lethal(profile) else 0
-    critical_rolls = criticals - lethal_hits
-    count = hits.facts["hits"] - lethal_hits + extra
-    faces, again = [], []
-    if count:
-        faces = yield Need("wound", count, 6, ATTACKER, "RS.ATK.2")
-        again = wounds_to_reroll(profile, faces)
-        if again:
-            faces = rerolled(faces, again, (yield Need("wound_reroll", len(again), 6, ATTACKER, "CORE.DICE.2")))
-    wounds = wound_roll(profile, faces, lethal_hits, again, critical_rolls)
-    yield wounds
 
-    # RS.ATK.3 / RS.ATK.4 saves and damage, group by group; PRECISION wounds first, at the chosen CHARACTER
-    standing = Standing.of(profile.target)
-    tally = {"failed": 0, "lost": 0, "destroyed": 0}
-    to_save, precision = wounds.facts["to_save"], wounds.facts["precision"]
-    if precision:
-        standing, left = yield from _allocate(profile, standing, precision, tally, profile.situation.precision_line)
-        to_save += left - precision
-    standing, _ = yield from _allocate(profile, standing, to_save, tally)
-
-    # EXT.WPN.DEVASTATING: mortal wounds after the attack's other wounds, spilling over
-    devastating, mortal = wounds.facts["devastating"], 0
+def _mortal_wounds(profile: Profile, standing: Standing, devastating: int,
+                   tally: dict[str, int]) -> Generator[Need | Decision, list[int] | None, tuple[Standing, int]]:
+    """EXT.WPN.DEVASTATING: mortal wounds after the attack's other wounds, spilling over."""
+    mortal = 0
     if devastating and standing.models:
         rolled = []
         for need in part_needs(damage_parts(profile)[0], devastating, "mortal_damage", ATTACKER,
@@ -137,15 +157,7 @@ def attack_sequence(profile: Profile) -> Sequence_:
         yield decision
         tally["lost"] += decision.facts["wounds_lost"]
         tally["destroyed"] += decision.facts["models_destroyed"]
-
-    hazard = None
-    if hazardous(profile) and profile.situation.models:  # EXT.WPN.HAZARDOUS, after the attack
-        hazard = hazardous_roll(profile, (yield Need("hazardous", profile.situation.models, 6, ATTACKER,
-                                                     "EXT.WPN.HAZARDOUS")))
-        yield hazard
-    return Outcome(attacks, hits.facts["hits"] + extra, criticals, wounds.facts["wounds"],
-                   wounds.facts["criticals"], devastating, tally["failed"], mortal, tally["lost"],
-                   tally["destroyed"], standing, hazard)
+    return standing, mortal
 
 
 def _allocate(profile: Profile, standing: Standing, count: int, tally: dict[str, int],

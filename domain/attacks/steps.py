@@ -6,32 +6,18 @@ says which dice each step needs (`Need`); the functions here never roll.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from functools import wraps
-from typing import Any, NamedTuple, TypeVar
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from warlog.domain import dice
 from warlog.domain.attacks import tables
 from warlog.domain.attacks.abilities import effects
-from warlog.domain.attacks.profile import Profile, Target
+from warlog.domain.attacks.allocation import Standing, next_group
+from warlog.domain.attacks.memo import per_profile
+from warlog.domain.attacks.profile import Profile
 
 ATTACKER, DEFENDER = "attacker", "defender"
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def per_profile(fn: F) -> F:
-    """Remember what a question about a (frozen) profile or target answered: the answer cannot change."""
-    @wraps(fn)
-    def remembered(value: Any, *args: Any) -> Any:
-        memo = value.__dict__.setdefault("_answers", {})  # not a field: equality and hashing ignore it
-        key = (fn, *args) if args else fn
-        try:
-            return memo[key]
-        except KeyError:
-            memo[key] = answer = fn(value, *args)
-            return answer
-    return remembered  # type: ignore[return-value]
 
 
 class Need(NamedTuple):  # a NamedTuple, not a frozen dataclass: made thousands of times in a Monte Carlo
@@ -187,7 +173,7 @@ def hits_to_reroll(profile: Profile, faces: Sequence[int]) -> list[int]:
 @per_profile
 def _hit_table(profile: Profile) -> tuple[int, ...]:
     modifier, _ = hit_modifier(profile)
-    return (0,) + tuple(hit_result(profile, f, modifier) for f in range(1, 7))
+    return (0, *(hit_result(profile, f, modifier) for f in range(1, 7)))
 
 
 def _to_reroll(policy: str | None, faces: Sequence[int], failed: Any) -> list[int]:
@@ -296,7 +282,7 @@ def _wound_table(profile: Profile) -> tuple[int, ...]:
     needed = wound_target(profile)
     modifier, _ = wound_modifier(profile)
     critical_on, _ = critical_wound_on(profile)
-    return (0,) + tuple(wound_result(profile, f, needed, modifier, critical_on) for f in range(1, 7))
+    return (0, *(wound_result(profile, f, needed, modifier, critical_on) for f in range(1, 7)))
 
 
 @dataclass(frozen=True)
@@ -338,7 +324,8 @@ def wound_roll(profile: Profile, faces: Sequence[int], lethal_hits: int = 0, rer
     rolled_wounds = len(results) - results.count(0)
     precision = 0
     if setup.precision:
-        precision = lethal_hits + sum(1 for r in results[:precision_dice] if r == 1 or (r == 2 and not setup.devastating))
+        precision = lethal_hits + sum(1 for r in results[:precision_dice]
+                                      if r == 1 or (r == 2 and not setup.devastating))
     rules = setup.rules
     if lethal_hits or rerolled_dice or mortal:
         rules = _rules(rules, ["EXT.WPN.LETHAL"] if lethal_hits else [], ["CORE.DICE.2"] if rerolled_dice else [],
@@ -356,69 +343,7 @@ def wound_roll(profile: Profile, faces: Sequence[int], lethal_hits: int = 0, rer
     return Decision("wound", rules, facts)
 
 
-# -- allocation (RS.ATK.3 / RS.ATK.4) ---------------------------------------------------------------
-
-class Standing(NamedTuple):
-    """The target's models as the attack goes: per line, models alive and wounds lost by its wounded model."""
-
-    alive: tuple[int, ...]
-    taken: tuple[int, ...]
-
-    @classmethod
-    def of(cls, target: Target) -> Standing:
-        return _standing_of(target)
-
-    @property
-    def models(self) -> int:
-        return sum(self.alive)
-
-
-@per_profile
-def _standing_of(target: Target) -> Standing:
-    return Standing(tuple(line.count for line in target.lines), tuple(line.wounds_taken for line in target.lines))
-
-
-@per_profile
-def allocation_order(target: Target) -> tuple[int, ...]:
-    """RS.ATK.3: lines with a wounded model first, CHARACTER lines last; the defender orders the rest.
-
-    `target.order` is the defender's choice; lines it leaves out follow in roster order. The rule's
-    two constraints win over the choice (a CHARACTER line named first still comes last).
-    """
-    if any(not 0 <= i < len(target.lines) for i in target.order or ()):
-        raise ValueError("the allocation order names a line the target does not have")
-    order = list(dict.fromkeys([*(target.order or ()), *range(len(target.lines))]))
-    return tuple(sorted(order, key=lambda i: (target.lines[i].character, not target.lines[i].wounds_taken)))
-
-
-def next_group(target: Target, standing: Standing) -> int | None:
-    """The line the next wounds go to: one with a wounded model, else the first living one in allocation order."""
-    best, best_key = None, (True, True)
-    for i, character in _order_and_characters(target):
-        if standing.alive[i]:
-            key = (character, not standing.taken[i])  # RS.ATK.3: CHARACTER groups last, wounded models first
-            if best is None or key < best_key:
-                best, best_key = i, key
-    return best
-
-
-def tied_groups(target: Target, standing: Standing) -> tuple[int, ...]:
-    """RS.ATK.3: every living line the next wounds may go to (the defender's choice when more than one):
-    a line with a wounded model alone, else the living lines of the best kind (non-CHARACTER before CHARACTER),
-    in allocation order."""
-    keys = {i: (character, not standing.taken[i]) for i, character in _order_and_characters(target)
-            if standing.alive[i]}
-    if not keys:
-        return ()
-    best = min(keys.values())
-    tied = tuple(i for i, key in keys.items() if key == best)
-    return tied[:1] if not best[1] else tied
-
-
-@per_profile
-def _order_and_characters(target: Target) -> tuple[tuple[int, bool], ...]:
-    return tuple((i, target.lines[i].character) for i in allocation_order(target))
-
+# -- saves and damage (RS.ATK.3 / RS.ATK.4) -------------------------------------------------------
 
 @per_profile
 def save_needed(profile: Profile, line: int) -> tuple[int, int | None]:
@@ -439,8 +364,8 @@ def saved(profile: Profile, line: int, face: int) -> bool:
 def _saves(profile: Profile, line: int) -> tuple[bool, ...]:
     """Face -> saved, for faces 0..6 (0 unused): an unmodified 1 always fails."""
     armour, invulnerable = save_needed(profile, line)
-    return (False, False) + tuple(f >= armour or (invulnerable is not None and f >= invulnerable)
-                                  for f in range(2, 7))
+    return (False, False, *(f >= armour or (invulnerable is not None and f >= invulnerable)
+                            for f in range(2, 7)))
 
 
 def save_roll(profile: Profile, line: int, faces: Sequence[int]) -> Decision:
@@ -517,11 +442,12 @@ def apply_damage(profile: Profile, standing: Standing, line: int, amounts: Seque
     for amount in amounts:
         if not standing.alive[line]:
             break
-        standing, l, d, u = lose_wounds(profile, standing, line, amount, fnp_faces[fnp_used:], spill=False)
-        lost, destroyed, fnp_used, used = lost + l, destroyed + d, fnp_used + u, used + 1
-    return (Decision("damage", _damage_rules(profile, line), {"line": line, "damage": list(amounts[:used]), "wounds_lost": lost,
-                                       "models_destroyed": destroyed, "feel_no_pain_dice": fnp_used,
-                                       "group_destroyed": not standing.alive[line]}),
+        standing, lo, de, us = lose_wounds(profile, standing, line, amount, fnp_faces[fnp_used:], spill=False)
+        lost, destroyed, fnp_used, used = lost + lo, destroyed + de, fnp_used + us, used + 1
+    return (Decision("damage", _damage_rules(profile, line),
+                     {"line": line, "damage": list(amounts[:used]), "wounds_lost": lost,
+                      "models_destroyed": destroyed, "feel_no_pain_dice": fnp_used,
+                      "group_destroyed": not standing.alive[line]}),
             standing, used)
 
 
@@ -551,18 +477,13 @@ def hazardous(profile: Profile) -> bool:
 
 
 def hazardous_roll(profile: Profile, faces: Sequence[int]) -> Decision:
-    """EXT.WPN.HAZARDOUS: each 1 destroys a model that used the weapon (CHARACTER, MONSTER, VEHICLE: 3 mortal wounds)."""
+    """EXT.WPN.HAZARDOUS: each 1 destroys a model that used the weapon (CHARACTER, MONSTER, VEHICLE: 3 mortal
+    wounds)."""
     ones = sum(1 for f in faces if f == 1)
     tough = bool({"CHARACTER", "MONSTER", "VEHICLE"} & profile.situation.attacker_keywords)
     return Decision("hazardous", ("EXT.WPN.HAZARDOUS",),
                     {"dice": list(faces), "ones": ones, "models_destroyed": 0 if tough else ones,
                      "mortal_wounds": 3 * ones if tough else 0})
-
-
-def with_standing(target: Target, standing: Standing) -> Target:
-    """The target after the attack, as a new Target (for the next weapon's profile)."""
-    return replace(target, lines=tuple(replace(line, count=n, wounds_taken=t)
-                                       for line, n, t in zip(target.lines, standing.alive, standing.taken)))
 
 
 # -- Command Re-roll (EXT.CP.1, CORE.DICE.2) ---------------------------------------------------------

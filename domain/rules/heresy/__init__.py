@@ -101,7 +101,8 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
         else:
             super().on_roll(t, request, roll)
 
-    def attack_finished(self, t: Any, then: dict[str, Any] | None, ids: dict[str, Any], outcome: Any) -> None:
+    def attack_finished(self, t: Any, context: dict[str, Any], outcome: Any) -> None:
+        then = context.get("then")
         if then and then["kind"] == "snap_shots":
             self.next_snap_shot(t, then)
         elif then and then["kind"] == "fight":

@@ -27,21 +27,14 @@ from typing import Any
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
-from warlog.domain.attacks import ATTACKER, Profile, Situation, Weapon, from_data, resolve, target_from, to_data
+from warlog.domain.attacks import Profile, Situation, Weapon, to_data
+from warlog.domain.attacks.driver import STEP_EVENTS, AttackDriver, keep_lines, standing_target
 from warlog.domain.attacks.tables import HERESY
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.flow import alive, applies, handles, units_of
 from warlog.domain.rules.heresy.common import enemies_on_battlefield, is_vehicle
 from warlog.domain.rules.reference.common import members
-from warlog.domain.rules.reference.shooting import (
-    STEP_EVENTS,
-    keep_lines,
-    line_standing,
-    lines_after,
-    record_decisions,
-    record_losses,
-)
 from warlog.domain.rulings import Malformed, NotFound, Refused
 
 FACINGS = ("front", "side", "rear")
@@ -101,18 +94,18 @@ def heresy_profile(units: dict[str, Any], uid: str, weapon: dict[str, Any], targ
     arms = Weapon.of(weapon["name"], A=weapon.get("A") or "1" if melee else shots(weapon, within_half_range),
                      skill=line["WS" if melee else "BS"], S=weapon["S"], AP=weapon.get("AP") or 0,
                      D=weapon.get("D") or "1", melee=melee)
-    together = members(units, target_uid)
-    standing = [line_standing(units[m]) for m in together]
-    aimed = target_from([units[m] for m in together], alive=[s[0] for s in standing],
-                        wounds_taken=[s[1] for s in standing])
+    aimed = standing_target(units, members(units, target_uid))
     values = armour(target)
     aimed = replace(aimed, WS=target["models"][0].get("WS") if melee else None,
                     AV=values[facing] if values and facing else None)
     return Profile(arms, aimed, Situation(models=models, snap_shots=snap_shots), HERESY)
 
 
-class Shooting:
-    """Mixed into `Heresy`: `shoot`, and the attack driver every heresy attack (shots, snap shots, strikes) uses."""
+class Shooting(AttackDriver):
+    """Mixed into `Heresy`: `shoot`, and what the shared attack driver reads for every heresy attack (shots, snap
+    shots, strikes): the target with its attached leader, a vehicle's hull points, what follows the attack."""
+
+    attack_party = staticmethod(members)
 
     # -- the Shooting phase ----------------------------------------------------------------
 
@@ -197,61 +190,22 @@ class Shooting:
     def start_attack(self, t: Any, uid: str, weapon: dict[str, Any], target: str, models: int, phase: str,
                      facing: str | None = None, snap_shots: bool = False, within_half_range: bool = False,
                      then: dict[str, Any] | None = None) -> None:
-        """Declare one weapon's attack (its profile, for replay and for its odds), then roll it step by step.
-        `then` rides along with the dice and says what follows the attack (`attack_finished`)."""
+        """Declare one weapon's attack on the heresy tables and roll it (the shared driver). `then` rides along
+        with the dice and says what follows the attack (`attack_finished`)."""
         profile = heresy_profile(t.state["units"], uid, weapon, target, models, facing, snap_shots,
                                  within_half_range)
         rule = "HH.RES.4" if phase == "snap_shots" else "RS.FGT.3" if phase == "assault" else "RS.SHO.2"
         attack = {"attacker": uid, "target": target, "weapon": weapon["name"], "models": models, "phase": phase,
                   "facing": facing, "snap_shots": snap_shots, "within_half_range": within_half_range,
                   "tables": HERESY, "profile": to_data(profile)}
-        t.emit("AttackDeclared", attack, rule)
-        self.attack_goes_on(t, {"attack": {"attacker": uid, "target": target, "weapon": weapon["name"]},
-                                "profile": attack["profile"], "batches": [], "decided": 0, "faces": [],
-                                "then": then})
+        self.declare_attack(t, attack, rule, then=then)
 
-    def attack_goes_on(self, t: Any, context: dict[str, Any]) -> None:
-        """Replay the attack with the dice so far (the module is pure); record what it decided since, then ask
-        for the next dice (the attacker's, or the defender's saves) or apply its outcome."""
-        progress = resolve(from_data(context["profile"]), context["batches"])
-        ids = context["attack"]
-        context = record_decisions(t, progress, context)
-        need = progress.need
-        if need is None:
-            self.attack_done(t, context, progress.outcome)
-            return
-        roller = ids["attacker"] if need.seat == ATTACKER else ids["target"]
-        count = min(dice.MAX_DICE, need.count - len(context["faces"]))
-        self.request_roll(t, t.state["units"][roller]["owner"], need.step, str(dice.DiceExpr(count, need.sides)),
-                          need.rule, roller, attack_roll=context, batch=need.count)
-
-    def attack_rolled(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
-        context = request["context"]["attack_roll"]
-        faces = context["faces"] + roll["faces"]
-        if len(faces) < request["context"]["batch"]:
-            self.attack_goes_on(t, {**context, "faces": faces})
-            return
-        self.attack_goes_on(t, {**context, "batches": context["batches"] + [faces], "faces": []})
-
-    def attack_done(self, t: Any, context: dict[str, Any], outcome: Any) -> None:
-        """RS.ATK.4: the losses line by line, on the target and its attached leader (hull points as wounds)."""
-        units = t.state["units"]
-        ids = context["attack"]
-        profile = from_data(context["profile"])
-        together = members(units, ids["target"])
-        before, after = lines_after(units, together, profile, outcome)
-        vehicle = {"hull_points_lost": outcome.wounds_lost, "armour_value": profile.target.AV,
-                   "damage_table": "attested: the table rolls the vehicle damage table for its penetrating hits"} \
-            if profile.target.AV is not None else {}
-        t.emit("AttackResolved", {**ids, "hits": outcome.hits, "wounds": outcome.wounds,
-                                  "failed_saves": outcome.failed_saves, "wounds_lost": outcome.wounds_lost,
-                                  "models_destroyed": outcome.models_destroyed, "lines": after, **vehicle},
-               "RS.ATK.4")
-        record_losses(self, t, together, before, after)
-        self.attack_finished(t, context.get("then"), ids, outcome)
-
-    def attack_finished(self, t: Any, then: dict[str, Any] | None, ids: dict[str, Any], outcome: Any) -> None:
-        """Hook: what follows an attack (the next snap-shot weapon, the fight's next strike)."""
+    def resolved_extra(self, profile: Profile, outcome: Any) -> dict[str, Any]:
+        """A vehicle's hull points lost (its damage table is the table's to roll)."""
+        if profile.target.AV is None:
+            return {}
+        return {"hull_points_lost": outcome.wounds_lost, "armour_value": profile.target.AV,
+                "damage_table": "attested: the table rolls the vehicle damage table for its penetrating hits"}
 
     # -- appliers ----------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ from typing import Any
 from warlog.domain import commands as cmd
 from warlog.domain import dice
 from warlog.domain.attacks import ATTACKER, Need, from_data, rerollable_rolls, roll_size
+from warlog.domain.attacks.driver import need_data
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.flow import applies, handles
@@ -37,13 +38,9 @@ from warlog.domain.rulings import Refused
 REROLL = "Command Re-roll"
 
 
-def need_data(need: Need) -> list[Any]:
-    """A `Need` as JSON (an event's data): `Need(*data)` reads it back."""
-    return [*need[:-1], list(need.among)]
-
-
 class AttackChoices:
-    """Mixed into `Reference` (with `Shooting`, whose `attack_goes_on` and `stratagem_targets` it uses)."""
+    """Mixed into `Reference` (with `Shooting`, the attack driver, whose `attack_goes_on` it feeds, and
+    `stratagem_targets`): the driver's `batch_rolled` hook, the pauses' actions and commands."""
 
     @staticmethod
     def attack_pause(state: dict[str, Any]) -> dict[str, Any] | None:
@@ -67,16 +64,6 @@ class AttackChoices:
                                             "attack_roll": context}, "EXT.CP.1")
             return
         self.attack_goes_on(t, {**context, "batches": context["batches"] + [list(faces)], "faces": []})
-
-    def offer_allocation(self, t: Any, context: dict[str, Any], need: Need) -> None:
-        """RS.ATK.3: the groups tied for the next wounds, for the defending seat to pick."""
-        ids = context["attack"]
-        profile = from_data(context["profile"])
-        t.emit("AllocationOffered", {**ids, "kind": "allocate", "seat": t.state["units"][ids["target"]]["owner"],
-                                     "unit": ids["target"], "step": "allocate",
-                                     "choices": [{"line": line, "model": profile.target.lines[line].name}
-                                                 for line in need.among],
-                                     "need": need_data(need), "attack_roll": context}, "RS.ATK.3")
 
     # -- actions and commands ------------------------------------------------------------
 
@@ -125,18 +112,6 @@ class AttackChoices:
         self.request_roll(t, seat, need.step, str(dice.DiceExpr(size, need.sides)), "CORE.DICE.2", pause["unit"],
                           attack_reroll={"die": command.die, "batch": pause["batch"], "need": pause["need"],
                                          "attack_roll": pause["attack_roll"]})
-
-    def attack_rerolled(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
-        """CORE.DICE.2: the new face(s) replace the old in the batch, before any modifier; then the attack goes on."""
-        reroll = request["context"]["attack_reroll"]
-        context, die = reroll["attack_roll"], reroll["die"]
-        faces = list(reroll["batch"])
-        was = faces[die:die + len(roll["faces"])]
-        faces[die:die + len(roll["faces"])] = roll["faces"]
-        t.emit("AttackRollRerolled", {**context["attack"], "step": reroll["need"][0], "die": die, "was": was,
-                                      "now": list(roll["faces"]), "batch": faces, "rules": ["CORE.DICE.2", "EXT.CP.1"]},
-               "CORE.DICE.2")
-        self.attack_goes_on(t, {**context, "batches": context["batches"] + [faces], "faces": []})
 
     @handles("keep_dice")
     def keep_dice(self, t: Any, seat: str, command: cmd.KeepDice) -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from warlog.domain import army, dice
+from warlog.domain import army
 from warlog.domain import commands as cmd
-from warlog.domain.attacks import ATTACKER, Need, Profile, Situation, from_data, profile_from, resolve, to_data
+from warlog.domain.attacks import Profile, Situation, to_data, weapon_from
+from warlog.domain.attacks.driver import AttackDriver, keep_lines, line_standing, standing_target
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.flow import alive, applies, handles, units_of
-from warlog.domain.rules.reference.choices import need_data
 from warlog.domain.rules.reference.common import (
     attached_to,
     engaged,
@@ -24,12 +24,7 @@ from warlog.domain.rules.reference.common import (
 from warlog.domain.rulings import Malformed, NotFound, Refused
 
 SHOOTING = ("normal", "assault", "close_quarters", "indirect")
-STEP_EVENTS = {"attacks": "AttacksRolled", "hit": "HitsScored", "hit_reroll": "HitsRerolled",
-               "sustained": "SustainedHitsScored", "wound": "WoundsScored", "wound_reroll": "WoundsRerolled",
-               "save": "SavesRolled", "damage": "DamageInflicted", "feel_no_pain": "FeelNoPainRolled",
-               "mortal_damage": "MortalWoundsInflicted", "mortal_feel_no_pain": "FeelNoPainRolled",
-               "hazardous": "HazardousRolled", "allocate": "GroupAllocated"}  # by Need.step (heresy's roll purposes)
-DECISION_EVENTS = {**STEP_EVENTS, "mortal_wounds": "MortalWoundsInflicted"}  # by Decision.step: what each step decided
+
 
 
 def close_quarters_weapon(unit: dict[str, Any], weapon: dict[str, Any]) -> bool:
@@ -67,8 +62,12 @@ def shooting_types(unit: dict[str, Any]) -> list[str]:
     return [kind for kind in SHOOTING if shooting_problem(unit, kind) is None]
 
 
-class Shooting:
-    """Mixed into `Reference`."""
+class Shooting(AttackDriver):
+    """Mixed into `Reference`: the Shooting phase, and the data and hooks the shared attack driver reads."""
+
+    attack_party = staticmethod(members)
+    resolved_fields = ("hits", "wounds", "failed_saves", "mortal_wounds", "wounds_lost", "models_destroyed")
+    attack_choices = True  # Command Re-roll (EXT.CP.1) may pause an attack between batches (`choices.py`)
 
     def shooting_actions(self, state: dict[str, Any], seat: str, ready: list[str]) -> list[Action]:
         return [act.action("select", "RS.SHO.1", f"select {uid} to shoot, and its type of shooting",
@@ -191,9 +190,7 @@ class Shooting:
         attack = {"attacker": command.unit, "target": command.target, "weapon": weapon["name"], "models": models,
                   "phase": phase, "within_half_range": bool(command.within_half_range),
                   "abilities": sorted(k.text for k in profile.weapon.keywords if k.known), "profile": to_data(profile)}
-        t.emit("AttackDeclared", attack, rule)
-        self.attack_goes_on(t, {"attack": {k: attack[k] for k in ("attacker", "target", "weapon")},
-                                "profile": attack["profile"], "batches": [], "decided": 0, "faces": []})
+        self.declare_attack(t, attack, rule)
 
     def attack_profile(self, state: dict[str, Any], uid: str, weapon: dict[str, Any], target_uid: str, models: int,
                        within_half_range: bool, precision: bool = False) -> Profile:
@@ -207,65 +204,19 @@ class Shooting:
             charged=bool(unit["turn"].get("charged")), within_half_range=within_half_range,
             target_engaged_with_friendly=bool(friends & set(target.get("engaged_with", []))),
             attacker_keywords=frozenset(unit.get("keywords", [])), defender_allocates=True)
-        together = members(units, target_uid)
-        standing = [line_standing(units[m]) for m in together]
-        profile = profile_from(weapon, unit, [units[m] for m in together], situation,
-                               alive=[s[0] for s in standing], wounds_taken=[s[1] for s in standing])
+        profile = Profile(weapon_from(weapon, unit), standing_target(units, members(units, target_uid)), situation)
         if precision:  # EXT.WPN.PRECISION: the attacker sends the critical hits' wounds to a CHARACTER it picks
-            line = next((i for i, ml in enumerate(profile.target.lines) if "CHARACTER" in ml.keywords and ml.count), None)
+            line = next((i for i, ml in enumerate(profile.target.lines)
+                         if "CHARACTER" in ml.keywords and ml.count), None)
             if line is not None:
                 profile = replace(profile, situation=replace(situation, precision_line=line))
         return profile
 
-    def attack_goes_on(self, t: Any, context: dict[str, Any]) -> None:
-        """Replay the attack with the dice so far (the module is pure); record what it decided since, then ask
-        for the next dice, or apply its outcome."""
-        progress = resolve(from_data(context["profile"]), context["batches"])
-        ids = context["attack"]
-        context = record_decisions(t, progress, context)
-        need = progress.need
-        if need is not None and need.step == "allocate":  # RS.ATK.3: the defender's pick, not a roll
-            self.offer_allocation(t, context, need)
-            return
-        if need is not None:  # one roll, or several of at most MAX_DICE dice that make up one batch
-            units = t.state["units"]
-            seat = units[ids["attacker"] if need.seat == ATTACKER else ids["target"]]["owner"]
-            count = min(dice.MAX_DICE, need.count - len(context["faces"]))
-            self.request_roll(t, seat, need.step, str(dice.DiceExpr(count, need.sides)), need.rule,
-                              ids["attacker"] if need.seat == ATTACKER else ids["target"], attack_roll=context,
-                              batch=need.count, need=need_data(need))
-            return
-        self.attack_done(t, context, progress.outcome)
-
-    def attack_rolled(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
-        if "attack_reroll" in request["context"]:  # EXT.CP.1: a Command Re-roll of one roll of the batch
-            self.attack_rerolled(t, request, roll)
-            return
-        context = request["context"]["attack_roll"]
-        faces = context["faces"] + roll["faces"]
-        if len(faces) < request["context"]["batch"]:
-            self.attack_goes_on(t, {**context, "faces": faces})
-            return
-        need = request["context"].get("need")  # a roll asked for before choices were offered carries none
-        if need is None:
-            self.attack_goes_on(t, {**context, "batches": context["batches"] + [faces], "faces": []})
-            return
-        self.batch_rolled(t, context, Need(*need), faces)
-
-    def attack_done(self, t: Any, context: dict[str, Any], outcome: Any) -> None:
-        """RS.ATK.4: the losses line by line, on the target and its attached leader; HAZARDOUS on the attacker."""
-        units = t.state["units"]
-        ids = context["attack"]
-        together = members(units, ids["target"])
-        before, after = lines_after(units, together, from_data(context["profile"]), outcome)
-        t.emit("AttackResolved", {**ids, "hits": outcome.hits, "wounds": outcome.wounds,
-                                  "failed_saves": outcome.failed_saves, "mortal_wounds": outcome.mortal_wounds,
-                                  "wounds_lost": outcome.wounds_lost, "models_destroyed": outcome.models_destroyed,
-                                  "lines": after}, "RS.ATK.4")
-        record_losses(self, t, together, before, after)
+    def attack_finished(self, t: Any, context: dict[str, Any], outcome: Any) -> None:
+        """EXT.WPN.HAZARDOUS: after the attack's losses, the hazard's on the attacker."""
         hazard = outcome.hazardous
         if hazard is not None and (hazard.facts["models_destroyed"] or hazard.facts["mortal_wounds"]):
-            attacker = ids["attacker"]
+            attacker = context["attack"]["attacker"]
             if hazard.facts["models_destroyed"]:
                 self.casualties(t, attacker, hazard.facts["models_destroyed"], 0, "EXT.WPN.HAZARDOUS")
             else:
@@ -319,79 +270,3 @@ class Shooting:
     @applies("AttackResolved")
     def _attack_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
         keep_lines(state, data)
-
-
-def keep_lines(state: dict[str, Any], data: dict[str, Any]) -> None:
-    """After an attack: each unit's model lines as it left them (`line_standing` reads them for the next)."""
-    for uid, lines in data["lines"].items():
-        unit = state["units"][uid]
-        unit["lines"] = lines
-        unit["model_damage"] = next((taken for taken in lines["taken"] if taken), 0)
-
-
-def record_decisions(t: Any, progress: Any, context: dict[str, Any]) -> dict[str, Any]:
-    """Record what the attack module decided since the last batch, one event a step (the rule that decided it
-    cited); the attack's context counts the decisions recorded."""
-    ids = context["attack"]
-    for decision in progress.decisions[context["decided"]:]:
-        extra = {"rules": list(decision.rules)} if len(decision.rules) > 1 else {}
-        t.emit(DECISION_EVENTS.get(decision.step, "AttackStep"), {**ids, "step": decision.step, **decision.facts,
-                                                                 **extra}, decision.rules[0])
-    return {**context, "decided": len(progress.decisions)}
-
-
-def lines_after(units: dict[str, Any], together: list[str], profile: Profile,
-                outcome: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The target's model lines before the attack and after it (models alive, the wounded model's lost wounds),
-    unit by unit of the target and its attached leader."""
-    after, before, position = {}, {}, 0
-    for uid in together:
-        lines = len(units[uid]["models"])
-        after[uid] = {"alive": list(outcome.standing.alive[position:position + lines]),
-                      "taken": list(outcome.standing.taken[position:position + lines])}
-        before[uid] = profile.target.lines[position:position + lines]
-        position += lines
-    return before, after
-
-
-def record_losses(ruleset: Any, t: Any, together: list[str], before: dict[str, Any], after: dict[str, Any]) -> None:
-    """RS.ATK.4: each unit's models and wounds lost in the attack, recorded as casualties."""
-    units = t.state["units"]
-    for uid in together:
-        wounds = 0  # the wounds this unit had left before the attack, less those it has left after
-        for line, was in enumerate(before[uid]):
-            wounds += (was.count * was.W - was.wounds_taken) - \
-                      (after[uid]["alive"][line] * was.W - after[uid]["taken"][line])
-        lost = units[uid]["models_alive"] - sum(after[uid]["alive"])
-        if lost > 0 or wounds > 0:
-            ruleset.casualties(t, uid, lost, wounds, "RS.ATK.4")
-
-
-def line_standing(unit: dict[str, Any]) -> tuple[list[int], list[int]]:
-    """Models alive and the wounded model's lost wounds, per model line: as the last attack left them, with what
-    was recorded since laid over them (RS.ATK.3).
-
-    Without lines kept by an attack (none yet, or dropped by mortal wounds outside one or by revived models) a
-    unit's mustered lines are the start. Models lost since are taken from the first lines first; models returned
-    come back to the first lines short of their count, with full W (CORE.REV.1). A kept wounded model keeps its
-    lost wounds on its line while that line has a model standing; wounds known only as a count (`model_damage`,
-    with no lines kept) go to the first line standing with more W than that, else to none. What comes out always
-    makes a valid `ModelLine` each: a wounded model is alive and has lost fewer wounds than its W."""
-    counts = [line.get("count", 1) for line in unit["models"]]
-    wounds = [army.model_wounds(line) for line in unit["models"]]
-    kept = unit.get("lines")
-    if not (kept and len(kept["alive"]) == len(counts) == len(kept["taken"])):
-        kept = None
-    alive, taken = (list(kept["alive"]), list(kept["taken"])) if kept else (list(counts), [0] * len(counts))
-    change = unit["models_alive"] - sum(alive)
-    for i in range(len(alive)):
-        moved = min(counts[i] - alive[i], change) if change > 0 else -min(alive[i], -change)
-        alive[i] += moved
-        change -= moved
-    taken = [t if n and 0 < t < w else 0 for t, n, w in zip(taken, alive, wounds)]
-    damage = 0 if kept else unit.get("model_damage", 0)  # kept lines say whose the wounds are
-    if damage:
-        fits = next((i for i, (n, w) in enumerate(zip(alive, wounds)) if n and damage < w), None)
-        if fits is not None:
-            taken[fits] = damage
-    return alive, taken

@@ -1,0 +1,221 @@
+"""The one attack driver every ruleset that shoots or fights uses: `resolve` replayed batch by batch, its decisions
+recorded as events, its dice asked with the ruleset's `request_roll` (server dice at once, table dice awaited).
+
+The attack's context (`attack_roll`, carried by the roll request and by a pause) is plain data: the attack's ids,
+its profile (`to_data`), the batches rolled so far, how many decisions are recorded, the faces of a batch still
+being rolled (a batch of more than `dice.MAX_DICE` dice comes in several rolls) and what the ruleset adds (heresy:
+`then`, what follows the attack). A ruleset supplies only what differs, as data or small hooks:
+
+- `attack_party(units, uid)`: the units the target stands with (its attached leader), read line by line;
+- `resolved_fields`: the outcome's fields `AttackResolved` names, in order; `resolved_extra(profile, outcome)`:
+  what it adds after the lines (heresy: a vehicle's hull points);
+- `attack_choices`: True where an attack may pause between batches for a choice (reference: Command Re-roll,
+  EXT.CP.1), so each request carries its `Need` and a whole batch goes through `batch_rolled`;
+- `attack_finished(t, context, outcome)`: what follows the attack.
+
+The defender's pick of the group that saves next (RS.ATK.3, `Need("allocate")`) is offered as `AllocationOffered`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from warlog.domain import army, dice
+from warlog.domain.attacks.contract import target_from
+from warlog.domain.attacks.profile import Profile, Target, from_data
+from warlog.domain.attacks.sequence import resolve
+from warlog.domain.attacks.steps import ATTACKER, Need
+
+STEP_EVENTS = {"attacks": "AttacksRolled", "hit": "HitsScored", "hit_reroll": "HitsRerolled",
+               "sustained": "SustainedHitsScored", "wound": "WoundsScored", "wound_reroll": "WoundsRerolled",
+               "save": "SavesRolled", "damage": "DamageInflicted", "feel_no_pain": "FeelNoPainRolled",
+               "mortal_damage": "MortalWoundsInflicted", "mortal_feel_no_pain": "FeelNoPainRolled",
+               "hazardous": "HazardousRolled", "allocate": "GroupAllocated"}  # by Need.step (heresy's roll purposes)
+DECISION_EVENTS = {**STEP_EVENTS, "mortal_wounds": "MortalWoundsInflicted"}  # by Decision.step: what each step decided
+
+
+def need_data(need: Need) -> list[Any]:
+    """A `Need` as JSON (an event's data): `Need(*data)` reads it back."""
+    return [*need[:-1], list(need.among)]
+
+
+class AttackDriver:
+    """Mixed into a ruleset (beside its `request_roll`, `casualties` and `t.emit`): one attack from its declaration
+    to its outcome, every step's dice fed in by the server or by the table."""
+
+    attack_party: Callable[[dict[str, Any], str], list[str]]
+    resolved_fields: tuple[str, ...] = ("hits", "wounds", "failed_saves", "wounds_lost", "models_destroyed")
+    attack_choices = False
+
+    def declare_attack(self, t: Any, attack: dict[str, Any], rule: str, **extra: Any) -> None:
+        """Declare one weapon's attack (`AttackDeclared`: its ids, what the ruleset says of it, its profile as
+        data, for replay and for its odds), then roll it step by step from the first; `extra` rides along."""
+        t.emit("AttackDeclared", attack, rule)
+        ids = {key: attack[key] for key in ("attacker", "target", "weapon")}
+        self.attack_goes_on(t, {"attack": ids, "profile": attack["profile"], "batches": [], "decided": 0,
+                                "faces": [], **extra})
+
+    def attack_goes_on(self, t: Any, context: dict[str, Any]) -> None:
+        """Replay the attack with the dice so far (the module is pure); record what it decided since, then ask
+        for the next dice (the attacker's, or the defender's saves), offer the defender's pick, or apply its
+        outcome."""
+        progress = resolve(from_data(context["profile"]), context["batches"])
+        context = record_decisions(t, progress, context)
+        need = progress.need
+        if need is None:
+            self.attack_done(t, context, progress.outcome)
+        elif need.step == "allocate":  # RS.ATK.3: the defender's pick, not a roll
+            self.offer_allocation(t, context, need)
+        else:  # one roll, or several of at most MAX_DICE dice that make up one batch
+            ids = context["attack"]
+            roller = ids["attacker"] if need.seat == ATTACKER else ids["target"]
+            count = min(dice.MAX_DICE, need.count - len(context["faces"]))
+            extra = {"need": need_data(need)} if self.attack_choices else {}
+            self.request_roll(t, t.state["units"][roller]["owner"], need.step,  # type: ignore[attr-defined]
+                              str(dice.DiceExpr(count, need.sides)), need.rule, roller, attack_roll=context,
+                              batch=need.count, **extra)
+
+    def attack_rolled(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        """A roll of the attack's dice is in: a re-roll goes back into its batch; a batch not yet whole waits
+        for its next roll; a whole one goes on (or may pause, `batch_rolled`)."""
+        if "attack_reroll" in request["context"]:  # EXT.CP.1: a Command Re-roll of one roll of the batch
+            self.attack_rerolled(t, request, roll)
+            return
+        context = request["context"]["attack_roll"]
+        faces = context["faces"] + roll["faces"]
+        if len(faces) < request["context"]["batch"]:
+            self.attack_goes_on(t, {**context, "faces": faces})
+            return
+        need = request["context"].get("need")  # a roll asked for before choices were offered carries none
+        if need is None:
+            self.attack_goes_on(t, {**context, "batches": context["batches"] + [faces], "faces": []})
+            return
+        self.batch_rolled(t, context, Need(*need), faces)
+
+    def batch_rolled(self, t: Any, context: dict[str, Any], need: Need, faces: list[int]) -> None:
+        """Hook: a whole batch is in (where `attack_choices`); the attack goes on with it."""
+        self.attack_goes_on(t, {**context, "batches": context["batches"] + [list(faces)], "faces": []})
+
+    def attack_rerolled(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+        """CORE.DICE.2: the new face(s) replace the old in the batch, before any modifier; then the attack goes on."""
+        reroll = request["context"]["attack_reroll"]
+        context, die = reroll["attack_roll"], reroll["die"]
+        faces = list(reroll["batch"])
+        was = faces[die:die + len(roll["faces"])]
+        faces[die:die + len(roll["faces"])] = roll["faces"]
+        t.emit("AttackRollRerolled", {**context["attack"], "step": reroll["need"][0], "die": die, "was": was,
+                                      "now": list(roll["faces"]), "batch": faces, "rules": ["CORE.DICE.2", "EXT.CP.1"]},
+               "CORE.DICE.2")
+        self.attack_goes_on(t, {**context, "batches": context["batches"] + [faces], "faces": []})
+
+    def offer_allocation(self, t: Any, context: dict[str, Any], need: Need) -> None:
+        """RS.ATK.3: the groups tied for the next wounds, for the defending seat to pick."""
+        ids = context["attack"]
+        profile = from_data(context["profile"])
+        t.emit("AllocationOffered", {**ids, "kind": "allocate", "seat": t.state["units"][ids["target"]]["owner"],
+                                     "unit": ids["target"], "step": "allocate",
+                                     "choices": [{"line": line, "model": profile.target.lines[line].name}
+                                                 for line in need.among],
+                                     "need": need_data(need), "attack_roll": context}, "RS.ATK.3")
+
+    def attack_done(self, t: Any, context: dict[str, Any], outcome: Any) -> None:
+        """RS.ATK.4: the losses line by line, on the target and its attached leader; then what follows."""
+        units = t.state["units"]
+        ids = context["attack"]
+        profile = from_data(context["profile"])
+        together = self.attack_party(units, ids["target"])
+        before, after = lines_after(units, together, profile, outcome)
+        t.emit("AttackResolved", {**ids, **{field: getattr(outcome, field) for field in self.resolved_fields},
+                                  "lines": after, **self.resolved_extra(profile, outcome)}, "RS.ATK.4")
+        record_losses(self, t, together, before, after)
+        self.attack_finished(t, context, outcome)
+
+    def resolved_extra(self, profile: Profile, outcome: Any) -> dict[str, Any]:
+        """Hook: what `AttackResolved` adds after the lines."""
+        return {}
+
+    def attack_finished(self, t: Any, context: dict[str, Any], outcome: Any) -> None:
+        """Hook: what follows an attack."""
+
+
+def standing_target(units: dict[str, Any], together: list[str]) -> Target:
+    """The target unit and its attached leader, line by line as they stand (`line_standing`, RS.ATK.3)."""
+    standing = [line_standing(units[m]) for m in together]
+    return target_from([units[m] for m in together], alive=[s[0] for s in standing],
+                       wounds_taken=[s[1] for s in standing])
+
+
+def keep_lines(state: dict[str, Any], data: dict[str, Any]) -> None:
+    """After an attack: each unit's model lines as it left them (`line_standing` reads them for the next)."""
+    for uid, lines in data["lines"].items():
+        unit = state["units"][uid]
+        unit["lines"] = lines
+        unit["model_damage"] = next((taken for taken in lines["taken"] if taken), 0)
+
+
+def record_decisions(t: Any, progress: Any, context: dict[str, Any]) -> dict[str, Any]:
+    """Record what the attack module decided since the last batch, one event a step (the rule that decided it
+    cited); the attack's context counts the decisions recorded."""
+    ids = context["attack"]
+    for decision in progress.decisions[context["decided"]:]:
+        extra = {"rules": list(decision.rules)} if len(decision.rules) > 1 else {}
+        t.emit(DECISION_EVENTS.get(decision.step, "AttackStep"), {**ids, "step": decision.step, **decision.facts,
+                                                                 **extra}, decision.rules[0])
+    return {**context, "decided": len(progress.decisions)}
+
+
+def lines_after(units: dict[str, Any], together: list[str], profile: Profile,
+                outcome: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The target's model lines before the attack and after it (models alive, the wounded model's lost wounds),
+    unit by unit of the target and its attached leader."""
+    after, before, position = {}, {}, 0
+    for uid in together:
+        lines = len(units[uid]["models"])
+        after[uid] = {"alive": list(outcome.standing.alive[position:position + lines]),
+                      "taken": list(outcome.standing.taken[position:position + lines])}
+        before[uid] = profile.target.lines[position:position + lines]
+        position += lines
+    return before, after
+
+
+def record_losses(ruleset: Any, t: Any, together: list[str], before: dict[str, Any], after: dict[str, Any]) -> None:
+    """RS.ATK.4: each unit's models and wounds lost in the attack, recorded as casualties."""
+    units = t.state["units"]
+    for uid in together:
+        wounds = 0  # the wounds this unit had left before the attack, less those it has left after
+        for line, was in enumerate(before[uid]):
+            wounds += (was.count * was.W - was.wounds_taken) - \
+                      (after[uid]["alive"][line] * was.W - after[uid]["taken"][line])
+        lost = units[uid]["models_alive"] - sum(after[uid]["alive"])
+        if lost > 0 or wounds > 0:
+            ruleset.casualties(t, uid, lost, wounds, "RS.ATK.4")
+
+
+def line_standing(unit: dict[str, Any]) -> tuple[list[int], list[int]]:
+    """Models alive and the wounded model's lost wounds, per model line: as the last attack left them, with what
+    was recorded since laid over them (RS.ATK.3).
+
+    Without lines kept by an attack (none yet, or dropped by mortal wounds outside one or by revived models) a
+    unit's mustered lines are the start. Models lost since are taken from the first lines first; models returned
+    come back to the first lines short of their count, with full W (CORE.REV.1). A kept wounded model keeps its
+    lost wounds on its line while that line has a model standing; wounds known only as a count (`model_damage`,
+    with no lines kept) go to the first line standing with more W than that, else to none. What comes out always
+    makes a valid `ModelLine` each: a wounded model is alive and has lost fewer wounds than its W."""
+    counts = [line.get("count", 1) for line in unit["models"]]
+    wounds = [army.model_wounds(line) for line in unit["models"]]
+    kept = unit.get("lines")
+    if not (kept and len(kept["alive"]) == len(counts) == len(kept["taken"])):
+        kept = None
+    alive, taken = (list(kept["alive"]), list(kept["taken"])) if kept else (list(counts), [0] * len(counts))
+    change = unit["models_alive"] - sum(alive)
+    for i in range(len(alive)):
+        moved = min(counts[i] - alive[i], change) if change > 0 else -min(alive[i], -change)
+        alive[i] += moved
+        change -= moved
+    taken = [t if n and 0 < t < w else 0 for t, n, w in zip(taken, alive, wounds)]
+    damage = 0 if kept else unit.get("model_damage", 0)  # kept lines say whose the wounds are
+    if damage:
+        fits = next((i for i, (n, w) in enumerate(zip(alive, wounds)) if n and damage < w), None)
+        if fits is not None:
+            taken[fits] = damage
+    return alive, taken

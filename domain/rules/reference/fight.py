@@ -116,7 +116,9 @@ class Fight:
                                distance=act.number(0, PILE_IN, "inches moved"))]
         if awaiting["action"] in ("attack", "end_fight"):
             uid = awaiting["unit"]
-            return [*self.attack_actions(state, seat, "fight"), act.action("end_fight", "RS.FGT.3", f"{uid} has fought (models that have not attacked do not)", ["unit"], unit=act.const(uid))]
+            return [*self.attack_actions(state, seat, "fight"),
+                    act.action("end_fight", "RS.FGT.3", f"{uid} has fought (models that have not attacked do not)",
+                               ["unit"], unit=act.const(uid))]
         if awaiting["action"] == "select":
             chosen = [uid for uid in self.fighters(state) if units[uid]["owner"] == seat]
             offered = []

@@ -16,7 +16,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from warlog.api import errors, schemas, wire
+from warlog.api import errors, schemas, wire, wire_audit
 from warlog.api.routes.pages import QrRequest  # a page helper's body, kept beside its route
 
 ROLES = ("A", "B", "spectator")
@@ -32,7 +32,7 @@ BEARER = [{"bearer": []}]  # the document's default: every operation but the ano
 
 def components() -> dict[str, Any]:
     """Every body and answer the document names: the request models, the commands and the answers."""
-    return {**schemas.models_components((*schemas.REQUESTS, QrRequest, *wire.ANSWERS)),
+    return {**schemas.models_components((*schemas.REQUESTS, QrRequest, *wire.ANSWERS, *wire_audit.ANSWERS)),
             **schemas.command_components()}
 
 

@@ -11,7 +11,8 @@ from fastapi.responses import StreamingResponse
 from warlog.api.deps import Reader, WarlogApp
 from warlog.api.errors import READS
 from warlog.api.horizon import entries_until, seeing, stored_until
-from warlog.api.wire import Analytics, answer
+from warlog.api.wire import answer
+from warlog.api.wire_audit import Analytics
 from warlog.projections.analytics import attacks_summary, summarize
 from warlog.projections.export import MEDIA_TYPES, proof_entries, render
 from warlog.projections.rows import game_rows

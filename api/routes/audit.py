@@ -10,7 +10,8 @@ from warlog.api.deps import SEQ_MAX, Reader, WarlogApp
 from warlog.api.errors import READS, Problem
 from warlog.api.horizon import seeing, stored_until
 from warlog.api.schemas import UrlInt
-from warlog.api.wire import EventAudit, Story, answer
+from warlog.api.wire import answer
+from warlog.api.wire_audit import EventAudit, Story
 from warlog.domain.application import Warlog
 from warlog.projections.audit import GameLog, audit, story
 

@@ -88,13 +88,17 @@ class AttackDriver:
             return
         need = request["context"].get("need")  # a roll asked for before choices were offered carries none
         if need is None:
-            self.attack_goes_on(t, {**context, "batches": context["batches"] + [faces], "faces": []})
+            self.batch_done(t, context, faces)
             return
         self.batch_rolled(t, context, Need(*need), faces)
 
+    def batch_done(self, t: Any, context: dict[str, Any], faces: list[int]) -> None:
+        """A whole batch is in: it joins those rolled so far and the attack goes on."""
+        self.attack_goes_on(t, {**context, "batches": [*context["batches"], list(faces)], "faces": []})
+
     def batch_rolled(self, t: Any, context: dict[str, Any], need: Need, faces: list[int]) -> None:
         """Hook: a whole batch is in (where `attack_choices`); the attack goes on with it."""
-        self.attack_goes_on(t, {**context, "batches": context["batches"] + [list(faces)], "faces": []})
+        self.batch_done(t, context, faces)
 
     def attack_rerolled(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
         """CORE.DICE.2: the new face(s) replace the old in the batch, before any modifier; then the attack goes on."""
@@ -106,7 +110,7 @@ class AttackDriver:
         t.emit("AttackRollRerolled", {**context["attack"], "step": reroll["need"][0], "die": die, "was": was,
                                       "now": list(roll["faces"]), "batch": faces, "rules": ["CORE.DICE.2", "EXT.CP.1"]},
                "CORE.DICE.2")
-        self.attack_goes_on(t, {**context, "batches": context["batches"] + [faces], "faces": []})
+        self.batch_done(t, context, faces)
 
     def offer_allocation(self, t: Any, context: dict[str, Any], need: Need) -> None:
         """RS.ATK.3: the groups tied for the next wounds, for the defending seat to pick."""

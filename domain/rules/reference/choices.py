@@ -63,7 +63,7 @@ class AttackChoices:
                                             "batch": list(faces), "choices": choices, "need": need_data(need),
                                             "attack_roll": context}, "EXT.CP.1")
             return
-        self.attack_goes_on(t, {**context, "batches": context["batches"] + [list(faces)], "faces": []})
+        self.batch_done(t, context, faces)
 
     # -- actions and commands ------------------------------------------------------------
 
@@ -119,7 +119,7 @@ class AttackChoices:
         context = pause["attack_roll"]
         t.emit("AttackRollKept", {**context["attack"], "step": pause["step"], "seat": seat, "batch": pause["batch"]},
                "EXT.CP.1")
-        self.attack_goes_on(t, {**context, "batches": context["batches"] + [list(pause["batch"])], "faces": []})
+        self.batch_done(t, context, pause["batch"])
 
     @handles("allocate")
     def allocate(self, t: Any, seat: str, command: cmd.Allocate) -> None:
@@ -132,8 +132,7 @@ class AttackChoices:
         t.emit("AllocationChosen", {**context["attack"], "seat": seat, "line": command.line,
                                     "model": next(c["model"] for c in pause["choices"] if c["line"] == command.line)},
                "RS.ATK.3")
-        self.attack_goes_on(t, {**context, "batches": context["batches"] + [[lines.index(command.line) + 1]],
-                                "faces": []})
+        self.batch_done(t, context, [lines.index(command.line) + 1])  # the pick goes in as its batch
 
     # -- appliers ------------------------------------------------------------------------
 

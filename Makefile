@@ -28,6 +28,7 @@ haproxy:
 
 lint: install
 	$(BIN)/ruff check .
+	PYTHON=$(BIN)/python bash ops/typecheck.sh
 
 test: install lint postgres chromium haproxy
 	$(BIN)/python -m pytest

@@ -18,13 +18,17 @@ The defender's pick of the group that saves next (RS.ATK.3, `Need("allocate")`) 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army, dice
 from warlog.domain.attacks.contract import target_from
 from warlog.domain.attacks.profile import Profile, Target, from_data
 from warlog.domain.attacks.sequence import resolve
 from warlog.domain.attacks.steps import ATTACKER, Need
+from warlog.domain.rules.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 STEP_EVENTS = {"attacks": "AttacksRolled", "hit": "HitsScored", "hit_reroll": "HitsRerolled",
                "sustained": "SustainedHitsScored", "wound": "WoundsScored", "wound_reroll": "WoundsRerolled",
@@ -39,7 +43,7 @@ def need_data(need: Need) -> list[Any]:
     return [*need[:-1], list(need.among)]
 
 
-class AttackDriver:
+class AttackDriver(Ruleset):
     """Mixed into a ruleset (beside its `request_roll`, `casualties` and `t.emit`): one attack from its declaration
     to its outcome, every step's dice fed in by the server or by the table."""
 
@@ -47,7 +51,7 @@ class AttackDriver:
     resolved_fields: tuple[str, ...] = ("hits", "wounds", "failed_saves", "wounds_lost", "models_destroyed")
     attack_choices = False
 
-    def declare_attack(self, t: Any, attack: dict[str, Any], rule: str, **extra: Any) -> None:
+    def declare_attack(self, t: Table, attack: dict[str, Any], rule: str, **extra: Any) -> None:
         """Declare one weapon's attack (`AttackDeclared`: its ids, what the ruleset says of it, its profile as
         data, for replay and for its odds), then roll it step by step from the first; `extra` rides along."""
         t.emit("AttackDeclared", attack, rule)
@@ -55,7 +59,7 @@ class AttackDriver:
         self.attack_goes_on(t, {"attack": ids, "profile": attack["profile"], "batches": [], "decided": 0,
                                 "faces": [], **extra})
 
-    def attack_goes_on(self, t: Any, context: dict[str, Any]) -> None:
+    def attack_goes_on(self, t: Table, context: dict[str, Any]) -> None:
         """Replay the attack with the dice so far (the module is pure); record what it decided since, then ask
         for the next dice (the attacker's, or the defender's saves), offer the defender's pick, or apply its
         outcome."""
@@ -75,7 +79,7 @@ class AttackDriver:
                               str(dice.DiceExpr(count, need.sides)), need.rule, roller, attack_roll=context,
                               batch=need.count, **extra)
 
-    def attack_rolled(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def attack_rolled(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         """A roll of the attack's dice is in: a re-roll goes back into its batch; a batch not yet whole waits
         for its next roll; a whole one goes on (or may pause, `batch_rolled`)."""
         if "attack_reroll" in request["context"]:  # EXT.CP.1: a Command Re-roll of one roll of the batch
@@ -92,15 +96,15 @@ class AttackDriver:
             return
         self.batch_rolled(t, context, Need(*need), faces)
 
-    def batch_done(self, t: Any, context: dict[str, Any], faces: list[int]) -> None:
+    def batch_done(self, t: Table, context: dict[str, Any], faces: list[int]) -> None:
         """A whole batch is in: it joins those rolled so far and the attack goes on."""
         self.attack_goes_on(t, {**context, "batches": [*context["batches"], list(faces)], "faces": []})
 
-    def batch_rolled(self, t: Any, context: dict[str, Any], need: Need, faces: list[int]) -> None:
+    def batch_rolled(self, t: Table, context: dict[str, Any], need: Need, faces: list[int]) -> None:
         """Hook: a whole batch is in (where `attack_choices`); the attack goes on with it."""
         self.batch_done(t, context, faces)
 
-    def attack_rerolled(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def attack_rerolled(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         """CORE.DICE.2: the new face(s) replace the old in the batch, before any modifier; then the attack goes on."""
         reroll = request["context"]["attack_reroll"]
         context, die = reroll["attack_roll"], reroll["die"]
@@ -112,7 +116,7 @@ class AttackDriver:
                "CORE.DICE.2")
         self.batch_done(t, context, faces)
 
-    def offer_allocation(self, t: Any, context: dict[str, Any], need: Need) -> None:
+    def offer_allocation(self, t: Table, context: dict[str, Any], need: Need) -> None:
         """RS.ATK.3: the groups tied for the next wounds, for the defending seat to pick."""
         ids = context["attack"]
         profile = from_data(context["profile"])
@@ -122,7 +126,7 @@ class AttackDriver:
                                                  for line in need.among],
                                      "need": need_data(need), "attack_roll": context}, "RS.ATK.3")
 
-    def attack_done(self, t: Any, context: dict[str, Any], outcome: Any) -> None:
+    def attack_done(self, t: Table, context: dict[str, Any], outcome: Any) -> None:
         """RS.ATK.4: the losses line by line, on the target and its attached leader; then what follows."""
         units = t.state["units"]
         ids = context["attack"]
@@ -138,7 +142,7 @@ class AttackDriver:
         """Hook: what `AttackResolved` adds after the lines."""
         return {}
 
-    def attack_finished(self, t: Any, context: dict[str, Any], outcome: Any) -> None:
+    def attack_finished(self, t: Table, context: dict[str, Any], outcome: Any) -> None:
         """Hook: what follows an attack."""
 
 
@@ -157,7 +161,7 @@ def keep_lines(state: dict[str, Any], data: dict[str, Any]) -> None:
         unit["model_damage"] = next((taken for taken in lines["taken"] if taken), 0)
 
 
-def record_decisions(t: Any, progress: Any, context: dict[str, Any]) -> dict[str, Any]:
+def record_decisions(t: Table, progress: Any, context: dict[str, Any]) -> dict[str, Any]:
     """Record what the attack module decided since the last batch, one event a step (the rule that decided it
     cited); the attack's context counts the decisions recorded."""
     ids = context["attack"]
@@ -182,7 +186,7 @@ def lines_after(units: dict[str, Any], together: list[str], profile: Profile,
     return before, after
 
 
-def record_losses(ruleset: Any, t: Any, together: list[str], before: dict[str, Any], after: dict[str, Any]) -> None:
+def record_losses(ruleset: Any, t: Table, together: list[str], before: dict[str, Any], after: dict[str, Any]) -> None:
     """RS.ATK.4: each unit's models and wounds lost in the attack, recorded as casualties."""
     units = t.state["units"]
     for uid in together:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from warlog.domain.rulings import Malformed
 
@@ -20,16 +20,21 @@ def other(seat: str) -> str:
     return "B" if seat == "A" else "A"
 
 
-def handles(command_type: str) -> Callable:
-    def mark(fn: Callable) -> Callable:
-        fn._handles = command_type  # type: ignore[attr-defined]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def handles(command_type: str) -> Callable[[F], F]:
+    """Marks a ruleset method as the handler of one command type (`Ruleset.__init_subclass__` collects them)."""
+    def mark(fn: F) -> F:
+        fn._handles = command_type  # type: ignore[attr-defined]  # a mark read back by __init_subclass__
         return fn
     return mark
 
 
-def applies(event_type: str) -> Callable:
-    def mark(fn: Callable) -> Callable:
-        fn._applies = event_type  # type: ignore[attr-defined]
+def applies(event_type: str) -> Callable[[F], F]:
+    """Marks a ruleset method as the applier of one event type."""
+    def mark(fn: F) -> F:
+        fn._applies = event_type  # type: ignore[attr-defined]  # a mark read back by __init_subclass__
         return fn
     return mark
 

@@ -3,15 +3,19 @@ the well-formedness that needs the game (unknown units 404, table dice 422)."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
 from warlog.domain.rules.basics import HEX, SEATS, handles, other
+from warlog.domain.rules.flow import Flow
 from warlog.domain.rulings import Malformed, NotFound, Refused
 
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
-class CoreCommands:
+
+class CoreCommands(Flow):
     """A part of every `Ruleset` (rules/flow.py): its methods read the ruleset's others through `self`."""
 
     def validate(self, state: dict[str, Any], seat: str, command: cmd.Command) -> None:
@@ -63,7 +67,7 @@ class CoreCommands:
             self._check_dice(dice.parse("D6"), [faces[seat]])
 
     @handles("add_entropy")
-    def add_entropy(self, t: Any, seat: str, command: cmd.AddEntropy) -> None:
+    def add_entropy(self, t: Table, seat: str, command: cmd.AddEntropy) -> None:
         if not HEX.match(command.entropy) or len(command.entropy) % 2:
             raise Malformed("entropy must be an even number of hex digits (at most 256)", field="entropy")
         if t.state["entropy"][seat]:
@@ -74,7 +78,7 @@ class CoreCommands:
         t.emit("EntropyAdded", {"seat": seat, "entropy": command.entropy}, "SVC.SETUP")
 
     @handles("start_game")
-    def start_game(self, t: Any, seat: str, command: cmd.StartGame) -> None:
+    def start_game(self, t: Table, seat: str, command: cmd.StartGame) -> None:
         missing = [s for s in SEATS if not t.state["mustered"][s]]
         if missing:
             raise Refused(f"seat {' and '.join(missing)} has not mustered an army", rule="SVC.SETUP")
@@ -82,18 +86,18 @@ class CoreCommands:
         self.start_round(t, 1)
 
     @handles("free_roll")
-    def free_roll(self, t: Any, seat: str, command: cmd.FreeRoll) -> None:
+    def free_roll(self, t: Table, seat: str, command: cmd.FreeRoll) -> None:
         if not command.purpose or len(command.purpose) > 200:
             raise Malformed("purpose: say what the roll is for (1..200 characters)", field="purpose")
         self.roll(t, command.spec, command.purpose, None, seat, command.dice, free=True)
 
     @handles("concede")
-    def concede(self, t: Any, seat: str, command: cmd.Concede) -> None:
+    def concede(self, t: Table, seat: str, command: cmd.Concede) -> None:
         t.emit("Conceded", {"seat": seat}, "SVC.ENDED")
         self.end_game(t, "concede", winner=other(seat))
 
     @handles("roll_off")
-    def roll_off(self, t: Any, seat: str, command: cmd.RollOff) -> None:
+    def roll_off(self, t: Table, seat: str, command: cmd.RollOff) -> None:
         step = self.step(t.state)
         if self.awaiting(t.state)["action"] != "roll_off" or step is None:
             raise Refused("no roll-off is awaited now", rule="CORE.DICE.3")
@@ -109,7 +113,7 @@ class CoreCommands:
                            "winner": winner, "tie": winner is None, **extra}, "CORE.DICE.3")
 
     @handles("choose_order")
-    def choose_order(self, t: Any, seat: str, command: cmd.ChooseOrder) -> None:
+    def choose_order(self, t: Table, seat: str, command: cmd.ChooseOrder) -> None:
         step = self.step(t.state)
         if command.first not in SEATS:
             raise Malformed("first must be \"A\" or \"B\"", field="first")
@@ -122,7 +126,7 @@ class CoreCommands:
         t.emit("OrderChosen", {"sub_phase": step.name or step.phase, "first": command.first}, step.order_rule)
 
     @handles("roll")
-    def roll_awaited(self, t: Any, seat: str, command: cmd.Roll) -> None:
+    def roll_awaited(self, t: Table, seat: str, command: cmd.Roll) -> None:
         if t.state["dice"] == "server":
             raise Refused("server dice: the service rolls every die itself", rule="SVC.DICE.SERVER")
         if not t.state["rolls"]:
@@ -135,7 +139,7 @@ class CoreCommands:
         self.resolve_request(t, request, list(command.dice or ()))
 
     @handles("record_casualties")
-    def record_casualties(self, t: Any, seat: str, command: cmd.RecordCasualties) -> None:
+    def record_casualties(self, t: Table, seat: str, command: cmd.RecordCasualties) -> None:
         unit = t.state["units"][command.unit]
         if command.models < 0 or command.wounds < 0 or (command.models == 0 and command.wounds == 0):
             raise Malformed("give models (removed) or wounds (lost), at least one of them positive",
@@ -147,7 +151,7 @@ class CoreCommands:
         self.casualties(t, command.unit, removed, command.wounds, command.rule or "CORE.STR.2", attested_by=seat)
 
     @handles("set_status")
-    def set_status(self, t: Any, seat: str, command: cmd.SetStatus) -> None:
+    def set_status(self, t: Table, seat: str, command: cmd.SetStatus) -> None:
         if command.status not in army.STATUSES:
             raise Malformed(f"unknown status {command.status!r}", field="status")
         if command.duration is not None and not self.durations:

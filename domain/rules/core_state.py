@@ -6,9 +6,10 @@ from typing import Any
 
 from warlog.domain import army
 from warlog.domain.rules.basics import _last_roll, applies
+from warlog.domain.rules.flow import Flow
 
 
-class CoreState:
+class CoreState(Flow):
     """A part of every `Ruleset` (rules/flow.py): the core events' appliers."""
 
     @applies("GameCreated")

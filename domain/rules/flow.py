@@ -9,21 +9,20 @@ emit, appliers only mutate the state dict.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-
-# the shared words, re-exported: every ruleset's parts import them from here
-from warlog.domain.rules.basics import HEX, SEATS, Step, _last_roll, alive, applies, handles, inches, other, units_of  # noqa: F401
-from warlog.domain.rules.core import CoreCommands
-from warlog.domain.rules.core_state import CoreState
+from warlog.domain.rules.basics import SEATS, Step, alive
 from warlog.domain.rulings import Refused
 
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
-class Ruleset(CoreCommands, CoreState):
+
+class Flow:
     name = ""     # what POST /games names it by (rules/registry.py lists them)
     title = ""    # what a player reads: the game and editions it models
     summary = ""  # one line on how it plays
@@ -67,7 +66,7 @@ class Ruleset(CoreCommands, CoreState):
 
     # -- deciding ------------------------------------------------------------------------
 
-    def handle(self, t: Any, seat: str, command: cmd.Command) -> None:
+    def handle(self, t: Table, seat: str, command: cmd.Command) -> None:
         state = t.state
         if getattr(command, "dice", None) is not None and state["dice"] == "server":
             raise Refused("server dice: the service rolls every die; send no \"dice\"", rule="SVC.DICE.SERVER")
@@ -84,7 +83,7 @@ class Ruleset(CoreCommands, CoreState):
 
     # -- shared building blocks ----------------------------------------------------------
 
-    def roll(self, t: Any, spec: str, purpose: str, rule: str | None, seat: str | None,
+    def roll(self, t: Table, spec: str, purpose: str, rule: str | None, seat: str | None,
              faces: list[int] | None = None, unit: str | None = None, **extra: Any) -> dict[str, Any]:
         """Record one roll: server dice now, or the table's faces already checked."""
         expr = dice.parse(spec)
@@ -96,7 +95,7 @@ class Ruleset(CoreCommands, CoreState):
         data.update(faces=list(faces), total=sum(faces) + expr.modifier, seat=seat, unit=unit, **extra)
         return t.emit("DiceRolled", data, rule, by=seat)
 
-    def request_roll(self, t: Any, seat: str, purpose: str, spec: str, rule: str,
+    def request_roll(self, t: Table, seat: str, purpose: str, spec: str, rule: str,
                      unit: str | None = None, **context: Any) -> None:
         """A roll the rules call for: rolled now with server dice, else awaited from `seat`."""
         request = {"seat": seat, "purpose": purpose, "spec": spec, "rule": rule, "unit": unit,
@@ -106,15 +105,15 @@ class Ruleset(CoreCommands, CoreState):
         else:
             t.emit("RollRequested", request, rule, by=None)
 
-    def resolve_request(self, t: Any, request: dict[str, Any], faces: list[int] | None) -> None:
+    def resolve_request(self, t: Table, request: dict[str, Any], faces: list[int] | None) -> None:
         entry = self.roll(t, request["spec"], request["purpose"], request["rule"], request["seat"],
                           faces, request["unit"], awaited=faces is not None)
         self.on_roll(t, request, entry["data"])
 
-    def on_roll(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def on_roll(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         raise Refused(f"nothing resolves a {request['purpose']} roll here", rule=request["rule"])
 
-    def casualties(self, t: Any, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
+    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
         units = t.state["units"]
         before = army.unit_strength(units, uid)
         t.emit("CasualtiesRecorded", {"unit": uid, "models": models, "wounds": wounds, **extra}, rule)
@@ -132,19 +131,19 @@ class Ruleset(CoreCommands, CoreState):
                 t.emit("UnitDisembarked", {"unit": passenger, "transport": uid,
                                            "reason": "its transport was destroyed"}, "CORE.OFF.1")
 
-    def change_status(self, t: Any, uid: str, status: str, value: bool, rule: str, **extra: Any) -> None:
+    def change_status(self, t: Table, uid: str, status: str, value: bool, rule: str, **extra: Any) -> None:
         has = status in t.state["units"][uid]["statuses"]
         if has == value:
             return
         t.emit("StatusGained" if value else "StatusLost", {"unit": uid, "status": status, **extra}, rule)
 
-    def start_round(self, t: Any, battle_round: int) -> None:
+    def start_round(self, t: Table, battle_round: int) -> None:
         t.emit("BattleRoundStarted", {"battle_round": battle_round}, self.round_rule)
         self.enter(t, 0)
 
     round_rule = "CORE.SEQ.1"
 
-    def enter(self, t: Any, pos: int) -> None:
+    def enter(self, t: Table, pos: int) -> None:
         """Enter step `pos` of the round; its `begin` decides what it awaits or skips."""
         step = self.round_layout(t.state)[pos]
         t.emit("StepStarted", {"phase": step.phase, "sub_phase": step.name, "active_seat": step.active,
@@ -152,21 +151,21 @@ class Ruleset(CoreCommands, CoreState):
                                "pass_points": step.pass_points}, step.rule)
         self.begin(t, step)
 
-    def begin(self, t: Any, step: Step) -> None:
+    def begin(self, t: Table, step: Step) -> None:
         """Hook: a step's on_begin (roll-offs, reserve rolls, skips)."""
 
-    def settle(self, t: Any, step: Step) -> None:
+    def settle(self, t: Table, step: Step) -> None:
         """Hook: once a step's opening rolls are in, decide its roll-off, first seat or skip."""
         raise NotImplementedError(f"{self.name} has no settle for {step.kind}")  # pragma: no cover
 
     def step_over(self, state: dict[str, Any], step: Step) -> bool:
         return False
 
-    def progress(self, t: Any, step: Step) -> bool:
+    def progress(self, t: Table, step: Step) -> bool:
         """Hook: an automatic move inside a settled step (e.g. a reaction nobody can make); True if it emitted."""
         return False
 
-    def advance(self, t: Any) -> None:
+    def advance(self, t: Table) -> None:
         """Run automatic transitions until someone has to act (a loop with a guard)."""
         for _ in range(500):
             state = t.state
@@ -183,7 +182,7 @@ class Ruleset(CoreCommands, CoreState):
             self.end_step(t, step)
         raise RuntimeError("automatic transitions did not settle")  # pragma: no cover
 
-    def end_step(self, t: Any, step: Step) -> None:
+    def end_step(self, t: Table, step: Step) -> None:
         state = t.state
         pos = state["pos"] + 1
         if pos < len(self.round_layout(state)):
@@ -191,7 +190,7 @@ class Ruleset(CoreCommands, CoreState):
             return
         self.end_round(t)
 
-    def end_round(self, t: Any) -> None:
+    def end_round(self, t: Table) -> None:
         state = t.state
         t.emit("BattleRoundEnded", {"battle_round": state["battle_round"], "head_hash": t.game.head},
                self.round_rule)
@@ -204,7 +203,7 @@ class Ruleset(CoreCommands, CoreState):
         """Hook: who won once the last battle round is over (None: no winner, or a draw)."""
         return None
 
-    def end_game(self, t: Any, reason: str, winner: str | None) -> None:
+    def end_game(self, t: Table, reason: str, winner: str | None) -> None:
         seed = t.game.seed if t.state["dice"] == "server" else None
         t.emit("GameEnded", {"reason": reason, "winner": winner, "server_seed": seed}, "SVC.ENDED")
 

@@ -2,11 +2,14 @@
 each a fixed list of phases the active seat ends with `end_phase`."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import commands as cmd
-from warlog.domain.rules.flow import SEATS, Ruleset, Step, applies, handles
+from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, applies, handles
 from warlog.domain.rulings import Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 
 class Igougo(Ruleset):
@@ -20,7 +23,7 @@ class Igougo(Ruleset):
         return state["step"].get("ended", False)
 
     @handles("end_phase")
-    def end_phase(self, t: Any, seat: str, command: cmd.EndPhase) -> None:
+    def end_phase(self, t: Table, seat: str, command: cmd.EndPhase) -> None:
         step = self.step(t.state)
         awaiting = self.awaiting(t.state)
         if awaiting["action"] != "end_phase" or step is None:

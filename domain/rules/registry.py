@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from warlog.domain import commands as cmd
 
 if TYPE_CHECKING:
-    from warlog.domain.rules.flow import Ruleset
+    from warlog.domain.rules.ruleset import Ruleset
 
 BUILT_IN = ("alternating", "reference", "heresy")  # modules of this package, each registering the ruleset it names
 ENTRY_POINTS = "warlog.rulesets"

@@ -15,7 +15,7 @@ from pydantic import StrictInt as Face
 from warlog.domain import commands as cmd
 from warlog.domain import dice
 from warlog.domain.rules import actions as act
-from warlog.domain.rules.flow import SEATS, Ruleset, Step, applies, handles
+from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, applies, handles
 from warlog.domain.rulings import Malformed, Refused
 
 TURN, THROW = "DUEL.TURN.1", "DUEL.THROW.1"  # the duel's own rule IDs

@@ -14,7 +14,9 @@ overwatch), `combats`, `records` (what the table resolves); `common` holds the c
 they share. This module holds the round: its layout, what starts and settles each sub-phase, and the rolls.
 """
 
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
@@ -24,9 +26,12 @@ from warlog.domain.rules.alternating.common import LAYOUT, RESERVE_ARRIVES_ON, o
 from warlog.domain.rules.alternating.counting import Counting
 from warlog.domain.rules.alternating.goes import Alternation
 from warlog.domain.rules.alternating.records import TableRecords
-from warlog.domain.rules.flow import SEATS, Ruleset, Step, alive, handles, units_of
 from warlog.domain.rules.registry import register
+from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, units_of
 from warlog.domain.rulings import Malformed, Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 
 @register
@@ -51,7 +56,7 @@ class Alternating(Alternation, Counting, Charges, Combats, TableRecords, Ruleset
                                 field=f"units.{index}.models.0.Ld")
 
     @handles("set_status")
-    def set_status(self, t: Any, seat: str, command: cmd.SetStatus) -> None:
+    def set_status(self, t: Table, seat: str, command: cmd.SetStatus) -> None:
         unit = t.state["units"][command.unit]
         if command.status == "falling_back" and command.value and not army.has_ability(unit, "ATSKNF") \
                 and all(line.get("Ld") is None for line in unit["models"]):
@@ -59,13 +64,13 @@ class Alternating(Alternation, Counting, Charges, Combats, TableRecords, Ruleset
                           rule="AA.MOV.2")
         super().set_status(t, seat, command)
 
-    def start_round(self, t: Any, battle_round: int) -> None:
+    def start_round(self, t: Table, battle_round: int) -> None:
         for uid, unit in t.state["units"].items():
             if "regrouped" in unit["statuses"]:  # AA.MOV.2: regrouped lasts the rest of the turn
                 self.change_status(t, uid, "regrouped", False, "AA.MOV.2", reason="the turn ended")
         super().start_round(t, battle_round)
 
-    def begin(self, t: Any, step: Step) -> None:
+    def begin(self, t: Table, step: Step) -> None:
         """AA.RES.1: at the start of Move Units ongoing reserves arrive, then reserve rolls, then the roll-off."""
         state = t.state
         if step.name != "move_units":
@@ -80,7 +85,7 @@ class Alternating(Alternation, Counting, Charges, Combats, TableRecords, Ruleset
                 if unit.get("in_reserves") and alive(unit) and not unit["arriving"]:
                     self.request_roll(t, seat, "reserve", "D6", "AA.RES.1", uid)
 
-    def settle(self, t: Any, step: Step) -> None:
+    def settle(self, t: Table, step: Step) -> None:
         state = t.state
         able = [s for s in SEATS if self.can_go(state, s)]
         if not able:
@@ -94,7 +99,7 @@ class Alternating(Alternation, Counting, Charges, Combats, TableRecords, Ruleset
         else:
             t.emit("RollOffNeeded", {"sub_phase": step.name, "choice": step.kind != "fleeing"}, step.order_rule)
 
-    def progress(self, t: Any, step: Step) -> bool:
+    def progress(self, t: Table, step: Step) -> bool:
         """Automatic moves: a combat with one side gone ends; a declared charge runs on once nobody answers it."""
         if self._end_combats(t):
             return True
@@ -148,7 +153,7 @@ class Alternating(Alternation, Counting, Charges, Combats, TableRecords, Ruleset
             return {"seat": flow["winner"], "action": "choose_order"}
         return {"seat": self.next_go(state), "action": "select"}
 
-    def on_roll(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def on_roll(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         uid, context, total = request["unit"], request["context"], roll["total"]
         purpose = request["purpose"]
         if purpose == "regroup":  # AA.MOV.2 convention: a Leadership test, passed when 2D6 <= Ld

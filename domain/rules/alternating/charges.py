@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from collections import Counter
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating.common import MAX_CHARGE, _chunks, on_table, overwatch_block, overwatch_shots
-from warlog.domain.rules.flow import alive, applies, handles
+from warlog.domain.rules.ruleset import Ruleset, alive, applies, handles
 from warlog.domain.rulings import Malformed, Refused
 
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
-class Charges:
+
+class Charges(Ruleset):
     """A part of `Alternating` (its methods read the others' through `self`)."""
 
     @staticmethod
@@ -43,7 +46,7 @@ class Charges:
         if Decimal(distance) > MAX_CHARGE:
             raise Refused(f"{distance}\" is beyond any 2D6 charge roll ({MAX_CHARGE}\")", rule="AA.CHG.1")
 
-    def _selected_select_charges(self, t: Any, seat: str, uid: str, act: bool, targets: list,
+    def _selected_select_charges(self, t: Table, seat: str, uid: str, act: bool, targets: list,
                                  distance: str | None) -> None:
         if not act:
             return
@@ -52,7 +55,7 @@ class Charges:
         t.emit("ChargeDeclared", {"unit": uid, "seat": seat, "targets": targets, "distance": distance,
                                   "overwatch_by": answer}, "AA.CHG.1")
 
-    def _overwatch(self, t: Any, seat: str, command: cmd.Select, awaiting: dict[str, Any]) -> None:
+    def _overwatch(self, t: Table, seat: str, command: cmd.Select, awaiting: dict[str, Any]) -> None:
         """AA.OW.1: the charged unit answers with overwatch (shots from each weapon's profile) or holds it."""
         state = t.state
         uid, against = awaiting["unit"], awaiting["against"]
@@ -94,7 +97,7 @@ class Charges:
         for name, purpose, spec, extra in rolls:
             self.request_roll(t, seat, purpose, spec, "AA.OW.1", uid, against=against, weapon=name, **extra)
 
-    def _overwatch_shots(self, t: Any, seat: str, uid: str, context: dict[str, Any], faces: list[int]) -> None:
+    def _overwatch_shots(self, t: Table, seat: str, uid: str, context: dict[str, Any], faces: list[int]) -> None:
         """AA.OW.1 on a random profile: each model fires what it rolled, one fewer, never fewer than one."""
         k = context["per_model"]
         per_model = [max(1, sum(faces[i:i + k]) + context["modifier"] - 1) for i in range(0, len(faces), k)]
@@ -118,7 +121,7 @@ class Charges:
                 act.action("select", "AA.OW.1", f"hold {uid}'s overwatch", ["unit", "act"],
                            unit=act.const(uid), act=act.const(False))]
 
-    def _charge_outcome(self, t: Any, uid: str, context: dict[str, Any], total: int) -> None:
+    def _charge_outcome(self, t: Table, uid: str, context: dict[str, Any], total: int) -> None:
         """2D6 against the distance the players measured (the charge range of the edition the seed builds on)."""
         distance, targets = context["distance"], context["targets"]
         state = t.state
@@ -132,7 +135,7 @@ class Charges:
             t.emit("CombatJoined", {"units": [uid, *standing], "reason": f"charge by {uid}"}, "AA.CHG.1")
 
     @handles("resolve_charge")
-    def resolve_charge(self, t: Any, seat: str, command: cmd.ResolveCharge) -> None:
+    def resolve_charge(self, t: Table, seat: str, command: cmd.ResolveCharge) -> None:
         """AA.CHG.1: the overwatch fired at a charge is resolved in full (its casualties recorded) first."""
         awaiting = self.awaiting(t.state)
         if awaiting["action"] != "resolve_charge":

@@ -1,14 +1,17 @@
 """Combats (AA.CC.1): chosen alternately by either player, fought, and ended when one side is gone."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain.rules.alternating.common import LOCKED, on_table
-from warlog.domain.rules.flow import alive, applies
+from warlog.domain.rules.ruleset import Ruleset, alive, applies
 from warlog.domain.rulings import Malformed, Refused
 
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
-class Combats:
+
+class Combats(Ruleset):
     """A part of `Alternating` (its methods read the others' through `self`)."""
 
     @staticmethod
@@ -19,7 +22,7 @@ class Combats:
                 if unit["owner"] != owner and on_table(unit) and not unit["turn"].get("fought")
                 and any(s in unit["statuses"] for s in LOCKED)]
 
-    def _end_combats(self, t: Any) -> bool:
+    def _end_combats(self, t: Table) -> bool:
         """AA.CC.1: a combat is in progress while both sides have a unit standing in it, locked."""
         units = t.state["units"]
         for cid, combat in t.state["combats"].items():
@@ -35,7 +38,7 @@ class Combats:
             return True
         return False
 
-    def _selected_resolve_combats(self, t: Any, seat: str, uid: str, act: bool, targets: list,
+    def _selected_resolve_combats(self, t: Table, seat: str, uid: str, act: bool, targets: list,
                                   distance: Any) -> None:
         state = t.state
         known = self._combat_of(state, uid)

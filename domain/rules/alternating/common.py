@@ -5,7 +5,7 @@ from typing import Any
 
 from warlog.domain import army, dice
 from warlog.domain.rules import actions as act
-from warlog.domain.rules.flow import Step, alive
+from warlog.domain.rules.ruleset import Step, alive
 
 LAYOUT = [
     Step("movement", "move_fleeing", "fleeing", "AA.MOV.1", "AA.MOV.2", "AA.MOV.2", declare_done=False),

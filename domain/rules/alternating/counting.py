@@ -2,17 +2,20 @@
 table can see left out (or, in shooting, brought in), and the result once both have confirmed."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating.common import REASON, RESULT_RULE, movement_exclusion, shooting_exclusion
-from warlog.domain.rules.flow import SEATS, Step, alive, applies, handles, units_of
+from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, applies, handles, units_of
 from warlog.domain.rulings import Malformed, NotFound, Refused
 
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
-class Counting:
+
+class Counting(Ruleset):
     """A part of `Alternating` (its methods read the others' through `self`)."""
 
     def _count_action(self, state: dict[str, Any], seat: str, step: Step) -> Action:
@@ -30,7 +33,7 @@ class Counting:
         return act.action("confirm_count", step.play_rule, "confirm your pass-point count", **fields)
 
     @handles("confirm_count")
-    def confirm_count(self, t: Any, seat: str, command: cmd.ConfirmCount) -> None:
+    def confirm_count(self, t: Table, seat: str, command: cmd.ConfirmCount) -> None:
         state = t.state
         step = self.step(state)
         if step is None or step.kind != "count" or state["step"]["calculated"]:

@@ -2,7 +2,7 @@
 units (AA.MOV.2) and arriving reserves (AA.RES.1)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
@@ -20,11 +20,14 @@ from warlog.domain.rules.alternating.common import (
     on_table,
     shooting_exclusion,
 )
-from warlog.domain.rules.flow import SEATS, Step, alive, applies, handles, inches, other, units_of
+from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, applies, handles, inches, other, units_of
 from warlog.domain.rulings import Malformed, NotFound, Refused
 
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
-class Alternation:
+
+class Alternation(Ruleset):
     """A part of `Alternating` (its methods read the others' through `self`)."""
 
     def eligible(self, state: dict[str, Any], uid: str) -> bool:
@@ -171,7 +174,7 @@ class Alternation:
             offered.append(act.action("declare_done", "AA.ACT.4", "select no more units this sub-phase (final)"))
         return offered
 
-    def _on_go(self, t: Any, seat: str) -> Step:
+    def _on_go(self, t: Table, seat: str) -> Step:
         """The checks every go shares: a go is awaited, it is this seat's, and it has not declared done."""
         state = t.state
         step = self.step(state)
@@ -191,7 +194,7 @@ class Alternation:
         return step
 
     @handles("select")
-    def select(self, t: Any, seat: str, command: cmd.Select) -> None:
+    def select(self, t: Table, seat: str, command: cmd.Select) -> None:
         awaiting = self.awaiting(t.state)
         if awaiting["action"] == "select" and awaiting.get("reaction") == "overwatch" and awaiting["seat"] == seat:
             self._overwatch(t, seat, command, awaiting)
@@ -232,14 +235,14 @@ class Alternation:
                 raise Malformed(f"target {target!r} is not an enemy unit", field="targets")
         return targets
 
-    def _selected_move_fleeing(self, t: Any, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
+    def _selected_move_fleeing(self, t: Table, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
         unit = t.state["units"][uid]
         if army.has_ability(unit, "ATSKNF"):  # CORE.DICE.1: automatic, not rolled
             self._regroup(t, uid, passed=True, automatic=True)
         else:
             self.request_roll(t, seat, "regroup", "2D6", "AA.MOV.2", uid, ld=army.leadership(unit))
 
-    def _regroup(self, t: Any, uid: str, passed: bool, **facts: Any) -> None:
+    def _regroup(self, t: Table, uid: str, passed: bool, **facts: Any) -> None:
         if passed:
             t.emit("RegroupPassed", {"unit": uid, **facts}, "AA.MOV.2")
             self.change_status(t, uid, "falling_back", False, "AA.MOV.2", reason="regrouped")
@@ -247,22 +250,22 @@ class Alternation:
         else:
             t.emit("RegroupFailed", {"unit": uid, "fall_back": "the players move it", **facts}, "AA.MOV.2")
 
-    def _selected_move_units(self, t: Any, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
+    def _selected_move_units(self, t: Table, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
         unit = t.state["units"][uid]
         if unit["arriving"]:
             t.emit("ReserveArrived", {"unit": uid}, "AA.RES.1")
         elif unit.get("embarked_in") and act:  # AA.ACT.5: disembarking is its own selection
             t.emit("UnitDisembarked", {"unit": uid, "transport": unit["embarked_in"]}, "AA.ACT.5")
 
-    def _selected_declare_shooting(self, t: Any, seat: str, uid: str, act: bool, targets: list,
+    def _selected_declare_shooting(self, t: Table, seat: str, uid: str, act: bool, targets: list,
                                    distance: Any) -> None:
         """AA.SHO.2: the shots themselves are rolled with free_roll and their outcome recorded."""
 
-    def _selected_run(self, t: Any, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
+    def _selected_run(self, t: Table, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
         """AA.RUN.1: selected means it counts as having run, whether it moves or not."""
 
     @handles("pass")
-    def pass_go(self, t: Any, seat: str, command: cmd.Pass) -> None:
+    def pass_go(self, t: Table, seat: str, command: cmd.Pass) -> None:
         step = self._on_go(t, seat)
         state = t.state
         if not step.pass_points:
@@ -276,7 +279,7 @@ class Alternation:
                                   "remaining": state["pass_points"][seat] - 1}, "AA.ACT.2")
 
     @handles("declare_done")
-    def declare_done(self, t: Any, seat: str, command: cmd.DeclareDone) -> None:
+    def declare_done(self, t: Table, seat: str, command: cmd.DeclareDone) -> None:
         step = self._on_go(t, seat)
         if not step.declare_done:
             rule = "AA.CC.1" if step.name == "resolve_combats" else "AA.MOV.2"

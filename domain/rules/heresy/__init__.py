@@ -15,12 +15,11 @@ reached (`assault`) or as the table records, and ends when a side is destroyed o
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reactions import Reactions
@@ -29,7 +28,11 @@ from warlog.domain.rules.heresy.rout import Rout
 from warlog.domain.rules.heresy.shooting import ATTACK_STEPS, Shooting
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.registry import register
+from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
 from warlog.domain.rulings import Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 FIRST_TURN = Step("movement", "reserves", "order", "CORE.DICE.3", "CORE.DICE.3", "CORE.DICE.3")
 PHASES = (("movement", "reserves", "HH.MOV.0", "HH.RES.1"), ("movement", "move", "HH.MOV.0", "HH.MOV.1"),
@@ -56,10 +59,10 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
         return [FIRST_TURN] + [Step(phase, sub, "phase", rule, play, active=seat)
                                for seat in order for phase, sub, rule, play in PHASES]
 
-    def settle(self, t: Any, step: Step) -> None:
+    def settle(self, t: Table, step: Step) -> None:
         t.emit("RollOffNeeded", {"sub_phase": step.name, "choice": True, "for": "the first turn"}, "CORE.DICE.3")
 
-    def begin(self, t: Any, step: Step) -> None:
+    def begin(self, t: Table, step: Step) -> None:
         if step.active is None:
             return
         if step.name == "reserves":
@@ -67,7 +70,7 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
         elif step.name == "rout":
             self.begin_rout(t, step.active)
 
-    def progress(self, t: Any, step: Step) -> bool:
+    def progress(self, t: Table, step: Step) -> bool:
         return self.close_dead_window(t)
 
     def step_over(self, state: dict[str, Any], step: Step) -> bool:
@@ -75,14 +78,14 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
             return state["step"]["first"] is not None
         return state["step"].get("ended", False)
 
-    def end_step(self, t: Any, step: Step) -> None:
+    def end_step(self, t: Table, step: Step) -> None:
         if step.name == "move":
             self.stationary_at_end_of_move(t, step.active)
         if step.phase == "assault":
             self.end_of_turn_statuses(t, step.active)
         super().end_step(t, step)
 
-    def on_roll(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def on_roll(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         uid, purpose = request["unit"], request["purpose"]
         if purpose == "reserve":
             self.reserve_rolled(t, uid, roll)
@@ -101,7 +104,7 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
         else:
             super().on_roll(t, request, roll)
 
-    def attack_finished(self, t: Any, context: dict[str, Any], outcome: Any) -> None:
+    def attack_finished(self, t: Table, context: dict[str, Any], outcome: Any) -> None:
         then = context.get("then")
         if then and then["kind"] == "snap_shots":
             self.next_snap_shot(t, then)
@@ -116,7 +119,7 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
         pos = state["pos"] or 0
         return [state["battle_round"], 0 if pos == 0 else 1 if pos <= len(PHASES) else 2]
 
-    def end_of_turn_statuses(self, t: Any, seat: str) -> None:
+    def end_of_turn_statuses(self, t: Table, seat: str) -> None:
         state = t.state
         now = self.turn_stamp(state)
         for uid, unit in units_of(state, seat):
@@ -227,7 +230,7 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
     # -- commands ------------------------------------------------------------------------
 
     @handles("end_phase")
-    def end_phase(self, t: Any, seat: str, command: cmd.EndPhase) -> None:
+    def end_phase(self, t: Table, seat: str, command: cmd.EndPhase) -> None:
         state = t.state
         step = self.step(state)
         if step is not None and step.kind == "order":
@@ -245,7 +248,7 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
         super().end_phase(t, seat, command)
 
     @handles("set_status")
-    def set_status(self, t: Any, seat: str, command: cmd.SetStatus) -> None:
+    def set_status(self, t: Table, seat: str, command: cmd.SetStatus) -> None:
         unit = t.state["units"][command.unit]
         if command.status == "routed" and command.value and not any(line.get("Ld") for line in unit["models"]):
             raise Refused(f"{command.unit} has no Leadership to test at the table edge, so it cannot rout",

@@ -24,16 +24,20 @@ in the classic manner of the era, each step citing the shared rule it follows:
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import alive, applies, handles, inches
 from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative
 from warlog.domain.rules.heresy.shooting import tables_gap
+from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.ruleset import alive, applies, handles, inches
 from warlog.domain.rulings import Malformed, Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 CHARGE_RANGE = 12  # a 2D6 charge reaches at most 12"
 
@@ -55,7 +59,7 @@ def rolled_charge_gap(units: dict[str, Any], uid: str, target: str) -> str | Non
     return None
 
 
-class Assault:
+class Assault(Igougo):
     """Mixed into `Heresy`: the charge roll, Locked in Combat and the fight."""
 
     # -- the charge ---------------------------------------------------------------------------
@@ -83,12 +87,12 @@ class Assault:
             raise Refused(f"{gap}: declare the charge without a distance and record what happens", rule="HH.MOV.5")
         inches(command.distance, "distance", CHARGE_RANGE)
 
-    def roll_charge(self, t: Any, seat: str, command: cmd.Select, target: str) -> None:
+    def roll_charge(self, t: Table, seat: str, command: cmd.Select, target: str) -> None:
         """After ChargeDeclared: the charge roll (2D6 against the distance measured)."""
         distance = inches(command.distance, "distance", CHARGE_RANGE)
         self.request_roll(t, seat, "charge", "2D6", "RS.CHG.2", command.unit, target=target, distance=distance)
 
-    def charge_rolled(self, t: Any, uid: str, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def charge_rolled(self, t: Table, uid: str, request: dict[str, Any], roll: dict[str, Any]) -> None:
         target, distance = request["context"]["target"], request["context"]["distance"]
         reached = Decimal(roll["total"]) >= Decimal(distance)
         t.emit("ChargeRolled", {"unit": uid, "target": target, "total": roll["total"], "distance": distance,
@@ -127,7 +131,7 @@ class Assault:
         a, b = fight["units"]
         return b if uid == a else a
 
-    def fight_goes_on(self, t: Any, then: dict[str, Any] | None) -> None:
+    def fight_goes_on(self, t: Table, then: dict[str, Any] | None) -> None:
         """After a strike (or as the fight begins): wait for the next striker, open the next Initiative step,
         or settle the fight."""
         state = t.state
@@ -147,7 +151,7 @@ class Assault:
                 return
         self.settle_fight(t, fight)
 
-    def settle_fight(self, t: Any, fight: dict[str, Any]) -> None:
+    def settle_fight(self, t: Table, fight: dict[str, Any]) -> None:
         units = t.state["units"]
         a, b = fight["units"]
         caused = dict(fight["caused"])
@@ -162,7 +166,7 @@ class Assault:
             self.request_roll(t, units[loser]["owner"], "fight_leadership", "2D6", "HH.ROUT.3", loser,
                               ld=army.leadership(units[loser]), foe=self.foe(fight, loser))
 
-    def fight_leadership_rolled(self, t: Any, uid: str, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def fight_leadership_rolled(self, t: Table, uid: str, request: dict[str, Any], roll: dict[str, Any]) -> None:
         """HH.ROUT.3's convention for the loser of a fight: 2D6 at most Ld, or Routed and out of the combat."""
         ld, foe = request["context"]["ld"], request["context"]["foe"]
         passed = roll["total"] <= ld
@@ -185,7 +189,7 @@ class Assault:
                 for uid in self.strikers(state)[:1] if units[uid]["owner"] == seat]
 
     @handles("strike")
-    def strike(self, t: Any, seat: str, command: cmd.Strike) -> None:
+    def strike(self, t: Table, seat: str, command: cmd.Strike) -> None:
         state = t.state
         strikers = self.strikers(state)
         if state["rolls"] or not strikers or command.unit != strikers[0]:

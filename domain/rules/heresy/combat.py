@@ -10,13 +10,12 @@ stops a unit Locked in Combat from moving, it does not charge (convention: a cha
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import alive, applies, handles, inches, units_of
 from warlog.domain.rules.heresy.assault import CHARGE_RANGE, Assault
 from warlog.domain.rules.heresy.common import (
     LOCKED,
@@ -26,7 +25,11 @@ from warlog.domain.rules.heresy.common import (
     on_battlefield,
     rushed_block,
 )
+from warlog.domain.rules.ruleset import alive, applies, handles, inches, units_of
 from warlog.domain.rulings import Malformed, Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 DOING = {"shooting": "shoot", "assault": "charge"}
 
@@ -76,7 +79,7 @@ class Combat(Assault):
         return offered + (self.charge_actions(state, seat, ready) if doing == "charge" else [])
 
     @handles("select")
-    def select(self, t: Any, seat: str, command: cmd.Select) -> None:
+    def select(self, t: Table, seat: str, command: cmd.Select) -> None:
         state = t.state
         self.refuse_while_reacting(state)
         block = self.combat_block(state, command.unit)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from warlog.domain import army
-from warlog.domain.rules.flow import alive, other
+from warlog.domain.rules.ruleset import alive, other
 from warlog.domain.rulings import Malformed, NotFound
 
 LOCKED = "locked_in_combat"

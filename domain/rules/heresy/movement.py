@@ -8,13 +8,12 @@ shows it as the distance's `maximum`.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import commands as cmd
 from warlog.domain import dice
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import alive, applies, handles, inches, units_of
 from warlog.domain.rules.heresy.common import (
     DANGEROUS_FAILS_ON,
     DIFFICULT_PENALTY,
@@ -26,12 +25,17 @@ from warlog.domain.rules.heresy.common import (
     movement_block,
 )
 from warlog.domain.rules.heresy.reactions import checked_near, near_field
+from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.ruleset import alive, applies, handles, inches, units_of
 from warlog.domain.rulings import Malformed, Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 MOVES = ("normal", "rush", "stationary")
 
 
-class Movement:
+class Movement(Igougo):
     """Mixed into `Heresy`: the Move sub-phase."""
 
     def move_block(self, state: dict[str, Any], uid: str) -> Block:
@@ -86,7 +90,7 @@ class Movement:
         return offered
 
     @handles("move")
-    def move_unit(self, t: Any, seat: str, command: cmd.Move) -> None:
+    def move_unit(self, t: Table, seat: str, command: cmd.Move) -> None:
         state = t.state
         uid = command.unit
         self.refuse_while_reacting(state)
@@ -124,7 +128,7 @@ class Movement:
         for target in near:
             self.offer_reaction(t, target, against=uid)
 
-    def dangerous_rolled(self, t: Any, uid: str, roll: dict[str, Any]) -> None:
+    def dangerous_rolled(self, t: Table, uid: str, roll: dict[str, Any]) -> None:
         """HH.MOV.4 convention: each model's D6 fails on a 1, and that model is removed as a casualty."""
         failed = sum(1 for face in roll["faces"] if face <= DANGEROUS_FAILS_ON)
         t.emit("DangerousTerrainTested", {"unit": uid, "tests": len(roll["faces"]), "failed": failed,
@@ -134,7 +138,7 @@ class Movement:
             self.casualties(t, uid, min(failed, unit["models_alive"]), 0, "HH.MOV.4",
                             reason="failed a dangerous terrain test")
 
-    def stationary_at_end_of_move(self, t: Any, seat: str) -> None:
+    def stationary_at_end_of_move(self, t: Table, seat: str) -> None:
         """HH.MOV.1: a unit on the battlefield that did not move (and will not fall back) is Stationary."""
         for uid, unit in units_of(t.state, seat):
             turn = unit["turn"]

@@ -20,12 +20,11 @@ battlefield, not Locked in Combat, with ranged weapons (a vehicle only with DEFE
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import alive, applies, handles, inches, units_of
 from warlog.domain.rules.heresy.common import (
     LOCKED,
     REACTION_RANGE,
@@ -38,7 +37,12 @@ from warlog.domain.rules.heresy.common import (
     reaction_seat,
 )
 from warlog.domain.rules.heresy.shooting import FACINGS, has_facings, tables_gap
+from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.ruleset import alive, applies, handles, inches, units_of
 from warlog.domain.rulings import Malformed, Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 DIRECTIONS = ("toward", "away")
 KIND_RULE = {"move": "HH.REACT.1", "snap_shots": "HH.RES.4"}
@@ -61,7 +65,7 @@ def checked_near(state: dict[str, Any], seat: str, near: Any) -> list[str]:
     return named_enemies(state, seat, near, "near")
 
 
-class Reactions:
+class Reactions(Igougo):
     """Mixed into `Heresy`: opening, offering and answering reaction windows."""
 
     @staticmethod
@@ -101,20 +105,20 @@ class Reactions:
             return []
         return [uid for uid, _ in units_of(state, seat) if self.reaction_block(state, uid, "snap_shots", against) is None]
 
-    def offer_reaction(self, t: Any, uid: str, against: str) -> None:
+    def offer_reaction(self, t: Table, uid: str, against: str) -> None:
         """HH.REACT.1: an enemy unit ended its move within 12" of `uid`."""
         unit = t.state["units"][uid]
         if self.reaction_block(t.state, uid, "move", against) is None:
             t.emit("ReactionOffered", {"kind": "move", "unit": uid, "against": against, "seat": unit["owner"],
                                        "up_to": initiative(unit)}, "HH.REACT.1")
 
-    def offer_snap_shots(self, t: Any, against: str) -> None:
+    def offer_snap_shots(self, t: Table, against: str) -> None:
         """HH.RES.4: a unit entered play; a nearby enemy unit may make snap shots at it."""
         if self.snap_shooters(t.state, against):
             t.emit("ReactionOffered", {"kind": "snap_shots", "unit": None, "against": against,
                                        "seat": reaction_seat(t.state)}, "HH.RES.4")
 
-    def close_dead_window(self, t: Any) -> bool:
+    def close_dead_window(self, t: Table) -> bool:
         """A window nobody can answer any more closes by itself (the `progress` hook)."""
         window = self.window(t.state)
         if window is None:
@@ -169,7 +173,7 @@ class Reactions:
         return offered
 
     @handles("react")
-    def react(self, t: Any, seat: str, command: cmd.React) -> None:
+    def react(self, t: Table, seat: str, command: cmd.React) -> None:
         state = t.state
         if seat == state.get("active_seat"):
             raise Refused("no reaction on your own turn: reactions are made in the opponent's turn",
@@ -192,7 +196,7 @@ class Reactions:
         else:
             self._snap_shots(t, seat, command, window)
 
-    def _reaction_move(self, t: Any, seat: str, command: cmd.React, window: dict[str, Any]) -> None:
+    def _reaction_move(self, t: Table, seat: str, command: cmd.React, window: dict[str, Any]) -> None:
         uid = window["unit"]
         if command.unit != uid:
             raise Refused(f"the reaction offered is {uid}'s, to {window['against']}", rule="HH.REACT.1")
@@ -207,7 +211,7 @@ class Reactions:
         t.emit("ReactionMade", {**_ids(window), "direction": command.direction, "distance": distance,
                                 "up_to": most, "attested_by": seat}, "HH.REACT.1")
 
-    def _snap_shots(self, t: Any, seat: str, command: cmd.React, window: dict[str, Any]) -> None:
+    def _snap_shots(self, t: Table, seat: str, command: cmd.React, window: dict[str, Any]) -> None:
         state, uid = t.state, command.unit
         block = self.reaction_block(state, uid, "snap_shots", window["against"])
         if block:
@@ -228,7 +232,7 @@ class Reactions:
         weapon = next(w for w in state["units"][uid]["weapons"] if w["name"] == name and w.get("type") == "ranged")
         return tables_gap(state["units"], uid, weapon, against) is None
 
-    def next_snap_shot(self, t: Any, then: dict[str, Any]) -> None:
+    def next_snap_shot(self, t: Table, then: dict[str, Any]) -> None:
         """HH.RES.4: the snap shots' weapons one after another through the attack module (6s to hit), while
         the shooter and the unit that entered play stand."""
         units = t.state["units"]

@@ -2,27 +2,31 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import alive, applies, handles, inches, units_of
 from warlog.domain.rules.heresy.common import RESERVES_ON, allowance, enemies_on_battlefield, initiative, movement
 from warlog.domain.rules.heresy.reactions import checked_near, near_field
+from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.ruleset import alive, applies, handles, inches, units_of
 from warlog.domain.rulings import Malformed, Refused
 
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
-class Reserves:
+
+class Reserves(Igougo):
     """Mixed into `Heresy`: the hooks it calls for the Reserves sub-phase."""
 
-    def begin_reserves(self, t: Any, seat: str) -> None:
+    def begin_reserves(self, t: Table, seat: str) -> None:
         """HH.RES.1: each unit in reserves rolls a D6; CORE.OFF.1-style, embarked units come with their transport."""
         for uid, unit in units_of(t.state, seat):
             if unit.get("in_reserves") and alive(unit) and not unit.get("embarked_in"):
                 self.request_roll(t, seat, "reserve", "D6", "HH.RES.1", uid)
 
-    def reserve_rolled(self, t: Any, uid: str, roll: dict[str, Any]) -> None:
+    def reserve_rolled(self, t: Table, uid: str, roll: dict[str, Any]) -> None:
         arrives = roll["faces"][0] >= RESERVES_ON
         t.emit("ReserveArriving" if arrives else "ReserveDelayed",
                {"unit": uid, "total": roll["total"], "needed": RESERVES_ON}, "HH.RES.1")
@@ -55,7 +59,7 @@ class Reserves:
         return offered
 
     @handles("enter")
-    def enter_play(self, t: Any, seat: str, command: cmd.Enter) -> None:
+    def enter_play(self, t: Table, seat: str, command: cmd.Enter) -> None:
         state = t.state
         step = self.step(state)
         uid = command.unit

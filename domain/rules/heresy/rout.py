@@ -8,16 +8,20 @@ opens a reaction move (HH.REACT.1) for each enemy unit the players say it ended 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import alive, applies, handles, units_of
 from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative, on_battlefield
 from warlog.domain.rules.heresy.reactions import checked_near, near_field
+from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.ruleset import alive, applies, handles, units_of
 from warlog.domain.rulings import Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 
 def must_fall_back(unit: dict[str, Any]) -> bool:
@@ -25,16 +29,16 @@ def must_fall_back(unit: dict[str, Any]) -> bool:
     return on_battlefield(unit) and "routed" in unit["statuses"] and LOCKED not in unit["statuses"]
 
 
-class Rout:
+class Rout(Igougo):
     """Mixed into `Heresy`: the Rout sub-phase."""
 
-    def begin_rout(self, t: Any, seat: str) -> None:
+    def begin_rout(self, t: Table, seat: str) -> None:
         for uid, unit in units_of(t.state, seat):
             if must_fall_back(unit):
                 bonus = initiative(unit)
                 self.request_roll(t, seat, "fall_back", f"D6+{bonus}" if bonus else "D6", "HH.ROUT.2", uid)
 
-    def fall_back_rolled(self, t: Any, uid: str, roll: dict[str, Any]) -> None:
+    def fall_back_rolled(self, t: Table, uid: str, roll: dict[str, Any]) -> None:
         t.emit("FallBackRolled", {"unit": uid, "distance": str(roll["total"]),
                                   "initiative": initiative(t.state["units"][uid])}, "HH.ROUT.2")
 
@@ -57,7 +61,7 @@ class Rout:
                 for uid in self.falling_back(state, seat)]
 
     @handles("fall_back")
-    def fall_back_unit(self, t: Any, seat: str, command: cmd.FallBack) -> None:
+    def fall_back_unit(self, t: Table, seat: str, command: cmd.FallBack) -> None:
         state = t.state
         step = self.step(state)
         uid = command.unit
@@ -74,7 +78,7 @@ class Rout:
         for target in near:  # a fall back is a move in the Movement phase: it may draw reactions (HH.REACT.1)
             self.offer_reaction(t, target, against=uid)
 
-    def leadership_rolled(self, t: Any, uid: str, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def leadership_rolled(self, t: Table, uid: str, request: dict[str, Any], roll: dict[str, Any]) -> None:
         """HH.ROUT.3 convention: 2D6, passed when the total is at most Ld."""
         ld = request["context"]["ld"]
         passed = roll["total"] <= ld

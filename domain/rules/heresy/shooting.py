@@ -23,7 +23,7 @@ era's tables, whose conventions `domain/attacks/tables.py` states. What this mod
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
@@ -32,10 +32,13 @@ from warlog.domain.attacks.driver import STEP_EVENTS, AttackDriver, keep_lines, 
 from warlog.domain.attacks.tables import HERESY
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import alive, applies, handles, units_of
 from warlog.domain.rules.heresy.common import enemies_on_battlefield, is_vehicle
 from warlog.domain.rules.reference.common import members
+from warlog.domain.rules.ruleset import alive, applies, handles, units_of
 from warlog.domain.rulings import Malformed, NotFound, Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 FACINGS = ("front", "side", "rear")
 ATTACK_STEPS = tuple(STEP_EVENTS)  # the attack module's Need.step names: the purposes of its rolls
@@ -143,7 +146,7 @@ class Shooting(AttackDriver):
         return offered
 
     @handles("shoot")
-    def shoot(self, t: Any, seat: str, command: cmd.Shoot) -> None:
+    def shoot(self, t: Table, seat: str, command: cmd.Shoot) -> None:
         state = t.state
         step = self.step(state)
         self.refuse_while_reacting(state)
@@ -187,7 +190,7 @@ class Shooting(AttackDriver):
 
     # -- the attack driver ------------------------------------------------------------------
 
-    def start_attack(self, t: Any, uid: str, weapon: dict[str, Any], target: str, models: int, phase: str,
+    def start_attack(self, t: Table, uid: str, weapon: dict[str, Any], target: str, models: int, phase: str,
                      facing: str | None = None, snap_shots: bool = False, within_half_range: bool = False,
                      then: dict[str, Any] | None = None) -> None:
         """Declare one weapon's attack on the heresy tables and roll it (the shared driver). `then` rides along

@@ -8,13 +8,12 @@ what `actions` offers and what `select` is judged by.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.charge import Charge
 from warlog.domain.rules.reference.choices import AttackChoices
@@ -27,7 +26,11 @@ from warlog.domain.rules.reference.shooting import Shooting, shooting_types
 from warlog.domain.rules.reference.split import Splitting
 from warlog.domain.rules.reference.unit_actions import UnitActions
 from warlog.domain.rules.registry import register
+from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
 from warlog.domain.rulings import Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 FIRST_TURN = Step("command", None, "order", "CORE.DICE.3", "CORE.DICE.3", "CORE.DICE.3")
 ATTACK_STEPS = ("attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage", "feel_no_pain",
@@ -52,7 +55,7 @@ class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase,
         turns = [Step(phase, sub, "phase", rule, rule, active=seat) for seat in order for phase, sub, rule in self.phases]
         return ([FIRST_TURN] if state["battle_round"] == 1 else []) + turns
 
-    def settle(self, t: Any, step: Step) -> None:
+    def settle(self, t: Table, step: Step) -> None:
         t.emit("RollOffNeeded", {"sub_phase": None, "choice": True, "for": "the first turn"}, "CORE.DICE.3")
 
     def step_over(self, state: dict[str, Any], step: Step) -> bool:
@@ -60,7 +63,7 @@ class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase,
             return state["step"]["first"] is not None
         return super().step_over(state, step)
 
-    def begin(self, t: Any, step: Step) -> None:
+    def begin(self, t: Table, step: Step) -> None:
         self.expire_effects(t, step)  # CORE.PER.1/2: what lasted until this boundary ends
         if step.kind == "order":
             return
@@ -69,7 +72,7 @@ class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase,
         elif step.phase == "fight":
             self.begin_fight(t, step)
 
-    def progress(self, t: Any, step: Step) -> bool:
+    def progress(self, t: Table, step: Step) -> bool:
         if step.phase == "charge":
             return self.charge_lost(t)
         return step.phase == "fight" and self.fight_progress(t, step)
@@ -121,7 +124,7 @@ class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase,
         return None
 
     @handles("select")
-    def select(self, t: Any, seat: str, command: cmd.Select) -> None:
+    def select(self, t: Table, seat: str, command: cmd.Select) -> None:
         state = t.state
         step = self.step(state)
         if step is None or step.phase == "command" or self.awaiting(state)["action"] not in ("end_phase", "select"):
@@ -192,7 +195,7 @@ class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase,
         return super().awaited_rule(state)
 
     @handles("end_phase")
-    def end_phase(self, t: Any, seat: str, command: cmd.EndPhase) -> None:
+    def end_phase(self, t: Table, seat: str, command: cmd.EndPhase) -> None:
         state = t.state
         step = self.step(state)
         if step is not None and step.phase == "fight" and self.fight_stage(state).get("stage") != "done":
@@ -209,25 +212,25 @@ class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase,
 
     # -- rolls ---------------------------------------------------------------------------
 
-    def on_roll(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def on_roll(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         handler = ROLLS.get(request["purpose"])
         if handler is None:
             super().on_roll(t, request, roll)
             return
         getattr(self, handler)(t, request, roll)
 
-    def _hazards(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def _hazards(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         self.hazards(t, request, roll["faces"])
 
     # -- who is engaged with whom --------------------------------------------------------
 
-    def engage(self, t: Any, units: list[str], targets: list[str], rule: str, reason: str) -> None:
+    def engage(self, t: Table, units: list[str], targets: list[str], rule: str, reason: str) -> None:
         everyone = [u for target in targets for u in members(t.state["units"], target)]
         t.emit("UnitsEngaged", {"units": units, "with": everyone, "reason": reason}, rule)
         for uid in units + everyone:
             self.change_status(t, uid, "engaged", True, rule, reason=reason)
 
-    def disengage(self, t: Any, uid: str, rule: str, reason: str) -> None:
+    def disengage(self, t: Table, uid: str, rule: str, reason: str) -> None:
         """The unit is no longer engaged; an enemy left with nobody engaged with it is unengaged too."""
         units = t.state["units"]
         foes = list(units[uid].get("engaged_with", []))
@@ -238,7 +241,7 @@ class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase,
                     self.change_status(t, other_uid, status, False, rule,
                                        reason=reason if other_uid == uid else f"{uid} {reason}")
 
-    def casualties(self, t: Any, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
+    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
         super().casualties(t, uid, models, wounds, rule, **extra)
         if not alive(t.state["units"][uid]) and t.state["units"][uid].get("engaged_with"):
             self.disengage(t, uid, "CORE.STR.2", "was destroyed")
@@ -253,7 +256,7 @@ class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase,
         return offered
 
     @handles("revive")
-    def revive(self, t: Any, seat: str, command: cmd.Revive) -> None:
+    def revive(self, t: Table, seat: str, command: cmd.Revive) -> None:
         """CORE.REV.1: only destroyed models of that unit, never above its own models at the start, with full W;
         a revived leader is part of its attached unit again."""
         unit = t.state["units"][command.unit]
@@ -284,7 +287,7 @@ class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase,
             unit["wounds_lost"] = 0  # with its full W
 
     @handles("start_game")
-    def start_game(self, t: Any, seat: str, command: cmd.StartGame) -> None:
+    def start_game(self, t: Table, seat: str, command: cmd.StartGame) -> None:
         units = t.state["units"]
         for uid, unit in units.items():
             for foe in unit.get("engaged_with", []):

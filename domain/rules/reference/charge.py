@@ -2,19 +2,23 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import alive, applies, handles, inches
+from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.common import foes, members, not_a_unit_alone, remember_roll
+from warlog.domain.rules.ruleset import alive, applies, handles, inches
 from warlog.domain.rulings import Malformed, Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 MAX_CHARGE = 12  # RS.CHG.1: within 12" of an enemy unit
 
 
-class Charge:
+class Charge(Igougo):
     """Mixed into `Reference`."""
 
     @staticmethod
@@ -40,17 +44,17 @@ class Charge:
             unit=act.const(charge["unit"]), targets=act.subset(self.charge_targets(state, charge["seat"])),
             distance=act.number(0, MAX_CHARGE, f"inches to the farthest target; beyond {most}\" the charge fails"))]
 
-    def select_charge(self, t: Any, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
+    def select_charge(self, t: Table, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
         t.emit("UnitSelected", {"unit": command.unit, "seat": seat, "phase": "charge"}, "RS.CHG.1")
         self.request_roll(t, seat, "charge", "2D6", "RS.CHG.2", command.unit)
 
-    def charge_rolled(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def charge_rolled(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         context = request["context"]
         t.emit("ChargeRolled", {"unit": request["unit"], "seat": request["seat"], "total": roll["total"],
                                 "rerolled": bool(context.get("rerolled")), "rerollable": not context.get("rerolled")},
                "RS.CHG.2")
 
-    def charge_lost(self, t: Any) -> bool:
+    def charge_lost(self, t: Table) -> bool:
         """A unit destroyed between its charge roll and its targets makes no charge (RS.CHG.2)."""
         charge = self.pending_charge(t.state)
         if charge is None or alive(t.state["units"][charge["unit"]]):
@@ -60,7 +64,7 @@ class Charge:
         return True
 
     @handles("charge_move")
-    def charge_move(self, t: Any, seat: str, command: cmd.ChargeMove) -> None:
+    def charge_move(self, t: Table, seat: str, command: cmd.ChargeMove) -> None:
         state = t.state
         charge = self.pending_charge(state)
         if charge is None or charge["unit"] != command.unit:

@@ -23,7 +23,7 @@ Conventions where RULES.md is silent:
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import commands as cmd
 from warlog.domain import dice
@@ -31,14 +31,18 @@ from warlog.domain.attacks import ATTACKER, Need, from_data, rerollable_rolls, r
 from warlog.domain.attacks.driver import need_data
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import applies, handles
+from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.common import STRATAGEMS
+from warlog.domain.rules.ruleset import applies, handles
 from warlog.domain.rulings import Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 REROLL = "Command Re-roll"
 
 
-class AttackChoices:
+class AttackChoices(Igougo):
     """Mixed into `Reference` (with `Shooting`, the attack driver, whose `attack_goes_on` it feeds, and
     `stratagem_targets`): the driver's `batch_rolled` hook, the pauses' actions and commands."""
 
@@ -51,7 +55,7 @@ class AttackChoices:
         return state["cp"][seat] >= STRATAGEMS[REROLL] and uid in self.stratagem_targets(state, seat) and \
             REROLL not in state["step"].get("stratagems", {}).get(seat, [])
 
-    def batch_rolled(self, t: Any, context: dict[str, Any], need: Need, faces: list[int]) -> None:
+    def batch_rolled(self, t: Table, context: dict[str, Any], need: Need, faces: list[int]) -> None:
         """A whole batch is in: offer Command Re-roll where it could change something, else go on."""
         state = t.state
         ids = context["attack"]
@@ -94,7 +98,7 @@ class AttackChoices:
         return pause
 
     @handles("command_reroll")
-    def command_reroll(self, t: Any, seat: str, command: cmd.CommandReroll) -> None:
+    def command_reroll(self, t: Table, seat: str, command: cmd.CommandReroll) -> None:
         state = t.state
         pause = self._pause_of(state, seat, "reroll", "EXT.CP.1")
         if not self.command_reroll_open(state, seat, pause["unit"]):
@@ -114,7 +118,7 @@ class AttackChoices:
                                          "attack_roll": pause["attack_roll"]})
 
     @handles("keep_dice")
-    def keep_dice(self, t: Any, seat: str, command: cmd.KeepDice) -> None:
+    def keep_dice(self, t: Table, seat: str, command: cmd.KeepDice) -> None:
         pause = self._pause_of(t.state, seat, "reroll", "EXT.CP.1")
         context = pause["attack_roll"]
         t.emit("AttackRollKept", {**context["attack"], "step": pause["step"], "seat": seat, "batch": pause["batch"]},
@@ -122,7 +126,7 @@ class AttackChoices:
         self.batch_done(t, context, pause["batch"])
 
     @handles("allocate")
-    def allocate(self, t: Any, seat: str, command: cmd.Allocate) -> None:
+    def allocate(self, t: Table, seat: str, command: cmd.Allocate) -> None:
         pause = self._pause_of(t.state, seat, "allocate", "RS.ATK.3")
         lines = [c["line"] for c in pause["choices"]]
         if command.line not in lines:

@@ -2,26 +2,30 @@
 (EXT.OBJ.1, EXT.VP.1)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import SEATS, Step, alive, applies, handles, units_of
+from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.common import STRATAGEMS, attached_to, members, objective_control, remember_roll
 from warlog.domain.rules.reference.effects import DURATIONS, duration_of
+from warlog.domain.rules.ruleset import SEATS, Step, alive, applies, handles, units_of
 from warlog.domain.rulings import Malformed, Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 VP_PER_OBJECTIVE, VP_TURN_CAP = 5, 15
 
 
-class CommandPhase:
+class CommandPhase(Igougo):
     """Mixed into `Reference`: the start of each player's turn, and CP spent at any time."""
 
     keeps_vp = True
 
-    def begin_turn(self, t: Any, step: Step) -> None:
+    def begin_turn(self, t: Table, step: Step) -> None:
         state = t.state
         expired = sorted(uid for uid, unit in state["units"].items() if unit["turn"])
         # CORE.PER.2: what lasted "until the end of the turn" (Advanced, Fell Back, Fights First, charged) ends
@@ -38,12 +42,12 @@ class CommandPhase:
             if shocked or band in ("half", "below_half"):
                 self.battle_shock_roll(t, step.active, uid, band)
 
-    def battle_shock_roll(self, t: Any, seat: str, uid: str, band: str, rule: str = "RS.CMD.2",
+    def battle_shock_roll(self, t: Table, seat: str, uid: str, band: str, rule: str = "RS.CMD.2",
                           **context: Any) -> None:
         ld = max(army.leadership(t.state["units"][m]) for m in members(t.state["units"], uid))
         self.request_roll(t, seat, "battle_shock", "2D6", rule, uid, ld=ld, strength=band, **context)
 
-    def battle_shock_tested(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def battle_shock_tested(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         uid, context = request["unit"], request["context"]
         passed = roll["total"] >= context["ld"]
         t.emit("BattleShockTested", {"unit": uid, "total": roll["total"], "ld": context["ld"], "passed": passed,
@@ -86,7 +90,7 @@ class CommandPhase:
         return offered
 
     @handles("use_stratagem")
-    def use_stratagem(self, t: Any, seat: str, command: cmd.UseStratagem) -> None:
+    def use_stratagem(self, t: Table, seat: str, command: cmd.UseStratagem) -> None:
         state = t.state
         cost = STRATAGEMS.get(command.name)
         if cost is None:
@@ -131,7 +135,7 @@ class CommandPhase:
         return act.keyed(state["options"]["objectives"], act.subset(near, 0, "units with models within range"),
                          "for each objective marker, the units within range of it (measured at the table)")
 
-    def score(self, t: Any, seat: str, claims: dict[str, list[str]]) -> None:
+    def score(self, t: Table, seat: str, claims: dict[str, list[str]]) -> None:
         state = t.state
         for marker, near in claims.items():
             if marker not in state["options"]["objectives"]:

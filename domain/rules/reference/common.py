@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from warlog.domain.rules.flow import alive
+from warlog.domain.rules.ruleset import alive
 
 ENGAGED = ("engaged", "locked_in_combat")
 STRATAGEMS = {  # EXT.CP.1: core stratagems and their CP; only Command Re-roll changes what the service rolls

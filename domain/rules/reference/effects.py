@@ -17,14 +17,18 @@ Conventions where RULES.md is silent:
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import Ruleset, Step, alive, applies, handles
+from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.ruleset import Ruleset, Step, alive, applies, handles
 from warlog.domain.rulings import Malformed
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 DURATIONS = {"end_of_phase": "until the end of the phase", "end_of_turn": "until the end of the turn",
              "end_of_battle_round": "until the end of the battle round",
@@ -37,12 +41,12 @@ def duration_of(value: str | None, field: str = "duration") -> str | None:
     return value
 
 
-class Persisting:
+class Persisting(Igougo):
     """Mixed into `Reference`."""
 
     durations = True
 
-    def start_effect(self, t: Any, uid: str, name: str, seat: str, until: str | None, status: str | None = None,
+    def start_effect(self, t: Table, uid: str, name: str, seat: str, until: str | None, status: str | None = None,
                      **extra: Any) -> None:
         state = t.state
         t.emit("EffectStarted", {"unit": uid, "effect": name, "status": status, "by": seat,
@@ -51,7 +55,7 @@ class Persisting:
                                  "active_seat": state["active_seat"], **extra},
                "CORE.PER.1" if until is not None else "CORE.PER.2")
 
-    def expire_effects(self, t: Any, step: Step) -> None:
+    def expire_effects(self, t: Table, step: Step) -> None:
         """End every effect whose boundary this step's start passes (CORE.PER.1/2)."""
         state = t.state
         turn_starts = step.phase == "command" and step.kind == "phase"
@@ -65,7 +69,7 @@ class Persisting:
                 if ends:
                     self.end_effect(t, uid, effect, DURATIONS[until].replace("until ", "", 1) + " has come")
 
-    def end_effect(self, t: Any, uid: str, effect: dict[str, Any], reason: str) -> None:
+    def end_effect(self, t: Table, uid: str, effect: dict[str, Any], reason: str) -> None:
         t.emit("EffectEnded", {"unit": uid, "effect": effect["effect"], "until": effect["until"],
                                "started_seq": effect["seq"], "reason": reason},
                "CORE.PER.1" if effect["stated"] else "CORE.PER.2")
@@ -77,7 +81,7 @@ class Persisting:
     # -- set_status with a duration ------------------------------------------------------
 
     @handles("set_status")
-    def set_status(self, t: Any, seat: str, command: cmd.SetStatus) -> None:
+    def set_status(self, t: Table, seat: str, command: cmd.SetStatus) -> None:
         until = duration_of(command.duration)
         if until is not None and not command.value:
             raise Malformed("a duration goes with a status gained (value true)", field="duration")

@@ -7,23 +7,27 @@ fight, then consolidate, before the phase can end.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import SEATS, Step, alive, applies, handles, inches, other
+from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.common import attached_to, engaged, foes, not_a_unit_alone, on_battlefield
+from warlog.domain.rules.ruleset import SEATS, Step, alive, applies, handles, inches, other
 from warlog.domain.rulings import Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 PILE_IN = CONSOLIDATE = 3  # inches
 MODES = ("ongoing", "engaging", "objective", "none")
 
 
-class Fight:
+class Fight(Igougo):
     """Mixed into `Reference`."""
 
-    def begin_fight(self, t: Any, step: Step) -> None:
+    def begin_fight(self, t: Table, step: Step) -> None:
         units = t.state["units"]
         eligible = sorted(uid for uid, unit in units.items()
                           if on_battlefield(unit) and (engaged(unit) or unit["turn"].get("charged")))
@@ -90,7 +94,7 @@ class Fight:
             return {"seat": seat, "action": "consolidate"} if seat else None
         return None
 
-    def fight_progress(self, t: Any, step: Step) -> bool:
+    def fight_progress(self, t: Table, step: Step) -> bool:
         """Move to the next stage once nobody is left to act in this one."""
         state = t.state
         fight = self.fight_stage(state)
@@ -175,7 +179,7 @@ class Fight:
         return step
 
     @handles("pile_in")
-    def pile_in(self, t: Any, seat: str, command: cmd.PileIn) -> None:
+    def pile_in(self, t: Table, seat: str, command: cmd.PileIn) -> None:
         state = t.state
         self._on_stage(state, seat, "pile_in", "RS.FGT.1")
         if command.unit not in self.still_to(state, seat, "piled"):
@@ -183,7 +187,7 @@ class Fight:
         t.emit("PiledIn", {"unit": command.unit, "distance": inches(command.distance, "distance", PILE_IN)},
                "RS.FGT.1")
 
-    def select_fight(self, t: Any, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
+    def select_fight(self, t: Table, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
         state = t.state
         if command.unit not in self.fighters(state):
             raise Refused("units with Fights First fight first; each eligible unit fights once", rule="RS.FGT.2")
@@ -198,7 +202,7 @@ class Fight:
         t.emit("UnitSelected", data, "RS.FGT.2")
 
     @handles("end_fight")
-    def end_fight(self, t: Any, seat: str, command: cmd.EndFight) -> None:
+    def end_fight(self, t: Table, seat: str, command: cmd.EndFight) -> None:
         fight = self.fight_stage(t.state)
         if fight.get("stage") != "fight" or not fight.get("current") or \
                 t.state["units"][fight["current"]]["owner"] != seat:
@@ -208,7 +212,7 @@ class Fight:
         t.emit("UnitFought", {"unit": command.unit, "seat": seat}, "RS.FGT.3")
 
     @handles("consolidate")
-    def consolidate(self, t: Any, seat: str, command: cmd.Consolidate) -> None:
+    def consolidate(self, t: Table, seat: str, command: cmd.Consolidate) -> None:
         state = t.state
         self._on_stage(state, seat, "consolidate", "RS.FGT.4")
         fight, uid = self.fight_stage(state), command.unit

@@ -2,15 +2,19 @@
 (RS.RES.1), embarking and disembarking (CORE.OFF.1)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import alive, applies, units_of
+from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.common import all_monster_or_vehicle, engaged, members, on_battlefield, remember_roll
+from warlog.domain.rules.ruleset import alive, applies, units_of
 from warlog.domain.rulings import Malformed, Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 FREE_MOVES = ("normal", "advance", "remain_stationary")
 ENGAGED_MOVES = ("fall_back", "remain_stationary")
@@ -18,7 +22,7 @@ MOVE_RULE = {"normal": "RS.MOV.2", "advance": "RS.MOV.3", "remain_stationary": "
              "ingress": "RS.RES.1", "disembark": "CORE.OFF.1"}
 
 
-class Movement:
+class Movement(Igougo):
     """Mixed into `Reference`."""
 
     @staticmethod
@@ -79,7 +83,7 @@ class Movement:
                                       unit=act.one_of(aboard), move=act.const("disembark")))
         return offered
 
-    def select_movement(self, t: Any, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
+    def select_movement(self, t: Table, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
         state, uid = t.state, command.unit
         if unit.get("in_reserves"):
             if command.move != "ingress":
@@ -115,7 +119,7 @@ class Movement:
             t.emit("UnitEmbarked", {"unit": uid, "transport": command.embark, "attested": "within 3\" of it"},
                    "CORE.OFF.1")
 
-    def _fall_back(self, t: Any, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
+    def _fall_back(self, t: Table, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
         uid = command.unit
         if not engaged(unit):
             raise Refused("only an engaged unit falls back", rule="RS.MOV.4")
@@ -132,14 +136,14 @@ class Movement:
             models = sum(t.state["units"][m]["models_alive"] for m in members(t.state["units"], uid))
             self.request_roll(t, seat, "hazard", f"{models}D6", "RS.MOV.4", uid, shocked=shocked)
 
-    def _moved(self, t: Any, seat: str, uid: str, move: str, **extra: Any) -> None:
+    def _moved(self, t: Table, seat: str, uid: str, move: str, **extra: Any) -> None:
         together = members(t.state["units"], uid)[1:]
         data = {"unit": uid, "seat": seat, "phase": "movement", "move": move, **extra}
         if together:
             data["with"] = together
         t.emit("UnitSelected", data, MOVE_RULE[move])
 
-    def hazards(self, t: Any, request: dict[str, Any], faces: list[int]) -> None:
+    def hazards(self, t: Table, request: dict[str, Any], faces: list[int]) -> None:
         """RS.MOV.4: 1 mortal wound per 1-2 (3 when every model is MONSTER or VEHICLE), then a battle-shock roll."""
         uid = request["unit"]
         units = t.state["units"]
@@ -153,7 +157,7 @@ class Movement:
         if alive(unit) and not request["context"]["shocked"] and "battle_shocked" not in unit["statuses"]:
             self.battle_shock_roll(t, request["seat"], uid, army.unit_strength(units, uid), "RS.MOV.4")
 
-    def advanced(self, t: Any, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def advanced(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         context = request["context"]
         t.emit("AdvanceRolled", {"unit": request["unit"], "total": roll["total"], "max_move": context["M"] + roll["total"],
                                  "rerolled": bool(context.get("rerolled")), "rerollable": not context.get("rerolled")},

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
@@ -11,7 +11,6 @@ from warlog.domain.attacks import Profile, Situation, to_data, weapon_from
 from warlog.domain.attacks.driver import AttackDriver, keep_lines, line_standing, standing_target
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import alive, applies, handles, units_of
 from warlog.domain.rules.reference.common import (
     attached_to,
     engaged,
@@ -21,7 +20,11 @@ from warlog.domain.rules.reference.common import (
     not_a_unit_alone,
     weapon_keywords,
 )
+from warlog.domain.rules.ruleset import alive, applies, handles, units_of
 from warlog.domain.rulings import Malformed, NotFound, Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 SHOOTING = ("normal", "assault", "close_quarters", "indirect")
 
@@ -75,7 +78,7 @@ class Shooting(AttackDriver):
                            shooting=act.one_of(shooting_types(state["units"][uid])))
                 for uid in ready]
 
-    def select_shooting(self, t: Any, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
+    def select_shooting(self, t: Table, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
         kind = command.shooting or ("close_quarters" if engaged(unit) else "normal")
         if kind not in SHOOTING:
             raise Malformed(f"shooting is one of {', '.join(SHOOTING)}", field="shooting")
@@ -149,7 +152,7 @@ class Shooting(AttackDriver):
                                for m in members(units, target))
 
     @handles("attack")
-    def attack(self, t: Any, seat: str, command: cmd.Attack) -> None:
+    def attack(self, t: Table, seat: str, command: cmd.Attack) -> None:
         state = t.state
         step = self.step(state)
         if step is None or step.phase not in ("shooting", "fight") or state["rolls"]:
@@ -212,7 +215,7 @@ class Shooting(AttackDriver):
                 profile = replace(profile, situation=replace(situation, precision_line=line))
         return profile
 
-    def attack_finished(self, t: Any, context: dict[str, Any], outcome: Any) -> None:
+    def attack_finished(self, t: Table, context: dict[str, Any], outcome: Any) -> None:
         """EXT.WPN.HAZARDOUS: after the attack's losses, the hazard's on the attacker."""
         hazard = outcome.hazardous
         if hazard is not None and (hazard.facts["models_destroyed"] or hazard.facts["mortal_wounds"]):
@@ -223,7 +226,7 @@ class Shooting(AttackDriver):
                 self.damage(t, {"target": attacker}, [hazard.facts["mortal_wounds"]], mortal=True,
                             rule="EXT.WPN.HAZARDOUS")
 
-    def damage(self, t: Any, attack: dict[str, Any], amounts: list[int], mortal: bool = False,
+    def damage(self, t: Table, attack: dict[str, Any], amounts: list[int], mortal: bool = False,
                rule: str = "RS.ATK.4") -> None:
         """RS.ATK.4: a model at 0 wounds is destroyed; excess damage from one attack is lost (not mortal wounds).
         Outside an attack (hazards, Desperate Escape) the damage goes model line by model line as an attack's

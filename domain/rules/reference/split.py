@@ -15,17 +15,21 @@ Conventions where RULES.md is silent:
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import applies, handles, units_of
+from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.ruleset import applies, handles, units_of
 from warlog.domain.rulings import Refused
 
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
-class Splitting:
+
+class Splitting(Igougo):
     """Mixed into `Reference`."""
 
     setup_commands = ("split",)
@@ -57,7 +61,7 @@ class Splitting:
         return offered
 
     @handles("split")
-    def split(self, t: Any, seat: str, command: cmd.Split) -> None:
+    def split(self, t: Table, seat: str, command: cmd.Split) -> None:
         state = t.state
         if state["status"] != "setup":
             raise Refused("a unit is split before the battle begins, in set-up", rule="CORE.SPL.1")

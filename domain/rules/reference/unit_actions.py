@@ -14,20 +14,24 @@ Advanced (RS.MOV.3) or Fell Back (RS.MOV.4) this turn. Conventions, in the style
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.flow import alive, applies, handles, units_of
+from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.common import attached_to, engaged, members, on_battlefield
+from warlog.domain.rules.ruleset import alive, applies, handles, units_of
 from warlog.domain.rulings import Refused
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 DEFAULT_ACTIONS = ("Secure objective", "Sabotage", "Recover intel")
 ACTION_RULES = ["RS.SHO.1", "RS.CMD.3", "RS.MOV.3", "RS.MOV.4"]
 
 
-class UnitActions:
+class UnitActions(Igougo):
     """Mixed into `Reference`."""
 
     @staticmethod
@@ -66,7 +70,7 @@ class UnitActions:
                            action=act.one_of(self.action_names(state)))]
 
     @handles("start_action")
-    def start_action(self, t: Any, seat: str, command: cmd.StartAction) -> None:
+    def start_action(self, t: Table, seat: str, command: cmd.StartAction) -> None:
         state = t.state
         step = self.step(state)
         if step is None or step.phase != "shooting" or seat != step.active or state["rolls"]:
@@ -82,7 +86,7 @@ class UnitActions:
         t.emit("ActionStarted", {"unit": command.unit, "seat": seat, "action": command.action,
                                  "completes": "end_of_turn", "rules": ACTION_RULES}, "RS.CMD.3")
 
-    def complete_actions(self, t: Any, seat: str) -> None:
+    def complete_actions(self, t: Table, seat: str) -> None:
         """At the end of the turn: each action of this seat's units completes, or fails naming why."""
         units = t.state["units"]
         for uid, unit in units_of(t.state, seat):

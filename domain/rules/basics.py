@@ -75,4 +75,5 @@ def units_of(state: dict[str, Any], seat: str) -> Iterator[tuple[str, dict[str, 
 
 
 def alive(unit: dict[str, Any]) -> bool:
-    return unit["models_alive"] > 0
+    models: int = unit["models_alive"]
+    return models > 0

@@ -61,7 +61,8 @@ def load() -> None:
         importlib.import_module(f"warlog.domain.rules.{module}")
     for point in entry_points(group=ENTRY_POINTS):
         found = point.load()
-        if isinstance(found, type) and found.__dict__.get("name") and found.name not in RULESETS:
+        name = found.__dict__.get("name") if isinstance(found, type) else None
+        if name and name not in RULESETS:
             register(found)
 
 

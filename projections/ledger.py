@@ -203,7 +203,10 @@ class Ledger(Projection[LedgerSQL]):
     """Every die (with its lineage, source and counter) and every fact analytics counts."""
 
     name = "warlog_ledger"
-    topics = (get_topic(Game.Created), get_topic(Game.Logged))
+    # a store written before the package was installed as warlog.* names its rows domain.game:... (domain/__init__.py
+    # resolves those topics to the same classes); the notifications are asked for by topic, so both names are asked
+    created = (get_topic(Game.Created), "domain.game:Game.Created")
+    topics = (*created, get_topic(Game.Logged), "domain.game:Game.Logged")
 
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
@@ -271,7 +274,7 @@ def game_ids(app: Any) -> Iterator[Any]:
     """Every game in the store, oldest first (their GameCreated notifications)."""
     start = 1
     while True:
-        batch = app.recorder.select_notifications(start=start, limit=500, topics=[Ledger.topics[0]])
+        batch = app.recorder.select_notifications(start=start, limit=500, topics=list(Ledger.created))
         yield from (notification.originator_id for notification in batch)
         if len(batch) < 500:
             return

@@ -12,6 +12,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating.common import MAX_CHARGE, _chunks, on_table, overwatch_block, overwatch_shots
 from warlog.domain.rules.ruleset import Ruleset, alive, applies, handles
+from warlog.domain.rules.shared_appliers import drops_unit, sets_field
 from warlog.domain.rulings import Malformed, Refused
 
 if TYPE_CHECKING:
@@ -157,13 +158,8 @@ class Charges(Ruleset):
         charge["volleys"] = data["volleys"]
         charge["fired"] = True
 
-    @applies("ChargeRollCalled")
-    def _charge_roll_called(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["charge"]["resumed"] = True
-
-    @applies("OverwatchHeld")
-    def _overwatch_held(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["charge"]["pending"].remove(data["unit"])
+    _charge_roll_called = sets_field("ChargeRollCalled", "charge", "resumed", True)
+    _overwatch_held = drops_unit("OverwatchHeld", "charge", "pending")
 
     @applies("OverwatchShotsRolled")
     def _overwatch_shots_rolled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

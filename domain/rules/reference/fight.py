@@ -15,6 +15,7 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.common import attached_to, engaged, foes, not_a_unit_alone, on_battlefield
 from warlog.domain.rules.ruleset import SEATS, Step, alive, applies, handles, inches, other
+from warlog.domain.rules.shared_appliers import adds_unit, sets_field
 from warlog.domain.rulings import Refused
 
 if TYPE_CHECKING:
@@ -260,17 +261,9 @@ class Fight(Igougo):
         else:
             fight["eligible"] += [u for u in data["units"] if u not in fight["eligible"]]
 
-    @applies("PiledIn")
-    def _piled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["fight"]["piled"].append(data["unit"])
-
-    @applies("UnitFought")
-    def _fought(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["fight"]["current"] = None
-
-    @applies("Consolidated")
-    def _consolidated(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["fight"]["consolidated"].append(data["unit"])
+    _piled = adds_unit("PiledIn", "fight", "piled")
+    _fought = sets_field("UnitFought", "fight", "current", None)
+    _consolidated = adds_unit("Consolidated", "fight", "consolidated")
 
     @applies("FightStageEnded")
     def _stage_ended(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

@@ -32,7 +32,8 @@ class Charges(Ruleset):
     def charge_waits(charge: dict[str, Any]) -> bool:
         """AA.CHG.1: overwatch resolves in full first; once it was fired, the charger rolls when its casualties
         are recorded (`resolve_charge`)."""
-        return not charge["pending"] and not charge["volleys"] and bool(charge.get("fired")) and not charge.get("resumed")
+        return not charge["pending"] and not charge["volleys"] and bool(charge.get("fired")) \
+            and not charge.get("resumed")
 
     def _check_charge(self, state: dict[str, Any], seat: str, targets: list[str], distance: str | None) -> None:
         if not targets:

@@ -31,6 +31,7 @@ from warlog.domain.attacks import ATTACKER, Need, from_data, rerollable_rolls, r
 from warlog.domain.attacks.driver import need_data
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import held_by
 from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.common import STRATAGEMS
 from warlog.domain.rules.reference.shooting import Shooting
@@ -92,10 +93,9 @@ class AttackChoices(CommandPhase, Shooting):
     def _pause_of(self, state: dict[str, Any], seat: str, kind: str, rule: str) -> dict[str, Any]:
         pause = self.attack_pause(state)
         if pause is None or pause["kind"] != kind:
-            raise Refused(f"no attack waits for {'a group to save' if kind == 'allocate' else 'a re-roll'} now",
-                          rule=rule)
-        if pause["seat"] != seat:
-            raise Refused(f"seat {pause['seat']} chooses here", rule=rule)
+            wanted = "a group to save" if kind == "allocate" else "a re-roll"
+            raise Refused(f"no attack waits for {wanted} now", rule=rule)
+        held_by(pause["seat"], seat, rule, f"seat {pause['seat']} chooses here")
         return pause
 
     @handles("command_reroll")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import held_by
 from warlog.domain.rules.reference.common import attached_to, engaged, foes, not_a_unit_alone, on_battlefield
 from warlog.domain.rules.reference.engagement import Engagement
 from warlog.domain.rules.reference.shooting import Shooting
@@ -178,8 +179,7 @@ class Fight(Shooting, Engagement):
         if step is None or step.phase != "fight" or awaiting["action"] != action:
             raise Refused(f"no {action.replace('_', ' ')} is awaited now: the game awaits {awaiting['action']}",
                           rule=rule)
-        if awaiting["seat"] != seat:
-            raise Refused(f"it is seat {awaiting['seat']}'s go", rule=rule)
+        held_by(awaiting["seat"], seat, rule, f"it is seat {awaiting['seat']}'s go")
         return step
 
     @handles("pile_in")

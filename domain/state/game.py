@@ -54,14 +54,16 @@ def parts_of(ruleset: str) -> RulesetParts:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Options(Record):
     """The game's options as created (`POST /games`); `objectives` and `actions` are absent from a game created
-    without them (the domain's own defaults name only the first three)."""
+    without them (the domain's own defaults, `application.DEFAULT_OPTIONS`, name only the first three, which a
+    game made by `Game.create` alone may lack: they are read with those defaults)."""
 
     CODECS: ClassVar[dict[str, Codec]] = {"objectives": tuple_of(), "actions": tuple_of()}
     OPTIONAL: ClassVar[frozenset[str]] = frozenset({"objectives", "actions"})
+    DEFAULTED: ClassVar[frozenset[str]] = frozenset({"battle_rounds", "reserves_from_round", "spectator_delay_s"})
 
-    battle_rounds: int
-    reserves_from_round: int
-    spectator_delay_s: int
+    battle_rounds: int = 5
+    reserves_from_round: int = 2
+    spectator_delay_s: int = 0
     objectives: tuple[str, ...] | None = None  # reference: the objective markers' names (EXT.OBJ.1)
     actions: tuple[str, ...] | None = None  # reference: the actions a unit may start (RS.CMD.3)
 

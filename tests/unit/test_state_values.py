@@ -28,6 +28,7 @@ from warlog.domain.state import (
     Frozen,
     GameState,
     HeresyTurn,
+    Options,
     OtherStep,
     PerSeat,
     ReferenceStep,
@@ -180,6 +181,16 @@ def test_a_key_the_state_sometimes_lacks_stays_absent_until_it_is_set(reference_
     hurt = state.with_unit(uid, state.units[uid].with_casualties(0, 1))
     assert hurt.to_json()["units"][uid]["wounds_lost"] == 1
     assert replace(state, vp=PerSeat(0, 3)).to_json()["vp"] == {"A": 0, "B": 3}
+
+
+def test_what_the_boundary_fills_in_is_read_with_its_default_when_a_test_leaves_it_out():
+    """An army or options built by hand (a domain test, no POST body) lack keys the contract defaults: they are
+    read with the contract's defaults, as the boundary would have filled them in (and written so)."""
+    unit = Unit.mustered("A", {"id": "a", "name": "A", "models": [{"name": "M", "count": 2}],
+                               "weapons": [{"name": "Knife", "type": "melee", "S": 4}]})
+    assert (unit.engaged_with, unit.models[0].armour, unit.weapons[0].keywords, unit.weapons[0].D) == ((), None, (), "1")
+    assert unit.to_json()["weapons"][0]["range"] is None and unit.model_count == 2
+    assert Options.from_json({}).to_json() == {"battle_rounds": 5, "reserves_from_round": 2, "spectator_delay_s": 0}
 
 
 def test_a_charge_is_absent_then_null_then_a_charge():

@@ -176,17 +176,17 @@ class Unit(Record):
     split_from: str | None = None
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], turn: type[Turn] = OtherTurn) -> Self:
-        """`turn`: the class of its ruleset's turn flags (`parts_of(ruleset).turn`)."""
-        return load_record(cls, data, turn=turn.from_json(data["turn"]))
+    def from_json(cls, data: Mapping[str, Any], turn_type: type[Turn] = OtherTurn) -> Self:
+        """`turn_type`: the class of its ruleset's turn flags (`parts_of(ruleset).turn`)."""
+        return load_record(cls, data, turn=turn_type.from_json(data["turn"]))
 
     @classmethod
-    def mustered(cls, seat: str, data: Mapping[str, Any], turn: type[Turn] = OtherTurn) -> Self:
+    def mustered(cls, seat: str, data: Mapping[str, Any], turn_type: type[Turn] = OtherTurn) -> Self:
         """The unit a seat's army brings (`ArmyMustered`), as `army.new_unit_state` makes it."""
         models = sum(line.get("count", 1) for line in data["models"])
         return load_record(cls, {**data, "statuses": sorted(set(data.get("statuses", []))), "owner": seat,
                                  "models_alive": models, "starting_strength": models, "wounds_lost": 0,
-                                 "arriving": False, "selected": False}, turn=turn())
+                                 "arriving": False, "selected": False}, turn=turn_type())
 
     @property
     def model_count(self) -> int:

@@ -19,7 +19,7 @@ def duel():
         yield registry.find_ruleset("duel")
     finally:
         registry.unregister("duel")
-    assert registry.names() == BUILT_IN and "throw" not in cmd.COMMANDS
+    assert registry.names() == BUILT_IN and "throw" not in registry.known()
 
 
 def started(new_game, dice: str = "server", rounds: int = 2):
@@ -33,7 +33,8 @@ def started(new_game, dice: str = "server", rounds: int = 2):
 
 def test_the_registry_lists_it_after_the_built_ins_and_forgets_it(duel):
     assert registry.names() == (*BUILT_IN, "duel")
-    assert cmd.COMMANDS["throw"].__module__ == "tests.plugin.ruleset"
+    assert registry.table("duel")["throw"].__module__ == "tests.plugin.ruleset"
+    assert "throw" not in registry.table("reference")  # a ruleset's own commands are its games' alone
     with pytest.raises(ValueError, match="built-in"):
         registry.unregister("heresy")
 
@@ -42,7 +43,7 @@ def test_a_command_type_another_class_has_is_refused_at_registration(duel):
     clashing = type("Clash", (Duel,), {"name": "clash", "commands": (cmd.Roll,)})
     registry.register(clashing)  # a core command class itself is no clash: it is the same class
     registry.unregister("clash")
-    assert cmd.COMMANDS["roll"] is cmd.Roll
+    assert registry.table("duel")["roll"] is cmd.Roll
     other = type("OtherThrow", (cmd.Command,), {"type": "throw", "__annotations__": {}})
     with pytest.raises(ValueError, match="throw"):
         registry.register(type("Clash2", (Duel,), {"name": "clash2", "commands": (other,)}))

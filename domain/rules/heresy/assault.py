@@ -30,6 +30,7 @@ from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.heresy.commands import Strike
 from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative
 from warlog.domain.rules.heresy.shooting import tables_gap
 from warlog.domain.rules.igougo import Igougo
@@ -189,7 +190,7 @@ class Assault(Igougo):
                 for uid in self.strikers(state)[:1] if units[uid]["owner"] == seat]
 
     @handles("strike")
-    def strike(self, t: Table, seat: str, command: cmd.Strike) -> None:
+    def strike(self, t: Table, seat: str, command: Strike) -> None:
         state = t.state
         strikers = self.strikers(state)
         if state["rolls"] or not strikers or command.unit != strikers[0]:

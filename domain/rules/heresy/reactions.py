@@ -22,9 +22,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.heresy.commands import React
 from warlog.domain.rules.heresy.common import (
     LOCKED,
     REACTION_RANGE,
@@ -173,7 +173,7 @@ class Reactions(Igougo):
         return offered
 
     @handles("react")
-    def react(self, t: Table, seat: str, command: cmd.React) -> None:
+    def react(self, t: Table, seat: str, command: React) -> None:
         state = t.state
         if seat == state.get("active_seat"):
             raise Refused("no reaction on your own turn: reactions are made in the opponent's turn",
@@ -196,7 +196,7 @@ class Reactions(Igougo):
         else:
             self._snap_shots(t, seat, command, window)
 
-    def _reaction_move(self, t: Table, seat: str, command: cmd.React, window: dict[str, Any]) -> None:
+    def _reaction_move(self, t: Table, seat: str, command: React, window: dict[str, Any]) -> None:
         uid = window["unit"]
         if command.unit != uid:
             raise Refused(f"the reaction offered is {uid}'s, to {window['against']}", rule="HH.REACT.1")
@@ -211,7 +211,7 @@ class Reactions(Igougo):
         t.emit("ReactionMade", {**_ids(window), "direction": command.direction, "distance": distance,
                                 "up_to": most, "attested_by": seat}, "HH.REACT.1")
 
-    def _snap_shots(self, t: Table, seat: str, command: cmd.React, window: dict[str, Any]) -> None:
+    def _snap_shots(self, t: Table, seat: str, command: React, window: dict[str, Any]) -> None:
         state, uid = t.state, command.unit
         block = self.reaction_block(state, uid, "snap_shots", window["against"])
         if block:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.reference.commands import Consolidate, EndFight, PileIn, ReferenceSelect
 from warlog.domain.rules.reference.common import attached_to, engaged, foes, not_a_unit_alone, on_battlefield
 from warlog.domain.rules.ruleset import SEATS, Step, alive, applies, handles, inches, other
 from warlog.domain.rulings import Refused
@@ -179,7 +179,7 @@ class Fight(Igougo):
         return step
 
     @handles("pile_in")
-    def pile_in(self, t: Table, seat: str, command: cmd.PileIn) -> None:
+    def pile_in(self, t: Table, seat: str, command: PileIn) -> None:
         state = t.state
         self._on_stage(state, seat, "pile_in", "RS.FGT.1")
         if command.unit not in self.still_to(state, seat, "piled"):
@@ -187,7 +187,7 @@ class Fight(Igougo):
         t.emit("PiledIn", {"unit": command.unit, "distance": inches(command.distance, "distance", PILE_IN)},
                "RS.FGT.1")
 
-    def select_fight(self, t: Table, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
+    def select_fight(self, t: Table, seat: str, command: ReferenceSelect, unit: dict[str, Any]) -> None:
         state = t.state
         if command.unit not in self.fighters(state):
             raise Refused("units with Fights First fight first; each eligible unit fights once", rule="RS.FGT.2")
@@ -202,7 +202,7 @@ class Fight(Igougo):
         t.emit("UnitSelected", data, "RS.FGT.2")
 
     @handles("end_fight")
-    def end_fight(self, t: Table, seat: str, command: cmd.EndFight) -> None:
+    def end_fight(self, t: Table, seat: str, command: EndFight) -> None:
         fight = self.fight_stage(t.state)
         if fight.get("stage") != "fight" or not fight.get("current") or \
                 t.state["units"][fight["current"]]["owner"] != seat:
@@ -212,7 +212,7 @@ class Fight(Igougo):
         t.emit("UnitFought", {"unit": command.unit, "seat": seat}, "RS.FGT.3")
 
     @handles("consolidate")
-    def consolidate(self, t: Table, seat: str, command: cmd.Consolidate) -> None:
+    def consolidate(self, t: Table, seat: str, command: Consolidate) -> None:
         state = t.state
         self._on_stage(state, seat, "consolidate", "RS.FGT.4")
         fight, uid = self.fight_stage(state), command.unit

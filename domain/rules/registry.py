@@ -48,7 +48,7 @@ def register(ruleset_class: type[Ruleset]) -> type[Ruleset]:
 
 
 def _clashes(ruleset_class: type[Ruleset]) -> list[str]:
-    others = [cmd.COMMANDS] + [table(name) for name in RULESETS if name != ruleset_class.name]
+    others = [cmd.COMMANDS] + [_table(ruleset) for name, ruleset in list(RULESETS.items()) if name != ruleset_class.name]
     own: dict[str, type[cmd.Command]] = {}
     found: list[str] = []
     for command_class in ruleset_class.commands:
@@ -112,8 +112,12 @@ def table(name: str) -> dict[str, type[cmd.Command]]:
     """The command classes a game of this ruleset reads, by type: every ruleset's, then its own."""
     found = _tables.get(name)
     if found is None:
-        found = _tables[name] = {**cmd.COMMANDS, **{c.type: c for c in find_ruleset(name).commands}}
+        found = _tables[name] = _table(find_ruleset(name))
     return found
+
+
+def _table(ruleset: Ruleset) -> dict[str, type[cmd.Command]]:
+    return {**cmd.COMMANDS, **{c.type: c for c in ruleset.commands}}
 
 
 def union(name: str) -> TypeAdapter[cmd.Command]:

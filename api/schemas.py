@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import math
 import re
@@ -491,7 +492,7 @@ ROLL_OFF = {"type": "object", "additionalProperties": False, "required": ["A", "
 # a field the players measure at the table (CORE.DIST.1): inches, any JSON number, recorded as a string; the range
 # of each moment is the offered action's (`actions`), and no rule reads more than 1000"
 MEASURED = {"distance": "inches measured at the table (a number; each moment's range is in the offered action)",
-            "pile_in": "reference Overrun fight: inches of its extra pile-in (up to 3\")"}
+            "pile_in": "an Overrun fight: inches of its extra pile-in (up to 3\")"}
 
 
 def measured(name: str) -> dict[str, Any]:
@@ -539,8 +540,8 @@ def say_who_takes(schema: dict[str, Any], takers: dict[str, list[str]] | None) -
         said = field_schema.get("description")
         rulesets = ", ".join(f"`{ruleset}`" for ruleset in whose)
         field_schema["description"] = f"{rulesets} only{': ' + said if said else ''}"
-    schema["description"] = (f"{schema['description']} The fields are those of every ruleset's {schema['title']}; "
-                             "a field that names its ruleset is that ruleset's own.")
+    schema["description"] = (f"{inspect.cleandoc(schema['description'])} The fields are those of every ruleset's "
+                             f"{schema['title']}; a field that names its ruleset is that ruleset's own.")
 
 
 def command_components() -> dict[str, Any]:

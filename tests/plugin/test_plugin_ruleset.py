@@ -150,3 +150,37 @@ def test_once_unregistered_the_name_is_unknown_again(http):
         {"seat": "A", "name": "Alice"}, {"seat": "B", "name": "Bob"}]})
     assert response.status_code == 422 and "unknown ruleset 'duel'" in response.json()["detail"]
     assert response.json()["detail"].endswith("known: alternating, reference, heresy")
+
+
+def test_the_served_document_holds_its_name_and_its_commands_while_it_is_registered(http):
+    before = http.get("/openapi.json").json()
+    assert "Throw" not in before["components"]["schemas"]
+    registry.register(Duel)
+    try:
+        schemas = http.get("/openapi.json").json()["components"]["schemas"]
+        assert schemas["Command"]["discriminator"]["mapping"]["throw"] == "#/components/schemas/Throw"
+        assert {"$ref": "#/components/schemas/Throw"} in schemas["Command"]["oneOf"]
+        assert schemas["Throw"]["properties"]["type"] == {"type": "string", "const": "throw"}
+        assert "duel" in schemas["GameCreate"]["properties"]["ruleset"]["enum"]
+    finally:
+        registry.unregister("duel")
+    assert http.get("/openapi.json").json() == before
+
+
+def test_a_body_is_read_by_its_games_ruleset(duel):
+    from warlog.api.schemas import parse_command
+
+    assert type(parse_command({"type": "throw"}, "duel")) is registry.table("duel")["throw"]
+    selects = {name: type(parse_command({"type": "select", "unit": "u"}, name)) for name in BUILT_IN}
+    assert selects == {name: registry.table(name)["select"] for name in BUILT_IN}
+    assert len(set(selects.values())) == 3 and all(issubclass(c, cmd.Select) for c in selects.values())
+    # another ruleset's field is well formed: the command is this ruleset's, what was sent is kept (no action
+    # this game offers has the field, so its rules refuse it: 409)
+    sent = {"type": "select", "unit": "u", "weapons": ["Boltgun"]}
+    command = parse_command(sent, "reference")
+    assert type(command) is selects["reference"] and cmd.sent(command) == sent
+    # and every select is recorded with the fields the one shared Select had, as stored logs hold them
+    assert cmd.as_data(command) == {"unit": "u", "act": True, "targets": [], "distance": None, "move": None,
+                                    "escape": None, "shooting": None, "weapons": None, "embark": None,
+                                    "fight": None, "pile_in": None, "dice": None, "type": "select"}
+    assert cmd.from_record(selects["heresy"], cmd.as_data(command)) == selects["heresy"](unit="u")

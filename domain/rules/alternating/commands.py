@@ -15,7 +15,8 @@ from warlog.domain import commands as cmd
 class AlternatingSelect(cmd.Select):
     """Alternating: a unit selected to act in the sub-phase (AA.ACT.1); in overwatch, the weapons it fires."""
 
-    weapons: tuple[str, ...] | None = None       # alternating overwatch: the ranged weapon of each firing model (AA.OW.1)
+    weapons: Annotated[tuple[str, ...] | None, Field(
+        description="overwatch: the ranged weapon of each firing model (AA.OW.1)")] = None
     type = "select"
 
 

@@ -4,7 +4,9 @@ models. They join its games' union through the registry (`Reference.commands`)."
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from warlog.domain import commands as cmd
 
@@ -13,12 +15,12 @@ from warlog.domain import commands as cmd
 class ReferenceSelect(cmd.Select):
     """Reference: a unit selected to move, shoot, charge or fight in the phase, in one of its modes."""
 
-    move: str | None = None                      # reference: normal | advance | fall_back | remain_stationary
-    escape: str | None = None                    # reference fall back: ordered | desperate (RS.MOV.4)
-    shooting: str | None = None                  # reference: normal | assault | close_quarters | indirect
-    embark: str | None = None                    # reference: the transport it embarks in after its move
-    fight: str | None = None                     # reference: normal | overrun (RS.FGT.2)
-    pile_in: Any = None                          # reference Overrun fight: inches of its extra pile-in
+    move: Annotated[str | None, Field(description="its move: normal | advance | fall_back | remain_stationary")] = None
+    escape: Annotated[str | None, Field(description="a fall back: ordered | desperate (RS.MOV.4)")] = None
+    shooting: Annotated[str | None, Field(description="its shooting: normal | assault | close_quarters | indirect")] = None
+    embark: Annotated[str | None, Field(description="the transport it embarks in after its move")] = None
+    fight: Annotated[str | None, Field(description="its fight: normal | overrun (RS.FGT.2)")] = None
+    pile_in: Any = None                          # an Overrun fight: inches of its extra pile-in (api/schemas.py MEASURED)
     type = "select"
 
 

@@ -12,12 +12,12 @@ from warlog.api.rosters import read as values
 from warlog.api.rosters.read import Missing, profile_kind
 
 Node = dict[str, Any]
-OLDER = ("alternating", "heresy")  # the rulesets that read AP on the older 1-6 scale
 
 
 @dataclass
 class Context:
     ruleset: str
+    reads_older_ap: bool = False  # the ruleset's rules read AP on the older 1-6 scale (its RosterReading)
     older_ap: bool = False  # the roster writes AP on the older 1-6 scale (Horus Heresy)
     unmapped: list[dict[str, str]] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=dict)
@@ -256,9 +256,10 @@ def merged(models: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 # -- the army ---------------------------------------------------------------------------------------------
 
-def to_units(tree: Node, ruleset: str, older_ap: bool) -> tuple[list[dict[str, Any]], list[dict[str, str]], list[str]]:
+def to_units(tree: Node, ruleset: str, reads_older_ap: bool,
+             older_ap: bool) -> tuple[list[dict[str, Any]], list[dict[str, str]], list[str]]:
     """(units, unmapped, each unit's roster path)."""
-    ctx = Context(ruleset, older_ap)
+    ctx = Context(ruleset, reads_older_ap, older_ap)
     found = units_of(tree, ctx)
     everything: list[Found] = []
     for unit in found:

@@ -165,7 +165,7 @@ def model_line(profile: Node, where: str, name: str, count: int, selection: Node
     if line.get("W") is None:
         line["W"] = 1
         ctx.note(where, "no W stated: 1 assumed")
-    if line.get("M") is None and ctx.ruleset in ("alternating", "heresy", "reference"):
+    if line.get("M") is None:
         vehicle = "VEHICLE" in keywords or "VEHICLE" in [k.upper() for k in category_names(selection)]
         what = "building" if "BUILDING" in keywords else "walker" if "WALKER" in keywords else \
             "vehicle" if vehicle else "infantry"
@@ -229,7 +229,7 @@ MODIFIER_TO_OLDER = {0: None, -1: 5, -2: 4, -3: 3, -4: 2}
 def armour_penetration(value: str, older_scale: bool, column: str, where: str, ctx: Context) -> int | None:
     """AP as the ruleset reads it: `reference` a modifier (0, -1 …); `alternating`/`heresy` 1-6 (null: none)."""
     value = value.strip().replace("–", "-").replace("−", "-")
-    wants_older = ctx.ruleset in ("alternating", "heresy")
+    wants_older = ctx.reads_older_ap
     if value in ("", "-"):
         return None if wants_older else 0
     if not re.fullmatch(r"[+-]?\d+", value):

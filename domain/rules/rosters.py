@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class RosterReading:
-    older_ap: bool  # AP on the older 1-6 scale (null: none), else a modifier (0, -1, ...)
+    older_ap: bool  # its rules read AP on the older 1-6 scale (null: none), else as a modifier (0, -1, ...)
     systems: tuple[str, ...] = ()  # patterns searched in a roster's game system name (lower case): it plays these
+    systems_older_ap: bool = False  # the rosters of those systems write AP on the older scale (Horus Heresy's)
 
     def plays(self, game_system: str) -> bool:
         name = game_system.lower()

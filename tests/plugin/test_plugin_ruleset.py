@@ -6,8 +6,10 @@ import pytest
 
 from tests.plugin.ruleset import THROW, TURN, Duel
 from tests.support.client import unit
+from tests.support.rosters import as_json, tenth_list
 from warlog.domain import commands as cmd
 from warlog.domain.rules import registry
+from warlog.domain.rules.rosters import RosterReading
 
 BUILT_IN = ("alternating", "reference", "heresy")
 
@@ -184,3 +186,44 @@ def test_a_body_is_read_by_its_games_ruleset(duel):
                                     "escape": None, "shooting": None, "weapons": None, "embark": None,
                                     "fight": None, "pile_in": None, "dice": None, "type": "select"}
     assert cmd.from_record(selects["heresy"], cmd.as_data(command)) == selects["heresy"](unit="u")
+
+
+class ReadingDuel(Duel):
+    """The duel, stating how it reads a roster file: its own game system, AP as a modifier."""
+
+    name = "roster-duel"
+    roster = RosterReading(older_ap=False, systems=(r"\bduel of champions\b",))
+
+
+def test_a_roster_converts_for_a_plugin_that_states_its_roster_reading(http, new_game):
+    tree = tenth_list()
+    tree["roster"]["gameSystemName"] = "Duel of Champions"
+    registry.register(ReadingDuel)
+    try:
+        answer = http.post("/rosters/convert", content=as_json(tree), headers={"Content-Type": "application/json"})
+        assert answer.status_code == 200, answer.text
+        converted = answer.json()
+        assert converted["ruleset"] == "roster-duel"  # its game system is the plugin's
+        assert [u["name"] for u in converted["units"]] == ["Intercessor Squad", "Captain", "Rhino"]
+        assert {w["AP"] for u in converted["units"] for w in u["weapons"]} <= {0, -1, -2, -3}  # a modifier
+        document = http.get("/openapi.json").json()["paths"]["/rosters/convert"]["post"]["parameters"]
+        assert "roster-duel" in document[0]["schema"]["anyOf"][0]["enum"]
+        game = new_game("roster-duel")
+        mustered = game.http.post(f"/games/{game.id}/armies", content=as_json(tree),
+                                  headers=game.headers("A", **{"Content-Type": "application/json"}))
+        assert mustered.status_code == 200, mustered.text
+    finally:
+        registry.unregister("roster-duel")
+
+
+def test_a_plugin_that_states_no_roster_reading_takes_no_roster_file(duel, http, new_game):
+    raw = as_json(tenth_list())
+    refused = http.post("/rosters/convert?ruleset=duel", content=raw, headers={"Content-Type": "application/json"})
+    assert refused.status_code == 422 and refused.json()["field"] == "ruleset"
+    assert "the duel ruleset reads no roster file" in refused.json()["detail"]
+    game = new_game("duel")
+    mustered = game.http.post(f"/games/{game.id}/armies", content=raw,
+                              headers=game.headers("A", **{"Content-Type": "application/json"}))
+    assert mustered.status_code == 422 and mustered.json()["field"] == "ruleset", mustered.text
+    assert "send its army as JSON units" in mustered.json()["detail"]
+    assert game.muster("A", [unit("a-champion", 1)]).status_code == 200  # as JSON units it musters

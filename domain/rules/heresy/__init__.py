@@ -53,7 +53,7 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
                "with reactions, armour values and tactical statuses")
     phases = tuple(phase[:3] for phase in PHASES)
     commands = OWN_COMMANDS  # reserves, moves, reactions, rout, shooting, strikes (commands.py)
-    roster = RosterReading(older_ap=True, systems=("horus heresy", "30,000", "30k"))
+    roster = RosterReading(older_ap=True, systems=("horus heresy", "30,000", "30k"), systems_older_ap=True)
 
     # -- the round -----------------------------------------------------------------------
 

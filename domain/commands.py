@@ -173,7 +173,8 @@ def union(classes: Iterable[type[Command]]) -> TypeAdapter[Command]:
     found = _unions.get(key)
     if found is None:
         members = tuple(Annotated[cls, BeforeValidator(_untyped), Tag(cls.type)] for cls in key)
-        found = _unions[key] = TypeAdapter(Annotated[Union[members], Discriminator(_tag)])  # noqa: UP007 -- a run-time tuple of members
+        form: Any = Annotated[Union[members], Discriminator(_tag)]  # noqa: UP007 -- members known at run time only
+        found = _unions[key] = TypeAdapter[Command](form)
     return found
 
 

@@ -361,13 +361,13 @@ def wire_commands() -> dict[str, type[cmd.Command]]:
     """Every command type some registered ruleset takes, by type, as the wire takes it: its one class, or for a
     type several rulesets extend (select) one class with every field any of theirs has (`merged`). Built again
     when the registry changes."""
-    known = registry.known()
+    registry.load()
     generation = registry.generation()
     found = _wire.get(generation)
     if found is None:
         _wire.clear()
         found = _wire[generation] = {type_: classes[0] if len(classes) == 1 else merged(type_, classes)
-                                     for type_, classes in sorted(known.items())}
+                                     for type_, classes in sorted(registry.known().items())}
     return found
 
 

@@ -206,8 +206,9 @@ def test_a_roster_converts_for_a_plugin_that_states_its_roster_reading(http, new
         assert converted["ruleset"] == "roster-duel"  # its game system is the plugin's
         assert [u["name"] for u in converted["units"]] == ["Intercessor Squad", "Captain", "Rhino"]
         assert {w["AP"] for u in converted["units"] for w in u["weapons"]} <= {0, -1, -2, -3}  # a modifier
-        document = http.get("/openapi.json").json()["paths"]["/rosters/convert"]["post"]["parameters"]
-        assert "roster-duel" in document[0]["schema"]["anyOf"][0]["enum"]
+        document = http.get("/openapi.json").json()
+        assert "roster-duel" in document["paths"]["/rosters/convert"]["post"]["parameters"][0]["schema"]["anyOf"][0]["enum"]
+        assert "roster-duel" in document["components"]["schemas"]["RosterConversion"]["properties"]["ruleset"]["enum"]
         game = new_game("roster-duel")
         mustered = game.http.post(f"/games/{game.id}/armies", content=as_json(tree),
                                   headers=game.headers("A", **{"Content-Type": "application/json"}))

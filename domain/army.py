@@ -115,7 +115,8 @@ def starting_strengths(units: Mapping[str, Mapping[str, Any]]) -> dict[str, int]
 
 def model_wounds(line: Mapping[str, Any]) -> int:
     """The W of one model of a model line: a vehicle's hull points where it has them."""
-    return line.get("hull_points") or line.get("W", 1)
+    wounds: int = line.get("hull_points") or line.get("W", 1)
+    return wounds
 
 
 def total_wounds(unit: Mapping[str, Any]) -> int:
@@ -125,7 +126,7 @@ def total_wounds(unit: Mapping[str, Any]) -> int:
 def attached_models(units: Mapping[str, Mapping[str, Any]], uid: str) -> int:
     """Models alive in the unit together with its attached leader or bodyguard."""
     unit = units[uid]
-    alive = unit["models_alive"]
+    alive: int = unit["models_alive"]
     partner = unit.get("leader_of") or next(
         (other for other, u in units.items() if u.get("leader_of") == uid), None)
     if partner and partner in units:

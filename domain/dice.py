@@ -10,6 +10,7 @@ import hmac
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 MAX_DICE, MIN_SIDES, MAX_SIDES, MAX_MODIFIER = 50, 2, 100, 1000
 
@@ -208,7 +209,7 @@ class Roll:
             return self.treated_as
         return sum(self.faces) + self.expr.modifier  # CORE.DICE.2: modifiers after re-rolls
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {
             "spec": str(self.expr),
             "faces": self.faces,
@@ -220,7 +221,7 @@ class Roll:
         }
 
 
-def roll_from_data(data: dict) -> Roll:  # inverse of Roll.to_data
+def roll_from_data(data: dict[str, Any]) -> Roll:  # inverse of Roll.to_data
     dice = tuple(Die(d["face"], d["sides"], d["rerolled"], d["replaced"], d["critical"])
                  for d in data["dice"])
     return Roll(parse(data["spec"]), dice, data["automatic"], data["treated_as"])
@@ -291,7 +292,7 @@ def mark_criticals(roll: Roll, on: int = 6) -> Roll:
     return replace(roll, dice=dice)
 
 
-def first_unfair_roll(entries: Sequence[dict], seed: bytes) -> int | None:
+def first_unfair_roll(entries: Sequence[dict[str, Any]], seed: bytes) -> int | None:
     """The seq of the first server roll whose recorded faces are not what the revealed seed derives
     (CONTRACT.md "Server dice"), or None when every one holds. `entries`: a game's log, oldest first."""
     if not entries:
@@ -308,5 +309,6 @@ def first_unfair_roll(entries: Sequence[dict], seed: bytes) -> int | None:
         faces = server_faces(seed, game_id, data["counter"], entropy["A"], entropy["B"], len(data["faces"]),
                              data["sides"])
         if faces != data["faces"]:
-            return entry["seq"]
+            seq: int = entry["seq"]
+            return seq
     return None

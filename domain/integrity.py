@@ -194,12 +194,14 @@ def kind_problem(event: Any, seq: int) -> Problem | None:
 def _event_problem(event: Any, seq: int, prev_hash: str, opened: dict[str, Any] | None) -> Problem | None:
     entry = getattr(event, "entry", None)
     problem = kind_problem(event, seq) or entry_problem(entry, seq, prev_hash)
-    if problem is None and seq == 1:
+    if problem is not None or not isinstance(entry, dict):  # entry_problem said why an entry is no dict
+        return problem
+    if seq == 1:
         try:
             problem = creation_problem(entry, event.meta, event.originator_id)
         except (AttributeError, KeyError, TypeError, ValueError):
             problem = "metadata", "the creation metadata is malformed"
-    elif problem is None:
+    else:
         problem = request_problem(entry, getattr(event, "meta", None), opened)
     return problem
 

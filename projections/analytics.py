@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -26,6 +26,12 @@ from typing import Any
 EXACT_DICE_LIMIT = 1000
 LOW_IS_GOOD_PURPOSES = frozenset({"regroup", "leadership", "rout", "leadership_test"})
 LOW_IS_GOOD_RULES = frozenset({"AA.MOV.2", "HH.ROUT.3"})
+
+
+def rolls(n: int, sides: int) -> int:
+    """sides**n, the equally likely rolls of n dice (an int: typeshed types int ** int as Any, since a negative
+    power is a float)."""
+    return int(sides ** n)
 
 
 @lru_cache(maxsize=4096)
@@ -36,9 +42,9 @@ def outcomes_at_most(n: int, sides: int, total: int) -> int:
         return 0
     top = n * (sides - 1)
     if u >= top:
-        return sides ** n
+        return rolls(n, sides)
     if u > top // 2:  # fewer terms from the other end: sum' = n(s+1) - sum
-        return sides ** n - outcomes_at_most(n, sides, n * (sides + 1) - total - 1)
+        return rolls(n, sides) - outcomes_at_most(n, sides, n * (sides + 1) - total - 1)
     return sum((-1) ** k * math.comb(n, k) * math.comb(u - k * sides + n, n) for k in range(u // sides + 1))
 
 
@@ -52,8 +58,10 @@ def luck(n: int, sides: int, total: int, low_is_good: bool) -> dict[str, Any]:
     """P(a total at least this good) and the mid-p luck percentile for n fair dice."""
     if n == 0:
         return {"p_at_least_this_good": None, "luck_percentile": None, "method": None}
+    below: Fraction | float
+    at_most: Fraction | float
     if n <= EXACT_DICE_LIMIT:
-        space = sides ** n
+        space = rolls(n, sides)
         below = Fraction(outcomes_at_most(n, sides, total - 1), space)
         at_most = Fraction(outcomes_at_most(n, sides, total), space)
         method = "exact"
@@ -73,7 +81,7 @@ def low_is_good(purpose: str, rules: Iterable[str | None]) -> bool:
 
 def dice_summary(dice: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """seat -> purpose -> observed faces against the exact distribution (standing dice only)."""
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    groups: dict[tuple[str, str, int], list[dict[str, Any]]] = defaultdict(list)
     for die in dice:
         groups[(die["seat"] or "-", die["purpose"], die["sides"])].append(die)
     by_sides = Counter((seat, purpose) for seat, purpose, _ in groups)
@@ -128,6 +136,7 @@ def attacks_summary(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             declared = entry
         elif entry["type"] == "AttackResolved" and declared is not None and not entry["undone"]:
             data = entry["data"]
+            odds: Mapping[str, dict[str, float] | str]
             try:
                 odds = attack_luck(from_data(declared["data"]["profile"]), data["wounds_lost"],
                                    data["models_destroyed"])

@@ -28,6 +28,7 @@ USED = ("ld", "total", "needed", "hit_on", "hits", "distance", "targets", "stren
         "tables", "facing", "snap_shots", "S", "T", "AP", "AV", "glancing", "penetrating", "armour_value",
         "hull_points_lost", "reached", "initiative", "striking", "wounds_caused", "loser")
 CHARACTERISTICS = ("M", "T", "Sv", "InSv", "W", "Ld", "OC", "BS", "WS", "I", "A", "hull_points", "armour")
+Where = Callable[[dict[str, Any]], bool]  # which events of a type count
 
 
 class GameLog:
@@ -58,6 +59,7 @@ class GameLog:
 
     def latest(self, before: int, standing: set[int], types: tuple[str, ...],
                where: Callable[[dict[str, Any]], bool] = lambda e: True) -> dict[str, Any] | None:
+        entry: dict[str, Any]  # mypy takes reversed() of a list of dicts of Any for Any
         for entry in reversed(self.ordered):
             if entry["seq"] < before and entry["type"] in types and entry["seq"] not in standing and where(entry):
                 return entry
@@ -146,8 +148,7 @@ def units_named(data: dict[str, Any]) -> list[str]:
 
 
 def profile(log: GameLog, uid: str, before: int, standing: set[int]) -> dict[str, Any] | None:
-    mustered = log.latest(before, standing, ("ArmyMustered",),
-                          lambda e: any(u["id"] == uid for u in e["data"]["units"]))
+    mustered = log.latest(before, standing, ("ArmyMustered",), musters(uid))
     if mustered is None:
         return None
     unit = next(u for u in mustered["data"]["units"] if u["id"] == uid)
@@ -196,126 +197,175 @@ def answered_request(log: GameLog, entry: dict[str, Any], standing: set[int]) ->
                       == (data.get("purpose"), data.get("unit"), data.get("seat")))
 
 
+class Citations:
+    """The causes of one event as they are found: each an earlier event, cited once, in the order found."""
+
+    def __init__(self, log: GameLog, entry: dict[str, Any]) -> None:
+        self.log, self.seq = log, entry["seq"]
+        self.standing = log.undone_before(self.seq)
+        self.found: list[dict[str, Any]] = []
+
+    def cite(self, cause: dict[str, Any] | None, why: str) -> None:
+        if cause is not None and cause["seq"] < self.seq and all(c["seq"] != cause["seq"] for c in self.found):
+            self.found.append(self.log.brief(cause, why))
+
+    def latest(self, *types: str, where: Where = lambda e: True) -> dict[str, Any] | None:
+        """The latest standing event of these types before the one audited (that `where` accepts)."""
+        return self.log.latest(self.seq, self.standing, types, where)
+
+
 def causes(log: GameLog, entry: dict[str, Any], action: Action) -> list[dict[str, Any]]:
     """The earlier events this one depends on, each with why and a link; nearest reason first."""
-    seq, data, kind = entry["seq"], entry["data"], entry["type"]
-    standing = log.undone_before(seq)
-    found: list[dict[str, Any]] = []
-
-    def cite(cause: dict[str, Any] | None, why: str) -> None:
-        if cause is not None and cause["seq"] < seq and all(c["seq"] != cause["seq"] for c in found):
-            found.append(log.brief(cause, why))
-
-    def latest(*types: str, where: Callable[[dict[str, Any]], bool] = lambda e: True) -> dict[str, Any] | None:
-        return log.latest(seq, standing, types, where)
-
-    cite(answered_request(log, entry, standing), "the roll request it answers")
-    if "faces" not in data:
-        same_unit = [log.by_seq[s] for s in action.seqs if s < seq and "faces" in log.by_seq[s]["data"]
-                     and log.by_seq[s]["data"].get("unit") == data.get("unit")]
-        if same_unit:
-            cite(same_unit[-1], "the roll that decided it")
-    if kind in UNDO_TYPES and data.get("seqs"):
-        cite(log.by_seq.get(data["seqs"][0]), {"UndoRequested": "the action it asks to undo",
-                                                "UndoRejected": "the action it keeps",
-                                                "ActionUndone": "the action it undoes",
-                                                "ActionRedone": "the action it brings back"}[kind])
-        if kind == "UndoRejected" or (kind == "ActionUndone" and "approved_by" in data):
-            cite(latest("UndoRequested"), "the request it answers")
-        if kind == "ActionRedone":
-            cite(latest("ActionUndone", where=lambda e: e["data"]["seqs"] == data["seqs"]), "the undo it reverses")
-    if kind == "PassPointsCalculated":
-        step = latest("StepStarted")
-        for confirmed in log.ordered:
-            if (confirmed["type"] == "CountConfirmed" and step is not None and step["seq"] < confirmed["seq"] < seq
-                    and confirmed["seq"] not in standing):
-                cite(confirmed, f"seat {confirmed['data']['seat']}'s confirmed count")
-    if kind == "PassPointSpent":
-        cite(latest("PassPointsCalculated"), "the count that gave the pass points")
-    if kind == "OrderChosen":
-        cite(latest("RollOff", where=lambda e: e["data"].get("winner") is not None), "the roll-off that was won")
-    if kind == "RollOff":
-        cite(latest("RollOffNeeded"), "why a roll-off was needed")
-    if kind in ("UnitSelected", "PassPointSpent", "DeclaredDone", "CombatFought"):
-        step = latest("StepStarted")
-        if step is not None:
-            cite(latest("OrderChosen", "FirstGoes", where=lambda e: e["seq"] > step["seq"]), "who goes first")
-            cite(step, "the sub-phase it belongs to")
-    if kind == "ReserveArrived":
-        cite(latest("ReserveArriving", where=lambda e: e["data"].get("unit") == data.get("unit")),
-             "the reserve roll it arrived on")
-    if kind == "CombatFought":
-        cite(latest("CombatJoined", where=lambda e: data.get("chosen") in e["data"].get("units", [])),
-             "the charge that joined the combat")
-    heresy_causes(data, kind, cite, latest)
-    if kind == "EffectEnded":  # CORE.PER.1/2: the effect it ends, given when and for how long
-        cite(log.by_seq.get(data.get("started_seq")), "the effect it ends, and the duration it was given")
-    if kind in ("AttackRollRerolled", "AttackRollKept"):
-        cite(latest("CommandRerollOffered"), "the attack roll it answers (EXT.CP.1)")
-    if kind == "AllocationChosen":
-        cite(latest("AllocationOffered"), "the groups the defender chose from (RS.ATK.3)")
-    if kind in ("StrengthChanged", "UnitDestroyed"):
-        cite(latest("GameStarted"), "the starting strength it is measured against (CORE.STR.1)")
-    if kind == "BattleRoundEnded":
-        cite(log.by_seq.get(seq - 1), "the head it records")
-    for uid in units_named(data):
-        cite(latest("ArmyMustered", where=lambda e, uid=uid: any(u["id"] == uid for u in e["data"]["units"])),
-             f"{uid}'s profile")
-        cite(latest("UnitSplit", where=lambda e, uid=uid: uid in (e["data"]["unit"], e["data"]["new_unit"])),
-             f"the split that made {uid} what it is (CORE.SPL.1)")
+    data, kind = entry["data"], entry["type"]
+    c = Citations(log, entry)
+    roll_causes(c, entry, action)
+    undo_causes(c, data, kind)
+    round_causes(c, data, kind)
+    heresy_causes(c, data, kind)
+    reference_causes(c, data, kind)
+    core_causes(c, data, kind)
+    unit_causes(c, data)
     for earlier in action.seqs:
-        if earlier < seq:
-            cite(log.by_seq[earlier], "earlier in the same action")
-    return found
+        if earlier < c.seq:
+            c.cite(log.by_seq[earlier], "earlier in the same action")
+    return c.found
 
 
-def heresy_causes(data: dict[str, Any], kind: str, cite: Callable[..., None], latest: Callable[..., Any]) -> None:
+def roll_causes(c: Citations, entry: dict[str, Any], action: Action) -> None:
+    """The roll request a roll answers; for what is not a roll, the roll of its unit earlier in its action."""
+    data = entry["data"]
+    c.cite(answered_request(c.log, entry, c.standing), "the roll request it answers")
+    if "faces" not in data:
+        by_seq = c.log.by_seq
+        same_unit = [by_seq[s] for s in action.seqs if s < c.seq and "faces" in by_seq[s]["data"]
+                     and by_seq[s]["data"].get("unit") == data.get("unit")]
+        if same_unit:
+            c.cite(same_unit[-1], "the roll that decided it")
+
+
+def undo_causes(c: Citations, data: dict[str, Any], kind: str) -> None:
+    """An undo request, answer, undo or redo: the action it is about, and the request or undo it answers."""
+    if kind not in UNDO_TYPES or not data.get("seqs"):
+        return
+    c.cite(c.log.by_seq.get(data["seqs"][0]), {"UndoRequested": "the action it asks to undo",
+                                              "UndoRejected": "the action it keeps",
+                                              "ActionUndone": "the action it undoes",
+                                              "ActionRedone": "the action it brings back"}[kind])
+    if kind == "UndoRejected" or (kind == "ActionUndone" and "approved_by" in data):
+        c.cite(c.latest("UndoRequested"), "the request it answers")
+    if kind == "ActionRedone":
+        c.cite(c.latest("ActionUndone", where=lambda e: e["data"]["seqs"] == data["seqs"]), "the undo it reverses")
+
+
+def round_causes(c: Citations, data: dict[str, Any], kind: str) -> None:
+    """What the round's order gave an event: the counts and pass points, the roll-off, who goes first and the
+    sub-phase, the reserve roll it arrived on, the charge that joined a combat."""
+    if kind == "PassPointsCalculated":
+        step = c.latest("StepStarted")
+        for confirmed in c.log.ordered:
+            if (confirmed["type"] == "CountConfirmed" and step is not None and step["seq"] < confirmed["seq"] < c.seq
+                    and confirmed["seq"] not in c.standing):
+                c.cite(confirmed, f"seat {confirmed['data']['seat']}'s confirmed count")
+    if kind == "PassPointSpent":
+        c.cite(c.latest("PassPointsCalculated"), "the count that gave the pass points")
+    if kind == "OrderChosen":
+        c.cite(c.latest("RollOff", where=lambda e: e["data"].get("winner") is not None), "the roll-off that was won")
+    if kind == "RollOff":
+        c.cite(c.latest("RollOffNeeded"), "why a roll-off was needed")
+    if kind in ("UnitSelected", "PassPointSpent", "DeclaredDone", "CombatFought"):
+        step = c.latest("StepStarted")
+        if step is not None:
+            started = step["seq"]
+            c.cite(c.latest("OrderChosen", "FirstGoes", where=lambda e: e["seq"] > started), "who goes first")
+            c.cite(step, "the sub-phase it belongs to")
+    if kind == "ReserveArrived":
+        c.cite(c.latest("ReserveArriving", where=of_unit(data.get("unit"))), "the reserve roll it arrived on")
+    if kind == "CombatFought":
+        c.cite(c.latest("CombatJoined", where=lambda e: data.get("chosen") in e["data"].get("units", [])),
+               "the charge that joined the combat")
+
+
+def reference_causes(c: Citations, data: dict[str, Any], kind: str) -> None:
+    """The reference rules: the effect an end ends (CORE.PER.1/2), the offer a Command Re-roll or the defender's
+    pick answers (EXT.CP.1, RS.ATK.3)."""
+    if kind == "EffectEnded":
+        c.cite(c.log.by_seq.get(data.get("started_seq")), "the effect it ends, and the duration it was given")
+    if kind in ("AttackRollRerolled", "AttackRollKept"):
+        c.cite(c.latest("CommandRerollOffered"), "the attack roll it answers (EXT.CP.1)")
+    if kind == "AllocationChosen":
+        c.cite(c.latest("AllocationOffered"), "the groups the defender chose from (RS.ATK.3)")
+
+
+def core_causes(c: Citations, data: dict[str, Any], kind: str) -> None:
+    """What a change of strength is measured against (CORE.STR.1); the head a round's end records."""
+    if kind in ("StrengthChanged", "UnitDestroyed"):
+        c.cite(c.latest("GameStarted"), "the starting strength it is measured against (CORE.STR.1)")
+    if kind == "BattleRoundEnded":
+        c.cite(c.log.by_seq.get(c.seq - 1), "the head it records")
+
+
+def unit_causes(c: Citations, data: dict[str, Any]) -> None:
+    """Each unit the event names: the muster that gave its profile, the split that made it (CORE.SPL.1)."""
+    for uid in units_named(data):
+        c.cite(c.latest("ArmyMustered", where=musters(uid)), f"{uid}'s profile")
+        c.cite(c.latest("UnitSplit", where=splits(uid)), f"the split that made {uid} what it is (CORE.SPL.1)")
+
+
+def musters(uid: str) -> Where:
+    return lambda e: any(u["id"] == uid for u in e["data"]["units"])
+
+
+def splits(uid: str) -> Where:
+    return lambda e: uid in (e["data"]["unit"], e["data"]["new_unit"])
+
+
+def of_unit(unit: Any) -> Where:
+    return lambda e: e["data"].get("unit") == unit
+
+
+def heresy_causes(c: Citations, data: dict[str, Any], kind: str) -> None:
     """What an event of the heresy rules answers: the window, the move, the roll or the status before it."""
     uid = data.get("unit")
-
-    def of_unit(unit: Any) -> Callable[[dict[str, Any]], bool]:
-        return lambda e: e["data"].get("unit") == unit
-
     if kind in ("ReactionMade", "ReactionDeclined"):
-        cite(latest("ReactionOffered", where=lambda e: e["data"].get("against") == data.get("against")
-                    and e["data"].get("kind") == data.get("kind")), "the reaction window it answers")
+        c.cite(c.latest("ReactionOffered", where=lambda e: e["data"].get("against") == data.get("against")
+                        and e["data"].get("kind") == data.get("kind")), "the reaction window it answers")
     if kind == "ReactionOffered":
-        cite(latest("UnitMoved", "ReserveArrived", where=of_unit(data.get("against"))),
-             "the enemy move or arrival that opened it")
+        c.cite(c.latest("UnitMoved", "ReserveArrived", where=of_unit(data.get("against"))),
+               "the enemy move or arrival that opened it")
     if kind == "FellBack":
-        cite(latest("FallBackRolled", where=of_unit(uid)), "the fall back distance rolled")
+        c.cite(c.latest("FallBackRolled", where=of_unit(uid)), "the fall back distance rolled")
     if kind == "LeadershipTested":
-        cite(latest("FellBack", where=of_unit(uid)), "the fall back that reached the table edge")
+        c.cite(c.latest("FellBack", where=of_unit(uid)), "the fall back that reached the table edge")
     if kind == "DangerousTerrainTested":
-        cite(latest("UnitMoved", where=of_unit(uid)), "the move through dangerous terrain")
+        c.cite(c.latest("UnitMoved", where=of_unit(uid)), "the move through dangerous terrain")
     if kind in ("ShootingDeclared", "ChargeDeclared"):
-        cite(latest("UnitMoved", "ReserveArrived", where=of_unit(uid)), "how it moved this turn (no rush)")
+        c.cite(c.latest("UnitMoved", "ReserveArrived", where=of_unit(uid)), "how it moved this turn (no rush)")
     if kind == "StatusLost":
-        cite(latest("StatusGained", where=lambda e: e["data"].get("unit") == uid
-                    and e["data"].get("status") == data.get("status")), "the status it ends")
-    heresy_attack_causes(data, kind, cite, latest)
+        c.cite(c.latest("StatusGained", where=lambda e: e["data"].get("unit") == uid
+                        and e["data"].get("status") == data.get("status")), "the status it ends")
+    heresy_attack_causes(c, data, kind)
 
 
-def heresy_attack_causes(data: dict[str, Any], kind: str, cite: Callable[..., None], latest: Callable[..., Any]) -> None:
+def heresy_attack_causes(c: Citations, data: dict[str, Any], kind: str) -> None:
     """The heresy Shooting and Assault: what declared the attack, the charge, the fight and its outcome."""
     uid, attacker = data.get("unit"), data.get("attacker")
     if kind == "AttackDeclared" and data.get("tables") == "heresy":
         why = {"shooting": ("ShootingDeclared", "the unit selected to shoot, and its targets"),
                "snap_shots": ("ReactionMade", "the snap shots it is one weapon of"),
-               "assault": ("InitiativeStepBegan", "the Initiative step it strikes in")}.get(data.get("phase"))
+               "assault": ("InitiativeStepBegan", "the Initiative step it strikes in")}.get(data.get("phase", ""))
         if why:
-            cite(latest(why[0], where=lambda e: attacker in (e["data"].get("unit"), *e["data"].get("striking", []))),
-                 why[1])
+            striking: Where = lambda e: attacker in (e["data"].get("unit"), *e["data"].get("striking", []))
+            c.cite(c.latest(why[0], where=striking), why[1])
     if kind == "ChargeRolled":
-        cite(latest("ChargeDeclared", where=lambda e: e["data"].get("unit") == uid), "the charge it rolls for")
+        c.cite(c.latest("ChargeDeclared", where=of_unit(uid)), "the charge it rolls for")
     if kind in ("FightBegan", "StatusGained") and (kind == "FightBegan" or data.get("status") == "locked_in_combat"):
-        cite(latest("ChargeRolled", where=lambda e: e["data"].get("reached")), "the charge that reached")
+        c.cite(c.latest("ChargeRolled", where=lambda e: e["data"].get("reached")), "the charge that reached")
     if kind in ("InitiativeStepBegan", "FightResolved"):
-        cite(latest("FightBegan"), "the fight it belongs to")
+        c.cite(c.latest("FightBegan"), "the fight it belongs to")
     if kind == "LeadershipTested" and data.get("for"):
-        cite(latest("FightResolved", where=lambda e: e["data"].get("loser") == uid), "the fight it lost")
+        c.cite(c.latest("FightResolved", where=lambda e: e["data"].get("loser") == uid), "the fight it lost")
     if kind == "StatusGained" and data.get("status") == "routed":
-        cite(latest("LeadershipTested", where=lambda e: e["data"].get("unit") == uid), "the failed Leadership test")
+        c.cite(c.latest("LeadershipTested", where=of_unit(uid)), "the failed Leadership test")
 
 
 # -- stories -------------------------------------------------------------------------------

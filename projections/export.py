@@ -9,10 +9,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from warlog.domain.chain import canonical
 from warlog.domain.integrity import request_record
@@ -48,6 +48,12 @@ def proof_entries(stored: Iterable[tuple[dict[str, Any], dict[str, Any]]], undon
     return entries
 
 
+class Out(Protocol):
+    """A table's rows written out in one format."""
+
+    def write(self, rows: Iterable[dict[str, Any]]) -> None: ...
+
+
 class CsvOut:
     def __init__(self, out: TextIO, table: str, header: bool = True) -> None:
         self.columns = COLUMNS[table]
@@ -68,7 +74,7 @@ class NdjsonOut:
             self.out.write(json.dumps({c: row[c] for c in self.columns}, ensure_ascii=False) + "\n")
 
 
-WRITERS = {"csv": CsvOut, "ndjson": NdjsonOut}
+WRITERS: dict[str, Callable[[TextIO, str], Out]] = {"csv": CsvOut, "ndjson": NdjsonOut}
 
 
 def render(rows: Iterable[dict[str, Any]], table: str, fmt: str, chunk: int = 500) -> Iterator[str]:

@@ -14,18 +14,21 @@ LISTEN/NOTIFY).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
-from contextlib import AbstractContextManager
+from abc import abstractmethod
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from eventsourcing.dispatch import singledispatchmethod
 from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.projection import Projection
-from eventsourcing.sqlite import SQLiteTrackingRecorder
+from eventsourcing.sqlite import SQLiteCursor, SQLiteTrackingRecorder
 from eventsourcing.utils import Environment, get_topic
-from psycopg.sql import SQL
+from psycopg import Cursor
+from psycopg.rows import DictRow
+from psycopg.sql import SQL, Composed
 
 from warlog.domain.game import Game
 from warlog.domain.undo import effect
@@ -42,8 +45,27 @@ ROW_EVENTS = {"BattleRoundStarted", "StepStarted", "ArmyMustered", "UnitSelected
               "PassPointSpent", "UnitDestroyed"}
 
 
-class LedgerSQL:
-    """The ledger's tables and queries, shared by the SQLite and PostgreSQL views."""
+class Row(Protocol):
+    """A fetched row, read by column name: sqlite3.Row or psycopg's dict row."""
+
+    def __getitem__(self, column: str, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
+
+
+class Rows(Protocol):
+    """The cursor a view's transaction gives: the library's SQLite cursor or psycopg's."""
+
+    def execute(self, query: str, params: Sequence[Any] = ..., /) -> object: ...
+
+    def fetchone(self) -> Row | None: ...
+
+    def fetchall(self) -> Sequence[Row]: ...
+
+
+class LedgerSQL(TrackingRecorder):
+    """The ledger's tables and queries, shared by the SQLite and PostgreSQL views: each is this before the
+    library's tracking recorder, and opens the transactions this writes and reads in."""
 
     mark = "?"
     prefix = "warlog_ledger_"
@@ -58,22 +80,27 @@ class LedgerSQL:
             statements.append(f"CREATE TABLE IF NOT EXISTS {self.table(name)} ({cols}, PRIMARY KEY ({', '.join(key)}))")
         return statements
 
-    def _transaction(self, commit: bool) -> AbstractContextManager[Any]:
-        return self.datastore.transaction(commit=commit)  # type: ignore[attr-defined]
+    @abstractmethod
+    def _transaction(self, commit: bool) -> AbstractContextManager[Rows]:
+        """A transaction of the view's store."""
 
-    def _q(self, sql: str) -> Any:
+    @abstractmethod
+    def _tracked(self, tracking: Tracking) -> AbstractContextManager[Rows]:
+        """A transaction that, once what it holds is written, records `tracking` and commits."""
+
+    def _q(self, sql: str) -> str:
         return sql.replace("?", self.mark)
 
-    def _insert(self, c: Any, name: str, row: dict[str, Any]) -> None:
+    def _insert(self, c: Rows, name: str, row: dict[str, Any]) -> None:
         columns = TABLES[name][0]
         values = [int(row[col]) if col in BOOLEANS else row[col] for col in columns]
         c.execute(self._q(f"INSERT INTO {self.table(name)} ({', '.join(columns)}) "
                           f"VALUES ({', '.join('?' for _ in columns)})"), values)
 
-    def record(self, tracking: Tracking, game: dict[str, Any] | None = None, dice: list[dict[str, Any]] = (),
-               facts: list[dict[str, Any]] = (), undo: tuple[str, list[int], bool] | None = None) -> None:
+    def record(self, tracking: Tracking, game: dict[str, Any] | None = None, dice: Sequence[dict[str, Any]] = (),
+               facts: Sequence[dict[str, Any]] = (), undo: tuple[str, list[int], bool] | None = None) -> None:
         """Write one event's rows and its tracking record in one transaction."""
-        with self._transaction(commit=True) as c:
+        with self._tracked(tracking) as c:
             if game is not None:
                 self._insert(c, "games", game)
             for row in dice:
@@ -86,9 +113,9 @@ class LedgerSQL:
                 for name in ("dice", "facts"):
                     c.execute(self._q(f"UPDATE {self.table(name)} SET undone = ? WHERE game_id = ? "
                                       f"AND seq IN ({marks})"), [int(undone), game_id, *seqs])
-            self._insert_tracking(c, tracking)
 
-    def _latest(self, game_id: str, kind: str, seq: int, columns: str, unit: str | None = None) -> Any:
+    def _latest(self, game_id: str, kind: str, seq: int, columns: str,
+                unit: str | None = None) -> dict[str, Any] | None:
         sql = (f"SELECT {columns} FROM {self.table('facts')} WHERE game_id = ? AND kind = ? AND seq < ? "
                f"AND undone = 0 {'AND unit = ? ' if unit else ''}ORDER BY seq DESC LIMIT 1")
         with self._transaction(commit=False) as c:
@@ -143,6 +170,15 @@ class SQLiteLedgerView(LedgerSQL, SQLiteTrackingRecorder):
     def construct_create_table_statements(self) -> list[str]:
         return super().construct_create_table_statements() + self.ledger_ddl()
 
+    def _transaction(self, commit: bool) -> AbstractContextManager[SQLiteCursor]:
+        return self.datastore.transaction(commit=commit)
+
+    @contextmanager
+    def _tracked(self, tracking: Tracking) -> Iterator[SQLiteCursor]:
+        with self.datastore.transaction(commit=True) as c:
+            yield c
+            self._insert_tracking(c, tracking)
+
 
 class PostgresLedgerView(LedgerSQL, PostgresTrackingRecorder):
     mark = "%s"
@@ -151,14 +187,26 @@ class PostgresLedgerView(LedgerSQL, PostgresTrackingRecorder):
         super().__init__(datastore, **kwargs)
         self.prefix = f'"{datastore.schema}".warlog_ledger_'
         self.tracking_table = f'"{datastore.schema}".{self.tracking_table_name}'
-        self.sql_create_statements.extend(SQL(statement) for statement in self.ledger_ddl())
+        self.sql_create_statements.extend(Composed([SQL(statement)]) for statement in self.ledger_ddl())
+
+    def _transaction(self, commit: bool) -> AbstractContextManager[Cursor[DictRow]]:
+        return self.datastore.transaction(commit=commit)
+
+    @contextmanager
+    def _tracked(self, tracking: Tracking) -> Iterator[Cursor[DictRow]]:
+        with self.datastore.transaction(commit=True) as c:
+            yield c
+            self._insert_tracking(c, tracking)
 
 
 class Ledger(Projection[LedgerSQL]):
     """Every die (with its lineage, source and counter) and every fact analytics counts."""
 
     name = "warlog_ledger"
-    topics = (get_topic(Game.Created), get_topic(Game.Logged))
+    # a store written before the package was installed as warlog.* names its rows domain.game:... (domain/__init__.py
+    # resolves those topics to the same classes); the notifications are asked for by topic, so both names are asked
+    created = (get_topic(Game.Created), "domain.game:Game.Created")
+    topics = (*created, get_topic(Game.Logged), "domain.game:Game.Logged")
 
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
@@ -191,7 +239,7 @@ def ledger_env(app_env: dict[str, str]) -> dict[str, str]:
     if module == "eventsourcing.postgres":
         keys = ("POSTGRES_DBNAME", "POSTGRES_HOST", "POSTGRES_PORT", "POSTGRES_USER", "POSTGRES_PASSWORD",
                 "POSTGRES_SCHEMA")
-        return {"PERSISTENCE_MODULE": module, **{key: app.get(key) for key in keys if app.get(key) is not None}}
+        return {"PERSISTENCE_MODULE": module, **{key: value for key in keys if (value := app.get(key)) is not None}}
     db = app.get("SQLITE_DBNAME")
     if module != "eventsourcing.popo" and db and "memory" not in db:  # an SQLite file (the library's or api.storage)
         path = Path(db)
@@ -201,13 +249,13 @@ def ledger_env(app_env: dict[str, str]) -> dict[str, str]:
             "SQLITE_DBNAME": f"file:ledger-{uuid.uuid4().hex}?mode=memory&cache=shared"}
 
 
-def view_class(env: dict[str, str]) -> type[TrackingRecorder]:
+def view_class(env: dict[str, str]) -> type[LedgerSQL]:
     return PostgresLedgerView if env["PERSISTENCE_MODULE"] == "eventsourcing.postgres" else SQLiteLedgerView
 
 
 def open_ledger(env: dict[str, str]) -> Ledger:
-    factory = InfrastructureFactory.construct(env=Environment(Ledger.name, env))
-    return Ledger(view=factory.tracking_recorder(view_class(env)))  # type: ignore[arg-type]
+    factory = InfrastructureFactory[LedgerSQL].construct(env=Environment(Ledger.name, env))
+    return Ledger(view=factory.tracking_recorder(view_class(env)))
 
 
 def notifications(app: Any, after: int, page: int = 500) -> Iterator[tuple[Any, Tracking]]:
@@ -226,7 +274,7 @@ def game_ids(app: Any) -> Iterator[Any]:
     """Every game in the store, oldest first (their GameCreated notifications)."""
     start = 1
     while True:
-        batch = app.recorder.select_notifications(start=start, limit=500, topics=[Ledger.topics[0]])
+        batch = app.recorder.select_notifications(start=start, limit=500, topics=list(Ledger.created))
         yield from (notification.originator_id for notification in batch)
         if len(batch) < 500:
             return

@@ -11,7 +11,8 @@ CATALOGUE = Path(__file__).with_name("rules_catalogue.json")
 
 @lru_cache(maxsize=1)
 def catalogue() -> dict[str, dict[str, Any]]:
-    return json.loads(CATALOGUE.read_text(encoding="utf-8"))
+    found: dict[str, dict[str, Any]] = json.loads(CATALOGUE.read_text(encoding="utf-8"))  # JSON: rule ID -> row
+    return found
 
 
 def rule_view(rule_id: str | None) -> dict[str, Any] | None:

@@ -43,11 +43,11 @@ def state_view(state: dict[str, Any], version: int, seat: str | None = None,
     if ruleset.keeps_vp:
         view["vp"] = dict(state.get("vp") or {"A": 0, "B": 0})
     if seat is not None:
-        live = game is not None and seat in ("A", "B")
-        offered = game.actions(seat) if live else []
-        view["actions"] = [a.as_dict() for a in offered]
-        view["anytime"] = game.anytime(seat) if live else []
-        view["records"] = [a.as_dict() for a in game.records(seat, view["anytime"])] if live else []
+        view["actions"], view["anytime"], view["records"] = [], [], []
+        if game is not None and seat in ("A", "B"):  # the live game offers a player's seat what it may do
+            view["actions"] = [a.as_dict() for a in game.actions(seat)]
+            view["anytime"] = game.anytime(seat)
+            view["records"] = [a.as_dict() for a in game.records(seat, view["anytime"])]
     return view
 
 

@@ -25,15 +25,15 @@ seat rolls them; in table mode the defender's saves and Feel No Pain come from t
     ...                 ModelLine("Captain", 1, W=5, T=4, Sv=2, InSv=4, keywords=frozenset({"CHARACTER"}))))
     >>> attack = Profile(bolter, squad, Situation(models=2))
     >>> resolve(attack).need                            # 2 models x A2: four hit dice from the attacker
-    Need(step='hit', count=4, sides=6, seat='attacker', rule='RS.ATK.1', line=None, among=())
+    Need(step='hit', number=4, sides=6, seat='attacker', rule='RS.ATK.1', line=None, among=())
     >>> step = resolve(attack, [[6, 3, 2, 1]])          # a critical hit (+1 SUSTAINED) and a hit
     >>> [d.facts.get("hits", d.facts.get("extra_hits")) for d in step.decisions[1:]]
     [2, 1]
-    >>> step.need.step, step.need.count
+    >>> step.need.step, step.need.number
     ('wound', 3)
     >>> step = resolve(attack, [[6, 3, 2, 1], [4, 5, 2]])  # S4 v T4 wounds on 4+
     >>> step.need                                       # the defender saves for the Intercessors first
-    Need(step='save', count=2, sides=6, seat='defender', rule='RS.ATK.3', line=0, among=())
+    Need(step='save', number=2, sides=6, seat='defender', rule='RS.ATK.3', line=0, among=())
     >>> done = resolve(attack, [[6, 3, 2, 1], [4, 5, 2], [2, 5]])  # 3+ save at AP-1 needs 4+
     >>> done.need is None, done.outcome.wounds_lost, done.outcome.standing.taken
     (True, 1, (1, 0))

@@ -73,11 +73,11 @@ class AttackDriver(Ruleset):
         else:  # one roll, or several of at most MAX_DICE dice that make up one batch
             ids = context["attack"]
             roller = ids["attacker"] if need.seat == ATTACKER else ids["target"]
-            count = min(dice.MAX_DICE, need.count - len(context["faces"]))
+            count = min(dice.MAX_DICE, need.number - len(context["faces"]))
             extra = {"need": need_data(need)} if self.attack_choices else {}
-            self.request_roll(t, t.state["units"][roller]["owner"], need.step,  # type: ignore[attr-defined]
+            self.request_roll(t, t.state["units"][roller]["owner"], need.step,
                               str(dice.DiceExpr(count, need.sides)), need.rule, roller, attack_roll=context,
-                              batch=need.count, **extra)
+                              batch=need.number, **extra)
 
     def attack_rolled(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         """A roll of the attack's dice is in: a re-roll goes back into its batch; a batch not yet whole waits

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from warlog.domain import dice
 from warlog.domain.attacks.abilities import effects
@@ -46,6 +47,9 @@ from warlog.domain.attacks.steps import (
 )
 
 Dist = dict[int, float]
+Pair = tuple[int, int]  # (wounds to save, devastating wounds); or a model's state: (slot, wounds on it)
+Law = dict[Pair, float]  # a joint distribution over pairs
+K = TypeVar("K", bound=Hashable)  # what a distribution is over: a count, or a pair
 TINY = 1e-16  # probabilities below this are dropped while convolving
 
 
@@ -97,7 +101,7 @@ def parts_dist(parts: Iterable[dice.DiceExpr], times: int = 1, floor: int | None
     return dict(clipped)
 
 
-def _die(outcome_of, reroll) -> list[float]:
+def _die(outcome_of: Callable[[int], int], reroll: Callable[[int], bool]) -> list[float]:
     """P(outcome 0, 1, 2) of one D6 with its re-roll policy (CORE.DICE.2: re-rolls before modifiers)."""
     fresh = [0.0, 0.0, 0.0]
     for face in range(1, 7):
@@ -114,7 +118,7 @@ def _die(outcome_of, reroll) -> list[float]:
 
 # -- per attack --------------------------------------------------------------------------------------
 
-def _per_attack(profile: Profile) -> tuple[dict[tuple[int, int], float], Dist]:
+def _per_attack(profile: Profile) -> tuple[Law, Dist]:
     """One attack's joint law of (wounds to save, devastating wounds) and its hits scored."""
     if automatic_hits(profile):
         hit = [0.0, 1.0, 0.0]  # CORE.DICE.1: automatic hits are never critical
@@ -136,7 +140,7 @@ def _per_attack(profile: Profile) -> tuple[dict[tuple[int, int], float], Dist]:
     sustained = parts_dist(sustained_parts(profile)[0]) if sustained_parts(profile)[0] else {0: 1.0}
     is_lethal = lethal(profile)
 
-    joint: dict[tuple[int, int], float] = defaultdict(float)
+    joint: Law = defaultdict(float)
     hits: Dist = defaultdict(float)
     hits[0] += hit[0]
     joint[(0, 0)] += hit[0]
@@ -150,29 +154,31 @@ def _per_attack(profile: Profile) -> tuple[dict[tuple[int, int], float], Dist]:
     return dict(joint), dict(hits)
 
 
-def _add(into: dict, dist: Mapping, weight: float) -> None:
+def _add(into: dict[K, float], dist: Mapping[K, float], weight: float) -> None:
     for k, p in dist.items():
         into[k] += weight * p
 
 
-def _convolve2(a: Mapping[tuple[int, int], float], b: Mapping[tuple[int, int], float]) -> dict[tuple[int, int], float]:
-    out: dict[tuple[int, int], float] = defaultdict(float)
+def _convolve2(a: Mapping[Pair, float], b: Mapping[Pair, float]) -> Law:
+    out: Law = defaultdict(float)
     for (i, j), p in a.items():
         for (k, m), q in b.items():
             out[(i + k, j + m)] += p * q
     return {k: v for k, v in out.items() if v > TINY}
 
 
-def _wound_dice(one: Mapping[tuple[int, int], float], n: int) -> dict[tuple[int, int], float]:
-    out: dict[tuple[int, int], float] = {(0, 0): 1.0}
+def _wound_dice(one: Mapping[Pair, float], n: int) -> Law:
+    out: Law = {(0, 0): 1.0}
     for _ in range(n):
         out = _convolve2(out, one)
     return out
 
 
-def _mixture(counts: Mapping[int, float], one, convolve_with, start):
+def _mixture(counts: Mapping[int, float], one: Mapping[K, float],
+             convolve_with: Callable[[Mapping[K, float], Mapping[K, float]], dict[K, float]],
+             start: dict[K, float]) -> dict[K, float]:
     """Σ_n P(N=n) · one^{*n}."""
-    total: dict = defaultdict(float)
+    total: dict[K, float] = defaultdict(float)
     power = start
     for n in range(max(counts) + 1 if counts else 0):
         _add(total, power, counts.get(n, 0.0))
@@ -193,7 +199,10 @@ class _Slots:
 
     @classmethod
     def of(cls, profile: Profile) -> _Slots:
-        line, W, start, groups = [], [], [], []
+        line: list[int] = []
+        W: list[int] = []
+        start: list[int] = []
+        groups: list[tuple[int, int, int]] = []
         for index in allocation_order(profile.target):
             model = profile.target.lines[index]
             if not model.count:
@@ -221,13 +230,13 @@ def _p_stop(profile: Profile, line: int) -> float:
     return 0.0 if fnp is None else max(0, 7 - fnp) / 6
 
 
-def _one_failure(slots: _Slots, profile: Profile, damage: Dist, line: int):
+def _one_failure(slots: _Slots, profile: Profile, damage: Dist, line: int) -> Callable[[int, int], Law]:
     """Transition of one failed save on the current model of its group: damage, FNP, no spill (RS.ATK.4)."""
     stop = _p_stop(profile, line)
     lost_by_amount = {a: _losses(a, stop) for a in damage}
 
-    def step(pos: int, taken: int) -> dict[tuple[int, int], float]:
-        out: dict[tuple[int, int], float] = defaultdict(float)
+    def step(pos: int, taken: int) -> Law:
+        out: Law = defaultdict(float)
         room = slots.W[pos] - taken
         for amount, p in damage.items():
             for lost, q in lost_by_amount[amount].items():
@@ -239,11 +248,11 @@ def _one_failure(slots: _Slots, profile: Profile, damage: Dist, line: int):
     return step
 
 
-def _allocation(profile: Profile, slots: _Slots, wounds: Mapping[tuple[int, int], float]):
+def _allocation(profile: Profile, slots: _Slots, wounds: Mapping[Pair, float]) -> dict[tuple[Pair, int], float]:
     """{(state, devastating): p} after the wounds to save, group by group (state = (slot, wounds on it))."""
     damage = parts_dist(damage_parts(profile)[0], floor=0)
-    terminal: dict[tuple[tuple[int, int], int], float] = defaultdict(float)
-    carry: dict[tuple[int, int], float] = dict(wounds)  # (wounds to allocate, devastating) at this group
+    terminal: dict[tuple[Pair, int], float] = defaultdict(float)
+    carry: Law = dict(wounds)  # (wounds to allocate, devastating) at this group
     for line, first, end in slots.groups:
         q = sum(1 for f in range(1, 7) if not saved(profile, line, f)) / 6
         most = max((w for w, _ in carry), default=0)
@@ -252,7 +261,7 @@ def _allocation(profile: Profile, slots: _Slots, wounds: Mapping[tuple[int, int]
         alive = [{entry: 1.0}]  # alive[f]: in-group states after f failures, not yet destroyed
         wiped = [0.0]  # wiped[f]: destroyed exactly at failure f
         for _ in range(most):
-            nxt: dict[tuple[int, int], float] = defaultdict(float)
+            nxt: Law = defaultdict(float)
             gone = 0.0
             for (pos, taken), p in alive[-1].items():
                 for state, r in step(pos, taken).items():
@@ -262,11 +271,11 @@ def _allocation(profile: Profile, slots: _Slots, wounds: Mapping[tuple[int, int]
                         nxt[state] += p * r
             alive.append({s: p for s, p in nxt.items() if p > TINY})
             wiped.append(gone)
-        after: dict[int, Dist] = {}
+        after: dict[int, Law] = {}
         passed: dict[int, Dist] = {}
         for w in {w for w, _ in carry}:
             binomial = [math.comb(w, f) * q ** f * (1 - q) ** (w - f) for f in range(w + 1)]
-            stays: Dist = defaultdict(float)
+            stays: Law = defaultdict(float)
             for f, b in enumerate(binomial):
                 for state, p in alive[f].items():
                     stays[state] += b * p
@@ -277,7 +286,7 @@ def _allocation(profile: Profile, slots: _Slots, wounds: Mapping[tuple[int, int]
                 if wiped[j]:
                     moves[w - j] += wiped[j] * max(0.0, at_least)
             after[w], passed[w] = dict(stays), dict(moves)
-        nxt_carry: dict[tuple[int, int], float] = defaultdict(float)
+        nxt_carry: Law = defaultdict(float)
         for (w, dev), p in carry.items():
             for state, r in after[w].items():
                 terminal[(state, dev)] += p * r
@@ -289,7 +298,7 @@ def _allocation(profile: Profile, slots: _Slots, wounds: Mapping[tuple[int, int]
     return terminal
 
 
-def _mortal(profile: Profile, slots: _Slots, by_devastating: Mapping[int, Dist]) -> Dist:
+def _mortal(profile: Profile, slots: _Slots, by_devastating: Mapping[int, Mapping[Pair, float]]) -> Law:
     """Fold in the devastating wounds: each inflicts D mortal wounds that spill, FNP per wound."""
     if not by_devastating:
         return {}
@@ -297,8 +306,8 @@ def _mortal(profile: Profile, slots: _Slots, by_devastating: Mapping[int, Dist])
     stops = [_p_stop(profile, line) for line in slots.line]
     end = len(slots.line)
 
-    def one_mortal(vector: Mapping) -> dict:
-        out: dict = defaultdict(float)
+    def one_mortal(vector: Mapping[Pair, float]) -> Law:
+        out: Law = defaultdict(float)
         for (pos, taken), p in vector.items():
             if pos >= end:
                 out[(pos, taken)] += p
@@ -310,8 +319,8 @@ def _mortal(profile: Profile, slots: _Slots, by_devastating: Mapping[int, Dist])
             out[state] += p * (1 - stop)
         return out
 
-    def devastate(vector: Mapping) -> dict:
-        out: dict = defaultdict(float)
+    def devastate(vector: Mapping[Pair, float]) -> Law:
+        out: Law = defaultdict(float)
         power = dict(vector)
         for amount in range(max(damage) + 1):
             _add(out, power, damage.get(amount, 0.0))
@@ -319,7 +328,7 @@ def _mortal(profile: Profile, slots: _Slots, by_devastating: Mapping[int, Dist])
         return out
 
     top = max(by_devastating)
-    result: dict = dict(by_devastating.get(top, {}))
+    result: Law = dict(by_devastating.get(top, {}))
     for m in range(top - 1, -1, -1):  # Horner: V_0 + L(V_1 + L(V_2 + ...))
         result = devastate(result)
         _add(result, by_devastating.get(m, {}), 1.0)
@@ -342,7 +351,7 @@ def distribution(profile: Profile) -> Odds:
         wounds[normal + dev] += p
     slots = _Slots.of(profile)
     terminal = _allocation(profile, slots, joint)
-    by_dev: dict[int, dict] = defaultdict(lambda: defaultdict(float))
+    by_dev: dict[int, Law] = defaultdict(lambda: defaultdict(float))
     for (state, dev), p in terminal.items():
         by_dev[dev][state] += p
     final = _mortal(profile, slots, by_dev)

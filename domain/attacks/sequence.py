@@ -2,7 +2,7 @@
 
 `attack_sequence(profile)` is a generator written top to bottom in the order of the rules. It
 yields a `Need` when it waits for dice (and is sent the faces) and a `Decision` when a step has
-decided something (and is sent None); its return value is the `Outcome`. Two drivers:
+decided something (and is sent `[]`, which it ignores); its return value is the `Outcome`. Two drivers:
 
 - `resolve(profile, rolls)` replays the batches of faces rolled so far and returns the decisions,
   the next `Need` (or None) and, once done, the `Outcome`: the rules store the batches with the
@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from warlog.domain.attacks.allocation import Standing, next_group, tied_groups
 from warlog.domain.attacks.profile import Profile
@@ -66,7 +67,9 @@ class DiceMismatch(ValueError):
     """The faces given do not fit the dice the step needs (count or sides)."""
 
 
-Sequence_ = Generator["Need | Decision", "list[int] | None", Outcome]
+_T = TypeVar("_T")
+Step = Generator[Need | Decision, list[int], _T]  # sent the faces after a Need, [] after a Decision
+Sequence_ = Step[Outcome]
 
 
 def attack_sequence(profile: Profile) -> Sequence_:
@@ -116,7 +119,7 @@ def attack_sequence(profile: Profile) -> Sequence_:
                    tally["destroyed"], standing, hazard)
 
 
-def _hits(profile: Profile, attacks: int) -> Generator[Need | Decision, list[int] | None, tuple[Decision, int]]:
+def _hits(profile: Profile, attacks: int) -> Step[tuple[Decision, int]]:
     """RS.ATK.1 hit roll (EXT.WPN.TORRENT: none) and EXT.WPN.SUSTAINED's extra hits: the decision and those."""
     faces: list[int] = []
     again: list[int] = []
@@ -131,7 +134,7 @@ def _hits(profile: Profile, attacks: int) -> Generator[Need | Decision, list[int
     extra = 0
     parts, _ = sustained_parts(profile)
     if criticals and parts:  # EXT.WPN.SUSTAINED
-        rolled = []
+        rolled: list[list[int]] = []
         for need in part_needs(parts, criticals, "sustained", ATTACKER, "EXT.WPN.SUSTAINED"):
             rolled.append((yield need))
         decision = sustained_hits(profile, criticals, rolled)
@@ -141,11 +144,11 @@ def _hits(profile: Profile, attacks: int) -> Generator[Need | Decision, list[int
 
 
 def _mortal_wounds(profile: Profile, standing: Standing, devastating: int,
-                   tally: dict[str, int]) -> Generator[Need | Decision, list[int] | None, tuple[Standing, int]]:
+                   tally: dict[str, int]) -> Step[tuple[Standing, int]]:
     """EXT.WPN.DEVASTATING: mortal wounds after the attack's other wounds, spilling over."""
     mortal = 0
     if devastating and standing.models:
-        rolled = []
+        rolled: list[list[int]] = []
         for need in part_needs(damage_parts(profile)[0], devastating, "mortal_damage", ATTACKER,
                                "EXT.WPN.DEVASTATING"):
             rolled.append((yield need))
@@ -161,7 +164,7 @@ def _mortal_wounds(profile: Profile, standing: Standing, devastating: int,
 
 
 def _allocate(profile: Profile, standing: Standing, count: int, tally: dict[str, int],
-              only: int | None = None) -> Generator[Need | Decision, list[int] | None, tuple[Standing, int]]:
+              only: int | None = None) -> Step[tuple[Standing, int]]:
     """Saves for `count` wounds against one group at a time; a destroyed group passes the unused wounds on.
 
     With `only`, the wounds go to that line alone (PRECISION) and the ones left when it is
@@ -181,7 +184,7 @@ def _allocate(profile: Profile, standing: Standing, count: int, tally: dict[str,
         failed = save.facts["failed"]
         if not failed:
             return standing, 0
-        rolled = []
+        rolled: list[list[int]] = []
         for need in part_needs(damage_parts(profile)[0], failed, "damage", ATTACKER, "RS.ATK.4"):
             rolled.append((yield need))
         amounts = damage_amounts(profile, failed, rolled)
@@ -210,7 +213,7 @@ class Progress:
 
 def _check(need: Need, faces: Sequence[int]) -> list[int]:
     faces = list(faces)
-    if len(faces) != need.count or any(isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= need.sides
+    if len(faces) != need.number or any(isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= need.sides
                                        for f in faces):
         raise DiceMismatch(f"the {need.step} step needs {need.spec} from the {need.seat}, got {faces}")
     return faces
@@ -226,7 +229,7 @@ def resolve(profile: Profile, rolls: Sequence[Sequence[int]] = ()) -> Progress:
         while True:
             if isinstance(item, Decision):
                 decisions.append(item)
-                item = run.send(None)
+                item = run.send([])
                 continue
             faces = next(batches, None)
             if faces is None:
@@ -241,14 +244,16 @@ def resolve(profile: Profile, rolls: Sequence[Sequence[int]] = ()) -> Progress:
 def simulate(profile: Profile, rng: random.Random) -> Outcome:
     """The attack with dice from `rng` (Monte Carlo, tests)."""
     run = attack_sequence(profile)
-    choices, faces = rng.choices, {}
+    choices = rng.choices
+    faces: dict[int, range] = {}
     try:
         item = next(run)
         while True:
-            if type(item) is Decision:
-                item = run.send(None)
+            if isinstance(item, Decision):
+                item = run.send([])
             else:
                 sides = faces.setdefault(item.sides, range(1, item.sides + 1))
-                item = run.send(choices(sides, k=item.count))
+                item = run.send(choices(sides, k=item.number))
     except StopIteration as done:
-        return done.value
+        outcome: Outcome = done.value  # StopIteration.value is Any (typeshed): here the sequence's return
+        return outcome

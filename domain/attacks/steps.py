@@ -21,12 +21,12 @@ ATTACKER, DEFENDER = "attacker", "defender"
 
 
 class Need(NamedTuple):  # a NamedTuple, not a frozen dataclass: made thousands of times in a Monte Carlo
-    """Dice the next step waits for: `count` dice of `sides`, rolled by the attacker's or defender's seat."""
+    """Dice the next step waits for: `number` dice of `sides`, rolled by the attacker's or defender's seat."""
 
     step: str  # "attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage",
     #            "feel_no_pain", "mortal_damage", "mortal_feel_no_pain", "hazardous"; "allocate" (not dice: the
     #            defender's choice of group, 1..sides, when `Situation.defender_allocates`)
-    count: int
+    number: int  # not `count`, which would hide tuple.count (a Need is a tuple)
     sides: int
     seat: str  # ATTACKER or DEFENDER
     rule: str
@@ -35,7 +35,7 @@ class Need(NamedTuple):  # a NamedTuple, not a frozen dataclass: made thousands 
 
     @property
     def spec(self) -> str:
-        return str(dice.DiceExpr(self.count, self.sides))
+        return str(dice.DiceExpr(self.number, self.sides))
 
 
 class Decision(NamedTuple):
@@ -496,7 +496,7 @@ def rerollable_rolls(profile: Profile, need: Need, faces: Sequence[int]) -> list
 
     EXT.CP.1 names hit, wound, save, damage and hazard rolls. A roll is offered when it failed (a miss, a
     failed wound, a failed save, a hazard roll of 1) or, for damage, when its total is below its most. A
-    roll made of several dice (2D6 damage) is re-rolled whole (CORE.DICE.2): its dice are `need.count`
+    roll made of several dice (2D6 damage) is re-rolled whole (CORE.DICE.2): its dice are `need.number`
     split evenly, and none is offered when the damage parts roll different numbers of dice. A roll the
     weapon's own re-roll already takes (TWIN-LINKED, a `reroll_*` policy) is not offered: no die is
     re-rolled twice (CORE.DICE.2)."""

@@ -8,11 +8,14 @@ service offers and what it accepts cannot drift apart.
 """
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from jsonschema.protocols import Validator
 from jsonschema.validators import extend
 
 from warlog.domain import dice
@@ -102,11 +105,21 @@ _TYPES = Draft202012Validator.TYPE_CHECKER.redefine_many({
     "integer": lambda _, value: type(value) is int,
     "number": lambda _, value: type(value) in (int, float),
 })
-_Validator = extend(Draft202012Validator, type_checker=_TYPES)
+_Validator: type[Validator] = extend(Draft202012Validator, type_checker=_TYPES)  # type: ignore[no-untyped-call]  # the stubs leave extend untyped
+
+
+@functools.lru_cache(maxsize=4096)
+def _validator(key: str) -> Validator:
+    """One validator per distinct schema, built the first time it is asked for (the same offer recurs every
+    time a game comes back to the same moment); `key` is the schema's canonical JSON."""
+    validator: Validator = _Validator(json.loads(key))
+    validator.check_schema(json.loads(key))  # a malformed offer is a bug: say so once, where it is built
+    return validator
 
 
 def admits(schema: Schema, command: dict[str, Any]) -> bool:
-    return _Validator(schema).is_valid(command)
+    valid: bool = _validator(json.dumps(schema, sort_keys=True)).is_valid(command)
+    return valid
 
 
 def offered(actions: Iterable[Action], command: dict[str, Any]) -> bool:

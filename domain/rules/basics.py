@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from warlog.domain.rulings import Malformed
+from warlog.domain.rulings import Malformed, Refused
 
 SEATS = ("A", "B")
 
@@ -18,6 +18,12 @@ HEX = re.compile(r"^[0-9a-fA-F]{0,256}$")
 
 def other(seat: str) -> str:
     return "B" if seat == "A" else "A"
+
+
+def held_by(holder: str, seat: str, rule: str, refusal: str) -> None:
+    """Refuse a seat's command when the choice is another seat's (`refusal` says whose)."""
+    if holder != seat:
+        raise Refused(refusal, rule=rule)
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -75,4 +81,5 @@ def units_of(state: dict[str, Any], seat: str) -> Iterator[tuple[str, dict[str, 
 
 
 def alive(unit: dict[str, Any]) -> bool:
-    return unit["models_alive"] > 0
+    models: int = unit["models_alive"]
+    return models > 0

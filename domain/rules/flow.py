@@ -8,7 +8,7 @@ emit, appliers only mutate the state dict.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from warlog.domain import army, dice
@@ -54,7 +54,8 @@ class Flow:
     def step(self, state: dict[str, Any]) -> Step | None:
         if state["status"] != "in_progress" or state["pos"] is None:
             return None
-        return self.round_layout(state)[state["pos"]]
+        pos: int = state["pos"]
+        return self.round_layout(state)[pos]
 
     def check_army(self, units: list[dict[str, Any]]) -> None:
         """Hook: characteristics this ruleset's rules read that a unit must state (422 naming the field)."""
@@ -86,7 +87,7 @@ class Flow:
     # -- shared building blocks ----------------------------------------------------------
 
     def roll(self, t: Table, spec: str, purpose: str, rule: str | None, seat: str | None,
-             faces: list[int] | None = None, unit: str | None = None, **extra: Any) -> dict[str, Any]:
+             faces: Sequence[int] | None = None, unit: str | None = None, **extra: Any) -> dict[str, Any]:
         """Record one roll: server dice now, or the table's faces already checked."""
         expr = dice.parse(spec)
         data: dict[str, Any] = {"purpose": purpose, "spec": str(expr), "sides": expr.sides}
@@ -253,6 +254,8 @@ class Flow:
             if awaiting["seat"] != seat:
                 return []
             step = self.step(state)
+            if step is None:
+                return []
             return [act.action("choose_order", step.order_rule or step.rule, "choose who goes first",
                                ["first"], first=act.one_of(SEATS))]
         return self.play_actions(state, seat, awaiting)
@@ -275,7 +278,7 @@ class Flow:
         """Hook: the ruleset's own actions once no roll, roll-off or choice of order is awaited."""
         if awaiting["action"] == "end_phase" and awaiting["seat"] == seat:
             step = self.step(state)
-            return [self.end_phase_action(step)]
+            return [self.end_phase_action(step)] if step is not None else []
         return []
 
     @staticmethod
@@ -315,7 +318,8 @@ class Flow:
         if state["status"] == "setup":
             return "SVC.SETUP"
         if state["rolls"]:
-            return state["rolls"][0]["rule"]
+            rule: str = state["rolls"][0]["rule"]
+            return rule
         step = self.step(state)
         return (step.play_rule or step.rule) if step else "SVC.ENDED"
 

@@ -20,7 +20,15 @@ class Igougo(Ruleset):
                 for seat in SEATS for phase, sub, rule in self.phases]
 
     def step_over(self, state: dict[str, Any], step: Step) -> bool:
-        return state["step"].get("ended", False)
+        return bool(state["step"].get("ended", False))
+
+    @staticmethod
+    def turn_seat(step: Step) -> str:
+        """The seat whose turn a step is part of: every phase of a player's turn has one (a ruleset's own steps
+        between turns, such as a roll-off for the first turn, have none and are never asked)."""
+        if step.active is None:
+            raise ValueError(f"the {step.phase} step is part of no player's turn")
+        return step.active
 
     @handles("end_phase")
     def end_phase(self, t: Table, seat: str, command: cmd.EndPhase) -> None:

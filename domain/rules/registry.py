@@ -88,12 +88,10 @@ def load() -> None:
     _loaded = True
     for module in BUILT_IN:
         importlib.import_module(f"warlog.domain.rules.{module}")
-    from warlog.domain.rules.ruleset import Ruleset  # here: the rulesets' modules import this one
-
     for point in entry_points(group=ENTRY_POINTS):
         found = point.load()
-        if isinstance(found, type) and issubclass(found, Ruleset) and found.__dict__.get("name") \
-                and found.name not in RULESETS:
+        name = found.__dict__.get("name") if isinstance(found, type) else None
+        if name and name not in RULESETS:
             register(found)
 
 

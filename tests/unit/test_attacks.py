@@ -98,7 +98,7 @@ def test_every_ability_cites_an_ext_or_selection_rule():
 
 def test_blast_adds_an_attack_per_five_target_models_unless_the_target_is_engaged_with_friends():
     big = marines(count=11)
-    assert resolve(Profile(gun("BLAST", A="D3"), big, Situation(models=2))).need.count == 2
+    assert resolve(Profile(gun("BLAST", A="D3"), big, Situation(models=2))).need.number == 2
     assert one(resolve(Profile(gun("BLAST", A="D3"), big, Situation(models=2)), [[1, 3]]), "attacks")["attacks"] \
         == 1 + 3 + 2 * 2
     engaged = Situation(models=2, target_engaged_with_friendly=True)
@@ -109,7 +109,7 @@ def test_rapid_fire_adds_x_attacks_per_model_only_within_half_range():
     weapon = gun("RAPID FIRE 1", A=2)
     near = resolve(Profile(weapon, marines(), Situation(models=3, within_half_range=True)))
     far = resolve(Profile(weapon, marines(), Situation(models=3)))
-    assert (near.need.count, far.need.count) == (9, 6)
+    assert (near.need.number, far.need.number) == (9, 6)
     assert one(near, "attacks")["rules"] == ("RS.SHO.2", "EXT.WPN.RAPID")
 
 
@@ -119,7 +119,7 @@ def test_sustained_hits_score_extra_hits_on_critical_hits_only():
     progress = resolve(Profile(gun("SUSTAINED HITS 2", A=4), marines()), [[6, 6, 3, 1]])
     assert one(progress, "hit")["hits"] == 3 and one(progress, "hit")["criticals"] == 2
     assert one(progress, "sustained") == {"criticals": 2, "extra_hits": 4, "rules": ("EXT.WPN.SUSTAINED",)}
-    assert progress.need.step == "wound" and progress.need.count == 7
+    assert progress.need.step == "wound" and progress.need.number == 7
 
 
 def test_sustained_hits_d3_rolls_its_extra_hits():
@@ -132,7 +132,7 @@ def test_sustained_hits_d3_rolls_its_extra_hits():
 def test_lethal_hits_wound_automatically_and_are_not_critical_wounds():
     weapon = gun("LETHAL HITS", "DEVASTATING WOUNDS", A=3)
     progress = resolve(Profile(weapon, marines()), [[6, 6, 4]])
-    assert progress.need.step == "wound" and progress.need.count == 1  # only the plain hit rolls
+    assert progress.need.step == "wound" and progress.need.number == 1  # only the plain hit rolls
     wounds = one(resolve(Profile(weapon, marines()), [[6, 6, 4], [1]]), "wound")
     assert wounds["wounds"] == 2 and wounds["lethal"] == 2 and wounds["devastating"] == 0 and wounds["to_save"] == 2
     assert "EXT.WPN.LETHAL" in wounds["rules"]
@@ -143,7 +143,7 @@ def test_torrent_hits_automatically_and_never_scores_a_critical():
     hit = one(progress, "hit")
     assert hit["automatic"] and hit["hits"] == 3 and hit["criticals"] == 0
     assert hit["rules"] == ("EXT.WPN.TORRENT", "CORE.DICE.1") and not decided(progress, "sustained")
-    assert progress.need.step == "wound" and progress.need.count == 3
+    assert progress.need.step == "wound" and progress.need.number == 3
 
 
 def test_heavy_gives_plus_one_to_hit_after_remaining_stationary():
@@ -173,7 +173,7 @@ def test_an_unmodified_six_always_hits_and_an_unmodified_one_always_fails():
 def test_a_hit_re_roll_takes_the_failed_dice_before_modifiers():
     profile = Profile(gun(A=3, skill=4), marines(), Situation(reroll_hits="failed"))
     progress = resolve(profile, [[1, 3, 5]])
-    assert (progress.need.step, progress.need.count) == ("hit_reroll", 2)
+    assert (progress.need.step, progress.need.number) == ("hit_reroll", 2)
     hit = one(resolve(profile, [[1, 3, 5], [6, 2]]), "hit")
     assert hit["dice"] == [6, 2, 5] and hit["rerolled"] == [0, 1] and hit["criticals"] == 1 and hit["hits"] == 2
     assert "CORE.DICE.2" in hit["rules"]
@@ -192,7 +192,7 @@ def test_the_wound_table_reads_strength_against_the_bodyguards_toughness():
 def test_twin_linked_re_rolls_the_failed_wound_rolls():
     profile = Profile(gun("TWIN-LINKED", A=3, S=4), marines())
     progress = resolve(profile, [[4, 4, 4], [1, 3, 4]])
-    assert (progress.need.step, progress.need.count, progress.need.seat) == ("wound_reroll", 2, "attacker")
+    assert (progress.need.step, progress.need.number, progress.need.seat) == ("wound_reroll", 2, "attacker")
     wound = one(resolve(profile, [[4, 4, 4], [1, 3, 4], [6, 2]]), "wound")
     assert wound["dice"] == [6, 2, 4] and wound["wounds"] == 2 and wound["criticals"] == 1
     assert {"EXT.WPN.TWIN", "CORE.DICE.2"} <= set(wound["rules"])
@@ -263,10 +263,10 @@ def test_feel_no_pain_is_rolled_by_the_defender_for_each_wound_mortal_ones_inclu
     target = marines(count=2, W=3, fnp=5)
     weapon = gun("DEVASTATING WOUNDS", A=2, S=8, D=3)
     progress = resolve(Profile(weapon, target), [[4, 4], [6, 3], [1]])  # one devastating, one to save
-    assert (progress.need.step, progress.need.count, progress.need.seat) == ("feel_no_pain", 3, "defender")
+    assert (progress.need.step, progress.need.number, progress.need.seat) == ("feel_no_pain", 3, "defender")
     progress = resolve(Profile(weapon, target), [[4, 4], [6, 3], [1], [5, 1, 6]])
     assert one(progress, "damage")["wounds_lost"] == 1 and "EXT.FNP" in one(progress, "damage")["rules"]
-    assert (progress.need.step, progress.need.count) == ("mortal_feel_no_pain", 3)
+    assert (progress.need.step, progress.need.number) == ("mortal_feel_no_pain", 3)
     done = resolve(Profile(weapon, target), [[4, 4], [6, 3], [1], [5, 1, 6], [2, 2, 6]])
     assert one(done, "mortal_wounds")["wounds_lost"] == 2 and done.outcome.wounds_lost == 3
     assert done.outcome.models_destroyed == 1 and done.outcome.standing.taken == (0,)
@@ -282,9 +282,9 @@ def test_the_wounded_model_is_allocated_first_and_a_leaders_wounds_last():
     assert progress.need.line == 2  # the wounded Sergeant first
     progress = resolve(Profile(weapon, unit), [[4] * 6, [4] * 6, [1, 1, 1, 1, 1, 6]])
     # the Sergeant dies to the first failed save; the other five results are not used
-    assert one(progress, "damage")["models_destroyed"] == 1 and progress.need.line == 1 and progress.need.count == 5
+    assert one(progress, "damage")["models_destroyed"] == 1 and progress.need.line == 1 and progress.need.number == 5
     progress = resolve(Profile(weapon, unit), [[4] * 6, [4] * 6, [1, 1, 1, 1, 1, 6], [1, 1, 2, 6, 6]])
-    assert progress.need.line == 0 and progress.need.count == 3  # the Captain last, with his 4+ invulnerable save
+    assert progress.need.line == 0 and progress.need.number == 3  # the Captain last, with his 4+ invulnerable save
     done = resolve(Profile(weapon, unit), [[4] * 6, [4] * 6, [1, 1, 1, 1, 1, 6], [1, 1, 2, 6, 6], [3, 4, 5]])
     assert done.outcome.models_destroyed == 3 and done.outcome.standing.alive == (1, 0, 0)
     assert done.outcome.standing.taken == (2, 0, 0) and done.outcome.wounds_lost == 7
@@ -302,9 +302,9 @@ def test_precision_lets_the_attacker_send_critical_hit_wounds_to_a_character():
     profile = Profile(weapon, unit, Situation(precision_line=1))
     progress = resolve(profile, [[6, 4, 4], [5, 1]])
     assert one(progress, "wound")["precision"] == 1
-    assert (progress.need.step, progress.need.line, progress.need.count) == ("save", 1, 1)
+    assert (progress.need.step, progress.need.line, progress.need.number) == ("save", 1, 1)
     progress = resolve(profile, [[6, 4, 4], [5, 1], [1]])
-    assert progress.need.line == 0 and progress.need.count == 1
+    assert progress.need.line == 0 and progress.need.number == 1
     with pytest.raises(Unsupported):
         distribution(profile)
 
@@ -333,7 +333,7 @@ def test_a_profile_travels_as_json_data_and_replays_to_the_same_decisions(name):
     assert from_data(data) == profile
     batches = []
     while (progress := resolve(profile, batches)).need is not None:
-        batches.append([(3 * len(batches) + i) % progress.need.sides + 1 for i in range(progress.need.count)])
+        batches.append([(3 * len(batches) + i) % progress.need.sides + 1 for i in range(progress.need.number)])
     assert resolve(from_data(data), batches) == progress and progress.outcome is not None
 
 
@@ -383,8 +383,8 @@ def every_roll(profile, batches=(), p=1.0):
         yield progress.outcome, p
         return
     need = progress.need
-    for faces in itertools.product(range(1, need.sides + 1), repeat=need.count):
-        yield from every_roll(profile, [*batches, list(faces)], p / need.sides ** need.count)
+    for faces in itertools.product(range(1, need.sides + 1), repeat=need.number):
+        yield from every_roll(profile, [*batches, list(faces)], p / need.sides ** need.number)
 
 
 @pytest.mark.parametrize("profile", [
@@ -473,10 +473,10 @@ def test_the_defender_picks_among_tied_groups_only_when_it_allocates_as_the_atta
     assert (asked.need.step, asked.need.seat, asked.need.sides, asked.need.among) == ("allocate", "defender", 2, (0, 1))
     picked = resolve(Profile(weapon, squad, Situation(defender_allocates=True)), [[4, 4, 4], [4, 4, 4], [2]])
     assert one(picked, "allocate") == {"line": 1, "model": "Gunner", "among": [0, 1], "rules": ("RS.ATK.3",)}
-    assert (picked.need.step, picked.need.line, picked.need.count) == ("save", 1, 3)
+    assert (picked.need.step, picked.need.line, picked.need.number) == ("save", 1, 3)
     # the Gunner destroyed by two failed saves: the last wound goes to the only group left of its kind, no choice
     after = resolve(Profile(weapon, squad, Situation(defender_allocates=True)), [[4, 4, 4], [4, 4, 4], [2], [1, 1, 1]])
-    assert (after.need.step, after.need.line, after.need.count) == ("save", 0, 1)
+    assert (after.need.step, after.need.line, after.need.number) == ("save", 0, 1)
     # a wounded model goes first: no choice; and without the flag the allocation order decides alone
     wounded = Target((ModelLine("Trooper", 2, W=2, Sv=4), ModelLine("Gunner", 1, W=2, Sv=5, wounds_taken=1)))
     assert resolve(Profile(weapon, wounded, Situation(defender_allocates=True)), [[4] * 3, [4] * 3]).need.line == 1

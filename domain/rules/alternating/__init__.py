@@ -20,11 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
-from warlog.domain.rules.alternating.charges import Charges
-from warlog.domain.rules.alternating.combats import Combats
 from warlog.domain.rules.alternating.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.alternating.common import LAYOUT, RESERVE_ARRIVES_ON, overwatch_block
-from warlog.domain.rules.alternating.counting import Counting
 from warlog.domain.rules.alternating.goes import Alternation
 from warlog.domain.rules.alternating.records import TableRecords
 from warlog.domain.rules.registry import register
@@ -37,7 +34,7 @@ if TYPE_CHECKING:
 
 
 @register
-class Alternating(Alternation, Counting, Charges, Combats, TableRecords, Ruleset):
+class Alternating(Alternation, TableRecords):  # Alternation builds on Counting, Charges and Combats
     name = "alternating"
     title = "Alternating activation (8th/9th-edition armies, seed 000)"
     summary = ("one joint turn a battle round: both players act in every phase, unit by unit, with pass points "
@@ -130,7 +127,7 @@ class Alternating(Alternation, Counting, Charges, Combats, TableRecords, Ruleset
 
     def step_over(self, state: dict[str, Any], step: Step) -> bool:
         if step.kind == "count":
-            return state["step"]["calculated"]
+            return bool(state["step"]["calculated"])
         if state["step"]["skipped"]:
             return True
         if state["step"].get("charge"):

@@ -12,6 +12,7 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating.commands import AlternatingSelect, ResolveCharge
 from warlog.domain.rules.alternating.common import MAX_CHARGE, _chunks, on_table, overwatch_block, overwatch_shots
 from warlog.domain.rules.ruleset import Ruleset, alive, applies, handles
+from warlog.domain.rules.shared_appliers import drops_unit, sets_field
 from warlog.domain.rulings import Malformed, Refused
 
 if TYPE_CHECKING:
@@ -31,7 +32,8 @@ class Charges(Ruleset):
     def charge_waits(charge: dict[str, Any]) -> bool:
         """AA.CHG.1: overwatch resolves in full first; once it was fired, the charger rolls when its casualties
         are recorded (`resolve_charge`)."""
-        return not charge["pending"] and not charge["volleys"] and charge.get("fired") and not charge.get("resumed")
+        return not charge["pending"] and not charge["volleys"] and bool(charge.get("fired")) \
+            and not charge.get("resumed")
 
     def _check_charge(self, state: dict[str, Any], seat: str, targets: list[str], distance: str | None) -> None:
         if not targets:
@@ -46,7 +48,7 @@ class Charges(Ruleset):
         if Decimal(distance) > MAX_CHARGE:
             raise Refused(f"{distance}\" is beyond any 2D6 charge roll ({MAX_CHARGE}\")", rule="AA.CHG.1")
 
-    def _selected_select_charges(self, t: Table, seat: str, uid: str, act: bool, targets: list,
+    def _selected_select_charges(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
                                  distance: str | None) -> None:
         if not act:
             return
@@ -76,16 +78,17 @@ class Charges(Ruleset):
         if not 1 <= len(chosen) <= unit["models_alive"]:
             raise Malformed(f"weapons: one name for each firing model, 1..{unit['models_alive']} of them",
                             field="weapons")
-        fired, rolls = [], []
+        fired: list[dict[str, Any]] = []
+        rolls: list[tuple[str, str, str, dict[str, int]]] = []  # (weapon, purpose, spec, context)
         for name, models in Counter(chosen).items():
             weapon = ranged[name]
             per_model = overwatch_shots(weapon)
             expr = dice.parse(per_model)
-            shots = expr.modifier * models if expr.is_constant else f"{models}x({per_model})"
-            fired.append({"name": name, "kind": weapon.get("kind"), "A": weapon.get("A"),
-                          "shots_per_model": per_model, "models": models, "shots": shots})
-            if expr.is_constant:
-                rolls += [(name, "overwatch", str(dice.DiceExpr(n, 6)), {}) for n in _chunks(shots, dice.MAX_DICE)]
+            counted = expr.modifier * models if expr.is_constant else None  # a fixed profile: the shots, counted
+            fired.append({"name": name, "kind": weapon.get("kind"), "A": weapon.get("A"), "shots_per_model": per_model,
+                          "models": models, "shots": f"{models}x({per_model})" if counted is None else counted})
+            if counted is not None:
+                rolls += [(name, "overwatch", str(dice.DiceExpr(n, 6)), {}) for n in _chunks(counted, dice.MAX_DICE)]
             else:  # a random profile: each model rolls its shots first (`overwatch_shots`), then the hits
                 profile = dice.parse(str(weapon.get("A")))
                 rolls += [(name, "overwatch_shots", str(dice.DiceExpr(n * profile.count, profile.sides)),
@@ -157,13 +160,8 @@ class Charges(Ruleset):
         charge["volleys"] = data["volleys"]
         charge["fired"] = True
 
-    @applies("ChargeRollCalled")
-    def _charge_roll_called(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["charge"]["resumed"] = True
-
-    @applies("OverwatchHeld")
-    def _overwatch_held(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["charge"]["pending"].remove(data["unit"])
+    _charge_roll_called = sets_field("ChargeRollCalled", "charge", "resumed", True)
+    _overwatch_held = drops_unit("OverwatchHeld", "charge", "pending")
 
     @applies("OverwatchShotsRolled")
     def _overwatch_shots_rolled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

@@ -38,8 +38,8 @@ class Combats(Ruleset):
             return True
         return False
 
-    def _selected_resolve_combats(self, t: Table, seat: str, uid: str, act: bool, targets: list,
-                                  distance: Any) -> None:
+    def _selected_resolve_combats(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
+                                  distance: str | None) -> None:
         state = t.state
         known = self._combat_of(state, uid)
         if targets and (known is None or not set(targets) <= set(state["combats"][known]["units"])):

@@ -38,6 +38,13 @@ SUMMARY = {"move_fleeing": "resolve a fleeing unit: its regroup roll, then it fa
            "resolve_combats": "choose a combat to fight"}
 
 
+def sub_phase(step: Step) -> str:
+    """The name of a step of the alternating round: every one is a named sub-phase (LAYOUT)."""
+    if step.name is None:
+        raise ValueError(f"a step of the {step.phase} phase without a sub-phase is no step of this round")
+    return step.name
+
+
 def immobile(unit: dict[str, Any]) -> bool:
     """AA.PP.1: immobilised by damage or inherently immobile (Movement 0)."""
     return army.is_vehicle(unit) and (
@@ -109,6 +116,7 @@ def overwatch_block(state: dict[str, Any], unit: dict[str, Any]) -> str | None:
     if "falling_back" in unit["statuses"]:
         return "falling back"
     return shooting_exclusion(state, unit)
+
 
 def _chunks(total: int, size: int) -> list[int]:
     return [min(size, total - start) for start in range(0, total, size)]

@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING, Any
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating.commands import ConfirmCount
-from warlog.domain.rules.alternating.common import REASON, RESULT_RULE, movement_exclusion, shooting_exclusion
+from warlog.domain.rules.alternating.common import (
+    REASON,
+    RESULT_RULE,
+    movement_exclusion,
+    shooting_exclusion,
+    sub_phase,
+)
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, applies, handles, units_of
 from warlog.domain.rulings import Malformed, NotFound, Refused
 
@@ -65,12 +71,15 @@ class Counting(Ruleset):
         t.emit("CountConfirmed", {"seat": seat, "sub_phase": step.name, "exclude": dict(command.exclude),
                                   "include": dict(command.include)}, step.play_rule)
         if all(state["step"]["confirmed"][s] is not None for s in SEATS):
-            t.emit("PassPointsCalculated", self._count(state, step), RESULT_RULE[step.name])
+            t.emit("PassPointsCalculated", self._count(state, step), RESULT_RULE[sub_phase(step)])
 
     def _count(self, state: dict[str, Any], step: Step) -> dict[str, Any]:
         """AA.PP.1/AA.PP.2 and AA.SPP.1: both counts, every exclusion with who attested it, the result."""
         exclusion = movement_exclusion if step.name == "movement_pass_points" else shooting_exclusion
-        counts, counted, excluded, included = {}, {}, [], []
+        counts: dict[str, int] = {}
+        counted: dict[str, list[str]] = {}
+        excluded: list[dict[str, Any]] = []
+        included: list[dict[str, Any]] = []
         for seat in SEATS:
             claims = state["step"]["confirmed"][seat]
             counted[seat] = []

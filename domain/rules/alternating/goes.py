@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 from warlog.domain import army
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.alternating.charges import Charges
+from warlog.domain.rules.alternating.combats import Combats
 from warlog.domain.rules.alternating.commands import AlternatingSelect, DeclareDone, Pass
 from warlog.domain.rules.alternating.common import (
     HOLD_REFUSAL,
@@ -19,16 +21,19 @@ from warlog.domain.rules.alternating.common import (
     movement_exclusion,
     on_table,
     shooting_exclusion,
+    sub_phase,
 )
-from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, applies, handles, inches, other, units_of
+from warlog.domain.rules.alternating.counting import Counting
+from warlog.domain.rules.ruleset import SEATS, Step, alive, applies, handles, inches, other, units_of
 from warlog.domain.rulings import Malformed, NotFound, Refused
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 
-class Alternation(Ruleset):
-    """A part of `Alternating` (its methods read the others' through `self`)."""
+class Alternation(Counting, Charges, Combats):
+    """A part of `Alternating`: the goes, which offer and judge the counts, the charges and overwatch, and the
+    combats of the parts it builds on."""
 
     def eligible(self, state: dict[str, Any], uid: str) -> bool:
         """CONTRACT.md: `eligible` means it may be selected now (by the seat whose go it is)."""
@@ -36,8 +41,10 @@ class Alternation(Ruleset):
         if awaiting["action"] != "select":
             return False
         if "reaction" in awaiting:
-            return uid == awaiting["unit"]
+            return bool(uid == awaiting["unit"])
         step = self.step(state)
+        if step is None:  # a select is awaited only in a step
+            return False
         if step.name != "resolve_combats" and state["units"][uid]["owner"] != awaiting["seat"]:
             return False
         return self.ineligible(state, uid) is None
@@ -48,14 +55,13 @@ class Alternation(Ruleset):
         unit = state["units"][uid]
         if step is None or step.kind not in ("alternate", "fleeing"):
             return ("AA.ACT.2", "no unit is selected now")
-        rule = step.play_rule
+        rule, name = step.play_rule, sub_phase(step)
         if not alive(unit):
             return (rule, "the unit is destroyed")
         if unit["selected"]:
             return (rule, "the unit was already selected this phase")
         statuses = unit["statuses"]
         turn = unit["turn"]
-        name = step.name
         if name == "move_fleeing":
             fleeing = "falling_back" in statuses and on_table(unit)
             return None if fleeing else ("AA.MOV.2", "the unit is not falling back on the battlefield")
@@ -139,7 +145,7 @@ class Alternation(Ruleset):
         return self._go_actions(state, seat, step)
 
     def _go_actions(self, state: dict[str, Any], seat: str, step: Step) -> list[Action]:
-        name, rule = step.name, step.play_rule
+        name, rule = sub_phase(step), step.play_rule
         owners = SEATS if name == "resolve_combats" else (seat,)
         ready = [uid for uid, unit in state["units"].items()
                  if unit["owner"] in owners and self.ineligible(state, uid) is None]
@@ -181,7 +187,7 @@ class Alternation(Ruleset):
         awaiting = self.awaiting(state)
         if awaiting["action"] != "select" or step is None:
             rule = (awaiting["roll"]["rule"] if awaiting["action"] == "roll"
-                    else step.order_rule if awaiting["action"] in ("roll_off", "choose_order")
+                    else step.order_rule if step and awaiting["action"] in ("roll_off", "choose_order")
                     else (step.play_rule or step.rule) if step else "AA.ACT.2")
             raise Refused(f"no unit is selected now: the game awaits {awaiting['action']}", rule=rule)
         if "reaction" in awaiting:
@@ -190,7 +196,7 @@ class Alternation(Ruleset):
         if state["declared_done"][seat]:
             raise Refused("you declared you will select no more units this phase", rule="AA.ACT.4")
         if awaiting["seat"] != seat:
-            raise Refused(f"it is seat {awaiting['seat']}'s go", rule=TURN_RULE[step.name])
+            raise Refused(f"it is seat {awaiting['seat']}'s go", rule=TURN_RULE[sub_phase(step)])
         return step
 
     @handles("select")
@@ -200,29 +206,30 @@ class Alternation(Ruleset):
             self._overwatch(t, seat, command, awaiting)
             return
         step = self._on_go(t, seat)
+        name = sub_phase(step)
         state = t.state
         unit = state["units"][command.unit]
-        if unit["owner"] != seat and step.name != "resolve_combats":
-            raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule=TURN_RULE[step.name])
+        if unit["owner"] != seat and name != "resolve_combats":
+            raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule=TURN_RULE[name])
         why = self.ineligible(state, command.unit)
         if why:
             raise Refused(why[1], rule=why[0])
-        if not command.act and step.name in HOLD_REFUSAL:
-            rule, reason = HOLD_REFUSAL[step.name]
+        if not command.act and name in HOLD_REFUSAL:
+            rule, reason = HOLD_REFUSAL[name]
             raise Refused(reason, rule=rule)
-        if not command.act and step.name == "move_units" and unit["arriving"]:
+        if not command.act and name == "move_units" and unit["arriving"]:
             raise Refused("a unit arriving from reserve comes on; it cannot move zero", rule="AA.RES.1")
         targets = self._targets(state, command)
         distance = None if command.distance is None else inches(command.distance, "distance", 1000)
-        if step.name == "select_charges":
+        if name == "select_charges":
             self._check_charge(state, seat, targets, distance)
-        if step.name == "resolve_combats":
+        if name == "resolve_combats":
             self._check_combat(state, command.unit, targets)
-        data = {"unit": command.unit, "act": command.act, "sub_phase": step.name, "seat": seat}
+        data = {"unit": command.unit, "act": command.act, "sub_phase": name, "seat": seat}
         if distance is not None:
             data["distance"] = distance
         t.emit("UnitSelected", data, step.play_rule)
-        getattr(self, f"_selected_{step.name}")(t, seat, command.unit, command.act, targets, distance)
+        getattr(self, f"_selected_{name}")(t, seat, command.unit, command.act, targets, distance)
 
     @staticmethod
     def _targets(state: dict[str, Any], command: AlternatingSelect) -> list[str]:
@@ -235,7 +242,8 @@ class Alternation(Ruleset):
                 raise Malformed(f"target {target!r} is not an enemy unit", field="targets")
         return targets
 
-    def _selected_move_fleeing(self, t: Table, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
+    def _selected_move_fleeing(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
+                               distance: str | None) -> None:
         unit = t.state["units"][uid]
         if army.has_ability(unit, "ATSKNF"):  # CORE.DICE.1: automatic, not rolled
             self._regroup(t, uid, passed=True, automatic=True)
@@ -250,18 +258,20 @@ class Alternation(Ruleset):
         else:
             t.emit("RegroupFailed", {"unit": uid, "fall_back": "the players move it", **facts}, "AA.MOV.2")
 
-    def _selected_move_units(self, t: Table, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
+    def _selected_move_units(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
+                             distance: str | None) -> None:
         unit = t.state["units"][uid]
         if unit["arriving"]:
             t.emit("ReserveArrived", {"unit": uid}, "AA.RES.1")
         elif unit.get("embarked_in") and act:  # AA.ACT.5: disembarking is its own selection
             t.emit("UnitDisembarked", {"unit": uid, "transport": unit["embarked_in"]}, "AA.ACT.5")
 
-    def _selected_declare_shooting(self, t: Table, seat: str, uid: str, act: bool, targets: list,
-                                   distance: Any) -> None:
+    def _selected_declare_shooting(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
+                                   distance: str | None) -> None:
         """AA.SHO.2: the shots themselves are rolled with free_roll and their outcome recorded."""
 
-    def _selected_run(self, t: Table, seat: str, uid: str, act: bool, targets: list, distance: Any) -> None:
+    def _selected_run(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
+                      distance: str | None) -> None:
         """AA.RUN.1: selected means it counts as having run, whether it moves or not."""
 
     @handles("pass")
@@ -269,8 +279,9 @@ class Alternation(Ruleset):
         step = self._on_go(t, seat)
         state = t.state
         if not step.pass_points:
-            raise Refused(f"pass points are not used in {step.name.replace('_', ' ')}",
-                          rule={"run": "AA.RUN.1", "move_fleeing": "AA.MOV.2"}.get(step.name, "AA.ASL.1"))
+            name = sub_phase(step)
+            raise Refused(f"pass points are not used in {name.replace('_', ' ')}",
+                          rule={"run": "AA.RUN.1", "move_fleeing": "AA.MOV.2"}.get(name, "AA.ASL.1"))
         if state["pass_points"][seat] <= 0:
             raise Refused("you have no pass points left; select a unit", rule="AA.ACT.2")
         if not self.can_go(state, other(seat)):

@@ -22,11 +22,11 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
+from warlog.domain.rules.heresy.common import refuse_while_reacting
 from warlog.domain.rules.heresy.movement import Movement
-from warlog.domain.rules.heresy.reactions import Reactions
 from warlog.domain.rules.heresy.reserves import Reserves
 from warlog.domain.rules.heresy.rout import Rout
-from warlog.domain.rules.heresy.shooting import ATTACK_STEPS, Shooting
+from warlog.domain.rules.heresy.shooting import ATTACK_STEPS
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import RosterReading
@@ -46,7 +46,7 @@ STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MO
 
 
 @register
-class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
+class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions, Assault and Shooting
     name = "heresy"
     title = "Heresy (the older era's tables, seed 002)"
     summary = ("a roll-off for the first turn each battle round, then each player's Movement, Shooting and Assault, "
@@ -80,13 +80,13 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
     def step_over(self, state: dict[str, Any], step: Step) -> bool:
         if step.kind == "order":
             return state["step"]["first"] is not None
-        return state["step"].get("ended", False)
+        return bool(state["step"].get("ended", False))
 
     def end_step(self, t: Table, step: Step) -> None:
         if step.name == "move":
-            self.stationary_at_end_of_move(t, step.active)
+            self.stationary_at_end_of_move(t, self.turn_seat(step))
         if step.phase == "assault":
-            self.end_of_turn_statuses(t, step.active)
+            self.end_of_turn_statuses(t, self.turn_seat(step))
         super().end_step(t, step)
 
     def on_roll(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
@@ -161,6 +161,7 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
             if flow["winner"] is None:
                 return {"seat": None, "action": "roll_off"}
             return {"seat": flow["winner"], "action": "choose_order"}
+        active = self.turn_seat(step)  # every step after the roll-off for the first turn is a player's
         reaction = self.awaiting_reaction(state)
         if reaction is not None:
             return reaction
@@ -168,12 +169,12 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
         if strikers:
             return {"seat": state["units"][strikers[0]]["owner"], "action": "strike", "unit": strikers[0],
                     "rule": "RS.FGT.3"}
-        if step.name == "reserves" and self.arriving(state, step.active):
-            return {"seat": step.active, "action": "enter", "unit": self.arriving(state, step.active)[0],
-                    "rule": "HH.RES.2"}
-        if step.name == "rout" and self.falling_back(state, step.active):
-            return {"seat": step.active, "action": "fall_back", "unit": self.falling_back(state, step.active)[0],
-                    "rule": "HH.ROUT.2"}
+        arriving = self.arriving(state, active) if step.name == "reserves" else []
+        if arriving:
+            return {"seat": active, "action": "enter", "unit": arriving[0], "rule": "HH.RES.2"}
+        falling = self.falling_back(state, active) if step.name == "rout" else []
+        if falling:
+            return {"seat": active, "action": "fall_back", "unit": falling[0], "rule": "HH.ROUT.2"}
         return super().step_awaiting(state, step)
 
     def eligible(self, state: dict[str, Any], uid: str) -> bool:
@@ -185,13 +186,13 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
         action = awaiting["action"]
         if action == "react":
             if awaiting["reaction"] == "move":
-                return uid == awaiting["unit"]
+                return bool(uid == awaiting["unit"])
             return uid in self.snap_shooters(state, awaiting["against"])
         if action == "strike":
-            return uid == awaiting["unit"]
+            return bool(uid == awaiting["unit"])
         if action in ("enter", "fall_back"):
-            return uid in (self.arriving(state, step.active) if action == "enter"
-                           else self.falling_back(state, step.active))
+            active = self.turn_seat(step)
+            return uid in (self.arriving(state, active) if action == "enter" else self.falling_back(state, active))
         if action != "end_phase":
             return False
         if step.name == "move":
@@ -239,7 +240,7 @@ class Heresy(Reserves, Movement, Reactions, Rout, Combat, Shooting, Igougo):
         step = self.step(state)
         if step is not None and step.kind == "order":
             raise Refused("the battle round begins with the roll-off for the first turn", rule="CORE.DICE.3")
-        self.refuse_while_reacting(state)
+        refuse_while_reacting(state)
         if step is not None and seat == step.active and not state["rolls"]:
             if step.name == "reserves" and self.arriving(state, seat):
                 raise Refused(f"{self.arriving(state, seat)[0]} passed its reserve roll: bring it into play first",

@@ -32,8 +32,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.heresy.commands import Strike
 from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative
-from warlog.domain.rules.heresy.shooting import tables_gap
-from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.heresy.shooting import Shooting, tables_gap
 from warlog.domain.rules.ruleset import alive, applies, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 
@@ -60,7 +59,7 @@ def rolled_charge_gap(units: dict[str, Any], uid: str, target: str) -> str | Non
     return None
 
 
-class Assault(Igougo):
+class Assault(Shooting):
     """Mixed into `Heresy`: the charge roll, Locked in Combat and the fight."""
 
     # -- the charge ---------------------------------------------------------------------------
@@ -129,7 +128,8 @@ class Assault(Igougo):
 
     @staticmethod
     def foe(fight: dict[str, Any], uid: str) -> str:
-        a, b = fight["units"]
+        pair: list[str] = fight["units"]
+        a, b = pair
         return b if uid == a else a
 
     def fight_goes_on(self, t: Table, then: dict[str, Any] | None) -> None:
@@ -182,6 +182,8 @@ class Assault(Igougo):
 
     def strike_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
         fight = self.fight(state)
+        if fight is None:  # no fight, no strikers
+            return []
         units = state["units"]
         return [act.action("strike", "RS.FGT.3", f"{uid} strikes {self.foe(fight, uid)} at Initiative "
                            f"{fight['step']} with {fight['models'][uid]} models, one melee weapon (WS against WS)",
@@ -192,14 +194,13 @@ class Assault(Igougo):
     @handles("strike")
     def strike(self, t: Table, seat: str, command: Strike) -> None:
         state = t.state
-        strikers = self.strikers(state)
-        if state["rolls"] or not strikers or command.unit != strikers[0]:
+        strikers, fight = self.strikers(state), self.fight(state)
+        if state["rolls"] or fight is None or not strikers or command.unit != strikers[0]:  # strikers: in a fight
             raise Refused("no strike is awaited from this unit: a fight strikes in Initiative order"
                           + (f", {strikers[0]} next" if strikers else ""), rule="RS.FGT.3")
         units = state["units"]
         if units[command.unit]["owner"] != seat:
             raise Refused(f"{command.unit} belongs to seat {units[command.unit]['owner']}", rule="RS.FGT.3")
-        fight = self.fight(state)
         foe = self.foe(fight, command.unit)
         weapon = next((w for w in melee_weapons(units, command.unit, foe) if w["name"] == command.weapon), None)
         if weapon is None:

@@ -23,6 +23,7 @@ from warlog.domain.rules.heresy.common import (
     enemies_on_battlefield,
     named_enemies,
     on_battlefield,
+    refuse_while_reacting,
     rushed_block,
 )
 from warlog.domain.rules.ruleset import alive, applies, handles, inches, units_of
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 DOING = {"shooting": "shoot", "assault": "charge"}
+NOT_SELECTING = ("HH.MOV.1", "units move with `move` and `enter`; `select` picks a unit to shoot or charge")
 
 
 class Combat(Assault):
@@ -41,7 +43,7 @@ class Combat(Assault):
         step = self.step(state)
         unit = state["units"][uid]
         if step is None or step.phase not in DOING:
-            return ("HH.MOV.1", "units move with `move` and `enter`; `select` picks a unit to shoot or charge")
+            return NOT_SELECTING
         doing = DOING[step.phase]
         if unit["owner"] != step.active:
             return ("HH.MOV.5", f"it is seat {step.active}'s {step.phase} phase")
@@ -64,7 +66,7 @@ class Combat(Assault):
     def combat_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
         step = self.step(state)
         ready = [uid for uid, _ in units_of(state, seat) if self.combat_block(state, uid) is None]
-        if not ready:
+        if step is None or not ready:
             return []
         doing = DOING[step.phase]
         targets = act.subset(enemies_on_battlefield(state, seat), 1,
@@ -81,17 +83,18 @@ class Combat(Assault):
     @handles("select")
     def select(self, t: Table, seat: str, command: cmd.Select) -> None:
         state = t.state
-        self.refuse_while_reacting(state)
+        refuse_while_reacting(state)
+        step = self.step(state)
         block = self.combat_block(state, command.unit)
-        if block:
-            raise Refused(block[1], rule=block[0])
+        if block or step is None:  # no step: combat_block says NOT_SELECTING
+            rule, reason = block or NOT_SELECTING
+            raise Refused(reason, rule=rule)
         if not command.act:
             raise Malformed("a unit selected here shoots or charges (act: true); to do neither, end the phase",
                             field="act")
         if not command.targets:
             raise Malformed("name the target units (targets)", field="targets")
         targets = named_enemies(state, seat, command.targets, "targets")
-        step = self.step(state)
         rolled = step.phase == "assault" and command.distance is not None
         if step.phase == "shooting" and command.distance is not None:
             raise Malformed("a unit selected to shoot gives no distance", field="distance")

@@ -9,13 +9,14 @@ from typing import Any
 
 from warlog.domain import army
 from warlog.domain.rules.ruleset import alive, other
-from warlog.domain.rulings import Malformed, NotFound
+from warlog.domain.rulings import Malformed, NotFound, Refused
 
 LOCKED = "locked_in_combat"
 DIFFICULT_PENALTY = 2      # HH.MOV.4: difficult terrain reduces the move by 2"
 REACTION_RANGE = 12        # HH.REACT.1: an enemy unit ending its move within 12"
 RESERVES_ON = 3            # HH.RES.1: a D6, arriving on 3+
 DANGEROUS_FAILS_ON = 1     # HH.MOV.4 convention: a D6 per model, failed on a 1
+KIND_RULE = {"move": "HH.REACT.1", "snap_shots": "HH.RES.4"}  # the rule of each kind of reaction window
 Block = tuple[str, str] | None
 
 
@@ -78,6 +79,21 @@ def rushed_block(unit: dict[str, Any], doing: str) -> Block:
     if turn.get("rushed"):
         return ("HH.MOV.5", f"it rushed this turn: it cannot {doing}")
     return None
+
+
+def reaction_window(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The reaction window open now, the first of those waiting (`reactions`), or None."""
+    windows = state["step"].get("windows") or []
+    window: dict[str, Any] | None = windows[0] if windows else None
+    return window
+
+
+def refuse_while_reacting(state: dict[str, Any]) -> None:
+    """While a reaction window is open, the opponent answers it before the active player goes on."""
+    window = reaction_window(state)
+    if window is not None:
+        raise Refused(f"seat {window['seat']} answers the reaction to {window['against']} first",
+                      rule=KIND_RULE[window["kind"]])
 
 
 def reaction_seat(state: dict[str, Any]) -> str | None:

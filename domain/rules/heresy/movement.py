@@ -23,9 +23,9 @@ from warlog.domain.rules.heresy.common import (
     initiative,
     movement,
     movement_block,
+    refuse_while_reacting,
 )
-from warlog.domain.rules.heresy.reactions import checked_near, near_field
-from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_field
 from warlog.domain.rules.ruleset import alive, applies, handles, inches, units_of
 from warlog.domain.rulings import Malformed, Refused
 
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 MOVES = ("normal", "rush", "stationary")
 
 
-class Movement(Igougo):
+class Movement(Reactions):
     """Mixed into `Heresy`: the Move sub-phase."""
 
     def move_block(self, state: dict[str, Any], uid: str) -> Block:
@@ -93,7 +93,7 @@ class Movement(Igougo):
     def move_unit(self, t: Table, seat: str, command: Move) -> None:
         state = t.state
         uid = command.unit
-        self.refuse_while_reacting(state)
+        refuse_while_reacting(state)
         block = self.move_block(state, uid)
         if block:
             raise Refused(block[1], rule=block[0])

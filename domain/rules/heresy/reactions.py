@@ -26,6 +26,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.heresy.commands import React
 from warlog.domain.rules.heresy.common import (
+    KIND_RULE,
     LOCKED,
     REACTION_RANGE,
     Block,
@@ -35,9 +36,9 @@ from warlog.domain.rules.heresy.common import (
     named_enemies,
     on_battlefield,
     reaction_seat,
+    reaction_window,
 )
-from warlog.domain.rules.heresy.shooting import FACINGS, has_facings, tables_gap
-from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.heresy.shooting import FACINGS, Shooting, has_facings, tables_gap
 from warlog.domain.rules.ruleset import alive, applies, handles, inches, units_of
 from warlog.domain.rulings import Malformed, Refused
 
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 DIRECTIONS = ("toward", "away")
-KIND_RULE = {"move": "HH.REACT.1", "snap_shots": "HH.RES.4"}
 
 
 def snap_weapons(unit: dict[str, Any]) -> list[str]:
@@ -65,19 +65,9 @@ def checked_near(state: dict[str, Any], seat: str, near: Any) -> list[str]:
     return named_enemies(state, seat, near, "near")
 
 
-class Reactions(Igougo):
-    """Mixed into `Heresy`: opening, offering and answering reaction windows."""
-
-    @staticmethod
-    def window(state: dict[str, Any]) -> dict[str, Any] | None:
-        windows = state["step"].get("windows") or []
-        return windows[0] if windows else None
-
-    def refuse_while_reacting(self, state: dict[str, Any]) -> None:
-        window = self.window(state)
-        if window is not None:
-            raise Refused(f"seat {window['seat']} answers the reaction to {window['against']} first",
-                          rule=KIND_RULE[window["kind"]])
+class Reactions(Shooting):
+    """Mixed into `Heresy`: opening, offering and answering reaction windows (snap shots are `Shooting`'s attacks;
+    the window open now is `common.reaction_window`, which every part that must wait for it reads)."""
 
     def reaction_block(self, state: dict[str, Any], uid: str, kind: str, against: str) -> Block:
         unit = state["units"][uid]
@@ -120,7 +110,7 @@ class Reactions(Igougo):
 
     def close_dead_window(self, t: Table) -> bool:
         """A window nobody can answer any more closes by itself (the `progress` hook)."""
-        window = self.window(t.state)
+        window = reaction_window(t.state)
         if window is None:
             return False
         if window["kind"] == "move":
@@ -134,14 +124,14 @@ class Reactions(Igougo):
         return True
 
     def awaiting_reaction(self, state: dict[str, Any]) -> dict[str, Any] | None:
-        window = self.window(state)
+        window = reaction_window(state)
         if window is None:
             return None
         return {"seat": window["seat"], "action": "react", "reaction": window["kind"], "unit": window["unit"],
                 "against": window["against"], "rule": KIND_RULE[window["kind"]]}
 
     def react_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
-        window = self.window(state)
+        window = reaction_window(state)
         if window is None or window["seat"] != seat:
             return []
         against, rule = window["against"], KIND_RULE[window["kind"]]
@@ -178,7 +168,7 @@ class Reactions(Igougo):
         if seat == state.get("active_seat"):
             raise Refused("no reaction on your own turn: reactions are made in the opponent's turn",
                           rule="HH.REACT.1")
-        window = self.window(state)
+        window = reaction_window(state)
         if window is None or window["seat"] != seat:
             raise Refused("no reaction is offered to you now", rule="HH.REACT.1")
         rule = KIND_RULE[window["kind"]]
@@ -194,7 +184,7 @@ class Reactions(Igougo):
         if window["kind"] == "move":
             self._reaction_move(t, seat, command, window)
         else:
-            self._snap_shots(t, seat, command, window)
+            self._snap_shots(t, seat, command.unit, command, window)
 
     def _reaction_move(self, t: Table, seat: str, command: React, window: dict[str, Any]) -> None:
         uid = window["unit"]
@@ -211,8 +201,8 @@ class Reactions(Igougo):
         t.emit("ReactionMade", {**_ids(window), "direction": command.direction, "distance": distance,
                                 "up_to": most, "attested_by": seat}, "HH.REACT.1")
 
-    def _snap_shots(self, t: Table, seat: str, command: React, window: dict[str, Any]) -> None:
-        state, uid = t.state, command.unit
+    def _snap_shots(self, t: Table, seat: str, uid: str, command: React, window: dict[str, Any]) -> None:
+        state = t.state
         block = self.reaction_block(state, uid, "snap_shots", window["against"])
         if block:
             raise Refused(block[1], rule=block[0])

@@ -7,9 +7,15 @@ from typing import TYPE_CHECKING, Any
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.heresy.commands import Enter
-from warlog.domain.rules.heresy.common import RESERVES_ON, allowance, enemies_on_battlefield, initiative, movement
-from warlog.domain.rules.heresy.reactions import checked_near, near_field
-from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.heresy.common import (
+    RESERVES_ON,
+    allowance,
+    enemies_on_battlefield,
+    initiative,
+    movement,
+    refuse_while_reacting,
+)
+from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_field
 from warlog.domain.rules.ruleset import alive, applies, handles, inches, units_of
 from warlog.domain.rulings import Malformed, Refused
 
@@ -17,7 +23,7 @@ if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 
-class Reserves(Igougo):
+class Reserves(Reactions):
     """Mixed into `Heresy`: the hooks it calls for the Reserves sub-phase."""
 
     def begin_reserves(self, t: Table, seat: str) -> None:
@@ -65,7 +71,7 @@ class Reserves(Igougo):
         uid = command.unit
         if step is None or step.name != "reserves" or step.active is None:
             raise Refused("units enter play in their owner's Reserves sub-phase", rule="HH.RES.2")
-        self.refuse_while_reacting(state)
+        refuse_while_reacting(state)
         if seat != step.active:
             raise Refused(f"it is seat {step.active}'s Reserves sub-phase", rule="HH.RES.2")
         unit = state["units"][uid]

@@ -15,8 +15,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.heresy.commands import FallBack
 from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative, on_battlefield
-from warlog.domain.rules.heresy.reactions import checked_near, near_field
-from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_field
 from warlog.domain.rules.ruleset import alive, applies, handles, units_of
 from warlog.domain.rulings import Refused
 
@@ -29,7 +28,7 @@ def must_fall_back(unit: dict[str, Any]) -> bool:
     return on_battlefield(unit) and "routed" in unit["statuses"] and LOCKED not in unit["statuses"]
 
 
-class Rout(Igougo):
+class Rout(Reactions):
     """Mixed into `Heresy`: the Rout sub-phase."""
 
     def begin_rout(self, t: Table, seat: str) -> None:

@@ -32,7 +32,8 @@ from warlog.domain.attacks.tables import HERESY
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.heresy.commands import Shoot
-from warlog.domain.rules.heresy.common import enemies_on_battlefield, is_vehicle
+from warlog.domain.rules.heresy.common import enemies_on_battlefield, is_vehicle, refuse_while_reacting
+from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.common import members
 from warlog.domain.rules.ruleset import alive, applies, handles, units_of
 from warlog.domain.rulings import Malformed, NotFound, Refused
@@ -47,7 +48,8 @@ SNAP_KINDS = ("heavy", "ordnance")
 
 def armour(unit: dict[str, Any]) -> dict[str, int] | None:
     """The older editions' armour values (front, side, rear) of a vehicle's first model, if the roster gives them."""
-    return unit["models"][0].get("armour")
+    values: dict[str, int] | None = unit["models"][0].get("armour")
+    return values
 
 
 def has_facings(unit: dict[str, Any]) -> bool:
@@ -104,7 +106,7 @@ def heresy_profile(units: dict[str, Any], uid: str, weapon: dict[str, Any], targ
     return Profile(arms, aimed, Situation(models=models, snap_shots=snap_shots), HERESY)
 
 
-class Shooting(AttackDriver):
+class Shooting(AttackDriver, Igougo):
     """Mixed into `Heresy`: `shoot`, and what the shared attack driver reads for every heresy attack (shots, snap
     shots, strikes): the target with its attached leader, a vehicle's hull points, what follows the attack."""
 
@@ -149,7 +151,7 @@ class Shooting(AttackDriver):
     def shoot(self, t: Table, seat: str, command: Shoot) -> None:
         state = t.state
         step = self.step(state)
-        self.refuse_while_reacting(state)
+        refuse_while_reacting(state)
         if step is None or step.phase != "shooting" or state["rolls"]:
             raise Refused("a unit selected to shoot fires in the Shooting phase, one weapon at a time",
                           rule="HH.MOV.5")

@@ -2,9 +2,9 @@
 Charge and Fight phases in each player's turn.
 
 Distances and visibility are the table's (CORE.DIST.1): commands carry what the players measured; the
-service rolls, counts and applies the results. Each phase lives in its own module; this one wires them,
-keeps who is engaged with whom, and answers which unit may be selected now (`ineligible`), which is
-what `actions` offers and what `select` is judged by.
+service rolls, counts and applies the results. Each phase lives in its own module, on the parts it calls
+(`engagement` keeps who is engaged with whom); this one wires them and answers which unit may be selected
+now (`ineligible`), which is what `actions` offers and what `select` is judged by.
 """
 from __future__ import annotations
 
@@ -17,14 +17,12 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.charge import Charge
 from warlog.domain.rules.reference.choices import AttackChoices
-from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.reference.commands import ReferenceSelect, Revive
 from warlog.domain.rules.reference.common import attached_to, engaged, members, on_battlefield
-from warlog.domain.rules.reference.effects import Persisting
 from warlog.domain.rules.reference.fight import Fight
 from warlog.domain.rules.reference.movement import Movement
-from warlog.domain.rules.reference.shooting import Shooting, shooting_types
+from warlog.domain.rules.reference.shooting import shooting_types
 from warlog.domain.rules.reference.split import Splitting
 from warlog.domain.rules.reference.unit_actions import UnitActions
 from warlog.domain.rules.registry import register
@@ -43,7 +41,7 @@ ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard":
 
 
 @register
-class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase, Movement, Shooting, Charge, Fight, Igougo):
+class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
     name = "reference"
     title = "Reference sheet (10th-edition style turns, seed 001)"
     summary = ("each player's turn in five phases (Command, Movement, Shooting, Charge, Fight), with command points, "
@@ -164,8 +162,8 @@ class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase,
             awaiting = self.fight_awaiting(state, step)
             if awaiting is not None:
                 return awaiting
-        if step is not None and step.phase == "charge" and self.pending_charge(state):
-            charge = self.pending_charge(state)
+        charge = self.pending_charge(state) if step is not None and step.phase == "charge" else None
+        if charge:
             return {"seat": charge["seat"], "action": "charge_move", "unit": charge["unit"]}
         return super().step_awaiting(state, step)
 
@@ -179,7 +177,8 @@ class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase,
         if step.phase == "fight":
             offered += self.fight_actions(state, seat, awaiting)
         elif awaiting["action"] == "charge_move":
-            offered += self.charge_move_actions(state, self.pending_charge(state)) if awaiting["seat"] == seat else []
+            charge = self.pending_charge(state)
+            offered += self.charge_move_actions(state, charge) if awaiting["seat"] == seat and charge else []
         elif awaiting["seat"] == seat and step.phase != "command":
             ready = [uid for uid, _ in units_of(state, seat) if self.ineligible(state, uid) is None]
             offered += getattr(self, f"{step.phase}_actions")(state, seat, ready)
@@ -227,30 +226,6 @@ class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase,
     def _hazards(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         self.hazards(t, request, roll["faces"])
 
-    # -- who is engaged with whom --------------------------------------------------------
-
-    def engage(self, t: Table, units: list[str], targets: list[str], rule: str, reason: str) -> None:
-        everyone = [u for target in targets for u in members(t.state["units"], target)]
-        t.emit("UnitsEngaged", {"units": units, "with": everyone, "reason": reason}, rule)
-        for uid in units + everyone:
-            self.change_status(t, uid, "engaged", True, rule, reason=reason)
-
-    def disengage(self, t: Table, uid: str, rule: str, reason: str) -> None:
-        """The unit is no longer engaged; an enemy left with nobody engaged with it is unengaged too."""
-        units = t.state["units"]
-        foes = list(units[uid].get("engaged_with", []))
-        t.emit("EngagementEnded", {"unit": uid, "with": foes, "reason": reason}, rule)
-        for other_uid in [uid, *foes]:
-            if not units[other_uid].get("engaged_with") and alive(units[other_uid]):
-                for status in ("engaged", "locked_in_combat"):
-                    self.change_status(t, other_uid, status, False, rule,
-                                       reason=reason if other_uid == uid else f"{uid} {reason}")
-
-    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
-        super().casualties(t, uid, models, wounds, rule, **extra)
-        if not alive(t.state["units"][uid]) and t.state["units"][uid].get("engaged_with"):
-            self.disengage(t, uid, "CORE.STR.2", "was destroyed")
-
     def records(self, state: dict[str, Any], seat: str) -> list[Action]:
         offered = super().records(state, seat) + self.effect_records(state, seat)
         short = [uid for uid, unit in units_of(state, seat) if unit["models_alive"] < army.model_count(unit)]
@@ -291,52 +266,12 @@ class Reference(UnitActions, Persisting, Splitting, AttackChoices, CommandPhase,
         if unit["starting_strength"] == 1:
             unit["wounds_lost"] = 0  # with its full W
 
-    @handles("start_game")
-    def start_game(self, t: Table, seat: str, command: cmd.StartGame) -> None:
-        units = t.state["units"]
-        for uid, unit in units.items():
-            for foe in unit.get("engaged_with", []):
-                if foe not in units or units[foe]["owner"] == unit["owner"]:
-                    raise Refused(f"{uid}'s engaged_with names {foe!r}, which is no enemy unit", rule="SVC.SETUP")
-        super().start_game(t, seat, command)
-
     # -- appliers ------------------------------------------------------------------------
-
-    @applies("GameStarted")
-    def _started(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        Ruleset._started(self, state, data, entry)
-        units = state["units"]
-        for uid, unit in units.items():  # the army names whom it starts engaged with; both sides know
-            for foe in unit.setdefault("engaged_with", []):
-                if uid not in units[foe].setdefault("engaged_with", []):
-                    units[foe]["engaged_with"].append(uid)
-        for unit in units.values():
-            unit["engaged_with"].sort()
-            if unit["engaged_with"] and "engaged" not in unit["statuses"]:
-                unit["statuses"] = sorted(unit["statuses"] + ["engaged"])
 
     @applies("OrderChosen")
     def _order(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
         Ruleset._order(self, state, data, entry)
         state["turn_order"] = [data["first"], other(data["first"])]
-
-    @applies("UnitsEngaged")
-    def _engaged(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        units = state["units"]
-        for uid in data["units"]:
-            for foe in data["with"]:
-                for a, b in ((uid, foe), (foe, uid)):
-                    near = units[a].setdefault("engaged_with", [])
-                    if b not in near:
-                        near.append(b)
-                        near.sort()
-
-    @applies("EngagementEnded")
-    def _disengaged(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        units = state["units"]
-        units[data["unit"]]["engaged_with"] = []
-        for foe in data["with"]:
-            units[foe]["engaged_with"] = [u for u in units[foe].get("engaged_with", []) if u != data["unit"]]
 
     @applies("UnitSelected")
     def _selected(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.commands import ChargeMove, ReferenceSelect
 from warlog.domain.rules.reference.common import foes, members, not_a_unit_alone, remember_roll
+from warlog.domain.rules.reference.engagement import Engagement
 from warlog.domain.rules.ruleset import alive, applies, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 
@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 MAX_CHARGE = 12  # RS.CHG.1: within 12" of an enemy unit
 
 
-class Charge(Igougo):
-    """Mixed into `Reference`."""
+class Charge(Engagement):
+    """Mixed into `Reference`: a charge that reaches engages its targets (`Engagement`)."""
 
     @staticmethod
     def charge_targets(state: dict[str, Any], seat: str) -> list[str]:

@@ -30,9 +30,11 @@ from warlog.domain.attacks import ATTACKER, Need, from_data, rerollable_rolls, r
 from warlog.domain.attacks.driver import need_data
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.basics import held_by
+from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import Allocate, CommandReroll, KeepDice
 from warlog.domain.rules.reference.common import STRATAGEMS
+from warlog.domain.rules.reference.shooting import Shooting
 from warlog.domain.rules.ruleset import applies, handles
 from warlog.domain.rulings import Refused
 
@@ -42,9 +44,9 @@ if TYPE_CHECKING:
 REROLL = "Command Re-roll"
 
 
-class AttackChoices(Igougo):
-    """Mixed into `Reference` (with `Shooting`, the attack driver, whose `attack_goes_on` it feeds, and
-    `stratagem_targets`): the driver's `batch_rolled` hook, the pauses' actions and commands."""
+class AttackChoices(CommandPhase, Shooting):
+    """Mixed into `Reference`, on `Shooting` (the attack driver: its `batch_rolled` hook answered here, its
+    `batch_done` fed) and `CommandPhase` (`stratagem_targets`): the pauses' actions and commands."""
 
     @staticmethod
     def attack_pause(state: dict[str, Any]) -> dict[str, Any] | None:
@@ -91,10 +93,9 @@ class AttackChoices(Igougo):
     def _pause_of(self, state: dict[str, Any], seat: str, kind: str, rule: str) -> dict[str, Any]:
         pause = self.attack_pause(state)
         if pause is None or pause["kind"] != kind:
-            raise Refused(f"no attack waits for {'a group to save' if kind == 'allocate' else 'a re-roll'} now",
-                          rule=rule)
-        if pause["seat"] != seat:
-            raise Refused(f"seat {pause['seat']} chooses here", rule=rule)
+            wanted = "a group to save" if kind == "allocate" else "a re-roll"
+            raise Refused(f"no attack waits for {wanted} now", rule=rule)
+        held_by(pause["seat"], seat, rule, f"seat {pause['seat']} chooses here")
         return pause
 
     @handles("command_reroll")

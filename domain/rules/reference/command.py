@@ -2,15 +2,15 @@
 (EXT.OBJ.1, EXT.VP.1)."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.commands import UseStratagem
 from warlog.domain.rules.reference.common import STRATAGEMS, attached_to, members, objective_control, remember_roll
-from warlog.domain.rules.reference.effects import DURATIONS, duration_of
+from warlog.domain.rules.reference.effects import DURATIONS, Persisting, duration_of
 from warlog.domain.rules.ruleset import SEATS, Step, alive, applies, handles, units_of
 from warlog.domain.rulings import Malformed, Refused
 
@@ -20,27 +20,28 @@ if TYPE_CHECKING:
 VP_PER_OBJECTIVE, VP_TURN_CAP = 5, 15
 
 
-class CommandPhase(Igougo):
-    """Mixed into `Reference`: the start of each player's turn, and CP spent at any time."""
+class CommandPhase(Persisting):
+    """Mixed into `Reference`: the start of each player's turn, and CP spent at any time (a stratagem's effect
+    persists, `Persisting`)."""
 
     keeps_vp = True
 
     def begin_turn(self, t: Table, step: Step) -> None:
-        state = t.state
+        state, active = t.state, self.turn_seat(step)
         expired = sorted(uid for uid, unit in state["units"].items() if unit["turn"])
         # CORE.PER.2: what lasted "until the end of the turn" (Advanced, Fell Back, Fights First, charged) ends
-        t.emit("TurnStarted", {"seat": step.active, "battle_round": state["battle_round"], "expired": expired},
+        t.emit("TurnStarted", {"seat": active, "battle_round": state["battle_round"], "expired": expired},
                "CORE.PER.2")
         for seat in SEATS:  # RS.CMD.1: both players gain 1 CP
             t.emit("CommandPointGained", {"seat": seat, "cp": state["cp"][seat] + 1}, "RS.CMD.1")
         units = state["units"]
-        for uid, unit in units_of(state, step.active):  # RS.CMD.2, CORE.OFF.1: reserves test too
+        for uid, unit in units_of(state, active):  # RS.CMD.2, CORE.OFF.1: reserves test too
             if not alive(unit) or attached_to(units, uid):
                 continue  # a leader tests with its bodyguard, as one unit
             band = army.unit_strength(units, uid)
             shocked = any("battle_shocked" in units[m]["statuses"] for m in members(units, uid))
             if shocked or band in ("half", "below_half"):
-                self.battle_shock_roll(t, step.active, uid, band)
+                self.battle_shock_roll(t, active, uid, band)
 
     def battle_shock_roll(self, t: Table, seat: str, uid: str, band: str, rule: str = "RS.CMD.2",
                           **context: Any) -> None:
@@ -135,7 +136,7 @@ class CommandPhase(Igougo):
         return act.keyed(state["options"]["objectives"], act.subset(near, 0, "units with models within range"),
                          "for each objective marker, the units within range of it (measured at the table)")
 
-    def score(self, t: Table, seat: str, claims: dict[str, list[str]]) -> None:
+    def score(self, t: Table, seat: str, claims: Mapping[str, Sequence[str]]) -> None:
         state = t.state
         for marker, near in claims.items():
             if marker not in state["options"]["objectives"]:

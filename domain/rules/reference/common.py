@@ -1,7 +1,7 @@
 """What every phase of `reference` reads: engagement, the battlefield, attached units."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from warlog.domain.rules.ruleset import alive
@@ -29,7 +29,8 @@ def weapon_keywords(weapon: dict[str, Any]) -> set[str]:
 
 
 def first_model(unit: dict[str, Any]) -> dict[str, Any]:
-    return unit["models"][0]
+    model: dict[str, Any] = unit["models"][0]
+    return model
 
 
 def leader_of(units: dict[str, dict[str, Any]], uid: str) -> str | None:
@@ -41,7 +42,7 @@ def leader_of(units: dict[str, dict[str, Any]], uid: str) -> str | None:
 
 def attached_to(units: dict[str, dict[str, Any]], uid: str) -> str | None:
     """The bodyguard a standing leader is attached to, while it stands: the two are one unit (CORE.STR.1)."""
-    bodyguard = units[uid].get("leader_of")
+    bodyguard: str | None = units[uid].get("leader_of")
     if bodyguard and bodyguard in units and alive(units[bodyguard]) and alive(units[uid]):
         return bodyguard
     return None
@@ -71,7 +72,7 @@ def not_a_unit_alone(units: dict[str, dict[str, Any]], uids: Iterable[str]) -> t
     return None
 
 
-def objective_control(state: dict[str, Any], claims: dict[str, list[str]]) -> dict[str, Any]:
+def objective_control(state: dict[str, Any], claims: Mapping[str, Sequence[str]]) -> dict[str, Any]:
     """EXT.OBJ.1: each marker goes to the seat whose models within range (attested) sum the higher OC;
     battle-shocked models count OC 0."""
     units = state["units"]
@@ -83,7 +84,7 @@ def objective_control(state: dict[str, Any], claims: dict[str, list[str]]) -> di
             if on_battlefield(unit) and "battle_shocked" not in unit["statuses"]:
                 oc[unit["owner"]] += unit["models_alive"] * (first_model(unit).get("OC") or 0)
         result[marker] = {"oc": oc, "units": list(near),
-                          "controlled_by": None if oc["A"] == oc["B"] else max(oc, key=oc.get)}
+                          "controlled_by": None if oc["A"] == oc["B"] else max(oc, key=oc.__getitem__)}
     return result
 
 

@@ -11,10 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.basics import held_by
 from warlog.domain.rules.reference.commands import Consolidate, EndFight, PileIn, ReferenceSelect
 from warlog.domain.rules.reference.common import attached_to, engaged, foes, not_a_unit_alone, on_battlefield
+from warlog.domain.rules.reference.engagement import Engagement
+from warlog.domain.rules.reference.shooting import Shooting
 from warlog.domain.rules.ruleset import SEATS, Step, alive, applies, handles, inches, other
+from warlog.domain.rules.shared_appliers import adds_unit, sets_field
 from warlog.domain.rulings import Refused
 
 if TYPE_CHECKING:
@@ -24,8 +27,9 @@ PILE_IN = CONSOLIDATE = 3  # inches
 MODES = ("ongoing", "engaging", "objective", "none")
 
 
-class Fight(Igougo):
-    """Mixed into `Reference`."""
+class Fight(Shooting, Engagement):
+    """Mixed into `Reference`: its attacks are `Shooting`'s (RS.ATK.*), its consolidations engage and disengage
+    (`Engagement`)."""
 
     def begin_fight(self, t: Table, step: Step) -> None:
         units = t.state["units"]
@@ -40,7 +44,8 @@ class Fight(Igougo):
 
     def stage_seat(self, state: dict[str, Any], step: Step, done: str) -> str | None:
         """Pile-in and consolidation: the active player's units first, then the opponent's (RS.FGT.1, RS.FGT.4)."""
-        for seat in (step.active, other(step.active)):
+        active = self.turn_seat(step)
+        for seat in (active, other(active)):
             if self.still_to(state, seat, done):
                 return seat
         return None
@@ -72,7 +77,7 @@ class Fight(Igougo):
         if not able:
             return None
         last = self.fight_stage(state).get("last")
-        preferred = other(last) if last else other(step.active)
+        preferred = other(last) if last else other(self.turn_seat(step))
         return preferred if preferred in able else able[0]
 
     def fight_awaiting(self, state: dict[str, Any], step: Step) -> dict[str, Any] | None:
@@ -174,8 +179,7 @@ class Fight(Igougo):
         if step is None or step.phase != "fight" or awaiting["action"] != action:
             raise Refused(f"no {action.replace('_', ' ')} is awaited now: the game awaits {awaiting['action']}",
                           rule=rule)
-        if awaiting["seat"] != seat:
-            raise Refused(f"it is seat {awaiting['seat']}'s go", rule=rule)
+        held_by(awaiting["seat"], seat, rule, f"it is seat {awaiting['seat']}'s go")
         return step
 
     @handles("pile_in")
@@ -260,17 +264,9 @@ class Fight(Igougo):
         else:
             fight["eligible"] += [u for u in data["units"] if u not in fight["eligible"]]
 
-    @applies("PiledIn")
-    def _piled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["fight"]["piled"].append(data["unit"])
-
-    @applies("UnitFought")
-    def _fought(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["fight"]["current"] = None
-
-    @applies("Consolidated")
-    def _consolidated(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["fight"]["consolidated"].append(data["unit"])
+    _piled = adds_unit("PiledIn", "fight", "piled")
+    _fought = sets_field("UnitFought", "fight", "current", None)
+    _consolidated = adds_unit("Consolidated", "fight", "consolidated")
 
     @applies("FightStageEnded")
     def _stage_ended(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:

@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING, Any
 from warlog.domain import army
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import ReferenceSelect
 from warlog.domain.rules.reference.common import all_monster_or_vehicle, engaged, members, on_battlefield, remember_roll
+from warlog.domain.rules.reference.engagement import Engagement
+from warlog.domain.rules.reference.shooting import Shooting
 from warlog.domain.rules.ruleset import alive, applies, units_of
 from warlog.domain.rulings import Malformed, Refused
 
@@ -22,8 +24,9 @@ MOVE_RULE = {"normal": "RS.MOV.2", "advance": "RS.MOV.3", "remain_stationary": "
              "ingress": "RS.RES.1", "disembark": "CORE.OFF.1"}
 
 
-class Movement(Igougo):
-    """Mixed into `Reference`."""
+class Movement(CommandPhase, Shooting, Engagement):
+    """Mixed into `Reference`: a Desperate Escape deals `Shooting`'s damage and calls for `CommandPhase`'s
+    battle-shock roll; falling back disengages (`Engagement`)."""
 
     @staticmethod
     def movement_ineligible(state: dict[str, Any], unit: dict[str, Any]) -> tuple[str, str] | None:

@@ -10,6 +10,7 @@ from warlog.domain.attacks import Profile, Situation, to_data, weapon_from
 from warlog.domain.attacks.driver import AttackDriver, keep_lines, line_standing, standing_target
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.commands import Attack, ReferenceSelect
 from warlog.domain.rules.reference.common import (
     attached_to,
@@ -65,7 +66,7 @@ def shooting_types(unit: dict[str, Any]) -> list[str]:
     return [kind for kind in SHOOTING if shooting_problem(unit, kind) is None]
 
 
-class Shooting(AttackDriver):
+class Shooting(AttackDriver, Igougo):
     """Mixed into `Reference`: the Shooting phase, and the data and hooks the shared attack driver reads."""
 
     attack_party = staticmethod(members)
@@ -105,7 +106,9 @@ class Shooting(AttackDriver):
     @staticmethod
     def models_left(unit: dict[str, Any]) -> int:
         """RS.FGT.3: each model picks one melee weapon; these have not attacked yet."""
-        return unit["models_alive"] - unit["turn"].get("melee_models", 0)
+        standing: int = unit["models_alive"]
+        attacked: int = unit["turn"].get("melee_models", 0)
+        return standing - attacked
 
     @staticmethod
     def targets_of(state: dict[str, Any], uid: str, phase: str) -> list[str]:

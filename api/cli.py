@@ -264,6 +264,23 @@ def reshard(args: argparse.Namespace) -> None:
         sys.exit(f"warlog reshard: {refused}")
 
 
+class RosterReaders:
+    """`warlog import --ruleset`'s choices: the rulesets that read roster files, from the registry, read only when
+    argparse asks (the CLI's other commands load no ruleset)."""
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names()
+
+    def __iter__(self) -> Any:
+        return iter(self.names())
+
+    @staticmethod
+    def names() -> tuple[str, ...]:
+        from warlog.api.rosters import readers
+
+        return readers()
+
+
 def import_roster(args: argparse.Namespace) -> None:
     """A roster file (.rosz, .ros, New Recruit JSON) as the contract's units, printed as JSON."""
     from pathlib import Path
@@ -339,7 +356,7 @@ def main(argv: list[str] | None = None) -> None:
     reading = commands.add_parser("import", help="convert a roster file to units (JSON)",
                                   description=import_roster.__doc__)
     reading.add_argument("file", help="a .rosz, .ros or New Recruit .json roster")
-    reading.add_argument("--ruleset", choices=("reference", "alternating", "heresy"), default=None,
+    reading.add_argument("--ruleset", choices=RosterReaders(), default=None,
                          help="default: the one the roster's game system plays as")
     reading.set_defaults(func=import_roster)
     checking = commands.add_parser("verify", help="check an events export with no server (a judge's proof)",

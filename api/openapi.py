@@ -18,6 +18,7 @@ from fastapi import FastAPI
 
 from warlog.api import errors, schemas, wire, wire_audit
 from warlog.api.routes.pages import QrRequest  # a page helper's body, kept beside its route
+from warlog.domain.rules import registry
 
 ROLES = ("A", "B", "spectator")
 SECURITY_SCHEMES = {
@@ -90,10 +91,17 @@ def plain_references(document: dict[str, Any]) -> None:
 
 
 def install(app: FastAPI) -> None:
+    """The document is built when first asked for and kept; a ruleset registered or unregistered since (an
+    installed package's, a test's) builds it again, so its name and its commands are in it."""
     generate = app.openapi
+    built_at: list[int] = []  # the registry's generation the kept document was built at
 
     def openapi() -> dict[str, Any]:
+        if built_at != [registry.generation()]:
+            app.openapi_schema = None
         if app.openapi_schema is None:
+            registry.load()
+            built_at[:] = [registry.generation()]
             document = generate()  # FastAPI's, which it caches in app.openapi_schema
             document.setdefault("components", {}).setdefault("schemas", {}).update(components())
             document["components"]["securitySchemes"] = SECURITY_SCHEMES

@@ -1,11 +1,13 @@
 """Request and response models: the boundary translates types once."""
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import json
 import math
 import re
 from collections.abc import Iterable, Iterator
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_type_hints
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 from pydantic.json_schema import models_json_schema
@@ -316,21 +318,92 @@ def parse_json(raw: bytes) -> Any:
     return body
 
 
-def parse_command(body: Any) -> cmd.Command:
-    """JSON -> a domain command; unknown types and wrong fields are 422 naming the field."""
+def parse_command(body: Any, ruleset: str) -> cmd.Command:
+    """JSON -> a command of the game's ruleset, read by that ruleset's union in one parse. A body it refuses is
+    judged as the wire takes it (`wire_commands`: each type with the fields every ruleset gives it): unknown
+    types and malformed fields are 422 naming the field; a type, or a field, that only another ruleset takes is
+    well formed, and this game's rules refuse it (409), as they always have."""
     if not isinstance(body, dict) or not isinstance(body.get("type"), str):
         raise Malformed('the body must be a JSON object with a "type"', field="type")
-    command_class = cmd.COMMANDS.get(body["type"])
-    if command_class is None:
-        raise Malformed(f"unknown command type {body['type']!r}; known: {', '.join(sorted(cmd.COMMANDS))}",
-                        field="type")
-    fields = {k: v for k, v in body.items() if k != "type"}
     try:
-        return cmd.keep_sent(adapter(command_class).validate_python(fields), body)
+        return cmd.keep_sent(registry.union(ruleset).validate_python(body), body)
+    except ValidationError:
+        return cmd.keep_sent(as_the_wire_takes(body, ruleset), body)
+
+
+def as_the_wire_takes(body: dict[str, Any], ruleset: str) -> cmd.Command:
+    """A body the ruleset's union refused, read by the wire's class of its type (422 as that class says); a
+    field of it that this ruleset's class lacks (another ruleset's select's) is left out of the command and
+    kept in what was sent, which no action this game offers admits."""
+    type_ = body["type"]
+    wire = wire_commands().get(type_)
+    if wire is None:
+        raise Malformed(f"unknown command type {type_!r}; known: {', '.join(sorted(wire_commands()))}", field="type")
+    fields = {k: v for k, v in body.items() if k != "type"}
+    own = registry.table(ruleset).get(type_)
+    try:
+        command: cmd.Command = adapter(wire).validate_python(fields)
+        if own is None or own is wire:
+            return command  # a command of another ruleset: none of this game's (409)
+        names = {f.name for f in dataclasses.fields(own)}
+        mine: cmd.Command = adapter(own).validate_python({k: v for k, v in fields.items() if k in names})
+        return mine
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise Malformed(f"{body['type']}: {where}: {first['msg']}", field=where or None) from None
+        raise Malformed(f"{type_}: {where}: {first['msg']}", field=where or None) from None
+
+
+_wire: dict[int, dict[str, type[cmd.Command]]] = {}
+
+
+def wire_commands() -> dict[str, type[cmd.Command]]:
+    """Every command type some registered ruleset takes, by type, as the wire takes it: its one class, or for a
+    type several rulesets extend (select) one class with every field any of theirs has (`merged`). Built again
+    when the registry changes."""
+    registry.load()
+    generation = registry.generation()
+    found = _wire.get(generation)
+    if found is None:
+        _wire.clear()
+        found = _wire[generation] = {type_: classes[0] if len(classes) == 1 else merged(type_, classes)
+                                     for type_, classes in sorted(registry.known().items())}
+    return found
+
+
+def merged(type_: str, classes: tuple[type[cmd.Command], ...]) -> type[cmd.Command]:
+    """One class of every field these classes (each ruleset's extension of one shared base) have, in the order
+    the base records them (`recorded`) and then as they come: a field only some of them require is optional
+    here, so that what it lacks is judged by the game's own class."""
+    base = cmd.SHARED.get(type_, classes[0])
+    found: dict[str, tuple[type[cmd.Command], dataclasses.Field[Any]]] = {}
+    for command_class in classes:
+        for f in dataclasses.fields(command_class):
+            found.setdefault(f.name, (command_class, f))
+    shared = {f.name for f in dataclasses.fields(base)}
+    order = [name for name in base.recorded if name in found] + [name for name in found if name not in base.recorded]
+    specs = []
+    for name in order:
+        owner, f = found[name]
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        default = dataclasses.field(default=None) if required and name not in shared else \
+            dataclasses.field(default=f.default, default_factory=f.default_factory)
+        specs.append((name, get_type_hints(owner, include_extras=True)[name], default))
+    wide = dataclasses.make_dataclass(base.__name__, specs, bases=(cmd.Command,), frozen=True, kw_only=True,
+                                      namespace={"type": type_, "recorded": base.recorded, "__doc__": base.__doc__,
+                                                 "takers": takers(type_, classes)})
+    return wide
+
+
+def takers(type_: str, classes: tuple[type[cmd.Command], ...]) -> dict[str, list[str]]:
+    """For each field of a type several rulesets extend: the rulesets whose class of it has the field."""
+    out: dict[str, list[str]] = {}
+    for name in registry.names():
+        command_class = registry.table(name).get(type_)
+        if command_class in classes:
+            for f in dataclasses.fields(command_class):
+                out.setdefault(f.name, []).append(name)
+    return out
 
 
 def parse_army(body: Any) -> list[dict[str, Any]]:
@@ -419,7 +492,7 @@ ROLL_OFF = {"type": "object", "additionalProperties": False, "required": ["A", "
 # a field the players measure at the table (CORE.DIST.1): inches, any JSON number, recorded as a string; the range
 # of each moment is the offered action's (`actions`), and no rule reads more than 1000"
 MEASURED = {"distance": "inches measured at the table (a number; each moment's range is in the offered action)",
-            "pile_in": "reference Overrun fight: inches of its extra pile-in (up to 3\")"}
+            "pile_in": "an Overrun fight: inches of its extra pile-in (up to 3\")"}
 
 
 def measured(name: str) -> dict[str, Any]:
@@ -450,17 +523,37 @@ def command_schema(type_: str, command_class: type) -> dict[str, Any]:
                 else option for option in field_schema["anyOf"]]}
         elif untyped and name in MEASURED:
             properties[name] = measured(name)
+    say_who_takes(schema, getattr(command_class, "takers", None))
     return as_text(schema)
+
+
+def say_who_takes(schema: dict[str, Any], takers: dict[str, list[str]] | None) -> None:
+    """A type several rulesets extend (`merged`): each field that not all of them take says whose it is (a game
+    of another ruleset refuses it: no action it offers has the field)."""
+    if not takers:
+        return
+    everyone = list(dict.fromkeys(ruleset for rulesets in takers.values() for ruleset in rulesets))
+    for name, field_schema in schema["properties"].items():
+        whose = takers.get(name, everyone)
+        if whose == everyone:
+            continue
+        said = field_schema.get("description")
+        rulesets = ", ".join(f"`{ruleset}`" for ruleset in whose)
+        field_schema["description"] = f"{rulesets} only{': ' + said if said else ''}"
+    schema["description"] = (f"{inspect.cleandoc(schema['description'])} The fields are those of every ruleset's "
+                             f"{schema['title']}; a field that names its ruleset is that ruleset's own.")
 
 
 def command_components() -> dict[str, Any]:
     """Every command body as a component, and `Command`: one of them, told apart by `type` (a discriminator)."""
-    named = {type_: command_name(type_) for type_ in sorted(cmd.COMMANDS)}
-    components = {named[type_]: command_schema(type_, cmd.COMMANDS[type_]) for type_ in named}
+    wire = wire_commands()
+    named = {type_: command_name(type_) for type_ in wire}
+    components = {named[type_]: command_schema(type_, wire[type_]) for type_ in named}
     components["Command"] = {
         "title": "Command", "description": "A command body: `type` names the command, and the fields are that "
                                            "command's (CONTRACT.md \"Commands\"; GET /state offers what this seat "
-                                           "may send now)",
+                                           "may send now). A game reads it by its ruleset's commands: a type or a "
+                                           "field only another ruleset takes is refused by its rules (409)",
         "oneOf": [ref(name) for name in named.values()],
         "discriminator": {"propertyName": "type", "mapping": {type_: COMPONENTS + name for type_, name in named.items()}}}
     return components

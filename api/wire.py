@@ -19,6 +19,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from warlog.api.schemas import COMPONENTS, Options, Status, Unit
 from warlog.domain.integrity import FORMS
+from warlog.domain.rules import registry
 
 Seat = Literal["A", "B"]
 Hex64 = Annotated[str, Field(pattern="^[0-9a-f]{64}$", description="a SHA-256 digest, 64 lower-case hex digits")]
@@ -102,11 +103,18 @@ class MusterAnswer(ActionAnswer):
     import_: RosterImport | SkipJsonSchema[None] = absent(alias="import", description="a roster file's import")
 
 
+def roster_readers(schema: dict[str, Any]) -> None:
+    """The rulesets that read roster files when the document is built, as the registry lists them."""
+    from warlog.api.rosters import readers  # here: api/rosters reads the request models this module's read
+
+    schema["enum"] = [name for name in registry.names() if name in readers()]
+
+
 class RosterConversion(Answer):
     """POST /rosters/convert: the roster file read as the contract's units, no game touched."""
 
     format: Literal["rosz", "ros", "json"]
-    ruleset: Literal["alternating", "reference", "heresy"]
+    ruleset: str = Field(json_schema_extra=roster_readers)
     units: list[Unit]
     unmapped: list[Unmapped]
 

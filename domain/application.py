@@ -408,10 +408,11 @@ class Warlog(Verifying, Application):
 
         return self._write(game_id, work)
 
-    def command(self, game_id: UUID, seat: str, parse: Callable[[], Command], at: str,
+    def command(self, game_id: UUID, seat: str, parse: Callable[[str], Command], at: str,
                 key: str | None = None, body: str = "", if_match: int | str | None = None) -> Answer:
+        """`parse(ruleset)` reads the body as a command of the game's ruleset (its commands' union)."""
         def prepare(game: Game) -> Command:
-            command = parse()
+            command = parse(game.state["ruleset"])
             game.validate(seat, command)
             return command
 

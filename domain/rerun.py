@@ -27,8 +27,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from warlog.domain.commands import COMMANDS, adapter
+from warlog.domain.commands import from_record
 from warlog.domain.game import Game
+from warlog.domain.rules import registry
 from warlog.domain.rulings import Refused
 
 
@@ -82,8 +83,7 @@ def _play_again(game: Game, meta: dict[str, Any], entry: dict[str, Any]) -> list
     if kind == "action" and command.get("type") == "muster":
         game.muster(seat, copy.deepcopy(entry["data"]["units"]), at, key, body)  # muster may normalise in place
     elif kind == "action":
-        fields = {k: v for k, v in command.items() if k != "type"}
-        parsed = adapter(COMMANDS[command["type"]]).validate_python(fields)
+        parsed = from_record(registry.table(game.state["ruleset"])[command["type"]], command)  # its ruleset's class
         game.execute(seat, parsed, at, key, body, gate=False)
     elif entry["type"] == "UndoRequested" or (entry["type"] == "ActionUndone" and "approved_by" not in entry["data"]):
         game.undo(seat, at, key, body, restored)

@@ -6,6 +6,10 @@ contract's Unit list. An adapter at the edge: the domain never sees XML.
 
 `sniff` unwraps the encoding, `xml_reader`/`json_reader` give one tree of selections, `mapping` (with
 `read`, one profile at a time) turns that tree into units for the chosen ruleset.
+
+The rulesets come from the registry: a ruleset reads roster files when it states how (`Ruleset.roster`, a
+`RosterReading`: the game systems it plays, the scale its rules read AP on). One that states none (a plugin
+that does not say) takes no roster file: its armies come as JSON units, and a roster for it is 422.
 """
 from __future__ import annotations
 
@@ -17,23 +21,42 @@ from pydantic import ValidationError
 from warlog.api.rosters import mapping, sniff
 from warlog.api.schemas import ArmyIn, dumped
 from warlog.domain import army
+from warlog.domain.rules import registry
 from warlog.domain.rules.registry import find_ruleset
+from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rulings import Malformed
 
-RULESETS = ("reference", "alternating", "heresy")
+DEFAULT = "reference"  # a roster whose game system no ruleset plays is read as this ruleset's units
+
+
+def readers() -> tuple[str, ...]:
+    """The rulesets that read roster files, as the registry lists them, the default first."""
+    names = [name for name in registry.names() if find_ruleset(name).roster is not None]
+    return tuple(sorted(names, key=lambda name: name != DEFAULT))
+
+
+def reading(ruleset: str) -> RosterReading:
+    """How `ruleset` reads a roster; an unknown ruleset, or one that reads none, is 422 naming `ruleset`."""
+    if ruleset not in registry.names():
+        raise Malformed(f"unknown ruleset {ruleset!r}; known: {', '.join(readers())}", field="ruleset")
+    found = find_ruleset(ruleset).roster
+    if found is None:
+        raise Malformed(no_reading(ruleset), field="ruleset")
+    return found
+
+
+def no_reading(ruleset: str) -> str:
+    return (f"the {ruleset} ruleset reads no roster file (it states no roster reading): send its army as JSON "
+            f"units; the rulesets that read one: {', '.join(readers())}")
 
 
 def ruleset_for(game_system: str) -> str | None:
-    """The ruleset a roster's game system plays as: 40k 10th/11th reference, 8th/9th alternating, HH heresy."""
-    name = game_system.lower()
-    if "horus heresy" in name or "30,000" in name or "30k" in name:
-        return "heresy"
-    if "kill team" in name:
-        return None
-    if re.search(r"\b(10th|11th)\b", name):
-        return "reference"
-    if re.search(r"\b(8th|9th)\b", name):
-        return "alternating"
+    """The ruleset a roster's game system plays as, the first in the registry that says it plays it (40k
+    10th/11th reference, 8th/9th alternating, Horus Heresy heresy)."""
+    for name in registry.names():
+        found = find_ruleset(name).roster
+        if found is not None and found.plays(game_system):
+            return name
     return None
 
 
@@ -49,16 +72,17 @@ def is_roster(raw: bytes, content_type: str | None) -> bool:
 def convert(raw: bytes, ruleset: str | None = None) -> dict[str, Any]:
     """The roster in `raw` as units for `ruleset` (default: the one its game system plays as), checked as
     a JSON army is; a broken file, or one missing what the ruleset needs, is Malformed naming the path."""
-    if ruleset is not None and ruleset not in RULESETS:
-        raise Malformed(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}", field="ruleset")
+    if ruleset is not None:
+        reading(ruleset)
     encoding, tree = sniff.read(raw)
     roster = tree.get("roster") if isinstance(tree, dict) else None
     if not isinstance(roster, dict):
         raise Malformed('not a roster: no "roster" object', field="roster")
     system = mapping.values.text(roster.get("gameSystemName"))
     native = ruleset_for(system)
-    chosen = ruleset or native or "reference"
-    units, unmapped, paths = mapping.to_units(tree, chosen, older_ap=native == "heresy")
+    chosen = ruleset or native or DEFAULT
+    written_older = native is not None and reading(native).systems_older_ap
+    units, unmapped, paths = mapping.to_units(tree, chosen, reading(chosen).older_ap, older_ap=written_older)
     if native is None:
         unmapped.insert(0, {"path": "roster", "what": f"the game system ({system[:60] or 'not named'}) is none of "
                                                       f"the rulesets: its units are given as read, checked as "

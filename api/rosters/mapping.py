@@ -12,12 +12,12 @@ from warlog.api.rosters import read as values
 from warlog.api.rosters.read import Missing, profile_kind
 
 Node = dict[str, Any]
-OLDER = ("alternating", "heresy")  # the rulesets that read AP on the older 1-6 scale
 
 
 @dataclass
 class Context:
     ruleset: str
+    reads_older_ap: bool = False  # the ruleset's rules read AP on the older 1-6 scale (its RosterReading)
     older_ap: bool = False  # the roster writes AP on the older 1-6 scale (Horus Heresy)
     unmapped: list[dict[str, str]] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=dict)
@@ -174,70 +174,101 @@ def subtree(selection: Node, path: str, skip: set[str]) -> Iterator[tuple[Node, 
             yield from subtree(child, where, skip)
 
 
+@dataclass
+class Gear:
+    """What a unit holds beside its model lines, gathered from its selections as `build` walks them."""
+    base: dict[str, str]  # the first model's characteristics: "User" strength and the melee attacks read them
+    used: set[str]  # the statlines read as its model lines
+    keywords: list[str]
+    transport: dict[str, Any] | None
+    abilities: list[str] = field(default_factory=list)
+    weapons: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    insv: int | None = None
+
+
 def build(found: Found, skip: set[str], ctx: Context) -> dict[str, Any]:
-    selection, path = found.selection, found.path
-    name = values.text(selection.get("name")) or "Unit"
-    keywords = values.keywords(selection)
-    abilities: list[str] = []
+    """One unit in the contract's shape: its model lines, then what its selections hold (`read_node`)."""
+    name = values.text(found.selection.get("name")) or "Unit"
+    models, chosen, keywords = model_group(found, skip, name, ctx)
+    gear = Gear(values.chars(chosen[0][0]) if chosen else {}, {where for _, where in chosen}, keywords,
+                next((t for p, w in chosen if (t := values.transport_in_statline(p, w, ctx))), None))
+    for node, node_path in subtree(found.selection, found.path, skip):
+        read_node(node, node_path, node is found.selection, gear, ctx)
+    return finished(name, found.path, models, gear, ctx)
+
+
+def model_group(found: Found, skip: set[str], name: str,
+                ctx: Context) -> tuple[list[dict[str, Any]], list[tuple[Node, str]], list[str]]:
+    """(its model lines, merged; the statline of each and its path; its keywords, the models' own added)."""
+    keywords = values.keywords(found.selection)
     models: list[dict[str, Any]] = []
     chosen: list[tuple[Node, str]] = []
     for profile, where, count, model_name in model_lines(found, skip, ctx):
-        line, extra_keywords = values.model_line(profile, where, model_name or name, count, selection, ctx)
+        line, extra_keywords = values.model_line(profile, where, model_name or name, count, found.selection, ctx)
         keywords += [k for k in extra_keywords if k not in keywords]
         models.append(line)
         chosen.append((profile, where))
         found.model_paths.append(where)
-    models = merged(models)
-    base = values.chars(chosen[0][0]) if chosen else {}  # "User" strength and the melee attacks read the model's
-    used = {where for _, where in chosen}
-    weapons: dict[tuple[str, str], dict[str, Any]] = {}
-    transport = next((t for p, w in chosen if (t := values.transport_in_statline(p, w, ctx))), None)
-    insv: int | None = None
-    for node, node_path in subtree(selection, path, skip):
-        if node is not selection and node.get("type") == "model":  # a squadron's models carry its keywords
-            keywords += [k for k in values.keywords(node) if k not in keywords]
-        for rule in listed(node, "rules"):
-            ability = values.ability_name(values.text(rule.get("name")))
-            if ability and ability not in abilities:
-                abilities.append(ability)
-        for profile, where, kind in profiles(node, node_path):
-            if where in used:
-                continue
-            if kind in ("ranged", "melee", "weapon"):
-                for weapon in values.weapons(profile, where, kind, base, ctx, ctx.older_ap):
-                    weapons.setdefault((weapon["name"], weapon["type"]), weapon)
-            elif kind == "transport":
-                transport = values.transport(profile, where, ctx) or transport
-            elif kind == "ability" and values.norm(values.text(profile.get("name"))) == "transport" \
-                    and values.transport_ability(profile):
-                transport = values.transport_ability(profile)
-                ctx.note(where, f"transport capacity {transport['capacity']} read from the ability's text; which "
-                                "models may embark is not checked")
-            elif kind == "ability":
-                ability, save = values.ability(profile)
-                insv = save or insv
-                if ability and ability not in abilities:
-                    abilities.append(ability)
-            elif kind in ("statline", "vehicle"):
-                if not any(u["path"] == where for u in ctx.unmapped):
-                    ctx.note(where, "a statline of a model the unit does not field")
-            elif kind == "wound track":
-                ctx.note(where, "a wound-track bracket: the unit musters with its top bracket's statline")
-            else:
-                ctx.note(where, f"a {values.type_name(profile)!r} profile is not read by the {ctx.ruleset} ruleset")
-    weapon_rules = {k.split(" ")[0] for w in weapons.values() for k in w["keywords"]}
-    abilities = [a for a in abilities if a.upper().split(" ")[0].split("-")[0] not in weapon_rules
+    return merged(models), chosen, keywords
+
+
+def read_node(node: Node, path: str, is_unit: bool, gear: Gear, ctx: Context) -> None:
+    """One selection of the unit: a squadron's model brings its keywords, a rule its ability, and each
+    profile not read as a model line what it is (`read_profile`)."""
+    if not is_unit and node.get("type") == "model":  # a squadron's models carry its keywords
+        gear.keywords += [k for k in values.keywords(node) if k not in gear.keywords]
+    for rule in listed(node, "rules"):
+        ability = values.ability_name(values.text(rule.get("name")))
+        if ability and ability not in gear.abilities:
+            gear.abilities.append(ability)
+    for profile, where, kind in profiles(node, path):
+        if where not in gear.used:
+            read_profile(profile, where, kind, gear, ctx)
+
+
+def read_profile(profile: Node, where: str, kind: str, gear: Gear, ctx: Context) -> None:
+    """A weapon, a transport, an ability (an invulnerable save among them), or what is listed as not read."""
+    if kind in ("ranged", "melee", "weapon"):
+        for weapon in values.weapons(profile, where, kind, gear.base, ctx, ctx.older_ap):
+            gear.weapons.setdefault((weapon["name"], weapon["type"]), weapon)
+    elif kind == "transport":
+        gear.transport = values.transport(profile, where, ctx) or gear.transport
+    elif kind == "ability" and values.norm(values.text(profile.get("name"))) == "transport" \
+            and values.transport_ability(profile):
+        gear.transport = values.transport_ability(profile)
+        ctx.note(where, f"transport capacity {gear.transport['capacity']} read from the ability's text; which "
+                        "models may embark is not checked")
+    elif kind == "ability":
+        ability, save = values.ability(profile)
+        gear.insv = save or gear.insv
+        if ability and ability not in gear.abilities:
+            gear.abilities.append(ability)
+    elif kind in ("statline", "vehicle"):
+        if not any(u["path"] == where for u in ctx.unmapped):
+            ctx.note(where, "a statline of a model the unit does not field")
+    elif kind == "wound track":
+        ctx.note(where, "a wound-track bracket: the unit musters with its top bracket's statline")
+    else:
+        ctx.note(where, f"a {values.type_name(profile)!r} profile is not read by the {ctx.ruleset} ruleset")
+
+
+def finished(name: str, path: str, models: list[dict[str, Any]], gear: Gear, ctx: Context) -> dict[str, Any]:
+    """The unit as the contract shapes it: weapon rules the roster names as rules are no abilities, an
+    invulnerable save reaches every model line without one, and a transport is a TRANSPORT."""
+    keywords = gear.keywords
+    weapon_rules = {k.split(" ")[0] for w in gear.weapons.values() for k in w["keywords"]}
+    abilities = [a for a in gear.abilities if a.upper().split(" ")[0].split("-")[0] not in weapon_rules
                  and a.upper() not in weapon_rules]  # the roster names weapon rules (Pistol, Blast) as rules
-    if insv is not None:
+    if gear.insv is not None:
         for line in models:
             if line.get("InSv") is None:
-                line["InSv"] = insv
-    if "TRANSPORT" in keywords and transport is None:
+                line["InSv"] = gear.insv
+    if "TRANSPORT" in keywords and gear.transport is None:
         ctx.note(path, "a TRANSPORT with no capacity stated in the roster: mustered without one")
-    if transport is not None and "TRANSPORT" not in keywords:
+    if gear.transport is not None and "TRANSPORT" not in keywords:
         keywords.append("TRANSPORT")
     return {"name": name[:200], "keywords": keywords, "abilities": abilities, "models": models[:100],
-            "weapons": list(weapons.values())[:200], "transport": transport, "embarked_in": None,
+            "weapons": list(gear.weapons.values())[:200], "transport": gear.transport, "embarked_in": None,
             "in_reserves": False, "leader_of": None, "statuses": [], "engaged_with": []}
 
 
@@ -256,9 +287,10 @@ def merged(models: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 # -- the army ---------------------------------------------------------------------------------------------
 
-def to_units(tree: Node, ruleset: str, older_ap: bool) -> tuple[list[dict[str, Any]], list[dict[str, str]], list[str]]:
+def to_units(tree: Node, ruleset: str, reads_older_ap: bool,
+             older_ap: bool) -> tuple[list[dict[str, Any]], list[dict[str, str]], list[str]]:
     """(units, unmapped, each unit's roster path)."""
-    ctx = Context(ruleset, older_ap)
+    ctx = Context(ruleset, reads_older_ap, older_ap)
     found = units_of(tree, ctx)
     everything: list[Found] = []
     for unit in found:

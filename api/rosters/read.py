@@ -165,7 +165,7 @@ def model_line(profile: Node, where: str, name: str, count: int, selection: Node
     if line.get("W") is None:
         line["W"] = 1
         ctx.note(where, "no W stated: 1 assumed")
-    if line.get("M") is None and ctx.ruleset in ("alternating", "heresy", "reference"):
+    if line.get("M") is None:
         vehicle = "VEHICLE" in keywords or "VEHICLE" in [k.upper() for k in category_names(selection)]
         what = "building" if "BUILDING" in keywords else "walker" if "WALKER" in keywords else \
             "vehicle" if vehicle else "infantry"
@@ -229,7 +229,7 @@ MODIFIER_TO_OLDER = {0: None, -1: 5, -2: 4, -3: 3, -4: 2}
 def armour_penetration(value: str, older_scale: bool, column: str, where: str, ctx: Context) -> int | None:
     """AP as the ruleset reads it: `reference` a modifier (0, -1 …); `alternating`/`heresy` 1-6 (null: none)."""
     value = value.strip().replace("–", "-").replace("−", "-")
-    wants_older = ctx.ruleset in ("alternating", "heresy")
+    wants_older = ctx.reads_older_ap
     if value in ("", "-"):
         return None if wants_older else 0
     if not re.fullmatch(r"[+-]?\d+", value):
@@ -268,6 +268,8 @@ WEAPON_READ = {"RANGE", "R", "RNG", "A", "FP", "ATK", "AM", "BS", "WS", "WS/BS",
 
 def weapons(profile: Node, where: str, kind: str, base: dict[str, str], ctx: Context,
             older_ap: bool) -> list[dict[str, Any]]:
+    """A weapon profile as the contract's weapon: its kind and range, its attacks (`attacks`), its numbers
+    (`numbers`) and its keywords (`weapon_keywords`), each noted where it is not read."""
     c = chars(profile)
     name = text(profile.get("name"))
     _, range_text = first(c, "RANGE", "R", "RNG")
@@ -282,8 +284,18 @@ def weapons(profile: Node, where: str, kind: str, base: dict[str, str], ctx: Con
         weapon["range"] = integer(range_text)
         if range_text and weapon["range"] is None and range_text not in ("-",):
             ctx.note(f"{where}/characteristics/RANGE", f"Range {range_text[:12]!r} is not a number: not read")
-    base_a, base_s = integer(base.get("A")), integer(base.get("S"))
-    column, attacks = first(c, "A", "FP", "ATK", "AM")
+    type_parts = attacks(weapon, c, type_parts, integer(base.get("A")), where, ctx)
+    numbers(weapon, c, integer(base.get("S")), where, ctx, older_ap)
+    weapon_keywords(weapon, c, type_parts, where, ctx)
+    return [weapon]
+
+
+def attacks(weapon: dict[str, Any], c: dict[str, str], type_parts: list[str], base_a: int | None, where: str,
+            ctx: Context) -> list[str]:
+    """Its attacks (`A`), from a column or an older edition's type ("Rapid Fire 2", which also gives its
+    `kind` and a keyword); a melee weapon without any has the model's. The type's other parts are returned."""
+    kind = weapon["type"]
+    column, count = first(c, "A", "FP", "ATK", "AM")
     older_kind = None
     if type_parts and kind == "ranged":
         m = re.fullmatch(r"(rapid fire|heavy|assault|pistol|salvo|grenade|macro|ordnance)\s*(\S+)?", type_parts[0],
@@ -291,22 +303,28 @@ def weapons(profile: Node, where: str, kind: str, base: dict[str, str], ctx: Con
         if m:
             word = m.group(1).lower().replace(" ", "_")
             older_kind = word if word in OLDER_KINDS else None
-            attacks = attacks or m.group(2) or "1"
+            count = count or m.group(2) or "1"
             column = column or "TYPE"
             weapon["keywords"].append(type_parts[0].upper())
             type_parts = type_parts[1:]
-    if attacks is None and kind == "melee":
-        attacks, column = (str(base_a) if base_a is not None else None), "A"
-        if attacks is None:
+    if count is None and kind == "melee":
+        count, column = (str(base_a) if base_a is not None else None), "A"
+        if count is None:
             ctx.note(where, "no attacks stated on the weapon or the model: 1 assumed")
-    elif attacks is not None and column == "AM":
-        value = relative(attacks, base_a, column, where, ctx)
-        attacks = str(value) if value else None
-    weapon["A"] = dice_text(attacks, column, where, ctx) if attacks else "1"
-    if kind == "ranged" and attacks is None and older_kind is None:
+    elif count is not None and column == "AM":
+        value = relative(count, base_a, column, where, ctx)
+        count = str(value) if value else None
+    weapon["A"] = dice_text(count, column, where, ctx) if count else "1"
+    if kind == "ranged" and count is None and older_kind is None:
         ctx.note(where, "no shots stated: 1 assumed")
     weapon["kind"] = older_kind
-    skill_column, skill = first(c, "BS" if kind == "ranged" else "WS", "WS/BS", "HIT")
+    return type_parts
+
+
+def numbers(weapon: dict[str, Any], c: dict[str, str], base_s: int | None, where: str, ctx: Context,
+            older_ap: bool) -> None:
+    """Its hit skill, strength (a "User"/"+1" one the model's), AP (as the ruleset reads it) and damage."""
+    skill_column, skill = first(c, "BS" if weapon["type"] == "ranged" else "WS", "WS/BS", "HIT")
     if skill is not None:
         weapon["skill"] = integer(skill)
         if weapon["skill"] is None or not 1 <= weapon["skill"] <= 10:
@@ -326,6 +344,12 @@ def weapons(profile: Node, where: str, kind: str, base: dict[str, str], ctx: Con
         ctx.note(f"{where}/characteristics/{d_column}", "critical damage (after the '/') is not read")
         damage = damage.split("/", 1)[0]
     weapon["D"] = dice_text(damage, d_column, where, ctx) if damage and damage not in ("-",) else "1"
+
+
+def weapon_keywords(weapon: dict[str, Any], c: dict[str, str], type_parts: list[str], where: str,
+                    ctx: Context) -> None:
+    """Its keywords from every column that lists them and the rest of its type; free-text abilities and the
+    characteristics not read are noted."""
     for column in ("KEYWORDS", "SPECIAL RULES", "TRAITS", "ABILITY"):
         if column in c:
             weapon["keywords"] += [k for k in keyword_list(c[column]) if k not in weapon["keywords"]]
@@ -336,7 +360,6 @@ def weapons(profile: Node, where: str, kind: str, base: dict[str, str], ctx: Con
     unread = [n for n in c if n not in WEAPON_READ and n != "!"]
     if unread or text(c.get("SR")) not in ("", "-") or text(c.get("!")) not in ("", "-"):
         ctx.note(where, f"weapon characteristics not read: {', '.join(unread + [n for n in ('SR', '!') if text(c.get(n)) not in ('', '-')])}")
-    return [weapon]
 
 
 # -- transports and abilities ------------------------------------------------------------------------------

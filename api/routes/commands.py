@@ -32,8 +32,8 @@ async def command(caller: Seat, request: Request) -> JSONResponse:
     warlog = warlog_of(request, caller.game_id)  # the hot path: one dependency fewer to solve
 
     def call(body, at, key, digest, if_match):
-        def parse():
-            parsed = parse_command(body())
+        def parse(ruleset):
+            parsed = parse_command(body(), ruleset)
             request.state.log_context["command"] = parsed.type
             return parsed
         return warlog.command(caller.game_id, caller.role, parse, at, key, digest, if_match)

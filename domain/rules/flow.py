@@ -16,6 +16,7 @@ from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import SEATS, Step, alive
+from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rulings import Refused
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ class Flow:
     keeps_vp = False  # victory points are scored, and GET /state shows them (reference: EXT.VP.1)
     durations = False  # set_status may give a status for a stated time (reference: CORE.PER.1)
     commands: tuple[type[cmd.Command], ...] = ()  # its own command classes beyond domain/commands.py's (registry)
+    roster: RosterReading | None = None  # how it reads a roster file's units; none: it takes none
     handlers: ClassVar[dict[str, Callable[..., Any]]] = {}  # each subclass gets its own (__init_subclass__)
     appliers: ClassVar[dict[str, Callable[..., Any]]] = {}
 

@@ -150,7 +150,7 @@ def new_started_game(warlog: Warlog) -> dict[str, Any]:
     game_id = UUID(created["game_id"])
     for seat, units in DEMO_ARMIES.items():
         warlog.muster(game_id, seat, lambda units=units: parse_army({"units": units}), AT)
-    warlog.command(game_id, "A", lambda: parse_command({"type": "start_game"}), AT)
+    warlog.command(game_id, "A", lambda ruleset: parse_command({"type": "start_game"}, ruleset), AT)
     return created
 
 
@@ -161,7 +161,7 @@ def grow(warlog: Warlog, game_id: UUID, events: int, batch: int = 100) -> int:
     execute it, but up to `batch` actions are saved together: 10,000 events take
     seconds, not a minute. Snapshots are still taken every 100 versions.
     """
-    free_roll = parse_command(FREE_ROLL)
+    free_roll = parse_command(FREE_ROLL, "alternating")  # a core command: the same in every ruleset
     while True:
         with warlog.lock(game_id):
             game = warlog.game(game_id)

@@ -78,3 +78,20 @@ def test_a_created_game_links_to_every_route_of_that_game_with_each_of_its_token
             link = links[f"{route}_as_{role}"]
             assert link["parameters"] == {"path.game_id": "$response.body#/game_id",
                                           "header.Authorization": f"Bearer {{$response.body#/tokens/{role}}}"}
+
+
+def test_the_select_names_every_field_a_rulesets_select_has_and_whose_each_is(http):
+    """One `Select` under the one discriminator: the fields of every ruleset's select, those only one ruleset's
+    select has saying which."""
+    import dataclasses
+
+    from warlog.domain.rules import registry
+
+    select = http.get("/openapi.json").json()["components"]["schemas"]["Select"]
+    for name in registry.names():
+        own = registry.table(name).get("select")
+        for field in dataclasses.fields(own) if own else ():
+            assert field.name in select["properties"], (name, field.name)
+    assert select["properties"]["weapons"]["description"].startswith("`alternating` only")
+    assert select["properties"]["move"]["description"].startswith("`reference` only")
+    assert "description" not in select["properties"]["unit"] and select["required"] == ["type", "unit"]

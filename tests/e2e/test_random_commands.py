@@ -11,7 +11,7 @@ import pytest
 
 from tests.support.client import GameClient, unit, vehicle
 from tests.support.instances import instance
-from warlog.domain.commands import COMMANDS
+from warlog.api.schemas import wire_commands
 
 UNITS_A = [unit("a-1", 5), unit("a-2", 3, statuses=("falling_back",)), vehicle("a-truck", capacity=6),
            unit("a-in", 3, embarked_in="a-truck"), unit("a-res", 2, in_reserves=True)]
@@ -78,7 +78,7 @@ def test_random_commands_get_an_answer_never_a_server_error_and_the_log_verifies
     rng = random.Random(f"{ruleset}-{dice_mode}")
     game: GameClient = new_game(ruleset, dice_mode)
     game.start(UNITS_A, UNITS_B)
-    kinds = sorted((name, cls) for name, cls in COMMANDS.items() if name != "concede")
+    kinds = sorted((name, cls) for name, cls in wire_commands().items() if name != "concede")  # every ruleset's
     statuses: set[int] = set()
     for _ in range(400):
         awaited = answer_awaited(rng, game, dice_mode) if rng.random() < 0.5 else None

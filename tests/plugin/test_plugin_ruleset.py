@@ -6,8 +6,10 @@ import pytest
 
 from tests.plugin.ruleset import THROW, TURN, Duel
 from tests.support.client import unit
+from tests.support.rosters import as_json, tenth_list
 from warlog.domain import commands as cmd
 from warlog.domain.rules import registry
+from warlog.domain.rules.rosters import RosterReading
 
 BUILT_IN = ("alternating", "reference", "heresy")
 
@@ -19,7 +21,7 @@ def duel():
         yield registry.find_ruleset("duel")
     finally:
         registry.unregister("duel")
-    assert registry.names() == BUILT_IN and "throw" not in cmd.COMMANDS
+    assert registry.names() == BUILT_IN and "throw" not in registry.known()
 
 
 def started(new_game, dice: str = "server", rounds: int = 2):
@@ -33,7 +35,8 @@ def started(new_game, dice: str = "server", rounds: int = 2):
 
 def test_the_registry_lists_it_after_the_built_ins_and_forgets_it(duel):
     assert registry.names() == (*BUILT_IN, "duel")
-    assert cmd.COMMANDS["throw"].__module__ == "tests.plugin.ruleset"
+    assert registry.table("duel")["throw"].__module__ == "tests.plugin.ruleset"
+    assert "throw" not in registry.table("reference")  # a ruleset's own commands are its games' alone
     with pytest.raises(ValueError, match="built-in"):
         registry.unregister("heresy")
 
@@ -42,7 +45,7 @@ def test_a_command_type_another_class_has_is_refused_at_registration(duel):
     clashing = type("Clash", (Duel,), {"name": "clash", "commands": (cmd.Roll,)})
     registry.register(clashing)  # a core command class itself is no clash: it is the same class
     registry.unregister("clash")
-    assert cmd.COMMANDS["roll"] is cmd.Roll
+    assert registry.table("duel")["roll"] is cmd.Roll
     other = type("OtherThrow", (cmd.Command,), {"type": "throw", "__annotations__": {}})
     with pytest.raises(ValueError, match="throw"):
         registry.register(type("Clash2", (Duel,), {"name": "clash2", "commands": (other,)}))
@@ -149,3 +152,79 @@ def test_once_unregistered_the_name_is_unknown_again(http):
         {"seat": "A", "name": "Alice"}, {"seat": "B", "name": "Bob"}]})
     assert response.status_code == 422 and "unknown ruleset 'duel'" in response.json()["detail"]
     assert response.json()["detail"].endswith("known: alternating, reference, heresy")
+
+
+def test_the_served_document_holds_its_name_and_its_commands_while_it_is_registered(http):
+    before = http.get("/openapi.json").json()
+    assert "Throw" not in before["components"]["schemas"]
+    registry.register(Duel)
+    try:
+        schemas = http.get("/openapi.json").json()["components"]["schemas"]
+        assert schemas["Command"]["discriminator"]["mapping"]["throw"] == "#/components/schemas/Throw"
+        assert {"$ref": "#/components/schemas/Throw"} in schemas["Command"]["oneOf"]
+        assert schemas["Throw"]["properties"]["type"] == {"type": "string", "const": "throw"}
+        assert "duel" in schemas["GameCreate"]["properties"]["ruleset"]["enum"]
+    finally:
+        registry.unregister("duel")
+    assert http.get("/openapi.json").json() == before
+
+
+def test_a_body_is_read_by_its_games_ruleset(duel):
+    from warlog.api.schemas import parse_command
+
+    assert type(parse_command({"type": "throw"}, "duel")) is registry.table("duel")["throw"]
+    selects = {name: type(parse_command({"type": "select", "unit": "u"}, name)) for name in BUILT_IN}
+    assert selects == {name: registry.table(name)["select"] for name in BUILT_IN}
+    assert len(set(selects.values())) == 3 and all(issubclass(c, cmd.Select) for c in selects.values())
+    # another ruleset's field is well formed: the command is this ruleset's, what was sent is kept (no action
+    # this game offers has the field, so its rules refuse it: 409)
+    sent = {"type": "select", "unit": "u", "weapons": ["Boltgun"]}
+    command = parse_command(sent, "reference")
+    assert type(command) is selects["reference"] and cmd.sent(command) == sent
+    # and every select is recorded with the fields the one shared Select had, as stored logs hold them
+    assert cmd.as_data(command) == {"unit": "u", "act": True, "targets": [], "distance": None, "move": None,
+                                    "escape": None, "shooting": None, "weapons": None, "embark": None,
+                                    "fight": None, "pile_in": None, "dice": None, "type": "select"}
+    assert cmd.from_record(selects["heresy"], cmd.as_data(command)) == selects["heresy"](unit="u")
+
+
+class ReadingDuel(Duel):
+    """The duel, stating how it reads a roster file: its own game system, AP as a modifier."""
+
+    name = "roster-duel"
+    roster = RosterReading(older_ap=False, systems=(r"\bduel of champions\b",))
+
+
+def test_a_roster_converts_for_a_plugin_that_states_its_roster_reading(http, new_game):
+    tree = tenth_list()
+    tree["roster"]["gameSystemName"] = "Duel of Champions"
+    registry.register(ReadingDuel)
+    try:
+        answer = http.post("/rosters/convert", content=as_json(tree), headers={"Content-Type": "application/json"})
+        assert answer.status_code == 200, answer.text
+        converted = answer.json()
+        assert converted["ruleset"] == "roster-duel"  # its game system is the plugin's
+        assert [u["name"] for u in converted["units"]] == ["Intercessor Squad", "Captain", "Rhino"]
+        assert {w["AP"] for u in converted["units"] for w in u["weapons"]} <= {0, -1, -2, -3}  # a modifier
+        document = http.get("/openapi.json").json()
+        assert "roster-duel" in document["paths"]["/rosters/convert"]["post"]["parameters"][0]["schema"]["anyOf"][0]["enum"]
+        assert "roster-duel" in document["components"]["schemas"]["RosterConversion"]["properties"]["ruleset"]["enum"]
+        game = new_game("roster-duel")
+        mustered = game.http.post(f"/games/{game.id}/armies", content=as_json(tree),
+                                  headers=game.headers("A", **{"Content-Type": "application/json"}))
+        assert mustered.status_code == 200, mustered.text
+    finally:
+        registry.unregister("roster-duel")
+
+
+def test_a_plugin_that_states_no_roster_reading_takes_no_roster_file(duel, http, new_game):
+    raw = as_json(tenth_list())
+    refused = http.post("/rosters/convert?ruleset=duel", content=raw, headers={"Content-Type": "application/json"})
+    assert refused.status_code == 422 and refused.json()["field"] == "ruleset"
+    assert "the duel ruleset reads no roster file" in refused.json()["detail"]
+    game = new_game("duel")
+    mustered = game.http.post(f"/games/{game.id}/armies", content=raw,
+                              headers=game.headers("A", **{"Content-Type": "application/json"}))
+    assert mustered.status_code == 422 and mustered.json()["field"] == "ruleset", mustered.text
+    assert "send its army as JSON units" in mustered.json()["detail"]
+    assert game.muster("A", [unit("a-champion", 1)]).status_code == 200  # as JSON units it musters

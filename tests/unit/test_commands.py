@@ -5,13 +5,13 @@ import json
 
 from pydantic import TypeAdapter
 
-from warlog.domain.commands import COMMANDS, as_data
+from warlog.domain.commands import EndPhase, as_data
 
 
 def test_a_command_is_recorded_as_json_gives_it_back_at_every_depth():
     # end_phase's control maps each objective to a tuple of units: a list once stored, so the request played
     # again (GET /verify, domain.rerun) must record a list too, or every scored Command phase reads as forged
-    command = TypeAdapter(COMMANDS["end_phase"]).validate_python({"control": {"centre": ["a", "b"], "ridge": []}})
+    command = TypeAdapter(EndPhase).validate_python({"control": {"centre": ["a", "b"], "ridge": []}})
     recorded = as_data(command)
     assert recorded == json.loads(json.dumps(recorded))
     assert recorded["control"] == {"centre": ["a", "b"], "ridge": []} and recorded["type"] == "end_phase"

@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
+from warlog.domain.rules.alternating.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.alternating.common import LAYOUT, RESERVE_ARRIVES_ON, overwatch_block
 from warlog.domain.rules.alternating.goes import Alternation
 from warlog.domain.rules.alternating.records import TableRecords
 from warlog.domain.rules.registry import register
+from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, units_of
 from warlog.domain.rulings import Malformed, Refused
 
@@ -39,6 +41,8 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
                "for the side with fewer units")
     round_rule = "AA.TURN.1"
     anytime_commands = (*Ruleset.anytime_commands, "vehicle_hit", "blast_hit", "ongoing_reserves")
+    commands = OWN_COMMANDS  # its select, the goes, the count, the vehicle records (commands.py)
+    roster = RosterReading(older_ap=True, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:8th|9th)\b",))
 
     def round_layout(self, state: dict[str, Any]) -> list[Step]:
         return LAYOUT

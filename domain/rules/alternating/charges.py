@@ -7,9 +7,9 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army, dice
-from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.alternating.commands import AlternatingSelect, ResolveCharge
 from warlog.domain.rules.alternating.common import MAX_CHARGE, _chunks, on_table, overwatch_block, overwatch_shots
 from warlog.domain.rules.ruleset import Ruleset, alive, applies, handles
 from warlog.domain.rules.shared_appliers import drops_unit, sets_field
@@ -57,7 +57,7 @@ class Charges(Ruleset):
         t.emit("ChargeDeclared", {"unit": uid, "seat": seat, "targets": targets, "distance": distance,
                                   "overwatch_by": answer}, "AA.CHG.1")
 
-    def _overwatch(self, t: Table, seat: str, command: cmd.Select, awaiting: dict[str, Any]) -> None:
+    def _overwatch(self, t: Table, seat: str, command: AlternatingSelect, awaiting: dict[str, Any]) -> None:
         """AA.OW.1: the charged unit answers with overwatch (shots from each weapon's profile) or holds it."""
         state = t.state
         uid, against = awaiting["unit"], awaiting["against"]
@@ -138,7 +138,7 @@ class Charges(Ruleset):
             t.emit("CombatJoined", {"units": [uid, *standing], "reason": f"charge by {uid}"}, "AA.CHG.1")
 
     @handles("resolve_charge")
-    def resolve_charge(self, t: Table, seat: str, command: cmd.ResolveCharge) -> None:
+    def resolve_charge(self, t: Table, seat: str, command: ResolveCharge) -> None:
         """AA.CHG.1: the overwatch fired at a charge is resolved in full (its casualties recorded) first."""
         awaiting = self.awaiting(t.state)
         if awaiting["action"] != "resolve_charge":

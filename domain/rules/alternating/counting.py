@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.alternating.commands import ConfirmCount
 from warlog.domain.rules.alternating.common import (
     REASON,
     RESULT_RULE,
@@ -39,7 +39,7 @@ class Counting(Ruleset):
         return act.action("confirm_count", step.play_rule, "confirm your pass-point count", **fields)
 
     @handles("confirm_count")
-    def confirm_count(self, t: Table, seat: str, command: cmd.ConfirmCount) -> None:
+    def confirm_count(self, t: Table, seat: str, command: ConfirmCount) -> None:
         state = t.state
         step = self.step(state)
         if step is None or step.kind != "count" or state["step"]["calculated"]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
-from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating.charges import Charges
 from warlog.domain.rules.alternating.combats import Combats
+from warlog.domain.rules.alternating.commands import AlternatingSelect, DeclareDone, Pass
 from warlog.domain.rules.alternating.common import (
     HOLD_REFUSAL,
     LOCKED,
@@ -200,7 +200,7 @@ class Alternation(Counting, Charges, Combats):
         return step
 
     @handles("select")
-    def select(self, t: Table, seat: str, command: cmd.Select) -> None:
+    def select(self, t: Table, seat: str, command: AlternatingSelect) -> None:
         awaiting = self.awaiting(t.state)
         if awaiting["action"] == "select" and awaiting.get("reaction") == "overwatch" and awaiting["seat"] == seat:
             self._overwatch(t, seat, command, awaiting)
@@ -232,7 +232,7 @@ class Alternation(Counting, Charges, Combats):
         getattr(self, f"_selected_{name}")(t, seat, command.unit, command.act, targets, distance)
 
     @staticmethod
-    def _targets(state: dict[str, Any], command: cmd.Select) -> list[str]:
+    def _targets(state: dict[str, Any], command: AlternatingSelect) -> list[str]:
         targets = list(dict.fromkeys(command.targets))
         owner = state["units"][command.unit]["owner"]
         for target in targets:
@@ -275,7 +275,7 @@ class Alternation(Counting, Charges, Combats):
         """AA.RUN.1: selected means it counts as having run, whether it moves or not."""
 
     @handles("pass")
-    def pass_go(self, t: Table, seat: str, command: cmd.Pass) -> None:
+    def pass_go(self, t: Table, seat: str, command: Pass) -> None:
         step = self._on_go(t, seat)
         state = t.state
         if not step.pass_points:
@@ -290,7 +290,7 @@ class Alternation(Counting, Charges, Combats):
                                   "remaining": state["pass_points"][seat] - 1}, "AA.ACT.2")
 
     @handles("declare_done")
-    def declare_done(self, t: Table, seat: str, command: cmd.DeclareDone) -> None:
+    def declare_done(self, t: Table, seat: str, command: DeclareDone) -> None:
         step = self._on_go(t, seat)
         if not step.declare_done:
             rule = "AA.CC.1" if step.name == "resolve_combats" else "AA.MOV.2"

@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
-from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.alternating.commands import BlastHit, OngoingReserves, VehicleHit
 from warlog.domain.rules.alternating.common import immobile, on_table
 from warlog.domain.rules.ruleset import Ruleset, alive, handles, units_of
 from warlog.domain.rulings import Malformed, Refused
@@ -36,7 +36,7 @@ class TableRecords(Ruleset):
         return offered
 
     @handles("vehicle_hit")
-    def vehicle_hit(self, t: Table, seat: str, command: cmd.VehicleHit) -> None:
+    def vehicle_hit(self, t: Table, seat: str, command: VehicleHit) -> None:
         """AA.VEH.2 on the army's hull points: a vehicle's model line carries `hull_points` (null: its W)."""
         unit = t.state["units"][command.unit]
         if command.hit not in ("glancing", "penetrating") or command.hull_points < 1:
@@ -60,7 +60,7 @@ class TableRecords(Ruleset):
             self.change_status(t, command.unit, "immobilised", True, "AA.VEH.2", reason="glancing hit")
 
     @handles("ongoing_reserves")
-    def ongoing_reserves(self, t: Table, seat: str, command: cmd.OngoingReserves) -> None:
+    def ongoing_reserves(self, t: Table, seat: str, command: OngoingReserves) -> None:
         unit = t.state["units"][command.unit]
         if unit["owner"] != seat:
             raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule="AA.RES.1")
@@ -70,7 +70,7 @@ class TableRecords(Ruleset):
                "AA.RES.1")
 
     @handles("blast_hit")
-    def blast_hit(self, t: Table, seat: str, command: cmd.BlastHit) -> None:
+    def blast_hit(self, t: Table, seat: str, command: BlastHit) -> None:
         unit = t.state["units"][command.unit]
         if command.strength < 1:
             raise Malformed("strength must be at least 1", field="strength")

@@ -21,6 +21,7 @@ from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.heresy.combat import Combat
+from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.heresy.common import refuse_while_reacting
 from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reserves import Reserves
@@ -28,6 +29,7 @@ from warlog.domain.rules.heresy.rout import Rout
 from warlog.domain.rules.heresy.shooting import ATTACK_STEPS
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.registry import register
+from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
 from warlog.domain.rulings import Refused
 
@@ -50,6 +52,8 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
     summary = ("a roll-off for the first turn each battle round, then each player's Movement, Shooting and Assault, "
                "with reactions, armour values and tactical statuses")
     phases = tuple(phase[:3] for phase in PHASES)
+    commands = OWN_COMMANDS  # reserves, moves, reactions, rout, shooting, strikes (commands.py)
+    roster = RosterReading(older_ap=True, systems=("horus heresy", "30,000", "30k"), systems_older_ap=True)
 
     # -- the round -----------------------------------------------------------------------
 

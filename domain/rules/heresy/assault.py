@@ -30,6 +30,7 @@ from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.heresy.commands import Strike
 from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative
 from warlog.domain.rules.heresy.shooting import Shooting, tables_gap
 from warlog.domain.rules.ruleset import alive, applies, handles, inches
@@ -191,7 +192,7 @@ class Assault(Shooting):
                 for uid in self.strikers(state)[:1] if units[uid]["owner"] == seat]
 
     @handles("strike")
-    def strike(self, t: Table, seat: str, command: cmd.Strike) -> None:
+    def strike(self, t: Table, seat: str, command: Strike) -> None:
         state = t.state
         strikers, fight = self.strikers(state), self.fight(state)
         if state["rolls"] or fight is None or not strikers or command.unit != strikers[0]:  # strikers: in a fight

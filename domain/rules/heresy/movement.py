@@ -10,10 +10,10 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from warlog.domain import commands as cmd
 from warlog.domain import dice
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.heresy.commands import Move
 from warlog.domain.rules.heresy.common import (
     DANGEROUS_FAILS_ON,
     DIFFICULT_PENALTY,
@@ -90,7 +90,7 @@ class Movement(Reactions):
         return offered
 
     @handles("move")
-    def move_unit(self, t: Table, seat: str, command: cmd.Move) -> None:
+    def move_unit(self, t: Table, seat: str, command: Move) -> None:
         state = t.state
         uid = command.unit
         refuse_while_reacting(state)

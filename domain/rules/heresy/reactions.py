@@ -22,9 +22,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.heresy.commands import React
 from warlog.domain.rules.heresy.common import (
     KIND_RULE,
     LOCKED,
@@ -163,7 +163,7 @@ class Reactions(Shooting):
         return offered
 
     @handles("react")
-    def react(self, t: Table, seat: str, command: cmd.React) -> None:
+    def react(self, t: Table, seat: str, command: React) -> None:
         state = t.state
         if seat == state.get("active_seat"):
             raise Refused("no reaction on your own turn: reactions are made in the opponent's turn",
@@ -186,7 +186,7 @@ class Reactions(Shooting):
         else:
             self._snap_shots(t, seat, command.unit, command, window)
 
-    def _reaction_move(self, t: Table, seat: str, command: cmd.React, window: dict[str, Any]) -> None:
+    def _reaction_move(self, t: Table, seat: str, command: React, window: dict[str, Any]) -> None:
         uid = window["unit"]
         if command.unit != uid:
             raise Refused(f"the reaction offered is {uid}'s, to {window['against']}", rule="HH.REACT.1")
@@ -201,7 +201,7 @@ class Reactions(Shooting):
         t.emit("ReactionMade", {**_ids(window), "direction": command.direction, "distance": distance,
                                 "up_to": most, "attested_by": seat}, "HH.REACT.1")
 
-    def _snap_shots(self, t: Table, seat: str, uid: str, command: cmd.React, window: dict[str, Any]) -> None:
+    def _snap_shots(self, t: Table, seat: str, uid: str, command: React, window: dict[str, Any]) -> None:
         state = t.state
         block = self.reaction_block(state, uid, "snap_shots", window["against"])
         if block:

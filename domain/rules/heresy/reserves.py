@@ -4,9 +4,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.heresy.commands import Enter
 from warlog.domain.rules.heresy.common import (
     RESERVES_ON,
     allowance,
@@ -65,7 +65,7 @@ class Reserves(Reactions):
         return offered
 
     @handles("enter")
-    def enter_play(self, t: Table, seat: str, command: cmd.Enter) -> None:
+    def enter_play(self, t: Table, seat: str, command: Enter) -> None:
         state = t.state
         step = self.step(state)
         uid = command.unit

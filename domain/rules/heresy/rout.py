@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
-from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.heresy.commands import FallBack
 from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative, on_battlefield
 from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_field
 from warlog.domain.rules.ruleset import alive, applies, handles, units_of
@@ -60,7 +60,7 @@ class Rout(Reactions):
                 for uid in self.falling_back(state, seat)]
 
     @handles("fall_back")
-    def fall_back_unit(self, t: Table, seat: str, command: cmd.FallBack) -> None:
+    def fall_back_unit(self, t: Table, seat: str, command: FallBack) -> None:
         state = t.state
         step = self.step(state)
         uid = command.unit

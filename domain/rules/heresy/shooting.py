@@ -26,12 +26,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army, dice
-from warlog.domain import commands as cmd
 from warlog.domain.attacks import Profile, Situation, Weapon, to_data
 from warlog.domain.attacks.driver import STEP_EVENTS, AttackDriver, keep_lines, standing_target
 from warlog.domain.attacks.tables import HERESY
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.heresy.commands import Shoot
 from warlog.domain.rules.heresy.common import enemies_on_battlefield, is_vehicle, refuse_while_reacting
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.common import members
@@ -148,7 +148,7 @@ class Shooting(AttackDriver, Igougo):
         return offered
 
     @handles("shoot")
-    def shoot(self, t: Table, seat: str, command: cmd.Shoot) -> None:
+    def shoot(self, t: Table, seat: str, command: Shoot) -> None:
         state = t.state
         step = self.step(state)
         refuse_while_reacting(state)

@@ -17,6 +17,8 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.charge import Charge
 from warlog.domain.rules.reference.choices import AttackChoices
+from warlog.domain.rules.reference.commands import COMMANDS as OWN_COMMANDS
+from warlog.domain.rules.reference.commands import ReferenceSelect, Revive
 from warlog.domain.rules.reference.common import attached_to, engaged, members, on_battlefield
 from warlog.domain.rules.reference.fight import Fight
 from warlog.domain.rules.reference.movement import Movement
@@ -24,6 +26,7 @@ from warlog.domain.rules.reference.shooting import shooting_types
 from warlog.domain.rules.reference.split import Splitting
 from warlog.domain.rules.reference.unit_actions import UnitActions
 from warlog.domain.rules.registry import register
+from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
 from warlog.domain.rulings import Refused
 
@@ -44,6 +47,8 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
     summary = ("each player's turn in five phases (Command, Movement, Shooting, Charge, Fight), with command points, "
                "stratagems, battle-shock and objectives")
     anytime_commands = (*Igougo.anytime_commands, "revive")
+    commands = OWN_COMMANDS  # its select, stratagems, attack choices, charge, fight, split, actions (commands.py)
+    roster = RosterReading(older_ap=False, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:10th|11th)\b",))
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
 
@@ -122,7 +127,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         return None
 
     @handles("select")
-    def select(self, t: Table, seat: str, command: cmd.Select) -> None:
+    def select(self, t: Table, seat: str, command: ReferenceSelect) -> None:
         state = t.state
         step = self.step(state)
         if step is None or step.phase == "command" or self.awaiting(state)["action"] not in ("end_phase", "select"):
@@ -231,7 +236,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         return offered
 
     @handles("revive")
-    def revive(self, t: Table, seat: str, command: cmd.Revive) -> None:
+    def revive(self, t: Table, seat: str, command: Revive) -> None:
         """CORE.REV.1: only destroyed models of that unit, never above its own models at the start, with full W;
         a revived leader is part of its attached unit again."""
         unit = t.state["units"][command.unit]

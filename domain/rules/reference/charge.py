@@ -4,9 +4,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.reference.commands import ChargeMove, ReferenceSelect
 from warlog.domain.rules.reference.common import foes, members, not_a_unit_alone, remember_roll
 from warlog.domain.rules.reference.engagement import Engagement
 from warlog.domain.rules.ruleset import alive, applies, handles, inches
@@ -44,7 +44,7 @@ class Charge(Engagement):
             unit=act.const(charge["unit"]), targets=act.subset(self.charge_targets(state, charge["seat"])),
             distance=act.number(0, MAX_CHARGE, f"inches to the farthest target; beyond {most}\" the charge fails"))]
 
-    def select_charge(self, t: Table, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
+    def select_charge(self, t: Table, seat: str, command: ReferenceSelect, unit: dict[str, Any]) -> None:
         t.emit("UnitSelected", {"unit": command.unit, "seat": seat, "phase": "charge"}, "RS.CHG.1")
         self.request_roll(t, seat, "charge", "2D6", "RS.CHG.2", command.unit)
 
@@ -64,7 +64,7 @@ class Charge(Engagement):
         return True
 
     @handles("charge_move")
-    def charge_move(self, t: Table, seat: str, command: cmd.ChargeMove) -> None:
+    def charge_move(self, t: Table, seat: str, command: ChargeMove) -> None:
         state = t.state
         charge = self.pending_charge(state)
         if charge is None or charge["unit"] != command.unit:

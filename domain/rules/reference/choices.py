@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from warlog.domain import commands as cmd
 from warlog.domain import dice
 from warlog.domain.attacks import ATTACKER, Need, from_data, rerollable_rolls, roll_size
 from warlog.domain.attacks.driver import need_data
@@ -33,6 +32,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import held_by
 from warlog.domain.rules.reference.command import CommandPhase
+from warlog.domain.rules.reference.commands import Allocate, CommandReroll, KeepDice
 from warlog.domain.rules.reference.common import STRATAGEMS
 from warlog.domain.rules.reference.shooting import Shooting
 from warlog.domain.rules.ruleset import applies, handles
@@ -99,7 +99,7 @@ class AttackChoices(CommandPhase, Shooting):
         return pause
 
     @handles("command_reroll")
-    def command_reroll(self, t: Table, seat: str, command: cmd.CommandReroll) -> None:
+    def command_reroll(self, t: Table, seat: str, command: CommandReroll) -> None:
         state = t.state
         pause = self._pause_of(state, seat, "reroll", "EXT.CP.1")
         if not self.command_reroll_open(state, seat, pause["unit"]):
@@ -119,7 +119,7 @@ class AttackChoices(CommandPhase, Shooting):
                                          "attack_roll": pause["attack_roll"]})
 
     @handles("keep_dice")
-    def keep_dice(self, t: Table, seat: str, command: cmd.KeepDice) -> None:
+    def keep_dice(self, t: Table, seat: str, command: KeepDice) -> None:
         pause = self._pause_of(t.state, seat, "reroll", "EXT.CP.1")
         context = pause["attack_roll"]
         t.emit("AttackRollKept", {**context["attack"], "step": pause["step"], "seat": seat, "batch": pause["batch"]},
@@ -127,7 +127,7 @@ class AttackChoices(CommandPhase, Shooting):
         self.batch_done(t, context, pause["batch"])
 
     @handles("allocate")
-    def allocate(self, t: Table, seat: str, command: cmd.Allocate) -> None:
+    def allocate(self, t: Table, seat: str, command: Allocate) -> None:
         pause = self._pause_of(t.state, seat, "allocate", "RS.ATK.3")
         lines = [c["line"] for c in pause["choices"]]
         if command.line not in lines:

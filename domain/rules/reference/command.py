@@ -6,9 +6,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
-from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.reference.commands import UseStratagem
 from warlog.domain.rules.reference.common import STRATAGEMS, attached_to, members, objective_control, remember_roll
 from warlog.domain.rules.reference.effects import DURATIONS, Persisting, duration_of
 from warlog.domain.rules.ruleset import SEATS, Step, alive, applies, handles, units_of
@@ -91,7 +91,7 @@ class CommandPhase(Persisting):
         return offered
 
     @handles("use_stratagem")
-    def use_stratagem(self, t: Table, seat: str, command: cmd.UseStratagem) -> None:
+    def use_stratagem(self, t: Table, seat: str, command: UseStratagem) -> None:
         state = t.state
         cost = STRATAGEMS.get(command.name)
         if cost is None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import held_by
+from warlog.domain.rules.reference.commands import Consolidate, EndFight, PileIn, ReferenceSelect
 from warlog.domain.rules.reference.common import attached_to, engaged, foes, not_a_unit_alone, on_battlefield
 from warlog.domain.rules.reference.engagement import Engagement
 from warlog.domain.rules.reference.shooting import Shooting
@@ -183,7 +183,7 @@ class Fight(Shooting, Engagement):
         return step
 
     @handles("pile_in")
-    def pile_in(self, t: Table, seat: str, command: cmd.PileIn) -> None:
+    def pile_in(self, t: Table, seat: str, command: PileIn) -> None:
         state = t.state
         self._on_stage(state, seat, "pile_in", "RS.FGT.1")
         if command.unit not in self.still_to(state, seat, "piled"):
@@ -191,7 +191,7 @@ class Fight(Shooting, Engagement):
         t.emit("PiledIn", {"unit": command.unit, "distance": inches(command.distance, "distance", PILE_IN)},
                "RS.FGT.1")
 
-    def select_fight(self, t: Table, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
+    def select_fight(self, t: Table, seat: str, command: ReferenceSelect, unit: dict[str, Any]) -> None:
         state = t.state
         if command.unit not in self.fighters(state):
             raise Refused("units with Fights First fight first; each eligible unit fights once", rule="RS.FGT.2")
@@ -206,7 +206,7 @@ class Fight(Shooting, Engagement):
         t.emit("UnitSelected", data, "RS.FGT.2")
 
     @handles("end_fight")
-    def end_fight(self, t: Table, seat: str, command: cmd.EndFight) -> None:
+    def end_fight(self, t: Table, seat: str, command: EndFight) -> None:
         fight = self.fight_stage(t.state)
         if fight.get("stage") != "fight" or not fight.get("current") or \
                 t.state["units"][fight["current"]]["owner"] != seat:
@@ -216,7 +216,7 @@ class Fight(Shooting, Engagement):
         t.emit("UnitFought", {"unit": command.unit, "seat": seat}, "RS.FGT.3")
 
     @handles("consolidate")
-    def consolidate(self, t: Table, seat: str, command: cmd.Consolidate) -> None:
+    def consolidate(self, t: Table, seat: str, command: Consolidate) -> None:
         state = t.state
         self._on_stage(state, seat, "consolidate", "RS.FGT.4")
         fight, uid = self.fight_stage(state), command.unit

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
-from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.reference.command import CommandPhase
+from warlog.domain.rules.reference.commands import ReferenceSelect
 from warlog.domain.rules.reference.common import all_monster_or_vehicle, engaged, members, on_battlefield, remember_roll
 from warlog.domain.rules.reference.engagement import Engagement
 from warlog.domain.rules.reference.shooting import Shooting
@@ -86,7 +86,7 @@ class Movement(CommandPhase, Shooting, Engagement):
                                       unit=act.one_of(aboard), move=act.const("disembark")))
         return offered
 
-    def select_movement(self, t: Table, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
+    def select_movement(self, t: Table, seat: str, command: ReferenceSelect, unit: dict[str, Any]) -> None:
         state, uid = t.state, command.unit
         if unit.get("in_reserves"):
             if command.move != "ingress":
@@ -122,7 +122,7 @@ class Movement(CommandPhase, Shooting, Engagement):
             t.emit("UnitEmbarked", {"unit": uid, "transport": command.embark, "attested": "within 3\" of it"},
                    "CORE.OFF.1")
 
-    def _fall_back(self, t: Table, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
+    def _fall_back(self, t: Table, seat: str, command: ReferenceSelect, unit: dict[str, Any]) -> None:
         uid = command.unit
         if not engaged(unit):
             raise Refused("only an engaged unit falls back", rule="RS.MOV.4")

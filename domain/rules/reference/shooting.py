@@ -6,12 +6,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
-from warlog.domain import commands as cmd
 from warlog.domain.attacks import Profile, Situation, to_data, weapon_from
 from warlog.domain.attacks.driver import AttackDriver, keep_lines, line_standing, standing_target
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.reference.commands import Attack, ReferenceSelect
 from warlog.domain.rules.reference.common import (
     attached_to,
     engaged,
@@ -79,7 +79,7 @@ class Shooting(AttackDriver, Igougo):
                            shooting=act.one_of(shooting_types(state["units"][uid])))
                 for uid in ready]
 
-    def select_shooting(self, t: Table, seat: str, command: cmd.Select, unit: dict[str, Any]) -> None:
+    def select_shooting(self, t: Table, seat: str, command: ReferenceSelect, unit: dict[str, Any]) -> None:
         kind = command.shooting or ("close_quarters" if engaged(unit) else "normal")
         if kind not in SHOOTING:
             raise Malformed(f"shooting is one of {', '.join(SHOOTING)}", field="shooting")
@@ -155,7 +155,7 @@ class Shooting(AttackDriver, Igougo):
                                for m in members(units, target))
 
     @handles("attack")
-    def attack(self, t: Table, seat: str, command: cmd.Attack) -> None:
+    def attack(self, t: Table, seat: str, command: Attack) -> None:
         state = t.state
         step = self.step(state)
         if step is None or step.phase not in ("shooting", "fight") or state["rolls"]:

@@ -18,10 +18,10 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
-from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.reference.commands import Split
 from warlog.domain.rules.ruleset import applies, handles, units_of
 from warlog.domain.rulings import Refused
 
@@ -61,7 +61,7 @@ class Splitting(Igougo):
         return offered
 
     @handles("split")
-    def split(self, t: Table, seat: str, command: cmd.Split) -> None:
+    def split(self, t: Table, seat: str, command: Split) -> None:
         state = t.state
         if state["status"] != "setup":
             raise Refused("a unit is split before the battle begins, in set-up", rule="CORE.SPL.1")

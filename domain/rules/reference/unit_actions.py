@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.reference.commands import StartAction
 from warlog.domain.rules.reference.common import attached_to, engaged, members, on_battlefield
 from warlog.domain.rules.ruleset import alive, applies, handles, units_of
 from warlog.domain.rulings import Refused
@@ -70,7 +70,7 @@ class UnitActions(Igougo):
                            action=act.one_of(self.action_names(state)))]
 
     @handles("start_action")
-    def start_action(self, t: Table, seat: str, command: cmd.StartAction) -> None:
+    def start_action(self, t: Table, seat: str, command: StartAction) -> None:
         state = t.state
         step = self.step(state)
         if step is None or step.phase != "shooting" or seat != step.active or state["rolls"]:

@@ -1,0 +1,84 @@
+"""`alternating`'s own commands (AA.*): its select, the goes, the count of pass points, a charge's
+resolution, and the vehicle records the table resolves. They join its games' union through the registry
+(`Alternating.commands`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from warlog.domain import commands as cmd
+
+
+@dataclass(frozen=True)
+class AlternatingSelect(cmd.Select):
+    """Alternating: a unit selected to act in the sub-phase (AA.ACT.1); in overwatch, the weapons it fires."""
+
+    weapons: Annotated[tuple[str, ...] | None, Field(
+        description="overwatch: the ranged weapon of each firing model (AA.OW.1)")] = None
+    type = "select"
+
+
+@dataclass(frozen=True)
+class ConfirmCount(cmd.Command):
+    exclude: dict[str, str] = field(default_factory=dict)
+    include: dict[str, str] = field(default_factory=dict)
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "confirm_count"
+
+
+@dataclass(frozen=True)
+class Pass(cmd.Command):
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "pass"
+
+
+@dataclass(frozen=True)
+class DeclareDone(cmd.Command):
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "declare_done"
+
+
+@dataclass(frozen=True)
+class ResolveCharge(cmd.Command):
+    """Alternating: the charger, once overwatch is fired and its casualties recorded, rolls the charge."""
+
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "resolve_charge"
+
+
+@dataclass(frozen=True)
+class VehicleHit(cmd.Command):
+    """A glancing or penetrating hit on a vehicle costing hull points (AA.VEH.2)."""
+
+    unit: str
+    hit: Literal["glancing", "penetrating"] = "glancing"  # as the ruleset checks them
+    hull_points: Annotated[int, Field(ge=1)] = 1
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "vehicle_hit"
+
+
+@dataclass(frozen=True)
+class BlastHit(cmd.Command):
+    """A Blast marker's hit on a vehicle; the players attest where the centre hole lies (AA.VEH.1)."""
+
+    unit: str
+    strength: int
+    centre_over_hull: bool
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "blast_hit"
+
+
+@dataclass(frozen=True)
+class OngoingReserves(cmd.Command):
+    """Attested: a unit leaves the battlefield into Ongoing Reserves; it arrives at the next Move Units (AA.RES.1)."""
+
+    unit: str
+    reason: str = ""
+    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+    type = "ongoing_reserves"
+
+
+COMMANDS: tuple[type[cmd.Command], ...] = (AlternatingSelect, ConfirmCount, Pass, DeclareDone, ResolveCharge,
+                                           VehicleHit, BlastHit, OngoingReserves)

@@ -28,7 +28,7 @@ from warlog.api.routes import (
 from warlog.api.settings import Settings, get_settings
 from warlog.api.shards import Shards
 from warlog.api.storage import AsyncAppends
-from warlog.api.writing import Turns
+from warlog.api.writing import PlayWrites, Turns
 
 TAGS = [  # the order the API reference shows them in, whatever order the routers are matched in
     {"name": "games", "description": "Create a game (its three tokens) and muster armies before the start."},
@@ -86,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # commands are most of the traffic (one router matched instead of two per command)
     for module in (commands, games, undo, reading, stream, audit, overlay, overlay_page, analytics, rosters, pages):
         app.include_router(module.router)
+    app.add_middleware(PlayWrites, endpoints=commands.DIRECT)  # innermost: the play writes, past FastAPI's routing
     if settings.cors_origins:  # the table app and overlays run in browsers on other origins; tokens are bearer
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match",

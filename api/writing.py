@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import re
 import time
 from collections.abc import Callable
@@ -270,7 +271,17 @@ def answered(request: Request, game_id: UUID, answer: Answer, started: float, ex
     answer.update(extra)
     request.state.log_context.update(version=answer["version"], write_ms=round((time.perf_counter() - started) * 1000, 2))
     request.app.state.feed.notify(game_id)
-    return JSONResponse(dict(answer), status_code=answer.status)
+    return Answered(dict(answer), status_code=answer.status)
+
+
+class Answered(JSONResponse):
+    """A JSONResponse, its body rendered by one encoder made once (`json.dumps` with these arguments makes one for
+    each call): the same bytes."""
+
+    encoder = json.JSONEncoder(ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
+
+    def render(self, content: Any) -> bytes:
+        return self.encoder.encode(content).encode("utf-8")
 
 
 TELEMETRY = "fastapi.telemetry"  # the scope's key while FastAPI's own telemetry follows a request

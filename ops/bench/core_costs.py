@@ -53,8 +53,10 @@ def stored_bytes(db: Path) -> tuple[int, int]:
 
 
 def frames(tmp: Path) -> tuple[int, int, int, list[str]]:
-    """(all frames from the ASGI app, all from the route's function, warlog's own, warlog's named) to the insert
-    of one free_roll."""
+    """(all frames from the ASGI app to the recorder's insert of one free_roll, those from the app the middleware
+    stack wraps (FastAPI's router, or the play writes' direct path, `api.writing.PlayWrites`), warlog's own, and
+    warlog's named). The insert is the recorder's `insert_events`, the last frame counted (the spy on its
+    `_insert_events` is left out)."""
     from warlog.api.storage import HeadedSQLiteRecorder
 
     seen: list[traceback.FrameSummary] = []
@@ -78,10 +80,11 @@ def frames(tmp: Path) -> tuple[int, int, int, list[str]]:
                                json={"type": "free_roll", "spec": "2D6", "purpose": "frames"})
         assert answer.status_code == 200, answer.text
     start = next(i for i, f in enumerate(seen) if f.name == "__call__" and f.filename.endswith("fastapi/applications.py"))
-    route = next(i for i, f in enumerate(seen) if f.filename.endswith("api/routes/commands.py"))
+    inner = next(i for i, f in enumerate(seen) if f.name == "__call__" and (
+        f.filename.endswith("starlette/routing.py") or f.filename.endswith("api/writing.py")))
     path = seen[start:-1]  # the spy itself left out
     ours = [f for f in path if f.filename.startswith(PROJECT)]
-    return len(path), len(seen) - 1 - route, len(ours), [f"{Path(f.filename).relative_to(ROOT)}:{f.name}" for f in ours]
+    return len(path), len(seen) - 1 - inner, len(ours), [f"{Path(f.filename).relative_to(ROOT)}:{f.name}" for f in ours]
 
 
 def replayed(folder: Path, tmp: Path) -> Path:
@@ -123,9 +126,9 @@ def main() -> None:
     games = json.loads((folder / "games.json").read_text())
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
-        total, from_route, ours, named = frames(tmp)
-        print(f"frames to the recorder's insert: {total} from FastAPI.__call__, {from_route} from the route's "
-              f"function; warlog's own: {ours}")
+        total, from_app, ours, named = frames(tmp)
+        print(f"frames to the recorder's insert: {total} from FastAPI.__call__, {from_app} from the app inside the "
+              f"middleware (FastAPI's router, or the play writes' direct path); warlog's own: {ours}")
         print("  " + " > ".join(named))
         golden = tmp / "golden.db"
         golden.write_bytes(gzip.decompress((folder / "warlog.db.gz").read_bytes()))
@@ -138,7 +141,7 @@ def main() -> None:
         per_game, per_event = memory / (len(ids) - 1), memory / (sum(g["events"] for g in games[1:]))
         print(f"memory per cached game: {per_game / 1024:.1f} KiB ({per_event:.0f} B an event), "
               f"{memory / then_bytes * len(ids) / (len(ids) - 1):.2f}x the bytes of the games' stored rows")
-        print(f"RESULT frames {total} ({from_route} from the route, {ours} warlog's); bytes/event {now_bytes / now_events:.0f} "
+        print(f"RESULT frames {total} ({from_app} from the app inside the middleware, {ours} warlog's); bytes/event {now_bytes / now_events:.0f} "
               f"({now_bytes / now_events / (then_bytes / then_events):.3f}x the golden store's); memory/game "
               f"{per_game / 1024:.1f} KiB ({memory / then_bytes * len(ids) / (len(ids) - 1):.2f}x its stored bytes)")
 

@@ -161,8 +161,11 @@ class Turns:
 
 
 async def write(request: Request, caller: Caller, limit: int, endpoint: Endpoint) -> JSONResponse:
-    """A write, a step a line. The application's own steps (a stored answer for the key, the body's refusal, the
-    checks that need the game, If-Match, the ruling, the events and their append) are `Warlog.write`'s."""
+    """One write, a step a line: the body read (413) and its digest; a refusal stored for its Idempotency-Key
+    (replayed; a key unfit is 422); the body made into the domain's typed write (`judged`); the application
+    (`applied`, running `Warlog.write`'s own steps: a stored answer for the key, the body's refusal, the checks that
+    need the game, If-Match, the ruling, the events and their append); then the answer, the live feed woken and the
+    log line told (`answered`), or the refusal, stored for its key (`refused`)."""
     key = request.headers.get("idempotency-key")
     body = endpoint.reader(await read_body(request, limit), key is not None, request.headers.get("content-type"))
     stored = await stored_refusal(request, caller, key, body.digest, endpoint.name)  # 422 for a key unfit
@@ -268,10 +271,11 @@ async def refused(request: Request, caller: Caller, sent: Sent, endpoint: str, e
 def answered(request: Request, game_id: UUID, answer: Answer, started: float, extra: dict[str, Any]
              ) -> JSONResponse:
     """The answer sent, the game's live streams woken, and the write's time told to the request's log line."""
-    answer.update(extra)
+    if extra:
+        answer.update(extra)
     request.state.log_context.update(version=answer["version"], write_ms=round((time.perf_counter() - started) * 1000, 2))
     request.app.state.feed.notify(game_id)
-    return Answered(dict(answer), status_code=answer.status)
+    return Answered(answer, status_code=answer.status)
 
 
 class Answered(JSONResponse):

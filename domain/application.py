@@ -233,7 +233,8 @@ class Warlog(Verifying, Application[UUID]):
         the checks that need the game, If-Match, then the ruling and its events), then appended with the game's head
         record (`_append`). A race lost to another process (the store's unique (game, version) key refuses the append)
         is judged again on the store's latest game, up to five times, then 409 SVC.CONFLICT."""
-        for attempt in range(1, WRITE_TRIES + 1):
+        tries = 1
+        while True:
             try:
                 with self.lock(game_id):
                     game, answer = self._judged(game_id, write)
@@ -241,13 +242,13 @@ class Warlog(Verifying, Application[UUID]):
                         self._append(game)
                 return answer
             except IntegrityError:
-                if attempt == WRITE_TRIES:
+                if tries == WRITE_TRIES:
                     raise Conflict.lost_race() from None
+                tries += 1
                 time.sleep(RETRY_WAIT_S * (1 + 0.1 * (random.random() - 0.5)))
-        raise AssertionError("unreachable")
 
     def defer(self, game_id: UUID, write: Write, on_loop: bool, trust_cache: bool = True) -> Answer | Deferred:
-        """`write` judged as `write` judges it, its events not appended: a `Deferred` whose events the caller
+        """`write` judged as `Warlog.write` judges it, its events not appended: a `Deferred` whose events the caller
         appends (api/writing.py, on PostgreSQL: on its event loop), the game taken out of the cache meanwhile (readers
         load what is stored, never what may not be), or the answer when there is nothing to append. `on_loop`: raise
         NeedsStore rather than block the loop on a read of the store (a game not cached, or a refusal to judge

@@ -148,7 +148,9 @@ class Game(Aggregate):
             by = by if by is not None else ctx.seat
             request = ctx.request_of(meta) if self._digests else None
         entry = self._entry(self.version + 1, type_, self._now(), by, rule, data, self.head, request)
-        self._log(entry=entry, meta=meta)
+        # what `self._log(entry=entry, meta=meta)` triggers, without the library binding the decorated method anew
+        # and matching its arguments on every call
+        self.trigger_event(LOGGED, entry=entry, meta=meta)
         return entry
 
     _ctx: Table | None = None
@@ -340,6 +342,9 @@ class Game(Aggregate):
 
     def revealed_seed(self) -> str | None:
         return self.seed if self.state["status"] == "ended" and self.state["dice"] == "server" else None
+
+
+LOGGED = vars(Game)["Logged"]  # the event class `@event("Logged")` made for `Game._log`
 
 
 class Table:

@@ -49,9 +49,9 @@ class HeadedSQLiteRecorder(sqlite.SQLiteApplicationRecorder):
                 "hash TEXT NOT NULL, claim_seq INTEGER, claim_hash TEXT, claim_by TEXT)"]
 
     def insert_events(self, stored_events: Sequence[persistence.StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        """The library's append, its one transaction entered directly rather than through the three context managers
-        of `datastore.transaction` (about a third of the append's Python time): the same pooled writer connection,
-        BEGIN, the same statements, the commit, and the same errors (its transaction maps sqlite3's to its own)."""
+        """The library's append, its one transaction entered directly rather than through the three generator-made
+        context managers of `datastore.transaction`: the same pooled writer connection, BEGIN, the same statements,
+        the commit, and the same errors (its transaction maps sqlite3's to its own)."""
         pool = self.datastore.pool
         connection = pool.get_connection(is_writer=True)
         try:

@@ -28,7 +28,7 @@ SECURITY_SCHEMES = {
     "token": {"type": "apiKey", "in": "query", "name": "token", "description": (
         "the same token as `?token=`, for the streams and the overlay page only (a browser's EventSource cannot "
         "send headers)")}}
-BEARER = [{"bearer": []}]  # the document's default: every operation but the anonymous ones (`security: []`)
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]  # the document's default: every operation but the anonymous ones (`security: []`)
 
 
 def components() -> dict[str, Any]:
@@ -110,6 +110,6 @@ def install(app: FastAPI) -> None:
             failures(document)
             document["paths"]["/games"]["post"]["responses"]["201"]["links"] = game_links(document)
             known_head(document)
-        return app.openapi_schema
+        return document
 
     app.openapi = openapi  # type: ignore[method-assign]

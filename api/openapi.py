@@ -99,17 +99,18 @@ def install(app: FastAPI) -> None:
     def openapi() -> dict[str, Any]:
         if built_at != [registry.generation()]:
             app.openapi_schema = None
-        if app.openapi_schema is None:
-            registry.load()
-            built_at[:] = [registry.generation()]
-            document = generate()  # FastAPI's, which it caches in app.openapi_schema
-            document.setdefault("components", {}).setdefault("schemas", {}).update(components())
-            document["components"]["securitySchemes"] = SECURITY_SCHEMES
-            document["security"] = BEARER
-            plain_references(document)
-            failures(document)
-            document["paths"]["/games"]["post"]["responses"]["201"]["links"] = game_links(document)
-            known_head(document)
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        registry.load()  # the document built once a registry generation (FastAPI keeps it in app.openapi_schema)
+        built_at[:] = [registry.generation()]
+        document = generate()  # FastAPI's, which it caches in app.openapi_schema
+        document.setdefault("components", {}).setdefault("schemas", {}).update(components())
+        document["components"]["securitySchemes"] = SECURITY_SCHEMES
+        document["security"] = BEARER
+        plain_references(document)
+        failures(document)
+        document["paths"]["/games"]["post"]["responses"]["201"]["links"] = game_links(document)
+        known_head(document)
         return document
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -342,7 +342,7 @@ class Warlog(Verifying, Application):
                            {role: digest(token) for role, token in tokens.items()}, at)
         self._store(game)
         return {"game_id": str(game_id), "version": game.version, "tokens": tokens,
-                "dice_commitment": game.state["dice_commitment"]}
+                "dice_commitment": game.state.dice_commitment}
 
     def known_role(self, token: str) -> tuple[UUID, str] | None:
         """A token this process has already checked: tokens never change and games are never deleted."""
@@ -412,7 +412,7 @@ class Warlog(Verifying, Application):
                 key: str | None = None, body: str = "", if_match: int | str | None = None) -> Answer:
         """`parse(ruleset)` reads the body as a command of the game's ruleset (its commands' union)."""
         def prepare(game: Game) -> Command:
-            command = parse(game.state["ruleset"])
+            command = parse(game.state.ruleset)
             game.validate(seat, command)
             return command
 
@@ -426,7 +426,7 @@ class Warlog(Verifying, Application):
                              endpoint="armies")
 
     def state_at(self, game_id: UUID, version: int) -> dict[str, Any] | None:
-        return self.game_at(game_id, version).state if version >= 1 else None
+        return self.game_at(game_id, version).state.to_json() if version >= 1 else None
 
     def game_at(self, game_id: UUID, version: int) -> Game:
         """The game as of `version` (the snapshot at or below it, then its events, each checked)."""

@@ -114,14 +114,14 @@ async def muster(caller: Seat, warlog: WarlogApp, request: Request) -> JSONRespo
             sent = body()
             if not isinstance(sent, RosterFile):
                 return parse_army(sent)
-            imported.update(convert(sent, warlog.read(caller.game_id).state["ruleset"]))
+            imported.update(convert(sent, warlog.read(caller.game_id).state.ruleset))
             return parse_army({"units": imported["units"]})
 
         answer = warlog.muster(caller.game_id, caller.role, parse, at, key, digest, if_match)
         sent = body()
         if isinstance(sent, RosterFile):
             if not imported:  # a stored answer replayed: the conversion is a pure function of the bytes
-                imported.update(convert(sent, warlog.read(caller.game_id).state["ruleset"]))
+                imported.update(convert(sent, warlog.read(caller.game_id).state.ruleset))
             answer["import"] = {"format": imported["format"], "units": [u["id"] for u in imported["units"]],
                                 "unmapped": imported["unmapped"]}
         return answer

@@ -247,6 +247,11 @@ def _plan(cls: type[Record]) -> tuple[tuple[_Field, ...], frozenset[str]]:
     return plan
 
 
+def field_plan(cls: type[Record]) -> tuple[_Field, ...]:
+    """The class's fields in the order they are written, each with its codec and how its absence reads."""
+    return _plan(cls)[0]
+
+
 def load_record(cls: type[R], data: Mapping[str, Any], **given: Any) -> R:
     """`cls` read from `data`; `given` are fields the caller has read already (a unit's `turn`, whose type
     depends on the ruleset)."""

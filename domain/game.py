@@ -37,6 +37,9 @@ class Game(Aggregate):
 
     Snapshot = integrity.CheckedSnapshot  # a snapshot carries a digest of what it holds, checked on load
     state: GameState
+    # the bridge's view, in a slot: no part of the game's attributes (`vars`), which snapshots store and
+    # `Aggregate.__eq__` compares
+    __slots__ = ("_view",)
 
     @event("Created")
     def __init__(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
@@ -89,7 +92,7 @@ class Game(Aggregate):
     @property
     def view(self) -> StateView:
         """The bridge: the state as a dict (its `to_json()`), made once and then kept up to date in place."""
-        view: StateView | None = vars(self).get("_view")
+        view: StateView | None = getattr(self, "_view", None)
         if view is None:
             view = self._view = StateView(self.state)
         elif view.typed is not self.state:
@@ -245,7 +248,9 @@ class Game(Aggregate):
             return
         if actions.offered(ruleset.actions(seen, seat), sent(command)):
             return
-        view = vars(self).pop("_view", None)  # the copy makes its own view, if its ruleset reads one
+        view = getattr(self, "_view", None)
+        if view is not None:  # the copy makes its own view, if its ruleset reads one
+            del self._view
         try:
             scratch = copy.deepcopy(self)
         finally:

@@ -92,9 +92,8 @@ def state_digest(state: dict[str, Any]) -> str:
 
 
 def stored_form(held: dict[str, Any]) -> dict[str, Any]:
-    """A game's attributes as a snapshot stores them: its typed state as its JSON (`GameState.to_json`), the
-    bridge's dict view of it left out (it is made again when read)."""
-    held = {key: value for key, value in held.items() if key != "_view"}
+    """A game's attributes as a snapshot stores them: its typed state as its JSON (`GameState.to_json`)."""
+    held = dict(held)
     state = held.get("state")
     if state is not None and not isinstance(state, dict):
         held["state"] = state.to_json()

@@ -64,14 +64,16 @@ def walk(folder: Path, tmp: Path) -> Walked:
             aggregate = None
             for event in warlog.repository.event_store.get(game_id):
                 aggregate = event.mutate(aggregate)
-                walked.states.append((game["game_id"], aggregate.version, copy.deepcopy(aggregate.state)))
+                # the bridge's dict view (domain/state/bridge.py): the dict the unconverted appliers change
+                walked.states.append((game["game_id"], aggregate.version, copy.deepcopy(dict(aggregate.view))))
                 if event.entry["type"] == "ArmyMustered":
                     data = event.entry["data"]
-                    walked.musters.append((aggregate.state["ruleset"], data["seat"], data["units"]))
+                    walked.musters.append((aggregate.state.ruleset, data["seat"], data["units"]))
             for snapshot in warlog.snapshots.get(game_id) if warlog.snapshots is not None else ():
-                walked.snapshots.append((game["game_id"], snapshot.originator_version, snapshot.mutate(None).state))
+                walked.snapshots.append((game["game_id"], snapshot.originator_version, snapshot.state["state"]))
             assert aggregate is not None
-            walked.finals[game["game_id"]] = (aggregate.version, warlog.game_at(game_id, aggregate.version).state)
+            final = warlog.game_at(game_id, aggregate.version).state.to_json()
+            walked.finals[game["game_id"]] = (aggregate.version, final)
     return walked
 
 

@@ -13,8 +13,11 @@ from warlog.domain.state import GameState, LastRoll, Unit
 from warlog.domain.state.bridge import StateView, sync
 
 Data = dict[str, Any]  # an event's data, or its whole entry, as logged
-TypedApplier = Callable[[Any, GameState, Data, Data], GameState]
-BridgedApplier = Callable[[Any, GameState | dict[str, Any] | None, Data, Data], GameState]
+# A typed applier takes the state before the event (None before GameCreated, hence Any) and returns the next.
+TypedApplier = Callable[[Any, Any, Data, Data], GameState]
+# What `evolves` makes of it: the bridge also runs it on a dict, and an unconverted ruleset's dict applier may
+# override it (`_started`, `_order`): Any, until every ruleset's appliers are typed.
+BridgedApplier = Callable[[Any, Any, Data, Data], Any]
 
 SEATS = ("A", "B")
 

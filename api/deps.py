@@ -97,7 +97,7 @@ _QUERY_NAMES: dict[int, frozenset[str]] = {}
 
 def known_query(request: Request, also: str | None = None) -> None:
     """A query parameter the route does not take is 422 naming it, not silently ignored (`?afetr=5`)."""
-    if not request.query_params:
+    if not request.scope.get("query_string") or not request.query_params:  # no query string: nothing to parse
         return
     route = request.scope.get("route")
     names = _QUERY_NAMES.get(id(route))

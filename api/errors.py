@@ -8,7 +8,6 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from warlog.domain.application import Conflict, PreconditionFailed
 from warlog.domain.integrity import Damaged
@@ -130,33 +129,3 @@ def allowed(request: Request) -> list[str]:
             methods = {method.upper() for method in operations}
             return sorted(methods | ({"HEAD"} if "GET" in methods else set()))
     return []
-
-
-class Unexpected:
-    """Pure ASGI middleware, outermost: an unexpected exception still answers problem+json 500, and the
-    connection stays usable. Starlette's own handler for Exception re-raises after answering, and uvicorn
-    then drops the keep-alive connection without `Connection: close`, failing the client's next request.
-    (The request log inside records the traceback.)"""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = False
-
-        async def sending(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, receive, sending)
-        except Exception:
-            if started:  # a stream broke midway: no answer can be sent any more
-                raise
-            failed = respond(500, problem_body(500, "the service failed on this request; send it again (with "
-                                                    "the same Idempotency-Key, a write is not applied twice)"))
-            await failed(scope, receive, send)

@@ -71,7 +71,7 @@ def known_head(document: dict[str, Any]) -> None:
 
 
 def failures(document: dict[str, Any]) -> None:
-    """Any request may meet a failure of the service itself: 500, as problem+json (api/errors.py Unexpected)."""
+    """Any request may meet a failure of the service itself: 500, as problem+json (api/logging.py RequestLog)."""
     for operations in document["paths"].values():
         for operation in operations.values():
             operation["responses"].setdefault("500", errors.problems(500)[500])

@@ -20,6 +20,7 @@ record only ever rises.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
@@ -46,6 +47,21 @@ class HeadedSQLiteRecorder(sqlite.SQLiteApplicationRecorder):
         return [*super().construct_create_table_statements(),
                 f"CREATE TABLE IF NOT EXISTS {HEADS_TABLE} (game_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, "
                 "hash TEXT NOT NULL, claim_seq INTEGER, claim_hash TEXT, claim_by TEXT)"]
+
+    def insert_events(self, stored_events: Sequence[persistence.StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        """The library's append, its one transaction entered directly rather than through the three generator-made
+        context managers of `datastore.transaction`: the same pooled writer connection, BEGIN, the same statements,
+        the commit, and the same errors (its transaction maps sqlite3's to its own)."""
+        pool = self.datastore.pool
+        connection = pool.get_connection(is_writer=True)
+        try:
+            with sqlite.SQLiteTransaction(connection, commit=True) as cursor:
+                try:
+                    return self._insert_events(cursor, stored_events, **kwargs)
+                finally:
+                    cursor.sqlite_cursor.close()
+        finally:
+            pool.put_connection(connection)
 
     def _insert_events(self, c: sqlite.SQLiteCursor, stored_events: Sequence[persistence.StoredEvent],
                        **kwargs: Any) -> Sequence[int] | None:
@@ -78,14 +94,33 @@ class HeadedSQLiteRecorder(sqlite.SQLiteApplicationRecorder):
 
 
 class TunedConnectionPool(sqlite.SQLiteConnectionPool):
+    """The library's pool, its connections made as the library makes them (autocommit, WAL, rows as sqlite3.Row)
+    with `PRAGMA synchronous` set, and sqlite3's own statement cache: the library asks for `cached_statements=True`,
+    which is a cache of one statement, so that each of an append's three statements (BEGIN, the events, the head
+    record) was compiled again every time (a third of the append's time in SQLite)."""
+
+    STATEMENTS = 128  # sqlite3's default cache size
+
     def __init__(self, *, synchronous: str, **kwargs: Any) -> None:
         self.synchronous = synchronous
         super().__init__(**kwargs)
 
     def _create_connection(self) -> sqlite.SQLiteConnection:
-        connection = super()._create_connection()
-        connection._sqlite_conn.execute(f"PRAGMA synchronous={self.synchronous}")
-        return connection
+        try:
+            c = sqlite3.connect(database=self.db_name, uri=True, check_same_thread=False, isolation_level=None,
+                                cached_statements=self.STATEMENTS,
+                                timeout=self.lock_timeout or sqlite.SQLITE3_DEFAULT_LOCK_TIMEOUT)
+        except (sqlite3.Error, TypeError) as e:
+            raise persistence.InterfaceError(e) from e
+        if not self.is_sqlite_memory_mode and not self.is_journal_mode_wal:
+            mode = c.execute("PRAGMA journal_mode;").fetchone()[0]
+            if mode.lower() != "wal":
+                c.execute("PRAGMA journal_mode=WAL;")
+                self.journal_mode_was_changed_to_wal = True
+            self.is_journal_mode_wal = True
+        c.row_factory = sqlite3.Row
+        c.execute(f"PRAGMA synchronous={self.synchronous}")
+        return sqlite.SQLiteConnection(sqlite_conn=c, max_age=self.max_age)
 
 
 class Factory(sqlite.SQLiteFactory):

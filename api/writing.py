@@ -1,26 +1,36 @@
-"""The one path every write takes: size limit, Idempotency-Key, If-Match,
-then the application; refusals are stored for replay like answers."""
+"""The one path every write takes (`write`): the body's size, the Idempotency-Key and a refusal stored for it,
+the body judged into the domain's typed write, the application, then the answer, the live feed and the log line;
+refusals are stored for replay like answers. `PlayWrites` serves the play writes without FastAPI's routing."""
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
+import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
-from fastapi import Request
+from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute, iter_route_contexts
+from starlette._utils import get_route_path
+from starlette.convertors import Convertor
+from starlette.responses import Response
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from warlog.api.deps import Caller
+from warlog.api.deps import Caller, seat, warlog_of
 from warlog.api.errors import Problem, problem_body, respond, ruling_problem
-from warlog.api.schemas import parse_json
-from warlog.domain.application import Answer, Conflict, Deferred, NeedsStore, deferring
+from warlog.api.schemas import parse_command, parse_json
+from warlog.domain.application import Answer, Conflict, Deferred, NeedsStore
 from warlog.domain.chain import canonical
 from warlog.domain.rulings import Malformed, Ruling
+from warlog.domain.writes import BodyRefused, Play, Sent, Write
 
 
 def now() -> str:
@@ -80,34 +90,57 @@ def not_json(content_type: str | None) -> Problem:
     return Problem(415, f"send the body as Content-Type: application/json, in UTF-8 (got {sent})")
 
 
-def parsed_body(raw: bytes, keyed: bool, content_type: str | None = "application/json"
-                ) -> tuple[Callable[[], Any], str]:
-    """(a thunk giving the JSON body or raising its 415/422, the digest Idempotency-Key compares):
-    bodies are compared as canonical JSON, or byte for byte (with their media type) when they are not
-    JSON. An empty body is no body (None), whatever its Content-Type. Without an Idempotency-Key nothing
-    is compared, and the digest is left empty."""
+@dataclass(frozen=True, slots=True)
+class Body:
+    """A request's body as read: its value (the JSON, or a roster file's bytes), the digest an Idempotency-Key
+    compares (empty without a key), and the refusal the body itself earned (415, 422), if any."""
+
+    value: Any
+    digest: str
     refusal: Exception | None = None
-    body: Any = None
+
+
+Reader = Callable[[bytes, bool, str | None], Body]
+Judge = Callable[[Sent, Any, str], Write]  # the body's value and the game's ruleset -> the domain's write (raising
+# the body's 422): a command is read by its game's ruleset's own command classes
+
+
+def parsed_body(raw: bytes, keyed: bool, content_type: str | None = "application/json") -> Body:
+    """The JSON body: bodies are compared as canonical JSON, or byte for byte (with their media type) when they
+    are not JSON. An empty body is no body (None), whatever its Content-Type. Without an Idempotency-Key nothing
+    is compared, and the digest is left empty."""
     if raw and not is_json(content_type):
-        refusal, raw = not_json(content_type), f"{content_type}\n".encode("latin-1") + raw
-    else:
-        try:
-            body = parse_json(raw)
-        except (Ruling, Problem) as error:  # 422, or 415 for JSON not in UTF-8
-            refusal = error
-    if refusal is not None:
-        def refused() -> Any:
-            raise refusal
-        return refused, hashlib.sha256(raw).hexdigest() if keyed else ""
-    return (lambda: body), hashlib.sha256(canonical(body).encode()).hexdigest() if keyed else ""
+        marked = f"{content_type}\n".encode("latin-1") + raw
+        return Body(None, hashlib.sha256(marked).hexdigest() if keyed else "", not_json(content_type))
+    try:
+        value = parse_json(raw)
+    except (Ruling, Problem) as error:  # 422, or 415 for JSON not in UTF-8
+        return Body(None, hashlib.sha256(raw).hexdigest() if keyed else "", error)
+    return Body(value, hashlib.sha256(canonical(value).encode()).hexdigest() if keyed else "")
 
 
-def no_body(endpoint: str) -> Callable[[Any], None]:
+@dataclass(frozen=True)
+class Endpoint:
+    """A write endpoint: its name (an Idempotency-Key belongs to one), the domain's write its body makes, how its
+    bytes are read, and what its answer holds beside the version and the events (`extra`, filled by `judge`)."""
+
+    name: str
+    judge: Judge
+    reader: Reader = parsed_body
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def play(sent: Sent, body: Any, ruleset: str) -> Write:
+    return Play(sent, parse_command(body, ruleset))
+
+
+def no_body(name: str, make: Callable[[Sent], Write]) -> Endpoint:
     """Undo, redo and their answers take no body: none, `null` or `{}`; anything else is 422."""
-    def judge(body: Any) -> None:
+    def judge(sent: Sent, body: Any, ruleset: str) -> Write:
         if body not in (None, {}):
-            raise Malformed(f"{endpoint} takes no body: send none, or {{}}")
-    return judge
+            raise Malformed(f"{name} takes no body: send none, or {{}}")
+        return make(sent)
+    return Endpoint(name, judge)
 
 
 class Turns:
@@ -128,78 +161,197 @@ class Turns:
         return self._locks[game_id.int % self._stripes]
 
 
-async def deferred_write(request: Request, game_id: UUID, call: Callable[[], Any]) -> Answer:
-    """The "deferred" write mode (Settings.write_mode): the write judged on the loop (in a worker thread
-    when it must first read the store: the game not cached, or a refusal to judge again on the latest),
-    its events appended by the shard's AsyncAppends, a lost race judged again on the store's latest game,
-    up to five times, then 409 SVC.CONFLICT."""
-    def judged(on_loop: bool) -> Any:
-        with deferring(on_loop):
-            return call()
-
+async def write(request: Request, caller: Caller, limit: int, endpoint: Endpoint) -> JSONResponse:
+    """One write, a step a line: the body read (413) and its digest; a refusal stored for its Idempotency-Key
+    (replayed; a key unfit is 422); the body made into the domain's typed write (`judged`); the application
+    (`applied`, running `Warlog.write`'s own steps: a stored answer for the key, the body's refusal, the checks that
+    need the game, If-Match, the ruling, the events and their append); then the answer, the live feed woken and the
+    log line told (`answered`), or the refusal, stored for its key (`refused`)."""
+    key = request.headers.get("idempotency-key")
+    body = endpoint.reader(await read_body(request, limit), key is not None, request.headers.get("content-type"))
+    stored = await stored_refusal(request, caller, key, body.digest, endpoint.name)  # 422 for a key unfit
+    if stored is not None:
+        return stored
+    started = time.perf_counter()
+    sent = Sent(caller.role, now(), key, body.digest, if_match_version(request))
     try:
-        answer = judged(True)
-    except NeedsStore:
-        answer = await run_in_threadpool(judged, False)
-    for attempt in range(5):
-        if not isinstance(answer, Deferred):
-            return answer
+        answer = await applied(request, caller.game_id, judged(request, caller.game_id, endpoint, sent, body))
+    except (Ruling, Problem) as error:
+        return await refused(request, caller, sent, endpoint.name, error)
+    return answered(request, caller.game_id, answer, started, endpoint.extra)
+
+
+async def stored_refusal(request: Request, caller: Caller, key: str | None, digest: str, endpoint: str
+                         ) -> JSONResponse | None:
+    """The refusal stored for this seat's Idempotency-Key, replayed; the same key on another endpoint, or with
+    another body, is 422."""
+    if key is None:
+        return None
+    if not key or len(key) > 255:
+        raise Problem(422, "Idempotency-Key must be 1..255 characters")
+    refused = await request.app.state.refusals.get(str(caller.game_id), caller.role, key)
+    if refused is None:
+        return None
+    if refused[3] not in (None, endpoint):  # None: stored before refusals named their endpoint
+        return respond(422, problem_body(422, f"this Idempotency-Key was used on {refused[3]}; a key "
+                                              "belongs to one endpoint", field="Idempotency-Key"))
+    if refused[0] != digest:
+        return respond(422, problem_body(422, "this Idempotency-Key was used with another body",
+                                         field="Idempotency-Key"))
+    return respond(refused[1], refused[2])
+
+
+def judged(request: Request, game_id: UUID, endpoint: Endpoint, sent: Sent, body: Body) -> Write:
+    """The body made into the domain's typed write. A body refused (415, 422) is handed in as a `BodyRefused`, so
+    that a stored answer for its key still comes first."""
+    refusal = body.refusal
+    if refusal is None:
         try:
-            await request.app.state.appends[id(answer.app)].insert(answer.stored_events(), answer.head)
+            made = endpoint.judge(sent, body.value, warlog_of(request, game_id).ruleset_of(game_id))
+        except (Ruling, Problem) as error:
+            refusal = error
+        else:
+            if isinstance(made, Play):
+                request.state.log_context["command"] = made.command.type
+            return made
+    return BodyRefused(sent, endpoint.name, refusal)
+
+
+async def applied(request: Request, game_id: UUID, write: Write) -> Answer:
+    """The application's answer to `write`, where Settings.write_mode runs it: on the loop, in a worker thread, or
+    judged on the loop and appended by the shard's AsyncAppends (`deferred_write`)."""
+    warlog = warlog_of(request, game_id)
+    mode = request.app.state.write_mode
+    if mode == "loop":
+        return warlog.write(game_id, write)
+    if mode == "thread":
+        return await run_in_threadpool(warlog.write, game_id, write)
+    async with request.app.state.turns.of(game_id):
+        return await deferred_write(request, game_id, write)
+
+
+async def deferred_write(request: Request, game_id: UUID, write: Write) -> Answer:
+    """The "deferred" write mode (Settings.write_mode): the write judged on the loop (in a worker thread when it
+    must first read the store: the game not cached, or a refusal to judge again on the latest), its events
+    appended by the shard's AsyncAppends, a lost race judged again on the store's latest game, up to five
+    times, then 409 SVC.CONFLICT."""
+    warlog = warlog_of(request, game_id)
+    try:
+        judged = warlog.defer(game_id, write, on_loop=True)
+    except NeedsStore:
+        judged = await run_in_threadpool(warlog.defer, game_id, write, False)
+    for attempt in range(5):
+        if not isinstance(judged, Deferred):
+            return judged
+        try:
+            await request.app.state.appends[id(judged.app)].insert(judged.stored_events(), judged.head)
         except IntegrityError:
             await asyncio.sleep(0.01 * (attempt + 1))
-            answer = await run_in_threadpool(answer.again)  # the store's latest is loaded first
+            judged = await run_in_threadpool(judged.again)  # the store's latest is loaded first
             continue
-        return await run_in_threadpool(answer.appended) if answer.snapshot_due() else answer.appended()
+        return await run_in_threadpool(judged.appended) if judged.snapshot_due() else judged.appended()
     raise Conflict.lost_race()
 
 
-async def write(request: Request, caller: Caller, limit: int,
-                call: Callable[[Any, str, str | None, str, int | str | None], Answer], endpoint: str,
-                reader: Callable[[bytes, bool, str | None], tuple[Callable[[], Any], str]] = parsed_body
-                ) -> JSONResponse:
-    """`call(body_json_thunk, at, key, digest, if_match)` runs in a worker thread. An Idempotency-Key
-    belongs to one `endpoint` of its game and token: the same key on another endpoint is 422. `reader`
-    turns the raw body into (thunk, digest); `/armies` gives one that also takes roster files."""
-    raw = await read_body(request, limit)
-    key = request.headers.get("idempotency-key")
-    body, digest = reader(raw, key is not None, request.headers.get("content-type"))
-    store = request.app.state.refusals
-    game = str(caller.game_id)
-    if key is not None:
-        if not key or len(key) > 255:
-            raise Problem(422, "Idempotency-Key must be 1..255 characters")
-        refused = await store.get(game, caller.role, key)
-        if refused is not None:
-            if refused[3] not in (None, endpoint):  # None: stored before refusals named their endpoint
-                return respond(422, problem_body(422, f"this Idempotency-Key was used on {refused[3]}; a key "
-                                                      "belongs to one endpoint", field="Idempotency-Key"))
-            if refused[0] != digest:
-                return respond(422, problem_body(422, "this Idempotency-Key was used with another body",
-                                                 field="Idempotency-Key"))
-            return respond(refused[1], refused[2])
-    started = time.perf_counter()
-    if_match = if_match_version(request)
-    try:
-        mode = request.app.state.write_mode
-        if mode == "loop":
-            answer = call(body, now(), key, digest, if_match)
-        elif mode == "thread":
-            answer = await run_in_threadpool(call, body, now(), key, digest, if_match)
-        else:
-            async with request.app.state.turns.of(caller.game_id):
-                answer = await deferred_write(request, caller.game_id, lambda: call(body, now(), key, digest, if_match))
-    except (Ruling, Problem) as error:
-        if isinstance(error, Problem):
-            status, body = error.status, problem_body(error.status, error.detail)
-        else:
-            status, body = ruling_problem(error)
-        # a lost race says "send it again": storing it would answer every resend with the same 409
-        settled = not isinstance(error, Conflict) and body.get("field") != "Idempotency-Key"
-        if key is not None and status < 500 and settled:
-            await store.put(game, caller.role, key, digest, status, body, endpoint)
-        request.state.log_context.update(rule=body.get("rule"), refused=status)
-        return respond(status, body)
+async def refused(request: Request, caller: Caller, sent: Sent, endpoint: str, error: Ruling | Problem
+                  ) -> JSONResponse:
+    """A refusal as problem+json, stored for its Idempotency-Key (a lost race is not: it says "send it again",
+    and storing it would answer every resend with the same 409)."""
+    if isinstance(error, Problem):
+        status, body = error.status, problem_body(error.status, error.detail)
+    else:
+        status, body = ruling_problem(error)
+    settled = not isinstance(error, Conflict) and body.get("field") != "Idempotency-Key"
+    if sent.key is not None and status < 500 and settled:
+        await request.app.state.refusals.put(str(caller.game_id), caller.role, sent.key, sent.digest, status, body,
+                                             endpoint)
+    request.state.log_context.update(rule=body.get("rule"), refused=status)
+    return respond(status, body)
+
+
+def answered(request: Request, game_id: UUID, answer: Answer, started: float, extra: dict[str, Any]
+             ) -> JSONResponse:
+    """The answer sent, the game's live streams woken, and the write's time told to the request's log line."""
+    if extra:
+        answer.update(extra)
     request.state.log_context.update(version=answer["version"], write_ms=round((time.perf_counter() - started) * 1000, 2))
-    request.app.state.feed.notify(caller.game_id)
-    return JSONResponse(dict(answer), status_code=answer.status)
+    request.app.state.feed.notify(game_id)
+    return Answered(answer, status_code=answer.status)
+
+
+class Answered(JSONResponse):
+    """A JSONResponse, its body rendered by one encoder made once (`json.dumps` with these arguments makes one for
+    each call): the same bytes."""
+
+    encoder = json.JSONEncoder(ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
+
+    def render(self, content: Any) -> bytes:
+        return self.encoder.encode(content).encode("utf-8")
+
+
+TELEMETRY = "fastapi.telemetry"  # the scope's key while FastAPI's own telemetry follows a request
+
+
+class PlayWrites:
+    """Pure ASGI middleware, innermost: the play writes (`endpoints`: their route functions, each the one write it
+    makes) served without FastAPI's routing and dependency solving, which were a fifth of a free_roll's time in
+    process (ops/bench/free_roll_latency.py). What FastAPI would do for them is done here: the route's own path
+    pattern matched, the route and its path parameters put in the scope, the seat judged (`deps.seat`), the same
+    `write` called, and what either raises answered by the app's own exception handlers. Every other request, and
+    every request while FastAPI's telemetry follows it, goes on to FastAPI."""
+
+    def __init__(self, app: ASGIApp, endpoints: dict[Callable[..., Any], Endpoint]) -> None:
+        self.app = app
+        self.endpoints = endpoints
+        self._routes: list[Direct] | None = None
+
+    def routes(self, app: FastAPI) -> list[Direct]:
+        """The app's routes of these endpoints, as its router matches them (an included router's prefix too)."""
+        if self._routes is None:
+            self._routes = [Direct(context.path_regex, context.param_convertors, context.original_route,
+                                   self.endpoints[context.endpoint])
+                            for context in iter_route_contexts(app.routes)
+                            if isinstance(context.original_route, APIRoute) and context.endpoint in self.endpoints]
+        return self._routes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST" and TELEMETRY not in scope:
+            path = get_route_path(scope)
+            for direct in self.routes(scope["app"]):
+                match = direct.pattern.match(path)
+                if match is None:
+                    continue
+                params = {name: direct.convertors[name].convert(value) for name, value in match.groupdict().items()}
+                scope.update(endpoint=direct.route.endpoint, route=direct.route,
+                             path_params={**scope.get("path_params", {}), **params})
+                request = Request(scope, receive, send)
+                try:
+                    caller = await seat(request, params["game_id"])
+                    response = await write(request, caller, scope["app"].state.settings.max_command_bytes,
+                                           direct.endpoint)
+                except Exception as error:
+                    response = await handled(request, error)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+@dataclass(frozen=True, slots=True)
+class Direct:
+    """A route `PlayWrites` serves: its path pattern and parameter convertors, the route, and its write endpoint."""
+
+    pattern: re.Pattern[str]
+    convertors: dict[str, Convertor[Any]]
+    route: APIRoute
+    endpoint: Endpoint
+
+
+async def handled(request: Request, error: Exception) -> Response:
+    """`error` answered by the app's handler for it (the nearest class in its MRO, as Starlette looks), or raised."""
+    handlers = request.app.exception_handlers
+    for cls in type(error).__mro__:
+        handler = handlers.get(cls)
+        if handler is not None:
+            response: Response = await handler(request, error)
+            return response
+    raise error

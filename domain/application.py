@@ -1,20 +1,21 @@
-"""The eventsourcing Application: get -> domain call -> save, with the library's
-snapshots, aggregate cache (fast-forwarded, so several processes stay
-correct) and retry on a lost race between processes.
+"""The eventsourcing Application: every write judged on the cached game and appended (`Warlog.write`), with the
+library's snapshots, aggregate cache (fast-forwarded, so several processes stay correct) and a lost race between
+processes judged again on the store's latest.
 
 Snapshots are taken from the game in hand when a save reaches a multiple of
 the interval: the library's own `save` would load the game again from the
 store (the last snapshot, then up to 100 events) to take the same snapshot.
 
-The clock lives here, not in the aggregate: every request passes `at` in.
+The clock is the boundary's: every request passes `at` in (`domain.writes.Sent`).
 """
 from __future__ import annotations
 
+import random
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
-from contextvars import ContextVar
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar, TypeVar
@@ -31,11 +32,13 @@ from warlog.domain.integrity import Damaged
 from warlog.domain.rulings import Malformed, NotFound, Refused, Ruling
 from warlog.domain.shards import APP_NAME, shard_name
 from warlog.domain.verifying import Verifying, digest, remember
+from warlog.domain.writes import Approve, Muster, Play, Redo, Reject, Sent, Undo, Write
 
 DEFAULT_OPTIONS = {"battle_rounds": 5, "reserves_from_round": 2, "spectator_delay_s": 0}
 ROLES = ("A", "B", "spectator")
 LOCK_STRIPES = 64
 VIEW_TRIES = 4  # optimistic tries of a view before it runs under the game's lock (Warlog.viewing)
+WRITE_TRIES, RETRY_WAIT_S = 5, 0.01  # a write's appends refused by the store's version key, then 409
 T = TypeVar("T")
 
 
@@ -47,38 +50,26 @@ class Conflict(Refused):
         return cls("another writer appended to this game first; send the command again", rule="SVC.CONFLICT")
 
 
-DEFERRING: ContextVar[bool] = ContextVar("warlog_deferring", default=False)
-ON_LOOP: ContextVar[bool] = ContextVar("warlog_on_loop", default=False)
-
-
 class NeedsStore(Exception):
     """A write judged on an event loop found it must read the store first: judge it in a worker thread."""
 
 
-@contextmanager
-def deferring(on_loop: bool = False) -> Iterator[None]:
-    """Writes made inside return a `Deferred` instead of appending (see `Warlog._write`); `on_loop`: they
-    raise NeedsStore rather than block the loop on a read of the store (a game not cached, or a refusal
-    to judge again on the store's latest)."""
-    tokens = DEFERRING.set(True), ON_LOOP.set(on_loop)
-    try:
-        yield
-    finally:
-        DEFERRING.reset(tokens[0])
-        ON_LOOP.reset(tokens[1])
+class Answer(dict[str, Any]):
+    """What a request appended: {"version", "events"} plus the HTTP status to send."""
+
+    status: int = 200
 
 
 @dataclass
 class Deferred:
-    """A write judged on the game and not yet appended: `result` is its answer once `events` are stored.
-    The caller stores them (`stored_events`, in order, all or none), then calls `appended()`; when the
-    store refuses them (another writer took the version), `again()` judges the write afresh on the
-    store's latest game: another Deferred, or the answer when this time nothing is appended."""
+    """A write judged on the game and not yet appended (`Warlog.defer`): `answer` is its answer once `events` are
+    stored. The caller stores them (`stored_events`, in order, all or none), then calls `appended()`; when the
+    store refuses them (another writer took the version), `again()` judges the write afresh on the store's latest
+    game: another Deferred, or the answer when this time nothing is appended."""
 
     app: Warlog
-    game_id: UUID
-    work: Callable[[Game], Any]
-    result: Any
+    write: Write
+    answer: Answer
     game: Game
     events: list[Any]
 
@@ -94,13 +85,12 @@ class Deferred:
         """Whether `appended()` will also store a snapshot (a blocking round trip)."""
         return self.app._snapshot_due(self.game, self.events)
 
-    def appended(self) -> Any:
+    def appended(self) -> Answer:
         self.app._appended(self)
-        return self.result
+        return self.answer
 
-    def again(self) -> Any:
-        with deferring():
-            return self.app._attempt(self.game_id, self.work, False)
+    def again(self) -> Answer | Deferred:
+        return self.app.defer(self.game.id, self.write, on_loop=False, trust_cache=False)
 
 
 def new_token(game_id: UUID) -> str:
@@ -108,16 +98,10 @@ def new_token(game_id: UUID) -> str:
     return f"{game_id.hex}.{secrets.token_urlsafe(24)}"
 
 
-_SHARD_CLASSES: dict[tuple[type, int], type] = {}
+_SHARD_CLASSES: dict[tuple[type, int], type[Warlog]] = {}
 
 
-class Answer(dict):
-    """What a request appended: {"version", "events"} plus the HTTP status to send."""
-
-    status: int = 200
-
-
-class Warlog(Verifying, Application):
+class Warlog(Verifying, Application[UUID]):
     name = APP_NAME  # shard 0's; `Warlog.shard(k)` is shard k's class (domain/shards.py)
     snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Game: 100}
     env: ClassVar[dict[str, str]] = {
@@ -180,7 +164,8 @@ class Warlog(Verifying, Application):
                     if game is not None:
                         self._changing(game_id)
                     yield event
-            return integrity.checked(game, announced())
+            projected: Game = integrity.checked(game, announced())
+            return projected
         return project
 
     def game(self, game_id: UUID) -> Game:
@@ -192,7 +177,7 @@ class Warlog(Verifying, Application):
         try:
             if game_id not in self._inspected:
                 self.inspect(game_id).raise_if_bad()
-            game = self.repository.get(game_id, projector_func=self._forwarding(game_id))
+            game: Game = self.repository.get(game_id, projector_func=self._forwarding(game_id))
         except AggregateNotFoundError:
             raise NotFound(f"no game {game_id}") from None
         except Damaged as damage:
@@ -236,63 +221,102 @@ class Warlog(Verifying, Application):
     def _cached(self, game_id: UUID) -> Game | None:
         cache = self.repository.cache
         try:
-            return cache.get(game_id) if cache is not None else None
+            found = cache.get(game_id) if cache is not None else None
         except KeyError:
             return None
+        return found if isinstance(found, Game) else None
 
-    def _write(self, game_id: UUID, work: Callable[[Game], Any]) -> Any:
-        """Run `work` on the game and save what it appended; retry a lost race, then 409.
+    # -- the write path ------------------------------------------------------------------
 
-        A write starts from the cached game without asking the store for newer events: if another
-        process appended meanwhile, the store's unique (game, version) key refuses the save and the
-        retry reloads. A refusal judged on the cached game stands when the store's head record is at the
-        cached version; only when another process (a second API on the SQLite file, or on PostgreSQL) has
-        moved the game on is it judged again on the store's latest (`_behind`).
-
-        Inside `deferring()` (the HTTP write path on PostgreSQL) nothing is appended here: a write that
-        appends returns a `Deferred`, the game judged and taken out of the cache, whose events the
-        caller appends on its event loop (api/writing.py)."""
-        @retry(IntegrityError, max_attempts=5, wait=0.01)
-        def attempt(trust_cache: bool) -> Any:
-            return self._attempt(game_id, work, trust_cache)
-
-        try:
-            return attempt(True)
-        except IntegrityError:
-            raise Conflict.lost_race() from None
-
-    def _attempt(self, game_id: UUID, work: Callable[[Game], Any], trust_cache: bool) -> Any:
-        """One try of a write: from the cached game (`trust_cache`) or the store's, a refusal judged on
-        the cached one judged again on the store's."""
-        with self.lock(game_id):
-            cached = self._cached(game_id) if trust_cache else None
-            if cached is None and ON_LOOP.get():
-                raise NeedsStore(game_id)
-            game = cached or self.game(game_id)
-            loaded = game.version
-            self._changing(game_id)  # `work` changes the game in hand, which readers may hold too
+    def write(self, game_id: UUID, write: Write) -> Answer:
+        """Every write, in the contract's order: judged on the game (`_judged`: a stored answer for its key, its body,
+        the checks that need the game, If-Match, then the ruling and its events), then appended with the game's head
+        record (`_append`). A race lost to another process (the store's unique (game, version) key refuses the append)
+        is judged again on the store's latest game, up to five times, then 409 SVC.CONFLICT."""
+        tries = 1
+        while True:
             try:
-                result = work(game)
-                if game.pending_events:
-                    if DEFERRING.get():
-                        events = game.collect_events()
-                        # readers meanwhile load what is stored, never what may not be
-                        self._evict(game_id)
-                        return Deferred(self, game_id, work, result, game, events)
-                    self._store(game)
-                return result
-            except Ruling:
-                if game.version != loaded:  # made events, then refused: a rule's soundness slip; never stored
-                    self._evict(game_id)
-                if cached is None or not self._behind(game_id, loaded):
-                    raise
-            except BaseException:
-                # the cached game took events that were never stored (a refusal midway, or a lost
-                # race: `save` has already collected them): drop it so the next load is the store's
-                if game.version != loaded:
-                    self._evict(game_id)
+                with self.lock(game_id):
+                    game, answer = self._judged(game_id, write)
+                    if game.pending_events:
+                        self._append(game)
+                return answer
+            except IntegrityError:
+                if tries == WRITE_TRIES:
+                    raise Conflict.lost_race() from None
+                tries += 1
+                time.sleep(RETRY_WAIT_S * (1 + 0.1 * (random.random() - 0.5)))
+
+    def defer(self, game_id: UUID, write: Write, on_loop: bool, trust_cache: bool = True) -> Answer | Deferred:
+        """`write` judged as `Warlog.write` judges it, its events not appended: a `Deferred` whose events the caller
+        appends (api/writing.py, on PostgreSQL: on its event loop), the game taken out of the cache meanwhile (readers
+        load what is stored, never what may not be), or the answer when there is nothing to append. `on_loop`: raise
+        NeedsStore rather than block the loop on a read of the store (a game not cached, or a refusal to judge
+        again on the store's latest)."""
+        with self.lock(game_id):
+            game, answer = self._judged(game_id, write, on_loop, trust_cache)
+            if not game.pending_events:
+                return answer
+            events = list(game.collect_events())
+            self._evict(game_id)
+            return Deferred(self, write, answer, game, events)
+
+    def _judged(self, game_id: UUID, write: Write, on_loop: bool = False, trust_cache: bool = True
+                ) -> tuple[Game, Answer]:
+        """Under the game's lock: (the game, its new events pending; the answer). Judged on the cached game without
+        asking the store for newer events (a stale one is caught by the append's version key); a refusal judged on
+        it stands when the store's head record is at the cached version, else (another process moved the game on)
+        it is judged again on the store's latest. A game that took events and then failed is dropped from the cache."""
+        cached = self._cached(game_id) if trust_cache else None
+        if cached is None and on_loop:
+            raise NeedsStore(game_id)
+        game = cached or self.game(game_id)
+        loaded = game.version
+        self._changing(game_id)  # the write changes the game in hand, which readers may hold too
+        try:
+            return game, self._judge(game, write)
+        except Ruling:
+            if game.version != loaded:  # made events, then refused: a rule's soundness slip; never stored
+                self._evict(game_id)
+            if cached is None or not self._behind(game_id, loaded):
                 raise
-        return self._attempt(game_id, work, False)
+        except BaseException:
+            if game.version != loaded:
+                self._evict(game_id)
+            raise
+        return self._judged(game_id, write, on_loop, trust_cache=False)
+
+    def _judge(self, game: Game, write: Write) -> Answer:
+        """The contract's order for every write, a step a line."""
+        stored = self._stored_answer(game, write)  # the answer kept for its Idempotency-Key (another body: 422)
+        if stored is not None:
+            return stored
+        write.check(game)  # the body (415, 422), and the checks that need the game (unknown units 404, dice 422)
+        self._check_version(game, write.sent.if_match)  # If-Match (412)
+        status = write.act(game, self)  # the ruling (409, nothing made), then the events
+        return self._answer(game.version, game.pending_entries(), status or 200)
+
+    def _stored_answer(self, game: Game, write: Write) -> Answer | None:
+        """A stored answer replayed as it was first sent."""
+        sent = write.sent
+        stored = game.answer(sent.seat, sent.key, sent.digest, write.endpoint)
+        if stored is None:
+            return None
+        _, status, first, last = stored[:4]
+        return self._answer(last, [e.entry for e in self.stored(game.id, first - 1, last - first + 1)], status)
+
+    def _answer(self, version: int, entries: list[dict[str, Any]], status: int) -> Answer:
+        answer = Answer(version=version, events=[self.public(entry, False) for entry in entries])
+        answer.status = status
+        return answer
+
+    @staticmethod
+    def _check_version(game: Game, if_match: int | str | None) -> None:
+        """If-Match (412), judged after the body; text that names no version never matches."""
+        if isinstance(if_match, str):
+            raise PreconditionFailed(f'If-Match must name a version such as "{game.version}"; got {if_match!r}')
+        if if_match is not None and if_match != game.version:
+            raise PreconditionFailed(f"If-Match names version {if_match}; the game is at {game.version}")
 
     def _behind(self, game_id: UUID, version: int) -> bool:
         """Whether another process has appended to the game since this one cached it at `version`: one
@@ -302,12 +326,17 @@ class Warlog(Verifying, Application):
         row = self.heads.select_head(game_id)
         return row is None or row.seq != version
 
-    def _store(self, game: Game) -> None:
-        """Append the game's new events and, in the same transaction, its head record (domain/heads.py);
-        the store's unique (game, version) key refuses a lost race."""
-        events = game.collect_events()
+    def _append(self, game: Game) -> None:
+        """The game's new events appended with, in the same transaction, its head record (domain/heads.py), and a
+        snapshot when one is due. When the store refuses them (a lost race), the cached game, which took events
+        that were never stored, is dropped, so that the next load is the store's."""
+        events = list(game.collect_events())
         head = (game.id, game.version, game.head)
-        self.events.put(events, head=head)
+        try:
+            self.events.put(events, head=head)
+        except BaseException:
+            self._evict(game.id)
+            raise
         if self._memory_heads is not None:
             self._memory_heads.appended(head)
         self._snapshot_if_due(game, events)
@@ -318,16 +347,16 @@ class Warlog(Verifying, Application):
 
     def _snapshot_if_due(self, game: Game, events: list[Any]) -> None:
         """The game just stored is what a snapshot at this version holds, so it is taken from it."""
-        if self._snapshot_due(game, events):
+        if self.snapshots is not None and self._snapshot_due(game, events):
             self.snapshots.put([Game.Snapshot.take(game)])
 
     def _appended(self, deferred: Deferred) -> None:
         """A deferred write's events are stored: its game is the cached one again."""
         if self._memory_heads is not None:
             self._memory_heads.appended(deferred.head)
-        with self.lock(deferred.game_id):
+        with self.lock(deferred.game.id):
             if self.repository.cache is not None:
-                self.repository.cache.put(deferred.game_id, deferred.game)
+                self.repository.cache.put(deferred.game.id, deferred.game)
         self._snapshot_if_due(deferred.game, deferred.events)
 
     # -- games ---------------------------------------------------------------------------
@@ -340,7 +369,7 @@ class Warlog(Verifying, Application):
         seed = seed or secrets.token_bytes(32)
         game = Game.create(game_id, ruleset, players, dice_mode, {**DEFAULT_OPTIONS, **options}, seed,
                            {role: digest(token) for role, token in tokens.items()}, at)
-        self._store(game)
+        self._append(game)
         return {"game_id": str(game_id), "version": game.version, "tokens": tokens,
                 "dice_commitment": game.state.dice_commitment}
 
@@ -367,63 +396,28 @@ class Warlog(Verifying, Application):
         remember(self._roles, digest(token), (game.id, role))
         return game.id, role
 
-    # -- writing -------------------------------------------------------------------------
+    # -- writing, by name (for scripts and tests; the HTTP boundary builds the `Write` itself) ------------
 
-    def _answer(self, game: Game, status: int, first: int, last: int) -> Answer:
-        """A stored answer replayed as it was first sent."""
-        events = [self.public(e.entry, False) for e in self.stored(game.id, first - 1, last - first + 1)]
-        answer = Answer(version=last, events=events)
-        answer.status = status
-        return answer
+    def command(self, game_id: UUID, seat: str, command: Command, at: str, key: str | None = None,
+                body: str = "", if_match: int | str | None = None) -> Answer:
+        return self.write(game_id, Play(Sent(seat, at, key, body, if_match), command))
 
-    def _replayed(self, game: Game, seat: str, key: str | None, body: str, endpoint: str) -> Answer | None:
-        stored = game.answer(seat, key, body, endpoint)
-        if stored is None:
-            return None
-        return self._answer(game, stored[1], stored[2], stored[3])
+    def muster(self, game_id: UUID, seat: str, units: list[dict[str, Any]], at: str, key: str | None = None,
+               body: str = "", if_match: int | str | None = None) -> Answer:
+        return self.write(game_id, Muster(Sent(seat, at, key, body, if_match), units))
 
-    @staticmethod
-    def _check_version(game: Game, if_match: int | str | None) -> None:
-        """If-Match (412), judged after the body; text that names no version never matches."""
-        if isinstance(if_match, str):
-            raise PreconditionFailed(f'If-Match must name a version such as "{game.version}"; got {if_match!r}')
-        if if_match is not None and if_match != game.version:
-            raise PreconditionFailed(f"If-Match names version {if_match}; the game is at {game.version}")
+    def undo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
+             if_match: int | str | None = None) -> Answer:
+        return self.write(game_id, Undo(Sent(seat, at, key, body, if_match)))
 
-    def _request(self, game_id: UUID, seat: str, key: str | None, body: str, if_match: int | str | None,
-                 act: Callable[[Game, Any], int | None], prepare: Callable[[Game], Any] | None = None,
-                 endpoint: str = "commands") -> Answer:
-        """The contract's order for every write: a stored answer, the body (422), If-Match (412), the rules."""
-        def work(game: Game) -> Answer:
-            replay = self._replayed(game, seat, key, body, endpoint)
-            if replay is not None:
-                return replay
-            prepared = prepare(game) if prepare else None
-            self._check_version(game, if_match)
-            status = act(game, prepared)
-            events = [self.public(e.entry, False) for e in game.pending_events]
-            answer = Answer(version=game.version, events=events)
-            answer.status = status or 200
-            return answer
+    def answer_undo(self, game_id: UUID, seat: str, approve: bool, at: str, key: str | None = None,
+                    body: str = "", if_match: int | str | None = None) -> Answer:
+        sent = Sent(seat, at, key, body, if_match)
+        return self.write(game_id, Approve(sent) if approve else Reject(sent))
 
-        return self._write(game_id, work)
-
-    def command(self, game_id: UUID, seat: str, parse: Callable[[str], Command], at: str,
-                key: str | None = None, body: str = "", if_match: int | str | None = None) -> Answer:
-        """`parse(ruleset)` reads the body as a command of the game's ruleset (its commands' union)."""
-        def prepare(game: Game) -> Command:
-            command = parse(game.state.ruleset)
-            game.validate(seat, command)
-            return command
-
-        return self._request(game_id, seat, key, body, if_match,
-                             lambda game, command: game.execute(seat, command, at, key, body), prepare)
-
-    def muster(self, game_id: UUID, seat: str, parse: Callable[[], list[dict[str, Any]]], at: str,
-               key: str | None = None, body: str = "", if_match: int | str | None = None) -> Answer:
-        return self._request(game_id, seat, key, body, if_match,
-                             lambda game, units: game.muster(seat, units, at, key, body), lambda game: parse(),
-                             endpoint="armies")
+    def redo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
+             if_match: int | str | None = None) -> Answer:
+        return self.write(game_id, Redo(Sent(seat, at, key, body, if_match)))
 
     def state_at(self, game_id: UUID, version: int) -> dict[str, Any] | None:
         return self.game_at(game_id, version).state.to_json() if version >= 1 else None
@@ -431,42 +425,19 @@ class Warlog(Verifying, Application):
     def game_at(self, game_id: UUID, version: int) -> Game:
         """The game as of `version` (the snapshot at or below it, then its events, each checked)."""
         try:
-            game = self.repository.get(game_id, version=version, projector_func=integrity.checked)
+            game: Game = self.repository.get(game_id, version=version, projector_func=integrity.checked)
             if game.version != version:
                 raise Damaged(game.version + 1, "an event is missing", "missing")
         except Damaged as damage:
             raise self._mark_damaged(game_id, damage) from None
         return game
 
-    def undo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
-             if_match: int | str | None = None, parse: Callable[[], Any] | None = None) -> Answer:
-        """`parse` judges the request's body (422) after a stored answer, before If-Match, as for commands."""
-        def act(game: Game, _: Any) -> int:
-            before = self.state_at(game_id, game.undo_first_seq() - 1) if game.done else None
-            return game.undo(seat, at, key, body, before)
-
-        return self._request(game_id, seat, key, body, if_match, act, parse and (lambda game: parse()), "undo")
-
-    def answer_undo(self, game_id: UUID, seat: str, approve: bool, at: str, key: str | None = None,
-                    body: str = "", if_match: int | str | None = None, parse: Callable[[], Any] | None = None
-                    ) -> Answer:
-        def act(game: Game, _: Any) -> None:
-            pending = game.pending_undo
-            before = self.state_at(game_id, pending["seqs"][0] - 1) if pending and approve else None
-            game.answer_undo(seat, approve, at, key, body, before)
-
-        return self._request(game_id, seat, key, body, if_match, act, parse and (lambda game: parse()),
-                             "approve" if approve else "reject")
-
-    def redo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
-             if_match: int | str | None = None, parse: Callable[[], Any] | None = None) -> Answer:
-        def act(game: Game, _: Any) -> None:
-            after = self.state_at(game_id, game.redo_last_seq()) if game.redo_stack else None
-            game.redo(seat, at, key, body, after)
-
-        return self._request(game_id, seat, key, body, if_match, act, parse and (lambda game: parse()), "redo")
-
     # -- reading -------------------------------------------------------------------------
+
+    def ruleset_of(self, game_id: UUID) -> str:
+        """The game's ruleset, which never changes: what its commands are read by."""
+        ruleset: str = self.read(game_id).state.ruleset
+        return ruleset
 
     def read(self, game_id: UUID) -> Game:
         """The current game, shared with the cache: writes change it in place, so read here only what never

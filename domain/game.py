@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
-from typing import Any
+from typing import Any, Protocol, cast
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
@@ -21,6 +21,7 @@ from eventsourcing.domain import Aggregate, event
 from warlog.domain import army, chain, dice, integrity
 from warlog.domain.commands import Command, as_data, sent
 from warlog.domain.rules import actions
+from warlog.domain.rules.actions import Action
 from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState
@@ -29,6 +30,20 @@ from warlog.domain.state.bridge import StateView, sync
 
 def records_dice(entry: dict[str, Any]) -> bool:
     return "faces" in entry["data"]
+
+
+class Logged(Protocol):
+    """A game's event, stored or pending, as the domain reads it: the library makes the classes at run time from
+    `Game.__init__` ("Created") and `Game._log` ("Logged"), each keeping the entry and meta it was triggered with."""
+
+    entry: dict[str, Any]
+    meta: dict[str, Any]
+    originator_version: int
+
+
+def logged(event: object) -> Logged:
+    """One of `Game`'s own events (the library types them as its protocol only)."""
+    return cast(Logged, event)
 
 
 class Game(Aggregate):
@@ -155,7 +170,9 @@ class Game(Aggregate):
             by = by if by is not None else ctx.seat
             request = ctx.request_of(meta) if self._digests else None
         entry = self._entry(self.version + 1, type_, self._now(), by, rule, data, self.head, request)
-        self._log(entry=entry, meta=meta)
+        # what `self._log(entry=entry, meta=meta)` triggers, without the library binding the decorated method anew
+        # and matching its arguments on every call
+        self.trigger_event(LOGGED, entry=entry, meta=meta)
         return entry
 
     _ctx: Table | None = None
@@ -170,6 +187,10 @@ class Game(Aggregate):
     @property
     def status(self) -> str:
         return self.state.status
+
+    def pending_entries(self) -> list[dict[str, Any]]:
+        """The entries of the events made and not yet stored (what a write answers)."""
+        return [logged(event).entry for event in self.pending_events]
 
     def check_token(self, token: str) -> str | None:
         digest = hashlib.sha256(token.encode()).hexdigest()
@@ -322,14 +343,14 @@ class Game(Aggregate):
 
     # -- reading -------------------------------------------------------------------------
 
-    def actions(self, seat: str) -> list[actions.Action]:
+    def actions(self, seat: str) -> list[Action]:
         """CONTRACT.md "Legal actions": what this seat may send now; nothing while an undo waits."""
         if seat not in ("A", "B") or self.pending_undo is not None:
             return []
         ruleset = find_ruleset(self.state.ruleset)
         return ruleset.actions(self._seen(ruleset), seat)
 
-    def records(self, seat: str, open_now: list[str]) -> list[actions.Action]:
+    def records(self, seat: str, open_now: list[str]) -> list[Action]:
         """Forms for the record-only commands among `open_now` (this seat's `anytime`; see `Ruleset.records`)."""
         ruleset = find_ruleset(self.state.ruleset)
         return [a for a in ruleset.records(self._seen(ruleset), seat) if a.type in open_now]
@@ -354,6 +375,9 @@ class Game(Aggregate):
 
     def revealed_seed(self) -> str | None:
         return self.seed if self.state.status == "ended" and self.state.dice == "server" else None
+
+
+LOGGED = vars(Game)["Logged"]  # the event class `@event("Logged")` made for `Game._log`
 
 
 class Table:

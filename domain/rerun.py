@@ -28,7 +28,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from warlog.domain.commands import from_record
-from warlog.domain.game import Game
+from warlog.domain.game import Game, logged
 from warlog.domain.rules import registry
 from warlog.domain.rulings import Refused
 
@@ -63,7 +63,7 @@ def first_unmatched(events: list[Any]) -> tuple[int, str] | None:
     return None
 
 
-def play_again(game: Game, meta: dict[str, Any], entry: dict[str, Any]) -> list[tuple[dict, dict]]:
+def play_again(game: Game, meta: dict[str, Any], entry: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """Play the request of which `meta`/`entry` are the first stored event on `game`; what it made (entries
     with a request digest only where the stored one has one: it was stored before them otherwise)."""
     game._digests = "request" in entry
@@ -73,7 +73,7 @@ def play_again(game: Game, meta: dict[str, Any], entry: dict[str, Any]) -> list[
         vars(game).pop("_digests", None)
 
 
-def _play_again(game: Game, meta: dict[str, Any], entry: dict[str, Any]) -> list[tuple[dict, dict]]:
+def _play_again(game: Game, meta: dict[str, Any], entry: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     seat = meta.get("sent_by", entry["by"])
     key = meta["key"].split(":", 1)[1] if "key" in meta else None
     body = meta.get("body", "")
@@ -93,4 +93,4 @@ def _play_again(game: Game, meta: dict[str, Any], entry: dict[str, Any]) -> list
         game.redo(seat, at, key, body, restored)
     else:
         raise ValueError(f"no request makes a {entry['type']} event")
-    return [(e.entry, e.meta) for e in game.collect_events()]
+    return [(made.entry, made.meta) for made in map(logged, game.collect_events())]

@@ -7,15 +7,25 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
 from warlog.domain import chain, dice, integrity, rerun
+from warlog.domain.game import logged
 from warlog.domain.integrity import Damaged
 from warlog.domain.rulings import NotFound
 
 if TYPE_CHECKING:
+    import threading
+    from collections.abc import Callable, Iterator
+
+    from eventsourcing.persistence import ApplicationRecorder, Mapper
+
     from warlog.domain.game import Game
+    from warlog.domain.heads import HeadStore
+
+T = TypeVar("T")
 
 
 def digest(token: str) -> str:
@@ -34,6 +44,22 @@ def remember(book: dict[Any, Any], key: Any, value: Any, most: int = 100_000) ->
 
 class Verifying:
     """A part of `Warlog`: its checks of a stored log."""
+
+    if TYPE_CHECKING:  # what it reads of `Warlog` (domain/application.py), which defines each of these
+        mapper: Mapper[UUID]
+        recorder: ApplicationRecorder
+        heads: HeadStore
+        _heads_held: dict[tuple[UUID, int], str]
+        _damaged: dict[UUID, Damaged]
+
+        def lock(self, game_id: UUID) -> threading.RLock: ...
+        def game(self, game_id: UUID) -> Game: ...
+        def game_at(self, game_id: UUID, version: int) -> Game: ...
+        def inspect(self, game_id: UUID, keep_events: bool = False) -> integrity.Inspection: ...
+        def stored(self, game_id: UUID, after: int = 0, limit: int | None = None) -> Iterator[Any]: ...
+        def viewing(self, game_id: UUID, view: Callable[[Game], T]) -> T: ...
+        def _cached(self, game_id: UUID) -> Game | None: ...
+        def _evict(self, game_id: UUID) -> None: ...
 
     def holds_head(self, game_id: UUID, seq: int, hash_: str) -> bool:
         """Whether this process already knows the log holds the head (seq, hash): found so before, or the
@@ -75,7 +101,7 @@ class Verifying:
         itself is the damage, a token it does not vouch for is answered with the damage, not 401: the
         seat's own token may be the one whose digest was changed."""
         try:
-            created = self.mapper.to_domain_event(self.recorder.select_events(game_id, limit=1)[0])
+            created = logged(self.mapper.to_domain_event(self.recorder.select_events(game_id, limit=1)[0]))
             stored, committed = created.meta["tokens"], created.entry["data"].get("token_commitments")
         except Exception:  # the creation row itself is unreadable: no token can be judged, all are refused
             raise Damaged(1, "the creation event cannot be read", "unreadable") from None
@@ -134,7 +160,8 @@ class Verifying:
         if bad is not None:
             result["damage"], result["detail"] = inspection.form, inspection.why
         if head is not None:
-            result.update(chain.extends(head, entries))
+            read: list[Mapping[str, Any]] = list(entries)  # chain.extends reads them only
+            result.update(chain.extends(head, read))
         return result
 
     def _check_snapshots_by_replay(self, game_id: UUID, inspection: integrity.Inspection) -> None:

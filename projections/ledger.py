@@ -30,7 +30,7 @@ from psycopg import Cursor
 from psycopg.rows import DictRow
 from psycopg.sql import SQL, Composed
 
-from warlog.domain.game import Game
+from warlog.domain.game import LOGGED, Game
 from warlog.domain.undo import effect
 from warlog.projections.rows import DIE_COLUMNS, FACT_COLUMNS, GAME_COLUMNS, die_rows, fact_rows, game_row
 
@@ -206,7 +206,7 @@ class Ledger(Projection[LedgerSQL]):
     # a store written before the package was installed as warlog.* names its rows domain.game:... (domain/__init__.py
     # resolves those topics to the same classes); the notifications are asked for by topic, so both names are asked
     created = (get_topic(Game.Created), "domain.game:Game.Created")
-    topics = (*created, get_topic(Game.Logged), "domain.game:Game.Logged")
+    topics = (*created, get_topic(LOGGED), "domain.game:Game.Logged")
 
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
@@ -216,7 +216,7 @@ class Ledger(Projection[LedgerSQL]):
     def _created(self, domain_event: Any, tracking: Tracking) -> None:
         self.view.record(tracking, game=game_row(str(domain_event.originator_id), domain_event.entry))
 
-    @process_event.register(Game.Logged)
+    @process_event.register(LOGGED)
     def _logged(self, domain_event: Any, tracking: Tracking) -> None:
         entry, game_id = domain_event.entry, str(domain_event.originator_id)
         dice: list[dict[str, Any]] = []

@@ -4,11 +4,12 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from warlog.api.deps import Seat, WarlogApp, warlog_of
+from warlog.api.deps import Seat
 from warlog.api.errors import WRITES
-from warlog.api.schemas import parse_command, request_body
+from warlog.api.schemas import request_body
 from warlog.api.wire import ActionAnswer, answer
-from warlog.api.writing import no_body, write
+from warlog.api.writing import Endpoint, no_body, play, write
+from warlog.domain.writes import Approve, Redo, Reject, Undo
 
 router = APIRouter(tags=["play"], responses=WRITES)
 WRITE_HEADERS = {"parameters": [
@@ -23,62 +24,48 @@ WRITE_HEADERS = {"parameters": [
                     "`*`, a list) matches none: 412 too, judged after the body (a malformed body is 422 first)"}]}
 
 
+COMMAND = Endpoint("commands", play)
+UNDO, REDO = no_body("undo", Undo), no_body("redo", Redo)
+APPROVE, REJECT = no_body("approve", Approve), no_body("reject", Reject)
+
+
 @router.post("/games/{game_id}/commands", operation_id="sendCommand",
              responses=answer(ActionAnswer, "the events the command appended (one action)"),
              summary="Send a command for this seat; answers the events it appended (one action)",
              openapi_extra={**WRITE_HEADERS, **request_body("Command", {
                  "type": "free_roll", "spec": "2D6", "purpose": "scatter"})})
 async def command(caller: Seat, request: Request) -> JSONResponse:
-    warlog = warlog_of(request, caller.game_id)  # the hot path: one dependency fewer to solve
-
-    def call(body, at, key, digest, if_match):
-        def parse(ruleset):
-            parsed = parse_command(body(), ruleset)
-            request.state.log_context["command"] = parsed.type
-            return parsed
-        return warlog.command(caller.game_id, caller.role, parse, at, key, digest, if_match)
-
-    return await write(request, caller, request.app.state.settings.max_command_bytes, call, "commands")
+    return await write(request, caller, request.app.state.settings.max_command_bytes, COMMAND)
 
 
 @router.post("/games/{game_id}/undo", operation_id="undo", openapi_extra=WRITE_HEADERS,
              responses={**answer(ActionAnswer, "ActionUndone: undone at once (this seat's own action, no dice)"),
                         **answer(ActionAnswer, "UndoRequested: the other seat must approve", 202)},
              summary="Undo the latest action not yet undone (202 when it needs the other seat)")
-async def undo(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
-    return await write(request, caller, request.app.state.settings.max_command_bytes,
-                       lambda body, at, key, digest, if_match:
-                       warlog.undo(caller.game_id, caller.role, at, key, digest, if_match,
-                                   lambda: no_body("undo")(body())), "undo")
-
-
-def answer_undo(caller: Seat, warlog: WarlogApp, request: Request, approve: bool):
-    endpoint = "approve" if approve else "reject"
-    return write(request, caller, request.app.state.settings.max_command_bytes,
-                 lambda body, at, key, digest, if_match:
-                 warlog.answer_undo(caller.game_id, caller.role, approve, at, key, digest, if_match,
-                                    lambda: no_body(endpoint)(body())), endpoint)
+async def undo(caller: Seat, request: Request) -> JSONResponse:
+    return await write(request, caller, request.app.state.settings.max_command_bytes, UNDO)
 
 
 @router.post("/games/{game_id}/undo/approve", operation_id="approveUndo", openapi_extra=WRITE_HEADERS,
              responses=answer(ActionAnswer, "ActionUndone: the request approved and the action undone"),
              summary="The other seat approves the pending undo request")
-async def approve(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
-    return await answer_undo(caller, warlog, request, approve=True)
+async def approve(caller: Seat, request: Request) -> JSONResponse:
+    return await write(request, caller, request.app.state.settings.max_command_bytes, APPROVE)
 
 
 @router.post("/games/{game_id}/undo/reject", operation_id="rejectUndo", openapi_extra=WRITE_HEADERS,
              responses=answer(ActionAnswer, "UndoRejected: the request refused; the action stands"),
              summary="The other seat rejects the pending undo request")
-async def reject(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
-    return await answer_undo(caller, warlog, request, approve=False)
+async def reject(caller: Seat, request: Request) -> JSONResponse:
+    return await write(request, caller, request.app.state.settings.max_command_bytes, REJECT)
 
 
 @router.post("/games/{game_id}/redo", operation_id="redo", openapi_extra=WRITE_HEADERS,
              responses=answer(ActionAnswer, "ActionRedone: the latest undone action brought back"),
              summary="Bring back the latest undone action (the seat that undid it)")
-async def redo(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
-    return await write(request, caller, request.app.state.settings.max_command_bytes,
-                       lambda body, at, key, digest, if_match:
-                       warlog.redo(caller.game_id, caller.role, at, key, digest, if_match,
-                                   lambda: no_body("redo")(body())), "redo")
+async def redo(caller: Seat, request: Request) -> JSONResponse:
+    return await write(request, caller, request.app.state.settings.max_command_bytes, REDO)
+
+
+# served by writing.PlayWrites without FastAPI's routing (the routes above stay the document's, and its fallback)
+DIRECT = {command: COMMAND, undo: UNDO, approve: APPROVE, reject: REJECT, redo: REDO}

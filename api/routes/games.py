@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
@@ -17,7 +16,8 @@ from warlog.api.rosters import convert, is_roster, sniff
 from warlog.api.routes.commands import WRITE_HEADERS
 from warlog.api.schemas import GameCreate, parse_army, parse_json, request_body
 from warlog.api.wire import CreatedGame, MusterAnswer, answer
-from warlog.api.writing import is_json, media_type, not_json, now, parsed_body, read_body, write
+from warlog.api.writing import Body, Endpoint, is_json, media_type, not_json, now, parsed_body, read_body, write
+from warlog.domain.writes import Muster, Sent, Write
 
 router = APIRouter(tags=["games"])
 GAME_EXAMPLE = {"ruleset": "alternating", "dice": "server", "options": {},  # CONTRACT.md's
@@ -78,21 +78,19 @@ ROSTER_OR_JSON = {415: {**problems(415)[415], "description": "a body that is nei
 ROSTER_TYPE = "application/octet-stream"  # the media type the document gives a roster file
 
 
-def roster_reader(raw: bytes, keyed: bool, content_type: str | None) -> tuple[Callable[[], Any], str]:
+def roster_reader(raw: bytes, keyed: bool, content_type: str | None) -> Body:
     """A roster file is the one body `/armies` takes that is not a JSON army: kept as its bytes (and
-    compared byte for byte for Idempotency-Key), converted only after a stored answer is ruled out. A
-    zip or XML is one whatever its Content-Type; JSON is one when its top level holds a "roster" object.
-    Bytes sent as application/octet-stream are read as a roster file whatever they hold: one that is no
-    roster (none at all included) is 422 naming what it is not (CONTRACT.md "Roster import"), not 415."""
+    compared byte for byte for Idempotency-Key), converted when the write is judged. A zip or XML is one
+    whatever its Content-Type; JSON is one when its top level holds a "roster" object. Bytes sent as
+    application/octet-stream are read as a roster file whatever they hold: one that is no roster (none at all
+    included) is 422 naming what it is not (CONTRACT.md "Roster import"), not 415."""
     if media_type(content_type) == ROSTER_TYPE or (raw and (
             sniff.encoding(raw) in ("rosz", "ros") or (not is_json(content_type) and is_roster(raw, content_type)))):
-        return (lambda: RosterFile(raw)), hashlib.sha256(b"roster\n" + raw).hexdigest() if keyed else ""
-    parsed, digest = parsed_body(raw, keyed, content_type)
-
-    def body() -> Any:
-        sent = parsed()
-        return RosterFile(raw) if isinstance(sent, dict) and isinstance(sent.get("roster"), dict) else sent
-    return body, digest
+        return Body(RosterFile(raw), hashlib.sha256(b"roster\n" + raw).hexdigest() if keyed else "")
+    body = parsed_body(raw, keyed, content_type)
+    if isinstance(body.value, dict) and isinstance(body.value.get("roster"), dict):
+        return Body(RosterFile(raw), body.digest)
+    return body
 
 
 class RosterFile(bytes):
@@ -105,25 +103,15 @@ class RosterFile(bytes):
              openapi_extra={**WRITE_HEADERS, **request_body("Army", ARMY_EXAMPLE, **{ROSTER_TYPE: ROSTER_BODY})},
              responses={**WRITES, **ROSTER_OR_JSON, **ARMY_ANSWER})
 async def muster(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
-    settings = request.app.state.settings
+    extra: dict[str, Any] = {}  # a roster's import report, beside the answer's version and events
 
-    def call(body, at, key, digest, if_match):
-        imported: dict[str, Any] = {}
+    def army(sent: Sent, body: Any, ruleset: str) -> Write:
+        if isinstance(body, RosterFile):
+            imported = convert(body, ruleset)
+            extra["import"] = {"format": imported["format"], "units": [u["id"] for u in imported["units"]],
+                               "unmapped": imported["unmapped"]}
+            body = {"units": imported["units"]}
+        return Muster(sent, parse_army(body))
 
-        def parse() -> list[dict[str, Any]]:
-            sent = body()
-            if not isinstance(sent, RosterFile):
-                return parse_army(sent)
-            imported.update(convert(sent, warlog.read(caller.game_id).state.ruleset))
-            return parse_army({"units": imported["units"]})
-
-        answer = warlog.muster(caller.game_id, caller.role, parse, at, key, digest, if_match)
-        sent = body()
-        if isinstance(sent, RosterFile):
-            if not imported:  # a stored answer replayed: the conversion is a pure function of the bytes
-                imported.update(convert(sent, warlog.read(caller.game_id).state.ruleset))
-            answer["import"] = {"format": imported["format"], "units": [u["id"] for u in imported["units"]],
-                                "unmapped": imported["unmapped"]}
-        return answer
-
-    return await write(request, caller, settings.max_army_bytes, call, "armies", roster_reader)
+    endpoint = Endpoint("armies", army, roster_reader, extra)
+    return await write(request, caller, request.app.state.settings.max_army_bytes, endpoint)

@@ -36,7 +36,7 @@ def play(warlog: Warlog, ruleset: str, seed: int, rounds: int) -> int:
     rng = random.Random(seed)
     for seat in "AB":
         units = army(seat, rng)
-        warlog.muster(UUID(game_id), seat, lambda units=units: units, AT)
+        warlog.muster(UUID(game_id), seat, units, AT)
     table = AppTable(warlog, UUID(game_id), "server")
     driver = Driver(table, rng)
     for _ in range(20_000):

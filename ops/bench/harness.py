@@ -149,8 +149,8 @@ def new_started_game(warlog: Warlog) -> dict[str, Any]:
     created = warlog.create_game("alternating", {"A": "Alice", "B": "Bob"}, "server", {}, AT)
     game_id = UUID(created["game_id"])
     for seat, units in DEMO_ARMIES.items():
-        warlog.muster(game_id, seat, lambda units=units: parse_army({"units": units}), AT)
-    warlog.command(game_id, "A", lambda ruleset: parse_command({"type": "start_game"}, ruleset), AT)
+        warlog.muster(game_id, seat, parse_army({"units": units}), AT)
+    warlog.command(game_id, "A", parse_command({"type": "start_game"}, "alternating"), AT)
     return created
 
 

@@ -62,7 +62,8 @@ class AppTable:
         self.clock += 1
         at = f"2026-01-01T00:{self.clock // 60 % 60:02d}:{self.clock % 60:02d}.000Z"
         try:
-            answer = self.warlog.command(self.game_id, seat, lambda ruleset: parse_command(body, ruleset), at)
+            ruleset = self.warlog.read(self.game_id).state["ruleset"]
+            answer = self.warlog.command(self.game_id, seat, parse_command(body, ruleset), at)
         except Ruling as error:
             return ruling_problem(error)
         return 200, dict(answer)

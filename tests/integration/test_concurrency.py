@@ -30,14 +30,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def new_started_game(app):
     game_id = UUID(app.create_game("alternating", {"A": "Alice", "B": "Bob"}, "server", {}, AT)["game_id"])
-    app.muster(game_id, "A", lambda: parse_army({"units": [unit("scouts", 5)]}), AT)
-    app.muster(game_id, "B", lambda: parse_army({"units": [unit("boyz", 10)]}), AT)
-    app.command(game_id, "A", lambda ruleset: commands.StartGame(), AT)
+    app.muster(game_id, "A", parse_army({"units": [unit("scouts", 5)]}), AT)
+    app.muster(game_id, "B", parse_army({"units": [unit("boyz", 10)]}), AT)
+    app.command(game_id, "A", commands.StartGame(), AT)
     return game_id
 
 
 def roll(purpose):
-    return lambda ruleset: commands.FreeRoll(spec="D6", purpose=purpose)
+    return commands.FreeRoll(spec="D6", purpose=purpose)
 
 
 def check_log(app, game_id, acknowledged):

@@ -48,7 +48,7 @@ def race(appends, winner, game_id, times):
 
     async def insert(stored_events, head):
         if len(interlopers) < times:
-            interlopers.append(winner.command(game_id, "B", lambda ruleset: commands.FreeRoll(
+            interlopers.append(winner.command(game_id, "B", commands.FreeRoll(
                 spec="D6", purpose=f"interloper {len(interlopers)}"), AT))
         return await real(stored_events, head)
 
@@ -121,7 +121,7 @@ def test_a_deferred_write_refused_on_the_cached_game_is_judged_again_on_the_stor
         game.muster("B", [unit("boyz", 10)])  # cached here, not started
         winner = Warlog(env=settings.eventsourcing_env())
         try:
-            winner.command(UUID(game.id), "A", lambda ruleset: commands.StartGame(), AT)  # another process starts it
+            winner.command(UUID(game.id), "A", commands.StartGame(), AT)  # another process starts it
         finally:
             winner.close()
         answer = game.send("A", ROLL, **{"Idempotency-Key": "after-start"})

@@ -36,7 +36,7 @@ def test_the_ledger_followed_live_on_postgres_equals_a_rebuild_from_zero(pg_env,
             table = AppTable(warlog, game_id, "server")
             for seat, army in (("A", [unit("a-1", statuses=("falling_back",)), unit("a-2")]),
                                ("B", [unit("b-1"), unit("b-2", 3)])):
-                warlog.muster(game_id, seat, lambda army=army: army, AT)
+                warlog.muster(game_id, seat, army, AT)
             assert table.send("A", {"type": "start_game"})[0] == 200
             driver, rng = Driver(table, random.Random(7)), random.Random(7)
             for _ in range(40):

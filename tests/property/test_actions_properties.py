@@ -65,7 +65,7 @@ def new_game(ruleset: str, dice_mode: str, seed: int, rounds: int) -> tuple[Warl
     rng = random.Random(seed)
     for seat in "AB":
         units = army(seat, rng)
-        warlog.muster(game_id, seat, lambda units=units: units, AT)
+        warlog.muster(game_id, seat, units, AT)
     return warlog, AppTable(warlog, game_id, dice_mode)
 
 

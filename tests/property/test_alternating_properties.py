@@ -29,8 +29,8 @@ def new_game(seed: int, dice_mode: str) -> tuple[Warlog, AppTable, random.Random
                                  "2026-01-01T00:00:00.000Z")
     game_id = UUID(created["game_id"])
     army_a, army_b = armies(rng)
-    warlog.muster(game_id, "A", lambda: army_a, "2026-01-01T00:00:00.000Z")
-    warlog.muster(game_id, "B", lambda: army_b, "2026-01-01T00:00:00.000Z")
+    warlog.muster(game_id, "A", army_a, "2026-01-01T00:00:00.000Z")
+    warlog.muster(game_id, "B", army_b, "2026-01-01T00:00:00.000Z")
     table = AppTable(warlog, game_id, dice_mode)
     status, answer = table.send("A", {"type": "start_game"})
     assert status == 200, answer

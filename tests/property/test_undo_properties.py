@@ -37,7 +37,7 @@ def new_game(warlog: Warlog, dice_mode: str) -> tuple[UUID, AppTable]:
     armies = {"A": [unit("a-1", statuses=("falling_back",)), unit("a-2"), unit("a-3", in_reserves=True)],
               "B": [unit("b-1"), unit("b-2", 3)]}
     for seat, army in armies.items():
-        warlog.muster(game_id, seat, lambda army=army: army, AT)
+        warlog.muster(game_id, seat, army, AT)
     table = AppTable(warlog, game_id, dice_mode)
     assert table.send("A", {"type": "start_game"})[0] == 200
     return game_id, table

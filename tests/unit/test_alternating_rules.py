@@ -23,8 +23,8 @@ class Table:
         self.warlog = Warlog(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
         created = self.warlog.create_game("alternating", {"A": "Alice", "B": "Bob"}, dice_mode, options, AT)
         self.id = UUID(created["game_id"])
-        self.warlog.muster(self.id, "A", lambda: army_a, AT)
-        self.warlog.muster(self.id, "B", lambda: army_b, AT)
+        self.warlog.muster(self.id, "A", army_a, AT)
+        self.warlog.muster(self.id, "B", army_b, AT)
         self.app = AppTable(self.warlog, self.id, dice_mode)
         self.do("A", "start_game")
 
@@ -411,10 +411,10 @@ def test_a_unit_without_leadership_is_refused_at_muster_unless_it_never_takes_th
     leaderless = unit("a-1")
     leaderless["models"][0]["Ld"] = None
     with pytest.raises(Malformed) as refused:
-        warlog.muster(game_id, "A", lambda: [unit("a-0"), leaderless], AT)
+        warlog.muster(game_id, "A", [unit("a-0"), leaderless], AT)
     assert refused.value.field == "units.1.models.0.Ld"
     fearless = {**leaderless, "abilities": ["ATSKNF"]}
-    warlog.muster(game_id, "A", lambda: [fearless, vehicle("a-tank")], AT)  # regroups without a roll; no morale
+    warlog.muster(game_id, "A", [fearless, vehicle("a-tank")], AT)  # regroups without a roll; no morale
 
 
 def test_a_blast_hit_on_a_wrecked_vehicle_is_refused():

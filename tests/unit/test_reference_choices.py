@@ -24,7 +24,7 @@ def shooting_game(seed: int, **b_squad: Any) -> AppTable:
     table = AppTable(warlog, UUID(created["game_id"]), "server")
     armies = {"A": [unit("shooters", 10)], "B": [unit("squad", 6, **{"models": TWO_LINES, **b_squad})]}
     for seat in "AB":
-        warlog.muster(table.game_id, seat, lambda units=armies[seat]: units, AT)
+        warlog.muster(table.game_id, seat, armies[seat], AT)
     send(table, "A", {"type": "start_game"})
     while (table.view("A")["phase"], table.view("A")["active_seat"]) != ("shooting", "A"):
         awaiting = table.view("A")["awaiting"]

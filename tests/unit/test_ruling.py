@@ -18,9 +18,9 @@ AT = "2026-01-01T00:00:00.000Z"
 def started():
     warlog = Warlog(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
     game_id = UUID(warlog.create_game("alternating", {"A": "Alice", "B": "Bob"}, "table", {}, AT)["game_id"])
-    warlog.muster(game_id, "A", lambda: [unit("scouts-1"), unit("scouts-2")], AT)
-    warlog.muster(game_id, "B", lambda: [unit("boyz-1")], AT)
-    warlog.command(game_id, "A", lambda ruleset: parse_command({"type": "start_game"}, ruleset), AT)
+    warlog.muster(game_id, "A", [unit("scouts-1"), unit("scouts-2")], AT)
+    warlog.muster(game_id, "B", [unit("boyz-1")], AT)
+    warlog.command(game_id, "A", parse_command({"type": "start_game"}, "alternating"), AT)
     return warlog, game_id
 
 
@@ -32,7 +32,7 @@ def test_a_refused_command_makes_no_event_and_leaves_the_cached_game_as_it_was(s
     before = warlog.read(game_id)
     version, state = before.version, repr(before.state)
     with pytest.raises(Refused) as refused:
-        warlog.command(game_id, "A", lambda ruleset: parse_command(body, ruleset), AT)
+        warlog.command(game_id, "A", parse_command(body, "alternating"), AT)
     assert refused.value.rule == rule
     after = warlog.read(game_id)
     assert after is before  # not evicted: nothing in it changed

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, LastRoll, Unit
-from warlog.domain.state.bridge import StateView, sync
+from warlog.domain.state.bridge import StateView, read_back, sync
 
 Data = dict[str, Any]  # an event's data, or its whole entry, as logged
 # A typed applier takes the state before the event (None before GameCreated, hence Any) and returns the next.
@@ -63,9 +63,9 @@ def evolves(event_type: str) -> Callable[[TypedApplier], BridgedApplier]:
         def apply(ruleset: Any, state: GameState | dict[str, Any] | None, data: Data, entry: Data) -> GameState:
             if state is None or isinstance(state, GameState):  # None: before the game is created
                 return fn(ruleset, state, data, entry)
-            typed = GameState.from_json(state)  # what the dict holds now, a dict applier's changes included
+            # what the dict holds now, a dict applier's changes included
+            typed = read_back(state) if isinstance(state, StateView) else GameState.from_json(state)
             view = state if isinstance(state, StateView) else StateView(typed)
-            view.typed = typed
             new = fn(ruleset, typed, data, entry)
             sync(view, new)
             if view is not state:  # a plain dict (a test's): changed as the dict applier did

@@ -82,7 +82,7 @@ def read_back(view: StateView) -> GameState:
                 changes["units"] = units
             continue
         now = view.get(name, ABSENT)
-        if now == written.get(name, ABSENT) and type(now) is type(written.get(name, ABSENT)):
+        if _same(now, written.get(name, ABSENT)):
             continue
         if now is ABSENT:
             changes[name] = None  # a key taken away: an optional field's None
@@ -93,6 +93,14 @@ def read_back(view: StateView) -> GameState:
         written[name] = copy.deepcopy(now)
     view.typed = replace(old, **changes) if changes else old
     return view.typed
+
+
+def _same(now: Any, written: Any) -> bool:
+    """Whether a field's JSON is as written: equal, of the same type and, a map, with its keys in the same order
+    (the order a map is read in is its JSON's; an applier that rebuilds one may reorder it)."""
+    if type(now) is not type(written) or now != written:
+        return False
+    return not isinstance(now, dict) or list(now) == list(written)
 
 
 def _read_units(units: dict[str, Any], written: dict[str, Any], before: Frozen[str, Unit],
@@ -127,7 +135,7 @@ def _reread_unit(unit: Unit, data: dict[str, Any], written: dict[str, Any], turn
     changes: dict[str, Any] = {}
     for f in field_plan(Unit):
         now = data.get(f.name, ABSENT)
-        if now == written.get(f.name, ABSENT) and type(now) is type(written.get(f.name, ABSENT)):
+        if _same(now, written.get(f.name, ABSENT)):
             continue
         changes[f.name] = turn.from_json(now) if f.name == "turn" else f.codec.load(now)
     return replace(unit, **changes) if changes else unit
@@ -174,13 +182,18 @@ def _sync_units(view: StateView, before: Mapping[str, Unit], after: Mapping[str,
 
 
 def _merge(into: dict[str, Any], key: str, value: Any) -> None:
-    """`into[key] = value`, keeping the dicts already there (and their keys' places) where both are dicts."""
+    """`into[key] = value`, keeping the dicts already there where both are dicts (their keys then in `value`'s
+    order, which is the order the typed state reads and writes them in)."""
     old = into.get(key)
     if isinstance(old, dict) and isinstance(value, dict):
         for gone in [k for k in old if k not in value]:
             del old[gone]
         for k, v in value.items():
             _merge(old, k, v)
+        if list(old) != list(value):
+            items = [(k, old[k]) for k in value]
+            old.clear()
+            old.update(items)
     elif isinstance(old, list) and isinstance(value, list):
         if old != value:
             old[:] = value

@@ -55,7 +55,7 @@ def seeing(warlog: Warlog, caller: Caller, view: Callable[[Horizon], T]) -> T:
 
 
 def delay_of(game: Game, caller: Caller) -> float:
-    return 0.0 if caller.is_seat else float(game.state["options"].get("spectator_delay_s") or 0)
+    return 0.0 if caller.is_seat else float(game.state.options.spectator_delay_s or 0)
 
 
 def horizon(warlog: Warlog, game: Game, caller: Caller, now: float | None = None) -> Horizon:
@@ -87,7 +87,7 @@ def seconds_until_next(warlog: Warlog, seen: Horizon, now: float | None = None) 
 
 def state_of(warlog: Warlog, seen: Horizon) -> tuple[dict[str, Any], int]:
     if seen.live:
-        return seen.game.state, seen.game.version
+        return seen.game.view, seen.game.version
     return warlog.state_at(seen.game.id, seen.version), seen.version
 
 

@@ -371,7 +371,7 @@ class Warlog(Verifying, Application[UUID]):
                            {role: digest(token) for role, token in tokens.items()}, at)
         self._append(game)
         return {"game_id": str(game_id), "version": game.version, "tokens": tokens,
-                "dice_commitment": game.state["dice_commitment"]}
+                "dice_commitment": game.state.dice_commitment}
 
     def known_role(self, token: str) -> tuple[UUID, str] | None:
         """A token this process has already checked: tokens never change and games are never deleted."""
@@ -420,7 +420,7 @@ class Warlog(Verifying, Application[UUID]):
         return self.write(game_id, Redo(Sent(seat, at, key, body, if_match)))
 
     def state_at(self, game_id: UUID, version: int) -> dict[str, Any] | None:
-        return self.game_at(game_id, version).state if version >= 1 else None
+        return self.game_at(game_id, version).state.to_json() if version >= 1 else None
 
     def game_at(self, game_id: UUID, version: int) -> Game:
         """The game as of `version` (the snapshot at or below it, then its events, each checked)."""
@@ -436,7 +436,7 @@ class Warlog(Verifying, Application[UUID]):
 
     def ruleset_of(self, game_id: UUID) -> str:
         """The game's ruleset, which never changes: what its commands are read by."""
-        ruleset: str = self.read(game_id).state["ruleset"]
+        ruleset: str = self.read(game_id).state.ruleset
         return ruleset
 
     def read(self, game_id: UUID) -> Game:

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from warlog.domain.rulings import Malformed
+from warlog.domain.state import Unit
+from warlog.domain.state import Weapon as UnitWeapon
 
 STATUSES = frozenset({
     "battle_shocked", "falling_back", "regrouped", "pinned", "gone_to_ground",
@@ -171,3 +173,52 @@ def leadership(unit: Mapping[str, Any]) -> int:
 
 def ranged_weapons(unit: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [w for w in unit.get("weapons", []) if w.get("type") == "ranged"]
+
+
+# -- the same questions of the typed state's units (`GameState.units`) ------------------------------------
+
+
+def starting_strengths_of(units: Mapping[str, Unit]) -> dict[str, int]:
+    """CORE.STR.1 (`starting_strengths`) of typed units."""
+    strengths = {uid: unit.models_alive for uid, unit in units.items()}
+    for uid, unit in units.items():
+        bodyguard = unit.leader_of
+        if bodyguard and bodyguard in strengths:
+            combined = unit.models_alive + units[bodyguard].models_alive
+            strengths[uid] = strengths[bodyguard] = combined
+    return strengths
+
+
+def attached_models_of(units: Mapping[str, Unit], uid: str) -> int:
+    """`attached_models` of typed units."""
+    unit = units[uid]
+    alive = unit.models_alive
+    partner = unit.leader_of or next((other for other, u in units.items() if u.leader_of == uid), None)
+    if partner and partner in units:
+        alive += units[partner].models_alive
+    return alive
+
+
+def strength_of(units: Mapping[str, Unit], uid: str) -> str:
+    """`unit_strength` (CORE.STR.2) of typed units."""
+    unit = units[uid]
+    if unit.models_alive <= 0:
+        return "destroyed"
+    return strength_band(attached_models_of(units, uid), unit.starting_strength, unit.wounds_lost or 0,
+                         unit.total_wounds)
+
+
+def unit_is_vehicle(unit: Unit) -> bool:
+    return "VEHICLE" in unit.keywords
+
+
+def unit_has_ability(unit: Unit, ability: str) -> bool:
+    return ability in unit.abilities
+
+
+def unit_leadership(unit: Unit) -> int:
+    return max(line.Ld or 0 for line in unit.models)
+
+
+def unit_ranged_weapons(unit: Unit) -> list[UnitWeapon]:
+    return [w for w in unit.weapons if w.type == "ranged"]

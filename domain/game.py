@@ -24,6 +24,8 @@ from warlog.domain.rules import actions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.rulings import Malformed, Refused
+from warlog.domain.state import GameState
+from warlog.domain.state.bridge import StateView, sync
 
 
 def records_dice(entry: dict[str, Any]) -> bool:
@@ -45,9 +47,14 @@ def logged(event: object) -> Logged:
 
 
 class Game(Aggregate):
-    """Rebuilt from its events; `state` is the ruleset's pure view of the table."""
+    """Rebuilt from its events; `state` is the ruleset's pure view of the table, a `GameState`, and `view` the
+    dict of it that the readers not yet on the typed state read (domain/state/bridge.py)."""
 
     Snapshot = integrity.CheckedSnapshot  # a snapshot carries a digest of what it holds, checked on load
+    state: GameState
+    # the bridge's view, in a slot: no part of the game's attributes (`vars`), which snapshots store and
+    # `Aggregate.__eq__` compares
+    __slots__ = ("_view",)
 
     @event("Created")
     def __init__(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
@@ -55,7 +62,6 @@ class Game(Aggregate):
         self.token_digests: dict[str, str] = meta["tokens"]
         self.head = chain.GENESIS
         self.next_counter = 0
-        self.state: dict[str, Any] = {}
         self.done: list[list[Any]] = []      # actions not undone: [first, last, seat, rolled]
         self.redo_stack: list[list[Any]] = []
         self.undone: list[list[int]] = []    # [first, last] ranges currently undone
@@ -91,10 +97,26 @@ class Game(Aggregate):
             self.next_counter = max(self.next_counter, data["counter"] + 1)
         kind = meta.get("kind")
         if kind == "restore":
-            self.state = copy.deepcopy(meta["state"])
+            self.state = GameState.from_json(meta["state"])
         else:
-            find_ruleset(self.state.get("ruleset") or data["ruleset"]).apply(self.state, entry)
+            state: GameState | None = vars(self).get("state")
+            ruleset = find_ruleset(data["ruleset"] if state is None else state.ruleset)
+            self.state = ruleset.apply(state, entry, lambda: self.view)
         self._book(entry, meta)
+
+    @property
+    def view(self) -> StateView:
+        """The bridge: the state as a dict (its `to_json()`), made once and then kept up to date in place."""
+        view: StateView | None = getattr(self, "_view", None)
+        if view is None:
+            view = self._view = StateView(self.state)
+        elif view.typed is not self.state:
+            sync(view, self.state)
+        return view
+
+    def _seen(self, ruleset: Any) -> Any:
+        """The state as `ruleset` reads it: typed, or the bridge's dict view."""
+        return self.state if ruleset.typed_state else self.view
 
     def _book(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
         """Keep the request and action books that undo, redo and idempotency read."""
@@ -164,8 +186,7 @@ class Game(Aggregate):
 
     @property
     def status(self) -> str:
-        status: str = self.state["status"]
-        return status
+        return self.state.status
 
     def pending_entries(self) -> list[dict[str, Any]]:
         """The entries of the events made and not yet stored (what a write answers)."""
@@ -207,29 +228,30 @@ class Game(Aggregate):
     def muster(self, seat: str, units: list[dict[str, Any]], at: str, key: str | None = None,
                body: str = "") -> None:
         """Muster (or replace) a seat's army; allowed until the game starts."""
-        if self.state["status"] == "ended":
+        if self.state.status == "ended":
             raise Refused("the game has ended", rule="SVC.ENDED")
-        if self.state["status"] != "setup":
+        if self.state.status != "setup":
             raise Refused("armies are mustered before the game starts", rule="SVC.SETUP")
         if self.pending_undo is not None:
             raise Refused("an undo request is waiting for an answer", rule="SVC.UNDO.PENDING")
-        others = {uid: u for uid, u in self.state["units"].items() if u["owner"] != seat}
+        others = {uid: u for uid, u in self.view["units"].items() if u["owner"] != seat}
         army.validate_army(seat, units, others)
-        find_ruleset(self.state["ruleset"]).check_army(units)
+        find_ruleset(self.state.ruleset).check_army(units)
         with Table(self, seat, at, key, body, kind="action", command={"type": "muster", "units": len(units)},
                    endpoint="armies"):
             self.emit("ArmyMustered", {"seat": seat, "units": units}, "SVC.SETUP")
 
     def validate(self, seat: str, command: Command) -> None:
         """422/404 checks that need the game (table dice shapes, unknown units)."""
-        find_ruleset(self.state["ruleset"]).validate(self.state, seat, command)
+        ruleset = find_ruleset(self.state.ruleset)
+        ruleset.validate(self._seen(ruleset), seat, command)
 
     def execute(self, seat: str, command: Command, at: str, key: str | None = None,
                 body: str = "", gate: bool = True) -> None:
         """Judge, then play, one command: judged before any event is made (`ruling`), so a refusal leaves the
         game as it was. A stored command played again (`domain.rerun`, `gate=False`) was judged when sent."""
         self._guard_play()
-        ruleset = find_ruleset(self.state["ruleset"])
+        ruleset = find_ruleset(self.state.ruleset)
         if gate:
             self.ruling(ruleset, seat, command)
         with Table(self, seat, at, key, body, kind="action", command=as_data(command)) as table:
@@ -242,18 +264,26 @@ class Game(Aggregate):
         their own rules. A refusal (raised) says what the rules say is wrong: the handler's own checks, run on
         a copy of the game that is then dropped (a refusal is rare, and some come only after a first event),
         or else that it is none of the actions open now."""
-        if command.type in ruleset.anytime(self.state, seat):
+        seen = self._seen(ruleset)
+        if command.type in ruleset.anytime(seen, seat):
             return
-        if actions.offered(ruleset.actions(self.state, seat), sent(command)):
+        if actions.offered(ruleset.actions(seen, seat), sent(command)):
             return
-        scratch = copy.deepcopy(self)
+        view = getattr(self, "_view", None)
+        if view is not None:  # the copy makes its own view, if its ruleset reads one
+            del self._view
+        try:
+            scratch = copy.deepcopy(self)
+        finally:
+            if view is not None:
+                self._view = view
         with Table(scratch, seat, "", None, "", kind="action") as table:
             ruleset.handle(table, seat, command)
         raise Refused(f"this {command.type} is none of the actions open to seat {seat} now: "
-                      "GET /state lists them with their schemas", rule=ruleset.awaited_rule(self.state))
+                      "GET /state lists them with their schemas", rule=ruleset.awaited_rule(seen))
 
     def _guard_play(self) -> None:
-        if self.state["status"] == "ended":
+        if self.state.status == "ended":
             raise Refused("the game has ended", rule="SVC.ENDED")
         if self.pending_undo is not None:
             raise Refused("an undo request is waiting for an answer", rule="SVC.UNDO.PENDING")
@@ -282,7 +312,7 @@ class Game(Aggregate):
 
     def answer_undo(self, seat: str, approve: bool, at: str, key: str | None, body: str,
                     before: dict[str, Any] | None) -> None:
-        if self.state["status"] == "ended":
+        if self.state.status == "ended":
             raise Refused("the game has ended", rule="SVC.ENDED")
         pending = self.pending_undo
         if pending is None:
@@ -317,20 +347,23 @@ class Game(Aggregate):
         """CONTRACT.md "Legal actions": what this seat may send now; nothing while an undo waits."""
         if seat not in ("A", "B") or self.pending_undo is not None:
             return []
-        return find_ruleset(self.state["ruleset"]).actions(self.state, seat)
+        ruleset = find_ruleset(self.state.ruleset)
+        return ruleset.actions(self._seen(ruleset), seat)
 
     def records(self, seat: str, open_now: list[str]) -> list[Action]:
         """Forms for the record-only commands among `open_now` (this seat's `anytime`; see `Ruleset.records`)."""
-        return [a for a in find_ruleset(self.state["ruleset"]).records(self.state, seat) if a.type in open_now]
+        ruleset = find_ruleset(self.state.ruleset)
+        return [a for a in ruleset.records(self._seen(ruleset), seat) if a.type in open_now]
 
     def anytime(self, seat: str) -> list[str]:
         """What is open now besides the actions: record-only commands, and undo, redo or the answer to a
         pending undo request when that endpoint would be accepted."""
-        if seat not in ("A", "B") or self.state["status"] == "ended":
+        if seat not in ("A", "B") or self.state.status == "ended":
             return []
         if self.pending_undo is not None:
             return ["approve", "reject"] if self.pending_undo["seat"] != seat else []
-        open_now = find_ruleset(self.state["ruleset"]).anytime(self.state, seat)
+        ruleset = find_ruleset(self.state.ruleset)
+        open_now = ruleset.anytime(self._seen(ruleset), seat)
         if self.done:
             open_now.append("undo")
         if self.redo_stack and self.redo_stack[-1][4] == seat:
@@ -341,14 +374,15 @@ class Game(Aggregate):
         return any(first <= seq <= last for first, last in self.undone)
 
     def revealed_seed(self) -> str | None:
-        return self.seed if self.state["status"] == "ended" and self.state["dice"] == "server" else None
+        return self.seed if self.state.status == "ended" and self.state.dice == "server" else None
 
 
 LOGGED = vars(Game)["Logged"]  # the event class `@event("Logged")` made for `Game._log`
 
 
 class Table:
-    """What the rules see while one request runs: the state, `emit` and `roll`."""
+    """What the rules see while one request runs: the state (`typed`; `state` is the bridge's dict view of it,
+    which the rulesets not yet on the typed state read), `emit` and `roll`."""
 
     def __init__(self, game: Game, seat: str, at: str, key: str | None, body: str,
                  kind: str, status: int = 200, command: dict[str, Any] | None = None,
@@ -363,6 +397,10 @@ class Table:
 
     @property
     def state(self) -> dict[str, Any]:
+        return self.game.view
+
+    @property
+    def typed(self) -> GameState:
         return self.game.state
 
     def __enter__(self) -> Table:
@@ -400,8 +438,8 @@ class Table:
     def server_roll(self, expr: dice.DiceExpr) -> tuple[list[int], int]:
         """Faces for the next server roll and its counter (never reused, not even after an undo)."""
         counter = self.game.next_counter
-        state = self.state
-        faces = dice.server_faces(bytes.fromhex(self.game.seed), state["game_id"], counter,
-                                  state["entropy"]["A"], state["entropy"]["B"], expr.count, expr.sides)
+        state = self.typed
+        faces = dice.server_faces(bytes.fromhex(self.game.seed), state.game_id, counter,
+                                  state.entropy.A, state.entropy.B, expr.count, expr.sides)
         return faces, counter
 

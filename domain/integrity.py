@@ -46,6 +46,7 @@ from eventsourcing.domain import AggregateCreated, Snapshot
 
 from warlog.domain import chain
 from warlog.domain.rulings import Refused
+from warlog.domain.state import GameState
 
 DIGEST_KEY = "state_digest"
 # the forms of damage (CONTRACT.md `/verify`): what `damage` names
@@ -90,12 +91,25 @@ def state_digest(state: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def stored_form(held: dict[str, Any]) -> dict[str, Any]:
+    """A game's attributes as a snapshot stores them: its typed state as its JSON (`GameState.to_json`)."""
+    held = dict(held)
+    state = held.get("state")
+    if state is not None and not isinstance(state, dict):
+        held["state"] = state.to_json()
+    return held
+
+
 class CheckedSnapshot(Snapshot):
-    """The library's snapshot with a digest of what it holds; loading it checks the digest."""
+    """The library's snapshot with a digest of what it holds; loading it checks the digest. The game's state
+    is held as its JSON and read back as a `GameState`."""
 
     @classmethod
     def take(cls, aggregate: Any) -> CheckedSnapshot:
         snapshot = super().take(aggregate)
+        held = stored_form(snapshot.state)
+        snapshot.state.clear()
+        snapshot.state.update(held)
         snapshot.state[DIGEST_KEY] = state_digest(snapshot.state)
         return snapshot
 
@@ -104,7 +118,9 @@ class CheckedSnapshot(Snapshot):
         if stored is None or stored != state_digest(self.state):
             raise Damaged(self.originator_version, "the snapshot does not match its digest", "snapshot")
         aggregate = super().mutate(None)
-        vars(aggregate).pop(DIGEST_KEY, None)  # the digest describes the snapshot, not the game
+        held = vars(aggregate)
+        held.pop(DIGEST_KEY, None)  # the digest describes the snapshot, not the game
+        held["state"] = GameState.from_json(held["state"])
         return aggregate
 
 
@@ -395,8 +411,8 @@ def snapshot_disagrees(snapshot: SnapshotSeen, replayed: Any) -> bool:
     """Whether the snapshot holds another game than the events up to its version make: compared by its digest,
     which `inspect` checked against what it holds (one canonical text of the game instead of two, each as long
     as the game), or for a snapshot without one by what it holds."""
-    from_events = {k: v for k, v in vars(replayed).items()
-                   if k not in ("_id", "_version", "_pending_events")}
+    from_events = stored_form({k: v for k, v in vars(replayed).items()
+                               if k not in ("_id", "_version", "_pending_events")})
     if snapshot.digest is not None:
         return state_digest(from_events) != snapshot.digest
     return _canonical(snapshot.state) != _canonical(from_events)

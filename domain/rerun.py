@@ -83,7 +83,7 @@ def _play_again(game: Game, meta: dict[str, Any], entry: dict[str, Any]) -> list
     if kind == "action" and command.get("type") == "muster":
         game.muster(seat, copy.deepcopy(entry["data"]["units"]), at, key, body)  # muster may normalise in place
     elif kind == "action":
-        parsed = from_record(registry.table(game.state["ruleset"])[command["type"]], command)  # its ruleset's class
+        parsed = from_record(registry.table(game.state.ruleset)[command["type"]], command)  # its ruleset's class
         game.execute(seat, parsed, at, key, body, gate=False)
     elif entry["type"] == "UndoRequested" or (entry["type"] == "ActionUndone" and "approved_by" not in entry["data"]):
         game.undo(seat, at, key, body, restored)

@@ -186,7 +186,7 @@ class Verifying:
             if at is None:
                 continue
             try:
-                expected = self.game_at(game_id, at).state if at >= 1 else None
+                expected = self.game_at(game_id, at).state.to_json() if at >= 1 else None
             except Damaged as damage:
                 inspection.fail(damage.first_bad_seq, damage.why, damage.form)
                 return

@@ -4,10 +4,13 @@ from __future__ import annotations
 from typing import Any
 
 from warlog.domain.rules.registry import find_ruleset
+from warlog.domain.state.bridge import StateView
 
 
 def overlay_view(state: dict[str, Any], version: int) -> dict[str, Any]:
-    awaiting = find_ruleset(state["ruleset"]).awaiting(state)
+    state = StateView.of(state)  # the game's dict view, or a past state's JSON (domain/state/bridge.py)
+    ruleset = find_ruleset(state["ruleset"])
+    awaiting = ruleset.awaiting(state.seen_by(ruleset))
     destroyed: dict[str, list[str]] = {"A": [], "B": []}
     for uid in state.get("destroyed", []):
         owner = state["units"].get(uid, {}).get("owner")

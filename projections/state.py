@@ -6,6 +6,7 @@ from typing import Any
 from warlog.domain import army
 from warlog.domain.game import Game
 from warlog.domain.rules.registry import find_ruleset
+from warlog.domain.state.bridge import StateView
 
 
 def unit_view(state: dict[str, Any], uid: str, eligible: bool) -> dict[str, Any]:
@@ -24,13 +25,16 @@ def unit_view(state: dict[str, Any], uid: str, eligible: bool) -> dict[str, Any]
 
 def state_view(state: dict[str, Any], version: int, seat: str | None = None,
                game: Game | None = None) -> dict[str, Any]:
-    """`game`: the live game, whose seat gets its legal actions; a past or delayed state offers none."""
+    """`game`: the live game, whose seat gets its legal actions; a past or delayed state offers none. `state`: the
+    game's dict view (domain/state/bridge.py), or a past state's JSON."""
+    state = StateView.of(state)
     ruleset = find_ruleset(state["ruleset"])
+    seen = state.seen_by(ruleset)
     in_step = state["status"] == "in_progress"
     view = {
         "game_id": state["game_id"], "ruleset": state["ruleset"], "version": version,
         "status": state["status"], "battle_round": state["battle_round"], "active_seat": state["active_seat"],
-        "phase": state["phase"], "sub_phase": state["sub_phase"], "awaiting": ruleset.awaiting(state),
+        "phase": state["phase"], "sub_phase": state["sub_phase"], "awaiting": ruleset.awaiting(seen),
         "pass_points": dict(state["pass_points"]), "declared_done": dict(state["declared_done"]),
         "cp": dict(state["cp"]), "dice": state["dice"], "players": state["players"],
         "options": state["options"], "dice_commitment": state["dice_commitment"],
@@ -38,7 +42,7 @@ def state_view(state: dict[str, Any], version: int, seat: str | None = None,
         # CORE.SEQ.1: rules triggered at once wait in this order (the active player's first); `awaiting` is the head
         "queue": [{k: request[k] for k in ("seat", "purpose", "unit", "spec", "rule")} for request in state["rolls"]],
         "round_heads": list(state.get("round_heads", [])),  # keep them: `verify?head=` checks the log extends them
-        "units": {uid: unit_view(state, uid, in_step and ruleset.eligible(state, uid)) for uid in state["units"]},
+        "units": {uid: unit_view(state, uid, in_step and ruleset.eligible(seen, uid)) for uid in state["units"]},
     }
     if ruleset.keeps_vp:
         view["vp"] = dict(state.get("vp") or {"A": 0, "B": 0})
@@ -55,13 +59,13 @@ def undo_view(game: Game, seat: str | None) -> dict[str, Any]:
     """What undo and redo would do now, for this seat."""
     pending = game.pending_undo
     undo = None
-    if game.done and game.state["status"] != "ended":
+    if game.done and game.state.status != "ended":
         first, last, by, rolled = game.done[-1]
         immediate = seat == by and not rolled
         undo = {"seqs": list(range(first, last + 1)), "action_by": by, "rolled_dice": rolled,
                 "needs_consent": not immediate}
     redo = None
-    if game.redo_stack and game.state["status"] != "ended":
+    if game.redo_stack and game.state.status != "ended":
         first, last, _by, _rolled, undone_by = game.redo_stack[-1]
         redo = {"seqs": list(range(first, last + 1)), "allowed": seat == undone_by}
     return {"undo": undo, "redo": redo,

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
 from warlog.domain.rules.basics import HEX, SEATS, handles, other
-from warlog.domain.rules.flow import Flow
+from warlog.domain.rules.flow import Flow, Seen
 from warlog.domain.rulings import Malformed, NotFound, Refused
+from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -18,13 +19,14 @@ if TYPE_CHECKING:
 class CoreCommands(Flow):
     """A part of every `Ruleset` (rules/flow.py): its methods read the ruleset's others through `self`."""
 
-    def validate(self, state: dict[str, Any], seat: str, command: cmd.Command) -> None:
+    def validate(self, state: Seen, seat: str, command: cmd.Command) -> None:
         """Well-formedness that needs the game: unknown units (404), table dice (422)."""
+        typed = typed_of(state)
         uid = getattr(command, "unit", None)
-        if uid is not None and uid not in state["units"]:
+        if uid is not None and uid not in typed.units:
             raise NotFound(f"no unit {uid!r} in this game", field="unit")
         spec = self._parse(command.spec) if isinstance(command, cmd.FreeRoll) else None  # 422 with any dice
-        if state["dice"] != "table":
+        if typed.dice != "table":
             return  # dice sent in server mode are refused by the rules (SVC.DICE.SERVER)
         faces = getattr(command, "dice", None)
         if isinstance(command, cmd.RollOff):
@@ -37,9 +39,9 @@ class CoreCommands(Flow):
             raise Malformed(f"{command.type} carries no dice; only roll_off, roll and free_roll do", field="dice")
         if spec is not None:
             expr, what = spec, "this roll"
-        elif isinstance(command, cmd.Roll) and state["rolls"]:
-            expr = dice.parse(state["rolls"][0]["spec"])
-            what = f"the awaited {state['rolls'][0]['purpose']} roll"
+        elif isinstance(command, cmd.Roll) and typed.rolls:
+            expr = dice.parse(typed.rolls[0].spec)
+            what = f"the awaited {typed.rolls[0].purpose} roll"
         else:
             return
         if faces is None:
@@ -70,19 +72,19 @@ class CoreCommands(Flow):
     def add_entropy(self, t: Table, seat: str, command: cmd.AddEntropy) -> None:
         if not HEX.match(command.entropy) or len(command.entropy) % 2:
             raise Malformed("entropy must be an even number of hex digits (at most 256)", field="entropy")
-        if t.state["entropy"][seat]:
+        if t.typed.entropy[seat]:
             raise Refused("each seat adds entropy once", rule="SVC.SETUP")
-        if t.state["dice"] != "server":
+        if t.typed.dice != "server":
             raise Refused("entropy only mixes into server dice; this game rolls at the table",
                           rule="SVC.DICE.SERVER")
         t.emit("EntropyAdded", {"seat": seat, "entropy": command.entropy}, "SVC.SETUP")
 
     @handles("start_game")
     def start_game(self, t: Table, seat: str, command: cmd.StartGame) -> None:
-        missing = [s for s in SEATS if not t.state["mustered"][s]]
+        missing = [s for s in SEATS if not t.typed.mustered[s]]
         if missing:
             raise Refused(f"seat {' and '.join(missing)} has not mustered an army", rule="SVC.SETUP")
-        t.emit("GameStarted", {"starting_strength": army.starting_strengths(t.state["units"])}, "CORE.STR.1")
+        t.emit("GameStarted", {"starting_strength": army.starting_strengths_of(t.typed.units)}, "CORE.STR.1")
         self.start_round(t, 1)
 
     @handles("free_roll")
@@ -98,8 +100,9 @@ class CoreCommands(Flow):
 
     @handles("roll_off")
     def roll_off(self, t: Table, seat: str, command: cmd.RollOff) -> None:
-        step = self.step(t.state)
-        if self.awaiting(t.state)["action"] != "roll_off" or step is None:
+        seen = self.seen(t)
+        step = self.step(seen)
+        if self.awaiting(seen)["action"] != "roll_off" or step is None:
             raise Refused("no roll-off is awaited now", rule="CORE.DICE.3")
         if command.dice is not None:
             faces = [command.dice["A"], command.dice["B"]]
@@ -114,10 +117,11 @@ class CoreCommands(Flow):
 
     @handles("choose_order")
     def choose_order(self, t: Table, seat: str, command: cmd.ChooseOrder) -> None:
-        step = self.step(t.state)
+        seen = self.seen(t)
+        step = self.step(seen)
         if command.first not in SEATS:
             raise Malformed("first must be \"A\" or \"B\"", field="first")
-        awaiting = self.awaiting(t.state)
+        awaiting = self.awaiting(seen)
         if awaiting["action"] != "choose_order" or step is None:
             raise Refused("no choice of order is awaited now",
                           rule=(step.order_rule or step.rule) if step else "CORE.DICE.3")
@@ -127,27 +131,26 @@ class CoreCommands(Flow):
 
     @handles("roll")
     def roll_awaited(self, t: Table, seat: str, command: cmd.Roll) -> None:
-        if t.state["dice"] == "server":
+        if t.typed.dice == "server":
             raise Refused("server dice: the service rolls every die itself", rule="SVC.DICE.SERVER")
-        if not t.state["rolls"]:
-            step = self.step(t.state)
+        if not t.typed.rolls:
+            step = self.step(self.seen(t))
             raise Refused("no roll is awaited now", rule=(step.play_rule or step.rule) if step else "CORE.DICE.1")
-        request = t.state["rolls"][0]
-        if request["seat"] != seat:
-            raise Refused(f"seat {request['seat']} makes the awaited {request['purpose']} roll",
-                          rule=request["rule"])
-        self.resolve_request(t, request, list(command.dice or ()))
+        request = t.typed.rolls[0]
+        if request.seat != seat:
+            raise Refused(f"seat {request.seat} makes the awaited {request.purpose} roll", rule=request.rule)
+        self.resolve_request(t, request.to_json(), list(command.dice or ()))
 
     @handles("record_casualties")
     def record_casualties(self, t: Table, seat: str, command: cmd.RecordCasualties) -> None:
-        unit = t.state["units"][command.unit]
+        unit = t.typed.units[command.unit]
         if command.models < 0 or command.wounds < 0 or (command.models == 0 and command.wounds == 0):
             raise Malformed("give models (removed) or wounds (lost), at least one of them positive",
                             field="models")
         self._check_rule(command.rule)
-        if unit["models_alive"] <= 0:
+        if unit.models_alive <= 0:
             raise Refused(f"{command.unit} is already destroyed", rule="CORE.STR.2")
-        removed = min(command.models, unit["models_alive"])
+        removed = min(command.models, unit.models_alive)
         self.casualties(t, command.unit, removed, command.wounds, command.rule or "CORE.STR.2", attested_by=seat)
 
     @handles("set_status")

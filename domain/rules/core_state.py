@@ -1,148 +1,163 @@
 """How the events every ruleset shares change the state: the appliers of the core events (creation, muster,
-the round and its steps, rolls, casualties, statuses, the end)."""
+the round and its steps, rolls, casualties, statuses, the end). Each returns the next `GameState`."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from warlog.domain import army
-from warlog.domain.rules.basics import _last_roll, applies
+from warlog.domain.rules.basics import Data, evolves, last_roll
 from warlog.domain.rules.flow import Flow
+from warlog.domain.state import (
+    Frozen,
+    GameState,
+    Options,
+    PerSeat,
+    Result,
+    RollOff,
+    RollRequest,
+    RoundHead,
+    StepState,
+    Unit,
+)
+
+ZERO, NO = PerSeat(0, 0), PerSeat(False, False)
+
+
+def _step_of(state: GameState) -> StepState:
+    if state.step is None:
+        raise ValueError("no step has started")
+    return state.step
+
+
+def _unselected(unit: Unit) -> Unit:
+    return replace(unit, selected=False) if unit.selected else unit
+
+
+def _fresh_turn(unit: Unit) -> Unit:
+    return unit.with_fresh_turn() if unit.turn != type(unit.turn)() else unit
 
 
 class CoreState(Flow):
     """A part of every `Ruleset` (rules/flow.py): the core events' appliers."""
 
-    @applies("GameCreated")
-    def _created(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state.update(
-            game_id=data["game_id"], ruleset=data["ruleset"], players=data["players"], dice=data["dice"],
-            options=data["options"], dice_commitment=data["dice_commitment"], status="setup",
+    @evolves("GameCreated")
+    def _created(self, state: GameState | None, data: Data, entry: Data) -> GameState:
+        return GameState(
+            game_id=data["game_id"], ruleset=data["ruleset"], players=Frozen(data["players"]), dice=data["dice"],
+            options=Options.from_json(data["options"]), dice_commitment=data["dice_commitment"], status="setup",
             battle_round=0, phase=None, sub_phase=None, active_seat=None, pos=None,
-            pass_points={"A": 0, "B": 0}, declared_done={"A": False, "B": False}, cp={"A": 0, "B": 0},
-            entropy={"A": "", "B": ""}, mustered={"A": False, "B": False}, units={}, step={},
-            rolls=[], combats={}, result=None, last_roll=None, destroyed=[],
-        )
+            pass_points=ZERO, declared_done=NO, cp=ZERO, entropy=PerSeat("", ""), mustered=NO, units=Frozen(),
+            step=None, rolls=(), combats=Frozen(), result=None, last_roll=None, destroyed=())
 
-    @applies("ArmyMustered")
-    def _mustered(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        seat = data["seat"]
-        state["units"] = {uid: u for uid, u in state["units"].items() if u["owner"] != seat}
-        for unit in data["units"]:
-            state["units"][unit["id"]] = army.new_unit_state(seat, unit)
-        state["mustered"][seat] = True
+    @evolves("ArmyMustered")
+    def _mustered(self, state: GameState, data: Data, entry: Data) -> GameState:
+        seat, turn = data["seat"], state.parts.turn
+        units = {uid: u for uid, u in state.units.items() if u.owner != seat}
+        units.update((unit["id"], Unit.mustered(seat, unit, turn)) for unit in data["units"])
+        return replace(state, units=Frozen(units), mustered=state.mustered.replace(seat, True))
 
-    @applies("EntropyAdded")
-    def _entropy(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["entropy"][data["seat"]] = data["entropy"]
+    @evolves("EntropyAdded")
+    def _entropy(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return replace(state, entropy=state.entropy.replace(data["seat"], data["entropy"]))
 
-    @applies("GameStarted")
-    def _started(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["status"] = "in_progress"
-        for uid, strength in data["starting_strength"].items():
-            state["units"][uid]["starting_strength"] = strength
+    @evolves("GameStarted")
+    def _started(self, state: GameState, data: Data, entry: Data) -> GameState:
+        strengths: dict[str, int] = data["starting_strength"]
+        units = {uid: replace(u, starting_strength=strengths[uid]) if uid in strengths else u
+                 for uid, u in state.units.items()}
+        return replace(state, status="in_progress", units=Frozen(units))
 
-    @applies("BattleRoundStarted")
-    def _round(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["battle_round"] = data["battle_round"]
-        for unit in state["units"].values():
-            unit["turn"] = {}
-        for combat in state["combats"].values():
-            combat["fought"] = False
+    @evolves("BattleRoundStarted")
+    def _round(self, state: GameState, data: Data, entry: Data) -> GameState:
+        combats = Frozen({cid: replace(c, fought=False) if c.fought else c for cid, c in state.combats.items()})
+        return replace(state.with_units(_fresh_turn), battle_round=data["battle_round"], combats=combats)
 
-    @applies("StepStarted")
-    def _step(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        if not data.get("pass_points"):
-            # AA.PP.2: never carried over; only the step after a count uses them
-            state["pass_points"] = {"A": 0, "B": 0}
-        state.update(phase=data["phase"], sub_phase=data["sub_phase"], active_seat=data["active_seat"],
-                     pos=data["pos"], declared_done={"A": False, "B": False})
-        state["step"] = {"roll_off": None, "winner": None, "first": None, "last": None,
-                         "confirmed": {"A": None, "B": None}, "calculated": False, "skipped": False,
-                         "settled": data.get("settled", False)}
-        for unit in state["units"].values():
-            unit["selected"] = False
+    @evolves("StepStarted")
+    def _step(self, state: GameState, data: Data, entry: Data) -> GameState:
+        # AA.PP.2: pass points are never carried over; only the step after a count uses them
+        pass_points = state.pass_points if data.get("pass_points") else ZERO
+        return replace(state.with_units(_unselected), pass_points=pass_points, phase=data["phase"],
+                       sub_phase=data["sub_phase"], active_seat=data["active_seat"], pos=data["pos"],
+                       declared_done=NO, step=state.parts.step(settled=data.get("settled", False)))
 
-    @applies("StepSkipped")
-    def _skipped(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"].update(skipped=True, settled=True)
+    @evolves("StepSkipped")
+    def _skipped(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return replace(state, step=replace(_step_of(state), skipped=True, settled=True))
 
-    @applies("RollOffNeeded")
-    def _roll_off_needed(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"].update(roll_off={"choice": data["choice"]}, settled=True)
+    @evolves("RollOffNeeded")
+    def _roll_off_needed(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return replace(state, step=replace(_step_of(state), roll_off=RollOff(choice=data["choice"]), settled=True))
 
-    @applies("RollOff")
-    def _roll_off(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["last_roll"] = _last_roll(data, entry)
-        winner = data["winner"]
-        step = state["step"]
-        if winner is None or step.get("roll_off") is None:
-            return
-        step["winner"] = winner
-        if not step["roll_off"]["choice"]:
-            step["first"] = winner
+    @evolves("RollOff")
+    def _roll_off(self, state: GameState, data: Data, entry: Data) -> GameState:
+        state = replace(state, last_roll=last_roll(data, entry))
+        winner, step = data["winner"], state.step
+        if winner is None or step is None or step.roll_off is None:
+            return state
+        first = step.first if step.roll_off.choice else winner
+        return replace(state, step=replace(step, winner=winner, first=first))
 
-    @applies("OrderChosen")
-    def _order(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["first"] = data["first"]
+    @evolves("OrderChosen")
+    def _order(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return replace(state, step=replace(_step_of(state), first=data["first"]))
 
-    @applies("FirstGoes")
-    def _first_goes(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"].update(first=data["seat"], settled=True)
+    @evolves("FirstGoes")
+    def _first_goes(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return replace(state, step=replace(_step_of(state), first=data["seat"], settled=True))
 
-    @applies("DiceRolled")
-    def _rolled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+    @evolves("DiceRolled")
+    def _rolled(self, state: GameState, data: Data, entry: Data) -> GameState:
         if not data.get("free"):  # a free roll changes nothing but the log (CONTRACT.md)
-            state["last_roll"] = _last_roll(data, entry)
+            state = replace(state, last_roll=last_roll(data, entry))
         else:  # kept aside for the overlay, which shows the table's latest roll; not part of GET /state
-            state["last_free_roll"] = _last_roll(data, entry)
-        if data.get("awaited"):
-            state["rolls"].pop(0)
+            state = replace(state, last_free_roll=last_roll(data, entry))
+        return replace(state, rolls=state.rolls[1:]) if data.get("awaited") else state
 
-    @applies("RollRequested")
-    def _requested(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["rolls"].append(dict(data))
+    @evolves("RollRequested")
+    def _requested(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return replace(state, rolls=(*state.rolls, RollRequest.from_json(data)))
 
-    @applies("CasualtiesRecorded")
-    def _casualties(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        unit = state["units"][data["unit"]]
-        unit["models_alive"] = max(0, unit["models_alive"] - data["models"])
-        unit["wounds_lost"] = unit.get("wounds_lost", 0) + data["wounds"]
-        if unit["starting_strength"] == 1 and unit["wounds_lost"] >= army.total_wounds(unit):
-            unit["models_alive"] = 0
+    @evolves("CasualtiesRecorded")
+    def _casualties(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        return state.with_unit(uid, state.units[uid].with_casualties(data["models"], data["wounds"]))
 
-    @applies("ReserveArriving")
-    def _arriving(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["units"][data["unit"]]["arriving"] = True  # AA.RES.1, HH.RES.1: it comes on when selected
+    @evolves("ReserveArriving")
+    def _arriving(self, state: GameState, data: Data, entry: Data) -> GameState:
+        # AA.RES.1, HH.RES.1: it comes on when selected
+        return self._unit_set(state, data["unit"], arriving=True)
 
-    @applies("UnitDisembarked")
-    def _disembarked(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["units"][data["unit"]]["embarked_in"] = None
+    @evolves("UnitDisembarked")
+    def _disembarked(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return self._unit_set(state, data["unit"], embarked_in=None)
 
-    @applies("UnitDestroyed")
-    def _destroyed(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        unit = state["units"][data["unit"]]
-        unit["models_alive"] = 0
-        if data["unit"] not in state["destroyed"]:
-            state["destroyed"].append(data["unit"])
+    @evolves("UnitDestroyed")
+    def _destroyed(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        state = self._unit_set(state, uid, models_alive=0)
+        return state if uid in state.destroyed else replace(state, destroyed=(*state.destroyed, uid))
 
-    @applies("StatusGained")
-    def _gained(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        statuses = state["units"][data["unit"]]["statuses"]
-        statuses.append(data["status"])
-        statuses.sort()
+    @evolves("StatusGained")
+    def _gained(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        return state.with_unit(uid, state.units[uid].with_status(data["status"]))
 
-    @applies("StatusLost")
-    def _lost(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        statuses = state["units"][data["unit"]]["statuses"]
-        if data["status"] in statuses:
-            statuses.remove(data["status"])
+    @evolves("StatusLost")
+    def _lost(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        return state.with_unit(uid, state.units[uid].without_status(data["status"]))
 
-    @applies("BattleRoundEnded")
-    def _round_head(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+    @evolves("BattleRoundEnded")
+    def _round_head(self, state: GameState, data: Data, entry: Data) -> GameState:
         """The head each seat may keep: `verify?head=` later says whether the log still extends it."""
-        state.setdefault("round_heads", []).append(
-            {"battle_round": data["battle_round"], "seq": entry["seq"] - 1, "head_hash": data["head_hash"]})
+        head = RoundHead(battle_round=data["battle_round"], seq=entry["seq"] - 1, head_hash=data["head_hash"])
+        return replace(state, round_heads=(*(state.round_heads or ()), head))
 
-    @applies("GameEnded")
-    def _ended(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state.update(status="ended", rolls=[], result={"reason": data["reason"], "winner": data["winner"]})
+    @evolves("GameEnded")
+    def _ended(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return replace(state, status="ended", rolls=(),
+                       result=Result(reason=data["reason"], winner=data["winner"]))
+
+    @staticmethod
+    def _unit_set(state: GameState, uid: str, **changes: Any) -> GameState:
+        return state.with_unit(uid, replace(state.units[uid], **changes))

@@ -4,12 +4,16 @@ every ruleset knows live in rules/core.py, the core events' appliers in rules/co
 
 A ruleset subclasses `Ruleset`, declares its `round_layout`, and adds
 `@handles("command")` and `@applies("EventType")` methods; handlers decide and
-emit, appliers only mutate the state dict.
+emit, appliers only change the state.
+
+The interpreter reads the typed state (`GameState`). A ruleset's hooks and its own readers get the state as the
+ruleset reads it (`Seen`): the `GameState` once it says `typed_state = True`, until then the dict view of it
+(domain/state/bridge.py); `typed_of` gives the interpreter the typed state from either.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
@@ -18,9 +22,16 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import SEATS, Step, alive
 from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rulings import Refused
+from warlog.domain.state import GameState
+from warlog.domain.state.bridge import StateView, read_back, typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
+
+
+# The state as a ruleset's hooks read it: the `GameState` (`typed_state`), or the bridge's dict view of it. Any,
+# as each ruleset's overrides name the one they read, until every ruleset reads the typed state.
+Seen: TypeAlias = Any
 
 
 class Flow:
@@ -33,54 +44,76 @@ class Flow:
     durations = False  # set_status may give a status for a stated time (reference: CORE.PER.1)
     commands: tuple[type[cmd.Command], ...] = ()  # its own command classes beyond domain/commands.py's (registry)
     roster: RosterReading | None = None  # how it reads a roster file's units; none: it takes none
+    typed_state: ClassVar[bool] = False  # its handlers and hooks read the GameState, not the bridge's dict view
     handlers: ClassVar[dict[str, Callable[..., Any]]] = {}  # each subclass gets its own (__init_subclass__)
     appliers: ClassVar[dict[str, Callable[..., Any]]] = {}
+    evolving: ClassVar[frozenset[str]] = frozenset()  # the event types whose applier returns the next GameState
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.handlers, cls.appliers = {}, {}
+        evolving: set[str] = set()
         for klass in reversed(cls.__mro__):
             for value in vars(klass).values():
                 if hasattr(value, "_handles"):
                     cls.handlers[value._handles] = value
                 if hasattr(value, "_applies"):
                     cls.appliers[value._applies] = value
+                    evolving.discard(value._applies)
+                if hasattr(value, "_evolves"):
+                    cls.appliers[value._evolves] = value
+                    evolving.add(value._evolves)
+        cls.evolving = frozenset(evolving)
+
+    def seen(self, t: Table) -> Seen:
+        """The state as this ruleset's hooks read it (the bridge)."""
+        return t.typed if self.typed_state else t.state
 
     # -- layout --------------------------------------------------------------------------
 
-    def round_layout(self, state: dict[str, Any]) -> list[Step]:
+    def round_layout(self, state: Seen) -> list[Step]:
         raise NotImplementedError("each ruleset declares its round")  # pragma: no cover
 
-    def step(self, state: dict[str, Any]) -> Step | None:
-        if state["status"] != "in_progress" or state["pos"] is None:
+    def step(self, state: Seen) -> Step | None:
+        typed = typed_of(state)
+        if typed.status != "in_progress" or typed.pos is None:
             return None
-        pos: int = state["pos"]
-        return self.round_layout(state)[pos]
+        return self.round_layout(state)[typed.pos]
 
     def check_army(self, units: list[dict[str, Any]]) -> None:
         """Hook: characteristics this ruleset's rules read that a unit must state (422 naming the field)."""
 
     # -- applying events -----------------------------------------------------------------
 
-    def apply(self, state: dict[str, Any], entry: dict[str, Any]) -> None:
+    def apply(self, state: GameState | None, entry: dict[str, Any], view: Callable[[], StateView]) -> GameState:
+        """The state after `entry`: a typed applier returns it; a dict applier (the bridge) changes the `view`
+        of the state, which is read back."""
         applier = self.appliers.get(entry["type"])
-        if applier is not None:
-            applier(self, state, entry["data"], entry)
+        if applier is None:
+            if state is None:
+                raise ValueError(f"a {entry['type']} before the game was created")
+            return state
+        if entry["type"] in self.evolving:
+            new: GameState = applier(self, state, entry["data"], entry)
+            return new
+        seen = view()
+        applier(self, seen, entry["data"], entry)
+        return read_back(seen)
 
     # -- deciding ------------------------------------------------------------------------
 
     def handle(self, t: Table, seat: str, command: cmd.Command) -> None:
-        state = t.state
-        if getattr(command, "dice", None) is not None and state["dice"] == "server":
+        state = t.typed
+        if getattr(command, "dice", None) is not None and state.dice == "server":
             raise Refused("server dice: the service rolls every die; send no \"dice\"", rule="SVC.DICE.SERVER")
         handler = self.handlers.get(command.type)
         if handler is None:  # a command of another ruleset: well formed, and none of this game's rules (409)
             raise Refused(f"the {self.name} ruleset has no command {command.type!r}: GET /state lists what this "
-                          "seat may send", rule=self.awaited_rule(state))
+                          "seat may send", rule=self.awaited_rule(self.seen(t)))
         setup_only = command.type in ("add_entropy", "start_game")
-        if setup_only and state["status"] != "setup":
+        if setup_only and state.status != "setup":
             raise Refused(f"{command.type} belongs to set-up; the game has started", rule="SVC.SETUP")
-        if not setup_only and command.type not in ("concede", *self.setup_commands) and state["status"] == "setup":
+        if not setup_only and command.type not in ("concede", *self.setup_commands) and state.status == "setup":
             raise Refused(f"{command.type} waits until the game has started (start_game)", rule="SVC.SETUP")
         handler(self, t, seat, command)
 
@@ -103,7 +136,7 @@ class Flow:
         """A roll the rules call for: rolled now with server dice, else awaited from `seat`."""
         request = {"seat": seat, "purpose": purpose, "spec": spec, "rule": rule, "unit": unit,
                    "context": context}
-        if t.state["dice"] == "server":
+        if t.typed.dice == "server":
             self.resolve_request(t, request, None)
         else:
             t.emit("RollRequested", request, rule, by=None)
@@ -117,25 +150,26 @@ class Flow:
         raise Refused(f"nothing resolves a {request['purpose']} roll here", rule=request["rule"])
 
     def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
-        units = t.state["units"]
-        before = army.unit_strength(units, uid)
+        before = army.strength_of(t.typed.units, uid)
         t.emit("CasualtiesRecorded", {"unit": uid, "models": models, "wounds": wounds, **extra}, rule)
-        after = army.unit_strength(units, uid)
+        units = t.typed.units
+        after = army.strength_of(units, uid)
         if after != before:
             t.emit("StrengthChanged", {"unit": uid, "from": before, "to": after,
-                                       "models_alive": units[uid]["models_alive"],
-                                       "starting_strength": units[uid]["starting_strength"]}, "CORE.STR.2")
+                                       "models_alive": units[uid].models_alive,
+                                       "starting_strength": units[uid].starting_strength}, "CORE.STR.2")
         if after == "destroyed":
             t.emit("UnitDestroyed", {"unit": uid}, "CORE.STR.2")
             # its passengers are no longer inside anything: on the battlefield (CORE.OFF.1), where the
             # players set them up, and from now on counted, selected and shot at as any other unit
+            units = t.typed.units
             for passenger in sorted(p for p, unit in units.items()
-                                    if unit.get("embarked_in") == uid and unit["models_alive"] > 0):
+                                    if unit.embarked_in == uid and unit.models_alive > 0):
                 t.emit("UnitDisembarked", {"unit": passenger, "transport": uid,
                                            "reason": "its transport was destroyed"}, "CORE.OFF.1")
 
     def change_status(self, t: Table, uid: str, status: str, value: bool, rule: str, **extra: Any) -> None:
-        has = status in t.state["units"][uid]["statuses"]
+        has = status in t.typed.units[uid].statuses
         if has == value:
             return
         t.emit("StatusGained" if value else "StatusLost", {"unit": uid, "status": status, **extra}, rule)
@@ -148,7 +182,7 @@ class Flow:
 
     def enter(self, t: Table, pos: int) -> None:
         """Enter step `pos` of the round; its `begin` decides what it awaits or skips."""
-        step = self.round_layout(t.state)[pos]
+        step = self.round_layout(self.seen(t))[pos]
         t.emit("StepStarted", {"phase": step.phase, "sub_phase": step.name, "active_seat": step.active,
                                "pos": pos, "settled": step.kind in ("count", "phase"),
                                "pass_points": step.pass_points}, step.rule)
@@ -161,7 +195,7 @@ class Flow:
         """Hook: once a step's opening rolls are in, decide its roll-off, first seat or skip."""
         raise NotImplementedError(f"{self.name} has no settle for {step.kind}")  # pragma: no cover
 
-    def step_over(self, state: dict[str, Any], step: Step) -> bool:
+    def step_over(self, state: Seen, step: Step) -> bool:
         return False
 
     def progress(self, t: Table, step: Step) -> bool:
@@ -171,11 +205,12 @@ class Flow:
     def advance(self, t: Table) -> None:
         """Run automatic transitions until someone has to act (a loop with a guard)."""
         for _ in range(500):
-            state = t.state
+            state = self.seen(t)
             step = self.step(state)
-            if step is None or state["rolls"]:
+            typed = t.typed
+            if step is None or typed.rolls:
                 return
-            if not state["step"]["settled"]:
+            if typed.step is None or not typed.step.settled:
                 self.settle(t, step)
                 continue
             if self.progress(t, step):
@@ -186,67 +221,68 @@ class Flow:
         raise RuntimeError("automatic transitions did not settle")  # pragma: no cover
 
     def end_step(self, t: Table, step: Step) -> None:
-        state = t.state
-        pos = state["pos"] + 1
-        if pos < len(self.round_layout(state)):
+        pos = (t.typed.pos or 0) + 1
+        if pos < len(self.round_layout(self.seen(t))):
             self.enter(t, pos)
             return
         self.end_round(t)
 
     def end_round(self, t: Table) -> None:
-        state = t.state
-        t.emit("BattleRoundEnded", {"battle_round": state["battle_round"], "head_hash": t.game.head},
-               self.round_rule)
-        if state["battle_round"] >= state["options"]["battle_rounds"]:
-            self.end_game(t, "battle_rounds", winner=self.winner(state))
+        battle_round = t.typed.battle_round
+        t.emit("BattleRoundEnded", {"battle_round": battle_round, "head_hash": t.game.head}, self.round_rule)
+        if battle_round >= t.typed.options.battle_rounds:
+            self.end_game(t, "battle_rounds", winner=self.winner(self.seen(t)))
         else:
-            self.start_round(t, state["battle_round"] + 1)
+            self.start_round(t, battle_round + 1)
 
-    def winner(self, state: dict[str, Any]) -> str | None:
+    def winner(self, state: Seen) -> str | None:
         """Hook: who won once the last battle round is over (None: no winner, or a draw)."""
         return None
 
     def end_game(self, t: Table, reason: str, winner: str | None) -> None:
-        seed = t.game.seed if t.state["dice"] == "server" else None
+        seed = t.game.seed if t.typed.dice == "server" else None
         t.emit("GameEnded", {"reason": reason, "winner": winner, "server_seed": seed}, "SVC.ENDED")
 
     # -- reading -------------------------------------------------------------------------
 
-    def awaiting(self, state: dict[str, Any]) -> dict[str, Any]:
-        if state["status"] == "ended":
+    def awaiting(self, state: Seen) -> dict[str, Any]:
+        typed = typed_of(state)
+        if typed.status == "ended":
             return {"seat": None, "action": "none"}
-        if state["status"] == "setup":
+        if typed.status == "setup":
             return {"seat": None, "action": "start_game"}
-        if state["rolls"]:
-            request = state["rolls"][0]
-            return {"seat": request["seat"], "action": "roll",
-                    "roll": {k: request[k] for k in ("purpose", "unit", "spec", "rule")}}
+        if typed.rolls:
+            request = typed.rolls[0]
+            return {"seat": request.seat, "action": "roll",
+                    "roll": {"purpose": request.purpose, "unit": request.unit, "spec": request.spec,
+                             "rule": request.rule}}
         return self.step_awaiting(state, self.step(state))
 
-    def step_awaiting(self, state: dict[str, Any], step: Step | None) -> dict[str, Any]:
+    def step_awaiting(self, state: Seen, step: Step | None) -> dict[str, Any]:
         return {"seat": step.active if step else None, "action": "end_phase"}
 
-    def eligible(self, state: dict[str, Any], uid: str) -> bool:
+    def eligible(self, state: Seen, uid: str) -> bool:
         return False
 
     # -- legal actions (CONTRACT.md "Legal actions"): what judges a command, as data ------------
 
-    def actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+    def actions(self, state: Seen, seat: str) -> list[Action]:
         """Every command this seat may send now that moves the game on, each with its body's schema."""
-        if state["status"] == "ended":
+        typed = typed_of(state)
+        if typed.status == "ended":
             return []
-        if state["status"] == "setup":
-            ready = all(state["mustered"].values())
+        if typed.status == "setup":
+            ready = typed.mustered.A and typed.mustered.B
             start = [act.action("start_game", "CORE.STR.1", "start the game: battle round 1 begins")] if ready else []
-            return start + (self.setup_actions(state, seat) if state["mustered"][seat] else [])
-        if state["rolls"]:
-            request = state["rolls"][0]
-            if request["seat"] != seat:
+            return start + (self.setup_actions(state, seat) if typed.mustered[seat] else [])
+        if typed.rolls:
+            request = typed.rolls[0]
+            if request.seat != seat:
                 return []
-            unit = f" ({request['unit']})" if request.get("unit") else ""
-            return [act.action("roll", request["rule"],
-                               f"roll {request['spec']} for the {request['purpose'].replace('_', ' ')} roll{unit}",
-                               ["dice"], dice=act.table_dice(dice.parse(request["spec"])))]
+            unit = f" ({request.unit})" if request.unit else ""
+            return [act.action("roll", request.rule,
+                               f"roll {request.spec} for the {request.purpose.replace('_', ' ')} roll{unit}",
+                               ["dice"], dice=act.table_dice(dice.parse(request.spec)))]
         awaiting = self.awaiting(state)
         if awaiting["action"] == "roll_off":
             return [self.roll_off_action(state)]
@@ -261,20 +297,20 @@ class Flow:
         return self.play_actions(state, seat, awaiting)
 
     @staticmethod
-    def roll_off_action(state: dict[str, Any]) -> Action:
+    def roll_off_action(state: Seen) -> Action:
         """CORE.DICE.3, from either seat; at the table one seat enters both seats' dice."""
-        if state["dice"] == "server":
+        if typed_of(state).dice == "server":
             return act.action("roll_off", "CORE.DICE.3", "roll off: the service rolls a D6 for each seat")
         die = act.integer(1, 6)
         both = {"type": "object", "additionalProperties": False, "required": list(SEATS),
                 "properties": {seat: {**die, "description": f"seat {seat}'s D6"} for seat in SEATS}}
         return act.action("roll_off", "CORE.DICE.3", "roll off: enter each seat's D6", ["dice"], dice=both)
 
-    def setup_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+    def setup_actions(self, state: Seen, seat: str) -> list[Action]:
         """Hook: the ruleset's own set-up actions for a seat whose army is mustered (`setup_commands`)."""
         return []
 
-    def play_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[Action]:
+    def play_actions(self, state: Seen, seat: str, awaiting: dict[str, Any]) -> list[Action]:
         """Hook: the ruleset's own actions once no roll, roll-off or choice of order is awaited."""
         if awaiting["action"] == "end_phase" and awaiting["seat"] == seat:
             step = self.step(state)
@@ -286,21 +322,23 @@ class Flow:
         name = (step.name or step.phase).replace("_", " ")
         return act.action("end_phase", step.rule, f"end the {name} {'sub-phase' if step.name else 'phase'}")
 
-    def anytime(self, state: dict[str, Any], seat: str) -> list[str]:
+    def anytime(self, state: Seen, seat: str) -> list[str]:
         """The command types open besides the actions (record-only, free rolls, concede), not judged by them."""
-        if state["status"] == "ended":
+        typed = typed_of(state)
+        if typed.status == "ended":
             return []
-        if state["status"] == "setup":
-            return ["concede", "add_entropy"] if state["dice"] == "server" and not state["entropy"][seat] \
+        if typed.status == "setup":
+            return ["concede", "add_entropy"] if typed.dice == "server" and not typed.entropy[seat] \
                 else ["concede"]
         return list(self.anytime_commands)
 
-    def records(self, state: dict[str, Any], seat: str) -> list[Action]:
+    def records(self, state: Seen, seat: str) -> list[Action]:
         """Forms for the record-only `anytime` commands (what the table resolved): not judged by these schemas,
         offered so a client need not know their shapes. The ruleset adds its own."""
-        if state["status"] != "in_progress":
+        typed = typed_of(state)
+        if typed.status != "in_progress":
             return []
-        standing = [uid for uid, unit in state["units"].items() if alive(unit)]
+        standing = [uid for uid, unit in typed.units.items() if alive(unit)]
         if not standing:
             return []
         return [
@@ -313,13 +351,13 @@ class Flow:
                        value=act.boolean("gained (true) or lost (false)"), reason=act.text(200, "why")),
         ]
 
-    def awaited_rule(self, state: dict[str, Any]) -> str:
+    def awaited_rule(self, state: Seen) -> str:
         """The rule behind what the game awaits now: cited when a command is no offered action."""
-        if state["status"] == "setup":
+        typed = typed_of(state)
+        if typed.status == "setup":
             return "SVC.SETUP"
-        if state["rolls"]:
-            rule: str = state["rolls"][0]["rule"]
-            return rule
+        if typed.rolls:
+            return typed.rolls[0].rule
         step = self.step(state)
         return (step.play_rule or step.rule) if step else "SVC.ENDED"
 

@@ -7,7 +7,7 @@ A ruleset reads its own parts through its class: `ReferenceStep.of(state.step).f
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar, Self
 
 from warlog.domain.state.values import (
@@ -94,12 +94,23 @@ class AlternatingCharge(Record):
     fired: bool | None = None
     resumed: bool | None = None
 
+    def without_pending(self, uid: str) -> AlternatingCharge:
+        """`uid` answered the charge (fired its overwatch or held it): it is no longer awaited (ValueError if it
+        was not)."""
+        at = self.pending.index(uid)
+        return replace(self, pending=self.pending[:at] + self.pending[at + 1:])
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AlternatingStep(StepState):
     CODECS: ClassVar[dict[str, Codec]] = {**StepState.CODECS, "charge": nullable(record(AlternatingCharge))}
 
     charge: AlternatingCharge | Absent | None = ABSENT
+
+    @property
+    def declared(self) -> AlternatingCharge | None:
+        """The charge under way; None before one is declared (ABSENT) and once it has ended (null)."""
+        return self.charge if isinstance(self.charge, AlternatingCharge) else None
 
 
 # -- reference --------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ A ruleset reads its own flags through its class: `ReferenceTurn.of(unit.turn).ch
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar, Self
 
 from warlog.domain.state.values import ABSENT, JSON, JSONV, Absent, Codec, Frozen, Record, record, tuple_of
@@ -39,6 +39,12 @@ class AlternatingTurn(Turn):
     held_charge: bool | None = None
     fled: bool | None = None
     fought: bool | None = None
+
+    def marked(self, flag: str) -> AlternatingTurn:
+        """The turn with `flag` (one of its flags' names: UnitSelected's, CombatFought's) set."""
+        if flag not in self.OPTIONAL:
+            raise ValueError(f"{flag!r} is no flag of an alternating turn")
+        return replace(self, **{flag: True})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -153,10 +153,14 @@ JSONV = Codec(freeze, thaw)  # JSON kept as (frozen) JSON
 
 
 def tuple_of(item: Codec = PLAIN) -> Codec:
+    if item is PLAIN:  # scalars: written as they are held
+        return Codec(lambda v: tuple(_scalar(x) for x in v), list)
     return Codec(lambda v: tuple(item.load(x) for x in v), lambda v: [item.dump(x) for x in v])
 
 
 def map_of(item: Codec = PLAIN) -> Codec:
+    if item is PLAIN:
+        return Codec(lambda v: Frozen({k: _scalar(x) for k, x in v.items()}), dict)
     return Codec(lambda v: Frozen({k: item.load(x) for k, x in v.items()}),
                  lambda v: {k: item.dump(x) for k, x in v.items()})
 
@@ -247,6 +251,11 @@ def _plan(cls: type[Record]) -> tuple[tuple[_Field, ...], frozenset[str]]:
     return plan
 
 
+def field_plan(cls: type[Record]) -> tuple[_Field, ...]:
+    """The class's fields in the order they are written, each with its codec and how its absence reads."""
+    return _plan(cls)[0]
+
+
 def load_record(cls: type[R], data: Mapping[str, Any], **given: Any) -> R:
     """`cls` read from `data`; `given` are fields the caller has read already (a unit's `turn`, whose type
     depends on the ruleset)."""
@@ -276,7 +285,7 @@ def dump_record(value: Record) -> dict[str, Any]:
         item = getattr(value, f.name)
         if item is ABSENT or (item is None and f.optional):
             continue
-        out[f.name] = f.codec.dump(item)
+        out[f.name] = item if f.codec is PLAIN else f.codec.dump(item)
     if cls.EXTRA is not None:
         out.update(thaw(getattr(value, cls.EXTRA)))
     return out

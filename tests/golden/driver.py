@@ -52,7 +52,7 @@ class AppTable:
         from warlog.projections.state import state_view
 
         game = self.warlog.read(self.game_id)
-        return state_view(game.state, game.version, seat, game)
+        return state_view(game.view, game.version, seat, game)
 
     def send(self, seat: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         from warlog.api.errors import ruling_problem
@@ -62,7 +62,7 @@ class AppTable:
         self.clock += 1
         at = f"2026-01-01T00:{self.clock // 60 % 60:02d}:{self.clock % 60:02d}.000Z"
         try:
-            ruleset = self.warlog.read(self.game_id).state["ruleset"]
+            ruleset = self.warlog.read(self.game_id).state.ruleset
             answer = self.warlog.command(self.game_id, seat, parse_command(body, ruleset), at)
         except Ruling as error:
             return ruling_problem(error)

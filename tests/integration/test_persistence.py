@@ -148,7 +148,7 @@ def test_an_action_that_crosses_a_hundred_events_leaves_the_snapshot_the_store_w
         from_events = replayed.repository.get(UUID(game.id))
         assert replayed.snapshots is None and from_snapshot.version == from_events.version == 101
         assert vars(from_snapshot) == vars(from_events)
-        assert from_snapshot.state["status"] == "ended"
+        assert from_snapshot.state.status == "ended"
     finally:
         with_snapshot.close()
         replayed.close()

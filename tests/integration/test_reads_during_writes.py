@@ -44,7 +44,7 @@ def test_a_view_a_write_overlapped_is_run_again_on_the_game_that_write_left(app)
         if not runs:  # the first run: a command is applied to this very game object meanwhile
             in_another_thread(lambda: app.command(game_id, "A", roll("meanwhile"), AT))
         runs.append(game.version)
-        return before, game.version, game.state["last_free_roll"]["purpose"] if game.state.get("last_free_roll") else None
+        return before, game.version, game.state.last_free_roll.purpose if game.state.last_free_roll else None
 
     before, after, last = app.viewing(game_id, view)
     assert before == after == app.read(game_id).version  # one game, not the start of one and the end of another

@@ -7,7 +7,7 @@ run time (`registry.register`), as an installed package's would be.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import StrictInt as Face
@@ -15,12 +15,15 @@ from pydantic import StrictInt as Face
 from warlog.domain import commands as cmd
 from warlog.domain import dice
 from warlog.domain.rules import actions as act
-from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, applies, handles
+from warlog.domain.rules.basics import Data, evolves
+from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, handles
 from warlog.domain.rulings import Malformed, Refused
+from warlog.domain.state import GameState, OtherStep, PerSeat
 
 TURN, THROW = "DUEL.TURN.1", "DUEL.THROW.1"  # the duel's own rule IDs
 D6 = dice.parse("D6")
 LAYOUT = [Step("throw", None, "phase", TURN, THROW, active=seat) for seat in SEATS]  # a turn each, A first
+NO_SCORE = PerSeat(0, 0)
 
 
 @dataclass(frozen=True)
@@ -38,37 +41,38 @@ class Duel(Ruleset):
     commands = (Throw,)
     keeps_vp = True  # the running score shows as `vp` in GET /state
     round_rule = TURN
+    typed_state = True  # it reads the GameState; its own parts of it stay JSON (OtherStep's `parts`)
 
-    def round_layout(self, state: dict[str, Any]) -> list[Step]:
+    def round_layout(self, state: GameState) -> list[Step]:
         return LAYOUT
 
-    def why_not(self, state: dict[str, Any], seat: str) -> str | None:
+    def why_not(self, state: GameState, seat: str) -> str | None:
         """The one judgement of a throw: what offers it (`play_actions`) and what refuses it (`throw`)."""
         step = self.step(state)
         if step is None:
             return "no turn is being played"
         if step.active != seat:
             return f"it is seat {step.active}'s turn to throw"
-        if state["step"].get("thrown"):
+        if thrown(state):
             return f"seat {seat} has thrown this turn"
         return None
 
-    def step_over(self, state: dict[str, Any], step: Step) -> bool:
-        return bool(state["step"].get("thrown"))
+    def step_over(self, state: GameState, step: Step) -> bool:
+        return thrown(state)
 
-    def step_awaiting(self, state: dict[str, Any], step: Step | None) -> dict[str, Any]:
+    def step_awaiting(self, state: GameState, step: Step | None) -> dict[str, Any]:
         return {"seat": step.active if step else None, "action": "throw" if step else "none"}
 
-    def play_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[act.Action]:
+    def play_actions(self, state: GameState, seat: str, awaiting: dict[str, Any]) -> list[act.Action]:
         if self.why_not(state, seat) is not None:
             return []
-        if state["dice"] == "table":
+        if state.dice == "table":
             return [act.action("throw", THROW, "throw your die and enter its face", ["dice"],
                                dice=act.table_dice(D6))]
         return [act.action("throw", THROW, "throw your die: the service rolls a D6")]
 
-    def validate(self, state: dict[str, Any], seat: str, command: cmd.Command) -> None:
-        if isinstance(command, Throw) and state["dice"] == "table":
+    def validate(self, state: GameState, seat: str, command: cmd.Command) -> None:
+        if isinstance(command, Throw) and state.dice == "table":
             if command.dice is None:
                 raise Malformed('table dice: throw needs "dice": [one D6]', field="dice")
             self._check_dice(D6, command.dice)
@@ -77,19 +81,25 @@ class Duel(Ruleset):
 
     @handles("throw")
     def throw(self, t: Any, seat: str, command: Throw) -> None:
-        why = self.why_not(t.state, seat)
+        why = self.why_not(t.typed, seat)
         if why is not None:
             raise Refused(why, rule=THROW)
         faces = list(command.dice) if command.dice is not None else None
         face = self.roll(t, "D6", "throw", THROW, seat, faces)["data"]["total"]
-        score = t.state.get("vp", {}).get(seat, 0) + face
+        score = (t.typed.vp or NO_SCORE)[seat] + face
         t.emit("ThrowScored", {"seat": seat, "face": face, "score": score}, THROW, by=seat)
 
-    @applies("ThrowScored")
-    def _scored(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state.setdefault("vp", {"A": 0, "B": 0})[data["seat"]] = data["score"]
-        state["step"]["thrown"] = True
+    @evolves("ThrowScored")
+    def _scored(self, state: GameState, data: Data, entry: Data) -> GameState:
+        step = OtherStep.of(state.step)
+        return replace(state, vp=(state.vp or NO_SCORE).replace(data["seat"], data["score"]),
+                       step=replace(step, parts=step.parts.set("thrown", True)))
 
-    def winner(self, state: dict[str, Any]) -> str | None:
-        score = state.get("vp") or {"A": 0, "B": 0}
-        return None if score["A"] == score["B"] else max(SEATS, key=score.__getitem__)
+    def winner(self, state: GameState) -> str | None:
+        score = state.vp or NO_SCORE
+        return None if score.A == score.B else max(SEATS, key=score.__getitem__)
+
+
+def thrown(state: GameState) -> bool:
+    """The seat whose turn it is has thrown (the duel's own part of the step, kept as JSON)."""
+    return bool(OtherStep.of(state.step).parts.get("thrown"))

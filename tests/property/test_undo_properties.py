@@ -71,7 +71,7 @@ def test_random_play_with_undos_replays_verifies_and_round_trips(seed, dice_mode
         driver, started = Driver(table, random.Random(seed)), warlog.read(game_id).version
         for op, seat, approve in ops:
             game = warlog.read(game_id)
-            if game.state["status"] == "ended":
+            if game.state.status == "ended":
                 break
             if op == "move":
                 driver.move(table.view("A"))

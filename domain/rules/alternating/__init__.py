@@ -24,10 +24,12 @@ from warlog.domain.rules.alternating.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.alternating.common import LAYOUT, RESERVE_ARRIVES_ON, overwatch_block
 from warlog.domain.rules.alternating.goes import Alternation
 from warlog.domain.rules.alternating.records import TableRecords
+from warlog.domain.rules.basics import seat_units
 from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
-from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, units_of
+from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles
 from warlog.domain.rulings import Malformed, Refused
+from warlog.domain.state import AlternatingStep, GameState
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -43,8 +45,9 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
     anytime_commands = (*Ruleset.anytime_commands, "vehicle_hit", "blast_hit", "ongoing_reserves")
     commands = OWN_COMMANDS  # its select, the goes, the count, the vehicle records (commands.py)
     roster = RosterReading(older_ap=True, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:8th|9th)\b",))
+    typed_state = True  # its handlers, hooks and appliers read and make the GameState
 
-    def round_layout(self, state: dict[str, Any]) -> list[Step]:
+    def round_layout(self, state: GameState) -> list[Step]:
         return LAYOUT
 
     def check_army(self, units: list[dict[str, Any]]) -> None:
@@ -58,36 +61,37 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
 
     @handles("set_status")
     def set_status(self, t: Table, seat: str, command: cmd.SetStatus) -> None:
-        unit = t.state["units"][command.unit]
-        if command.status == "falling_back" and command.value and not army.has_ability(unit, "ATSKNF") \
-                and all(line.get("Ld") is None for line in unit["models"]):
+        unit = t.typed.units[command.unit]
+        if command.status == "falling_back" and command.value and not army.unit_has_ability(unit, "ATSKNF") \
+                and all(line.Ld is None for line in unit.models):
             raise Refused(f"{command.unit} has no Leadership to regroup with, so it cannot fall back",
                           rule="AA.MOV.2")
         super().set_status(t, seat, command)
 
     def start_round(self, t: Table, battle_round: int) -> None:
-        for uid, unit in t.state["units"].items():
-            if "regrouped" in unit["statuses"]:  # AA.MOV.2: regrouped lasts the rest of the turn
+        for uid, unit in t.typed.units.items():
+            if "regrouped" in unit.statuses:  # AA.MOV.2: regrouped lasts the rest of the turn
                 self.change_status(t, uid, "regrouped", False, "AA.MOV.2", reason="the turn ended")
         super().start_round(t, battle_round)
 
     def begin(self, t: Table, step: Step) -> None:
         """AA.RES.1: at the start of Move Units ongoing reserves arrive, then reserve rolls, then the roll-off."""
-        state = t.state
+        state = t.typed
         if step.name != "move_units":
             return
-        for uid, unit in state["units"].items():
-            if unit.get("ongoing") and unit.get("in_reserves") and alive(unit):
+        for uid, unit in state.units.items():
+            if unit.ongoing and unit.in_reserves and alive(unit):
                 t.emit("ReserveArriving", {"unit": uid, "ongoing": True}, "AA.RES.1")
-        if state["battle_round"] < state["options"]["reserves_from_round"]:
+        if state.battle_round < state.options.reserves_from_round:
             return
         for seat in SEATS:
-            for uid, unit in units_of(state, seat):
-                if unit.get("in_reserves") and alive(unit) and not unit["arriving"]:
+            for uid, _ in seat_units(state, seat):
+                unit = t.typed.units[uid]  # as the rolls before it left it (an ongoing reserve arriving already)
+                if unit.in_reserves and alive(unit) and not unit.arriving:
                     self.request_roll(t, seat, "reserve", "D6", "AA.RES.1", uid)
 
     def settle(self, t: Table, step: Step) -> None:
-        state = t.state
+        state = t.typed
         able = [s for s in SEATS if self.can_go(state, s)]
         if not able:
             reason = "no unit is falling back" if step.kind == "fleeing" else "neither player has an eligible unit"
@@ -104,54 +108,56 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
         """Automatic moves: a combat with one side gone ends; a declared charge runs on once nobody answers it."""
         if self._end_combats(t):
             return True
-        charge = t.state["step"].get("charge")
-        if not charge:
+        state = t.typed
+        charge = AlternatingStep.of(state.step).declared
+        if charge is None:
             return False
-        if not alive(t.state["units"][charge["unit"]]):  # destroyed by overwatch: nothing left to charge
-            t.emit("ChargeResolved", {"unit": charge["unit"], "targets": charge["targets"],
-                                      "distance": charge["distance"], "total": None, "success": False,
+        if not alive(state.units[charge.unit]):  # destroyed by overwatch: nothing left to charge
+            t.emit("ChargeResolved", {"unit": charge.unit, "targets": list(charge.targets),
+                                      "distance": charge.distance, "total": None, "success": False,
                                       "reason": "the charging unit was destroyed"}, "AA.CHG.1")
             return True
-        if charge["pending"]:
-            target = charge["pending"][0]
-            reason = overwatch_block(t.state, t.state["units"][target])
+        if charge.pending:
+            target = charge.pending[0]
+            reason = overwatch_block(state, state.units[target])
             if reason is None:
                 return False
-            t.emit("OverwatchHeld", {"unit": target, "against": charge["unit"], "reason": reason}, "AA.OW.1")
+            t.emit("OverwatchHeld", {"unit": target, "against": charge.unit, "reason": reason}, "AA.OW.1")
             return True
-        if charge["volleys"] or self.charge_waits(charge):
+        if charge.volleys or self.charge_waits(charge):
             return False
-        self.request_roll(t, charge["seat"], "charge", "2D6", "AA.CHG.1", charge["unit"],
-                          targets=charge["targets"], distance=charge["distance"])
+        self.request_roll(t, charge.seat, "charge", "2D6", "AA.CHG.1", charge.unit,
+                          targets=list(charge.targets), distance=charge.distance)
         return True
 
-    def step_over(self, state: dict[str, Any], step: Step) -> bool:
+    def step_over(self, state: GameState, step: Step) -> bool:
+        flow = AlternatingStep.of(state.step)
         if step.kind == "count":
-            return bool(state["step"]["calculated"])
-        if state["step"]["skipped"]:
+            return flow.calculated
+        if flow.skipped:
             return True
-        if state["step"].get("charge"):
+        if flow.declared is not None:
             return False
-        return state["step"]["first"] is not None and self.next_go(state) is None
+        return flow.first is not None and self.next_go(state) is None
 
-    def step_awaiting(self, state: dict[str, Any], step: Step | None) -> dict[str, Any]:
+    def step_awaiting(self, state: GameState, step: Step | None) -> dict[str, Any]:
         if step is None:
             return {"seat": None, "action": "none"}
-        flow = state["step"]
+        flow = AlternatingStep.of(state.step)
         if step.kind == "count":
-            waiting = [s for s in SEATS if flow["confirmed"][s] is None]
+            waiting = [s for s in SEATS if flow.confirmed[s] is None]
             return {"seat": waiting[0] if len(waiting) == 1 else None, "action": "confirm_count"}
-        charge = flow.get("charge")
-        if charge and charge["pending"]:
-            target = charge["pending"][0]
-            return {"seat": state["units"][target]["owner"], "action": "select", "reaction": "overwatch",
-                    "unit": target, "against": charge["unit"], "rule": "AA.OW.1"}
+        charge = flow.declared
+        if charge and charge.pending:
+            target = charge.pending[0]
+            return {"seat": state.units[target].owner, "action": "select", "reaction": "overwatch",
+                    "unit": target, "against": charge.unit, "rule": "AA.OW.1"}
         if charge and self.charge_waits(charge):
-            return {"seat": charge["seat"], "action": "resolve_charge", "unit": charge["unit"], "rule": "AA.CHG.1"}
-        if flow["first"] is None and flow["roll_off"] is not None:
-            if flow["winner"] is None:
+            return {"seat": charge.seat, "action": "resolve_charge", "unit": charge.unit, "rule": "AA.CHG.1"}
+        if flow.first is None and flow.roll_off is not None:
+            if flow.winner is None:
                 return {"seat": None, "action": "roll_off"}
-            return {"seat": flow["winner"], "action": "choose_order"}
+            return {"seat": flow.winner, "action": "choose_order"}
         return {"seat": self.next_go(state), "action": "select"}
 
     def on_roll(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:

@@ -3,6 +3,7 @@ with overwatch in full, then rolled."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -11,9 +12,10 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating.commands import AlternatingSelect, ResolveCharge
 from warlog.domain.rules.alternating.common import MAX_CHARGE, _chunks, on_table, overwatch_block, overwatch_shots
-from warlog.domain.rules.ruleset import Ruleset, alive, applies, handles
-from warlog.domain.rules.shared_appliers import drops_unit, sets_field
+from warlog.domain.rules.basics import Data, evolves
+from warlog.domain.rules.ruleset import Ruleset, alive, handles
 from warlog.domain.rulings import Malformed, Refused
+from warlog.domain.state import AlternatingCharge, AlternatingStep, GameState
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -23,19 +25,18 @@ class Charges(Ruleset):
     """A part of `Alternating` (its methods read the others' through `self`)."""
 
     @staticmethod
-    def charge_targets(state: dict[str, Any], seat: str) -> list[str]:
+    def charge_targets(state: GameState, seat: str) -> list[str]:
         """Enemy units a charge by `seat` may name: on the battlefield, not embarked (AA.CHG.1)."""
-        return [uid for uid, unit in state["units"].items()
-                if unit["owner"] != seat and on_table(unit) and not unit.get("embarked_in")]
+        return [uid for uid, unit in state.units.items()
+                if unit.owner != seat and on_table(unit) and not unit.embarked_in]
 
     @staticmethod
-    def charge_waits(charge: dict[str, Any]) -> bool:
+    def charge_waits(charge: AlternatingCharge) -> bool:
         """AA.CHG.1: overwatch resolves in full first; once it was fired, the charger rolls when its casualties
         are recorded (`resolve_charge`)."""
-        return not charge["pending"] and not charge["volleys"] and bool(charge.get("fired")) \
-            and not charge.get("resumed")
+        return not charge.pending and not charge.volleys and bool(charge.fired) and not charge.resumed
 
-    def _check_charge(self, state: dict[str, Any], seat: str, targets: list[str], distance: str | None) -> None:
+    def _check_charge(self, state: GameState, seat: str, targets: list[str], distance: str | None) -> None:
         if not targets:
             raise Malformed("a charge names its target units (targets)", field="targets")
         if distance is None:
@@ -52,31 +53,31 @@ class Charges(Ruleset):
                                  distance: str | None) -> None:
         if not act:
             return
-        state = t.state
-        answer = [target for target in targets if overwatch_block(state, state["units"][target]) is None]
+        state = t.typed
+        answer = [target for target in targets if overwatch_block(state, state.units[target]) is None]
         t.emit("ChargeDeclared", {"unit": uid, "seat": seat, "targets": targets, "distance": distance,
                                   "overwatch_by": answer}, "AA.CHG.1")
 
     def _overwatch(self, t: Table, seat: str, command: AlternatingSelect, awaiting: dict[str, Any]) -> None:
         """AA.OW.1: the charged unit answers with overwatch (shots from each weapon's profile) or holds it."""
-        state = t.state
+        state = t.typed
         uid, against = awaiting["unit"], awaiting["against"]
         if command.unit != uid:
             raise Refused(f"the overwatch awaited is {uid}'s, against the charge by {against}", rule="AA.OW.1")
         if not command.act:
             t.emit("OverwatchHeld", {"unit": uid, "against": against, "reason": "held by its player"}, "AA.OW.1")
             return
-        unit = state["units"][uid]
-        ranged = {w["name"]: w for w in army.ranged_weapons(unit)}
+        unit = state.units[uid]
+        ranged = {w.name: w for w in army.unit_ranged_weapons(unit)}
         if command.weapons is None and len(ranged) > 1:  # each model fires one weapon: which?
             raise Malformed(f"{uid} has {len(ranged)} ranged weapons: name the one each firing model uses "
                             "(weapons, one name per model)", field="weapons")
-        chosen = list(command.weapons) if command.weapons is not None else [next(iter(ranged))] * unit["models_alive"]
+        chosen = list(command.weapons) if command.weapons is not None else [next(iter(ranged))] * unit.models_alive
         unknown = [name for name in chosen if name not in ranged]
         if unknown:
             raise Malformed(f"{uid} has no ranged weapon {unknown[0]!r}", field="weapons")
-        if not 1 <= len(chosen) <= unit["models_alive"]:
-            raise Malformed(f"weapons: one name for each firing model, 1..{unit['models_alive']} of them",
+        if not 1 <= len(chosen) <= unit.models_alive:
+            raise Malformed(f"weapons: one name for each firing model, 1..{unit.models_alive} of them",
                             field="weapons")
         fired: list[dict[str, Any]] = []
         rolls: list[tuple[str, str, str, dict[str, int]]] = []  # (weapon, purpose, spec, context)
@@ -85,12 +86,12 @@ class Charges(Ruleset):
             per_model = overwatch_shots(weapon)
             expr = dice.parse(per_model)
             counted = expr.modifier * models if expr.is_constant else None  # a fixed profile: the shots, counted
-            fired.append({"name": name, "kind": weapon.get("kind"), "A": weapon.get("A"), "shots_per_model": per_model,
+            fired.append({"name": name, "kind": weapon.kind, "A": weapon.A, "shots_per_model": per_model,
                           "models": models, "shots": f"{models}x({per_model})" if counted is None else counted})
             if counted is not None:
                 rolls += [(name, "overwatch", str(dice.DiceExpr(n, 6)), {}) for n in _chunks(counted, dice.MAX_DICE)]
             else:  # a random profile: each model rolls its shots first (`overwatch_shots`), then the hits
-                profile = dice.parse(str(weapon.get("A")))
+                profile = dice.parse(str(weapon.A))
                 rolls += [(name, "overwatch_shots", str(dice.DiceExpr(n * profile.count, profile.sides)),
                            {"per_model": profile.count, "modifier": profile.modifier})
                           for n in _chunks(models, dice.MAX_DICE // profile.count)]
@@ -112,11 +113,11 @@ class Charges(Ruleset):
             self.request_roll(t, seat, "overwatch", str(dice.DiceExpr(count, 6)), "AA.OW.1", uid,
                               against=context["against"], weapon=context["weapon"])
 
-    def _overwatch_actions(self, state: dict[str, Any], awaiting: dict[str, Any]) -> list[Action]:
+    def _overwatch_actions(self, state: GameState, awaiting: dict[str, Any]) -> list[Action]:
         uid, against = awaiting["unit"], awaiting["against"]
-        unit = state["units"][uid]
-        names = list(dict.fromkeys(w["name"] for w in army.ranged_weapons(unit)))
-        weapons = {"type": "array", "items": {"enum": names}, "minItems": 1, "maxItems": unit["models_alive"],
+        unit = state.units[uid]
+        names = list(dict.fromkeys(w.name for w in army.unit_ranged_weapons(unit)))
+        weapons = {"type": "array", "items": {"enum": names}, "minItems": 1, "maxItems": unit.models_alive,
                    "description": "each firing model's ranged weapon, one name per model"}
         return [act.action("select", "AA.OW.1", f"fire overwatch with {uid} at the charging {against}",
                            ["unit", *(["weapons"] if len(names) > 1 else [])], unit=act.const(uid),
@@ -127,11 +128,11 @@ class Charges(Ruleset):
     def _charge_outcome(self, t: Table, uid: str, context: dict[str, Any], total: int) -> None:
         """2D6 against the distance the players measured (the charge range of the edition the seed builds on)."""
         distance, targets = context["distance"], context["targets"]
-        state = t.state
-        success = Decimal(total) >= Decimal(distance) and alive(state["units"][uid])
+        success = Decimal(total) >= Decimal(distance) and alive(t.typed.units[uid])
         t.emit("ChargeResolved", {"unit": uid, "targets": targets, "distance": distance, "total": total,
                                   "success": success}, "AA.CHG.1")
-        standing = [target for target in targets if alive(state["units"][target])]
+        units = t.typed.units
+        standing = [target for target in targets if alive(units[target])]
         if success and standing:
             for member in [uid, *standing]:
                 self.change_status(t, member, "locked_in_combat", True, "AA.CHG.1", reason=f"charge by {uid}")
@@ -140,37 +141,54 @@ class Charges(Ruleset):
     @handles("resolve_charge")
     def resolve_charge(self, t: Table, seat: str, command: ResolveCharge) -> None:
         """AA.CHG.1: the overwatch fired at a charge is resolved in full (its casualties recorded) first."""
-        awaiting = self.awaiting(t.state)
+        awaiting = self.awaiting(t.typed)
         if awaiting["action"] != "resolve_charge":
             raise Refused(f"no charge waits to be rolled: the game awaits {awaiting['action']}", rule="AA.CHG.1")
         if awaiting["seat"] != seat:
             raise Refused(f"seat {awaiting['seat']} rolls its own charge", rule="AA.CHG.1")
         t.emit("ChargeRollCalled", {"unit": awaiting["unit"], "seat": seat}, "AA.CHG.1")
 
-    @applies("ChargeDeclared")
-    def _charge(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["charge"] = {"unit": data["unit"], "seat": data["seat"], "targets": data["targets"],
-                                   "distance": data["distance"], "pending": list(data["overwatch_by"]),
-                                   "volleys": 0}
+    @evolves("ChargeDeclared")
+    def _charge(self, state: GameState, data: Data, entry: Data) -> GameState:
+        charge = AlternatingCharge(unit=data["unit"], seat=data["seat"], targets=tuple(data["targets"]),
+                                   distance=data["distance"], pending=tuple(data["overwatch_by"]), volleys=0)
+        return replace(state, step=replace(AlternatingStep.of(state.step), charge=charge))
 
-    @applies("OverwatchFired")
-    def _overwatch_fired(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        charge = state["step"]["charge"]
-        charge["pending"].remove(data["unit"])
-        charge["volleys"] = data["volleys"]
-        charge["fired"] = True
+    @evolves("OverwatchFired")
+    def _overwatch_fired(self, state: GameState, data: Data, entry: Data) -> GameState:
+        step, charge = _under_way(state)
+        answered = replace(charge.without_pending(data["unit"]), volleys=data["volleys"], fired=True)
+        return replace(state, step=replace(step, charge=answered))
 
-    _charge_roll_called = sets_field("ChargeRollCalled", "charge", "resumed", True)
-    _overwatch_held = drops_unit("OverwatchHeld", "charge", "pending")
+    @evolves("OverwatchHeld")
+    def _overwatch_held(self, state: GameState, data: Data, entry: Data) -> GameState:
+        step, charge = _under_way(state)
+        return replace(state, step=replace(step, charge=charge.without_pending(data["unit"])))
 
-    @applies("OverwatchShotsRolled")
-    def _overwatch_shots_rolled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["charge"]["volleys"] += data["volleys"] - 1  # this roll done, its hit rolls to come
+    @evolves("ChargeRollCalled")
+    def _charge_roll_called(self, state: GameState, data: Data, entry: Data) -> GameState:
+        step, charge = _under_way(state)
+        return replace(state, step=replace(step, charge=replace(charge, resumed=True)))
 
-    @applies("OverwatchResolved")
-    def _overwatch_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["charge"]["volleys"] -= 1
+    @evolves("OverwatchShotsRolled")
+    def _overwatch_shots_rolled(self, state: GameState, data: Data, entry: Data) -> GameState:
+        step, charge = _under_way(state)
+        volleys = charge.volleys + data["volleys"] - 1  # this roll done, its hit rolls to come
+        return replace(state, step=replace(step, charge=replace(charge, volleys=volleys)))
 
-    @applies("ChargeResolved")
-    def _charge_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["charge"] = None
+    @evolves("OverwatchResolved")
+    def _overwatch_resolved(self, state: GameState, data: Data, entry: Data) -> GameState:
+        step, charge = _under_way(state)
+        return replace(state, step=replace(step, charge=replace(charge, volleys=charge.volleys - 1)))
+
+    @evolves("ChargeResolved")
+    def _charge_resolved(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return replace(state, step=replace(AlternatingStep.of(state.step), charge=None))
+
+
+def _under_way(state: GameState) -> tuple[AlternatingStep, AlternatingCharge]:
+    """The step and the charge under way in it (its overwatch, its roll)."""
+    step = AlternatingStep.of(state.step)
+    if step.declared is None:
+        raise ValueError("no charge is under way")
+    return step, step.declared

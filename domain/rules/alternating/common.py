@@ -1,11 +1,13 @@
 """`alternating`'s constants and the questions about a unit its parts share (see `__init__.py`)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from warlog.domain import army, dice
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.ruleset import Step, alive
+from warlog.domain.state import GameState, Status, Unit, Weapon
 
 LAYOUT = [
     Step("movement", "move_fleeing", "fleeing", "AA.MOV.1", "AA.MOV.2", "AA.MOV.2", declare_done=False),
@@ -25,8 +27,9 @@ HOLD_REFUSAL = {"run": ("AA.RUN.1", "a unit selected to run counts as having run
                 "move_fleeing": ("AA.MOV.2", "a fleeing unit selected is resolved: its regroup roll decides"),
                 "select_charges": ("AA.CHG.1", "a unit selected here declares a charge; to declare no more "
                                                "charges, declare done")}
-LOCKED = ("locked_in_combat", "engaged")
-UNABLE_TO_MOVE = ("pinned", "gone_to_ground", *LOCKED)  # AA.PP.1 "otherwise unable to move": locked in combat
+LOCKED: tuple[Status, ...] = ("locked_in_combat", "engaged")
+# AA.PP.1 "otherwise unable to move": locked in combat
+UNABLE_TO_MOVE: tuple[Status, ...] = ("pinned", "gone_to_ground", *LOCKED)
 RESERVE_ARRIVES_ON = 3  # AA.RES.1 convention: a D6, arriving on 3+
 MAX_CHARGE = 12  # inches: the 2D6 charge roll can reach no further
 REASON = act.text(200, "why (what the table sees)")
@@ -45,29 +48,29 @@ def sub_phase(step: Step) -> str:
     return step.name
 
 
-def immobile(unit: dict[str, Any]) -> bool:
+def immobile(unit: Unit) -> bool:
     """AA.PP.1: immobilised by damage or inherently immobile (Movement 0)."""
-    return army.is_vehicle(unit) and (
-        "immobilised" in unit["statuses"] or all(m.get("M") == 0 for m in unit["models"]))  # M null: unknown
+    return army.unit_is_vehicle(unit) and (
+        "immobilised" in unit.statuses or all(m.M == 0 for m in unit.models))  # M null: unknown
 
 
-def on_table(unit: dict[str, Any]) -> bool:
-    return alive(unit) and not unit.get("in_reserves")
+def on_table(unit: Unit) -> bool:
+    return alive(unit) and not unit.in_reserves
 
 
-def regrouped_slow(unit: dict[str, Any]) -> bool:
-    return "regrouped" in unit["statuses"] and not army.has_ability(unit, "ATSKNF")
+def regrouped_slow(unit: Unit) -> bool:
+    return "regrouped" in unit.statuses and not army.unit_has_ability(unit, "ATSKNF")
 
 
-def fire_points(state: dict[str, Any], unit: dict[str, Any]) -> bool:
-    transport = state["units"].get(unit.get("embarked_in") or "")
-    return transport is None or bool((transport.get("transport") or {}).get("fire_points"))
+def fire_points(state: GameState, unit: Unit) -> bool:
+    transport = state.units.get(unit.embarked_in or "")
+    return transport is None or bool(transport.transport and transport.transport.fire_points)
 
 
-def movement_exclusion(state: dict[str, Any], unit: dict[str, Any]) -> str | None:
+def movement_exclusion(state: GameState, unit: Unit) -> str | None:
     """AA.PP.1 and AA.RES.1: why the service leaves a unit out of the movement count."""
-    statuses = unit["statuses"]
-    if unit.get("in_reserves"):
+    statuses = unit.statuses
+    if unit.in_reserves:
         return "in reserves"
     if "falling_back" in statuses:
         return "falling back"
@@ -81,39 +84,49 @@ def movement_exclusion(state: dict[str, Any], unit: dict[str, Any]) -> str | Non
     return None
 
 
-def shooting_exclusion(state: dict[str, Any], unit: dict[str, Any]) -> str | None:
+def shooting_exclusion(state: GameState, unit: Unit) -> str | None:
     """AA.SPP.1: why the service leaves a unit out of the shooting count."""
-    statuses = unit["statuses"]
-    if unit.get("in_reserves"):
+    statuses = unit.statuses
+    if unit.in_reserves:
         return "in reserves"
-    if not army.ranged_weapons(unit):
+    if not army.unit_ranged_weapons(unit):
         return "no ranged weapons"
     if "no_weapons_left" in statuses:
         return "no weapons left"
     if "pinned" in statuses:
         return "pinned"
-    if any(status in statuses for status in LOCKED):
+    if locked(unit):
         return "locked in combat"
-    if unit.get("embarked_in") and not fire_points(state, unit):
+    if unit.embarked_in and not fire_points(state, unit):
         return "embarked without fire points"
     return None
 
 
-def overwatch_shots(weapon: dict[str, Any]) -> str:
-    """AA.OW.1: several shots fire one fewer; a single shot (and Rapid Fire) fires one."""
-    if weapon.get("kind") == "rapid_fire":
+def locked(unit: Unit) -> bool:
+    """Locked in a combat (AA.CC.1): either status says so."""
+    return any(status in unit.statuses for status in LOCKED)
+
+
+def overwatch_shots(weapon: Weapon | Mapping[str, Any]) -> str:
+    """AA.OW.1: several shots fire one fewer; a single shot (and Rapid Fire) fires one. `weapon`: the unit's, or
+    a profile given as the roster's JSON (`kind`, `A`)."""
+    if isinstance(weapon, Weapon):
+        kind, shots = weapon.kind, weapon.A
+    else:
+        kind, shots = weapon.get("kind"), weapon.get("A", "1")
+    if kind == "rapid_fire":
         return "1"
-    expr = dice.parse(str(weapon.get("A", "1")))
+    expr = dice.parse(str(shots))
     if expr.is_constant:
         return str(max(1, expr.modifier - 1))
     return str(dice.DiceExpr(expr.count, expr.sides, expr.modifier - 1))
 
 
-def overwatch_block(state: dict[str, Any], unit: dict[str, Any]) -> str | None:
+def overwatch_block(state: GameState, unit: Unit) -> str | None:
     """Why a charged unit fires no overwatch: gone, or unable to shoot (AA.SPP.1's list) or falling back."""
     if not on_table(unit):
         return "destroyed or off the table"
-    if "falling_back" in unit["statuses"]:
+    if "falling_back" in unit.statuses:
         return "falling back"
     return shooting_exclusion(state, unit)
 

@@ -2,6 +2,7 @@
 table can see left out (or, in shooting, brought in), and the result once both have confirmed."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain.rules import actions as act
@@ -14,8 +15,10 @@ from warlog.domain.rules.alternating.common import (
     shooting_exclusion,
     sub_phase,
 )
-from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, applies, handles, units_of
+from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
+from warlog.domain.state import AlternatingStep, Claims, Frozen, GameState, PerSeat
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -24,11 +27,11 @@ if TYPE_CHECKING:
 class Counting(Ruleset):
     """A part of `Alternating` (its methods read the others' through `self`)."""
 
-    def _count_action(self, state: dict[str, Any], seat: str, step: Step) -> Action:
+    def _count_action(self, state: GameState, seat: str, step: Step) -> Action:
         """AA.PP.1 / AA.SPP.1: exclude what the table sees of a counted unit; include (shooting only) a unit
         the service leaves out but that shoots with an ability."""
         exclusion = movement_exclusion if step.name == "movement_pass_points" else shooting_exclusion
-        mine = [(uid, exclusion(state, unit)) for uid, unit in units_of(state, seat) if alive(unit)]
+        mine = [(uid, exclusion(state, unit)) for uid, unit in seat_units(state, seat) if alive(unit)]
         counted = [uid for uid, reason in mine if reason is None]
         left_out = [uid for uid, reason in mine if reason is not None]
         fields: dict[str, Any] = {}
@@ -40,12 +43,12 @@ class Counting(Ruleset):
 
     @handles("confirm_count")
     def confirm_count(self, t: Table, seat: str, command: ConfirmCount) -> None:
-        state = t.state
+        state = t.typed
         step = self.step(state)
-        if step is None or step.kind != "count" or state["step"]["calculated"]:
+        if step is None or step.kind != "count" or AlternatingStep.of(state.step).calculated:
             raise Refused("no pass-point count is being confirmed now",
                           rule=(step.play_rule or step.rule) if step else "AA.PP.1")
-        if state["step"]["confirmed"][seat] is not None:
+        if AlternatingStep.of(state.step).confirmed[seat] is not None:
             raise Refused("you already confirmed your count", rule=step.play_rule)
         if command.include and step.name == "movement_pass_points":
             raise Refused("the movement count leaves out only what the log's statuses say; correct a status "
@@ -53,11 +56,11 @@ class Counting(Ruleset):
         exclusion = movement_exclusion if step.name == "movement_pass_points" else shooting_exclusion
         for field, claims in (("exclude", command.exclude), ("include", command.include)):
             for uid, reason in claims.items():
-                if uid not in state["units"]:
+                if uid not in state.units:
                     raise NotFound(f"no unit {uid!r} in this game", field=field)
-                unit = state["units"][uid]
-                if unit["owner"] != seat:
-                    raise Refused(f"{uid} belongs to seat {unit['owner']}; each seat confirms its own count",
+                unit = state.units[uid]
+                if unit.owner != seat:
+                    raise Refused(f"{uid} belongs to seat {unit.owner}; each seat confirms its own count",
                                   rule=step.play_rule)
                 if not isinstance(reason, str) or not 1 <= len(reason) <= 200:
                     raise Malformed(f"{field}.{uid}: give the reason (1..200 characters)", field=field)
@@ -70,31 +73,35 @@ class Counting(Ruleset):
                     raise Refused(f"{uid} is counted already", rule=step.play_rule)
         t.emit("CountConfirmed", {"seat": seat, "sub_phase": step.name, "exclude": dict(command.exclude),
                                   "include": dict(command.include)}, step.play_rule)
-        if all(state["step"]["confirmed"][s] is not None for s in SEATS):
+        state = t.typed  # this seat's count confirmed
+        if all(AlternatingStep.of(state.step).confirmed[s] is not None for s in SEATS):
             t.emit("PassPointsCalculated", self._count(state, step), RESULT_RULE[sub_phase(step)])
 
-    def _count(self, state: dict[str, Any], step: Step) -> dict[str, Any]:
+    def _count(self, state: GameState, step: Step) -> dict[str, Any]:
         """AA.PP.1/AA.PP.2 and AA.SPP.1: both counts, every exclusion with who attested it, the result."""
         exclusion = movement_exclusion if step.name == "movement_pass_points" else shooting_exclusion
         counts: dict[str, int] = {}
         counted: dict[str, list[str]] = {}
         excluded: list[dict[str, Any]] = []
         included: list[dict[str, Any]] = []
+        confirmed = AlternatingStep.of(state.step).confirmed
         for seat in SEATS:
-            claims = state["step"]["confirmed"][seat]
+            claims = confirmed[seat]
+            if claims is None:
+                raise ValueError(f"seat {seat} has not confirmed its count")
             counted[seat] = []
-            for uid, unit in units_of(state, seat):
+            for uid, unit in seat_units(state, seat):
                 if not alive(unit):
                     continue
                 reason = exclusion(state, unit)
-                if reason and uid in claims["include"]:
-                    included.append({"unit": uid, "seat": seat, "by": seat, "reason": claims["include"][uid],
+                if reason and uid in claims.include:
+                    included.append({"unit": uid, "seat": seat, "by": seat, "reason": claims.include[uid],
                                      "service_reason": reason})
                     counted[seat].append(uid)
                 elif reason:
                     excluded.append({"unit": uid, "seat": seat, "by": "service", "reason": reason})
-                elif uid in claims["exclude"]:
-                    excluded.append({"unit": uid, "seat": seat, "by": seat, "reason": claims["exclude"][uid]})
+                elif uid in claims.exclude:
+                    excluded.append({"unit": uid, "seat": seat, "by": seat, "reason": claims.exclude[uid]})
                 else:
                     counted[seat].append(uid)
             counts[seat] = len(counted[seat])
@@ -105,13 +112,17 @@ class Counting(Ruleset):
         return {"sub_phase": step.name, "counts": counts, "counted": counted, "excluded": excluded,
                 "included": included, "pass_points": points}
 
-    @applies("CountConfirmed")
-    def _confirmed(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["confirmed"][data["seat"]] = {"exclude": data["exclude"], "include": data["include"]}
+    @evolves("CountConfirmed")
+    def _confirmed(self, state: GameState, data: Data, entry: Data) -> GameState:
+        step = AlternatingStep.of(state.step)
+        claims = Claims(exclude=Frozen(data["exclude"]), include=Frozen(data["include"]))
+        return replace(state, step=replace(step, confirmed=step.confirmed.replace(data["seat"], claims)))
 
-    @applies("PassPointsCalculated")
-    def _calculated(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["pass_points"] = dict(data["pass_points"])
-        state["step"]["calculated"] = True
+    @evolves("PassPointsCalculated")
+    def _calculated(self, state: GameState, data: Data, entry: Data) -> GameState:
+        points = data["pass_points"]
+        state = replace(state, pass_points=PerSeat(points["A"], points["B"]),
+                        step=replace(AlternatingStep.of(state.step), calculated=True))
         if data["sub_phase"] == "shooting_pass_points":
-            state["shooting_included"] = {item["unit"]: item["reason"] for item in data["included"]}
+            state = replace(state, shooting_included=Frozen({item["unit"]: item["reason"] for item in data["included"]}))
+        return state

@@ -2,6 +2,7 @@
 units (AA.MOV.2) and arriving reserves (AA.RES.1)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
@@ -12,20 +13,22 @@ from warlog.domain.rules.alternating.combats import Combats
 from warlog.domain.rules.alternating.commands import AlternatingSelect, DeclareDone, Pass
 from warlog.domain.rules.alternating.common import (
     HOLD_REFUSAL,
-    LOCKED,
     MAX_CHARGE,
     SUMMARY,
     TURN_RULE,
     UNABLE_TO_MOVE,
     immobile,
+    locked,
     movement_exclusion,
     on_table,
     shooting_exclusion,
     sub_phase,
 )
 from warlog.domain.rules.alternating.counting import Counting
-from warlog.domain.rules.ruleset import SEATS, Step, alive, applies, handles, inches, other, units_of
+from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.ruleset import SEATS, Step, alive, handles, inches, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
+from warlog.domain.state import AlternatingStep, AlternatingTurn, GameState, Unit
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -35,7 +38,7 @@ class Alternation(Counting, Charges, Combats):
     """A part of `Alternating`: the goes, which offer and judge the counts, the charges and overwatch, and the
     combats of the parts it builds on."""
 
-    def eligible(self, state: dict[str, Any], uid: str) -> bool:
+    def eligible(self, state: GameState, uid: str) -> bool:
         """CONTRACT.md: `eligible` means it may be selected now (by the seat whose go it is)."""
         awaiting = self.awaiting(state)
         if awaiting["action"] != "select":
@@ -45,23 +48,23 @@ class Alternation(Counting, Charges, Combats):
         step = self.step(state)
         if step is None:  # a select is awaited only in a step
             return False
-        if step.name != "resolve_combats" and state["units"][uid]["owner"] != awaiting["seat"]:
+        if step.name != "resolve_combats" and state.units[uid].owner != awaiting["seat"]:
             return False
         return self.ineligible(state, uid) is None
 
-    def ineligible(self, state: dict[str, Any], uid: str) -> tuple[str, str] | None:
+    def ineligible(self, state: GameState, uid: str) -> tuple[str, str] | None:
         """Why the rules forbid selecting a unit in this sub-phase: (rule, reason), or None."""
         step = self.step(state)
-        unit = state["units"][uid]
+        unit = state.units[uid]
         if step is None or step.kind not in ("alternate", "fleeing"):
             return ("AA.ACT.2", "no unit is selected now")
         rule, name = step.play_rule, sub_phase(step)
         if not alive(unit):
             return (rule, "the unit is destroyed")
-        if unit["selected"]:
+        if unit.selected:
             return (rule, "the unit was already selected this phase")
-        statuses = unit["statuses"]
-        turn = unit["turn"]
+        statuses = unit.statuses
+        turn = AlternatingTurn.of(unit.turn)
         if name == "move_fleeing":
             fleeing = "falling_back" in statuses and on_table(unit)
             return None if fleeing else ("AA.MOV.2", "the unit is not falling back on the battlefield")
@@ -70,53 +73,54 @@ class Alternation(Counting, Charges, Combats):
         if not on_table(unit):
             return (rule, "the unit is in reserves")
         if name == "resolve_combats":
-            if not any(s in statuses for s in LOCKED):
+            if not locked(unit):
                 return ("AA.CC.1", "the unit is in no combat")
-            if turn.get("fought"):
+            if turn.fought:
                 return ("AA.CC.1", "its combat was already fought this turn")
             if self._combat_of(state, uid) is None and not self.combat_foes(state, uid):
                 return ("AA.CC.1", "no enemy unit is left to fight it: every locked enemy has fought this turn")
             return None
         if name == "declare_shooting":
-            included = uid in state.get("shooting_included", {})
+            included = uid in (state.shooting_included or {})
             reason = shooting_exclusion(state, unit)
             return ("AA.SPP.1", f"the unit cannot shoot: {reason}") if reason and not included else None
-        if name == "run" and turn.get("shot"):
+        if name == "run" and turn.shot:
             return ("AA.RUN.1", "the unit shot this phase")
         blocked = [s.replace("_", " ") for s in ("falling_back", *UNABLE_TO_MOVE) if s in statuses]
-        if unit.get("embarked_in"):
+        if unit.embarked_in:
             blocked.append("embarked")
         if immobile(unit):
             blocked.append("immobile")
-        if name == "select_charges" and turn.get("ran"):
+        if name == "select_charges" and turn.ran:
             blocked.append("ran this turn")
-        if name == "select_charges" and not blocked and not self.charge_targets(state, unit["owner"]):
+        if name == "select_charges" and not blocked and not self.charge_targets(state, unit.owner):
             blocked.append("no enemy unit is on the battlefield to charge")
         if blocked:
             return (rule, f"the unit cannot {name.replace('_', ' ')}: {', '.join(blocked)}")
         return None
 
     @staticmethod
-    def _move_ineligible(state: dict[str, Any], unit: dict[str, Any]) -> tuple[str, str] | None:
+    def _move_ineligible(state: GameState, unit: Unit) -> tuple[str, str] | None:
         """AA.ACT.2 with AA.RES.1: arrivals first, then units able to move."""
-        if unit["arriving"]:
+        if unit.arriving:
             return None
-        if any(u["arriving"] and alive(u) for _, u in units_of(state, unit["owner"])):
+        if any(u.arriving and alive(u) for _, u in seat_units(state, unit.owner)):
             return ("AA.RES.1", "arriving reserves are selected before any other unit")
         reason = movement_exclusion(state, unit)
         return ("AA.ACT.2", f"the unit is not eligible to move: {reason}") if reason else None
 
-    def can_go(self, state: dict[str, Any], seat: str) -> bool:
+    def can_go(self, state: GameState, seat: str) -> bool:
         step = self.step(state)
-        if step is None or state["declared_done"][seat]:
+        if step is None or state.declared_done[seat]:
             return False
         if step.name == "resolve_combats":  # AA.CC.1: either player may choose any combat
-            return any(self.ineligible(state, uid) is None for uid in state["units"])
-        return any(self.ineligible(state, uid) is None for uid, _ in units_of(state, seat))
+            return any(self.ineligible(state, uid) is None for uid in state.units)
+        return any(self.ineligible(state, uid) is None for uid, _ in seat_units(state, seat))
 
-    def next_go(self, state: dict[str, Any]) -> str | None:
+    def next_go(self, state: GameState) -> str | None:
         """AA.ACT.3: goes alternate; one with nothing left drops out; the other finishes."""
-        first, last = state["step"]["first"], state["step"]["last"]
+        step = AlternatingStep.of(state.step)
+        first, last = step.first, step.last
         if first is None:
             return None
         able = [seat for seat in SEATS if self.can_go(state, seat)]
@@ -126,15 +130,16 @@ class Alternation(Counting, Charges, Combats):
             return first if first in able else able[0]
         return other(last) if other(last) in able else last
 
-    def arrivals_pending(self, state: dict[str, Any], seat: str) -> bool:
-        return any(u["arriving"] and alive(u) for _, u in units_of(state, seat))
+    def arrivals_pending(self, state: GameState, seat: str) -> bool:
+        return any(u.arriving and alive(u) for _, u in seat_units(state, seat))
 
-    def play_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[Action]:
+    def play_actions(self, state: GameState, seat: str, awaiting: dict[str, Any]) -> list[Action]:
         step = self.step(state)
         if step is None or awaiting["action"] == "none":
             return []
         if awaiting["action"] == "confirm_count":
-            return [self._count_action(state, seat, step)] if state["step"]["confirmed"][seat] is None else []
+            return [self._count_action(state, seat, step)] if AlternatingStep.of(state.step).confirmed[seat] is None \
+                else []
         if awaiting["seat"] != seat:
             return []
         if awaiting["action"] == "resolve_charge":
@@ -144,11 +149,11 @@ class Alternation(Counting, Charges, Combats):
             return self._overwatch_actions(state, awaiting)
         return self._go_actions(state, seat, step)
 
-    def _go_actions(self, state: dict[str, Any], seat: str, step: Step) -> list[Action]:
+    def _go_actions(self, state: GameState, seat: str, step: Step) -> list[Action]:
         name, rule = sub_phase(step), step.play_rule
         owners = SEATS if name == "resolve_combats" else (seat,)
-        ready = [uid for uid, unit in state["units"].items()
-                 if unit["owner"] in owners and self.ineligible(state, uid) is None]
+        ready = [uid for uid, unit in state.units.items()
+                 if unit.owner in owners and self.ineligible(state, uid) is None]
         offered: list[Action] = []
         if ready and name == "select_charges":
             targets = self.charge_targets(state, seat)
@@ -174,15 +179,15 @@ class Alternation(Counting, Charges, Combats):
                                       "bring on a unit arriving from reserve" if arriving else SUMMARY[name],
                                       ["unit"], unit=act.one_of(ready),
                                       act=act.boolean() if may_hold else act.const(True)))
-        if step.pass_points and state["pass_points"][seat] > 0 and self.can_go(state, other(seat)):
-            offered.append(act.action("pass", "AA.ACT.2", f"spend a pass point ({state['pass_points'][seat]} left)"))
+        if step.pass_points and state.pass_points[seat] > 0 and self.can_go(state, other(seat)):
+            offered.append(act.action("pass", "AA.ACT.2", f"spend a pass point ({state.pass_points[seat]} left)"))
         if step.declare_done and not (name == "move_units" and self.arrivals_pending(state, seat)):
             offered.append(act.action("declare_done", "AA.ACT.4", "select no more units this sub-phase (final)"))
         return offered
 
     def _on_go(self, t: Table, seat: str) -> Step:
         """The checks every go shares: a go is awaited, it is this seat's, and it has not declared done."""
-        state = t.state
+        state = t.typed
         step = self.step(state)
         awaiting = self.awaiting(state)
         if awaiting["action"] != "select" or step is None:
@@ -193,7 +198,7 @@ class Alternation(Counting, Charges, Combats):
         if "reaction" in awaiting:
             raise Refused(f"the charge by {awaiting['against']} resolves in full first: seat {awaiting['seat']} "
                           f"answers with overwatch from {awaiting['unit']} or holds it", rule="AA.CHG.1")
-        if state["declared_done"][seat]:
+        if state.declared_done[seat]:
             raise Refused("you declared you will select no more units this phase", rule="AA.ACT.4")
         if awaiting["seat"] != seat:
             raise Refused(f"it is seat {awaiting['seat']}'s go", rule=TURN_RULE[sub_phase(step)])
@@ -201,23 +206,23 @@ class Alternation(Counting, Charges, Combats):
 
     @handles("select")
     def select(self, t: Table, seat: str, command: AlternatingSelect) -> None:
-        awaiting = self.awaiting(t.state)
+        awaiting = self.awaiting(t.typed)
         if awaiting["action"] == "select" and awaiting.get("reaction") == "overwatch" and awaiting["seat"] == seat:
             self._overwatch(t, seat, command, awaiting)
             return
         step = self._on_go(t, seat)
         name = sub_phase(step)
-        state = t.state
-        unit = state["units"][command.unit]
-        if unit["owner"] != seat and name != "resolve_combats":
-            raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule=TURN_RULE[name])
+        state = t.typed
+        unit = state.units[command.unit]
+        if unit.owner != seat and name != "resolve_combats":
+            raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule=TURN_RULE[name])
         why = self.ineligible(state, command.unit)
         if why:
             raise Refused(why[1], rule=why[0])
         if not command.act and name in HOLD_REFUSAL:
             rule, reason = HOLD_REFUSAL[name]
             raise Refused(reason, rule=rule)
-        if not command.act and name == "move_units" and unit["arriving"]:
+        if not command.act and name == "move_units" and unit.arriving:
             raise Refused("a unit arriving from reserve comes on; it cannot move zero", rule="AA.RES.1")
         targets = self._targets(state, command)
         distance = None if command.distance is None else inches(command.distance, "distance", 1000)
@@ -232,23 +237,23 @@ class Alternation(Counting, Charges, Combats):
         getattr(self, f"_selected_{name}")(t, seat, command.unit, command.act, targets, distance)
 
     @staticmethod
-    def _targets(state: dict[str, Any], command: AlternatingSelect) -> list[str]:
+    def _targets(state: GameState, command: AlternatingSelect) -> list[str]:
         targets = list(dict.fromkeys(command.targets))
-        owner = state["units"][command.unit]["owner"]
+        owner = state.units[command.unit].owner
         for target in targets:
-            if target not in state["units"]:
+            if target not in state.units:
                 raise NotFound(f"no unit {target!r} in this game", field="targets")
-            if state["units"][target]["owner"] == owner:
+            if state.units[target].owner == owner:
                 raise Malformed(f"target {target!r} is not an enemy unit", field="targets")
         return targets
 
     def _selected_move_fleeing(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
                                distance: str | None) -> None:
-        unit = t.state["units"][uid]
-        if army.has_ability(unit, "ATSKNF"):  # CORE.DICE.1: automatic, not rolled
+        unit = t.typed.units[uid]
+        if army.unit_has_ability(unit, "ATSKNF"):  # CORE.DICE.1: automatic, not rolled
             self._regroup(t, uid, passed=True, automatic=True)
         else:
-            self.request_roll(t, seat, "regroup", "2D6", "AA.MOV.2", uid, ld=army.leadership(unit))
+            self.request_roll(t, seat, "regroup", "2D6", "AA.MOV.2", uid, ld=army.unit_leadership(unit))
 
     def _regroup(self, t: Table, uid: str, passed: bool, **facts: Any) -> None:
         if passed:
@@ -260,11 +265,11 @@ class Alternation(Counting, Charges, Combats):
 
     def _selected_move_units(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
                              distance: str | None) -> None:
-        unit = t.state["units"][uid]
-        if unit["arriving"]:
+        unit = t.typed.units[uid]
+        if unit.arriving:
             t.emit("ReserveArrived", {"unit": uid}, "AA.RES.1")
-        elif unit.get("embarked_in") and act:  # AA.ACT.5: disembarking is its own selection
-            t.emit("UnitDisembarked", {"unit": uid, "transport": unit["embarked_in"]}, "AA.ACT.5")
+        elif unit.embarked_in and act:  # AA.ACT.5: disembarking is its own selection
+            t.emit("UnitDisembarked", {"unit": uid, "transport": unit.embarked_in}, "AA.ACT.5")
 
     def _selected_declare_shooting(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
                                    distance: str | None) -> None:
@@ -277,17 +282,17 @@ class Alternation(Counting, Charges, Combats):
     @handles("pass")
     def pass_go(self, t: Table, seat: str, command: Pass) -> None:
         step = self._on_go(t, seat)
-        state = t.state
+        state = t.typed
         if not step.pass_points:
             name = sub_phase(step)
             raise Refused(f"pass points are not used in {name.replace('_', ' ')}",
                           rule={"run": "AA.RUN.1", "move_fleeing": "AA.MOV.2"}.get(name, "AA.ASL.1"))
-        if state["pass_points"][seat] <= 0:
+        if state.pass_points[seat] <= 0:
             raise Refused("you have no pass points left; select a unit", rule="AA.ACT.2")
         if not self.can_go(state, other(seat)):
             raise Refused("the opponent has no eligible unit left; select one of yours", rule="AA.ACT.3")
         t.emit("PassPointSpent", {"seat": seat, "sub_phase": step.name,
-                                  "remaining": state["pass_points"][seat] - 1}, "AA.ACT.2")
+                                  "remaining": state.pass_points[seat] - 1}, "AA.ACT.2")
 
     @handles("declare_done")
     def declare_done(self, t: Table, seat: str, command: DeclareDone) -> None:
@@ -295,36 +300,39 @@ class Alternation(Counting, Charges, Combats):
         if not step.declare_done:
             rule = "AA.CC.1" if step.name == "resolve_combats" else "AA.MOV.2"
             raise Refused(f"every {'combat' if rule == 'AA.CC.1' else 'fleeing unit'} must be resolved", rule=rule)
-        if step.name == "move_units" and self.arrivals_pending(t.state, seat):
+        if step.name == "move_units" and self.arrivals_pending(t.typed, seat):
             raise Refused("units arriving from reserve must be selected first", rule="AA.RES.1")
         t.emit("DeclaredDone", {"seat": seat, "sub_phase": step.name}, "AA.ACT.4")
 
-    @applies("UnitSelected")
-    def _selected(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        unit = state["units"][data["unit"]]
-        unit["selected"] = True
-        state["step"]["last"] = data["seat"]
+    @evolves("UnitSelected")
+    def _selected(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        unit = replace(state.units[uid], selected=True)
         flag = {"move_units": "moved", "declare_shooting": "shot" if data["act"] else "held_fire",
                 "run": "ran", "select_charges": "charged" if data["act"] else "held_charge",
                 "move_fleeing": "fled"}.get(data["sub_phase"])
         if flag:
-            unit["turn"][flag] = True
+            unit = replace(unit, turn=AlternatingTurn.of(unit.turn).marked(flag))
+        return replace(state.with_unit(uid, unit), step=replace(AlternatingStep.of(state.step), last=data["seat"]))
 
-    @applies("PassPointSpent")
-    def _pass(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["pass_points"][data["seat"]] = data["remaining"]
-        state["step"]["last"] = data["seat"]
+    @evolves("PassPointSpent")
+    def _pass(self, state: GameState, data: Data, entry: Data) -> GameState:
+        seat = data["seat"]
+        return replace(state, pass_points=state.pass_points.replace(seat, data["remaining"]),
+                       step=replace(AlternatingStep.of(state.step), last=seat))
 
-    @applies("DeclaredDone")
-    def _done(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["declared_done"][data["seat"]] = True
-        state["step"]["last"] = data["seat"]
+    @evolves("DeclaredDone")
+    def _done(self, state: GameState, data: Data, entry: Data) -> GameState:
+        seat = data["seat"]
+        return replace(state, declared_done=state.declared_done.replace(seat, True),
+                       step=replace(AlternatingStep.of(state.step), last=seat))
 
-    @applies("ReserveArrived")
-    def _arrived(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        unit = state["units"][data["unit"]]
-        unit.update(arriving=False, in_reserves=False, ongoing=False)
+    @evolves("ReserveArrived")
+    def _arrived(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        return state.with_unit(uid, replace(state.units[uid], arriving=False, in_reserves=False, ongoing=False))
 
-    @applies("OngoingReservesEntered")
-    def _ongoing(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["units"][data["unit"]].update(in_reserves=True, ongoing=True, arriving=False)
+    @evolves("OngoingReservesEntered")
+    def _ongoing(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        return state.with_unit(uid, replace(state.units[uid], in_reserves=True, ongoing=True, arriving=False))

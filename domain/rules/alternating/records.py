@@ -1,15 +1,17 @@
 """What the table resolves and records (AA.VEH.1, AA.VEH.2, AA.RES.1 ongoing reserves)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from warlog.domain import army
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating.commands import BlastHit, OngoingReserves, VehicleHit
 from warlog.domain.rules.alternating.common import immobile, on_table
-from warlog.domain.rules.ruleset import Ruleset, alive, handles, units_of
+from warlog.domain.rules.basics import seat_units
+from warlog.domain.rules.ruleset import Ruleset, alive, handles
 from warlog.domain.rulings import Malformed, Refused
+from warlog.domain.state import GameState
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -18,9 +20,9 @@ if TYPE_CHECKING:
 class TableRecords(Ruleset):
     """A part of `Alternating` (its methods read the others' through `self`)."""
 
-    def records(self, state: dict[str, Any], seat: str) -> list[Action]:
+    def records(self, state: GameState, seat: str) -> list[Action]:
         offered = super().records(state, seat)
-        vehicles = [uid for uid, unit in state["units"].items() if alive(unit) and army.is_vehicle(unit)]
+        vehicles = [uid for uid, unit in state.units.items() if alive(unit) and army.unit_is_vehicle(unit)]
         if vehicles:
             offered += [act.action("vehicle_hit", "AA.VEH.2", "record a glancing or penetrating hit on a vehicle",
                                    ["unit", "hit", "hull_points"], unit=act.one_of(vehicles),
@@ -29,7 +31,7 @@ class TableRecords(Ruleset):
                                    ["unit", "strength", "centre_over_hull"], unit=act.one_of(vehicles),
                                    strength=act.integer(1, 20, "the weapon's Strength"),
                                    centre_over_hull=act.boolean("the marker's centre hole is over the hull"))]
-        leaving = [uid for uid, unit in units_of(state, seat) if on_table(unit) and not unit.get("embarked_in")]
+        leaving = [uid for uid, unit in seat_units(state, seat) if on_table(unit) and not unit.embarked_in]
         if leaving:
             offered.append(act.action("ongoing_reserves", "AA.RES.1", "a unit leaves the battlefield into Ongoing "
                                       "Reserves", ["unit"], unit=act.one_of(leaving), reason=act.text(200, "why")))
@@ -38,14 +40,14 @@ class TableRecords(Ruleset):
     @handles("vehicle_hit")
     def vehicle_hit(self, t: Table, seat: str, command: VehicleHit) -> None:
         """AA.VEH.2 on the army's hull points: a vehicle's model line carries `hull_points` (null: its W)."""
-        unit = t.state["units"][command.unit]
+        unit = t.typed.units[command.unit]
         if command.hit not in ("glancing", "penetrating") or command.hull_points < 1:
             raise Malformed("hit is glancing or penetrating and hull_points at least 1", field="hit")
-        if not army.is_vehicle(unit):
+        if not army.unit_is_vehicle(unit):
             raise Refused(f"{command.unit} is not a vehicle", rule="AA.VEH.2")
         if not alive(unit):
             raise Refused(f"{command.unit} is already destroyed", rule="CORE.STR.2")
-        left = army.total_wounds(unit) - unit.get("wounds_lost", 0)
+        left = unit.total_wounds - (unit.wounds_lost or 0)
         loss = min(command.hull_points, left)
         if command.hit == "glancing" and loss >= left and not immobile(unit):
             outcome = "immobilised"  # AA.VEH.2: a mobile vehicle keeps its last hull point
@@ -61,20 +63,20 @@ class TableRecords(Ruleset):
 
     @handles("ongoing_reserves")
     def ongoing_reserves(self, t: Table, seat: str, command: OngoingReserves) -> None:
-        unit = t.state["units"][command.unit]
-        if unit["owner"] != seat:
-            raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule="AA.RES.1")
-        if not on_table(unit) or unit.get("embarked_in"):
+        unit = t.typed.units[command.unit]
+        if unit.owner != seat:
+            raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule="AA.RES.1")
+        if not on_table(unit) or unit.embarked_in:
             raise Refused(f"{command.unit} is not on the battlefield", rule="AA.RES.1")
         t.emit("OngoingReservesEntered", {"unit": command.unit, "reason": command.reason, "attested_by": seat},
                "AA.RES.1")
 
     @handles("blast_hit")
     def blast_hit(self, t: Table, seat: str, command: BlastHit) -> None:
-        unit = t.state["units"][command.unit]
+        unit = t.typed.units[command.unit]
         if command.strength < 1:
             raise Malformed("strength must be at least 1", field="strength")
-        if not army.is_vehicle(unit):
+        if not army.unit_is_vehicle(unit):
             raise Refused(f"{command.unit} is not a vehicle; AA.VEH.1 is about blast hits on vehicles",
                           rule="AA.VEH.1")
         if not alive(unit):

@@ -6,8 +6,6 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from starlette.datastructures import MutableHeaders
-from starlette.types import Message, Receive, Scope, Send
 
 from warlog.api import errors, openapi
 from warlog.api.feed import Feed, PostgresListener
@@ -30,7 +28,7 @@ from warlog.api.routes import (
 from warlog.api.settings import Settings, get_settings
 from warlog.api.shards import Shards
 from warlog.api.storage import AsyncAppends
-from warlog.api.writing import PlayWrites, Turns
+from warlog.api.writing import Turns
 
 TAGS = [  # the order the API reference shows them in, whatever order the routers are matched in
     {"name": "games", "description": "Create a game (its three tokens) and muster armies before the start."},
@@ -41,29 +39,6 @@ TAGS = [  # the order the API reference shows them in, whatever order the router
     {"name": "analytics", "description": "Dice luck and damage per game, and the log exported."},
     {"name": "pages", "description": "The browser pages' helpers: a seat link's QR code."},
 ]
-
-
-class Cors(CORSMiddleware):
-    """Starlette's CORS middleware, with a request that sends no Origin (not a browser's cross-origin call: most of
-    the API's traffic) answered as Starlette answers it, `Vary: Origin` added, without parsing the request's headers
-    or building a MutableHeaders for each response."""
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or any(name == b"origin" for name, _ in scope["headers"]):
-            await super().__call__(scope, receive, send)
-            return
-
-        async def vary_origin(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                raw = message.setdefault("headers", [])
-                if any(name == b"vary" for name, _ in raw):
-                    headers = MutableHeaders(scope=message)
-                    headers["Vary"] = ", ".join([*headers.getlist("Vary"), "Origin"])
-                else:
-                    message["headers"] = [*raw, (b"vary", b"Origin")]
-            await send(message)
-
-        await self.app(scope, receive, vary_origin)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -111,9 +86,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # commands are most of the traffic (one router matched instead of two per command)
     for module in (commands, games, undo, reading, stream, audit, overlay, overlay_page, analytics, rosters, pages):
         app.include_router(module.router)
-    app.add_middleware(PlayWrites, endpoints=commands.DIRECT)  # innermost: the play writes, past FastAPI's routing
     if settings.cors_origins:  # the table app and overlays run in browsers on other origins; tokens are bearer
-        app.add_middleware(Cors, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
+        app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match",
                                           "Last-Event-ID", "Known-Head"], expose_headers=["Retry-After"])
     app.add_middleware(RequestLog)  # outermost: the log line, and problem+json 500 for an unexpected failure

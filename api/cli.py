@@ -56,7 +56,8 @@ def create_demo(base_url: str, client: Any) -> dict[str, Any]:
         response = client.post(f"{base_url}/games/{created['game_id']}/armies", json={"units": units},
                                headers={"Authorization": f"Bearer {created['tokens'][seat]}"})
         response.raise_for_status()
-    return created
+    game: dict[str, Any] = created
+    return game
 
 
 def play_link(base_url: str, game_id: str, token: str, seat: str) -> str:

@@ -6,7 +6,7 @@ act here (403).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from uuid import UUID
 
 from fastapi import Depends, Path, Query, Request
@@ -20,6 +20,9 @@ from warlog.domain.heads import parse_known_head
 from warlog.domain.integrity import Damaged
 from warlog.domain.rulings import NotFound
 
+if TYPE_CHECKING:
+    from warlog.api.shards import Shards
+
 SEQ_MAX = 2 ** 63 - 1  # a seq is a signed 64-bit integer in every store; a larger `after` reaches none
 After = Annotated[int, Query(ge=0, le=SEQ_MAX, description="a seq, 0..2^63-1: what comes after it"), UrlInt]
 
@@ -30,7 +33,7 @@ async def get_warlog(request: Request) -> Warlog:  # async: no worker-thread hop
 
 
 def warlog_of(request: Request, game_id: UUID | str) -> Warlog:
-    shards = request.app.state.shards
+    shards: Shards = request.app.state.shards
     if shards.n == 1:
         return shards.apps[0]
     try:

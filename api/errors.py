@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -94,7 +95,7 @@ def validation_problem(errors: list[dict[str, Any]]) -> dict[str, Any]:
     return problem_body(422, "; ".join(parts) or "malformed body", field=where(first.get("loc")) or None)
 
 
-def respond(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> JSONResponse:
+def respond(status: int, body: dict[str, Any], headers: Mapping[str, str] | None = None) -> JSONResponse:
     return JSONResponse(body, status_code=status, headers=headers, media_type="application/problem+json")
 
 

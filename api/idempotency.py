@@ -28,7 +28,7 @@ class RefusalStore:
         self._lock = threading.Lock()
         self._memory: dict[tuple[str, str, str], tuple[str, int, str, float, str]] = {}
         self._pg = None
-        self._sqlite = None
+        self._sqlite: sqlite3.Connection | None = None
         if postgres:
             import psycopg
             from psycopg import sql
@@ -69,6 +69,8 @@ class RefusalStore:
             await self._pg.open()
 
     def _run_sqlite(self, statement: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        if self._sqlite is None:
+            raise RuntimeError("no SQLite file for the refusals")  # only called when one was opened
         with self._lock:
             rows = self._sqlite.execute(statement.format(t=self._table), params).fetchall()
             self._sqlite.commit()

@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from warlog.api.errors import Problem
 
 if TYPE_CHECKING:
+    import psycopg
+
     from warlog.api.settings import Settings
 
 PRUNE_EVERY_S = 300.0  # a key whose tat has passed is the same as no key: forget those this often
@@ -176,7 +178,10 @@ class PostgresCounters:
             return 0.0
         async with self._pg.connection() as connection:
             cursor = await connection.execute(self._lease_sql, (key, rate.interval, rate.tolerance, self._most))
-            granted, wait = await cursor.fetchone()
+            row = await cursor.fetchone()
+            if row is None:
+                raise RuntimeError("the lease statement returned no row")  # it always returns one
+            granted, wait = row
             if time.monotonic() - self._pruned > PRUNE_EVERY_S:
                 self._pruned = time.monotonic()
                 self._leased.clear()  # unspent cells are given up, never given back: refused early, not late
@@ -201,9 +206,9 @@ class PostgresSlots:
         self._params = params
         self._lock = threading.Lock()
         self._held: dict[str, list[int]] = {}
-        self._connection = None
+        self._connection: psycopg.Connection[Any] | None = None
 
-    def _connect(self) -> Any:
+    def _connect(self) -> psycopg.Connection[Any]:
         import psycopg
 
         if self._connection is None or self._connection.closed:
@@ -218,7 +223,8 @@ class PostgresSlots:
             return self._take(key, slots)
         except psycopg.OperationalError:  # the server restarted: its locks went with the old session
             with self._lock:
-                self._connection.close()
+                if self._connection is not None:
+                    self._connection.close()
             return self._take(key, slots)
 
     def _take(self, key: str, slots: int) -> bool:
@@ -227,7 +233,8 @@ class PostgresSlots:
             mine = self._held.setdefault(key, [])
             # a session may take one lock twice, so the slots this process holds are skipped, not retried
             for slot in (slot for slot in range(slots) if slot not in mine):
-                if connection.execute("SELECT pg_try_advisory_lock(hashtext(%s), %s)", (key, slot)).fetchone()[0]:
+                row = connection.execute("SELECT pg_try_advisory_lock(hashtext(%s), %s)", (key, slot)).fetchone()
+                if row is not None and row[0]:
                     mine.append(slot)
                     return True
             if not mine:

@@ -1,12 +1,9 @@
 """structlog: one line per request (JSON in production, readable in a terminal)."""
 from __future__ import annotations
 
-import json
 import logging
 import sys
 import time
-from datetime import UTC, datetime
-from typing import Any
 
 import structlog
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -15,14 +12,11 @@ from warlog.api.errors import problem_body, respond
 
 FAILED = ("the service failed on this request; send it again (with the same Idempotency-Key, a write is not "
           "applied twice)")
-JSON_LINES = [False]  # as `configure` chose: the request line is then written as structlog's JSON renders it
-ENCODER = json.JSONEncoder(default=repr)  # json.dumps(…, default=…) as structlog's JSONRenderer calls it, made once
 
 
 def configure(json_lines: bool | None = None) -> None:
     if json_lines is None:
         json_lines = not sys.stdout.isatty()
-    JSON_LINES[0] = json_lines
     renderer = structlog.processors.JSONRenderer() if json_lines else structlog.dev.ConsoleRenderer()
     structlog.configure(
         processors=[structlog.contextvars.merge_contextvars, structlog.processors.add_log_level,
@@ -31,15 +25,6 @@ def configure(json_lines: bool | None = None) -> None:
         wrapper_class=structlog.make_filtering_bound_logger(logging.INFO),
         cache_logger_on_first_use=True,
     )
-
-
-def json_line(fields: dict[str, Any], level: str) -> None:
-    """`fields` as the configured processors render them (no context variables are bound: none is merged), written
-    and flushed to the standard output of the moment as structlog's PrintLogger writes it, without its chain of
-    processors (a tenth of a command's time in process)."""
-    fields.update(event="request", level=level,
-                  timestamp=datetime.now(tz=UTC).isoformat().replace("+00:00", "Z"))
-    print(ENCODER.encode(fields), flush=True)
 
 
 class RequestLog:
@@ -78,7 +63,4 @@ class RequestLog:
             context = scope["state"].get("log_context") or {}
             fields = {"method": scope["method"], "path": scope["path"], "status": status,
                       "duration_ms": round((time.perf_counter() - started) * 1000, 2), **context}
-            if JSON_LINES[0]:
-                json_line(fields, "info" if status < 500 else "error")
-            else:
-                (self.log.info if status < 500 else self.log.error)("request", **fields)
+            (self.log.info if status < 500 else self.log.error)("request", **fields)

@@ -28,7 +28,7 @@ SECURITY_SCHEMES = {
     "token": {"type": "apiKey", "in": "query", "name": "token", "description": (
         "the same token as `?token=`, for the streams and the overlay page only (a browser's EventSource cannot "
         "send headers)")}}
-BEARER = [{"bearer": []}]  # the document's default: every operation but the anonymous ones (`security: []`)
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]  # the document's default: every operation but the anonymous ones (`security: []`)
 
 
 def components() -> dict[str, Any]:
@@ -99,17 +99,18 @@ def install(app: FastAPI) -> None:
     def openapi() -> dict[str, Any]:
         if built_at != [registry.generation()]:
             app.openapi_schema = None
-        if app.openapi_schema is None:
-            registry.load()
-            built_at[:] = [registry.generation()]
-            document = generate()  # FastAPI's, which it caches in app.openapi_schema
-            document.setdefault("components", {}).setdefault("schemas", {}).update(components())
-            document["components"]["securitySchemes"] = SECURITY_SCHEMES
-            document["security"] = BEARER
-            plain_references(document)
-            failures(document)
-            document["paths"]["/games"]["post"]["responses"]["201"]["links"] = game_links(document)
-            known_head(document)
-        return app.openapi_schema
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        registry.load()  # the document built once a registry generation (FastAPI keeps it in app.openapi_schema)
+        built_at[:] = [registry.generation()]
+        document = generate()  # FastAPI's, which it caches in app.openapi_schema
+        document.setdefault("components", {}).setdefault("schemas", {}).update(components())
+        document["components"]["securitySchemes"] = SECURITY_SCHEMES
+        document["security"] = BEARER
+        plain_references(document)
+        failures(document)
+        document["paths"]["/games"]["post"]["responses"]["201"]["links"] = game_links(document)
+        known_head(document)
+        return document
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -214,12 +214,17 @@ def not_text(text: str) -> str | None:
     return "a lone surrogate escape (\\ud800..\\udfff) is not text; send the character itself, in UTF-8"
 
 
+def _added(seen: set[str], key: str) -> bool:
+    seen.add(key)
+    return False
+
+
 def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """json's object_pairs_hook: a key given twice is refused, not silently the last one."""
     body = dict(pairs)
     if len(body) != len(pairs):
         seen: set[str] = set()
-        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        twice = next(key for key, _ in pairs if key in seen or _added(seen, key))
         raise Malformed(f"the key {twice!r} appears twice in one object",  # repr: no lone surrogate in the answer
                         field=None if not_text(twice) else twice)
     return body
@@ -245,7 +250,7 @@ def dotted(path: tuple[Any, ...]) -> str | None:
 def check_text(value: Any) -> None:
     """Depth and text, walked without recursion: every string (and key) must be text that encodes as UTF-8
     and holds no U+0000 (422 naming the field)."""
-    stack = [(value, ())]
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
     while stack:
         node, path = stack.pop()
         if isinstance(node, str):
@@ -435,7 +440,8 @@ def as_text(node: Any) -> Any:
     if not isinstance(node, dict):
         return node
     out = {key: as_text(value) for key, value in node.items()}
-    types = out.get("type") if isinstance(out.get("type"), list) else [out.get("type")]
+    declared = out.get("type")
+    types: list[Any] = declared if isinstance(declared, list) else [declared]
     if "string" in types and not {"enum", "const", "pattern", "format"} & set(out):
         out["pattern"] = TEXT
     if "object" in types and isinstance(out.get("additionalProperties"), dict) and "propertyNames" not in out:
@@ -471,6 +477,7 @@ def models_components(models: Iterable[type[BaseModel]]) -> dict[str, Any]:
 
 
 def subclasses(cls: type) -> Iterator[type]:
+    sub: type
     for sub in cls.__subclasses__():
         yield sub
         yield from subclasses(sub)
@@ -524,7 +531,8 @@ def command_schema(type_: str, command_class: type) -> dict[str, Any]:
         elif untyped and name in MEASURED:
             properties[name] = measured(name)
     say_who_takes(schema, getattr(command_class, "takers", None))
-    return as_text(schema)
+    texts: dict[str, Any] = as_text(schema)
+    return texts
 
 
 def say_who_takes(schema: dict[str, Any], takers: dict[str, list[str]] | None) -> None:

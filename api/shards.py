@@ -80,10 +80,11 @@ class Shards:
         except ValueError:
             return None
 
-    def create_game(self, *args: Any, game_id: UUID | None = None, **kwargs: Any) -> dict[str, Any]:
+    def create_game(self, ruleset: str, players: dict[str, str], dice_mode: str, options: dict[str, Any], at: str,
+                    game_id: UUID | None = None, seed: bytes | None = None) -> dict[str, Any]:
         """`Warlog.create_game` on the shard the new game's id names (drawn here unless given)."""
         game_id = game_id or uuid4()
-        return self.of(game_id).create_game(*args, game_id=game_id, **kwargs)
+        return self.of(game_id).create_game(ruleset, players, dice_mode, options, at, game_id=game_id, seed=seed)
 
     def known_role(self, token: str) -> tuple[UUID, str] | None:
         app = self.of_token(token)
@@ -172,9 +173,10 @@ def record_layout(pg: dict[str, Any], shards: int) -> None:
 def serving_processes(conn: Any, schema: str) -> int:
     """How many `warlog serve` and `warlog project` processes are using this database and schema now (each
     holds a connection named for it: the serving processes' listener, the projector's `present`)."""
-    return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                        "AND application_name IN (%s, %s)", (serve_tag(schema), serve_tag(schema, PROJECT_TAG))
-                        ).fetchone()[0]
+    count: int = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                              "AND application_name IN (%s, %s)", (serve_tag(schema), serve_tag(schema, PROJECT_TAG))
+                              ).fetchone()[0]
+    return count
 
 
 def serve_tag(schema: str, role: str = SERVE_TAG) -> str:
@@ -289,4 +291,5 @@ def _move(conn: Any, schema: str, game_id: UUID, source: int, target: int) -> in
                          "WHERE originator_id = %s", (game_id,))
             conn.execute(f"DELETE FROM {old_snapshots} WHERE originator_id = %s", (game_id,))
         conn.execute(f"DELETE FROM {_table(schema, source, 'events')} WHERE originator_id = %s", (game_id,))
-    return count
+    moved: int = count
+    return moved

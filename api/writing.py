@@ -1,12 +1,11 @@
 """The one path every write takes (`write`): the body's size, the Idempotency-Key and a refusal stored for it,
 the body judged into the domain's typed write, the application, then the answer, the live feed and the log line;
-refusals are stored for replay like answers. `PlayWrites` serves the play writes without FastAPI's routing."""
+refusals are stored for replay like answers."""
 from __future__ import annotations
 
 import asyncio
 import hashlib
 import json
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,16 +14,11 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
-from fastapi import FastAPI, Request
+from fastapi import Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute, iter_route_contexts
-from starlette._utils import get_route_path
-from starlette.convertors import Convertor
-from starlette.responses import Response
-from starlette.types import ASGIApp, Receive, Scope, Send
 
-from warlog.api.deps import Caller, seat, warlog_of
+from warlog.api.deps import Caller, warlog_of
 from warlog.api.errors import Problem, problem_body, respond, ruling_problem
 from warlog.api.schemas import parse_command, parse_json
 from warlog.domain.application import Answer, Conflict, Deferred, NeedsStore
@@ -287,71 +281,3 @@ class Answered(JSONResponse):
 
     def render(self, content: Any) -> bytes:
         return self.encoder.encode(content).encode("utf-8")
-
-
-TELEMETRY = "fastapi.telemetry"  # the scope's key while FastAPI's own telemetry follows a request
-
-
-class PlayWrites:
-    """Pure ASGI middleware, innermost: the play writes (`endpoints`: their route functions, each the one write it
-    makes) served without FastAPI's routing and dependency solving, which were a fifth of a free_roll's time in
-    process (ops/bench/free_roll_latency.py). What FastAPI would do for them is done here: the route's own path
-    pattern matched, the route and its path parameters put in the scope, the seat judged (`deps.seat`), the same
-    `write` called, and what either raises answered by the app's own exception handlers. Every other request, and
-    every request while FastAPI's telemetry follows it, goes on to FastAPI."""
-
-    def __init__(self, app: ASGIApp, endpoints: dict[Callable[..., Any], Endpoint]) -> None:
-        self.app = app
-        self.endpoints = endpoints
-        self._routes: list[Direct] | None = None
-
-    def routes(self, app: FastAPI) -> list[Direct]:
-        """The app's routes of these endpoints, as its router matches them (an included router's prefix too)."""
-        if self._routes is None:
-            self._routes = [Direct(context.path_regex, context.param_convertors, context.original_route,
-                                   self.endpoints[context.endpoint])
-                            for context in iter_route_contexts(app.routes)
-                            if isinstance(context.original_route, APIRoute) and context.endpoint in self.endpoints]
-        return self._routes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] == "POST" and TELEMETRY not in scope:
-            path = get_route_path(scope)
-            for direct in self.routes(scope["app"]):
-                match = direct.pattern.match(path)
-                if match is None:
-                    continue
-                params = {name: direct.convertors[name].convert(value) for name, value in match.groupdict().items()}
-                scope.update(endpoint=direct.route.endpoint, route=direct.route,
-                             path_params={**scope.get("path_params", {}), **params})
-                request = Request(scope, receive, send)
-                try:
-                    caller = await seat(request, params["game_id"])
-                    response = await write(request, caller, scope["app"].state.settings.max_command_bytes,
-                                           direct.endpoint)
-                except Exception as error:
-                    response = await handled(request, error)
-                await response(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
-
-
-@dataclass(frozen=True, slots=True)
-class Direct:
-    """A route `PlayWrites` serves: its path pattern and parameter convertors, the route, and its write endpoint."""
-
-    pattern: re.Pattern[str]
-    convertors: dict[str, Convertor[Any]]
-    route: APIRoute
-    endpoint: Endpoint
-
-
-async def handled(request: Request, error: Exception) -> Response:
-    """`error` answered by the app's handler for it (the nearest class in its MRO, as Starlette looks), or raised."""
-    handlers = request.app.exception_handlers
-    for cls in type(error).__mro__:
-        handler = handlers.get(cls)
-        if handler is not None:
-            response: Response = await handler(request, error)
-            return response
-    raise error

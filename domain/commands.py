@@ -10,7 +10,7 @@ the registry (`rules/registry.py`), so no ruleset's fields sit on another's mode
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import BeforeValidator, Discriminator, Field, Tag, TypeAdapter
@@ -39,15 +39,21 @@ class Command:
 
 
 @dataclass(frozen=True)
-class AddEntropy(Command):
+class Diceless(Command):
+    """A command that carries no dice: `dice` sent with it is refused (SVC.DICE.SERVER, or 422 at the table), so
+    the field is read, and kept last (keyword-only) so that a subclass's own fields come first."""
+
+    dice: Any = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True)
+class AddEntropy(Diceless):
     entropy: Annotated[str, Field(pattern="^(?:[0-9a-fA-F]{2}){0,128}$")]  # hex, whole bytes, as the ruleset checks it
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "add_entropy"
 
 
 @dataclass(frozen=True)
-class StartGame(Command):
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+class StartGame(Diceless):
     type = "start_game"
 
 
@@ -58,14 +64,13 @@ class RollOff(Command):
 
 
 @dataclass(frozen=True)
-class ChooseOrder(Command):
+class ChooseOrder(Diceless):
     first: Literal["A", "B"]  # the seat that goes first, as the ruleset checks it
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "choose_order"
 
 
 @dataclass(frozen=True)
-class Select(Command):
+class Select(Diceless):
     """A unit chosen to act now. Each ruleset's select extends this one with its own fields (alternating's
     overwatch weapons, reference's move, shooting and fight modes); heresy's is this one."""
 
@@ -73,7 +78,6 @@ class Select(Command):
     act: bool = True
     targets: tuple[str, ...] = ()
     distance: Any = None                         # inches the players measured (a JSON number): charges, moves
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "select"
     # Until issue 23 every ruleset shared one Select of these fields, and every stored select records all of
     # them (its request digest is hashed into the chain): a ruleset's select is recorded so still, a field it
@@ -83,11 +87,10 @@ class Select(Command):
 
 
 @dataclass(frozen=True)
-class EndPhase(Command):
+class EndPhase(Diceless):
     """The turn-by-turn rulesets' (rules/igougo.py): the active seat ends the phase."""
 
     control: dict[str, tuple[str, ...]] | None = None  # reference Command phase: units within range of each objective
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "end_phase"
 
 
@@ -107,25 +110,23 @@ class FreeRoll(Command):
 
 
 @dataclass(frozen=True)
-class Concede(Command):
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+class Concede(Diceless):
     type = "concede"
 
 
 @dataclass(frozen=True)
-class RecordCasualties(Command):
+class RecordCasualties(Diceless):
     """Attested: models of a unit removed as casualties (or wounds lost by a lone model)."""
 
     unit: str
     models: int = 0
     wounds: int = 0
     rule: str | None = None
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "record_casualties"
 
 
 @dataclass(frozen=True)
-class SetStatus(Command):
+class SetStatus(Diceless):
     """Attested: a status gained or lost for a reason the table resolved. Reference: with a `duration` the status
     is an effect that ends by itself at that boundary (CORE.PER.1), in reserves or embarked too."""
 
@@ -135,7 +136,6 @@ class SetStatus(Command):
     reason: str = ""
     rule: str | None = None
     duration: str | None = None  # reference: end_of_phase | end_of_turn | end_of_battle_round | start_of_next_turn
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "set_status"
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from warlog.api.rosters import mapping, sniff
+from warlog.api.rosters import read as values
 from warlog.api.schemas import ArmyIn, dumped
 from warlog.domain import army
 from warlog.domain.rules import registry
@@ -78,7 +79,7 @@ def convert(raw: bytes, ruleset: str | None = None) -> dict[str, Any]:
     roster = tree.get("roster") if isinstance(tree, dict) else None
     if not isinstance(roster, dict):
         raise Malformed('not a roster: no "roster" object', field="roster")
-    system = mapping.values.text(roster.get("gameSystemName"))
+    system = values.text(roster.get("gameSystemName"))
     native = ruleset_for(system)
     chosen = ruleset or native or DEFAULT
     written_older = native is not None and reading(native).systems_older_ap

@@ -143,6 +143,12 @@ def model_lines(found: Found, skip: set[str], ctx: Context) -> list[tuple[Node, 
 BRACKET = re.compile(r"\[(\d+)\]")
 
 
+
+def bracket_of(candidate: tuple[dict[str, Any], str]) -> int:
+    """The wound bracket a profile's name states ("[1] (7+ wounds)": 1); a name stating none sorts first."""
+    found = BRACKET.search(values.text(candidate[0].get("name")))
+    return int(found.group(1)) if found else 0
+
 def pick(candidates: list[tuple[Node, str]], name: str, path: str, ctx: Context) -> tuple[Node, str] | None:
     """The statline of a model named `name`: the one of that name, else the first; degrading brackets
     (9th: one profile per bracket, "[1] (7+ wounds)") give the top one and the others are listed."""
@@ -150,7 +156,7 @@ def pick(candidates: list[tuple[Node, str]], name: str, path: str, ctx: Context)
         return None
     brackets = [c for c in candidates if BRACKET.search(values.text(c[0].get("name")))]
     if len(brackets) > 1:
-        brackets.sort(key=lambda c: int(BRACKET.search(values.text(c[0].get("name"))).group(1)))
+        brackets.sort(key=bracket_of)
         for _profile, where in brackets[1:]:
             if not any(u["path"] == where for u in ctx.unmapped):
                 ctx.note(where, "a lower degrading bracket: the unit musters with its top bracket's statline")
@@ -236,7 +242,8 @@ def read_profile(profile: Node, where: str, kind: str, gear: Gear, ctx: Context)
     elif kind == "ability" and values.norm(values.text(profile.get("name"))) == "transport" \
             and values.transport_ability(profile):
         gear.transport = values.transport_ability(profile)
-        ctx.note(where, f"transport capacity {gear.transport['capacity']} read from the ability's text; which "
+        capacity = gear.transport["capacity"] if gear.transport else None
+        ctx.note(where, f"transport capacity {capacity} read from the ability's text; which "
                         "models may embark is not checked")
     elif kind == "ability":
         ability, save = values.ability(profile)

@@ -129,7 +129,7 @@ def model_line(profile: Node, where: str, name: str, count: int, selection: Node
     keywords: list[str] = []
     for field, names in STATLINE.items():
         column, value = first(c, *names)
-        if column is None:
+        if column is None or value is None:
             continue
         if value == "*" and column in track:
             value = track[column]
@@ -153,8 +153,9 @@ def model_line(profile: Node, where: str, name: str, count: int, selection: Node
     if len(armour) == 3:
         line["armour"] = armour
     _, hull = first(c, "HP", "HULL POINTS")
-    if integer(hull):
-        line["hull_points"] = min(integer(hull), 100)
+    hull_points = integer(hull)
+    if hull_points:
+        line["hull_points"] = min(hull_points, 100)
         line["W"] = line.get("W") or line["hull_points"]
     kind = type_name(profile).strip().upper()
     if profile_kind(profile) == "vehicle":
@@ -193,7 +194,7 @@ def keywords(selection: Node) -> list[str]:
 
 # -- weapons ---------------------------------------------------------------------------------------------
 
-def dice_text(value: str, column: str, where: str, ctx: Context) -> str:
+def dice_text(value: str, column: str | None, where: str, ctx: Context) -> str:
     cleaned = value.strip().upper().replace(" ", "")
     try:
         return str(dice.parse(cleaned))
@@ -202,7 +203,7 @@ def dice_text(value: str, column: str, where: str, ctx: Context) -> str:
         return "1"
 
 
-def relative(value: str, base: int | None, column: str, where: str, ctx: Context) -> int | None:
+def relative(value: str, base: int | None, column: str | None, where: str, ctx: Context) -> int | None:
     """A value the older editions write against the model's own: "User", "S", "A", "+1", "x2"."""
     value = value.strip()
     if integer(value) is not None and not value.startswith("+"):

@@ -33,8 +33,9 @@ def tree(element: Element, depth: int = 0) -> dict[str, Any]:
             node[name] = tree(child, depth + 1)
         else:
             node[name] = (child.text or "").strip()
-    if not len(element) and (element.text or "").strip():
-        node["$text"] = element.text.strip()
+    text = (element.text or "").strip()
+    if not len(element) and text:
+        node["$text"] = text
     return node
 
 

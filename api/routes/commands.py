@@ -66,6 +66,3 @@ async def reject(caller: Seat, request: Request) -> JSONResponse:
 async def redo(caller: Seat, request: Request) -> JSONResponse:
     return await write(request, caller, request.app.state.settings.max_command_bytes, REDO)
 
-
-# served by writing.PlayWrites without FastAPI's routing (the routes above stay the document's, and its fallback)
-DIRECT = {command: COMMAND, undo: UNDO, approve: APPROVE, reject: REJECT, redo: REDO}

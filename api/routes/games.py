@@ -41,7 +41,7 @@ CREATION_LIMIT = ("too many games created from this client address (`games_per_m
                         **problems(413, 415, 422), 429: {**problems(429)[429], "description": CREATION_LIMIT}},
              openapi_extra={**request_body("GameCreate", GAME_EXAMPLE), "security": []},
              summary="Create a game: three tokens and, with server dice, the dice commitment")
-async def create_game(request: Request) -> dict:
+async def create_game(request: Request) -> dict[str, Any]:
     # judged before the body is read: a refused creation costs nothing
     await request.app.state.limits.create_game(request.client.host if request.client else "unknown")
     raw = await read_body(request, request.app.state.settings.max_command_bytes)
@@ -53,7 +53,7 @@ async def create_game(request: Request) -> dict:
     except ValidationError as error:
         raise RequestValidationError(error.errors(include_url=False)) from None
     players = {p.seat: p.name for p in body.players}
-    created = await run_in_threadpool(request.app.state.shards.create_game, body.ruleset, players, body.dice,
+    created: dict[str, Any] = await run_in_threadpool(request.app.state.shards.create_game, body.ruleset, players, body.dice,
                                       body.options.model_dump(), now())
     request.state.log_context = {"game_id": created["game_id"]}
     return created
@@ -65,7 +65,7 @@ ROSTER_BODY = {"schema": {"type": "string", "format": "binary", "description": (
     "answer adds `import`: {format, units (the unit ids), unmapped: [{path, what}]}")}}
 ARMY_ANSWER = answer(MusterAnswer, "ArmyMustered: the events appended; from a roster file also `import`, what "
                                    "was read and what could not be mapped (with its path in the roster)")
-ROSTER_OR_JSON = {415: {**problems(415)[415], "description": "a body that is neither a roster file (sent as "
+ROSTER_OR_JSON: dict[int | str, dict[str, Any]] = {415: {**problems(415)[415], "description": "a body that is neither a roster file (sent as "
                                                              "application/octet-stream, or known by its bytes: "
                                                              ".rosz by its PK bytes, XML, JSON with a top-level "
                                                              "\"roster\") nor JSON in UTF-8 sent as Content-Type: "

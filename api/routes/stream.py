@@ -18,7 +18,7 @@ from warlog.api.wire import Event
 
 router = APIRouter(tags=["reading"], responses=READS)
 SEQ = re.compile(r"[0-9]{1,19}")  # digits only: no sign, no spaces, no other script's digits
-STREAMED = {"security": [{"bearer": []}, {"token": []}]}  # Authorization: Bearer, or ?token= from a browser
+STREAMED: dict[str, Any] = {"security": [{"bearer": []}, {"token": []}]}  # Authorization: Bearer, or ?token= from a browser
 TOKEN = {"name": "token", "in": "query", "required": False, "schema": {"type": "string"},
          "description": "the token, for a browser's EventSource, which cannot send Authorization (a header wins)"}
 LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False,

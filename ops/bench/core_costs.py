@@ -55,7 +55,7 @@ def stored_bytes(db: Path) -> tuple[int, int]:
 
 def frames(tmp: Path) -> tuple[int, int, int, list[str]]:
     """(all frames from the ASGI app to the recorder's insert of one free_roll, those from the app the middleware
-    stack wraps (FastAPI's router, or the play writes' direct path, `api.writing.PlayWrites`), warlog's own, and
+    stack wraps (FastAPI's router), warlog's own, and
     warlog's named). The insert is the recorder's `insert_events`, the last frame counted (the spy on its
     `_insert_events` is left out)."""
     from warlog.api.storage import HeadedSQLiteRecorder

@@ -4,7 +4,7 @@ resolution, and the vehicle records the table resolves. They join its games' uni
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -21,62 +21,55 @@ class AlternatingSelect(cmd.Select):
 
 
 @dataclass(frozen=True)
-class ConfirmCount(cmd.Command):
+class ConfirmCount(cmd.Diceless):
     exclude: dict[str, str] = field(default_factory=dict)
     include: dict[str, str] = field(default_factory=dict)
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "confirm_count"
 
 
 @dataclass(frozen=True)
-class Pass(cmd.Command):
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+class Pass(cmd.Diceless):
     type = "pass"
 
 
 @dataclass(frozen=True)
-class DeclareDone(cmd.Command):
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
+class DeclareDone(cmd.Diceless):
     type = "declare_done"
 
 
 @dataclass(frozen=True)
-class ResolveCharge(cmd.Command):
+class ResolveCharge(cmd.Diceless):
     """Alternating: the charger, once overwatch is fired and its casualties recorded, rolls the charge."""
 
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "resolve_charge"
 
 
 @dataclass(frozen=True)
-class VehicleHit(cmd.Command):
+class VehicleHit(cmd.Diceless):
     """A glancing or penetrating hit on a vehicle costing hull points (AA.VEH.2)."""
 
     unit: str
     hit: Literal["glancing", "penetrating"] = "glancing"  # as the ruleset checks them
     hull_points: Annotated[int, Field(ge=1)] = 1
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "vehicle_hit"
 
 
 @dataclass(frozen=True)
-class BlastHit(cmd.Command):
+class BlastHit(cmd.Diceless):
     """A Blast marker's hit on a vehicle; the players attest where the centre hole lies (AA.VEH.1)."""
 
     unit: str
     strength: int
     centre_over_hull: bool
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "blast_hit"
 
 
 @dataclass(frozen=True)
-class OngoingReserves(cmd.Command):
+class OngoingReserves(cmd.Diceless):
     """Attested: a unit leaves the battlefield into Ongoing Reserves; it arrives at the next Move Units (AA.RES.1)."""
 
     unit: str
     reason: str = ""
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "ongoing_reserves"
 
 

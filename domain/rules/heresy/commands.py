@@ -11,7 +11,7 @@ from warlog.domain import commands as cmd
 
 
 @dataclass(frozen=True)
-class Enter(cmd.Command):
+class Enter(cmd.Diceless):
     """Heresy: bring a unit that passed its reserve roll into play from your deployment zone's table edge
     (HH.RES.2), saying how many models could not be placed; it may rush as it enters (HH.MOV.5)."""
 
@@ -21,12 +21,11 @@ class Enter(cmd.Command):
     rush: bool = False
     distance: Any = None                         # a rush: inches moved (at most M + I)
     near: tuple[str, ...] = ()                   # a rush: enemy units within 12" of it at the end (HH.REACT.1)
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "enter"
 
 
 @dataclass(frozen=True)
-class Move(cmd.Command):
+class Move(cmd.Diceless):
     """Heresy: one unit's move in the Move sub-phase (HH.MOV.1-5): normal, rush or stationary."""
 
     unit: str
@@ -36,12 +35,11 @@ class Move(cmd.Command):
     dangerous: int = 0                           # models that moved through dangerous terrain: one test each
     coherency_lost: bool = False                 # attested: it genuinely cannot keep coherency (HH.MOV.3)
     near: tuple[str, ...] = ()                   # enemy units within 12" of it at the end (HH.REACT.1)
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "move"
 
 
 @dataclass(frozen=True)
-class React(cmd.Command):
+class React(cmd.Diceless):
     """Heresy: the opponent's answer to a reaction window: a reaction move (HH.REACT.1), snap shots at a
     unit entering play (HH.RES.4), or `act: false` to decline."""
 
@@ -52,24 +50,22 @@ class React(cmd.Command):
     distance: Any = None                         # inches, at most the unit's Initiative
     weapons: tuple[str, ...] = ()                # snap shots: the weapons fired
     facing: str | None = None                    # snap shots at a vehicle: the armour facing hit (attested)
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "react"
 
 
 @dataclass(frozen=True)
-class FallBack(cmd.Command):
+class FallBack(cmd.Diceless):
     """Heresy: a routed unit's fall back, its distance rolled by the service (HH.ROUT.2); the players attest
     whether a model reached its deployment zone's table edge (HH.ROUT.3)."""
 
     unit: str
     reached_edge: bool = False
     near: tuple[str, ...] = ()                   # enemy units within 12" of it at the end (HH.REACT.1)
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "fall_back"
 
 
 @dataclass(frozen=True)
-class Shoot(cmd.Command):
+class Shoot(cmd.Diceless):
     """Heresy: one ranged weapon of a unit selected to shoot, fired at one of the units it named; the service
     rolls it on the heresy tables (hits, wounds or armour penetration, saves)."""
 
@@ -79,18 +75,16 @@ class Shoot(cmd.Command):
     models: int | None = None                    # models firing it (default: every model alive)
     within_half_range: bool | None = None        # attested: RAPID FIRE doubles its shots
     facing: str | None = None                    # a vehicle target: the armour facing hit (attested)
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "shoot"
 
 
 @dataclass(frozen=True)
-class Strike(cmd.Command):
+class Strike(cmd.Diceless):
     """Heresy: in a fight, the awaited unit strikes its foe with one melee weapon, every model of the Initiative
     step using it; the service rolls it on the heresy tables (WS against WS, S against T, saves)."""
 
     unit: str
     weapon: str
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "strike"
 
 

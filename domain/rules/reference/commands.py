@@ -25,7 +25,7 @@ class ReferenceSelect(cmd.Select):
 
 
 @dataclass(frozen=True)
-class UseStratagem(cmd.Command):
+class UseStratagem(cmd.Diceless):
     """Reference: spend CP on a stratagem targeting a unit of one's own (EXT.CP.1). Its effect on the unit lasts
     its stated `duration` (end_of_phase, end_of_turn, end_of_battle_round, start_of_next_turn; CORE.PER.1), or
     the phase (CORE.PER.2); Command Re-roll has none."""
@@ -33,106 +33,96 @@ class UseStratagem(cmd.Command):
     name: str
     unit: str
     duration: str | None = None  # its effect's stated duration (CORE.PER.1); none stated: the phase (CORE.PER.2)
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "use_stratagem"
 
 
 @dataclass(frozen=True)
-class CommandReroll(cmd.Command):
+class CommandReroll(cmd.Diceless):
     """Reference: an attack paused after a hit, wound, save, damage or hazard roll; spend 1 CP on Command Re-roll
     to re-roll one of its rolls, named by the index (from 0) of its die in the batch as rolled (EXT.CP.1,
     CORE.DICE.2). The new face replaces the old before modifiers; the attack then goes on."""
 
     die: int
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "command_reroll"
 
 
 @dataclass(frozen=True)
-class KeepDice(cmd.Command):
+class KeepDice(cmd.Diceless):
     """Reference: an attack paused for a Command Re-roll; keep the roll as it is and go on (EXT.CP.1)."""
 
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "keep_dice"
 
 
 @dataclass(frozen=True)
-class Allocate(cmd.Command):
+class Allocate(cmd.Diceless):
     """Reference: the defender chooses which of the tied model groups of its unit saves next, by the line's index
     in the target (wounded models first, CHARACTER groups last; RS.ATK.3)."""
 
     line: int
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "allocate"
 
 
 @dataclass(frozen=True)
-class Split(cmd.Command):
+class Split(cmd.Diceless):
     """Reference, in set-up: split a mustered unit into two (CORE.SPL.1); `models` of them (taken from its last
     model lines first) form the new unit, whose id is the unit's with `-2` appended. Each part's starting strength
     is its own (CORE.STR.1); neither part can be split again."""
 
     unit: str
     models: int
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "split"
 
 
 @dataclass(frozen=True)
-class StartAction(cmd.Command):
+class StartAction(cmd.Diceless):
     """Reference, Shooting phase: instead of shooting, a unit starts a named action (the game's `options.actions`)
     that completes at the end of the turn; never a battle-shocked unit (RS.CMD.3), nor one that Advanced or Fell
     Back (RS.MOV.3, RS.MOV.4). The unit cannot charge this turn."""
 
     unit: str
     action: str
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "start_action"
 
 
 @dataclass(frozen=True)
-class Revive(cmd.Command):
+class Revive(cmd.Diceless):
     """Reference: a rule returns destroyed models to their unit (CORE.REV.1), set up as the table attests."""
 
     unit: str
     models: int = 1
     reason: str = ""
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "revive"
 
 
 @dataclass(frozen=True)
-class ChargeMove(cmd.Command):
+class ChargeMove(cmd.Diceless):
     """Reference: after the charge roll, the charge targets and the inches to the farthest (RS.CHG.2)."""
 
     unit: str
     targets: tuple[str, ...] = ()
     distance: Any = None
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "charge_move"
 
 
 @dataclass(frozen=True)
-class PileIn(cmd.Command):
+class PileIn(cmd.Diceless):
     """Reference: a unit piles in up to 3" before the fighting (RS.FGT.1)."""
 
     unit: str
     distance: Any = None
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "pile_in"
 
 
 @dataclass(frozen=True)
-class EndFight(cmd.Command):
+class EndFight(cmd.Diceless):
     """Reference: the unit fighting has made its attacks (RS.FGT.3)."""
 
     unit: str
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "end_fight"
 
 
 @dataclass(frozen=True)
-class Consolidate(cmd.Command):
+class Consolidate(cmd.Diceless):
     """Reference: a unit that was eligible to fight consolidates up to 3" in one mode (RS.FGT.4)."""
 
     unit: str
@@ -140,12 +130,11 @@ class Consolidate(cmd.Command):
     distance: Any = None
     targets: tuple[str, ...] = ()
     objective: str | None = None
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "consolidate"
 
 
 @dataclass(frozen=True)
-class Attack(cmd.Command):
+class Attack(cmd.Diceless):
     """Reference: one weapon's attacks from a selected unit at one target, rolled through RS.ATK.1-4."""
 
     unit: str
@@ -154,7 +143,6 @@ class Attack(cmd.Command):
     models: int | None = None     # attacking models (default: every model alive)
     within_half_range: bool | None = None  # attested: RAPID FIRE and MELTA read it
     precision: bool | None = None  # PRECISION weapons: send the critical hits' wounds to a CHARACTER
-    dice: Any = None  # no dice here: refused (SVC.DICE.SERVER, or 422 at the table)
     type = "attack"
 
 

@@ -100,6 +100,15 @@ def stored_form(held: dict[str, Any]) -> dict[str, Any]:
     return held
 
 
+def typed_game(aggregate: Any) -> Any:
+    """A game read from a snapshot, its state (the JSON a snapshot holds, as the library's own snapshots of
+    older games do too) as a `GameState`."""
+    held = vars(aggregate)
+    if isinstance(held.get("state"), dict):
+        held["state"] = GameState.from_json(held["state"])
+    return aggregate
+
+
 class CheckedSnapshot(Snapshot):
     """The library's snapshot with a digest of what it holds; loading it checks the digest. The game's state
     is held as its JSON and read back as a `GameState`."""
@@ -120,8 +129,7 @@ class CheckedSnapshot(Snapshot):
         aggregate = super().mutate(None)
         held = vars(aggregate)
         held.pop(DIGEST_KEY, None)  # the digest describes the snapshot, not the game
-        held["state"] = GameState.from_json(held["state"])
-        return aggregate
+        return typed_game(aggregate)
 
 
 def creation_problem(entry: dict[str, Any], meta: dict[str, Any], game_id: Any = None) -> Problem | None:
@@ -238,7 +246,7 @@ def checked(aggregate: Any, events: Iterable[Any]) -> Any:
         if isinstance(event, Snapshot) and first:
             first = False
             try:
-                aggregate = event.mutate(None)
+                aggregate = typed_game(event.mutate(None))
             except Damaged:
                 raise
             except Exception as error:

@@ -177,8 +177,17 @@ def test_a_game_made_before_the_commitments_still_loads_verifies_and_takes_comma
     from warlog.domain import integrity
     from warlog.domain.game import Game
 
+    class OlderSnapshots:
+        """The older code's snapshots: the library's own, of the game's attributes, its state the JSON it was."""
+
+        @staticmethod
+        def take(aggregate):
+            snapshot = Snapshot.take(aggregate)
+            snapshot.state["state"] = aggregate.state.to_json()
+            return snapshot
+
     with monkeypatch.context() as old_code:
-        old_code.setattr(Game, "Snapshot", Snapshot)
+        old_code.setattr(Game, "Snapshot", OlderSnapshots)
         old_code.setattr(integrity, "token_commitments", lambda digests: None)
         game, store = played(tmp_path, 100)
     assert store.read(game.id, 1)["entry"]["data"]["token_commitments"] is None

@@ -6,7 +6,7 @@ few counters the game maintains: `models_alive`, `starting_strength`,
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from warlog.domain.rulings import Malformed
@@ -24,7 +24,7 @@ def model_count(unit: Mapping[str, Any]) -> int:
     return sum(line.get("count", 1) for line in unit["models"])
 
 
-def validate_army(seat: str, units: list[dict[str, Any]], others: Mapping[str, Mapping[str, Any]]) -> None:
+def validate_army(seat: str, units: list[dict[str, Any]], others: Collection[str]) -> None:
     """Cross-unit checks the field types cannot express; errors name the field (422).
 
     Fields are named as the request's JSON path, dotted like the schema's own

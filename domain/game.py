@@ -234,7 +234,7 @@ class Game(Aggregate):
             raise Refused("armies are mustered before the game starts", rule="SVC.SETUP")
         if self.pending_undo is not None:
             raise Refused("an undo request is waiting for an answer", rule="SVC.UNDO.PENDING")
-        others = {uid: u for uid, u in self.view["units"].items() if u["owner"] != seat}
+        others = {uid for uid, u in self.state.units.items() if u.owner != seat}  # the other seat's unit ids
         army.validate_army(seat, units, others)
         find_ruleset(self.state.ruleset).check_army(units)
         with Table(self, seat, at, key, body, kind="action", command={"type": "muster", "units": len(units)},

@@ -27,7 +27,7 @@ from warlog.api.routes import (
 )
 from warlog.api.settings import Settings, get_settings
 from warlog.api.shards import Shards
-from warlog.api.storage import AsyncAppends
+from warlog.api.storage import AsyncAppends, OneTripRecorder
 from warlog.api.writing import Turns
 
 TAGS = [  # the order the API reference shows them in, whatever order the routers are matched in
@@ -73,8 +73,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.write_mode = settings.write_mode()
     app.state.appends = {}  # a shard's application -> its appends on the loop, in "deferred" mode
     if app.state.write_mode == "deferred":
+        postgres = settings.postgres_params()
         for shard in shards:
-            app.state.appends[id(shard)] = AsyncAppends(shard.recorder, settings.postgres_params(), shards.n)
+            if postgres is None or not isinstance(shard.recorder, OneTripRecorder):
+                raise RuntimeError("deferred writes are PostgreSQL's (Settings.write_mode)")  # write_mode says so
+            app.state.appends[id(shard)] = AsyncAppends(shard.recorder, postgres, shards.n)
     app.state.turns = Turns()
     app.state.shards = shards
     app.state.feed = Feed(poll_s=settings.feed_poll_s or 0.5)

@@ -12,10 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
+from uuid import UUID
 
 from warlog.api.deps import Caller
 from warlog.domain.application import Warlog
-from warlog.domain.game import Game
+from warlog.domain.game import Game, logged
 from warlog.domain.undo import undone_seqs
 from warlog.projections.log import flags_before
 
@@ -66,12 +67,12 @@ def horizon(warlog: Warlog, game: Game, caller: Caller, now: float | None = None
     lte = game.version
     while lte > 1:  # newest first: the horizon is usually a few events behind the head
         page = list(warlog.repository.event_store.get(game.id, lte=lte, desc=True, limit=PAGE))
-        for event in page:
+        for event in map(logged, page):
             if event.entry["at"] <= cutoff:
                 return Horizon(game, event.entry["seq"], delay, event.entry["seq"] == game.version)
         if len(page) < PAGE:
             break
-        lte = page[-1].entry["seq"] - 1
+        lte = logged(page[-1]).entry["seq"] - 1
     return Horizon(game, 1, delay, game.version == 1)  # the game's creation is no secret to a token made by it
 
 
@@ -88,7 +89,15 @@ def seconds_until_next(warlog: Warlog, seen: Horizon, now: float | None = None) 
 def state_of(warlog: Warlog, seen: Horizon) -> tuple[dict[str, Any], int]:
     if seen.live:
         return seen.game.view, seen.game.version
-    return warlog.state_at(seen.game.id, seen.version), seen.version
+    return past_state(warlog, seen.game.id, seen.version), seen.version
+
+
+def past_state(warlog: Warlog, game_id: UUID, seq: int) -> dict[str, Any]:
+    """The state as it stood after event `seq` (1 or later: the game's creation is its first)."""
+    state = warlog.state_at(game_id, seq)
+    if state is None:
+        raise ValueError(f"no state before the game's creation (seq {seq})")
+    return state
 
 
 def entries_page(warlog: Warlog, seen: Horizon, after: int, limit: int) -> list[dict[str, Any]]:

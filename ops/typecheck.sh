@@ -9,4 +9,4 @@ root=build/typecheck
 rm -rf "$root" && mkdir -p "$root/warlog"
 for part in domain api projections; do ln -s "../../../$part" "$root/warlog/$part"; done
 MYPYPATH="$root" exec "${PYTHON:-.venv/bin/python}" -m mypy --strict --config-file pyproject.toml \
-  -p warlog.domain -p warlog.projections "$@"
+  -p warlog.domain -p warlog.projections -p warlog.api "$@"

@@ -8,7 +8,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from warlog.api.deps import SEQ_MAX, After, Reader, Verifier, WarlogApp
 from warlog.api.errors import READS, Problem
-from warlog.api.horizon import Horizon, entries_page, seeing, state_of
+from warlog.api.horizon import Horizon, entries_page, past_state, seeing, state_of
 from warlog.api.schemas import UrlInt
 from warlog.api.wire import EventsPage, State, VerifyReport, answer
 from warlog.domain.integrity import Damaged
@@ -31,7 +31,7 @@ async def state(caller: Reader, warlog: WarlogApp,
         elif at > seen.version:
             raise Problem(404, f"no event {at} in this game (its latest is {seen.version})")
         else:
-            state, version = warlog.state_at(caller.game_id, at), at
+            state, version = past_state(warlog, caller.game_id, at), at
         live = at is None and seen.live
         return state_view(state, version, caller.role, seen.game if live else None)
 

@@ -169,7 +169,8 @@ async def write(request: Request, caller: Caller, limit: int, endpoint: Endpoint
     started = time.perf_counter()
     sent = Sent(caller.role, now(), key, body.digest, if_match_version(request))
     try:
-        answer = await applied(request, caller.game_id, judged(request, caller.game_id, endpoint, sent, body))
+        ruleset = await ruleset_of(request, caller.game_id)
+        answer = await applied(request, caller.game_id, judged(request, endpoint, sent, body, ruleset))
     except (Ruling, Problem) as error:
         return await refused(request, caller, sent, endpoint.name, error)
     return answered(request, caller.game_id, answer, started, endpoint.extra)
@@ -195,13 +196,21 @@ async def stored_refusal(request: Request, caller: Caller, key: str | None, dige
     return respond(refused[1], refused[2])
 
 
-def judged(request: Request, game_id: UUID, endpoint: Endpoint, sent: Sent, body: Body) -> Write:
+async def ruleset_of(request: Request, game_id: UUID) -> str:
+    """The ruleset the body is read by: the cached game's, or read from the store in a worker thread (never on the
+    event loop, which the "deferred" write mode keeps for the appends)."""
+    warlog = warlog_of(request, game_id)
+    known = warlog.cached_ruleset(game_id)
+    return known if known is not None else await run_in_threadpool(warlog.ruleset_of, game_id)
+
+
+def judged(request: Request, endpoint: Endpoint, sent: Sent, body: Body, ruleset: str) -> Write:
     """The body made into the domain's typed write. A body refused (415, 422) is handed in as a `BodyRefused`, so
     that a stored answer for its key still comes first."""
     refusal = body.refusal
     if refusal is None:
         try:
-            made = endpoint.judge(sent, body.value, warlog_of(request, game_id).ruleset_of(game_id))
+            made = endpoint.judge(sent, body.value, ruleset)
         except (Ruling, Problem) as error:
             refusal = error
         else:

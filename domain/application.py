@@ -439,6 +439,11 @@ class Warlog(Verifying, Application[UUID]):
         ruleset: str = self.read(game_id).state.ruleset
         return ruleset
 
+    def cached_ruleset(self, game_id: UUID) -> str | None:
+        """The ruleset of a game in the cache, or None (without reading the store: safe on the event loop)."""
+        game = self._cached(game_id)
+        return None if game is None else game.state.ruleset
+
     def read(self, game_id: UUID) -> Game:
         """The current game, shared with the cache: writes change it in place, so read here only what never
         changes (its id, its tokens, its ruleset); anything else through `viewing`."""

@@ -278,7 +278,11 @@ class Warlog(Verifying, Application[UUID]):
         except Ruling:
             if game.version != loaded:  # made events, then refused: a rule's soundness slip; never stored
                 self._evict(game_id)
-            if cached is None or not self._behind(game_id, loaded):
+            if cached is None:
+                raise
+            if on_loop:  # whether another process moved the game on is a read of the store: not on the loop
+                raise NeedsStore(game_id) from None
+            if not self._behind(game_id, loaded):
                 raise
         except BaseException:
             if game.version != loaded:

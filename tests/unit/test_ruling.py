@@ -8,8 +8,9 @@ import pytest
 
 from tests.support.client import unit
 from warlog.api.schemas import parse_command
-from warlog.domain.application import Warlog
+from warlog.domain.application import NeedsStore, Warlog
 from warlog.domain.rulings import Refused
+from warlog.domain.writes import Play, Sent
 
 AT = "2026-01-01T00:00:00.000Z"
 
@@ -37,3 +38,17 @@ def test_a_refused_command_makes_no_event_and_leaves_the_cached_game_as_it_was(s
     after = warlog.read(game_id)
     assert after is before  # not evicted: nothing in it changed
     assert after.version == version and repr(after.state) == state and not after.pending_events
+
+
+def test_a_refusal_judged_on_the_event_loop_is_judged_again_in_a_worker_thread(started):
+    """The deferred write mode judges on the loop; whether a refusal stands needs the store's head record (another
+    process may have moved the game on), which is not read on the loop: the write goes to a worker thread, where
+    the same refusal comes, and the game is left as it was either way."""
+    warlog, game_id = started
+    write = Play(Sent("A", AT), parse_command({"type": "pass"}, "alternating"))
+    version = warlog.read(game_id).version
+    with pytest.raises(NeedsStore):
+        warlog.defer(game_id, write, on_loop=True)
+    with pytest.raises(Refused) as refused:
+        warlog.defer(game_id, write, on_loop=False)
+    assert refused.value.rule == "AA.PP.1" and warlog.read(game_id).version == version

@@ -55,10 +55,10 @@ def test_a_chain_rewritten_to_the_head_is_damaged_at_the_head(tmp_path):
     store = SqliteStore(str(tmp_path / "warlog.db"))
     roll = 10
 
-    def other_face(row):
+    def other_face(row):  # other faces than the server rolled (a double six rolled there was "rewritten" to itself)
         data = row["entry"]["data"]
-        data["faces"] = [6, 6]
-        data["total"] = 12
+        data["faces"] = [6, 6] if data["faces"] != [6, 6] else [1, 1]
+        data["total"] = sum(data["faces"])
 
     store.rewrite_chain(game.id, roll, other_face)
     with TestClient(create_app(settings)) as http:
@@ -71,8 +71,9 @@ def test_a_rewrite_of_the_events_and_the_head_record_is_caught_by_the_head_a_sea
     game, head = played(settings)
     store = SqliteStore(str(tmp_path / "warlog.db"))
 
-    def other_face(row):
-        row["entry"]["data"].update(faces=[1, 1], total=2)
+    def other_face(row):  # other faces than the server rolled
+        faces = [1, 1] if row["entry"]["data"].get("faces") != [1, 1] else [6, 6]
+        row["entry"]["data"].update(faces=faces, total=sum(faces))
 
     store.rewrite_chain(game.id, 8, other_face, head_too=True)
     known = {"Known-Head": f"{head['seq']}:{head['hash']}"}

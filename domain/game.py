@@ -114,7 +114,7 @@ class Game(Aggregate):
             sync(view, self.state)
         return view
 
-    def _seen(self, ruleset: Any) -> Any:
+    def seen_by(self, ruleset: Any) -> Any:
         """The state as `ruleset` reads it: typed, or the bridge's dict view."""
         return self.state if ruleset.typed_state else self.view
 
@@ -244,7 +244,7 @@ class Game(Aggregate):
     def validate(self, seat: str, command: Command) -> None:
         """422/404 checks that need the game (table dice shapes, unknown units)."""
         ruleset = find_ruleset(self.state.ruleset)
-        ruleset.validate(self._seen(ruleset), seat, command)
+        ruleset.validate(self.seen_by(ruleset), seat, command)
 
     def execute(self, seat: str, command: Command, at: str, key: str | None = None,
                 body: str = "", gate: bool = True) -> None:
@@ -264,7 +264,7 @@ class Game(Aggregate):
         their own rules. A refusal (raised) says what the rules say is wrong: the handler's own checks, run on
         a copy of the game that is then dropped (a refusal is rare, and some come only after a first event),
         or else that it is none of the actions open now."""
-        seen = self._seen(ruleset)
+        seen = self.seen_by(ruleset)
         if command.type in ruleset.anytime(seen, seat):
             return
         if actions.offered(ruleset.actions(seen, seat), sent(command)):
@@ -348,12 +348,12 @@ class Game(Aggregate):
         if seat not in ("A", "B") or self.pending_undo is not None:
             return []
         ruleset = find_ruleset(self.state.ruleset)
-        return ruleset.actions(self._seen(ruleset), seat)
+        return ruleset.actions(self.seen_by(ruleset), seat)
 
     def records(self, seat: str, open_now: list[str]) -> list[Action]:
         """Forms for the record-only commands among `open_now` (this seat's `anytime`; see `Ruleset.records`)."""
         ruleset = find_ruleset(self.state.ruleset)
-        return [a for a in ruleset.records(self._seen(ruleset), seat) if a.type in open_now]
+        return [a for a in ruleset.records(self.seen_by(ruleset), seat) if a.type in open_now]
 
     def anytime(self, seat: str) -> list[str]:
         """What is open now besides the actions: record-only commands, and undo, redo or the answer to a
@@ -363,7 +363,7 @@ class Game(Aggregate):
         if self.pending_undo is not None:
             return ["approve", "reject"] if self.pending_undo["seat"] != seat else []
         ruleset = find_ruleset(self.state.ruleset)
-        open_now = ruleset.anytime(self._seen(ruleset), seat)
+        open_now = ruleset.anytime(self.seen_by(ruleset), seat)
         if self.done:
             open_now.append("undo")
         if self.redo_stack and self.redo_stack[-1][4] == seat:

@@ -8,6 +8,7 @@ a `BodyRefused` write, so that its refusal still comes after the key's stored an
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from uuid import UUID
@@ -37,7 +38,7 @@ class Past(Protocol):
     def state_at(self, game_id: UUID, version: int) -> dict[str, Any] | None: ...
 
 
-class Write:
+class Write(ABC):
     """One write on one game: the endpoint it was sent to, its checks, its ruling and events."""
 
     __slots__ = ()
@@ -50,10 +51,11 @@ class Write:
 
     def check(self, game: Game) -> None:
         """The checks that need the game, before If-Match (422, 404); none for most writes."""
+        return None  # a hook, not an abstract method: most writes have nothing to check
 
+    @abstractmethod
     def act(self, game: Game, past: Past) -> int | None:
         """The ruling and, when it allows the write, its events on `game`: the HTTP status (None: 200)."""
-        raise NotImplementedError
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,3 +158,6 @@ class BodyRefused(Write):
 
     def check(self, game: Game) -> None:
         raise self.refusal
+
+    def act(self, game: Game, past: Past) -> int | None:
+        raise self.refusal  # `check` has refused it already: nothing of it is played

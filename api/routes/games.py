@@ -10,7 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from warlog.api.deps import Seat, WarlogApp, no_unknown_query
+from warlog.api.deps import Seat, no_unknown_query
 from warlog.api.errors import WRITES, problems
 from warlog.api.rosters import convert, is_roster, sniff
 from warlog.api.routes.commands import WRITE_HEADERS
@@ -102,7 +102,7 @@ class RosterFile(bytes):
              operation_id="musterArmy",
              openapi_extra={**WRITE_HEADERS, **request_body("Army", ARMY_EXAMPLE, **{ROSTER_TYPE: ROSTER_BODY})},
              responses={**WRITES, **ROSTER_OR_JSON, **ARMY_ANSWER})
-async def muster(caller: Seat, warlog: WarlogApp, request: Request) -> JSONResponse:
+async def muster(caller: Seat, request: Request) -> JSONResponse:
     extra: dict[str, Any] = {}  # a roster's import report, beside the answer's version and events
 
     def army(sent: Sent, body: Any, ruleset: str) -> Write:

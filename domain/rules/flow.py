@@ -67,7 +67,7 @@ class Flow:
 
     def seen(self, t: Table) -> Seen:
         """The state as this ruleset's hooks read it (the bridge)."""
-        return t.typed if self.typed_state else t.state
+        return t.game.seen_by(self)
 
     # -- layout --------------------------------------------------------------------------
 

@@ -136,7 +136,7 @@ def main() -> None:
         tmp = Path(name)
         total, from_app, ours, named = frames(tmp)
         print(f"frames to the recorder's insert: {total} from FastAPI.__call__, {from_app} from the app inside the "
-              f"middleware (FastAPI's router, or the play writes' direct path); warlog's own: {ours}")
+              f"middleware (FastAPI's router); warlog's own: {ours}")
         print("  " + " > ".join(named))
         golden = tmp / "golden.db"
         golden.write_bytes(gzip.decompress((folder / "warlog.db.gz").read_bytes()))

@@ -15,14 +15,17 @@ reached (`assault`) or as the table records, and ends when a side is destroyed o
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
-from warlog.domain.rules.heresy.common import refuse_while_reacting
+from warlog.domain.rules.heresy.common import heresy_step, refuse_while_window
 from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reserves import Reserves
 from warlog.domain.rules.heresy.rout import Rout
@@ -30,8 +33,10 @@ from warlog.domain.rules.heresy.shooting import ATTACK_STEPS
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import RosterReading
-from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
+from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, other
 from warlog.domain.rulings import Refused
+from warlog.domain.state import Frozen, GameState, Status
+from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -40,7 +45,7 @@ FIRST_TURN = Step("movement", "reserves", "order", "CORE.DICE.3", "CORE.DICE.3",
 PHASES = (("movement", "reserves", "HH.MOV.0", "HH.RES.1"), ("movement", "move", "HH.MOV.0", "HH.MOV.1"),
           ("movement", "rout", "HH.MOV.0", "HH.ROUT.1"), ("shooting", None, "CORE.SEQ.1", "HH.MOV.5"),
           ("assault", None, "CORE.SEQ.1", "HH.MOV.5"))
-EXPIRES = {"pinned": "HH.MOV.2", "suppressed": "HH.MOV.3"}  # the rule that names it, cited when it lapses
+EXPIRES: dict[Status, str] = {"pinned": "HH.MOV.2", "suppressed": "HH.MOV.3"}  # the rule that names it, cited when it lapses
 STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MOV.3", "locked_in_combat": "HH.MOV.2",
                "stationary": "HH.MOV.1"}  # a tactical status the table records cites the HH rule it bears on
 
@@ -57,9 +62,9 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
 
     # -- the round -----------------------------------------------------------------------
 
-    def round_layout(self, state: dict[str, Any]) -> list[Step]:
+    def round_layout(self, state: Seen) -> list[Step]:
         """The roll-off for the first turn, then the winner's chosen order (the last one chosen, or A first)."""
-        order = state.get("turn_order") or list(SEATS)
+        order = typed_of(state).turn_order or SEATS
         return [FIRST_TURN] + [Step(phase, sub, "phase", rule, play, active=seat)
                                for seat in order for phase, sub, rule, play in PHASES]
 
@@ -77,10 +82,11 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
     def progress(self, t: Table, step: Step) -> bool:
         return self.close_dead_window(t)
 
-    def step_over(self, state: dict[str, Any], step: Step) -> bool:
+    def step_over(self, state: Seen, step: Step) -> bool:
+        flow = heresy_step(typed_of(state))
         if step.kind == "order":
-            return state["step"]["first"] is not None
-        return bool(state["step"].get("ended", False))
+            return flow.first is not None
+        return bool(flow.ended)
 
     def end_step(self, t: Table, step: Step) -> None:
         if step.name == "move":
@@ -118,56 +124,66 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
     # -- tactical statuses ---------------------------------------------------------------
 
     @staticmethod
-    def turn_stamp(state: dict[str, Any]) -> list[int]:
-        """[battle round, turn]: turn 0 is the roll-off, 1 the first player's turn, 2 the second's."""
-        pos = state["pos"] or 0
-        return [state["battle_round"], 0 if pos == 0 else 1 if pos <= len(PHASES) else 2]
+    def turn_stamp(state: GameState) -> tuple[int, int]:
+        """(battle round, turn): turn 0 is the roll-off, 1 the first player's turn, 2 the second's."""
+        pos = state.pos or 0
+        return (state.battle_round, 0 if pos == 0 else 1 if pos <= len(PHASES) else 2)
 
     def end_of_turn_statuses(self, t: Table, seat: str) -> None:
-        state = t.state
+        state = t.typed
         now = self.turn_stamp(state)
-        for uid, unit in units_of(state, seat):
+        for uid, _ in seat_units(state, seat):
+            unit = t.typed.units[uid]  # as the statuses lost before it left it
             if not alive(unit):
                 continue
             self.change_status(t, uid, "stationary", False, "HH.MOV.1", reason="its turn ended")
             for status, rule in EXPIRES.items():
-                since = unit.get("since", {}).get(status)
-                if status in unit["statuses"] and (since is None or since < now):
+                unit = t.typed.units[uid]
+                since = unit.since.get(status) if unit.since is not None else None
+                if status in unit.statuses and (since is None or since < now):
                     self.change_status(t, uid, status, False, rule,
                                        reason="lapsed at the end of its owner's next turn (convention)")
 
-    @applies("StatusGained")
-    def _gained_since(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        Ruleset._gained(self, state, data, entry)
-        state["units"][data["unit"]].setdefault("since", {})[data["status"]] = self.turn_stamp(state)
+    @evolves("StatusGained")
+    def _gained_since(self, state: GameState, data: Data, entry: Data) -> GameState:
+        state = Ruleset._gained(self, state, data, entry)
+        uid = data["unit"]
+        unit = state.units[uid]
+        since = (unit.since or Frozen()).set(data["status"], self.turn_stamp(state))
+        return state.with_unit(uid, replace(unit, since=since))
 
-    @applies("StatusLost")
-    def _lost_since(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        Ruleset._lost(self, state, data, entry)
-        state["units"][data["unit"]].get("since", {}).pop(data["status"], None)
+    @evolves("StatusLost")
+    def _lost_since(self, state: GameState, data: Data, entry: Data) -> GameState:
+        state = Ruleset._lost(self, state, data, entry)
+        uid = data["unit"]
+        unit = state.units[uid]
+        if unit.since is None or data["status"] not in unit.since:
+            return state
+        return state.with_unit(uid, replace(unit, since=unit.since.without(data["status"])))
 
-    @applies("OrderChosen")
-    def _turn_order(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        Ruleset._order(self, state, data, entry)
-        state["turn_order"] = [data["first"], other(data["first"])]
+    @evolves("OrderChosen")
+    def _turn_order(self, state: GameState, data: Data, entry: Data) -> GameState:
+        state = Ruleset._order(self, state, data, entry)
+        return replace(state, turn_order=(data["first"], other(data["first"])))
 
     # -- reading -------------------------------------------------------------------------
 
-    def step_awaiting(self, state: dict[str, Any], step: Step | None) -> dict[str, Any]:
+    def step_awaiting(self, state: Seen, step: Step | None) -> dict[str, Any]:
         if step is None:
             return {"seat": None, "action": "none"}
-        flow = state["step"]
+        state = typed_of(state)
+        flow = heresy_step(state)
         if step.kind == "order":
-            if flow["winner"] is None:
+            if flow.winner is None:
                 return {"seat": None, "action": "roll_off"}
-            return {"seat": flow["winner"], "action": "choose_order"}
+            return {"seat": flow.winner, "action": "choose_order"}
         active = self.turn_seat(step)  # every step after the roll-off for the first turn is a player's
         reaction = self.awaiting_reaction(state)
         if reaction is not None:
             return reaction
         strikers = self.strikers(state)
         if strikers:
-            return {"seat": state["units"][strikers[0]]["owner"], "action": "strike", "unit": strikers[0],
+            return {"seat": state.units[strikers[0]].owner, "action": "strike", "unit": strikers[0],
                     "rule": "RS.FGT.3"}
         arriving = self.arriving(state, active) if step.name == "reserves" else []
         if arriving:
@@ -177,10 +193,11 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
             return {"seat": active, "action": "fall_back", "unit": falling[0], "rule": "HH.ROUT.2"}
         return super().step_awaiting(state, step)
 
-    def eligible(self, state: dict[str, Any], uid: str) -> bool:
+    def eligible(self, state: Seen, uid: str) -> bool:
         """CONTRACT.md: it may be selected (moved, entered, fallen back, shot, charged, reacted with) now."""
+        state = typed_of(state)
         step = self.step(state)
-        if step is None or state["rolls"]:
+        if step is None or state.rolls:
             return False
         awaiting = self.awaiting(state)
         action = awaiting["action"]
@@ -201,28 +218,29 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
             return self.combat_block(state, uid) is None
         return False
 
-    def play_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[Action]:
-        step = self.step(state)
+    def play_actions(self, state: Seen, seat: str, awaiting: dict[str, Any]) -> list[Action]:
+        typed = typed_of(state)
+        step = self.step(typed)
         action = awaiting["action"]
         if step is None or action == "none":
             return []
         if action == "react":
-            return self.react_actions(state, seat)
+            return self.react_actions(typed, seat)
         if awaiting["seat"] != seat:
             return []
         if action == "enter":
-            return self.enter_actions(state, seat)
+            return self.enter_actions(typed, seat)
         if action == "fall_back":
-            return self.fall_back_actions(state, seat)
+            return self.fall_back_actions(typed, seat)
         if action == "strike":
-            return self.strike_actions(state, seat)
+            return self.strike_actions(typed, seat)
         offered: list[Action] = []
         if step.name == "move":
-            offered += self.move_actions(state, seat)
+            offered += self.move_actions(typed, seat)
         elif step.phase in ("shooting", "assault"):
-            offered += self.combat_actions(state, seat)
+            offered += self.combat_actions(typed, seat)
             if step.phase == "shooting":
-                offered += self.shoot_actions(state, seat)
+                offered += self.shoot_actions(state, seat)  # shooting.py's, which reads the state as it was handed
         return [*offered, self.end_phase_action(step)]
 
     @staticmethod
@@ -236,12 +254,12 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
 
     @handles("end_phase")
     def end_phase(self, t: Table, seat: str, command: cmd.EndPhase) -> None:
-        state = t.state
+        state = t.typed
         step = self.step(state)
         if step is not None and step.kind == "order":
             raise Refused("the battle round begins with the roll-off for the first turn", rule="CORE.DICE.3")
-        refuse_while_reacting(state)
-        if step is not None and seat == step.active and not state["rolls"]:
+        refuse_while_window(state)
+        if step is not None and seat == step.active and not state.rolls:
             if step.name == "reserves" and self.arriving(state, seat):
                 raise Refused(f"{self.arriving(state, seat)[0]} passed its reserve roll: bring it into play first",
                               rule="HH.RES.2")
@@ -254,8 +272,8 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
 
     @handles("set_status")
     def set_status(self, t: Table, seat: str, command: cmd.SetStatus) -> None:
-        unit = t.state["units"][command.unit]
-        if command.status == "routed" and command.value and not any(line.get("Ld") for line in unit["models"]):
+        unit = t.typed.units[command.unit]
+        if command.status == "routed" and command.value and not any(line.Ld for line in unit.models):
             raise Refused(f"{command.unit} has no Leadership to test at the table edge, so it cannot rout",
                           rule="HH.ROUT.3")
         if command.rule is None and command.status in STATUS_RULE:

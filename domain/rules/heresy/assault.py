@@ -23,6 +23,8 @@ in the classic manner of the era, each step citing the shared rule it follows:
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -30,11 +32,14 @@ from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import Data, evolves
 from warlog.domain.rules.heresy.commands import Strike
-from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative
-from warlog.domain.rules.heresy.shooting import Shooting, tables_gap
-from warlog.domain.rules.ruleset import alive, applies, handles, inches
+from warlog.domain.rules.heresy.common import LOCKED, enemies_of, heresy_step, unit_initiative, unit_tables_gap
+from warlog.domain.rules.heresy.shooting import Shooting
+from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
+from warlog.domain.state import Frozen, GameState, HeresyFight, HeresyStep, Unit, Weapon
+from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -42,21 +47,49 @@ if TYPE_CHECKING:
 CHARGE_RANGE = 12  # a 2D6 charge reaches at most 12"
 
 
-def melee_weapons(units: dict[str, Any], uid: str, foe: str) -> list[dict[str, Any]]:
+def melee_weapons(units: Mapping[str, Unit], uid: str, foe: str) -> list[Weapon]:
     """The melee weapons of `uid` the heresy tables can strike `foe` with."""
-    return [w for w in units[uid].get("weapons", []) if w.get("type") == "melee" and tables_gap(units, uid, w, foe) is None]
+    return [w for w in units[uid].weapons if w.type == "melee" and unit_tables_gap(units, uid, w, foe) is None]
 
 
-def rolled_charge_gap(units: dict[str, Any], uid: str, target: str) -> str | None:
+def rolled_charge_gap(units: Mapping[str, Unit], uid: str, target: str) -> str | None:
     """Why a charge by `uid` at `target` cannot be rolled and fought by the service (None: it can)."""
     if not melee_weapons(units, uid, target):
         return f"{uid} has no melee weapon the tables can strike {target} with"
     for unit in (uid, target):
-        if not all(line.get("I") for line in units[unit]["models"]):
+        if not all(line.I for line in units[unit].models):
             return f"{unit} has no Initiative"
-        if not army.leadership(units[unit]):
+        if not army.unit_leadership(units[unit]):
             return f"{unit} has no Leadership to test if it loses"
     return None
+
+
+def foe_of(fight: HeresyFight, uid: str) -> str:
+    """The other unit of the fight."""
+    a, b = fight.units
+    return b if uid == a else a
+
+
+def fight_under_way(state: GameState) -> HeresyFight | None:
+    """The fight being fought in this step (None: none, or it is over)."""
+    fight = heresy_step(state).fight
+    return fight if fight and not fight.over else None
+
+
+def fight_counted(state: GameState, kind: str, data: Data) -> GameState:
+    """The fight's counts after an attack's event: a strike declared in it, the wounds a side caused."""
+    step = heresy_step(state)
+    fight = step.fight
+    if not fight or fight.over or data["attacker"] not in fight.units:
+        return state
+    attacker = data["attacker"]
+    if kind == "AttackDeclared" and data["phase"] == "assault":
+        fight = replace(fight, struck=(*fight.struck, attacker))
+    elif kind == "AttackResolved":
+        fight = replace(fight, caused=fight.caused.set(attacker, fight.caused[attacker] + data["wounds_lost"]))
+    else:
+        return state
+    return replace(state, step=replace(step, fight=fight))
 
 
 class Assault(Shooting):
@@ -64,10 +97,10 @@ class Assault(Shooting):
 
     # -- the charge ---------------------------------------------------------------------------
 
-    def charge_actions(self, state: dict[str, Any], seat: str, ready: list[str]) -> list[Action]:
-        units, offered = state["units"], []
+    def charge_actions(self, state: GameState, seat: str, ready: list[str]) -> list[Action]:
+        units, offered = state.units, []
         for uid in ready:
-            rolled = [f for f in enemies_on_battlefield(state, seat) if rolled_charge_gap(units, uid, f) is None]
+            rolled = [f for f in enemies_of(state, seat) if rolled_charge_gap(units, uid, f) is None]
             if rolled:
                 offered.append(act.action(
                     "select", "HH.MOV.5", f"declare a charge by {uid} at one enemy unit, with the inches measured to "
@@ -78,11 +111,11 @@ class Assault(Shooting):
         return offered
 
     @staticmethod
-    def check_charge(state: dict[str, Any], command: cmd.Select, targets: list[str]) -> None:
+    def check_charge(state: GameState, command: cmd.Select, targets: list[str]) -> None:
         """A charge the service rolls: one target the tables can fight, a distance measured within 12"."""
         if len(targets) != 1:
             raise Malformed("a charge the service rolls names one target unit", field="targets")
-        gap = rolled_charge_gap(state["units"], command.unit, targets[0])
+        gap = rolled_charge_gap(state.units, command.unit, targets[0])
         if gap:
             raise Refused(f"{gap}: declare the charge without a distance and record what happens", rule="HH.MOV.5")
         inches(command.distance, "distance", CHARGE_RANGE)
@@ -99,73 +132,68 @@ class Assault(Shooting):
                                 "reached": reached}, "RS.CHG.2")
         if not reached:
             return
-        units = t.state["units"]
+        units = t.typed.units
         if not (alive(units[uid]) and alive(units[target])):
             return
         for one, foe in ((uid, target), (target, uid)):
             self.change_status(t, one, LOCKED, True, "HH.MOV.2", reason=f"{uid}'s charge reached {target}", foe=foe)
-        steps = sorted({initiative(units[uid]), initiative(units[target])}, reverse=True)
+        units = t.typed.units
+        steps = sorted({unit_initiative(units[uid]), unit_initiative(units[target])}, reverse=True)
         t.emit("FightBegan", {"units": [uid, target], "initiative_steps": steps,
-                              "initiative": {uid: initiative(units[uid]), target: initiative(units[target])}},
+                              "initiative": {uid: unit_initiative(units[uid]),
+                                             target: unit_initiative(units[target])}},
                "RS.FGT.3")
         self.fight_goes_on(t, None)
 
     # -- the fight ----------------------------------------------------------------------------
 
-    @staticmethod
-    def fight(state: dict[str, Any]) -> dict[str, Any] | None:
-        fight = state["step"].get("fight")
-        return fight if fight and not fight["over"] else None
-
-    def strikers(self, state: dict[str, Any]) -> list[str]:
+    def strikers(self, state: GameState) -> list[str]:
         """The units still to strike in the current Initiative step (each once, with a weapon the tables read)."""
-        fight = self.fight(state)
-        if fight is None or fight["step"] is None:
+        fight = fight_under_way(state)
+        if fight is None or fight.step is None:
             return []
-        units = state["units"]
-        return [uid for uid in fight["striking"] if uid not in fight["struck"] and fight["models"].get(uid, 0) > 0
-                and alive(units[self.foe(fight, uid)]) and melee_weapons(units, uid, self.foe(fight, uid))]
+        units = state.units
+        return [uid for uid in fight.striking if uid not in fight.struck and fight.models.get(uid, 0) > 0
+                and alive(units[foe_of(fight, uid)]) and melee_weapons(units, uid, foe_of(fight, uid))]
 
-    @staticmethod
-    def foe(fight: dict[str, Any], uid: str) -> str:
-        pair: list[str] = fight["units"]
-        a, b = pair
-        return b if uid == a else a
-
-    def fight_goes_on(self, t: Table, then: dict[str, Any] | None) -> None:
+    def fight_goes_on(self, t: Table, then: Mapping[str, Any] | None) -> None:
         """After a strike (or as the fight begins): wait for the next striker, open the next Initiative step,
-        or settle the fight."""
-        state = t.state
-        fight = self.fight(state)
-        if fight is None or self.strikers(state):
+        or settle the fight. `then`: the attack's JSON context (None as the fight begins)."""
+        fight = fight_under_way(t.typed)
+        if fight is None or self.strikers(t.typed):
             return
-        units = state["units"]
-        standing = all(alive(units[uid]) for uid in fight["units"])
-        later = [i for i in fight["initiative_steps"] if fight["step"] is None or i < fight["step"]]
+        units = t.typed.units
+        standing = all(alive(units[uid]) for uid in fight.units)
+        later = [i for i in fight.initiative_steps if fight.step is None or i < fight.step]
         while standing and later:
             step = later.pop(0)
-            striking = [uid for uid in fight["units"] if fight["initiative"][uid] == step]
+            striking = [uid for uid in fight.units if fight.initiative[uid] == step]
+            units = t.typed.units
             t.emit("InitiativeStepBegan", {"initiative": step, "striking": striking,
-                                           "models": {uid: units[uid]["models_alive"] for uid in striking}},
+                                           "models": {uid: units[uid].models_alive for uid in striking}},
                    "RS.FGT.3")
-            if self.strikers(state):
+            if self.strikers(t.typed):
                 return
-        self.settle_fight(t, fight)
+        self.settle_fight(t)
 
-    def settle_fight(self, t: Table, fight: dict[str, Any]) -> None:
-        units = t.state["units"]
-        a, b = fight["units"]
-        caused = dict(fight["caused"])
+    def settle_fight(self, t: Table) -> None:
+        fight = fight_under_way(t.typed)
+        if fight is None:
+            raise ValueError("no fight to settle")
+        units = t.typed.units
+        a, b = fight.units
+        caused = dict(fight.caused)
         gone = [uid for uid in (a, b) if not alive(units[uid])]
         loser = None if gone or caused[a] == caused[b] else (a if caused[a] < caused[b] else b)
         t.emit("FightResolved", {"units": [a, b], "wounds_caused": caused, "destroyed": gone, "loser": loser},
                "RS.FGT.3")
         for uid in (a, b):
-            if uid not in gone and self.foe(fight, uid) in gone:
+            if uid not in gone and foe_of(fight, uid) in gone:
                 self.change_status(t, uid, LOCKED, False, "HH.MOV.2", reason="its foe was destroyed")
         if loser is not None:
-            self.request_roll(t, units[loser]["owner"], "fight_leadership", "2D6", "HH.ROUT.3", loser,
-                              ld=army.leadership(units[loser]), foe=self.foe(fight, loser))
+            units = t.typed.units
+            self.request_roll(t, units[loser].owner, "fight_leadership", "2D6", "HH.ROUT.3", loser,
+                              ld=army.unit_leadership(units[loser]), foe=foe_of(fight, loser))
 
     def fight_leadership_rolled(self, t: Table, uid: str, request: dict[str, Any], roll: dict[str, Any]) -> None:
         """HH.ROUT.3's convention for the loser of a fight: 2D6 at most Ld, or Routed and out of the combat."""
@@ -173,64 +201,80 @@ class Assault(Shooting):
         passed = roll["total"] <= ld
         t.emit("LeadershipTested", {"unit": uid, "total": roll["total"], "ld": ld, "passed": passed,
                                     "for": "it lost the fight"}, "HH.ROUT.3")
-        if passed or not alive(t.state["units"][uid]):
+        if passed or not alive(t.typed.units[uid]):
             return
         self.change_status(t, uid, "routed", True, "HH.ROUT.1", reason="it lost the fight and failed its "
                                                                       "Leadership test (convention)")
         self.change_status(t, uid, LOCKED, False, "HH.MOV.2", reason="it is Routed: it falls back")
         self.change_status(t, foe, LOCKED, False, "HH.MOV.2", reason=f"{uid} broke from the fight")
 
-    def strike_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
-        fight = self.fight(state)
+    def strike_actions(self, state: GameState, seat: str) -> list[Action]:
+        fight = fight_under_way(state)
         if fight is None:  # no fight, no strikers
             return []
-        units = state["units"]
-        return [act.action("strike", "RS.FGT.3", f"{uid} strikes {self.foe(fight, uid)} at Initiative "
-                           f"{fight['step']} with {fight['models'][uid]} models, one melee weapon (WS against WS)",
+        units = state.units
+        return [act.action("strike", "RS.FGT.3", f"{uid} strikes {foe_of(fight, uid)} at Initiative "
+                           f"{fight.step} with {fight.models[uid]} models, one melee weapon (WS against WS)",
                            ["unit", "weapon"], unit=act.const(uid),
-                           weapon=act.one_of([w["name"] for w in melee_weapons(units, uid, self.foe(fight, uid))]))
-                for uid in self.strikers(state)[:1] if units[uid]["owner"] == seat]
+                           weapon=act.one_of([w.name for w in melee_weapons(units, uid, foe_of(fight, uid))]))
+                for uid in self.strikers(state)[:1] if units[uid].owner == seat]
 
     @handles("strike")
     def strike(self, t: Table, seat: str, command: Strike) -> None:
-        state = t.state
-        strikers, fight = self.strikers(state), self.fight(state)
-        if state["rolls"] or fight is None or not strikers or command.unit != strikers[0]:  # strikers: in a fight
+        state = t.typed
+        strikers, fight = self.strikers(state), fight_under_way(state)
+        if state.rolls or fight is None or not strikers or command.unit != strikers[0]:  # strikers: in a fight
             raise Refused("no strike is awaited from this unit: a fight strikes in Initiative order"
                           + (f", {strikers[0]} next" if strikers else ""), rule="RS.FGT.3")
-        units = state["units"]
-        if units[command.unit]["owner"] != seat:
-            raise Refused(f"{command.unit} belongs to seat {units[command.unit]['owner']}", rule="RS.FGT.3")
-        foe = self.foe(fight, command.unit)
-        weapon = next((w for w in melee_weapons(units, command.unit, foe) if w["name"] == command.weapon), None)
+        units = state.units
+        if units[command.unit].owner != seat:
+            raise Refused(f"{command.unit} belongs to seat {units[command.unit].owner}", rule="RS.FGT.3")
+        foe = foe_of(fight, command.unit)
+        weapon = next((w for w in melee_weapons(units, command.unit, foe) if w.name == command.weapon), None)
         if weapon is None:
             raise Malformed(f"{command.unit} has no melee weapon {command.weapon!r} the tables read", field="weapon")
-        self.start_attack(t, command.unit, weapon, foe, fight["models"][command.unit], "assault",
+        # the attack driver's (shooting.py's `start_attack`) reads the weapon as the state's JSON
+        self.start_attack(t, command.unit, weapon.to_json(), foe, fight.models[command.unit], "assault",
                           then={"kind": "fight"})
 
     # -- appliers (the attack's own ones call `fight_counts`) ---------------------------------
 
     @staticmethod
-    def fight_counts(state: dict[str, Any], kind: str, data: dict[str, Any]) -> None:
-        fight = state["step"].get("fight")
-        if not fight or fight["over"] or data["attacker"] not in fight["units"]:
-            return
-        if kind == "AttackDeclared" and data["phase"] == "assault":
-            fight["struck"].append(data["attacker"])
-        elif kind == "AttackResolved":
-            fight["caused"][data["attacker"]] += data["wounds_lost"]
+    def fight_counts(state: GameState | dict[str, Any], kind: str, data: Data) -> Any:
+        """The fight's counts after an attack's event (`fight_counted`): given the typed state, the next one.
+        The bridge, until shooting.py's appliers are typed: given the dict view its dict appliers change, the
+        counts are written into it (and None returned), as the hook's dict version did."""
+        if isinstance(state, GameState):
+            return fight_counted(state, kind, data)
+        before = typed_of(state)  # the view's fight: the dict applier changed a unit, not the fight
+        after = fight_counted(before, kind, data)
+        if after is not before:
+            fight = heresy_step(after).fight
+            state["step"]["fight"] = fight.to_json() if fight is not None else None
+        return None
 
-    @applies("FightBegan")
-    def _fight_began(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["fight"] = {"units": data["units"], "initiative_steps": data["initiative_steps"],
-                                  "initiative": data["initiative"], "step": None, "striking": [], "struck": [],
-                                  "models": {}, "caused": {uid: 0 for uid in data["units"]}, "over": False}
+    @evolves("FightBegan")
+    def _fight_began(self, state: GameState, data: Data, entry: Data) -> GameState:
+        fight = HeresyFight(units=tuple(data["units"]), initiative_steps=tuple(data["initiative_steps"]),
+                            initiative=Frozen(data["initiative"]), step=None, striking=(), struck=(),
+                            models=Frozen(), caused=Frozen({uid: 0 for uid in data["units"]}), over=False)
+        return replace(state, step=replace(heresy_step(state), fight=fight))
 
-    @applies("InitiativeStepBegan")
-    def _initiative_step(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["fight"].update(step=data["initiative"], striking=data["striking"], struck=[],
-                                      models=data["models"])
+    @evolves("InitiativeStepBegan")
+    def _initiative_step(self, state: GameState, data: Data, entry: Data) -> GameState:
+        step = heresy_step(state)
+        fight = _fight_of(step)
+        fight = replace(fight, step=data["initiative"], striking=tuple(data["striking"]), struck=(),
+                        models=Frozen(data["models"]))
+        return replace(state, step=replace(step, fight=fight))
 
-    @applies("FightResolved")
-    def _fight_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["fight"]["over"] = True
+    @evolves("FightResolved")
+    def _fight_resolved(self, state: GameState, data: Data, entry: Data) -> GameState:
+        step = heresy_step(state)
+        return replace(state, step=replace(step, fight=replace(_fight_of(step), over=True)))
+
+
+def _fight_of(step: HeresyStep) -> HeresyFight:
+    if step.fight is None:
+        raise ValueError("no fight has begun in this step")
+    return step.fight

@@ -10,24 +10,27 @@ stops a unit Locked in Combat from moving, it does not charge (convention: a cha
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.heresy.assault import CHARGE_RANGE, Assault
 from warlog.domain.rules.heresy.common import (
     LOCKED,
     Block,
-    enemies_on_battlefield,
-    named_enemies,
-    on_battlefield,
-    refuse_while_reacting,
-    rushed_block,
+    enemies_named,
+    enemies_of,
+    refuse_while_window,
+    unit_on_battlefield,
+    unit_rushed_block,
 )
-from warlog.domain.rules.ruleset import alive, applies, handles, inches, units_of
+from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
+from warlog.domain.state import GameState, HeresyTurn
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -39,37 +42,38 @@ NOT_SELECTING = ("HH.MOV.1", "units move with `move` and `enter`; `select` picks
 class Combat(Assault):
     """Mixed into `Heresy`: selecting units to shoot or charge."""
 
-    def combat_block(self, state: dict[str, Any], uid: str) -> Block:
+    def combat_block(self, state: GameState, uid: str) -> Block:
         step = self.step(state)
-        unit = state["units"][uid]
+        unit = state.units[uid]
         if step is None or step.phase not in DOING:
             return NOT_SELECTING
         doing = DOING[step.phase]
-        if unit["owner"] != step.active:
+        if unit.owner != step.active:
             return ("HH.MOV.5", f"it is seat {step.active}'s {step.phase} phase")
         if not alive(unit):
             return ("HH.MOV.5", "the unit is destroyed")
-        if not on_battlefield(unit):
+        if not unit_on_battlefield(unit):
             return ("HH.MOV.5", "it is not on the battlefield")
-        if unit["selected"]:
+        if unit.selected:
             return ("HH.MOV.5", f"it was already selected to {doing} this phase")
-        if doing == "shoot" and not army.ranged_weapons(unit):
+        if doing == "shoot" and not army.unit_ranged_weapons(unit):
             return ("HH.MOV.5", "it has no ranged weapon")
-        if not enemies_on_battlefield(state, unit["owner"]):
+        if not enemies_of(state, unit.owner):
             return ("HH.MOV.5", f"no enemy unit is on the battlefield to {doing} at")
-        if doing == "charge" and LOCKED in unit["statuses"]:
+        if doing == "charge" and LOCKED in unit.statuses:
             return ("HH.MOV.2", "it is Locked in Combat: a charge is a move (convention)")
-        if self.strikers(state):
-            return ("RS.FGT.3", f"the fight goes on: {self.strikers(state)[0]} strikes next")
-        return rushed_block(unit, doing)
+        strikers = self.strikers(state)
+        if strikers:
+            return ("RS.FGT.3", f"the fight goes on: {strikers[0]} strikes next")
+        return unit_rushed_block(unit, doing)
 
-    def combat_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+    def combat_actions(self, state: GameState, seat: str) -> list[Action]:
         step = self.step(state)
-        ready = [uid for uid, _ in units_of(state, seat) if self.combat_block(state, uid) is None]
+        ready = [uid for uid, _ in seat_units(state, seat) if self.combat_block(state, uid) is None]
         if step is None or not ready:
             return []
         doing = DOING[step.phase]
-        targets = act.subset(enemies_on_battlefield(state, seat), 1,
+        targets = act.subset(enemies_of(state, seat), 1,
                              "the enemy units " + ("shot at" if doing == "shoot" else "charged"))
         summary = ("select a unit to shoot and name its targets; then fire each weapon with shoot (the service "
                    "rolls it on the heresy tables; a weapon they cannot read is rolled with free_roll and its "
@@ -82,8 +86,8 @@ class Combat(Assault):
 
     @handles("select")
     def select(self, t: Table, seat: str, command: cmd.Select) -> None:
-        state = t.state
-        refuse_while_reacting(state)
+        state = t.typed
+        refuse_while_window(state)
         step = self.step(state)
         block = self.combat_block(state, command.unit)
         if block or step is None:  # no step: combat_block says NOT_SELECTING
@@ -94,31 +98,29 @@ class Combat(Assault):
                             field="act")
         if not command.targets:
             raise Malformed("name the target units (targets)", field="targets")
-        targets = named_enemies(state, seat, command.targets, "targets")
+        targets = enemies_named(state, seat, command.targets, "targets")
         rolled = step.phase == "assault" and command.distance is not None
         if step.phase == "shooting" and command.distance is not None:
             raise Malformed("a unit selected to shoot gives no distance", field="distance")
         if rolled:
             self.check_charge(state, command, targets)
-        unit = state["units"][command.unit]
-        rule = "HH.RES.3" if unit["turn"].get("arrived") else "HH.MOV.5"
+        turn = HeresyTurn.of(state.units[command.unit].turn)
+        rule = "HH.RES.3" if turn.arrived else "HH.MOV.5"
         kind = "ShootingDeclared" if step.phase == "shooting" else "ChargeDeclared"
         measured = {"distance": inches(command.distance, "distance", CHARGE_RANGE)} if rolled else {}
         t.emit(kind, {"unit": command.unit, "seat": seat, "targets": targets,
-                      "moved": unit["turn"].get("moved") or ("arrived" if unit["turn"].get("arrived") else "none"),
-                      **measured}, rule)
+                      "moved": turn.moved or ("arrived" if turn.arrived else "none"), **measured}, rule)
         if rolled:
             self.roll_charge(t, seat, command, targets[0])
 
-    @applies("ShootingDeclared")
-    def _shooting(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        unit = state["units"][data["unit"]]
-        unit["selected"] = True
-        unit["turn"]["shot"] = True
-        unit["turn"]["targets"] = list(data["targets"])
+    @evolves("ShootingDeclared")
+    def _shooting(self, state: GameState, data: Data, entry: Data) -> GameState:
+        unit = state.units[data["unit"]]
+        turn = replace(HeresyTurn.of(unit.turn), shot=True, targets=tuple(data["targets"]))
+        return state.with_unit(data["unit"], replace(unit, selected=True, turn=turn))
 
-    @applies("ChargeDeclared")
-    def _charge(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        unit = state["units"][data["unit"]]
-        unit["selected"] = True
-        unit["turn"]["charged"] = True
+    @evolves("ChargeDeclared")
+    def _charge(self, state: GameState, data: Data, entry: Data) -> GameState:
+        unit = state.units[data["unit"]]
+        turn = replace(HeresyTurn.of(unit.turn), charged=True)
+        return state.with_unit(data["unit"], replace(unit, selected=True, turn=turn))

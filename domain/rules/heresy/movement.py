@@ -7,27 +7,30 @@ shows it as the distance's `maximum`.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import dice
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.heresy.commands import Move
 from warlog.domain.rules.heresy.common import (
     DANGEROUS_FAILS_ON,
     DIFFICULT_PENALTY,
     Block,
-    allowance,
-    enemies_on_battlefield,
-    initiative,
-    movement,
-    movement_block,
-    refuse_while_reacting,
+    enemies_of,
+    refuse_while_window,
+    unit_allowance,
+    unit_initiative,
+    unit_movement,
+    unit_movement_block,
 )
 from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_field
-from warlog.domain.rules.ruleset import alive, applies, handles, inches, units_of
+from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
+from warlog.domain.state import GameState, HeresyTurn, Unit
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -38,68 +41,48 @@ MOVES = ("normal", "rush", "stationary")
 class Movement(Reactions):
     """Mixed into `Heresy`: the Move sub-phase."""
 
-    def move_block(self, state: dict[str, Any], uid: str) -> Block:
+    def move_block(self, state: GameState, uid: str) -> Block:
         """May this unit make its move now? HH.MOV.1 (once, its owner's), HH.RES.3, HH.MOV.2."""
         step = self.step(state)
-        unit = state["units"][uid]
+        unit = state.units[uid]
         if step is None or step.name != "move":
             return ("HH.MOV.1", "units move in the Move sub-phase")
-        if unit["owner"] != step.active:
+        if unit.owner != step.active:
             return ("HH.MOV.1", f"it is seat {step.active}'s Move sub-phase")
         if not alive(unit):
             return ("HH.MOV.1", "the unit is destroyed")
-        if unit["turn"].get("arrived"):
+        if HeresyTurn.of(unit.turn).arrived:
             return ("HH.RES.3", "it arrived from reserves this turn: it does not move a second time")
-        if unit.get("in_reserves"):
+        if unit.in_reserves:
             return ("HH.RES.1", "it is in reserves")
-        if unit.get("embarked_in"):
-            return ("HH.MOV.1", f"it is embarked in {unit['embarked_in']}")
-        if unit["selected"]:
+        if unit.embarked_in:
+            return ("HH.MOV.1", f"it is embarked in {unit.embarked_in}")
+        if unit.selected:
             return ("HH.MOV.1", "it has already moved this sub-phase")
-        return movement_block(unit)
+        return unit_movement_block(unit)
 
-    def move_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
-        ready = [uid for uid, _ in units_of(state, seat) if self.move_block(state, uid) is None]
+    def move_actions(self, state: GameState, seat: str) -> list[Action]:
+        ready = [uid for uid, _ in seat_units(state, seat) if self.move_block(state, uid) is None]
         if not ready:
             return []
         offered = [act.action("move", "HH.MOV.1", "leave a unit Stationary (pivoting on the spot only is "
                               "Stationary)", ["unit", "move"], unit=act.one_of(ready), move=act.const("stationary"))]
-        enemies = enemies_on_battlefield(state, seat)
+        enemies = enemies_of(state, seat)
         for uid in ready:
-            unit = state["units"][uid]
-            models = min(unit["models_alive"], dice.MAX_DICE)  # one test per model, in one roll
-            for move in ("normal", "rush"):
-                for difficult in (False, True):
-                    most = allowance(unit, move == "rush", difficult)
-                    fields: dict[str, Any] = {
-                        "unit": act.const(uid), "move": act.const(move), "difficult": act.const(difficult),
-                        "distance": act.number(0, most, move_description(unit, move, difficult, most)),
-                        "dangerous": act.integer(0, models, "models that moved through dangerous terrain: each "
-                                                            "tests, removed on a 1"),
-                        "coherency_lost": act.boolean("attested: the unit genuinely cannot end in coherency (it "
-                                                      "gains Suppressed)"),
-                    }
-                    if enemies:
-                        fields["near"] = near_field(enemies)
-                    summary = (f"{'rush' if move == 'rush' else 'move'} {uid} up to {most}\""
-                               + (" through difficult terrain" if difficult else "")
-                               + (": no shooting or charging this turn" if move == "rush" else ""))
-                    offered.append(act.action("move", "HH.MOV.5" if move == "rush" else "HH.MOV.1", summary,
-                                              ["unit", "move", "distance", *(["difficult"] if difficult else [])],
-                                              **fields))
+            offered += _move_offers(uid, state.units[uid], enemies)
         return offered
 
     @handles("move")
     def move_unit(self, t: Table, seat: str, command: Move) -> None:
-        state = t.state
+        state = t.typed
         uid = command.unit
-        refuse_while_reacting(state)
+        refuse_while_window(state)
         block = self.move_block(state, uid)
         if block:
             raise Refused(block[1], rule=block[0])
         if command.move not in MOVES:
             raise Malformed(f"move is one of {', '.join(MOVES)}", field="move")
-        unit = state["units"][uid]
+        unit = state.units[uid]
         if command.move == "stationary":
             t.emit("UnitMoved", {"unit": uid, "seat": seat, "move": "stationary"}, "HH.MOV.1")
             self.change_status(t, uid, "stationary", True, "HH.MOV.1", reason="it remained stationary")
@@ -108,12 +91,12 @@ class Movement(Reactions):
             raise Malformed("a move gives the inches moved (distance)", field="distance")
         distance = inches(command.distance, "distance", 1000)
         rush = command.move == "rush"
-        most = allowance(unit, rush, bool(command.difficult))
+        most = unit_allowance(unit, rush, bool(command.difficult))
         if Decimal(distance) > most:
             rule = "HH.MOV.4" if command.difficult and Decimal(distance) <= most + DIFFICULT_PENALTY else \
                 "HH.MOV.5" if rush else "HH.MOV.1"
             raise Refused(f"{uid} may move at most {most}\" this way, not {distance}\"", rule=rule)
-        most_tests = min(unit["models_alive"], dice.MAX_DICE)
+        most_tests = min(unit.models_alive, dice.MAX_DICE)
         if type(command.dangerous) is not int or not 0 <= command.dangerous <= most_tests:
             raise Malformed(f"dangerous: 0..{most_tests} models", field="dangerous")
         near = checked_near(state, seat, command.near)
@@ -133,29 +116,54 @@ class Movement(Reactions):
         failed = sum(1 for face in roll["faces"] if face <= DANGEROUS_FAILS_ON)
         t.emit("DangerousTerrainTested", {"unit": uid, "tests": len(roll["faces"]), "failed": failed,
                                           "fails_on": DANGEROUS_FAILS_ON}, "HH.MOV.4")
-        unit = t.state["units"][uid]
+        unit = t.typed.units[uid]
         if failed and alive(unit):
-            self.casualties(t, uid, min(failed, unit["models_alive"]), 0, "HH.MOV.4",
+            self.casualties(t, uid, min(failed, unit.models_alive), 0, "HH.MOV.4",
                             reason="failed a dangerous terrain test")
 
     def stationary_at_end_of_move(self, t: Table, seat: str) -> None:
         """HH.MOV.1: a unit on the battlefield that did not move (and will not fall back) is Stationary."""
-        for uid, unit in units_of(t.state, seat):
-            turn = unit["turn"]
-            if alive(unit) and not unit.get("in_reserves") and not unit.get("embarked_in") \
-                    and not unit["selected"] and not turn.get("arrived") and "routed" not in unit["statuses"]:
+        for uid, unit in seat_units(t.typed, seat):  # a Stationary gained changes no other unit
+            if alive(unit) and not unit.in_reserves and not unit.embarked_in and not unit.selected \
+                    and not HeresyTurn.of(unit.turn).arrived and "routed" not in unit.statuses:
                 self.change_status(t, uid, "stationary", True, "HH.MOV.1", reason="it did not move")
 
-    @applies("UnitMoved")
-    def _moved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        unit = state["units"][data["unit"]]
-        unit["selected"] = True
-        unit["turn"]["moved"] = data["move"]
+    @evolves("UnitMoved")
+    def _moved(self, state: GameState, data: Data, entry: Data) -> GameState:
+        unit = state.units[data["unit"]]
+        turn = replace(HeresyTurn.of(unit.turn), moved=data["move"])
         if data["move"] == "rush":
-            unit["turn"]["rushed"] = True
+            turn = replace(turn, rushed=True)
+        return state.with_unit(data["unit"], replace(unit, selected=True, turn=turn))
 
 
-def move_description(unit: dict[str, Any], move: str, difficult: bool, most: int) -> str:
-    parts = [f"M {movement(unit)}"] + ([f"I {initiative(unit)}"] if move == "rush" else [])
+def _move_offers(uid: str, unit: Unit, enemies: list[str]) -> list[Action]:
+    """A unit's normal moves and rushes, each in the open or through difficult terrain."""
+    offered = []
+    models = min(unit.models_alive, dice.MAX_DICE)  # one test per model, in one roll
+    for move in ("normal", "rush"):
+        for difficult in (False, True):
+            most = unit_allowance(unit, move == "rush", difficult)
+            fields: dict[str, Any] = {
+                "unit": act.const(uid), "move": act.const(move), "difficult": act.const(difficult),
+                "distance": act.number(0, most, move_description(unit, move, difficult, most)),
+                "dangerous": act.integer(0, models, "models that moved through dangerous terrain: each "
+                                                    "tests, removed on a 1"),
+                "coherency_lost": act.boolean("attested: the unit genuinely cannot end in coherency (it "
+                                              "gains Suppressed)"),
+            }
+            if enemies:
+                fields["near"] = near_field(enemies)
+            summary = (f"{'rush' if move == 'rush' else 'move'} {uid} up to {most}\""
+                       + (" through difficult terrain" if difficult else "")
+                       + (": no shooting or charging this turn" if move == "rush" else ""))
+            offered.append(act.action("move", "HH.MOV.5" if move == "rush" else "HH.MOV.1", summary,
+                                      ["unit", "move", "distance", *(["difficult"] if difficult else [])],
+                                      **fields))
+    return offered
+
+
+def move_description(unit: Unit, move: str, difficult: bool, most: int) -> str:
+    parts = [f"M {unit_movement(unit)}"] + ([f"I {unit_initiative(unit)}"] if move == "rush" else [])
     text = " + ".join(parts) + (f" - {DIFFICULT_PENALTY} difficult terrain" if difficult else "")
     return f"inches moved, at most {most}\" ({text})"

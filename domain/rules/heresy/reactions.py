@@ -19,28 +19,37 @@ battlefield, not Locked in Combat, with ranged weapons (a vehicle only with DEFE
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from warlog.domain import army
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.heresy.commands import React
 from warlog.domain.rules.heresy.common import (
+    FACINGS,
     KIND_RULE,
     LOCKED,
     REACTION_RANGE,
     Block,
-    initiative,
-    is_vehicle,
-    movement_block,
-    named_enemies,
-    on_battlefield,
-    reaction_seat,
-    reaction_window,
+    enemies_named,
+    facing_checked,
+    heresy_step,
+    open_window,
+    reacting_seat,
+    unit_has_facings,
+    unit_initiative,
+    unit_movement_block,
+    unit_on_battlefield,
+    unit_tables_gap,
 )
-from warlog.domain.rules.heresy.shooting import FACINGS, Shooting, has_facings, tables_gap
-from warlog.domain.rules.ruleset import alive, applies, handles, inches, units_of
+from warlog.domain.rules.heresy.shooting import Shooting
+from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
+from warlog.domain.state import GameState, HeresyTurn, Unit, Weapon, Window
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -48,12 +57,17 @@ if TYPE_CHECKING:
 DIRECTIONS = ("toward", "away")
 
 
-def snap_weapons(unit: dict[str, Any]) -> list[str]:
+def snap_weapons(unit: Unit) -> list[str]:
     """HH.RES.4: the ranged weapons a unit may fire snap shots with (a vehicle: its DEFENSIVE ones only)."""
-    ranged = [w for w in unit.get("weapons", []) if w.get("type") == "ranged"]
-    if is_vehicle(unit):
-        ranged = [w for w in ranged if "DEFENSIVE" in {k.upper() for k in w.get("keywords", [])}]
-    return list(dict.fromkeys(w["name"] for w in ranged))
+    ranged = [w for w in unit.weapons if w.type == "ranged"]
+    if army.unit_is_vehicle(unit):
+        ranged = [w for w in ranged if "DEFENSIVE" in {k.upper() for k in w.keywords}]
+    return list(dict.fromkeys(w.name for w in ranged))
+
+
+def ranged_weapon(unit: Unit, name: str) -> Weapon:
+    """The unit's (first) ranged weapon of that name."""
+    return next(w for w in unit.weapons if w.name == name and w.type == "ranged")
 
 
 def near_field(enemies: list[str]) -> dict[str, Any]:
@@ -61,117 +75,127 @@ def near_field(enemies: list[str]) -> dict[str, Any]:
     return act.subset(enemies, 0, f"enemy units within {REACTION_RANGE}\" of it at the end of its move: each may react")
 
 
-def checked_near(state: dict[str, Any], seat: str, near: Any) -> list[str]:
-    return named_enemies(state, seat, near, "near")
+def checked_near(state: GameState, seat: str, near: Iterable[str]) -> list[str]:
+    return enemies_named(state, seat, near, "near")
 
 
 class Reactions(Shooting):
     """Mixed into `Heresy`: opening, offering and answering reaction windows (snap shots are `Shooting`'s attacks;
-    the window open now is `common.reaction_window`, which every part that must wait for it reads)."""
+    the window open now is `common.open_window`, which every part that must wait for it reads)."""
 
-    def reaction_block(self, state: dict[str, Any], uid: str, kind: str, against: str) -> Block:
-        unit = state["units"][uid]
+    def reaction_block(self, state: GameState, uid: str, kind: str, against: str) -> Block:
+        unit = state.units[uid]
         rule = KIND_RULE[kind]
-        if unit["owner"] != reaction_seat(state):
+        if unit.owner != reacting_seat(state):
             return ("HH.REACT.1", "no reaction on your own turn: reactions are made in the opponent's turn")
-        if not on_battlefield(unit):
+        if not unit_on_battlefield(unit):
             return (rule, "it is not on the battlefield")
-        if unit["turn"].get("reacted"):
+        if HeresyTurn.of(unit.turn).reacted:
             return (rule, "it has already reacted this battle round")
-        if not on_battlefield(state["units"][against]):
+        if not unit_on_battlefield(state.units[against]):
             return (rule, f"{against} is no longer on the battlefield")
         if kind == "move":
-            return movement_block(unit)
-        if LOCKED in unit["statuses"]:
+            return unit_movement_block(unit)
+        if LOCKED in unit.statuses:
             return (rule, "it is Locked in Combat")
         if not snap_weapons(unit):
             return (rule, "it has no weapon to fire snap shots with" + (" (a vehicle fires only DEFENSIVE weapons)"
-                                                                          if is_vehicle(unit) else ""))
+                                                                          if army.unit_is_vehicle(unit) else ""))
         return None
 
-    def snap_shooters(self, state: dict[str, Any], against: str) -> list[str]:
-        seat = reaction_seat(state)
+    def snap_shooters(self, state: GameState, against: str) -> list[str]:
+        seat = reacting_seat(state)
         if seat is None:
             return []
-        return [uid for uid, _ in units_of(state, seat) if self.reaction_block(state, uid, "snap_shots", against) is None]
+        return [uid for uid, _ in seat_units(state, seat)
+                if self.reaction_block(state, uid, "snap_shots", against) is None]
 
     def offer_reaction(self, t: Table, uid: str, against: str) -> None:
         """HH.REACT.1: an enemy unit ended its move within 12" of `uid`."""
-        unit = t.state["units"][uid]
-        if self.reaction_block(t.state, uid, "move", against) is None:
-            t.emit("ReactionOffered", {"kind": "move", "unit": uid, "against": against, "seat": unit["owner"],
-                                       "up_to": initiative(unit)}, "HH.REACT.1")
+        state = t.typed
+        unit = state.units[uid]
+        if self.reaction_block(state, uid, "move", against) is None:
+            t.emit("ReactionOffered", {"kind": "move", "unit": uid, "against": against, "seat": unit.owner,
+                                       "up_to": unit_initiative(unit)}, "HH.REACT.1")
 
     def offer_snap_shots(self, t: Table, against: str) -> None:
         """HH.RES.4: a unit entered play; a nearby enemy unit may make snap shots at it."""
-        if self.snap_shooters(t.state, against):
+        state = t.typed
+        if self.snap_shooters(state, against):
             t.emit("ReactionOffered", {"kind": "snap_shots", "unit": None, "against": against,
-                                       "seat": reaction_seat(t.state)}, "HH.RES.4")
+                                       "seat": reacting_seat(state)}, "HH.RES.4")
 
     def close_dead_window(self, t: Table) -> bool:
         """A window nobody can answer any more closes by itself (the `progress` hook)."""
-        window = reaction_window(t.state)
+        state = t.typed
+        window = open_window(state)
         if window is None:
             return False
-        if window["kind"] == "move":
-            block = self.reaction_block(t.state, window["unit"], "move", window["against"])
+        if window.kind == "move":
+            block = self.reaction_block(state, _window_unit(window), "move", window.against)
         else:
-            block = None if self.snap_shooters(t.state, window["against"]) else \
+            block = None if self.snap_shooters(state, window.against) else \
                 (KIND_RULE["snap_shots"], "no unit can fire snap shots at it any more")
         if block is None:
             return False
         t.emit("ReactionDeclined", {**_ids(window), "reason": block[1]}, block[0], by=None)
         return True
 
-    def awaiting_reaction(self, state: dict[str, Any]) -> dict[str, Any] | None:
-        window = reaction_window(state)
+    def awaiting_reaction(self, state: GameState) -> dict[str, Any] | None:
+        window = open_window(state)
         if window is None:
             return None
-        return {"seat": window["seat"], "action": "react", "reaction": window["kind"], "unit": window["unit"],
-                "against": window["against"], "rule": KIND_RULE[window["kind"]]}
+        return {"seat": window.seat, "action": "react", "reaction": window.kind, "unit": window.unit,
+                "against": window.against, "rule": KIND_RULE[window.kind]}
 
-    def react_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
-        window = reaction_window(state)
-        if window is None or window["seat"] != seat:
+    def react_actions(self, state: GameState, seat: str) -> list[Action]:
+        window = open_window(state)
+        if window is None or window.seat != seat:
             return []
-        against, rule = window["against"], KIND_RULE[window["kind"]]
+        against, rule = window.against, KIND_RULE[window.kind]
         offered = []
-        if window["kind"] == "move":
-            uid = window["unit"]
-            most = initiative(state["units"][uid])
+        if window.kind == "move":
+            uid = _window_unit(window)
+            most = unit_initiative(state.units[uid])
             offered.append(act.action(
                 "react", rule, f"react with {uid}: move up to {most}\" (its Initiative) toward or away from {against}",
                 ["unit", "direction", "distance"], unit=act.const(uid), act=act.const(True),
                 move=act.one_of(["normal"], "a reaction is never a rush"), direction=act.one_of(DIRECTIONS),
                 distance=act.number(0, most, f"inches moved, at most {most}\" (I)")))
         else:
-            vehicle = has_facings(state["units"][against])
-            fields = {"facing": act.one_of(FACINGS, "the armour facing hit (attested)")} if vehicle else {}
-            for uid in self.snap_shooters(state, against):
-                names = snap_weapons(state["units"][uid])
-                rolled = [n for n in names if self.snap_resolvable(state, uid, n, against)]
-                how = ("the service rolls " + ", ".join(rolled) + " on the heresy tables, hitting on 6s"
-                       if rolled else "")
-                table = [n for n in names if n not in rolled]
-                how += ("; " if how and table else "") + (
-                    "the table rolls " + ", ".join(table) + " with free_roll and records the casualties" if table else "")
-                offered.append(act.action(
-                    "react", rule, f"snap shots from {uid} at {against}, which entered play (attested: nearby): {how}",
-                    ["unit", "weapons", *fields], unit=act.const(uid), act=act.const(True),
-                    weapons=act.subset(names, 1, "the weapons fired"), **fields))
+            offered += self._snap_offers(state, rule, against)
         offered.append(act.action("react", rule, f"decline the reaction to {against}", ["act"], act=act.const(False)))
+        return offered
+
+    def _snap_offers(self, state: GameState, rule: str, against: str) -> list[Action]:
+        """Snap shots at a unit entering play: one action for each unit that may fire them."""
+        vehicle = unit_has_facings(state.units[against])
+        fields = {"facing": act.one_of(FACINGS, "the armour facing hit (attested)")} if vehicle else {}
+        offered = []
+        for uid in self.snap_shooters(state, against):
+            names = snap_weapons(state.units[uid])
+            rolled = [n for n in names if self.snap_resolvable(state, uid, n, against)]
+            how = ("the service rolls " + ", ".join(rolled) + " on the heresy tables, hitting on 6s"
+                   if rolled else "")
+            table = [n for n in names if n not in rolled]
+            how += ("; " if how and table else "") + (
+                "the table rolls " + ", ".join(table) + " with free_roll and records the casualties" if table else "")
+            offered.append(act.action(
+                "react", rule, f"snap shots from {uid} at {against}, which entered play (attested: nearby): {how}",
+                ["unit", "weapons", *fields], unit=act.const(uid), act=act.const(True),
+                weapons=act.subset(names, 1, "the weapons fired"), **fields))
         return offered
 
     @handles("react")
     def react(self, t: Table, seat: str, command: React) -> None:
-        state = t.state
-        if seat == state.get("active_seat"):
+        state = t.typed
+        if seat == state.active_seat:
             raise Refused("no reaction on your own turn: reactions are made in the opponent's turn",
                           rule="HH.REACT.1")
-        window = reaction_window(state)
-        if window is None or window["seat"] != seat:
+        window = open_window(state)
+        if window is None or window.seat != seat:
             raise Refused("no reaction is offered to you now", rule="HH.REACT.1")
-        rule = KIND_RULE[window["kind"]]
+        rule = KIND_RULE[window.kind]
         if command.move == "rush":
             raise Refused("a unit never rushes in a reaction", rule="HH.MOV.5")
         if command.move != "normal":
@@ -181,73 +205,90 @@ class Reactions(Shooting):
             return
         if command.unit is None:
             raise Malformed("a reaction names the unit that reacts", field="unit")
-        if window["kind"] == "move":
+        if window.kind == "move":
             self._reaction_move(t, seat, command, window)
         else:
             self._snap_shots(t, seat, command.unit, command, window)
 
-    def _reaction_move(self, t: Table, seat: str, command: React, window: dict[str, Any]) -> None:
-        uid = window["unit"]
+    def _reaction_move(self, t: Table, seat: str, command: React, window: Window) -> None:
+        uid = _window_unit(window)
         if command.unit != uid:
-            raise Refused(f"the reaction offered is {uid}'s, to {window['against']}", rule="HH.REACT.1")
+            raise Refused(f"the reaction offered is {uid}'s, to {window.against}", rule="HH.REACT.1")
         if command.direction not in DIRECTIONS:
             raise Malformed("direction is toward or away", field="direction")
         if command.distance is None:
             raise Malformed("a reaction move gives the inches moved (distance)", field="distance")
         distance = inches(command.distance, "distance", 1000)
-        most = initiative(t.state["units"][uid])
+        most = unit_initiative(t.typed.units[uid])
         if Decimal(distance) > most:
             raise Refused(f"a reaction moves at most the unit's Initiative, {most}\"", rule="HH.REACT.1")
         t.emit("ReactionMade", {**_ids(window), "direction": command.direction, "distance": distance,
                                 "up_to": most, "attested_by": seat}, "HH.REACT.1")
 
-    def _snap_shots(self, t: Table, seat: str, uid: str, command: React, window: dict[str, Any]) -> None:
-        state = t.state
-        block = self.reaction_block(state, uid, "snap_shots", window["against"])
+    def _snap_shots(self, t: Table, seat: str, uid: str, command: React, window: Window) -> None:
+        state = t.typed
+        block = self.reaction_block(state, uid, "snap_shots", window.against)
         if block:
             raise Refused(block[1], rule=block[0])
         weapons = list(dict.fromkeys(command.weapons))
-        allowed = snap_weapons(state["units"][uid])
+        allowed = snap_weapons(state.units[uid])
         if not weapons or any(name not in allowed for name in weapons):
             raise Refused(f"{uid} fires snap shots with some of: {', '.join(allowed)}", rule="HH.RES.4")
-        against = window["against"]
-        facing = self.checked_facing(state["units"][against], command.facing)
+        against = window.against
+        facing = facing_checked(state.units[against], command.facing)
         t.emit("ReactionMade", {**_ids(window), "unit": uid, "weapons": weapons, "facing": facing,
                                 "attested_by": seat}, "HH.RES.4")
         rolled = [n for n in weapons if self.snap_resolvable(state, uid, n, against)]
         self.next_snap_shot(t, {"kind": "snap_shots", "unit": uid, "against": against, "facing": facing,
                                 "weapons": rolled})
 
-    def snap_resolvable(self, state: dict[str, Any], uid: str, name: str, against: str) -> bool:
-        weapon = next(w for w in state["units"][uid]["weapons"] if w["name"] == name and w.get("type") == "ranged")
-        return tables_gap(state["units"], uid, weapon, against) is None
+    @staticmethod
+    def snap_resolvable(state: GameState, uid: str, name: str, against: str) -> bool:
+        return unit_tables_gap(state.units, uid, ranged_weapon(state.units[uid], name), against) is None
 
-    def next_snap_shot(self, t: Table, then: dict[str, Any]) -> None:
+    def next_snap_shot(self, t: Table, then: Mapping[str, Any]) -> None:
         """HH.RES.4: the snap shots' weapons one after another through the attack module (6s to hit), while
-        the shooter and the unit that entered play stand."""
-        units = t.state["units"]
+        the shooter and the unit that entered play stand. `then`: the attack's JSON context (what follows it)."""
+        units = t.typed.units
         uid, against = then["unit"], then["against"]
-        if not then["weapons"] or not alive(units[uid]) or not on_battlefield(units[against]):
+        if not then["weapons"] or not alive(units[uid]) or not unit_on_battlefield(units[against]):
             return
         name, rest = then["weapons"][0], then["weapons"][1:]
-        weapon = next(w for w in units[uid]["weapons"] if w["name"] == name and w.get("type") == "ranged")
-        self.start_attack(t, uid, weapon, against, units[uid]["models_alive"], "snap_shots", then["facing"],
+        weapon = ranged_weapon(units[uid], name).to_json()  # the attack driver's (shooting.py) reads it as JSON
+        self.start_attack(t, uid, weapon, against, units[uid].models_alive, "snap_shots", then["facing"],
                           snap_shots=True, then={**then, "weapons": rest})
 
-    @applies("ReactionOffered")
-    def _offered(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"].setdefault("windows", []).append(
-            {"kind": data["kind"], "unit": data["unit"], "against": data["against"], "seat": data["seat"]})
+    @evolves("ReactionOffered")
+    def _offered(self, state: GameState, data: Data, entry: Data) -> GameState:
+        step = heresy_step(state)
+        window = Window(kind=data["kind"], unit=data["unit"], against=data["against"], seat=data["seat"])
+        return replace(state, step=replace(step, windows=(*(step.windows or ()), window)))
 
-    @applies("ReactionMade")
-    def _made(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["windows"].pop(0)
-        state["units"][data["unit"]]["turn"]["reacted"] = True
+    @evolves("ReactionMade")
+    def _made(self, state: GameState, data: Data, entry: Data) -> GameState:
+        state = _window_closed(state)
+        unit = state.units[data["unit"]]
+        return state.with_unit(data["unit"], replace(unit, turn=replace(HeresyTurn.of(unit.turn), reacted=True)))
 
-    @applies("ReactionDeclined")
-    def _declined(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["windows"].pop(0)
+    @evolves("ReactionDeclined")
+    def _declined(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return _window_closed(state)
 
 
-def _ids(window: dict[str, Any]) -> dict[str, Any]:
-    return {"kind": window["kind"], "unit": window["unit"], "against": window["against"], "seat": window["seat"]}
+def _window_closed(state: GameState) -> GameState:
+    """The window open now answered: the next one waiting opens."""
+    step = heresy_step(state)
+    if not step.windows:
+        raise ValueError("no reaction window is open")
+    return replace(state, step=replace(step, windows=step.windows[1:]))
+
+
+def _window_unit(window: Window) -> str:
+    """The unit a reaction move is offered to (a move's window always names it)."""
+    if window.unit is None:
+        raise ValueError(f"a {window.kind} window names no unit")
+    return window.unit
+
+
+def _ids(window: Window) -> dict[str, Any]:
+    return {"kind": window.kind, "unit": window.unit, "against": window.against, "seat": window.seat}

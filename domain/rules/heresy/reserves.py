@@ -1,23 +1,26 @@
 """The Reserves sub-phase (HH.RES.1-3): reserve rolls, then each arriving unit enters play."""
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.heresy.commands import Enter
 from warlog.domain.rules.heresy.common import (
     RESERVES_ON,
-    allowance,
-    enemies_on_battlefield,
-    initiative,
-    movement,
-    refuse_while_reacting,
+    enemies_of,
+    refuse_while_window,
+    unit_allowance,
+    unit_initiative,
+    unit_movement,
 )
 from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_field
-from warlog.domain.rules.ruleset import alive, applies, handles, inches, units_of
+from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
+from warlog.domain.state import GameState, HeresyTurn
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -28,8 +31,9 @@ class Reserves(Reactions):
 
     def begin_reserves(self, t: Table, seat: str) -> None:
         """HH.RES.1: each unit in reserves rolls a D6; CORE.OFF.1-style, embarked units come with their transport."""
-        for uid, unit in units_of(t.state, seat):
-            if unit.get("in_reserves") and alive(unit) and not unit.get("embarked_in"):
+        for uid, _ in seat_units(t.typed, seat):
+            unit = t.typed.units[uid]  # as the rolls before it left it
+            if unit.in_reserves and alive(unit) and not unit.embarked_in:
                 self.request_roll(t, seat, "reserve", "D6", "HH.RES.1", uid)
 
     def reserve_rolled(self, t: Table, uid: str, roll: dict[str, Any]) -> None:
@@ -38,27 +42,27 @@ class Reserves(Reactions):
                {"unit": uid, "total": roll["total"], "needed": RESERVES_ON}, "HH.RES.1")
 
     @staticmethod
-    def arriving(state: dict[str, Any], seat: str) -> list[str]:
+    def arriving(state: GameState, seat: str) -> list[str]:
         """Units that passed their reserve roll and wait to be placed (HH.RES.2)."""
-        return [uid for uid, unit in units_of(state, seat) if unit.get("arriving") and alive(unit)]
+        return [uid for uid, unit in seat_units(state, seat) if unit.arriving and alive(unit)]
 
-    def enter_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+    def enter_actions(self, state: GameState, seat: str) -> list[Action]:
         offered = []
         for uid in self.arriving(state, seat):
-            unit = state["units"][uid]
-            removed = act.integer(0, unit["models_alive"] - 1, "models that cannot enter in coherency: removed "
-                                                                "as casualties")
+            unit = state.units[uid]
+            removed = act.integer(0, unit.models_alive - 1, "models that cannot enter in coherency: removed "
+                                                            "as casualties")
             edge = {**act.const(True), "description": "attested: the first model is placed on a point of your "
                                                       "deployment zone's table edge"}
             offered.append(act.action("enter", "HH.RES.2", f"bring {uid} into play from your deployment zone's edge "
                                       "(it may shoot and charge this turn)", ["unit", "from_edge"],
                                       unit=act.const(uid), from_edge=edge, removed=removed, rush=act.const(False)))
-            most = allowance(unit, rush=True, difficult=False)
-            enemies = enemies_on_battlefield(state, seat)
+            most = unit_allowance(unit, rush=True, difficult=False)
+            enemies = enemies_of(state, seat)
             offered.append(act.action(
-                "enter", "HH.MOV.5", f"bring {uid} into play and rush up to {most}\" (M {movement(unit)} + I "
-                f"{initiative(unit)}): it can neither shoot nor charge this turn", ["unit", "from_edge", "rush",
-                                                                                    "distance"],
+                "enter", "HH.MOV.5", f"bring {uid} into play and rush up to {most}\" (M {unit_movement(unit)} + I "
+                f"{unit_initiative(unit)}): it can neither shoot nor charge this turn", ["unit", "from_edge", "rush",
+                                                                                          "distance"],
                 unit=act.const(uid), from_edge=edge, removed=removed, rush=act.const(True),
                 distance=act.number(0, most, f"inches rushed, at most {most}\""),
                 near=near_field(enemies) if enemies else None))
@@ -66,22 +70,22 @@ class Reserves(Reactions):
 
     @handles("enter")
     def enter_play(self, t: Table, seat: str, command: Enter) -> None:
-        state = t.state
+        state = t.typed
         step = self.step(state)
         uid = command.unit
         if step is None or step.name != "reserves" or step.active is None:
             raise Refused("units enter play in their owner's Reserves sub-phase", rule="HH.RES.2")
-        refuse_while_reacting(state)
+        refuse_while_window(state)
         if seat != step.active:
             raise Refused(f"it is seat {step.active}'s Reserves sub-phase", rule="HH.RES.2")
-        unit = state["units"][uid]
-        if unit["owner"] != seat or not unit.get("arriving") or not alive(unit):
+        unit = state.units[uid]
+        if unit.owner != seat or not unit.arriving or not alive(unit):
             raise Refused(f"{uid} has not passed a reserve roll this turn", rule="HH.RES.1")
         if command.from_edge is not True:
             raise Refused("an arriving unit enters from a point on its deployment zone's table edge "
                           "(from_edge: true)", rule="HH.RES.2")
-        if type(command.removed) is not int or not 0 <= command.removed < unit["models_alive"]:
-            raise Malformed(f"removed: 0..{unit['models_alive'] - 1} models (the first model is always placed)",
+        if type(command.removed) is not int or not 0 <= command.removed < unit.models_alive:
+            raise Malformed(f"removed: 0..{unit.models_alive - 1} models (the first model is always placed)",
                             field="removed")
         data: dict[str, Any] = {"unit": uid, "seat": seat, "from_edge": True, "removed": command.removed,
                                 "rush": bool(command.rush)}
@@ -89,7 +93,7 @@ class Reserves(Reactions):
             if command.distance is None:
                 raise Malformed("a rush gives the inches moved (distance)", field="distance")
             data["distance"] = inches(command.distance, "distance", 1000)
-            data["allowance"] = allowance(unit, rush=True, difficult=False)
+            data["allowance"] = unit_allowance(unit, rush=True, difficult=False)
             if Decimal(data["distance"]) > data["allowance"]:
                 raise Refused(f"a rush moves at most M + I = {data['allowance']}\"", rule="HH.MOV.5")
             data["near"] = checked_near(state, seat, command.near)
@@ -103,8 +107,10 @@ class Reserves(Reactions):
         for target in data.get("near", ()):  # a rush is a move: HH.REACT.1 as for any other
             self.offer_reaction(t, target, against=uid)
 
-    @applies("ReserveArrived")
-    def _arrived(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        unit = state["units"][data["unit"]]
-        unit.update(arriving=False, in_reserves=False, selected=True)
-        unit["turn"].update(arrived=True, rushed=data["rush"])  # HH.RES.3: no second move; a rush costs its shooting
+    @evolves("ReserveArrived")
+    def _arrived(self, state: GameState, data: Data, entry: Data) -> GameState:
+        unit = state.units[data["unit"]]
+        # HH.RES.3: no second move; a rush costs its shooting
+        turn = replace(HeresyTurn.of(unit.turn), arrived=True, rushed=data["rush"])
+        return state.with_unit(data["unit"], replace(unit, arriving=False, in_reserves=False, selected=True,
+                                                     turn=turn))

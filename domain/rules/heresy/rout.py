@@ -8,50 +8,60 @@ opens a reaction move (HH.REACT.1) for each enemy unit the players say it ended 
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.heresy.commands import FallBack
-from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative, on_battlefield
+from warlog.domain.rules.heresy.common import LOCKED, enemies_of, unit_initiative, unit_on_battlefield
 from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_field
-from warlog.domain.rules.ruleset import alive, applies, handles, units_of
+from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Refused
+from warlog.domain.state import ABSENT, GameState, HeresyTurn, Unit
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 
-def must_fall_back(unit: dict[str, Any]) -> bool:
+def must_fall_back(unit: Unit) -> bool:
     """HH.ROUT.1: a unit with Routed models falls back unless it is Locked in Combat."""
-    return on_battlefield(unit) and "routed" in unit["statuses"] and LOCKED not in unit["statuses"]
+    return unit_on_battlefield(unit) and "routed" in unit.statuses and LOCKED not in unit.statuses
+
+
+def fall_back_distance(unit: Unit) -> str | None:
+    """The distance its fall back was rolled at, until it has fallen back (None: none to make)."""
+    distance = HeresyTurn.of(unit.turn).fall_back
+    return None if distance is ABSENT else distance
 
 
 class Rout(Reactions):
     """Mixed into `Heresy`: the Rout sub-phase."""
 
     def begin_rout(self, t: Table, seat: str) -> None:
-        for uid, unit in units_of(t.state, seat):
+        for uid, _ in seat_units(t.typed, seat):
+            unit = t.typed.units[uid]  # as the rolls before it left it
             if must_fall_back(unit):
-                bonus = initiative(unit)
+                bonus = unit_initiative(unit)
                 self.request_roll(t, seat, "fall_back", f"D6+{bonus}" if bonus else "D6", "HH.ROUT.2", uid)
 
     def fall_back_rolled(self, t: Table, uid: str, roll: dict[str, Any]) -> None:
         t.emit("FallBackRolled", {"unit": uid, "distance": str(roll["total"]),
-                                  "initiative": initiative(t.state["units"][uid])}, "HH.ROUT.2")
+                                  "initiative": unit_initiative(t.typed.units[uid])}, "HH.ROUT.2")
 
     @staticmethod
-    def falling_back(state: dict[str, Any], seat: str) -> list[str]:
+    def falling_back(state: GameState, seat: str) -> list[str]:
         """Units whose fall back distance is rolled and whose move the players have not yet recorded."""
-        return [uid for uid, unit in units_of(state, seat)
-                if unit["turn"].get("fall_back") is not None and must_fall_back(unit)]
+        return [uid for uid, unit in seat_units(state, seat)
+                if fall_back_distance(unit) is not None and must_fall_back(unit)]
 
-    def fall_back_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
-        enemies = enemies_on_battlefield(state, seat)
+    def fall_back_actions(self, state: GameState, seat: str) -> list[Action]:
+        enemies = enemies_of(state, seat)
         near = {"near": near_field(enemies)} if enemies else {}
         return [act.action("fall_back", "HH.ROUT.2",
-                           f"fall back {uid} {state['units'][uid]['turn']['fall_back']}\" as directly as possible toward "
+                           f"fall back {uid} {fall_back_distance(state.units[uid])}\" as directly as possible toward "
                            "the nearest point of its deployment zone (or the nearest table edge), never within 1\" "
                            "of an enemy; say whether a model reached the table edge",
                            ["unit", "reached_edge"], unit=act.const(uid),
@@ -61,19 +71,19 @@ class Rout(Reactions):
 
     @handles("fall_back")
     def fall_back_unit(self, t: Table, seat: str, command: FallBack) -> None:
-        state = t.state
+        state = t.typed
         step = self.step(state)
         uid = command.unit
-        unit = state["units"][uid]
-        if step is None or step.name != "rout" or unit["owner"] != seat or uid not in self.falling_back(state, seat):
+        unit = state.units[uid]
+        if step is None or step.name != "rout" or unit.owner != seat or uid not in self.falling_back(state, seat):
             raise Refused(f"{uid} has no fall back to make now: Routed units fall back in their owner's Rout "
                           "sub-phase", rule="HH.ROUT.1")
         reached = command.reached_edge is True
         near = checked_near(state, seat, command.near)
-        t.emit("FellBack", {"unit": uid, "seat": seat, "distance": unit["turn"]["fall_back"], "reached_edge": reached,
+        t.emit("FellBack", {"unit": uid, "seat": seat, "distance": fall_back_distance(unit), "reached_edge": reached,
                             "near": near, "attested_by": seat}, "HH.ROUT.2")
         if reached:
-            self.request_roll(t, seat, "leadership", "2D6", "HH.ROUT.3", uid, ld=army.leadership(unit))
+            self.request_roll(t, seat, "leadership", "2D6", "HH.ROUT.3", uid, ld=army.unit_leadership(unit))
         for target in near:  # a fall back is a move in the Movement phase: it may draw reactions (HH.REACT.1)
             self.offer_reaction(t, target, against=uid)
 
@@ -82,22 +92,24 @@ class Rout(Reactions):
         ld = request["context"]["ld"]
         passed = roll["total"] <= ld
         t.emit("LeadershipTested", {"unit": uid, "total": roll["total"], "ld": ld, "passed": passed}, "HH.ROUT.3")
-        unit = t.state["units"][uid]
+        unit = t.typed.units[uid]
         if not alive(unit):
             return
         if passed:
             self.change_status(t, uid, "routed", False, "HH.ROUT.3", reason="passed its Leadership test at the edge")
             self.change_status(t, uid, "suppressed", True, "HH.ROUT.3", reason="passed its Leadership test at the edge")
         else:
-            self.casualties(t, uid, unit["models_alive"], 0, "HH.ROUT.3", reason="failed its Leadership test at "
-                                                                                  "the edge")
+            self.casualties(t, uid, unit.models_alive, 0, "HH.ROUT.3", reason="failed its Leadership test at "
+                                                                              "the edge")
 
-    @applies("FallBackRolled")
-    def _fall_back_rolled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["units"][data["unit"]]["turn"]["fall_back"] = data["distance"]
+    @evolves("FallBackRolled")
+    def _fall_back_rolled(self, state: GameState, data: Data, entry: Data) -> GameState:
+        unit = state.units[data["unit"]]
+        turn = replace(HeresyTurn.of(unit.turn), fall_back=data["distance"])
+        return state.with_unit(data["unit"], replace(unit, turn=turn))
 
-    @applies("FellBack")
-    def _fell_back(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        turn = state["units"][data["unit"]]["turn"]
-        turn["fall_back"] = None
-        turn["fell_back"] = data["distance"]
+    @evolves("FellBack")
+    def _fell_back(self, state: GameState, data: Data, entry: Data) -> GameState:
+        unit = state.units[data["unit"]]
+        turn = replace(HeresyTurn.of(unit.turn), fall_back=None, fell_back=data["distance"])
+        return state.with_unit(data["unit"], replace(unit, turn=turn))

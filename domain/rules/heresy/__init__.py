@@ -45,7 +45,8 @@ FIRST_TURN = Step("movement", "reserves", "order", "CORE.DICE.3", "CORE.DICE.3",
 PHASES = (("movement", "reserves", "HH.MOV.0", "HH.RES.1"), ("movement", "move", "HH.MOV.0", "HH.MOV.1"),
           ("movement", "rout", "HH.MOV.0", "HH.ROUT.1"), ("shooting", None, "CORE.SEQ.1", "HH.MOV.5"),
           ("assault", None, "CORE.SEQ.1", "HH.MOV.5"))
-EXPIRES: dict[Status, str] = {"pinned": "HH.MOV.2", "suppressed": "HH.MOV.3"}  # the rule that names it, cited when it lapses
+# the rule that names it, cited when it lapses
+EXPIRES: dict[Status, str] = {"pinned": "HH.MOV.2", "suppressed": "HH.MOV.3"}
 STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MOV.3", "locked_in_combat": "HH.MOV.2",
                "stationary": "HH.MOV.1"}  # a tactical status the table records cites the HH rule it bears on
 

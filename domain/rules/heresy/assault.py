@@ -241,17 +241,15 @@ class Assault(Shooting):
 
     @staticmethod
     def fight_counts(state: GameState | dict[str, Any], kind: str, data: Data) -> Any:
-        """The fight's counts after an attack's event (`fight_counted`): given the typed state, the next one.
-        The bridge, until shooting.py's appliers are typed: given the dict view its dict appliers change, the
-        counts are written into it (and None returned), as the hook's dict version did."""
-        if isinstance(state, GameState):
-            return fight_counted(state, kind, data)
-        before = typed_of(state)  # the view's fight: the dict applier changed a unit, not the fight
-        after = fight_counted(before, kind, data)
-        if after is not before:
+        """The fight's counts after an attack's event: the next state (`fight_counted`). The bridge, until the
+        attack's appliers (shooting.py) call `fight_counted` themselves: they may hand the dict view of the state,
+        whose fight is then changed in place too, as a dict applier's hook did (Any: the hook answers None there)."""
+        typed = typed_of(state)  # a dict applier's view: its fight is as the event found it
+        after = fight_counted(typed, kind, data)
+        if not isinstance(state, GameState) and after is not typed:
             fight = heresy_step(after).fight
             state["step"]["fight"] = fight.to_json() if fight is not None else None
-        return None
+        return after
 
     @evolves("FightBegan")
     def _fight_began(self, state: GameState, data: Data, entry: Data) -> GameState:

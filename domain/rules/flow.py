@@ -12,11 +12,12 @@ ruleset reads it (`Seen`): the `GameState` once it says `typed_state = True`, un
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import SEATS, Step, alive
@@ -44,6 +45,7 @@ class Flow:
     durations = False  # set_status may give a status for a stated time (reference: CORE.PER.1)
     commands: tuple[type[cmd.Command], ...] = ()  # its own command classes beyond domain/commands.py's (registry)
     roster: RosterReading | None = None  # how it reads a roster file's units; none: it takes none
+    event_payloads: ClassVar[Mapping[str, type]] = ev.SHARED  # kind -> its data's type (domain/events.py)
     typed_state: ClassVar[bool] = False  # its handlers and hooks read the GameState, not the bridge's dict view
     handlers: ClassVar[dict[str, Callable[..., Any]]] = {}  # each subclass gets its own (__init_subclass__)
     appliers: ClassVar[dict[str, Callable[..., Any]]] = {}

@@ -16,12 +16,14 @@ they share. This module holds the round: its layout, what starts and settles eac
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain.rules.alternating.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.alternating.common import LAYOUT, RESERVE_ARRIVES_ON, overwatch_block
+from warlog.domain.rules.alternating.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.alternating.goes import Alternation
 from warlog.domain.rules.alternating.records import TableRecords
 from warlog.domain.rules.basics import seat_units
@@ -46,6 +48,7 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
     commands = OWN_COMMANDS  # its select, the goes, the count, the vehicle records (commands.py)
     roster = RosterReading(older_ap=True, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:8th|9th)\b",))
     typed_state = True  # its handlers, hooks and appliers read and make the GameState
+    event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS}
 
     def round_layout(self, state: GameState) -> list[Step]:
         return LAYOUT

@@ -9,9 +9,9 @@ profile, `attacks.profile.to_data`; a roll request's context): the JSON boundary
 """
 
 
-from typing import Any, TypeAlias
+from typing import Any, NotRequired, TypeAlias
 
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 JSONObject: TypeAlias = dict[str, Any]  # JSON of a shape another module owns (the JSON boundary)
 JSONValue: TypeAlias = Any  # a JSON value of any kind (an empty list the log cannot type)

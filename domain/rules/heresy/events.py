@@ -1,6 +1,8 @@
 """The payloads of the events only `heresy` logs (domain/events.py: the shared kinds, and how these are used)."""
 
-from typing_extensions import NotRequired, TypedDict
+from typing import NotRequired
+
+from typing_extensions import TypedDict
 
 from warlog.domain.events import JSONObject
 

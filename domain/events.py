@@ -13,6 +13,8 @@ from typing import Any, NotRequired, TypeAlias
 
 from typing_extensions import TypedDict
 
+from warlog.domain.state.units import Status
+
 JSONObject: TypeAlias = dict[str, Any]  # JSON of a shape another module owns (the JSON boundary)
 JSONValue: TypeAlias = Any  # a JSON value of any kind (an empty list the log cannot type)
 
@@ -277,7 +279,7 @@ class SavesRolled(TypedDict):
 
 class StatusGained(TypedDict):
     unit: str
-    status: str
+    status: Status
     reason: str
     attested_by: NotRequired[str]
     foe: NotRequired[str]
@@ -285,7 +287,7 @@ class StatusGained(TypedDict):
 
 class StatusLost(TypedDict):
     unit: str
-    status: str
+    status: Status
     reason: str
     attested_by: NotRequired[str]
 
@@ -366,8 +368,21 @@ class WoundsScored(TypedDict):
     rules: NotRequired[list[str]]
 
 
+class StepSkipped(TypedDict):
+    sub_phase: str
+    reason: str
+
+
+class FirstGoes(TypedDict):
+    sub_phase: str
+    seat: str
+    reason: str
+
+
 # the kinds more than one ruleset logs (the core's, the attack driver's), each with every key any of them writes
 SHARED: dict[str, type] = {
+    "FirstGoes": FirstGoes,
+    "StepSkipped": StepSkipped,
     "ActionRedone": ActionRedone,
     "ActionUndone": ActionUndone,
     "ArmyMustered": ArmyMustered,

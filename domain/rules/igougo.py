@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from warlog.domain import commands as cmd
+from warlog.domain import events as ev
 from warlog.domain.rules.basics import Data, evolves
 from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, handles
@@ -50,7 +51,7 @@ class Igougo(Ruleset):
         t.emit("PhaseEnded", {"phase": step.phase, "sub_phase": step.name, "active_seat": seat}, step.rule)
 
     @evolves("PhaseEnded")
-    def _phase_ended(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _phase_ended(self, state: GameState, data: ev.PhaseEnded, entry: Data) -> GameState:
         step = state.step
         if isinstance(step, OtherStep):
             return replace(state, step=replace(step, parts=step.parts.set("ended", True)))

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.commands import ConfirmCount
 from warlog.domain.rules.alternating.common import (
     REASON,
@@ -113,13 +114,13 @@ class Counting(Ruleset):
                 "included": included, "pass_points": points}
 
     @evolves("CountConfirmed")
-    def _confirmed(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _confirmed(self, state: GameState, data: own.CountConfirmed, entry: Data) -> GameState:
         step = AlternatingStep.of(state.step)
         claims = Claims(exclude=Frozen(data["exclude"]), include=Frozen(data["include"]))
         return replace(state, step=replace(step, confirmed=step.confirmed.replace(data["seat"], claims)))
 
     @evolves("PassPointsCalculated")
-    def _calculated(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _calculated(self, state: GameState, data: own.PassPointsCalculated, entry: Data) -> GameState:
         points = data["pass_points"]
         state = replace(state, pass_points=PerSeat(points["A"], points["B"]),
                         step=replace(AlternatingStep.of(state.step), calculated=True))

@@ -54,11 +54,6 @@ class DeclaredDone(TypedDict):
     sub_phase: str
 
 
-class FirstGoes(TypedDict):
-    sub_phase: str
-    seat: str
-    reason: str
-
 
 class OngoingReservesEntered(TypedDict):
     unit: str
@@ -125,10 +120,6 @@ class RegroupPassed(TypedDict):
     automatic: NotRequired[bool]
 
 
-class StepSkipped(TypedDict):
-    sub_phase: str
-    reason: str
-
 
 class UndoRejected(TypedDict):
     seqs: list[int]
@@ -154,7 +145,6 @@ EVENTS: dict[str, type] = {  # its own kinds; with domain/events.py's SHARED, al
     "Conceded": Conceded,
     "CountConfirmed": CountConfirmed,
     "DeclaredDone": DeclaredDone,
-    "FirstGoes": FirstGoes,
     "OngoingReservesEntered": OngoingReservesEntered,
     "OverwatchFired": OverwatchFired,
     "OverwatchHeld": OverwatchHeld,
@@ -164,7 +154,6 @@ EVENTS: dict[str, type] = {  # its own kinds; with domain/events.py's SHARED, al
     "PassPointsCalculated": PassPointsCalculated,
     "RegroupFailed": RegroupFailed,
     "RegroupPassed": RegroupPassed,
-    "StepSkipped": StepSkipped,
     "UndoRejected": UndoRejected,
     "VehicleHit": VehicleHit,
 }

@@ -6,8 +6,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.charges import Charges
 from warlog.domain.rules.alternating.combats import Combats
 from warlog.domain.rules.alternating.commands import AlternatingSelect, DeclareDone, Pass
@@ -305,7 +307,7 @@ class Alternation(Counting, Charges, Combats):
         t.emit("DeclaredDone", {"seat": seat, "sub_phase": step.name}, "AA.ACT.4")
 
     @evolves("UnitSelected")
-    def _selected(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _selected(self, state: GameState, data: ev.UnitSelected, entry: Data) -> GameState:
         uid = data["unit"]
         unit = replace(state.units[uid], selected=True)
         flag = {"move_units": "moved", "declare_shooting": "shot" if data["act"] else "held_fire",
@@ -316,23 +318,23 @@ class Alternation(Counting, Charges, Combats):
         return replace(state.with_unit(uid, unit), step=replace(AlternatingStep.of(state.step), last=data["seat"]))
 
     @evolves("PassPointSpent")
-    def _pass(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _pass(self, state: GameState, data: own.PassPointSpent, entry: Data) -> GameState:
         seat = data["seat"]
         return replace(state, pass_points=state.pass_points.replace(seat, data["remaining"]),
                        step=replace(AlternatingStep.of(state.step), last=seat))
 
     @evolves("DeclaredDone")
-    def _done(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _done(self, state: GameState, data: own.DeclaredDone, entry: Data) -> GameState:
         seat = data["seat"]
         return replace(state, declared_done=state.declared_done.replace(seat, True),
                        step=replace(AlternatingStep.of(state.step), last=seat))
 
     @evolves("ReserveArrived")
-    def _arrived(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _arrived(self, state: GameState, data: ev.ReserveArrived, entry: Data) -> GameState:
         uid = data["unit"]
         return state.with_unit(uid, replace(state.units[uid], arriving=False, in_reserves=False, ongoing=False))
 
     @evolves("OngoingReservesEntered")
-    def _ongoing(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _ongoing(self, state: GameState, data: own.OngoingReservesEntered, entry: Data) -> GameState:
         uid = data["unit"]
         return state.with_unit(uid, replace(state.units[uid], in_reserves=True, ongoing=True, arriving=False))

@@ -369,12 +369,12 @@ class WoundsScored(TypedDict):
 
 
 class StepSkipped(TypedDict):
-    sub_phase: str
+    sub_phase: str | None
     reason: str
 
 
 class FirstGoes(TypedDict):
-    sub_phase: str
+    sub_phase: str | None
     seat: str
     reason: str
 

@@ -48,7 +48,7 @@ class Igougo(Ruleset):
                           rule=step.rule if step else "CORE.SEQ.1")
         if seat != step.active:
             raise Refused(f"it is seat {step.active}'s turn; only the active seat ends its phase", rule=step.rule)
-        t.emit("PhaseEnded", {"phase": step.phase, "sub_phase": step.name, "active_seat": seat}, step.rule)
+        t.emit("PhaseEnded", ev.PhaseEnded(phase=step.phase, sub_phase=step.name, active_seat=seat), step.rule)
 
     @evolves("PhaseEnded")
     def _phase_ended(self, state: GameState, data: ev.PhaseEnded, entry: Data) -> GameState:

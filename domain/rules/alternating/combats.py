@@ -38,7 +38,7 @@ class Combats(Ruleset):
             standing = [u for u in combat.units if alive(units[u]) and locked(units[u])]
             if len({units[u].owner for u in standing}) == 2:
                 continue
-            t.emit("CombatEnded", {"combat": cid, "units": standing, "reason": "no enemy unit left in it"},
+            t.emit("CombatEnded", own.CombatEnded(combat=cid, units=standing, reason="no enemy unit left in it"),
                    "AA.CC.1")
             for uid in standing:
                 for status in LOCKED:
@@ -51,14 +51,14 @@ class Combats(Ruleset):
         state = t.typed
         known = self._combat_of(state, uid)
         if targets and (known is None or not set(targets) <= set(state.combats[known].units)):
-            t.emit("CombatJoined", {"units": [uid, *targets], "reason": "named when the combat was chosen"},
+            t.emit("CombatJoined", own.CombatJoined(units=[uid, *targets], reason="named when the combat was chosen"),
                    "AA.CC.1")
         state = t.typed  # the combat joined, if one was
         combat = self._combat_of(state, uid)
         if combat is None:
             raise ValueError(f"{uid} was selected in no combat")  # _check_combat: it has one, or names its foes
-        t.emit("CombatFought", {"combat": combat, "chosen": uid, "seat": seat,
-                                "units": list(state.combats[combat].units)}, "AA.CC.1")
+        t.emit("CombatFought", own.CombatFought(combat=combat, chosen=uid, seat=seat,
+                                units=list(state.combats[combat].units)), "AA.CC.1")
 
     def _check_combat(self, state: GameState, uid: str, targets: list[str]) -> None:
         if self._combat_of(state, uid) is None and not targets:

@@ -72,8 +72,8 @@ class Counting(Ruleset):
                     raise Refused(f"{uid} is left out already ({service})", rule=step.play_rule)
                 if field == "include" and service is None:
                     raise Refused(f"{uid} is counted already", rule=step.play_rule)
-        t.emit("CountConfirmed", {"seat": seat, "sub_phase": step.name, "exclude": dict(command.exclude),
-                                  "include": dict(command.include)}, step.play_rule)
+        t.emit("CountConfirmed", own.CountConfirmed(seat=seat, sub_phase=step.name, exclude=dict(command.exclude),
+                                  include=dict(command.include)), step.play_rule)
         state = t.typed  # this seat's count confirmed
         if all(AlternatingStep.of(state.step).confirmed[s] is not None for s in SEATS):
             t.emit("PassPointsCalculated", self._count(state, step), RESULT_RULE[sub_phase(step)])

@@ -44,14 +44,14 @@ class Conceded(TypedDict):
 
 class CountConfirmed(TypedDict):
     seat: str
-    sub_phase: str
+    sub_phase: str | None
     exclude: JSONObject
     include: JSONObject
 
 
 class DeclaredDone(TypedDict):
     seat: str
-    sub_phase: str
+    sub_phase: str | None
 
 
 
@@ -93,7 +93,7 @@ class OverwatchShotsRolled(TypedDict):
 
 class PassPointSpent(TypedDict):
     seat: str
-    sub_phase: str
+    sub_phase: str | None
     remaining: int
 
 

@@ -269,9 +269,9 @@ class Alternation(Counting, Charges, Combats):
                              distance: str | None) -> None:
         unit = t.typed.units[uid]
         if unit.arriving:
-            t.emit("ReserveArrived", {"unit": uid}, "AA.RES.1")
+            t.emit("ReserveArrived", ev.ReserveArrived(unit=uid), "AA.RES.1")
         elif unit.embarked_in and act:  # AA.ACT.5: disembarking is its own selection
-            t.emit("UnitDisembarked", {"unit": uid, "transport": unit.embarked_in}, "AA.ACT.5")
+            t.emit("UnitDisembarked", ev.UnitDisembarked(unit=uid, transport=unit.embarked_in), "AA.ACT.5")
 
     def _selected_declare_shooting(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
                                    distance: str | None) -> None:
@@ -293,8 +293,8 @@ class Alternation(Counting, Charges, Combats):
             raise Refused("you have no pass points left; select a unit", rule="AA.ACT.2")
         if not self.can_go(state, other(seat)):
             raise Refused("the opponent has no eligible unit left; select one of yours", rule="AA.ACT.3")
-        t.emit("PassPointSpent", {"seat": seat, "sub_phase": step.name,
-                                  "remaining": state.pass_points[seat] - 1}, "AA.ACT.2")
+        t.emit("PassPointSpent", own.PassPointSpent(seat=seat, sub_phase=step.name,
+                                  remaining=state.pass_points[seat] - 1), "AA.ACT.2")
 
     @handles("declare_done")
     def declare_done(self, t: Table, seat: str, command: DeclareDone) -> None:
@@ -304,7 +304,7 @@ class Alternation(Counting, Charges, Combats):
             raise Refused(f"every {'combat' if rule == 'AA.CC.1' else 'fleeing unit'} must be resolved", rule=rule)
         if step.name == "move_units" and self.arrivals_pending(t.typed, seat):
             raise Refused("units arriving from reserve must be selected first", rule="AA.RES.1")
-        t.emit("DeclaredDone", {"seat": seat, "sub_phase": step.name}, "AA.ACT.4")
+        t.emit("DeclaredDone", own.DeclaredDone(seat=seat, sub_phase=step.name), "AA.ACT.4")
 
     @evolves("UnitSelected")
     def _selected(self, state: GameState, data: ev.UnitSelected, entry: Data) -> GameState:

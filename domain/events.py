@@ -19,6 +19,13 @@ JSONObject: TypeAlias = dict[str, Any]  # JSON of a shape another module owns (t
 JSONValue: TypeAlias = Any  # a JSON value of any kind (an empty list the log cannot type)
 
 
+class ModelLines(TypedDict):
+    """A unit's model lines after an attack: models alive and the wounds one model of each has taken."""
+
+    alive: list[int]
+    taken: list[int]
+
+
 class ActionRedone(TypedDict):
     seqs: list[int]
 
@@ -59,7 +66,7 @@ class AttackResolved(TypedDict):
     mortal_wounds: NotRequired[int]
     wounds_lost: int
     models_destroyed: int
-    lines: JSONObject
+    lines: dict[str, ModelLines]
     hull_points_lost: NotRequired[int]
     armour_value: NotRequired[int]
     damage_table: NotRequired[str]
@@ -157,11 +164,11 @@ class EntropyAdded(TypedDict):
 class GameCreated(TypedDict):
     game_id: str
     ruleset: str
-    players: JSONObject
+    players: dict[str, str]
     dice: str
     options: JSONObject
     dice_commitment: str | None
-    token_commitments: JSONObject
+    token_commitments: dict[str, str]
 
 
 class GameEnded(TypedDict):
@@ -171,7 +178,7 @@ class GameEnded(TypedDict):
 
 
 class GameStarted(TypedDict):
-    starting_strength: JSONObject
+    starting_strength: dict[str, int]
 
 
 class HazardousRolled(TypedDict):
@@ -243,7 +250,7 @@ class RollOff(TypedDict):
     spec: str
     sides: int
     faces: list[int]
-    dice: JSONObject
+    dice: dict[str, int]
     winner: str | None
     tie: bool
     counter: NotRequired[int]

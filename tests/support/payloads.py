@@ -2,7 +2,10 @@
 no number), every key it requires there, no key it does not name."""
 from __future__ import annotations
 
+import gzip
+import json
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -21,3 +24,16 @@ def check_payload(ruleset: str, kind: str, data: dict[str, Any]) -> None:
     unknown = set(data) - set(payload.__annotations__)
     assert not unknown, f"{kind}: keys its payload type does not name: {sorted(unknown)}"
     adapter(payload).validate_python(data, strict=True)
+
+
+GOLDEN = Path(__file__).parent.parent / "golden"
+
+
+def exported(folder: str) -> list[dict[str, Any]]:
+    """The NDJSON export of a golden store (tests/golden/<folder>), each event's data as the JSON it logged."""
+    with gzip.open(GOLDEN / folder / "export.ndjson.gz", "rt", encoding="utf-8") as lines:
+        rows = [json.loads(line) for line in lines]
+    for row in rows:
+        if isinstance(row["data"], str):  # the legacy export writes each event's data as a JSON string
+            row["data"] = json.loads(row["data"])
+    return rows

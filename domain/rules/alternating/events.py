@@ -7,6 +7,16 @@ from typing_extensions import TypedDict
 from warlog.domain.events import JSONObject
 
 
+class CountedUnit(TypedDict):
+    """AA.PP.1: a unit a seat's claim left out of the count or put in it, by whom and why."""
+
+    unit: str
+    seat: str
+    by: str
+    reason: str
+    service_reason: NotRequired[str]
+
+
 class BlastHitResolved(TypedDict):
     unit: str
     strength: int
@@ -45,8 +55,8 @@ class Conceded(TypedDict):
 class CountConfirmed(TypedDict):
     seat: str
     sub_phase: str | None
-    exclude: JSONObject
-    include: JSONObject
+    exclude: dict[str, str]
+    include: dict[str, str]
 
 
 class DeclaredDone(TypedDict):
@@ -99,11 +109,11 @@ class PassPointSpent(TypedDict):
 
 class PassPointsCalculated(TypedDict):
     sub_phase: str
-    counts: JSONObject
-    counted: JSONObject
-    excluded: list[JSONObject]
-    included: list[JSONObject]
-    pass_points: JSONObject
+    counts: dict[str, int]
+    counted: dict[str, list[str]]
+    excluded: list[CountedUnit]
+    included: list[CountedUnit]
+    pass_points: dict[str, int]
 
 
 class RegroupFailed(TypedDict):

@@ -4,8 +4,6 @@ from typing import NotRequired
 
 from typing_extensions import TypedDict
 
-from warlog.domain.events import JSONObject
-
 
 class DangerousTerrainTested(TypedDict):
     unit: str
@@ -32,12 +30,12 @@ class FellBack(TypedDict):
 class FightBegan(TypedDict):
     units: list[str]
     initiative_steps: list[int]
-    initiative: JSONObject
+    initiative: dict[str, int]
 
 
 class FightResolved(TypedDict):
     units: list[str]
-    wounds_caused: JSONObject
+    wounds_caused: dict[str, int]
     destroyed: list[str]
     loser: str | None
 
@@ -45,7 +43,7 @@ class FightResolved(TypedDict):
 class InitiativeStepBegan(TypedDict):
     initiative: int
     striking: list[str]
-    models: JSONObject
+    models: dict[str, int]
 
 
 LeadershipTested = TypedDict("LeadershipTested", {

@@ -4,7 +4,30 @@ from typing import NotRequired
 
 from typing_extensions import TypedDict
 
-from warlog.domain.events import JSONObject, JSONValue
+from warlog.domain.events import JSONObject, JSONValue, ModelLines
+
+
+class AllocationChoice(TypedDict):
+    """RS.ATK.3: a group the defender may pick to take the next wounds: its model line and the model's name."""
+
+    line: int
+    model: str
+
+
+class Control(TypedDict):
+    """EXT.OBJ.1: one marker: each seat's OC within range, the units counted, the seat controlling it (or none)."""
+
+    oc: dict[str, int]
+    units: list[str]
+    controlled_by: str | None
+
+
+class RerolledDie(TypedDict):
+    """EXT.CP.1: the attack roll a Command Re-roll re-rolled: its step, the die's place in the batch, its faces."""
+
+    step: str
+    die: int
+    was: list[int]
 
 
 class ActionCompleted(TypedDict):
@@ -52,7 +75,7 @@ class AllocationOffered(TypedDict):
     seat: str
     unit: str
     step: str
-    choices: list[JSONObject]
+    choices: list[AllocationChoice]
     need: list[str | int | list[int] | None]
     attack_roll: JSONObject
 
@@ -122,7 +145,7 @@ class DamageAllocated(TypedDict):
     models_destroyed: int
     model_damage: int
     mortal: bool
-    lines: JSONObject
+    lines: ModelLines
 
 
 class EffectEnded(TypedDict):
@@ -202,7 +225,7 @@ class MortalWoundsInflicted(TypedDict):
 
 class ObjectivesControlled(TypedDict):
     seat: str
-    objectives: JSONObject
+    objectives: dict[str, Control]
     attested_by: str
 
 
@@ -218,7 +241,7 @@ class StratagemUsed(TypedDict):
     cp: int
     cp_left: int
     rules: NotRequired[list[str]]
-    roll: NotRequired[JSONObject]
+    roll: NotRequired[RerolledDie]
 
 
 class SustainedHitsScored(TypedDict):

@@ -265,13 +265,19 @@ class Shooting(AttackDriver, Igougo):
         return self.counted(keep_lines(state, data), "AttackResolved", data)
 
     def counted(self, state: GameState, kind: str, data: Data) -> GameState:
-        """A fight under way counts its strikes and the wounds each side caused (`fight_counts`). The bridge,
-        until heresy/assault.py's hook is typed: it is given the state's dict view, which it may change in place
-        (read back here), or it answers the next GameState."""
+        """A fight under way counts its strikes and the wounds each side caused (`fight_counts`).
+
+        The bridge, while heresy/assault.py's hook may still change the dict view of the state: a hook that
+        says it takes a `GameState` is given the typed state and answers the next one; any other is given the
+        state's dict view, which it changes in place (read back here) or from which it answers the next state."""
         if not isinstance(state.step, HeresyStep) or state.step.fight is None:
             return state
+        hook = self.fight_counts
+        if "GameState" in str(getattr(hook, "__annotations__", {}).get("state", "")):
+            counted = hook(state, kind, data)
+            return counted if isinstance(counted, GameState) else state
         view = StateView(state)
-        counted = self.fight_counts(view, kind, data)
+        counted = hook(view, kind, data)
         return counted if isinstance(counted, GameState) else read_back(view)
 
     @staticmethod

@@ -17,6 +17,7 @@ from uuid import UUID
 from warlog.api.deps import Caller
 from warlog.domain.application import Warlog
 from warlog.domain.game import Game, logged
+from warlog.domain.state import GameState
 from warlog.domain.undo import undone_seqs
 from warlog.projections.log import flags_before
 
@@ -86,18 +87,17 @@ def seconds_until_next(warlog: Warlog, seen: Horizon, now: float | None = None) 
     return max(0.0, parse_iso(nxt.entry["at"]) + seen.delay_s - (clock() if now is None else now))
 
 
-def state_of(warlog: Warlog, seen: Horizon) -> tuple[dict[str, Any], int]:
+def state_of(warlog: Warlog, seen: Horizon) -> tuple[GameState, int]:
     if seen.live:
-        return seen.game.view, seen.game.version
+        return seen.game.state, seen.game.version
     return past_state(warlog, seen.game.id, seen.version), seen.version
 
 
-def past_state(warlog: Warlog, game_id: UUID, seq: int) -> dict[str, Any]:
+def past_state(warlog: Warlog, game_id: UUID, seq: int) -> GameState:
     """The state as it stood after event `seq` (1 or later: the game's creation is its first)."""
-    state = warlog.state_at(game_id, seq)
-    if state is None:
+    if seq < 1:
         raise ValueError(f"no state before the game's creation (seq {seq})")
-    return state
+    return warlog.game_at(game_id, seq).state
 
 
 def entries_page(warlog: Warlog, seen: Horizon, after: int, limit: int) -> list[dict[str, Any]]:

@@ -12,9 +12,11 @@ that clients (and stateful API testers) can follow a created game without being 
 """
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from fastapi import FastAPI
+from pydantic import TypeAdapter
 
 from warlog.api import errors, schemas, wire, wire_audit
 from warlog.api.routes.pages import QrRequest  # a page helper's body, kept beside its route
@@ -90,6 +92,42 @@ def plain_references(document: dict[str, Any]) -> None:
                         media["schema"] = {"$ref": schema["$ref"]}
 
 
+@cache
+def payload_schema(payload: type) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A kind's payload type (domain/events.py) as JSON Schema (the keys it names, and no other), and the
+    components of the typed values it holds (`ModelLines`, ...)."""
+    schema = TypeAdapter(payload).json_schema(ref_template="#/components/schemas/{model}")
+    schema.pop("title", None)
+    parts = {name: {**part, "additionalProperties": False} for name, part in schema.pop("$defs", {}).items()}
+    return {**schema, "additionalProperties": False}, parts
+
+
+def typed_events(document: dict[str, Any]) -> None:
+    """`Event` (and the audit's `StoryEvent`, an event with its link) as the kinds the registered rulesets log, one
+    component each (`EventUnitSelected`: `type` that kind, `data` its payload, `UnitSelectedData`), told apart by
+    `type` (a discriminator), so that a generated client reads every event's data as its kind's typed value. The
+    kinds are the registry's (a plugin's own included)."""
+    schemas = document["components"]["schemas"]
+    kinds: dict[str, type] = {}
+    for name in registry.names():
+        kinds.update(registry.find_ruleset(name).event_payloads)
+    for kind in sorted(kinds):
+        schema, parts = payload_schema(kinds[kind])
+        schemas.update(parts)
+        schemas[f"{kind}Data"] = {**schema, "description": f"what a {kind} event records"}
+    for component in ("Event", "StoryEvent"):
+        base, mapping = schemas[component], {}
+        for kind in sorted(kinds):
+            properties = {**base["properties"], "data": {"$ref": f"#/components/schemas/{kind}Data"},
+                          "type": {"type": "string", "const": kind, "description": "the event type"}}
+            schemas[f"{component}{kind}"] = {**base, "title": f"{component}{kind}", "properties": properties}
+            mapping[kind] = f"#/components/schemas/{component}{kind}"
+        schemas[component] = {"title": component, "description": base.get("description", ""),
+                              "oneOf": [{"$ref": ref} for ref in mapping.values()],
+                              "discriminator": {"propertyName": "type", "mapping": mapping}}
+    schemas.pop("EventData", None)
+
+
 def install(app: FastAPI) -> None:
     """The document is built when first asked for and kept; a ruleset registered or unregistered since (an
     installed package's, a test's) builds it again, so its name and its commands are in it."""
@@ -105,6 +143,7 @@ def install(app: FastAPI) -> None:
         built_at[:] = [registry.generation()]
         document = generate()  # FastAPI's, which it caches in app.openapi_schema
         document.setdefault("components", {}).setdefault("schemas", {}).update(components())
+        typed_events(document)
         document["components"]["securitySchemes"] = SECURITY_SCHEMES
         document["security"] = BEARER
         plain_references(document)

@@ -13,12 +13,14 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+from collections.abc import Mapping
 from typing import Any, Protocol, cast
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
 from warlog.domain import army, chain, dice, integrity
+from warlog.domain import events as ev
 from warlog.domain.commands import Command, as_data, sent
 from warlog.domain.rules import actions
 from warlog.domain.rules.actions import Action
@@ -152,7 +154,7 @@ class Game(Aggregate):
 
     @staticmethod
     def _entry(seq: int, type_: str, at: str, by: str | None, rule: str | None,
-               data: dict[str, Any], prev_hash: str, request: str | None = None) -> dict[str, Any]:
+               data: Mapping[str, Any], prev_hash: str, request: str | None = None) -> dict[str, Any]:
         entry = {"seq": seq, "type": type_, "at": at, "by": by, "rule": rule, "data": data,
                  "prev_hash": prev_hash}
         if request is not None:  # the digest of the request that made it (domain.integrity.request_record)
@@ -160,7 +162,7 @@ class Game(Aggregate):
         entry["hash"] = chain.event_hash(entry)
         return entry
 
-    def emit(self, type_: str, data: dict[str, Any], rule: str | None = None,
+    def emit(self, type_: str, data: Mapping[str, Any], rule: str | None = None,
              by: str | None = None, **meta: Any) -> dict[str, Any]:
         """Append one entry to the log (used by the rules through `Table`)."""
         ctx = self._ctx
@@ -239,7 +241,7 @@ class Game(Aggregate):
         find_ruleset(self.state.ruleset).check_army(units)
         with Table(self, seat, at, key, body, kind="action", command={"type": "muster", "units": len(units)},
                    endpoint="armies"):
-            self.emit("ArmyMustered", {"seat": seat, "units": units}, "SVC.SETUP")
+            self.emit("ArmyMustered", ev.ArmyMustered(seat=seat, units=units), "SVC.SETUP")
 
     def validate(self, seat: str, command: Command) -> None:
         """422/404 checks that need the game (table dice shapes, unknown units)."""
@@ -298,12 +300,12 @@ class Game(Aggregate):
         with Table(self, seat, at, key, body, kind="control", status=0, endpoint="undo") as table:
             if by == seat and not rolled:
                 table.status = 200
-                self.emit("ActionUndone", {"seqs": seqs, "action_by": by}, "SVC.UNDO.CONSENT",
+                self.emit("ActionUndone", ev.ActionUndone(seqs=seqs, action_by=by), "SVC.UNDO.CONSENT",
                           kind="restore", state=before, undone_by=seat)  # own, dice-free: no consent needed
             else:
                 table.status = 202
                 reason = "it rolled dice" if rolled else "the other seat took it"
-                self.emit("UndoRequested", {"seqs": seqs, "action_by": by, "reason": reason},
+                self.emit("UndoRequested", ev.UndoRequested(seqs=seqs, action_by=by, reason=reason),
                           "SVC.UNDO.CONSENT")
         return table.status
 
@@ -338,7 +340,7 @@ class Game(Aggregate):
         if undone_by != seat:
             raise Refused("only the seat that undid this action may redo it", rule="SVC.UNDO.WHO")
         with Table(self, seat, at, key, body, kind="control", status=200, endpoint="redo"):
-            self.emit("ActionRedone", {"seqs": list(range(first, last + 1))}, "SVC.UNDO.WHO",
+            self.emit("ActionRedone", ev.ActionRedone(seqs=list(range(first, last + 1))), "SVC.UNDO.WHO",
                       kind="restore", state=after)
 
     # -- reading -------------------------------------------------------------------------
@@ -431,8 +433,9 @@ class Table:
             self._request = chain.digest(integrity.request_record(meta))
         return self._request
 
-    def emit(self, type_: str, data: dict[str, Any], rule: str | None = None,
+    def emit(self, type_: str, data: Mapping[str, Any], rule: str | None = None,
              by: str | None = None) -> dict[str, Any]:
+        """`data`: the kind's payload (domain/events.py), a dict as logged."""
         return self.game.emit(type_, data, rule, by)
 
     def server_roll(self, expr: dice.DiceExpr) -> tuple[list[int], int]:

@@ -1,4 +1,4 @@
-"""The current-phase projection: what `GET /state` serves (CONTRACT.md "Reading")."""
+"""The current-phase projection: what `GET /state` serves (CONTRACT.md "Reading"), read off the typed state."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,46 +6,65 @@ from typing import Any
 from warlog.domain import army
 from warlog.domain.game import Game
 from warlog.domain.rules.registry import find_ruleset
+from warlog.domain.state import GameState, Unit
 from warlog.domain.state.bridge import StateView
+from warlog.domain.state.turns import OtherTurn
 
 
-def unit_view(state: dict[str, Any], uid: str, eligible: bool) -> dict[str, Any]:
-    unit = state["units"][uid]
-    return {"owner": unit["owner"], "name": unit["name"], "models_alive": unit["models_alive"],
-            "starting_strength": unit["starting_strength"], "strength": army.unit_strength(state["units"], uid),
-            "wounds_lost": unit.get("wounds_lost", 0), "statuses": list(unit["statuses"]),
-            "selected": unit["selected"], "eligible": eligible, "in_reserves": bool(unit.get("in_reserves")),
-            "arriving": bool(unit.get("arriving")), "embarked_in": unit.get("embarked_in"),
-            "action": unit["turn"].get("action"),  # reference: the action it started this turn (RS.CMD.3)
+def seen_by(ruleset: Any, state: GameState, game: Game | None = None) -> Any:
+    """The state as `ruleset`'s hooks read it: typed, or (a ruleset still on the bridge) a dict view of it, the
+    live game's own where this is its state."""
+    if ruleset.typed_state:
+        return state
+    return game.view if game is not None and game.state is state else StateView(state)
+
+
+def started_action(unit: Unit) -> str | None:
+    """Reference: the action the unit started this turn (RS.CMD.3); a plugin's turn keeps its flags as JSON."""
+    turn = unit.turn
+    action = turn.flags.get("action") if isinstance(turn, OtherTurn) else getattr(turn, "action", None)
+    return action if isinstance(action, str) else None
+
+
+def unit_view(state: GameState, uid: str, eligible: bool) -> dict[str, Any]:
+    unit = state.units[uid]
+    return {"owner": unit.owner, "name": unit.name, "models_alive": unit.models_alive,
+            "starting_strength": unit.starting_strength, "strength": army.strength_of(state.units, uid),
+            "wounds_lost": unit.wounds_lost or 0, "statuses": list(unit.statuses),
+            "selected": unit.selected, "eligible": eligible, "in_reserves": unit.in_reserves,
+            "arriving": unit.arriving, "embarked_in": unit.embarked_in,
+            "action": started_action(unit),
             # CORE.PER.1/2 (reference): what lasts for a while, since when and until when
-            "effects": [{"effect": e["effect"], "by": e["by"], "until": e["until"], "since_seq": e["seq"],
-                         "since": {"battle_round": e["battle_round"], "phase": e["phase"]}}
-                        for e in unit.get("effects", [])]}
+            "effects": [{"effect": e.effect, "by": e.by, "until": e.until, "since_seq": e.seq,
+                         "since": {"battle_round": e.battle_round, "phase": e.phase}}
+                        for e in unit.effects or ()]}
 
 
-def state_view(state: dict[str, Any], version: int, seat: str | None = None,
+def state_view(state: GameState, version: int, seat: str | None = None,
                game: Game | None = None) -> dict[str, Any]:
-    """`game`: the live game, whose seat gets its legal actions; a past or delayed state offers none. `state`: the
-    game's dict view (domain/state/bridge.py), or a past state's JSON."""
-    state = StateView.of(state)
-    ruleset = find_ruleset(state["ruleset"])
-    seen = state.seen_by(ruleset)
-    in_step = state["status"] == "in_progress"
-    view = {
-        "game_id": state["game_id"], "ruleset": state["ruleset"], "version": version,
-        "status": state["status"], "battle_round": state["battle_round"], "active_seat": state["active_seat"],
-        "phase": state["phase"], "sub_phase": state["sub_phase"], "awaiting": ruleset.awaiting(seen),
-        "pass_points": dict(state["pass_points"]), "declared_done": dict(state["declared_done"]),
-        "cp": dict(state["cp"]), "dice": state["dice"], "players": state["players"],
-        "options": state["options"], "dice_commitment": state["dice_commitment"],
-        "mustered": dict(state["mustered"]), "result": state["result"], "last_roll": state["last_roll"],
+    """`game`: the live game, whose seat gets its legal actions; a past or delayed state offers none."""
+    ruleset = find_ruleset(state.ruleset)
+    seen = seen_by(ruleset, state, game)
+    in_step = state.status == "in_progress"
+    view: dict[str, Any] = {
+        "game_id": state.game_id, "ruleset": state.ruleset, "version": version,
+        "status": state.status, "battle_round": state.battle_round, "active_seat": state.active_seat,
+        "phase": state.phase, "sub_phase": state.sub_phase, "awaiting": ruleset.awaiting(seen),
+        "pass_points": dict(state.pass_points.items()), "declared_done": dict(state.declared_done.items()),
+        "cp": dict(state.cp.items()), "dice": state.dice, "players": dict(state.players),
+        "options": state.options.to_json(), "dice_commitment": state.dice_commitment,
+        "mustered": dict(state.mustered.items()),
+        "result": None if state.result is None else state.result.to_json(),
+        "last_roll": None if state.last_roll is None else state.last_roll.to_json(),
         # CORE.SEQ.1: rules triggered at once wait in this order (the active player's first); `awaiting` is the head
-        "queue": [{k: request[k] for k in ("seat", "purpose", "unit", "spec", "rule")} for request in state["rolls"]],
-        "round_heads": list(state.get("round_heads", [])),  # keep them: `verify?head=` checks the log extends them
-        "units": {uid: unit_view(state, uid, in_step and ruleset.eligible(seen, uid)) for uid in state["units"]},
+        "queue": [{"seat": r.seat, "purpose": r.purpose, "unit": r.unit, "spec": r.spec, "rule": r.rule}
+                  for r in state.rolls],
+        # keep them: `verify?head=` checks the log extends them
+        "round_heads": [head.to_json() for head in state.round_heads or ()],
+        "units": {uid: unit_view(state, uid, in_step and ruleset.eligible(seen, uid)) for uid in state.units},
     }
     if ruleset.keeps_vp:
-        view["vp"] = dict(state.get("vp") or {"A": 0, "B": 0})
+        view["vp"] = dict(state.vp.items()) if state.vp is not None else {"A": 0, "B": 0}
     if seat is not None:
         view["actions"], view["anytime"], view["records"] = [], [], []
         if game is not None and seat in ("A", "B"):  # the live game offers a player's seat what it may do

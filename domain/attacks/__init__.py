@@ -11,7 +11,7 @@ Modules:
     memo       per_profile: what a question about a frozen profile or target answered, kept on it
     sequence   attack_sequence (the steps in order), resolve (replay the dice so far), simulate
     odds       distribution (exact odds of the outcome), luck (mid-p percentile of an outcome), attack_luck
-    contract   weapon_from / target_from / profile_from: the contract's unit and weapon dicts as a Profile
+    contract   weapon_from / target_from / profile_from: the state's typed units and weapons as a Profile
     driver     AttackDriver: the one driver of an attack in a ruleset (events, dice from server or table,
                the pending step carried with the roll request); each ruleset gives its data and hooks
 

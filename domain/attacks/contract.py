@@ -1,26 +1,39 @@
-"""From the contract's JSON shapes (a unit as mustered, its weapons) to a `Profile`.
+"""From the state's typed units and weapons (`domain/state/units.py`: the contract's Unit as mustered) to a
+`Profile`.
 
-The rules hold units as the contract's dicts (`domain/army.py`); these helpers are the one place
-that reads them into the attack module's values, so the rules and analytics read them alike.
+The rules hold units as the state's `Unit` values; these helpers are the one place that reads them into the attack
+module's values, so the rules and analytics read them alike. `unit_of` and `weapon_of` read the contract's JSON
+shape into those values, for a caller that still holds the dict view of the state (the bridge,
+domain/state/bridge.py) or a roster's JSON.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from warlog.domain.army import model_wounds
 from warlog.domain.attacks.abilities import effects, parse_keywords
 from warlog.domain.attacks.profile import ModelLine, Profile, Situation, Target, Weapon
+from warlog.domain.state import OtherTurn, Turn, Unit
+from warlog.domain.state import Weapon as UnitWeapon
 
 
-def weapon_from(weapon: Mapping[str, Any], unit: Mapping[str, Any] | None = None) -> Weapon:
+def unit_of(unit: Unit | Mapping[str, Any], turn: type[Turn] = OtherTurn) -> Unit:
+    """The typed unit: as it is, or read from its JSON (`turn`: the class of its ruleset's turn flags)."""
+    return unit if isinstance(unit, Unit) else Unit.from_json(unit, turn)
+
+
+def weapon_of(weapon: UnitWeapon | Mapping[str, Any]) -> UnitWeapon:
+    """The typed weapon: as it is, or read from the roster's JSON."""
+    return weapon if isinstance(weapon, UnitWeapon) else UnitWeapon.from_json(weapon)
+
+
+def weapon_from(weapon: UnitWeapon, unit: Unit | None = None) -> Weapon:
     """A contract weapon; a missing skill falls back to the first model's BS (ranged) or WS (melee)."""
-    melee = weapon.get("type") == "melee"
-    line = (unit or {}).get("models", [{}])[0]
-    skill = weapon.get("skill") or line.get("WS" if melee else "BS") or 4
-    return Weapon.of(weapon["name"], A=weapon.get("A", "1"), skill=skill, S=weapon.get("S") or 4,
-                     AP=weapon.get("AP") or 0, D=weapon.get("D", "1"), keywords=weapon.get("keywords", []),
-                     melee=melee)
+    melee = weapon.type == "melee"
+    line = unit.models[0] if unit is not None else None
+    skill = weapon.skill or (None if line is None else line.WS if melee else line.BS) or 4
+    return Weapon.of(weapon.name, A=weapon.A, skill=skill, S=weapon.S or 4, AP=weapon.AP or 0, D=weapon.D,
+                     keywords=weapon.keywords, melee=melee)
 
 
 def feel_no_pain(abilities: Sequence[str]) -> int | None:
@@ -29,7 +42,7 @@ def feel_no_pain(abilities: Sequence[str]) -> int | None:
     return min(found) if found else None
 
 
-def target_from(units: Sequence[Mapping[str, Any]], alive: Sequence[Sequence[int]] | None = None,
+def target_from(units: Sequence[Unit], alive: Sequence[Sequence[int]] | None = None,
                 wounds_taken: Sequence[Sequence[int]] | None = None, order: Sequence[int] | None = None) -> Target:
     """The target unit: a bodyguard unit and the leader(s) attached to it, each model line one ModelLine.
 
@@ -39,18 +52,17 @@ def target_from(units: Sequence[Mapping[str, Any]], alive: Sequence[Sequence[int
     """
     lines = []
     for u, unit in enumerate(units):
-        keywords = frozenset(k.upper() for k in unit.get("keywords", []))
-        fnp = feel_no_pain(unit.get("abilities", []))
-        for i, model in enumerate(unit["models"]):
+        keywords = frozenset(k.upper() for k in unit.keywords)
+        fnp = feel_no_pain(unit.abilities)
+        for i, model in enumerate(unit.models):
             lines.append(ModelLine(
-                model["name"], alive[u][i] if alive else model.get("count", 1),
-                W=model_wounds(model), T=model.get("T") or 4, Sv=model.get("Sv"),
-                InSv=model.get("InSv"), fnp=fnp, keywords=keywords,
-                wounds_taken=wounds_taken[u][i] if wounds_taken else 0))
+                model.name, alive[u][i] if alive else model.count, W=model.wounds, T=model.T or 4, Sv=model.Sv,
+                InSv=model.InSv, fnp=fnp, keywords=keywords, wounds_taken=wounds_taken[u][i] if wounds_taken else 0))
     return Target(tuple(lines), frozenset().union(*(line.keywords for line in lines)),
                   order=tuple(order) if order is not None else None)
 
 
-def profile_from(weapon: Mapping[str, Any], attacker: Mapping[str, Any], targets: Sequence[Mapping[str, Any]],
-                 situation: Situation, **target_state: Any) -> Profile:
-    return Profile(weapon_from(weapon, attacker), target_from(targets, **target_state), situation)
+def profile_from(weapon: UnitWeapon, attacker: Unit, targets: Sequence[Unit], situation: Situation,
+                 alive: Sequence[Sequence[int]] | None = None, wounds_taken: Sequence[Sequence[int]] | None = None,
+                 order: Sequence[int] | None = None) -> Profile:
+    return Profile(weapon_from(weapon, attacker), target_from(targets, alive, wounds_taken, order), situation)

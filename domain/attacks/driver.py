@@ -6,7 +6,8 @@ its profile (`to_data`), the batches rolled so far, how many decisions are recor
 being rolled (a batch of more than `dice.MAX_DICE` dice comes in several rolls) and what the ruleset adds (heresy:
 `then`, what follows the attack). A ruleset supplies only what differs, as data or small hooks:
 
-- `attack_party(units, uid)`: the units the target stands with (its attached leader), read line by line;
+- `attack_party(units, uid)`: the units the target stands with (its attached leader), read line by line (the
+  state's typed units);
 - `resolved_fields`: the outcome's fields `AttackResolved` names, in order; `resolved_extra(profile, outcome)`:
   what it adds after the lines (heresy: a vehicle's hull points);
 - `attack_choices`: True where an attack may pause between batches for a choice (reference: Command Re-roll,
@@ -17,15 +18,17 @@ The defender's pick of the group that saves next (RS.ATK.3, `Need("allocate")`) 
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from warlog.domain import army, dice
+from warlog.domain import dice
 from warlog.domain.attacks.contract import target_from
-from warlog.domain.attacks.profile import Profile, Target, from_data
-from warlog.domain.attacks.sequence import resolve
+from warlog.domain.attacks.profile import ModelLine, Profile, Target, from_data
+from warlog.domain.attacks.sequence import Outcome, Progress, resolve
 from warlog.domain.attacks.steps import ATTACKER, Need
 from warlog.domain.rules.ruleset import Ruleset
+from warlog.domain.state import GameState, Lines, Unit
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -47,7 +50,7 @@ class AttackDriver(Ruleset):
     """Mixed into a ruleset (beside its `request_roll`, `casualties` and `t.emit`): one attack from its declaration
     to its outcome, every step's dice fed in by the server or by the table."""
 
-    attack_party: Callable[[dict[str, Any], str], list[str]]
+    attack_party: Callable[[Mapping[str, Unit], str], list[str]]
     resolved_fields: tuple[str, ...] = ("hits", "wounds", "failed_saves", "wounds_lost", "models_destroyed")
     attack_choices = False
 
@@ -67,6 +70,8 @@ class AttackDriver(Ruleset):
         context = record_decisions(t, progress, context)
         need = progress.need
         if need is None:
+            if progress.outcome is None:  # pragma: no cover -- resolve gives the outcome once nothing is needed
+                raise ValueError("an attack needing nothing more has an outcome")
             self.attack_done(t, context, progress.outcome)
         elif need.step == "allocate":  # RS.ATK.3: the defender's pick, not a roll
             self.offer_allocation(t, context, need)
@@ -75,7 +80,7 @@ class AttackDriver(Ruleset):
             roller = ids["attacker"] if need.seat == ATTACKER else ids["target"]
             count = min(dice.MAX_DICE, need.number - len(context["faces"]))
             extra = {"need": need_data(need)} if self.attack_choices else {}
-            self.request_roll(t, t.state["units"][roller]["owner"], need.step,
+            self.request_roll(t, t.typed.units[roller].owner, need.step,
                               str(dice.DiceExpr(count, need.sides)), need.rule, roller, attack_roll=context,
                               batch=need.number, **extra)
 
@@ -120,15 +125,15 @@ class AttackDriver(Ruleset):
         """RS.ATK.3: the groups tied for the next wounds, for the defending seat to pick."""
         ids = context["attack"]
         profile = from_data(context["profile"])
-        t.emit("AllocationOffered", {**ids, "kind": "allocate", "seat": t.state["units"][ids["target"]]["owner"],
+        t.emit("AllocationOffered", {**ids, "kind": "allocate", "seat": t.typed.units[ids["target"]].owner,
                                      "unit": ids["target"], "step": "allocate",
                                      "choices": [{"line": line, "model": profile.target.lines[line].name}
                                                  for line in need.among],
                                      "need": need_data(need), "attack_roll": context}, "RS.ATK.3")
 
-    def attack_done(self, t: Table, context: dict[str, Any], outcome: Any) -> None:
+    def attack_done(self, t: Table, context: dict[str, Any], outcome: Outcome) -> None:
         """RS.ATK.4: the losses line by line, on the target and its attached leader; then what follows."""
-        units = t.state["units"]
+        units = t.typed.units
         ids = context["attack"]
         profile = from_data(context["profile"])
         together = self.attack_party(units, ids["target"])
@@ -138,30 +143,31 @@ class AttackDriver(Ruleset):
         record_losses(self, t, together, before, after)
         self.attack_finished(t, context, outcome)
 
-    def resolved_extra(self, profile: Profile, outcome: Any) -> dict[str, Any]:
+    def resolved_extra(self, profile: Profile, outcome: Outcome) -> dict[str, Any]:
         """Hook: what `AttackResolved` adds after the lines."""
         return {}
 
-    def attack_finished(self, t: Table, context: dict[str, Any], outcome: Any) -> None:
+    def attack_finished(self, t: Table, context: dict[str, Any], outcome: Outcome) -> None:
         """Hook: what follows an attack."""
 
 
-def standing_target(units: dict[str, Any], together: list[str]) -> Target:
+def standing_target(units: Mapping[str, Unit], together: Sequence[str]) -> Target:
     """The target unit and its attached leader, line by line as they stand (`line_standing`, RS.ATK.3)."""
     standing = [line_standing(units[m]) for m in together]
     return target_from([units[m] for m in together], alive=[s[0] for s in standing],
                        wounds_taken=[s[1] for s in standing])
 
 
-def keep_lines(state: dict[str, Any], data: dict[str, Any]) -> None:
+def keep_lines(state: GameState, data: dict[str, Any]) -> GameState:
     """After an attack: each unit's model lines as it left them (`line_standing` reads them for the next)."""
     for uid, lines in data["lines"].items():
-        unit = state["units"][uid]
-        unit["lines"] = lines
-        unit["model_damage"] = next((taken for taken in lines["taken"] if taken), 0)
+        kept = Lines.from_json(lines)
+        state = state.with_unit(uid, replace(state.units[uid], lines=kept,
+                                             model_damage=next((taken for taken in kept.taken if taken), 0)))
+    return state
 
 
-def record_decisions(t: Table, progress: Any, context: dict[str, Any]) -> dict[str, Any]:
+def record_decisions(t: Table, progress: Progress, context: dict[str, Any]) -> dict[str, Any]:
     """Record what the attack module decided since the last batch, one event a step (the rule that decided it
     cited); the attack's context counts the decisions recorded."""
     ids = context["attack"]
@@ -172,13 +178,19 @@ def record_decisions(t: Table, progress: Any, context: dict[str, Any]) -> dict[s
     return {**context, "decided": len(progress.decisions)}
 
 
-def lines_after(units: dict[str, Any], together: list[str], profile: Profile,
-                outcome: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+Before = dict[str, tuple[ModelLine, ...]]  # unit -> the target's lines of it as the attack began
+After = dict[str, dict[str, list[int]]]  # unit -> its lines as the attack left them (`AttackResolved`'s JSON)
+
+
+def lines_after(units: Mapping[str, Unit], together: Sequence[str], profile: Profile,
+                outcome: Outcome) -> tuple[Before, After]:
     """The target's model lines before the attack and after it (models alive, the wounded model's lost wounds),
     unit by unit of the target and its attached leader."""
-    after, before, position = {}, {}, 0
+    after: After = {}
+    before: Before = {}
+    position = 0
     for uid in together:
-        lines = len(units[uid]["models"])
+        lines = len(units[uid].models)
         after[uid] = {"alive": list(outcome.standing.alive[position:position + lines]),
                       "taken": list(outcome.standing.taken[position:position + lines])}
         before[uid] = profile.target.lines[position:position + lines]
@@ -186,20 +198,19 @@ def lines_after(units: dict[str, Any], together: list[str], profile: Profile,
     return before, after
 
 
-def record_losses(ruleset: Any, t: Table, together: list[str], before: dict[str, Any], after: dict[str, Any]) -> None:
+def record_losses(ruleset: Ruleset, t: Table, together: Sequence[str], before: Before, after: After) -> None:
     """RS.ATK.4: each unit's models and wounds lost in the attack, recorded as casualties."""
-    units = t.state["units"]
     for uid in together:
         wounds = 0  # the wounds this unit had left before the attack, less those it has left after
         for line, was in enumerate(before[uid]):
             wounds += (was.count * was.W - was.wounds_taken) - \
                       (after[uid]["alive"][line] * was.W - after[uid]["taken"][line])
-        lost = units[uid]["models_alive"] - sum(after[uid]["alive"])
+        lost = t.typed.units[uid].models_alive - sum(after[uid]["alive"])
         if lost > 0 or wounds > 0:
             ruleset.casualties(t, uid, lost, wounds, "RS.ATK.4")
 
 
-def line_standing(unit: dict[str, Any]) -> tuple[list[int], list[int]]:
+def line_standing(unit: Unit) -> tuple[list[int], list[int]]:
     """Models alive and the wounded model's lost wounds, per model line: as the last attack left them, with what
     was recorded since laid over them (RS.ATK.3).
 
@@ -209,19 +220,19 @@ def line_standing(unit: dict[str, Any]) -> tuple[list[int], list[int]]:
     lost wounds on its line while that line has a model standing; wounds known only as a count (`model_damage`,
     with no lines kept) go to the first line standing with more W than that, else to none. What comes out always
     makes a valid `ModelLine` each: a wounded model is alive and has lost fewer wounds than its W."""
-    counts = [line.get("count", 1) for line in unit["models"]]
-    wounds = [army.model_wounds(line) for line in unit["models"]]
-    kept = unit.get("lines")
-    if not (kept and len(kept["alive"]) == len(counts) == len(kept["taken"])):
+    counts = [line.count for line in unit.models]
+    wounds = [line.wounds for line in unit.models]
+    kept = unit.lines
+    if not (kept and len(kept.alive) == len(counts) == len(kept.taken)):
         kept = None
-    alive, taken = (list(kept["alive"]), list(kept["taken"])) if kept else (list(counts), [0] * len(counts))
-    change = unit["models_alive"] - sum(alive)
+    alive, taken = (list(kept.alive), list(kept.taken)) if kept else (list(counts), [0] * len(counts))
+    change = unit.models_alive - sum(alive)
     for i in range(len(alive)):
         moved = min(counts[i] - alive[i], change) if change > 0 else -min(alive[i], -change)
         alive[i] += moved
         change -= moved
     taken = [t if n and 0 < t < w else 0 for t, n, w in zip(taken, alive, wounds)]
-    damage = 0 if kept else unit.get("model_damage", 0)  # kept lines say whose the wounds are
+    damage = 0 if kept else unit.model_damage or 0  # kept lines say whose the wounds are
     if damage:
         fits = next((i for i, (n, w) in enumerate(zip(alive, wounds)) if n and damage < w), None)
         if fits is not None:

@@ -5,7 +5,7 @@ once (`abilities.parse_keywords`) so that `weapon.has("LETHAL HITS")` is a set l
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -174,7 +174,8 @@ def _set(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k not in ERA_FIELDS or v != ERA_FIELDS[k]}
 
 
-def from_data(data: dict[str, Any]) -> Profile:
+def from_data(data: Mapping[str, Any]) -> Profile:
+    """The profile `to_data` wrote: its JSON, or the state's frozen copy of it (a paused attack's)."""
     weapon = Weapon.of(**{k: v for k, v in data["weapon"].items()})
     situation = Situation(**{**data["situation"],
                              "attacker_keywords": frozenset(data["situation"]["attacker_keywords"])})

@@ -3,7 +3,7 @@ handlers and events to appliers, and a few questions about a unit (rules/flow.py
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -14,7 +14,7 @@ from warlog.domain.state.bridge import StateView, read_back, sync
 
 Data = dict[str, Any]  # an event's data, or its whole entry, as logged
 # A typed applier takes the state before the event (None before GameCreated, hence Any) and returns the next.
-TypedApplier = Callable[[Any, Any, Data, Data], GameState]
+TypedApplier = Callable[[Any, Any, Any, Data], GameState]  # data: the kind's payload type (domain/events.py)
 # What `evolves` makes of it: the bridge also runs it on a dict, and an unconverted ruleset's dict applier may
 # override it (`_started`, `_order`): Any, until every ruleset's appliers are typed.
 BridgedApplier = Callable[[Any, Any, Data, Data], Any]
@@ -109,7 +109,8 @@ def inches(value: Any, field: str, maximum: int) -> str:
     return text if "." not in text else text.rstrip("0").rstrip(".")
 
 
-def last_roll(data: Data, entry: Data) -> LastRoll:
+def last_roll(data: Mapping[str, Any], entry: Data) -> LastRoll:
+    """`data`: a roll's payload (DiceRolled, RollOff, or a ruleset's roll event)."""
     return LastRoll(seq=entry["seq"], purpose=data["purpose"], faces=tuple(data["faces"]), total=data.get("total"),
                     seat=entry["by"] or data.get("seat"), unit=data.get("unit"))
 

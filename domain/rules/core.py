@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
+from warlog.domain import events as ev
 from warlog.domain.rules.basics import HEX, SEATS, handles, other
 from warlog.domain.rules.flow import Flow, Seen
 from warlog.domain.rulings import Malformed, NotFound, Refused
@@ -77,14 +78,14 @@ class CoreCommands(Flow):
         if t.typed.dice != "server":
             raise Refused("entropy only mixes into server dice; this game rolls at the table",
                           rule="SVC.DICE.SERVER")
-        t.emit("EntropyAdded", {"seat": seat, "entropy": command.entropy}, "SVC.SETUP")
+        t.emit("EntropyAdded", ev.EntropyAdded(seat=seat, entropy=command.entropy), "SVC.SETUP")
 
     @handles("start_game")
     def start_game(self, t: Table, seat: str, command: cmd.StartGame) -> None:
         missing = [s for s in SEATS if not t.typed.mustered[s]]
         if missing:
             raise Refused(f"seat {' and '.join(missing)} has not mustered an army", rule="SVC.SETUP")
-        t.emit("GameStarted", {"starting_strength": army.starting_strengths_of(t.typed.units)}, "CORE.STR.1")
+        t.emit("GameStarted", ev.GameStarted(starting_strength=army.starting_strengths_of(t.typed.units)), "CORE.STR.1")
         self.start_round(t, 1)
 
     @handles("free_roll")
@@ -127,7 +128,7 @@ class CoreCommands(Flow):
                           rule=(step.order_rule or step.rule) if step else "CORE.DICE.3")
         if awaiting["seat"] != seat:
             raise Refused("only the roll-off winner chooses who goes first", rule=step.order_rule)
-        t.emit("OrderChosen", {"sub_phase": step.name or step.phase, "first": command.first}, step.order_rule)
+        t.emit("OrderChosen", ev.OrderChosen(sub_phase=step.name or step.phase, first=command.first), step.order_rule)
 
     @handles("roll")
     def roll_awaited(self, t: Table, seat: str, command: cmd.Roll) -> None:

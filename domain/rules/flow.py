@@ -12,11 +12,12 @@ ruleset reads it (`Seen`): the `GameState` once it says `typed_state = True`, un
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import SEATS, Step, alive
@@ -44,6 +45,7 @@ class Flow:
     durations = False  # set_status may give a status for a stated time (reference: CORE.PER.1)
     commands: tuple[type[cmd.Command], ...] = ()  # its own command classes beyond domain/commands.py's (registry)
     roster: RosterReading | None = None  # how it reads a roster file's units; none: it takes none
+    event_payloads: ClassVar[Mapping[str, type]] = ev.SHARED  # kind -> its data's type (domain/events.py)
     typed_state: ClassVar[bool] = False  # its handlers and hooks read the GameState, not the bridge's dict view
     handlers: ClassVar[dict[str, Callable[..., Any]]] = {}  # each subclass gets its own (__init_subclass__)
     appliers: ClassVar[dict[str, Callable[..., Any]]] = {}
@@ -159,14 +161,14 @@ class Flow:
                                        "models_alive": units[uid].models_alive,
                                        "starting_strength": units[uid].starting_strength}, "CORE.STR.2")
         if after == "destroyed":
-            t.emit("UnitDestroyed", {"unit": uid}, "CORE.STR.2")
+            t.emit("UnitDestroyed", ev.UnitDestroyed(unit=uid), "CORE.STR.2")
             # its passengers are no longer inside anything: on the battlefield (CORE.OFF.1), where the
             # players set them up, and from now on counted, selected and shot at as any other unit
             units = t.typed.units
             for passenger in sorted(p for p, unit in units.items()
                                     if unit.embarked_in == uid and unit.models_alive > 0):
-                t.emit("UnitDisembarked", {"unit": passenger, "transport": uid,
-                                           "reason": "its transport was destroyed"}, "CORE.OFF.1")
+                t.emit("UnitDisembarked", ev.UnitDisembarked(unit=passenger, transport=uid,
+                                           reason="its transport was destroyed"), "CORE.OFF.1")
 
     def change_status(self, t: Table, uid: str, status: str, value: bool, rule: str, **extra: Any) -> None:
         has = status in t.typed.units[uid].statuses
@@ -175,7 +177,7 @@ class Flow:
         t.emit("StatusGained" if value else "StatusLost", {"unit": uid, "status": status, **extra}, rule)
 
     def start_round(self, t: Table, battle_round: int) -> None:
-        t.emit("BattleRoundStarted", {"battle_round": battle_round}, self.round_rule)
+        t.emit("BattleRoundStarted", ev.BattleRoundStarted(battle_round=battle_round), self.round_rule)
         self.enter(t, 0)
 
     round_rule = "CORE.SEQ.1"
@@ -183,9 +185,9 @@ class Flow:
     def enter(self, t: Table, pos: int) -> None:
         """Enter step `pos` of the round; its `begin` decides what it awaits or skips."""
         step = self.round_layout(self.seen(t))[pos]
-        t.emit("StepStarted", {"phase": step.phase, "sub_phase": step.name, "active_seat": step.active,
-                               "pos": pos, "settled": step.kind in ("count", "phase"),
-                               "pass_points": step.pass_points}, step.rule)
+        t.emit("StepStarted", ev.StepStarted(phase=step.phase, sub_phase=step.name, active_seat=step.active,
+                               pos=pos, settled=step.kind in ("count", "phase"),
+                               pass_points=step.pass_points), step.rule)
         self.begin(t, step)
 
     def begin(self, t: Table, step: Step) -> None:
@@ -229,7 +231,7 @@ class Flow:
 
     def end_round(self, t: Table) -> None:
         battle_round = t.typed.battle_round
-        t.emit("BattleRoundEnded", {"battle_round": battle_round, "head_hash": t.game.head}, self.round_rule)
+        t.emit("BattleRoundEnded", ev.BattleRoundEnded(battle_round=battle_round, head_hash=t.game.head), self.round_rule)
         if battle_round >= t.typed.options.battle_rounds:
             self.end_game(t, "battle_rounds", winner=self.winner(self.seen(t)))
         else:
@@ -241,7 +243,7 @@ class Flow:
 
     def end_game(self, t: Table, reason: str, winner: str | None) -> None:
         seed = t.game.seed if t.typed.dice == "server" else None
-        t.emit("GameEnded", {"reason": reason, "winner": winner, "server_seed": seed}, "SVC.ENDED")
+        t.emit("GameEnded", ev.GameEnded(reason=reason, winner=winner, server_seed=seed), "SVC.ENDED")
 
     # -- reading -------------------------------------------------------------------------
 

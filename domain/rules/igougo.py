@@ -2,11 +2,17 @@
 each a fixed list of phases the active seat ends with `end_phase`."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from warlog.domain import commands as cmd
-from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, applies, handles
+from warlog.domain import events as ev
+from warlog.domain.rules.basics import Data, evolves
+from warlog.domain.rules.flow import Seen
+from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, handles
 from warlog.domain.rulings import Refused
+from warlog.domain.state import GameState, HeresyStep, OtherStep, ReferenceStep
+from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -15,12 +21,15 @@ if TYPE_CHECKING:
 class Igougo(Ruleset):
     phases: tuple[tuple[str, str | None, str], ...] = ()   # (phase, sub_phase, rule)
 
-    def round_layout(self, state: dict[str, Any]) -> list[Step]:
+    def round_layout(self, state: Seen) -> list[Step]:
         return [Step(phase, sub, "phase", rule, rule, active=seat)
                 for seat in SEATS for phase, sub, rule in self.phases]
 
-    def step_over(self, state: dict[str, Any], step: Step) -> bool:
-        return bool(state["step"].get("ended", False))
+    def step_over(self, state: Seen, step: Step) -> bool:
+        step_state = typed_of(state).step  # the phase's end was declared (PhaseEnded)
+        if isinstance(step_state, OtherStep):  # a plugin's turn-by-turn ruleset keeps its step's keys as JSON
+            return step_state.parts.get("ended") is True
+        return isinstance(step_state, (ReferenceStep, HeresyStep)) and bool(step_state.ended)
 
     @staticmethod
     def turn_seat(step: Step) -> str:
@@ -32,15 +41,20 @@ class Igougo(Ruleset):
 
     @handles("end_phase")
     def end_phase(self, t: Table, seat: str, command: cmd.EndPhase) -> None:
-        step = self.step(t.state)
-        awaiting = self.awaiting(t.state)
+        step = self.step(self.seen(t))
+        awaiting = self.awaiting(self.seen(t))
         if awaiting["action"] != "end_phase" or step is None:
             raise Refused(f"the phase cannot end yet: the game awaits {awaiting['action']}",
                           rule=step.rule if step else "CORE.SEQ.1")
         if seat != step.active:
             raise Refused(f"it is seat {step.active}'s turn; only the active seat ends its phase", rule=step.rule)
-        t.emit("PhaseEnded", {"phase": step.phase, "sub_phase": step.name, "active_seat": seat}, step.rule)
+        t.emit("PhaseEnded", ev.PhaseEnded(phase=step.phase, sub_phase=step.name, active_seat=seat), step.rule)
 
-    @applies("PhaseEnded")
-    def _phase_ended(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["ended"] = True
+    @evolves("PhaseEnded")
+    def _phase_ended(self, state: GameState, data: ev.PhaseEnded, entry: Data) -> GameState:
+        step = state.step
+        if isinstance(step, OtherStep):
+            return replace(state, step=replace(step, parts=step.parts.set("ended", True)))
+        if isinstance(step, ReferenceStep):
+            return replace(state, step=replace(step, ended=True))
+        return replace(state, step=replace(HeresyStep.of(step), ended=True))

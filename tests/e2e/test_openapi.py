@@ -95,3 +95,4 @@ def test_the_select_names_every_field_a_rulesets_select_has_and_whose_each_is(ht
     assert select["properties"]["weapons"]["description"].startswith("`alternating` only")
     assert select["properties"]["move"]["description"].startswith("`reference` only")
     assert "description" not in select["properties"]["unit"] and select["required"] == ["type", "unit"]
+

@@ -52,7 +52,7 @@ class AppTable:
         from warlog.projections.state import state_view
 
         game = self.warlog.read(self.game_id)
-        return state_view(game.view, game.version, seat, game)
+        return state_view(game.state, game.version, seat, game)
 
     def send(self, seat: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         from warlog.api.errors import ruling_problem

@@ -7,10 +7,12 @@ run time (`registry.register`), as an installed package's would be.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import StrictInt as Face
+from typing_extensions import TypedDict
 
 from warlog.domain import commands as cmd
 from warlog.domain import dice
@@ -24,6 +26,14 @@ TURN, THROW = "DUEL.TURN.1", "DUEL.THROW.1"  # the duel's own rule IDs
 D6 = dice.parse("D6")
 LAYOUT = [Step("throw", None, "phase", TURN, THROW, active=seat) for seat in SEATS]  # a turn each, A first
 NO_SCORE = PerSeat(0, 0)
+
+
+class ThrowScored(TypedDict):
+    """Its one event's payload: the seat that threw, the face, and that seat's score since (DUEL.THROW.1)."""
+
+    seat: str
+    face: int
+    score: int
 
 
 @dataclass(frozen=True)
@@ -42,6 +52,7 @@ class Duel(Ruleset):
     keeps_vp = True  # the running score shows as `vp` in GET /state
     round_rule = TURN
     typed_state = True  # it reads the GameState; its own parts of it stay JSON (OtherStep's `parts`)
+    event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, "ThrowScored": ThrowScored}
 
     def round_layout(self, state: GameState) -> list[Step]:
         return LAYOUT
@@ -87,10 +98,10 @@ class Duel(Ruleset):
         faces = list(command.dice) if command.dice is not None else None
         face = self.roll(t, "D6", "throw", THROW, seat, faces)["data"]["total"]
         score = (t.typed.vp or NO_SCORE)[seat] + face
-        t.emit("ThrowScored", {"seat": seat, "face": face, "score": score}, THROW, by=seat)
+        t.emit("ThrowScored", ThrowScored(seat=seat, face=face, score=score), THROW, by=seat)
 
     @evolves("ThrowScored")
-    def _scored(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _scored(self, state: GameState, data: ThrowScored, entry: Data) -> GameState:
         step = OtherStep.of(state.step)
         return replace(state, vp=(state.vp or NO_SCORE).replace(data["seat"], data["score"]),
                        step=replace(step, parts=step.parts.set("thrown", True)))

@@ -91,6 +91,11 @@ def test_a_game_of_the_plugin_ruleset_is_played_over_http(duel, new_game):
     audit = game.http.get(f"/games/{game.id}/audit/{seq}", headers=game.headers("spectator"))
     assert audit.status_code == 200 and audit.json()["rule"]["id"] == THROW, audit.text
 
+    # its event is one of the document's kinds, with its payload type's schema, as the built-in ones are
+    schemas = game.http.get("/openapi.json").json()["components"]["schemas"]
+    assert schemas["Event"]["discriminator"]["mapping"]["ThrowScored"] == "#/components/schemas/EventThrowScored"
+    assert schemas["ThrowScoredData"]["required"] == ["seat", "face", "score"]
+
 
 def test_a_refused_throw_names_its_rule_and_appends_nothing(duel, new_game):
     game = started(new_game)

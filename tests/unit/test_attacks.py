@@ -31,6 +31,8 @@ from warlog.domain.attacks import (
     simulate,
     to_data,
 )
+from warlog.domain.state import Unit
+from warlog.domain.state import Weapon as UnitWeapon
 
 CHARACTER = frozenset({"CHARACTER"})
 INFANTRY = frozenset({"INFANTRY"})
@@ -338,13 +340,15 @@ def test_a_profile_travels_as_json_data_and_replays_to_the_same_decisions(name):
 
 
 def test_a_mustered_bodyguard_and_its_leader_become_one_target_with_the_leader_last():
-    squad = {"id": "int-1", "keywords": ["INFANTRY"], "abilities": ["Feel No Pain 6+"],
+    squad = {"id": "int-1", "name": "Intercessors", "keywords": ["INFANTRY"], "abilities": ["Feel No Pain 6+"],
              "models": [{"name": "Intercessor", "count": 5, "T": 4, "Sv": 3, "W": 2}]}
-    captain = {"id": "cap-1", "keywords": ["INFANTRY", "CHARACTER"], "abilities": [], "leader_of": "int-1",
+    captain = {"id": "cap-1", "name": "Captain", "keywords": ["INFANTRY", "CHARACTER"], "abilities": [], "leader_of": "int-1",
                "models": [{"name": "Captain", "count": 1, "T": 4, "Sv": 2, "InSv": 4, "W": 5}]}
     weapon = {"name": "heavy bolter", "type": "ranged", "A": "3", "S": 5, "AP": -1, "D": "2",
               "keywords": ["[SUSTAINED HITS 1, HEAVY]"]}
-    profile = profile_from(weapon, {"models": [{"BS": 4}]}, [captain, squad], Situation(models=1),
+    shooter = {"id": "dev-1", "name": "Devastators", "models": [{"name": "Devastator", "BS": 4}]}
+    profile = profile_from(UnitWeapon.from_json(weapon), Unit.mustered("A", shooter),
+                           [Unit.mustered("B", captain), Unit.mustered("B", squad)], Situation(models=1),
                            alive=[[1], [3]], wounds_taken=[[0], [1]])
     assert profile.weapon.skill == 4 and [k.name for k in profile.weapon.keywords] == ["SUSTAINED HITS", "HEAVY"]
     assert allocation_order(profile.target) == (1, 0) and profile.target.toughness == 4

@@ -3,11 +3,13 @@ attack (domain/rules/reference/shooting.py `line_standing`, RS.ATK.3): models al
 wounds per line, always a valid target for the attack module."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from tests.support.client import unit
 from warlog.domain.attacks.contract import target_from
 from warlog.domain.rules.reference.shooting import line_standing
+from warlog.domain.state import Lines, ReferenceTurn, Unit
 
 TROOPER = {"name": "Trooper", "count": 2, "W": 1, "T": 4, "Sv": 4}
 GUNNER = {"name": "Gunner", "count": 1, "W": 2, "T": 4, "Sv": 4}
@@ -15,14 +17,13 @@ VETERAN = {"name": "Veteran", "count": 2, "W": 3, "T": 4, "Sv": 4}
 
 
 def squad(models_alive: int, lines: dict[str, list[int]] | None = None, model_damage: int = 0,
-          models: tuple[dict[str, Any], ...] = (TROOPER, GUNNER)) -> dict[str, Any]:
-    body = {**unit("squad", models=list(models)), "models_alive": models_alive, "model_damage": model_damage}
-    if lines is not None:
-        body["lines"] = lines
-    return body
+          models: tuple[dict[str, Any], ...] = (TROOPER, GUNNER)) -> Unit:
+    mustered = Unit.mustered("A", unit("squad", models=list(models)), ReferenceTurn)
+    return replace(mustered, models_alive=models_alive, model_damage=model_damage,
+                   lines=Lines.from_json(lines) if lines is not None else None)
 
 
-def standing(body: dict[str, Any]) -> tuple[list[int], list[int]]:
+def standing(body: Unit) -> tuple[list[int], list[int]]:
     alive, taken = line_standing(body)
     target_from([body], alive=[alive], wounds_taken=[taken])  # the attack module accepts it
     return alive, taken

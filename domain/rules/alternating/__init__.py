@@ -16,12 +16,16 @@ they share. This module holds the round: its layout, what starts and settles eac
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
+from warlog.domain import events as ev
+from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.alternating.common import LAYOUT, RESERVE_ARRIVES_ON, overwatch_block
+from warlog.domain.rules.alternating.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.alternating.goes import Alternation
 from warlog.domain.rules.alternating.records import TableRecords
 from warlog.domain.rules.basics import seat_units
@@ -46,6 +50,7 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
     commands = OWN_COMMANDS  # its select, the goes, the count, the vehicle records (commands.py)
     roster = RosterReading(older_ap=True, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:8th|9th)\b",))
     typed_state = True  # its handlers, hooks and appliers read and make the GameState
+    event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS}
 
     def round_layout(self, state: GameState) -> list[Step]:
         return LAYOUT
@@ -81,7 +86,7 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
             return
         for uid, unit in state.units.items():
             if unit.ongoing and unit.in_reserves and alive(unit):
-                t.emit("ReserveArriving", {"unit": uid, "ongoing": True}, "AA.RES.1")
+                t.emit("ReserveArriving", ev.ReserveArriving(unit=uid, ongoing=True), "AA.RES.1")
         if state.battle_round < state.options.reserves_from_round:
             return
         for seat in SEATS:
@@ -95,14 +100,14 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
         able = [s for s in SEATS if self.can_go(state, s)]
         if not able:
             reason = "no unit is falling back" if step.kind == "fleeing" else "neither player has an eligible unit"
-            t.emit("StepSkipped", {"sub_phase": step.name, "reason": reason},
+            t.emit("StepSkipped", ev.StepSkipped(sub_phase=step.name, reason=reason),
                    "AA.MOV.2" if step.kind == "fleeing" else "AA.ACT.0")
         elif len(able) == 1:
-            t.emit("FirstGoes", {"sub_phase": step.name, "seat": able[0],
-                                 "reason": "only this player has units to select"},
+            t.emit("FirstGoes", ev.FirstGoes(sub_phase=step.name, seat=able[0],
+                                 reason="only this player has units to select"),
                    "AA.MOV.2" if step.kind == "fleeing" else "AA.ACT.0")
         else:
-            t.emit("RollOffNeeded", {"sub_phase": step.name, "choice": step.kind != "fleeing"}, step.order_rule)
+            t.emit("RollOffNeeded", ev.RollOffNeeded(sub_phase=step.name, choice=step.kind != "fleeing"), step.order_rule)
 
     def progress(self, t: Table, step: Step) -> bool:
         """Automatic moves: a combat with one side gone ends; a declared charge runs on once nobody answers it."""
@@ -113,16 +118,16 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
         if charge is None:
             return False
         if not alive(state.units[charge.unit]):  # destroyed by overwatch: nothing left to charge
-            t.emit("ChargeResolved", {"unit": charge.unit, "targets": list(charge.targets),
-                                      "distance": charge.distance, "total": None, "success": False,
-                                      "reason": "the charging unit was destroyed"}, "AA.CHG.1")
+            t.emit("ChargeResolved", ev.ChargeResolved(unit=charge.unit, targets=list(charge.targets),
+                                      distance=charge.distance, total=None, success=False,
+                                      reason="the charging unit was destroyed"), "AA.CHG.1")
             return True
         if charge.pending:
             target = charge.pending[0]
             reason = overwatch_block(state, state.units[target])
             if reason is None:
                 return False
-            t.emit("OverwatchHeld", {"unit": target, "against": charge.unit, "reason": reason}, "AA.OW.1")
+            t.emit("OverwatchHeld", own.OverwatchHeld(unit=target, against=charge.unit, reason=reason), "AA.OW.1")
             return True
         if charge.volleys or self.charge_waits(charge):
             return False
@@ -172,8 +177,8 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
         elif purpose == "overwatch_shots":
             self._overwatch_shots(t, request["seat"], uid, context, roll["faces"])
         elif purpose == "overwatch":  # hits are read by the players (snap shots, unchanged by the seed)
-            t.emit("OverwatchResolved", {"unit": uid, "against": context["against"], "weapon": context["weapon"],
-                                         "shots": len(roll["faces"]), "faces": roll["faces"]}, "AA.OW.1")
+            t.emit("OverwatchResolved", own.OverwatchResolved(unit=uid, against=context["against"], weapon=context["weapon"],
+                                         shots=len(roll["faces"]), faces=roll["faces"]), "AA.OW.1")
         elif purpose == "charge":
             self._charge_outcome(t, uid, context, total)
         else:

@@ -8,8 +8,10 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army, dice
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.commands import AlternatingSelect, ResolveCharge
 from warlog.domain.rules.alternating.common import MAX_CHARGE, _chunks, on_table, overwatch_block, overwatch_shots
 from warlog.domain.rules.basics import Data, evolves
@@ -51,12 +53,12 @@ class Charges(Ruleset):
 
     def _selected_select_charges(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
                                  distance: str | None) -> None:
-        if not act:
+        if not act or distance is None:  # a declared charge gives its distance (_check_charge)
             return
         state = t.typed
         answer = [target for target in targets if overwatch_block(state, state.units[target]) is None]
-        t.emit("ChargeDeclared", {"unit": uid, "seat": seat, "targets": targets, "distance": distance,
-                                  "overwatch_by": answer}, "AA.CHG.1")
+        t.emit("ChargeDeclared", ev.ChargeDeclared(unit=uid, seat=seat, targets=targets, distance=distance,
+                                  overwatch_by=answer), "AA.CHG.1")
 
     def _overwatch(self, t: Table, seat: str, command: AlternatingSelect, awaiting: dict[str, Any]) -> None:
         """AA.OW.1: the charged unit answers with overwatch (shots from each weapon's profile) or holds it."""
@@ -65,7 +67,7 @@ class Charges(Ruleset):
         if command.unit != uid:
             raise Refused(f"the overwatch awaited is {uid}'s, against the charge by {against}", rule="AA.OW.1")
         if not command.act:
-            t.emit("OverwatchHeld", {"unit": uid, "against": against, "reason": "held by its player"}, "AA.OW.1")
+            t.emit("OverwatchHeld", own.OverwatchHeld(unit=uid, against=against, reason="held by its player"), "AA.OW.1")
             return
         unit = state.units[uid]
         ranged = {w.name: w for w in army.unit_ranged_weapons(unit)}
@@ -96,7 +98,7 @@ class Charges(Ruleset):
                            {"per_model": profile.count, "modifier": profile.modifier})
                           for n in _chunks(models, dice.MAX_DICE // profile.count)]
         # every roll still to come counts as a volley: the charge waits until none is left
-        t.emit("OverwatchFired", {"unit": uid, "against": against, "weapons": fired, "volleys": len(rolls)},
+        t.emit("OverwatchFired", own.OverwatchFired(unit=uid, against=against, weapons=fired, volleys=len(rolls)),
                "AA.OW.1")
         for name, purpose, spec, extra in rolls:
             self.request_roll(t, seat, purpose, spec, "AA.OW.1", uid, against=against, weapon=name, **extra)
@@ -106,9 +108,9 @@ class Charges(Ruleset):
         k = context["per_model"]
         per_model = [max(1, sum(faces[i:i + k]) + context["modifier"] - 1) for i in range(0, len(faces), k)]
         hits = _chunks(sum(per_model), dice.MAX_DICE)
-        t.emit("OverwatchShotsRolled", {"unit": uid, "against": context["against"], "weapon": context["weapon"],
-                                        "shots_per_model": per_model, "shots": sum(per_model),
-                                        "volleys": len(hits)}, "AA.OW.1")
+        t.emit("OverwatchShotsRolled", own.OverwatchShotsRolled(unit=uid, against=context["against"], weapon=context["weapon"],
+                                        shots_per_model=per_model, shots=sum(per_model),
+                                        volleys=len(hits)), "AA.OW.1")
         for count in hits:
             self.request_roll(t, seat, "overwatch", str(dice.DiceExpr(count, 6)), "AA.OW.1", uid,
                               against=context["against"], weapon=context["weapon"])
@@ -129,14 +131,14 @@ class Charges(Ruleset):
         """2D6 against the distance the players measured (the charge range of the edition the seed builds on)."""
         distance, targets = context["distance"], context["targets"]
         success = Decimal(total) >= Decimal(distance) and alive(t.typed.units[uid])
-        t.emit("ChargeResolved", {"unit": uid, "targets": targets, "distance": distance, "total": total,
-                                  "success": success}, "AA.CHG.1")
+        t.emit("ChargeResolved", ev.ChargeResolved(unit=uid, targets=targets, distance=distance, total=total,
+                                  success=success), "AA.CHG.1")
         units = t.typed.units
         standing = [target for target in targets if alive(units[target])]
         if success and standing:
             for member in [uid, *standing]:
                 self.change_status(t, member, "locked_in_combat", True, "AA.CHG.1", reason=f"charge by {uid}")
-            t.emit("CombatJoined", {"units": [uid, *standing], "reason": f"charge by {uid}"}, "AA.CHG.1")
+            t.emit("CombatJoined", own.CombatJoined(units=[uid, *standing], reason=f"charge by {uid}"), "AA.CHG.1")
 
     @handles("resolve_charge")
     def resolve_charge(self, t: Table, seat: str, command: ResolveCharge) -> None:
@@ -146,43 +148,43 @@ class Charges(Ruleset):
             raise Refused(f"no charge waits to be rolled: the game awaits {awaiting['action']}", rule="AA.CHG.1")
         if awaiting["seat"] != seat:
             raise Refused(f"seat {awaiting['seat']} rolls its own charge", rule="AA.CHG.1")
-        t.emit("ChargeRollCalled", {"unit": awaiting["unit"], "seat": seat}, "AA.CHG.1")
+        t.emit("ChargeRollCalled", own.ChargeRollCalled(unit=awaiting["unit"], seat=seat), "AA.CHG.1")
 
     @evolves("ChargeDeclared")
-    def _charge(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _charge(self, state: GameState, data: ev.ChargeDeclared, entry: Data) -> GameState:
         charge = AlternatingCharge(unit=data["unit"], seat=data["seat"], targets=tuple(data["targets"]),
                                    distance=data["distance"], pending=tuple(data["overwatch_by"]), volleys=0)
         return replace(state, step=replace(AlternatingStep.of(state.step), charge=charge))
 
     @evolves("OverwatchFired")
-    def _overwatch_fired(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _overwatch_fired(self, state: GameState, data: own.OverwatchFired, entry: Data) -> GameState:
         step, charge = _under_way(state)
         answered = replace(charge.without_pending(data["unit"]), volleys=data["volleys"], fired=True)
         return replace(state, step=replace(step, charge=answered))
 
     @evolves("OverwatchHeld")
-    def _overwatch_held(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _overwatch_held(self, state: GameState, data: own.OverwatchHeld, entry: Data) -> GameState:
         step, charge = _under_way(state)
         return replace(state, step=replace(step, charge=charge.without_pending(data["unit"])))
 
     @evolves("ChargeRollCalled")
-    def _charge_roll_called(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _charge_roll_called(self, state: GameState, data: own.ChargeRollCalled, entry: Data) -> GameState:
         step, charge = _under_way(state)
         return replace(state, step=replace(step, charge=replace(charge, resumed=True)))
 
     @evolves("OverwatchShotsRolled")
-    def _overwatch_shots_rolled(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _overwatch_shots_rolled(self, state: GameState, data: own.OverwatchShotsRolled, entry: Data) -> GameState:
         step, charge = _under_way(state)
         volleys = charge.volleys + data["volleys"] - 1  # this roll done, its hit rolls to come
         return replace(state, step=replace(step, charge=replace(charge, volleys=volleys)))
 
     @evolves("OverwatchResolved")
-    def _overwatch_resolved(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _overwatch_resolved(self, state: GameState, data: own.OverwatchResolved, entry: Data) -> GameState:
         step, charge = _under_way(state)
         return replace(state, step=replace(step, charge=replace(charge, volleys=charge.volleys - 1)))
 
     @evolves("ChargeResolved")
-    def _charge_resolved(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _charge_resolved(self, state: GameState, data: ev.ChargeResolved, entry: Data) -> GameState:
         return replace(state, step=replace(AlternatingStep.of(state.step), charge=None))
 
 

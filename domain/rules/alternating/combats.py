@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.common import LOCKED, locked, on_table
 from warlog.domain.rules.basics import Data, evolves
 from warlog.domain.rules.ruleset import Ruleset, alive
@@ -37,7 +38,7 @@ class Combats(Ruleset):
             standing = [u for u in combat.units if alive(units[u]) and locked(units[u])]
             if len({units[u].owner for u in standing}) == 2:
                 continue
-            t.emit("CombatEnded", {"combat": cid, "units": standing, "reason": "no enemy unit left in it"},
+            t.emit("CombatEnded", own.CombatEnded(combat=cid, units=standing, reason="no enemy unit left in it"),
                    "AA.CC.1")
             for uid in standing:
                 for status in LOCKED:
@@ -50,14 +51,14 @@ class Combats(Ruleset):
         state = t.typed
         known = self._combat_of(state, uid)
         if targets and (known is None or not set(targets) <= set(state.combats[known].units)):
-            t.emit("CombatJoined", {"units": [uid, *targets], "reason": "named when the combat was chosen"},
+            t.emit("CombatJoined", own.CombatJoined(units=[uid, *targets], reason="named when the combat was chosen"),
                    "AA.CC.1")
         state = t.typed  # the combat joined, if one was
         combat = self._combat_of(state, uid)
         if combat is None:
             raise ValueError(f"{uid} was selected in no combat")  # _check_combat: it has one, or names its foes
-        t.emit("CombatFought", {"combat": combat, "chosen": uid, "seat": seat,
-                                "units": list(state.combats[combat].units)}, "AA.CC.1")
+        t.emit("CombatFought", own.CombatFought(combat=combat, chosen=uid, seat=seat,
+                                units=list(state.combats[combat].units)), "AA.CC.1")
 
     def _check_combat(self, state: GameState, uid: str, targets: list[str]) -> None:
         if self._combat_of(state, uid) is None and not targets:
@@ -77,7 +78,7 @@ class Combats(Ruleset):
         return next((cid for cid, combat in state.combats.items() if uid in combat.units), None)
 
     @evolves("CombatJoined")
-    def _combat(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _combat(self, state: GameState, data: own.CombatJoined, entry: Data) -> GameState:
         members = set(data["units"])
         units = state.units
         combats = dict(state.combats)
@@ -88,13 +89,13 @@ class Combats(Ruleset):
         return replace(state, combats=Frozen(combats))
 
     @evolves("CombatEnded")
-    def _combat_ended(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _combat_ended(self, state: GameState, data: own.CombatEnded, entry: Data) -> GameState:
         if data["combat"] not in state.combats:
             return state
         return replace(state, combats=state.combats.without(data["combat"]))
 
     @evolves("CombatFought")
-    def _fought(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _fought(self, state: GameState, data: own.CombatFought, entry: Data) -> GameState:
         cid = data["combat"]
         combats = state.combats.set(cid, replace(state.combats[cid], fought=True))
         units = dict(state.units)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.commands import ConfirmCount
 from warlog.domain.rules.alternating.common import (
     REASON,
@@ -71,8 +72,8 @@ class Counting(Ruleset):
                     raise Refused(f"{uid} is left out already ({service})", rule=step.play_rule)
                 if field == "include" and service is None:
                     raise Refused(f"{uid} is counted already", rule=step.play_rule)
-        t.emit("CountConfirmed", {"seat": seat, "sub_phase": step.name, "exclude": dict(command.exclude),
-                                  "include": dict(command.include)}, step.play_rule)
+        t.emit("CountConfirmed", own.CountConfirmed(seat=seat, sub_phase=step.name, exclude=dict(command.exclude),
+                                  include=dict(command.include)), step.play_rule)
         state = t.typed  # this seat's count confirmed
         if all(AlternatingStep.of(state.step).confirmed[s] is not None for s in SEATS):
             t.emit("PassPointsCalculated", self._count(state, step), RESULT_RULE[sub_phase(step)])
@@ -113,13 +114,13 @@ class Counting(Ruleset):
                 "included": included, "pass_points": points}
 
     @evolves("CountConfirmed")
-    def _confirmed(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _confirmed(self, state: GameState, data: own.CountConfirmed, entry: Data) -> GameState:
         step = AlternatingStep.of(state.step)
         claims = Claims(exclude=Frozen(data["exclude"]), include=Frozen(data["include"]))
         return replace(state, step=replace(step, confirmed=step.confirmed.replace(data["seat"], claims)))
 
     @evolves("PassPointsCalculated")
-    def _calculated(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _calculated(self, state: GameState, data: own.PassPointsCalculated, entry: Data) -> GameState:
         points = data["pass_points"]
         state = replace(state, pass_points=PerSeat(points["A"], points["B"]),
                         step=replace(AlternatingStep.of(state.step), calculated=True))

@@ -6,8 +6,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.charges import Charges
 from warlog.domain.rules.alternating.combats import Combats
 from warlog.domain.rules.alternating.commands import AlternatingSelect, DeclareDone, Pass
@@ -267,9 +269,9 @@ class Alternation(Counting, Charges, Combats):
                              distance: str | None) -> None:
         unit = t.typed.units[uid]
         if unit.arriving:
-            t.emit("ReserveArrived", {"unit": uid}, "AA.RES.1")
+            t.emit("ReserveArrived", ev.ReserveArrived(unit=uid), "AA.RES.1")
         elif unit.embarked_in and act:  # AA.ACT.5: disembarking is its own selection
-            t.emit("UnitDisembarked", {"unit": uid, "transport": unit.embarked_in}, "AA.ACT.5")
+            t.emit("UnitDisembarked", ev.UnitDisembarked(unit=uid, transport=unit.embarked_in), "AA.ACT.5")
 
     def _selected_declare_shooting(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
                                    distance: str | None) -> None:
@@ -291,8 +293,8 @@ class Alternation(Counting, Charges, Combats):
             raise Refused("you have no pass points left; select a unit", rule="AA.ACT.2")
         if not self.can_go(state, other(seat)):
             raise Refused("the opponent has no eligible unit left; select one of yours", rule="AA.ACT.3")
-        t.emit("PassPointSpent", {"seat": seat, "sub_phase": step.name,
-                                  "remaining": state.pass_points[seat] - 1}, "AA.ACT.2")
+        t.emit("PassPointSpent", own.PassPointSpent(seat=seat, sub_phase=step.name,
+                                  remaining=state.pass_points[seat] - 1), "AA.ACT.2")
 
     @handles("declare_done")
     def declare_done(self, t: Table, seat: str, command: DeclareDone) -> None:
@@ -302,10 +304,10 @@ class Alternation(Counting, Charges, Combats):
             raise Refused(f"every {'combat' if rule == 'AA.CC.1' else 'fleeing unit'} must be resolved", rule=rule)
         if step.name == "move_units" and self.arrivals_pending(t.typed, seat):
             raise Refused("units arriving from reserve must be selected first", rule="AA.RES.1")
-        t.emit("DeclaredDone", {"seat": seat, "sub_phase": step.name}, "AA.ACT.4")
+        t.emit("DeclaredDone", own.DeclaredDone(seat=seat, sub_phase=step.name), "AA.ACT.4")
 
     @evolves("UnitSelected")
-    def _selected(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _selected(self, state: GameState, data: ev.UnitSelected, entry: Data) -> GameState:
         uid = data["unit"]
         unit = replace(state.units[uid], selected=True)
         flag = {"move_units": "moved", "declare_shooting": "shot" if data["act"] else "held_fire",
@@ -316,23 +318,23 @@ class Alternation(Counting, Charges, Combats):
         return replace(state.with_unit(uid, unit), step=replace(AlternatingStep.of(state.step), last=data["seat"]))
 
     @evolves("PassPointSpent")
-    def _pass(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _pass(self, state: GameState, data: own.PassPointSpent, entry: Data) -> GameState:
         seat = data["seat"]
         return replace(state, pass_points=state.pass_points.replace(seat, data["remaining"]),
                        step=replace(AlternatingStep.of(state.step), last=seat))
 
     @evolves("DeclaredDone")
-    def _done(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _done(self, state: GameState, data: own.DeclaredDone, entry: Data) -> GameState:
         seat = data["seat"]
         return replace(state, declared_done=state.declared_done.replace(seat, True),
                        step=replace(AlternatingStep.of(state.step), last=seat))
 
     @evolves("ReserveArrived")
-    def _arrived(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _arrived(self, state: GameState, data: ev.ReserveArrived, entry: Data) -> GameState:
         uid = data["unit"]
         return state.with_unit(uid, replace(state.units[uid], arriving=False, in_reserves=False, ongoing=False))
 
     @evolves("OngoingReservesEntered")
-    def _ongoing(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _ongoing(self, state: GameState, data: own.OngoingReservesEntered, entry: Data) -> GameState:
         uid = data["unit"]
         return state.with_unit(uid, replace(state.units[uid], in_reserves=True, ongoing=True, arriving=False))

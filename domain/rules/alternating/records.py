@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from warlog.domain import army
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.commands import BlastHit, OngoingReserves, VehicleHit
 from warlog.domain.rules.alternating.common import immobile, on_table
 from warlog.domain.rules.basics import seat_units
@@ -54,8 +55,8 @@ class TableRecords(Ruleset):
             loss = left - 1
         else:
             outcome = "wrecked" if loss >= left else "damaged"
-        t.emit("VehicleHit", {"unit": command.unit, "hit": command.hit, "hull_points": command.hull_points,
-                              "hull_points_left": left - loss, "outcome": outcome, "attested_by": seat}, "AA.VEH.2")
+        t.emit("VehicleHit", own.VehicleHit(unit=command.unit, hit=command.hit, hull_points=command.hull_points,
+                              hull_points_left=left - loss, outcome=outcome, attested_by=seat), "AA.VEH.2")
         if loss or outcome == "wrecked":
             self.casualties(t, command.unit, 1 if outcome == "wrecked" else 0, loss, "AA.VEH.2")
         if outcome == "immobilised":
@@ -68,7 +69,7 @@ class TableRecords(Ruleset):
             raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule="AA.RES.1")
         if not on_table(unit) or unit.embarked_in:
             raise Refused(f"{command.unit} is not on the battlefield", rule="AA.RES.1")
-        t.emit("OngoingReservesEntered", {"unit": command.unit, "reason": command.reason, "attested_by": seat},
+        t.emit("OngoingReservesEntered", own.OngoingReservesEntered(unit=command.unit, reason=command.reason, attested_by=seat),
                "AA.RES.1")
 
     @handles("blast_hit")
@@ -82,5 +83,5 @@ class TableRecords(Ruleset):
         if not alive(unit):
             raise Refused(f"{command.unit} is already wrecked", rule="CORE.STR.2")
         strength = command.strength if command.centre_over_hull else command.strength - 1
-        t.emit("BlastHitResolved", {"unit": command.unit, "strength": strength, "weapon_strength": command.strength,
-                                    "centre_over_hull": command.centre_over_hull, "attested_by": seat}, "AA.VEH.1")
+        t.emit("BlastHitResolved", own.BlastHitResolved(unit=command.unit, strength=strength, weapon_strength=command.strength,
+                                    centre_over_hull=command.centre_over_hull, attested_by=seat), "AA.VEH.1")

@@ -22,21 +22,28 @@ era's tables, whose conventions `domain/attacks/tables.py` states. What this mod
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army, dice
-from warlog.domain.attacks import Profile, Situation, Weapon, to_data
+from warlog.domain.attacks import Outcome, Profile, Situation, Weapon, to_data
+from warlog.domain.attacks.contract import unit_of, weapon_of
 from warlog.domain.attacks.driver import STEP_EVENTS, AttackDriver, keep_lines, standing_target
 from warlog.domain.attacks.tables import HERESY
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.heresy.commands import Shoot
-from warlog.domain.rules.heresy.common import enemies_on_battlefield, is_vehicle, refuse_while_reacting
+from warlog.domain.rules.heresy.common import KIND_RULE
 from warlog.domain.rules.igougo import Igougo
-from warlog.domain.rules.reference.common import members
-from warlog.domain.rules.ruleset import alive, applies, handles, units_of
+from warlog.domain.rules.reference.shooting import members_of
+from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
+from warlog.domain.state import Armour, GameState, HeresyStep, HeresyTurn, Unit
+from warlog.domain.state import Weapon as UnitWeapon
+from warlog.domain.state.bridge import StateView, read_back, typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -44,96 +51,125 @@ if TYPE_CHECKING:
 FACINGS = ("front", "side", "rear")
 ATTACK_STEPS = tuple(STEP_EVENTS)  # the attack module's Need.step names: the purposes of its rolls
 SNAP_KINDS = ("heavy", "ordnance")
+UnitLike = Unit | Mapping[str, Any]  # a unit of the typed state, or (a caller still on the bridge) of its dict view
 
 
-def armour(unit: dict[str, Any]) -> dict[str, int] | None:
+def on_battlefield(unit: Unit) -> bool:
+    """Neither destroyed, in reserves nor embarked (heresy/common.py's, of a typed unit)."""
+    return alive(unit) and not unit.in_reserves and not unit.embarked_in
+
+
+def enemies_on_battlefield(state: GameState, seat: str) -> list[str]:
+    return [uid for uid, unit in state.units.items() if unit.owner != seat and on_battlefield(unit)]
+
+
+def refuse_while_reacting(state: GameState) -> None:
+    """While a reaction window is open, the opponent answers it before the active player goes on
+    (heresy/common.py's, of the typed state)."""
+    windows = state.step.windows if isinstance(state.step, HeresyStep) else None  # None: no step has started
+    if windows:
+        window = windows[0]
+        raise Refused(f"seat {window.seat} answers the reaction to {window.against} first",
+                      rule=KIND_RULE[window.kind])
+
+
+def armour(unit: Unit) -> Armour | None:
     """The older editions' armour values (front, side, rear) of a vehicle's first model, if the roster gives them."""
-    values: dict[str, int] | None = unit["models"][0].get("armour")
-    return values
+    return unit.models[0].armour
 
 
-def has_facings(unit: dict[str, Any]) -> bool:
+def has_facings(unit: UnitLike) -> bool:
     """A vehicle with armour values: the players name the facing each attack hits."""
-    return is_vehicle(unit) and armour(unit) is not None
+    typed = unit_of(unit, HeresyTurn)
+    return army.unit_is_vehicle(typed) and armour(typed) is not None
 
 
-def tables_gap(units: dict[str, Any], uid: str, weapon: dict[str, Any], target_uid: str) -> str | None:
+def tables_gap(units: Mapping[str, UnitLike], uid: str, weapon: UnitWeapon | Mapping[str, Any],
+               target_uid: str) -> str | None:
     """Why the heresy tables cannot resolve this weapon at this target (None: they can)."""
-    line, target = units[uid]["models"][0], units[target_uid]
-    melee = weapon.get("type") == "melee"
-    if not line.get("WS" if melee else "BS"):
+    line, target, arms = unit_of(units[uid], HeresyTurn).models[0], unit_of(units[target_uid], HeresyTurn), \
+        weapon_of(weapon)
+    melee = arms.type == "melee"
+    vehicle = army.unit_is_vehicle(target)
+    if not (line.WS if melee else line.BS):
         return f"{uid} has no {'WS' if melee else 'BS'}"
-    if not weapon.get("S"):
-        return f"{weapon['name']} has no S"
-    if melee and is_vehicle(target):
+    if not arms.S:
+        return f"{arms.name} has no S"
+    if melee and vehicle:
         return "a vehicle in an assault is the table's to resolve"
-    if melee and not target["models"][0].get("WS"):
+    if melee and not target.models[0].WS:
         return f"{target_uid} has no WS"
-    if is_vehicle(target) and not armour(target):
+    if vehicle and not armour(target):
         return f"{target_uid} is a vehicle without armour values"
-    if not is_vehicle(target) and not target["models"][0].get("T"):
+    if not vehicle and not target.models[0].T:
         return f"{target_uid} has no T"
     return None
 
 
-def shots(weapon: dict[str, Any], within_half_range: bool) -> str:
+def shots(weapon: UnitWeapon, within_half_range: bool) -> str:
     """The weapon's A; RAPID FIRE doubles it within half range (attested)."""
-    expr = dice.parse(weapon.get("A") or "1")
-    if weapon.get("kind") == "rapid_fire" and within_half_range:
+    expr = dice.parse(weapon.A or "1")
+    if weapon.kind == "rapid_fire" and within_half_range:
         expr = dice.DiceExpr(expr.count * 2, expr.sides, expr.modifier * 2)
     return str(expr)
 
 
-def snap_only(unit: dict[str, Any], weapon: dict[str, Any]) -> bool:
+def snap_only(unit: Unit, weapon: UnitWeapon) -> bool:
     """A HEAVY or ORDNANCE weapon of a unit that is not Stationary fires snap shots (a vehicle's excepted)."""
-    return weapon.get("kind") in SNAP_KINDS and "stationary" not in unit["statuses"] and not is_vehicle(unit)
+    return weapon.kind in SNAP_KINDS and "stationary" not in unit.statuses and not army.unit_is_vehicle(unit)
 
 
-def heresy_profile(units: dict[str, Any], uid: str, weapon: dict[str, Any], target_uid: str, models: int,
+def heresy_profile(units: Mapping[str, Unit], uid: str, weapon: UnitWeapon, target_uid: str, models: int,
                    facing: str | None = None, snap_shots: bool = False, within_half_range: bool = False) -> Profile:
     """The attack module's profile on the heresy tables: no EXT abilities, the model's BS or WS, the target as
     it stands (with its attached leader), the foe's WS in melee and the facing's armour value on a vehicle."""
     unit, target = units[uid], units[target_uid]
-    melee = weapon.get("type") == "melee"
-    line = unit["models"][0]
-    arms = Weapon.of(weapon["name"], A=weapon.get("A") or "1" if melee else shots(weapon, within_half_range),
-                     skill=line["WS" if melee else "BS"], S=weapon["S"], AP=weapon.get("AP") or 0,
-                     D=weapon.get("D") or "1", melee=melee)
-    aimed = standing_target(units, members(units, target_uid))
+    melee = weapon.type == "melee"
+    line = unit.models[0]
+    skill = line.WS if melee else line.BS
+    if skill is None or weapon.S is None:  # pragma: no cover -- tables_gap offers no such weapon
+        raise ValueError(f"the heresy tables read {uid}'s {'WS' if melee else 'BS'} and {weapon.name}'s S")
+    arms = Weapon.of(weapon.name, A=weapon.A or "1" if melee else shots(weapon, within_half_range),
+                     skill=skill, S=weapon.S, AP=weapon.AP or 0, D=weapon.D or "1", melee=melee)
+    aimed = standing_target(units, members_of(units, target_uid))
     values = armour(target)
-    aimed = replace(aimed, WS=target["models"][0].get("WS") if melee else None,
-                    AV=values[facing] if values and facing else None)
+    aimed = replace(aimed, WS=target.models[0].WS if melee else None,
+                    AV=getattr(values, facing) if values and facing else None)
     return Profile(arms, aimed, Situation(models=models, snap_shots=snap_shots), HERESY)
 
 
 class Shooting(AttackDriver, Igougo):
     """Mixed into `Heresy`: `shoot`, and what the shared attack driver reads for every heresy attack (shots, snap
-    shots, strikes): the target with its attached leader, a vehicle's hull points, what follows the attack."""
+    shots, strikes): the target with its attached leader, a vehicle's hull points, what follows the attack.
 
-    attack_party = staticmethod(members)
+    The hooks other parts call with the state as the ruleset reads it (`Seen`: the bridge's dict view, until
+    heresy reads the typed state) read it through `typed_of`; a unit or a weapon they pass as a dict of that view
+    is read as typed (`unit_of`, `weapon_of`)."""
+
+    attack_party = staticmethod(members_of)
 
     # -- the Shooting phase ----------------------------------------------------------------
 
     @staticmethod
-    def shots_open(state: dict[str, Any], uid: str) -> list[dict[str, Any]]:
-        unit = state["units"][uid]
-        fired = unit["turn"].get("fired", [])
-        return [w for w in army.ranged_weapons(unit) if w["name"] not in fired]
+    def shots_open(state: GameState, uid: str) -> list[UnitWeapon]:
+        unit = state.units[uid]
+        fired = HeresyTurn.of(unit.turn).fired or ()
+        return [w for w in army.unit_ranged_weapons(unit) if w.name not in fired]
 
     @staticmethod
-    def shot_targets(state: dict[str, Any], uid: str) -> list[str]:
-        unit = state["units"][uid]
-        standing = enemies_on_battlefield(state, unit["owner"])
-        return [target for target in unit["turn"].get("targets", []) if target in standing]
+    def shot_targets(state: GameState, uid: str) -> list[str]:
+        unit = state.units[uid]
+        standing = enemies_on_battlefield(state, unit.owner)
+        return [target for target in HeresyTurn.of(unit.turn).targets or () if target in standing]
 
-    def shoot_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
-        units, offered = state["units"], []
-        for uid, unit in units_of(state, seat):
-            if not (unit["turn"].get("shot") and alive(unit)) or not unit["selected"]:
+    def shoot_actions(self, state: Seen, seat: str) -> list[Action]:
+        typed = typed_of(state)
+        units, offered = typed.units, []
+        for uid, unit in seat_units(typed, seat):
+            if not (HeresyTurn.of(unit.turn).shot and alive(unit)) or not unit.selected:
                 continue
-            for target in self.shot_targets(state, uid):
-                weapons = [w["name"] for w in self.shots_open(state, uid)
-                           if tables_gap(units, uid, w, target) is None]
+            for target in self.shot_targets(typed, uid):
+                weapons = [w.name for w in self.shots_open(typed, uid) if tables_gap(units, uid, w, target) is None]
                 if not weapons:
                     continue
                 vehicle = has_facings(units[target])
@@ -142,26 +178,26 @@ class Shooting(AttackDriver, Igougo):
                     "shoot", "RS.SHO.2", f"fire one weapon of {uid} at {target}: the service rolls hits, wounds"
                     + (" (armour penetration)" if vehicle else "") + " and saves on the heresy tables",
                     ["unit", "weapon", "target", *fields], unit=act.const(uid), weapon=act.one_of(weapons),
-                    target=act.const(target), models=act.integer(1, unit["models_alive"], "models firing it"),
+                    target=act.const(target), models=act.integer(1, unit.models_alive, "models firing it"),
                     within_half_range=act.boolean("the target is within half range (RAPID FIRE: double shots)"),
                     **fields))
         return offered
 
     @handles("shoot")
     def shoot(self, t: Table, seat: str, command: Shoot) -> None:
-        state = t.state
-        step = self.step(state)
+        state = t.typed
+        step = self.step(self.seen(t))
         refuse_while_reacting(state)
-        if step is None or step.phase != "shooting" or state["rolls"]:
+        if step is None or step.phase != "shooting" or state.rolls:
             raise Refused("a unit selected to shoot fires in the Shooting phase, one weapon at a time",
                           rule="HH.MOV.5")
-        units = state["units"]
+        units = state.units
         if command.unit not in units:
             raise NotFound(f"no unit {command.unit!r} in this game", field="unit")
         unit = units[command.unit]
-        if unit["owner"] != seat or not unit["selected"] or not unit["turn"].get("shot"):
+        if unit.owner != seat or not unit.selected or not HeresyTurn.of(unit.turn).shot:
             raise Refused(f"select {command.unit} to shoot (naming its targets) before it fires", rule="HH.MOV.5")
-        weapon = next((w for w in army.ranged_weapons(unit) if w["name"] == command.weapon), None)
+        weapon = next((w for w in army.unit_ranged_weapons(unit) if w.name == command.weapon), None)
         if weapon is None:
             raise Malformed(f"{command.unit} has no ranged weapon named {command.weapon!r}", field="weapon")
         if weapon not in self.shots_open(state, command.unit):
@@ -174,14 +210,14 @@ class Shooting(AttackDriver, Igougo):
             raise Refused(f"{gap}: roll this weapon's attack with free_roll and record its casualties",
                           rule="RS.ATK.1")
         facing = self.checked_facing(units[command.target], command.facing)
-        models = command.models if command.models is not None else unit["models_alive"]
-        if isinstance(models, bool) or not isinstance(models, int) or not 1 <= models <= unit["models_alive"]:
-            raise Malformed(f"models must lie in 1..{unit['models_alive']}", field="models")
+        models = command.models if command.models is not None else unit.models_alive
+        if isinstance(models, bool) or not isinstance(models, int) or not 1 <= models <= unit.models_alive:
+            raise Malformed(f"models must lie in 1..{unit.models_alive}", field="models")
         self.start_attack(t, command.unit, weapon, command.target, models, "shooting", facing,
                           snap_shots=snap_only(unit, weapon), within_half_range=command.within_half_range is True)
 
     @staticmethod
-    def checked_facing(target: dict[str, Any], facing: str | None) -> str | None:
+    def checked_facing(target: UnitLike, facing: str | None) -> str | None:
         if not has_facings(target):
             if facing is not None:
                 raise Malformed("a facing is named only for a vehicle target with armour values", field="facing")
@@ -192,20 +228,21 @@ class Shooting(AttackDriver, Igougo):
 
     # -- the attack driver ------------------------------------------------------------------
 
-    def start_attack(self, t: Table, uid: str, weapon: dict[str, Any], target: str, models: int, phase: str,
-                     facing: str | None = None, snap_shots: bool = False, within_half_range: bool = False,
+    def start_attack(self, t: Table, uid: str, weapon: UnitWeapon | Mapping[str, Any], target: str, models: int,
+                     phase: str, facing: str | None = None, snap_shots: bool = False, within_half_range: bool = False,
                      then: dict[str, Any] | None = None) -> None:
         """Declare one weapon's attack on the heresy tables and roll it (the shared driver). `then` rides along
-        with the dice and says what follows the attack (`attack_finished`)."""
-        profile = heresy_profile(t.state["units"], uid, weapon, target, models, facing, snap_shots,
-                                 within_half_range)
+        with the dice and says what follows the attack (`attack_finished`). `weapon`: the unit's (a dict: of
+        the state's dict view, read as typed)."""
+        arms = weapon_of(weapon)
+        profile = heresy_profile(t.typed.units, uid, arms, target, models, facing, snap_shots, within_half_range)
         rule = "HH.RES.4" if phase == "snap_shots" else "RS.FGT.3" if phase == "assault" else "RS.SHO.2"
-        attack = {"attacker": uid, "target": target, "weapon": weapon["name"], "models": models, "phase": phase,
+        attack = {"attacker": uid, "target": target, "weapon": arms.name, "models": models, "phase": phase,
                   "facing": facing, "snap_shots": snap_shots, "within_half_range": within_half_range,
                   "tables": HERESY, "profile": to_data(profile)}
         self.declare_attack(t, attack, rule, then=then)
 
-    def resolved_extra(self, profile: Profile, outcome: Any) -> dict[str, Any]:
+    def resolved_extra(self, profile: Profile, outcome: Outcome) -> dict[str, Any]:
         """A vehicle's hull points lost (its damage table is the table's to roll)."""
         if profile.target.AV is None:
             return {}
@@ -214,17 +251,36 @@ class Shooting(AttackDriver, Igougo):
 
     # -- appliers ----------------------------------------------------------------------------
 
-    @applies("AttackDeclared")
-    def _attack_declared(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+    @evolves("AttackDeclared")
+    def _attack_declared(self, state: GameState, data: Data, entry: Data) -> GameState:
         if data["phase"] == "shooting":
-            state["units"][data["attacker"]]["turn"].setdefault("fired", []).append(data["weapon"])
-        self.fight_counts(state, "AttackDeclared", data)
+            uid = data["attacker"]
+            unit = state.units[uid]
+            turn = HeresyTurn.of(unit.turn)
+            state = state.with_unit(uid, replace(unit, turn=replace(turn, fired=(*(turn.fired or ()), data["weapon"]))))
+        return self.counted(state, "AttackDeclared", data)
 
-    @applies("AttackResolved")
-    def _attack_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        keep_lines(state, data)
-        self.fight_counts(state, "AttackResolved", data)
+    @evolves("AttackResolved")
+    def _attack_resolved(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return self.counted(keep_lines(state, data), "AttackResolved", data)
+
+    def counted(self, state: GameState, kind: str, data: Data) -> GameState:
+        """A fight under way counts its strikes and the wounds each side caused (`fight_counts`).
+
+        The bridge, while heresy/assault.py's hook may still change the dict view of the state: a hook that
+        says it takes a `GameState` is given the typed state and answers the next one; any other is given the
+        state's dict view, which it changes in place (read back here) or from which it answers the next state."""
+        if not isinstance(state.step, HeresyStep) or state.step.fight is None:
+            return state
+        hook = self.fight_counts
+        if "GameState" in str(getattr(hook, "__annotations__", {}).get("state", "")):
+            counted = hook(state, kind, data)
+            return counted if isinstance(counted, GameState) else state
+        view = StateView(state)
+        counted = hook(view, kind, data)
+        return counted if isinstance(counted, GameState) else read_back(view)
 
     @staticmethod
-    def fight_counts(state: dict[str, Any], kind: str, data: dict[str, Any]) -> None:
-        """Hook: a fight counts its strikes and the wounds each side caused."""
+    def fight_counts(state: Any, kind: str, data: Data) -> GameState | None:
+        """Hook: a fight counts its strikes and the wounds each side caused (`state`: the bridge's dict view)."""
+        return None

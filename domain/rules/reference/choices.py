@@ -23,6 +23,7 @@ Conventions where RULES.md is silent:
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import dice
@@ -30,39 +31,57 @@ from warlog.domain.attacks import ATTACKER, Need, from_data, rerollable_rolls, r
 from warlog.domain.attacks.driver import need_data
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import held_by
+from warlog.domain.rules.basics import Data, evolves, held_by
+from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import Allocate, CommandReroll, KeepDice
 from warlog.domain.rules.reference.common import STRATAGEMS
 from warlog.domain.rules.reference.shooting import Shooting
-from warlog.domain.rules.ruleset import applies, handles
+from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Refused
+from warlog.domain.state import Frozen, GameState, ReferenceStep, freeze, thaw
+from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 REROLL = "Command Re-roll"
+Pause = dict[str, Any]  # a paused attack: the event's data that paused it (`CommandRerollOffered`, ...), JSON
+
+
+def reroll_target(state: GameState, seat: str, uid: str) -> bool:
+    """EXT.CP.1 (command.py's `stratagem_targets`, of the typed state): a unit of one's own still in play, never a
+    battle-shocked one (RS.CMD.3)."""
+    unit = state.units.get(uid)
+    return unit is not None and unit.owner == seat and alive(unit) and "battle_shocked" not in unit.statuses
 
 
 class AttackChoices(CommandPhase, Shooting):
     """Mixed into `Reference`, on `Shooting` (the attack driver: its `batch_rolled` hook answered here, its
-    `batch_done` fed) and `CommandPhase` (`stratagem_targets`): the pauses' actions and commands."""
+    `batch_done` fed) and `CommandPhase` (its stratagems): the pauses' actions and commands. The questions other
+    parts ask with the state as the ruleset reads it (`Seen`) read it through `typed_of`."""
 
     @staticmethod
-    def attack_pause(state: dict[str, Any]) -> dict[str, Any] | None:
-        return state["step"].get("attack_pause") if not state["rolls"] else None
+    def attack_pause(state: Seen) -> Pause | None:
+        """The attack paused now (as the event that paused it wrote it), or None."""
+        typed = typed_of(state)
+        if typed.rolls or typed.step is None:
+            return None
+        pause = ReferenceStep.of(typed.step).attack_pause
+        return None if pause is None else dict(thaw(pause))
 
-    def command_reroll_open(self, state: dict[str, Any], seat: str, uid: str) -> bool:
+    def command_reroll_open(self, state: Seen, seat: str, uid: str) -> bool:
         """EXT.CP.1 with RS.CMD.3: the CP, not used this phase, the unit standing and not battle-shocked."""
-        return state["cp"][seat] >= STRATAGEMS[REROLL] and uid in self.stratagem_targets(state, seat) and \
-            REROLL not in state["step"].get("stratagems", {}).get(seat, [])
+        typed = typed_of(state)
+        used = (ReferenceStep.of(typed.step).stratagems or Frozen()).get(seat, ())
+        return typed.cp[seat] >= STRATAGEMS[REROLL] and reroll_target(typed, seat, uid) and REROLL not in used
 
     def batch_rolled(self, t: Table, context: dict[str, Any], need: Need, faces: list[int]) -> None:
         """A whole batch is in: offer Command Re-roll where it could change something, else go on."""
-        state = t.state
+        state = t.typed
         ids = context["attack"]
         uid = ids["attacker"] if need.seat == ATTACKER else ids["target"]
-        seat = state["units"][uid]["owner"]
+        seat = state.units[uid].owner
         choices = rerollable_rolls(from_data(context["profile"]), need, faces)
         if choices and self.command_reroll_open(state, seat, uid):
             t.emit("CommandRerollOffered", {**ids, "kind": "reroll", "seat": seat, "unit": uid, "step": need.step,
@@ -73,8 +92,9 @@ class AttackChoices(CommandPhase, Shooting):
 
     # -- actions and commands ------------------------------------------------------------
 
-    def pause_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
-        pause = self.attack_pause(state)
+    def pause_actions(self, state: Seen, seat: str) -> list[Action]:
+        typed = typed_of(state)
+        pause = self.attack_pause(typed)
         if pause is None or pause["seat"] != seat:
             return []
         if pause["kind"] == "allocate":
@@ -83,14 +103,14 @@ class AttackChoices(CommandPhase, Shooting):
                                line=act.one_of([c["line"] for c in pause["choices"]], "the model line"))]
         offered = [act.action("keep_dice", "EXT.CP.1", f"keep the {pause['step'].replace('_', ' ')} roll "
                               f"{pause['batch']} and go on")]
-        if self.command_reroll_open(state, seat, pause["unit"]):
+        if self.command_reroll_open(typed, seat, pause["unit"]):
             offered.insert(0, act.action(
                 "command_reroll", "EXT.CP.1", f"Command Re-roll (1 CP): re-roll one {pause['step'].replace('_', ' ')} "
                 f"roll of {pause['batch']} (the index of its die as rolled)", ["die"],
                 die=act.one_of(pause["choices"], "the die's index in the batch (from 0)")))
         return offered
 
-    def _pause_of(self, state: dict[str, Any], seat: str, kind: str, rule: str) -> dict[str, Any]:
+    def _pause_of(self, state: GameState, seat: str, kind: str, rule: str) -> Pause:
         pause = self.attack_pause(state)
         if pause is None or pause["kind"] != kind:
             wanted = "a group to save" if kind == "allocate" else "a re-roll"
@@ -100,7 +120,7 @@ class AttackChoices(CommandPhase, Shooting):
 
     @handles("command_reroll")
     def command_reroll(self, t: Table, seat: str, command: CommandReroll) -> None:
-        state = t.state
+        state = t.typed
         pause = self._pause_of(state, seat, "reroll", "EXT.CP.1")
         if not self.command_reroll_open(state, seat, pause["unit"]):
             raise Refused(f"Command Re-roll needs {STRATAGEMS[REROLL]} CP, once a phase, for a unit that is not "
@@ -111,7 +131,7 @@ class AttackChoices(CommandPhase, Shooting):
         need = Need(*pause["need"])
         size = roll_size(from_data(pause["attack_roll"]["profile"]), need.step) or 1
         t.emit("StratagemUsed", {"seat": seat, "name": REROLL, "unit": pause["unit"], "cp": STRATAGEMS[REROLL],
-                                 "cp_left": state["cp"][seat] - STRATAGEMS[REROLL],
+                                 "cp_left": state.cp[seat] - STRATAGEMS[REROLL],
                                  "roll": {"step": need.step, "die": command.die,
                                           "was": pause["batch"][command.die:command.die + size]}}, "EXT.CP.1")
         self.request_roll(t, seat, need.step, str(dice.DiceExpr(size, need.sides)), "CORE.DICE.2", pause["unit"],
@@ -120,7 +140,7 @@ class AttackChoices(CommandPhase, Shooting):
 
     @handles("keep_dice")
     def keep_dice(self, t: Table, seat: str, command: KeepDice) -> None:
-        pause = self._pause_of(t.state, seat, "reroll", "EXT.CP.1")
+        pause = self._pause_of(t.typed, seat, "reroll", "EXT.CP.1")
         context = pause["attack_roll"]
         t.emit("AttackRollKept", {**context["attack"], "step": pause["step"], "seat": seat, "batch": pause["batch"]},
                "EXT.CP.1")
@@ -128,7 +148,7 @@ class AttackChoices(CommandPhase, Shooting):
 
     @handles("allocate")
     def allocate(self, t: Table, seat: str, command: Allocate) -> None:
-        pause = self._pause_of(t.state, seat, "allocate", "RS.ATK.3")
+        pause = self._pause_of(t.typed, seat, "allocate", "RS.ATK.3")
         lines = [c["line"] for c in pause["choices"]]
         if command.line not in lines:
             raise Refused(f"line {command.line} is not one of the groups the wounds may go to next: {lines} "
@@ -141,18 +161,23 @@ class AttackChoices(CommandPhase, Shooting):
 
     # -- appliers ------------------------------------------------------------------------
 
-    @applies("CommandRerollOffered")
-    def _reroll_offered(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["attack_pause"] = data
+    @evolves("CommandRerollOffered")
+    def _reroll_offered(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return paused(state, data)
 
-    @applies("AllocationOffered")
-    def _allocation_offered(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["attack_pause"] = data
+    @evolves("AllocationOffered")
+    def _allocation_offered(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return paused(state, data)
 
-    @applies("AttackRollKept")
-    def _kept(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"].pop("attack_pause", None)
+    @evolves("AttackRollKept")
+    def _kept(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return paused(state, None)
 
-    @applies("AllocationChosen")
-    def _allocation_chosen(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"].pop("attack_pause", None)
+    @evolves("AllocationChosen")
+    def _allocation_chosen(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return paused(state, None)
+
+
+def paused(state: GameState, pause: Data | None) -> GameState:
+    """The step with the attack paused (`pause`: the event's data), or no longer paused (None)."""
+    return replace(state, step=replace(ReferenceStep.of(state.step), attack_pause=freeze(pause)))

@@ -2,27 +2,26 @@
 (RS.ATK.1-4). Each weapon of a unit is used once a phase; in a fight each model uses one melee weapon."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
-from warlog.domain.attacks import Profile, Situation, to_data, weapon_from
+from warlog.domain.attacks import Outcome, Profile, Situation, to_data, weapon_from
+from warlog.domain.attacks.contract import unit_of
 from warlog.domain.attacks.driver import AttackDriver, keep_lines, line_standing, standing_target
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.commands import Attack, ReferenceSelect
-from warlog.domain.rules.reference.common import (
-    attached_to,
-    engaged,
-    foes,
-    is_monster_or_vehicle,
-    members,
-    not_a_unit_alone,
-    weapon_keywords,
-)
-from warlog.domain.rules.ruleset import alive, applies, handles, units_of
+from warlog.domain.rules.reference.common import ENGAGED
+from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
+from warlog.domain.state import GameState, Lines, ReferenceTurn, Unit
+from warlog.domain.state import Weapon as UnitWeapon
+from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -30,23 +29,83 @@ if TYPE_CHECKING:
 SHOOTING = ("normal", "assault", "close_quarters", "indirect")
 
 
+# -- the questions reference/common.py asks of a unit, of the typed state's units ---------------------------
 
-def close_quarters_weapon(unit: dict[str, Any], weapon: dict[str, Any]) -> bool:
+
+def engaged(unit: Unit) -> bool:
+    return bool(unit.engaged_with) or any(status in unit.statuses for status in ENGAGED)
+
+
+def on_battlefield(unit: Unit) -> bool:
+    """CORE.OFF.1: neither in reserves nor embarked, and not destroyed."""
+    return alive(unit) and not unit.in_reserves and not unit.embarked_in
+
+
+def weapon_keywords(weapon: UnitWeapon) -> set[str]:
+    return {k.upper().strip("[] ") for k in weapon.keywords}
+
+
+def is_monster_or_vehicle(unit: Unit) -> bool:
+    return bool({"MONSTER", "VEHICLE"} & set(unit.keywords))
+
+
+def leader_of(units: Mapping[str, Unit], uid: str) -> str | None:
+    """The leader attached to this bodyguard, while both stand."""
+    if not alive(units[uid]):
+        return None
+    return next((lid for lid, u in units.items() if u.leader_of == uid and alive(u)), None)
+
+
+def attached_to(units: Mapping[str, Unit], uid: str) -> str | None:
+    """The bodyguard a standing leader is attached to, while it stands: the two are one unit (CORE.STR.1)."""
+    bodyguard = units[uid].leader_of
+    if bodyguard and bodyguard in units and alive(units[bodyguard]) and alive(units[uid]):
+        return bodyguard
+    return None
+
+
+def members_of(units: Mapping[str, Unit], uid: str) -> list[str]:
+    """The unit and its attached leader: selected, moved, tested and attacked together."""
+    leader = leader_of(units, uid)
+    return [uid, leader] if leader else [uid]
+
+
+def foes(state: GameState, seat: str) -> Iterator[tuple[str, Unit]]:
+    """The enemy units on the battlefield that can be named (targeted, charged): an attached leader is not one
+    of them, its bodyguard names the unit they form (CORE.STR.1)."""
+    units = state.units
+    return ((uid, u) for uid, u in units.items()
+            if u.owner != seat and on_battlefield(u) and not attached_to(units, uid))
+
+
+def not_a_unit_alone(units: Mapping[str, Unit], uids: Iterable[str]) -> tuple[str, str] | None:
+    """(rule, why) when one of these is a leader attached to a standing bodyguard: it is named as that unit."""
+    for uid in uids:
+        bodyguard = attached_to(units, uid) if uid in units else None
+        if bodyguard:
+            return ("CORE.STR.1", f"{uid} is attached to {bodyguard}: they are one unit; name {bodyguard} "
+                                  "(wounds go to the leader last, RS.ATK.3)")
+    return None
+
+
+# -- the types of shooting (RS.SHO.1) -----------------------------------------------------------------------
+
+
+def close_quarters_weapon(unit: Unit, weapon: UnitWeapon) -> bool:
     words = weapon_keywords(weapon)
-    return is_monster_or_vehicle(unit) or "CLOSE-QUARTERS" in words or "PISTOL" in words \
-        or weapon.get("kind") == "pistol"
+    return is_monster_or_vehicle(unit) or "CLOSE-QUARTERS" in words or "PISTOL" in words or weapon.kind == "pistol"
 
 
-def usable(unit: dict[str, Any], weapon: dict[str, Any], kind: str) -> bool:
+def usable(unit: Unit, weapon: UnitWeapon, kind: str) -> bool:
     """RS.SHO.1: which ranged weapons a type of shooting fires."""
     words = weapon_keywords(weapon)
-    return {"normal": True, "assault": "ASSAULT" in words or weapon.get("kind") == "assault",
+    return {"normal": True, "assault": "ASSAULT" in words or weapon.kind == "assault",
             "close_quarters": close_quarters_weapon(unit, weapon), "indirect": "INDIRECT FIRE" in words}[kind]
 
 
-def shooting_problem(unit: dict[str, Any], kind: str) -> str | None:
+def shooting_problem(unit: Unit, kind: str) -> str | None:
     """RS.SHO.1: why this unit cannot make this type of shooting, or None."""
-    advanced = unit["turn"].get("advanced", False)
+    advanced = bool(ReferenceTurn.of(unit.turn).advanced)
     if engaged(unit) and kind != "close_quarters":
         return f"an engaged unit cannot make {kind.replace('_', '-')} shooting"
     if advanced and kind != "assault":
@@ -55,86 +114,94 @@ def shooting_problem(unit: dict[str, Any], kind: str) -> str | None:
         return "Assault shooting is for a unit that Advanced"
     if kind == "close_quarters" and not engaged(unit):
         return "Close-quarters shooting is for an engaged unit"
-    if not any(usable(unit, w, kind) for w in army.ranged_weapons(unit)):
+    if not any(usable(unit, w, kind) for w in army.unit_ranged_weapons(unit)):
         return {"assault": "it has no [ASSAULT] weapon", "indirect": "it has no [INDIRECT FIRE] weapon",
                 "close_quarters": "it needs [CLOSE-QUARTERS] weapons or MONSTER/VEHICLE",
                 "normal": "it has no ranged weapon"}[kind]
     return None
 
 
-def shooting_types(unit: dict[str, Any]) -> list[str]:
-    return [kind for kind in SHOOTING if shooting_problem(unit, kind) is None]
+def shooting_types(unit: Unit | Mapping[str, Any]) -> list[str]:
+    """The types of shooting open to the unit (a dict: a unit of the state's dict view, read as typed)."""
+    typed = unit_of(unit, ReferenceTurn)
+    return [kind for kind in SHOOTING if shooting_problem(typed, kind) is None]
 
 
 class Shooting(AttackDriver, Igougo):
-    """Mixed into `Reference`: the Shooting phase, and the data and hooks the shared attack driver reads."""
+    """Mixed into `Reference`: the Shooting phase, and the data and hooks the shared attack driver reads.
 
-    attack_party = staticmethod(members)
+    The hooks other parts call with the state as the ruleset reads it (`Seen`: the bridge's dict view, until
+    reference reads the typed state) read it through `typed_of`."""
+
+    attack_party = staticmethod(members_of)
     resolved_fields = ("hits", "wounds", "failed_saves", "mortal_wounds", "wounds_lost", "models_destroyed")
     attack_choices = True  # Command Re-roll (EXT.CP.1) may pause an attack between batches (`choices.py`)
 
-    def shooting_actions(self, state: dict[str, Any], seat: str, ready: list[str]) -> list[Action]:
+    def shooting_actions(self, state: Seen, seat: str, ready: list[str]) -> list[Action]:
+        units = typed_of(state).units
         return [act.action("select", "RS.SHO.1", f"select {uid} to shoot, and its type of shooting",
                            ["unit", "shooting"], unit=act.const(uid),
-                           shooting=act.one_of(shooting_types(state["units"][uid])))
+                           shooting=act.one_of(shooting_types(units[uid])))
                 for uid in ready]
 
-    def select_shooting(self, t: Table, seat: str, command: ReferenceSelect, unit: dict[str, Any]) -> None:
-        kind = command.shooting or ("close_quarters" if engaged(unit) else "normal")
+    def select_shooting(self, t: Table, seat: str, command: ReferenceSelect, unit: Unit | Mapping[str, Any]) -> None:
+        """`unit`: the unit selected, as the caller read it (it is read again from the typed state)."""
+        selected = t.typed.units[command.unit]
+        kind = command.shooting or ("close_quarters" if engaged(selected) else "normal")
         if kind not in SHOOTING:
             raise Malformed(f"shooting is one of {', '.join(SHOOTING)}", field="shooting")
-        problem = shooting_problem(unit, kind)
+        problem = shooting_problem(selected, kind)
         if problem:
             raise Refused(problem, rule="RS.SHO.1")
         t.emit("UnitSelected", {"unit": command.unit, "seat": seat, "phase": "shooting", "shooting": kind}, "RS.SHO.1")
 
     # -- what an attack may use and aim at ----------------------------------------------
 
-    def weapons_open(self, state: dict[str, Any], uid: str, phase: str) -> list[str]:
+    def weapons_open(self, state: GameState, uid: str, phase: str) -> list[str]:
         """Weapons this unit may still attack with this phase: each once; in a shooting, those its type fires."""
-        unit = state["units"][uid]
-        used = unit["turn"].get("used", [])
+        unit = state.units[uid]
+        turn = ReferenceTurn.of(unit.turn)
+        used = turn.used or ()
         if phase == "shooting":
-            kind = unit["turn"].get("shooting")
+            kind = turn.shooting
             if kind is None:  # selected for an action instead of shooting (unit_actions.py)
                 return []
-            return [w["name"] for w in army.ranged_weapons(unit) if w["name"] not in used and usable(unit, w, kind)]
+            return [w.name for w in army.unit_ranged_weapons(unit) if w.name not in used and usable(unit, w, kind)]
         if self.models_left(unit) <= 0:
             return []
-        return [w["name"] for w in unit.get("weapons", []) if w.get("type") == "melee" and w["name"] not in used]
+        return [w.name for w in unit.weapons if w.type == "melee" and w.name not in used]
 
     @staticmethod
-    def models_left(unit: dict[str, Any]) -> int:
+    def models_left(unit: Unit) -> int:
         """RS.FGT.3: each model picks one melee weapon; these have not attacked yet."""
-        standing: int = unit["models_alive"]
-        attacked: int = unit["turn"].get("melee_models", 0)
-        return standing - attacked
+        return unit.models_alive - (ReferenceTurn.of(unit.turn).melee_models or 0)
 
     @staticmethod
-    def targets_of(state: dict[str, Any], uid: str, phase: str) -> list[str]:
+    def targets_of(state: GameState, uid: str, phase: str) -> list[str]:
         """RS.SHO.2 (unengaged targets; close-quarters and PISTOL at the units engaged with it) and RS.FGT.3
         (enemy units engaged with it); an attached leader is targeted as its bodyguard's unit (CORE.STR.1)."""
-        units = state["units"]
+        units = state.units
         unit = units[uid]
-        near = [f for f in unit.get("engaged_with", []) if alive(units[f]) and not attached_to(units, f)]
-        if phase == "fight" or unit["turn"].get("shooting") == "close_quarters":
+        near = [f for f in unit.engaged_with if alive(units[f]) and not attached_to(units, f)]
+        if phase == "fight" or ReferenceTurn.of(unit.turn).shooting == "close_quarters":
             if near:
                 return near
-            return [f for f, u in foes(state, unit["owner"]) if engaged(u)] if engaged(unit) else []
-        return [f for f, u in foes(state, unit["owner"]) if not engaged(u)]
+            return [f for f, u in foes(state, unit.owner) if engaged(u)] if engaged(unit) else []
+        return [f for f, u in foes(state, unit.owner) if not engaged(u)]
 
-    def attack_actions(self, state: dict[str, Any], seat: str, phase: str) -> list[Action]:
-        if state["rolls"]:
+    def attack_actions(self, state: Seen, seat: str, phase: str) -> list[Action]:
+        typed = typed_of(state)
+        if typed.rolls:
             return []
         rule = "RS.SHO.2" if phase == "shooting" else "RS.FGT.3"
         offered = []
-        for uid, unit in units_of(state, seat):
-            if not (unit["selected"] and alive(unit)) or (phase == "fight" and not unit["turn"].get("fighting")):
+        for uid, unit in seat_units(typed, seat):
+            if not (unit.selected and alive(unit)) or (phase == "fight" and not ReferenceTurn.of(unit.turn).fighting):
                 continue
-            weapons, targets = self.weapons_open(state, uid, phase), self.targets_of(state, uid, phase)
+            weapons, targets = self.weapons_open(typed, uid, phase), self.targets_of(typed, uid, phase)
             if weapons and targets:
-                most = unit["models_alive"] if phase == "shooting" else self.models_left(unit)
-                precise = self.precision_applies(state, uid, weapons, targets)
+                most = unit.models_alive if phase == "shooting" else self.models_left(unit)
+                precise = self.precision_applies(typed, uid, weapons, targets)
                 offered.append(act.action("attack", rule, f"attack with {uid}: one weapon at one target",
                                           ["unit", "weapon", "target"], unit=act.const(uid),
                                           weapon=act.one_of(weapons), target=act.one_of(targets),
@@ -146,44 +213,44 @@ class Shooting(AttackDriver, Igougo):
         return offered
 
     @staticmethod
-    def precision_applies(state: dict[str, Any], uid: str, weapons: list[str], targets: list[str]) -> bool:
+    def precision_applies(state: GameState, uid: str, weapons: list[str], targets: list[str]) -> bool:
         """EXT.WPN.PRECISION is the attacker's choice only where one of its open weapons has PRECISION and a
         target unit (with its attached leader) has a CHARACTER model."""
-        units = state["units"]
-        precise = any("PRECISION" in weapon_keywords(w) for w in units[uid]["weapons"] if w["name"] in weapons)
-        return precise and any("CHARACTER" in units[m].get("keywords", []) for target in targets
-                               for m in members(units, target))
+        units = state.units
+        precise = any("PRECISION" in weapon_keywords(w) for w in units[uid].weapons if w.name in weapons)
+        return precise and any("CHARACTER" in units[m].keywords for target in targets
+                               for m in members_of(units, target))
 
     @handles("attack")
     def attack(self, t: Table, seat: str, command: Attack) -> None:
-        state = t.state
-        step = self.step(state)
-        if step is None or step.phase not in ("shooting", "fight") or state["rolls"]:
+        state = t.typed
+        step = self.step(self.seen(t))
+        if step is None or step.phase not in ("shooting", "fight") or state.rolls:
             raise Refused("attacks are made in the Shooting and Fight phases, one at a time",
                           rule="RS.SHO.1" if step is None or step.phase != "fight" else "RS.FGT.3")
         phase = step.phase
         rule = "RS.SHO.2" if phase == "shooting" else "RS.FGT.3"
-        unit = state["units"][command.unit]
-        if unit["owner"] != seat:
-            raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule=rule)
-        if not unit["selected"] or (phase == "fight" and not unit["turn"].get("fighting")):
+        unit = state.units[command.unit]
+        if unit.owner != seat:
+            raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule=rule)
+        if not unit.selected or (phase == "fight" and not ReferenceTurn.of(unit.turn).fighting):
             raise Refused(f"select {command.unit} for this phase before it attacks", rule=step.rule)
-        if command.target not in state["units"]:
+        if command.target not in state.units:
             raise NotFound(f"no unit {command.target!r} in this game", field="target")
         wanted = "ranged" if phase == "shooting" else "melee"
-        weapon = next((w for w in unit["weapons"] if w["name"] == command.weapon and w["type"] == wanted), None)
+        weapon = next((w for w in unit.weapons if w.name == command.weapon and w.type == wanted), None)
         if weapon is None:
             raise Malformed(f"{command.unit} has no {wanted} weapon named {command.weapon!r}", field="weapon")
         if command.weapon not in self.weapons_open(state, command.unit, phase):
             raise Refused(f"{command.weapon} was used this phase, or this type of shooting does not fire it",
                           rule="RS.SHO.1" if phase == "shooting" else "RS.FGT.3")
-        alone = not_a_unit_alone(state["units"], [command.target])
+        alone = not_a_unit_alone(state.units, [command.target])
         if alone:
             raise Refused(alone[1], rule=alone[0])
         if command.target not in self.targets_of(state, command.unit, phase):
             why = "an enemy unit engaged with it" if phase == "fight" else "a visible enemy unit, unengaged"
             raise Refused(f"{command.target} is not a target here: {why} on the battlefield (CORE.OFF.1)", rule=rule)
-        most = unit["models_alive"] if phase == "shooting" else self.models_left(unit)
+        most = unit.models_alive if phase == "shooting" else self.models_left(unit)
         models = command.models or most
         if not 1 <= models <= most:
             raise Malformed(f"models must lie in 1..{most}", field="models")
@@ -193,24 +260,25 @@ class Shooting(AttackDriver, Igougo):
             raise Malformed("precision is true or false", field="precision")
         profile = self.attack_profile(state, command.unit, weapon, command.target, models,
                                       bool(command.within_half_range), bool(command.precision))
-        attack = {"attacker": command.unit, "target": command.target, "weapon": weapon["name"], "models": models,
+        attack = {"attacker": command.unit, "target": command.target, "weapon": weapon.name, "models": models,
                   "phase": phase, "within_half_range": bool(command.within_half_range),
                   "abilities": sorted(k.text for k in profile.weapon.keywords if k.known), "profile": to_data(profile)}
         self.declare_attack(t, attack, rule)
 
-    def attack_profile(self, state: dict[str, Any], uid: str, weapon: dict[str, Any], target_uid: str, models: int,
+    def attack_profile(self, state: GameState, uid: str, weapon: UnitWeapon, target_uid: str, models: int,
                        within_half_range: bool, precision: bool = False) -> Profile:
         """The attack module's profile: the weapon and its abilities, the situation as the log knows it or the
         players attest it, the target unit (with its attached leader) line by line as it stands."""
-        units = state["units"]
+        units = state.units
         unit, target = units[uid], units[target_uid]
-        friends = {f for f, u in units.items() if u["owner"] == unit["owner"]}
+        turn = ReferenceTurn.of(unit.turn)
+        friends = {f for f, u in units.items() if u.owner == unit.owner}
         situation = Situation(
-            models=models, remained_stationary=unit["turn"].get("move") == "remain_stationary",
-            charged=bool(unit["turn"].get("charged")), within_half_range=within_half_range,
-            target_engaged_with_friendly=bool(friends & set(target.get("engaged_with", []))),
-            attacker_keywords=frozenset(unit.get("keywords", [])), defender_allocates=True)
-        profile = Profile(weapon_from(weapon, unit), standing_target(units, members(units, target_uid)), situation)
+            models=models, remained_stationary=turn.move == "remain_stationary",
+            charged=bool(turn.charged), within_half_range=within_half_range,
+            target_engaged_with_friendly=bool(friends & set(target.engaged_with)),
+            attacker_keywords=frozenset(unit.keywords), defender_allocates=True)
+        profile = Profile(weapon_from(weapon, unit), standing_target(units, members_of(units, target_uid)), situation)
         if precision:  # EXT.WPN.PRECISION: the attacker sends the critical hits' wounds to a CHARACTER it picks
             line = next((i for i, ml in enumerate(profile.target.lines)
                          if "CHARACTER" in ml.keywords and ml.count), None)
@@ -218,7 +286,7 @@ class Shooting(AttackDriver, Igougo):
                 profile = replace(profile, situation=replace(situation, precision_line=line))
         return profile
 
-    def attack_finished(self, t: Table, context: dict[str, Any], outcome: Any) -> None:
+    def attack_finished(self, t: Table, context: dict[str, Any], outcome: Outcome) -> None:
         """EXT.WPN.HAZARDOUS: after the attack's losses, the hazard's on the attacker."""
         hazard = outcome.hazardous
         if hazard is not None and (hazard.facts["models_destroyed"] or hazard.facts["mortal_wounds"]):
@@ -235,9 +303,9 @@ class Shooting(AttackDriver, Igougo):
         Outside an attack (hazards, Desperate Escape) the damage goes model line by model line as an attack's
         would (RS.ATK.3): to the wounded model first, then to the first lines standing, each model's own W."""
         uid = attack["target"]
-        unit = t.state["units"][uid]
+        unit = t.typed.units[uid]
         alive, taken = line_standing(unit)
-        wounds = [army.model_wounds(model) for model in unit["models"]]
+        wounds = [model.wounds for model in unit.models]
         destroyed, applied = 0, 0
         for amount in amounts:
             while amount > 0 and any(alive):
@@ -253,26 +321,28 @@ class Shooting(AttackDriver, Igougo):
                                    "model_damage": sum(taken), "mortal": mortal,
                                    "lines": {"alive": alive, "taken": taken}}, rule)
         if destroyed or applied:
-            self.casualties(t, uid, destroyed, applied if unit["starting_strength"] == 1 else 0, rule)
+            self.casualties(t, uid, destroyed, applied if unit.starting_strength == 1 else 0, rule)
 
     # -- appliers ------------------------------------------------------------------------
 
-    @applies("AttackDeclared")
-    def _attack_declared(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        turn = state["units"][data["attacker"]]["turn"]
-        turn.setdefault("used", []).append(data["weapon"])
+    @evolves("AttackDeclared")
+    def _attack_declared(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["attacker"]
+        unit = state.units[uid]
+        turn = ReferenceTurn.of(unit.turn)
+        turn = replace(turn, used=(*(turn.used or ()), data["weapon"]))
         if data.get("phase") == "fight":
-            turn["melee_models"] = turn.get("melee_models", 0) + data["models"]
+            turn = replace(turn, melee_models=(turn.melee_models or 0) + data["models"])
+        return state.with_unit(uid, replace(unit, turn=turn))
 
-    @applies("DamageAllocated")
-    def _model_damage(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        unit = state["units"][data["unit"]]
-        unit["model_damage"] = data["model_damage"]
-        if "lines" in data:  # the model lines as the damage left them (line_standing reads them for the next)
-            unit["lines"] = data["lines"]
-        else:  # stored before DamageAllocated named its lines: they are read again from the counts
-            unit.pop("lines", None)
+    @evolves("DamageAllocated")
+    def _model_damage(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        # the model lines as the damage left them (line_standing reads them for the next); a DamageAllocated
+        # stored before it named its lines drops them: they are read again from the counts
+        lines = Lines.from_json(data["lines"]) if "lines" in data else None
+        return state.with_unit(uid, replace(state.units[uid], model_damage=data["model_damage"], lines=lines))
 
-    @applies("AttackResolved")
-    def _attack_resolved(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        keep_lines(state, data)
+    @evolves("AttackResolved")
+    def _attack_resolved(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return keep_lines(state, data)

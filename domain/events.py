@@ -1,0 +1,431 @@
+"""The payload of each kind of event (its `data`), one `TypedDict` a kind: what the event records, key by key.
+
+An event's data stays the JSON dict it was logged as (what the hash chain covers, byte for byte): these types say
+what it holds, for the appliers that read it (`data: events.UnitSelected`) and for mypy, and
+`tests/golden/test_event_payloads.py` holds every event of the golden logs and of new games to them (pydantic,
+strict, no key they do not name). `NotRequired` marks a key some events of the kind carry and others do not (a
+ruleset's own, or one written only in some cases). `JSONObject` is JSON whose shape is another module's (an attack's
+profile, `attacks.profile.to_data`; a roll request's context): the JSON boundary, said so.
+"""
+
+
+from typing import Any, NotRequired, TypeAlias
+
+from typing_extensions import TypedDict
+
+from warlog.domain.state.units import Status
+
+JSONObject: TypeAlias = dict[str, Any]  # JSON of a shape another module owns (the JSON boundary)
+JSONValue: TypeAlias = Any  # a JSON value of any kind (an empty list the log cannot type)
+
+
+class ModelLines(TypedDict):
+    """A unit's model lines after an attack: models alive and the wounds one model of each has taken."""
+
+    alive: list[int]
+    taken: list[int]
+
+
+class ActionRedone(TypedDict):
+    seqs: list[int]
+
+
+class ActionUndone(TypedDict):
+    seqs: list[int]
+    action_by: NotRequired[str]
+    requested_by: NotRequired[str]
+    approved_by: NotRequired[str]
+
+
+class ArmyMustered(TypedDict):
+    seat: str
+    units: list[JSONObject]
+
+
+class AttackDeclared(TypedDict):
+    attacker: str
+    target: str
+    weapon: str
+    models: int
+    phase: str
+    within_half_range: bool
+    abilities: NotRequired[list[str]]
+    profile: JSONObject
+    facing: NotRequired[str | None]
+    snap_shots: NotRequired[bool]
+    tables: NotRequired[str]
+
+
+class AttackResolved(TypedDict):
+    attacker: str
+    target: str
+    weapon: str
+    hits: int
+    wounds: int
+    failed_saves: int
+    mortal_wounds: NotRequired[int]
+    wounds_lost: int
+    models_destroyed: int
+    lines: dict[str, ModelLines]
+    hull_points_lost: NotRequired[int]
+    armour_value: NotRequired[int]
+    damage_table: NotRequired[str]
+
+
+class AttacksRolled(TypedDict):
+    attacker: str
+    target: str
+    weapon: str
+    step: str
+    attacks: int
+    models: int
+    per_model: list[str]
+    rules: NotRequired[list[str]]
+
+
+class BattleRoundEnded(TypedDict):
+    battle_round: int
+    head_hash: str
+
+
+class BattleRoundStarted(TypedDict):
+    battle_round: int
+
+
+class CasualtiesRecorded(TypedDict):
+    unit: str
+    models: int
+    wounds: int
+    attested_by: NotRequired[str]
+    reason: NotRequired[str]
+
+
+class ChargeDeclared(TypedDict):
+    unit: str
+    seat: str
+    targets: list[str]
+    distance: NotRequired[str]
+    overwatch_by: NotRequired[list[str]]
+    moved: NotRequired[str]
+
+
+class ChargeResolved(TypedDict):
+    unit: str
+    targets: list[str]
+    distance: str | None
+    total: int | None
+    success: bool
+    reason: NotRequired[str]
+
+
+class ChargeRolled(TypedDict):
+    unit: str
+    seat: NotRequired[str]
+    total: int
+    rerolled: NotRequired[bool]
+    rerollable: NotRequired[bool]
+    target: NotRequired[str]
+    distance: NotRequired[str]
+    reached: NotRequired[bool]
+
+
+class DamageInflicted(TypedDict):
+    attacker: str
+    target: str
+    weapon: str
+    step: str
+    line: int
+    damage: list[int]
+    wounds_lost: int
+    models_destroyed: int
+    feel_no_pain_dice: int
+    group_destroyed: bool
+    rules: NotRequired[list[str]]
+
+
+class DiceRolled(TypedDict):
+    purpose: str
+    spec: str
+    sides: int
+    counter: NotRequired[int]
+    faces: list[int]
+    total: int
+    seat: str
+    unit: str | None
+    awaited: NotRequired[bool]
+    free: NotRequired[bool]
+
+
+class EntropyAdded(TypedDict):
+    seat: str
+    entropy: str
+
+
+class GameCreated(TypedDict):
+    game_id: str
+    ruleset: str
+    players: dict[str, str]
+    dice: str
+    options: JSONObject
+    dice_commitment: str | None
+    token_commitments: dict[str, str]
+
+
+class GameEnded(TypedDict):
+    reason: str
+    winner: str | None
+    server_seed: str | None
+
+
+class GameStarted(TypedDict):
+    starting_strength: dict[str, int]
+
+
+class HazardousRolled(TypedDict):
+    attacker: str
+    target: str
+    weapon: str
+    step: str
+    dice: list[int]
+    ones: int
+    models_destroyed: int
+    mortal_wounds: int
+
+
+class HitsScored(TypedDict):
+    attacker: str
+    target: str
+    weapon: str
+    step: str
+    attacks: int
+    dice: list[int]
+    rerolled: list[int]
+    needed: int
+    modifier: int
+    hits: int
+    criticals: int
+    automatic: bool
+
+
+class OrderChosen(TypedDict):
+    sub_phase: str
+    first: str
+
+
+class PhaseEnded(TypedDict):
+    phase: str
+    sub_phase: str | None
+    active_seat: str
+
+
+class ReserveArrived(TypedDict):
+    unit: str
+    move: NotRequired[str]
+    attested_by: NotRequired[str]
+    seat: NotRequired[str]
+    from_edge: NotRequired[bool]
+    removed: NotRequired[int]
+    rush: NotRequired[bool]
+    distance: NotRequired[str]
+    allowance: NotRequired[int]
+    near: NotRequired[list[str]]
+
+
+class ReserveArriving(TypedDict):
+    unit: str
+    total: NotRequired[int]
+    needed: NotRequired[int]
+    ongoing: NotRequired[bool]
+
+
+class ReserveDelayed(TypedDict):
+    unit: str
+    total: int
+    needed: int
+
+
+class RollOff(TypedDict):
+    purpose: str
+    sub_phase: str
+    spec: str
+    sides: int
+    faces: list[int]
+    dice: dict[str, int]
+    winner: str | None
+    tie: bool
+    counter: NotRequired[int]
+
+
+RollOffNeeded = TypedDict("RollOffNeeded", {"sub_phase": str | None, "choice": bool, "for": NotRequired[str]})
+
+
+class RollRequested(TypedDict):
+    seat: str
+    purpose: str
+    spec: str
+    rule: str
+    unit: str
+    context: JSONObject
+
+
+class SavesRolled(TypedDict):
+    attacker: str
+    target: str
+    weapon: str
+    step: str
+    line: int
+    model: str
+    dice: list[int]
+    saved: int
+    failed: int
+    Sv: int
+    InSv: int | None
+    AP: int
+    needed: int
+
+
+class StatusGained(TypedDict):
+    unit: str
+    status: Status
+    reason: str
+    attested_by: NotRequired[str]
+    foe: NotRequired[str]
+
+
+class StatusLost(TypedDict):
+    unit: str
+    status: Status
+    reason: str
+    attested_by: NotRequired[str]
+
+
+class StepStarted(TypedDict):
+    phase: str
+    sub_phase: str | None
+    active_seat: str | None
+    pos: int
+    settled: bool
+    pass_points: bool
+
+
+StrengthChanged = TypedDict("StrengthChanged", {
+    "unit": str,
+    "from": str,
+    "to": str,
+    "models_alive": int,
+    "starting_strength": int,
+})
+
+
+class UndoRequested(TypedDict):
+    seqs: list[int]
+    action_by: str
+    reason: str
+
+
+class UnitDestroyed(TypedDict):
+    unit: str
+
+
+class UnitDisembarked(TypedDict):
+    unit: str
+    transport: str
+    reason: NotRequired[str]
+
+
+UnitSelected = TypedDict("UnitSelected", {
+    "unit": str,
+    "act": NotRequired[bool],
+    "sub_phase": NotRequired[str],
+    "seat": str,
+    "distance": NotRequired[str],
+    "phase": NotRequired[str],
+    "move": NotRequired[str],
+    "shooting": NotRequired[str],
+    "fight": NotRequired[str],
+    "escape": NotRequired[str],
+    "pile_in": NotRequired[str],
+    "attested": NotRequired[list[str]],
+    "with": NotRequired[list[str]],
+})
+
+
+class WoundsScored(TypedDict):
+    attacker: str
+    target: str
+    weapon: str
+    step: str
+    dice: list[int]
+    rerolled: list[int]
+    needed: int
+    modifier: int
+    critical_on: int
+    S: int
+    T: int | None
+    wounds: int
+    criticals: int
+    lethal: int
+    devastating: int
+    to_save: int
+    precision: int
+    tables: NotRequired[str]
+    AV: NotRequired[int]
+    penetrating: NotRequired[int]
+    glancing: NotRequired[int]
+    rules: NotRequired[list[str]]
+
+
+class StepSkipped(TypedDict):
+    sub_phase: str | None
+    reason: str
+
+
+class FirstGoes(TypedDict):
+    sub_phase: str | None
+    seat: str
+    reason: str
+
+
+# the kinds more than one ruleset logs (the core's, the attack driver's), each with every key any of them writes
+SHARED: dict[str, type] = {
+    "FirstGoes": FirstGoes,
+    "StepSkipped": StepSkipped,
+    "ActionRedone": ActionRedone,
+    "ActionUndone": ActionUndone,
+    "ArmyMustered": ArmyMustered,
+    "AttackDeclared": AttackDeclared,
+    "AttackResolved": AttackResolved,
+    "AttacksRolled": AttacksRolled,
+    "BattleRoundEnded": BattleRoundEnded,
+    "BattleRoundStarted": BattleRoundStarted,
+    "CasualtiesRecorded": CasualtiesRecorded,
+    "ChargeDeclared": ChargeDeclared,
+    "ChargeResolved": ChargeResolved,
+    "ChargeRolled": ChargeRolled,
+    "DamageInflicted": DamageInflicted,
+    "DiceRolled": DiceRolled,
+    "EntropyAdded": EntropyAdded,
+    "GameCreated": GameCreated,
+    "GameEnded": GameEnded,
+    "GameStarted": GameStarted,
+    "HazardousRolled": HazardousRolled,
+    "HitsScored": HitsScored,
+    "OrderChosen": OrderChosen,
+    "PhaseEnded": PhaseEnded,
+    "ReserveArrived": ReserveArrived,
+    "ReserveArriving": ReserveArriving,
+    "ReserveDelayed": ReserveDelayed,
+    "RollOff": RollOff,
+    "RollOffNeeded": RollOffNeeded,
+    "RollRequested": RollRequested,
+    "SavesRolled": SavesRolled,
+    "StatusGained": StatusGained,
+    "StatusLost": StatusLost,
+    "StepStarted": StepStarted,
+    "StrengthChanged": StrengthChanged,
+    "UndoRequested": UndoRequested,
+    "UnitDestroyed": UnitDestroyed,
+    "UnitDisembarked": UnitDisembarked,
+    "UnitSelected": UnitSelected,
+    "WoundsScored": WoundsScored,
+}

@@ -1,0 +1,39 @@
+"""Holding an event's data to its kind's payload type (domain/events.py): strict (a bool is no int, a string
+no number), every key it requires there, no key it does not name."""
+from __future__ import annotations
+
+import gzip
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from warlog.domain.rules.registry import find_ruleset
+
+
+@cache
+def adapter(payload: type) -> TypeAdapter[Any]:
+    return TypeAdapter(payload)
+
+
+def check_payload(ruleset: str, kind: str, data: dict[str, Any]) -> None:
+    payload = find_ruleset(ruleset).event_payloads.get(kind)
+    assert payload is not None, f"{ruleset} logs a {kind} whose payload no type names (domain/events.py)"
+    unknown = set(data) - set(payload.__annotations__)
+    assert not unknown, f"{kind}: keys its payload type does not name: {sorted(unknown)}"
+    adapter(payload).validate_python(data, strict=True)
+
+
+GOLDEN = Path(__file__).parent.parent / "golden"
+
+
+def exported(folder: str) -> list[dict[str, Any]]:
+    """The NDJSON export of a golden store (tests/golden/<folder>), each event's data as the JSON it logged."""
+    with gzip.open(GOLDEN / folder / "export.ndjson.gz", "rt", encoding="utf-8") as lines:
+        rows = [json.loads(line) for line in lines]
+    for row in rows:
+        if isinstance(row["data"], str):  # the legacy export writes each event's data as a JSON string
+            row["data"] = json.loads(row["data"])
+    return rows

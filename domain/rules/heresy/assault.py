@@ -34,8 +34,8 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves
 from warlog.domain.rules.heresy.commands import Strike
-from warlog.domain.rules.heresy.common import LOCKED, enemies_of, heresy_step, unit_initiative, unit_tables_gap
-from warlog.domain.rules.heresy.shooting import Shooting
+from warlog.domain.rules.heresy.common import LOCKED, enemies_of, heresy_step, unit_initiative
+from warlog.domain.rules.heresy.shooting import Shooting, tables_gap
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import Frozen, GameState, HeresyFight, HeresyStep, Unit, Weapon
@@ -49,7 +49,7 @@ CHARGE_RANGE = 12  # a 2D6 charge reaches at most 12"
 
 def melee_weapons(units: Mapping[str, Unit], uid: str, foe: str) -> list[Weapon]:
     """The melee weapons of `uid` the heresy tables can strike `foe` with."""
-    return [w for w in units[uid].weapons if w.type == "melee" and unit_tables_gap(units, uid, w, foe) is None]
+    return [w for w in units[uid].weapons if w.type == "melee" and tables_gap(units, uid, w, foe) is None]
 
 
 def rolled_charge_gap(units: Mapping[str, Unit], uid: str, target: str) -> str | None:
@@ -233,8 +233,7 @@ class Assault(Shooting):
         weapon = next((w for w in melee_weapons(units, command.unit, foe) if w.name == command.weapon), None)
         if weapon is None:
             raise Malformed(f"{command.unit} has no melee weapon {command.weapon!r} the tables read", field="weapon")
-        # the attack driver's (shooting.py's `start_attack`) reads the weapon as the state's JSON
-        self.start_attack(t, command.unit, weapon.to_json(), foe, fight.models[command.unit], "assault",
+        self.start_attack(t, command.unit, weapon, foe, fight.models[command.unit], "assault",
                           then={"kind": "fight"})
 
     # -- appliers (the attack's own ones call `fight_counts`) ---------------------------------

@@ -5,20 +5,18 @@ refused), so the two cannot drift apart. A "block" answers `(rule, reason)` or N
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from warlog.domain import army
 from warlog.domain.rules.ruleset import alive, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
-from warlog.domain.state import GameState, HeresyStep, HeresyTurn, Unit, Weapon, Window
+from warlog.domain.state import GameState, HeresyStep, HeresyTurn, Unit, Window
 
 LOCKED = "locked_in_combat"
 DIFFICULT_PENALTY = 2      # HH.MOV.4: difficult terrain reduces the move by 2"
 REACTION_RANGE = 12        # HH.REACT.1: an enemy unit ending its move within 12"
 RESERVES_ON = 3            # HH.RES.1: a D6, arriving on 3+
 DANGEROUS_FAILS_ON = 1     # HH.MOV.4 convention: a D6 per model, failed on a 1
-FACINGS = ("front", "side", "rear")  # a vehicle's armour facings (shooting.py's own, for the typed twins)
 KIND_RULE = {"move": "HH.REACT.1", "snap_shots": "HH.RES.4"}  # the rule of each kind of reaction window
 Block = tuple[str, str] | None
 
@@ -197,41 +195,3 @@ def reacting_seat(state: GameState) -> str | None:
     """`reaction_seat`: reactions belong to the player whose turn it is not (HH.REACT.1)."""
     active = state.active_seat
     return other(active) if active else None
-
-
-def unit_has_facings(unit: Unit) -> bool:
-    """shooting.py's `has_facings`: a vehicle with armour values (its first model's)."""
-    return army.unit_is_vehicle(unit) and unit.models[0].armour is not None
-
-
-def unit_tables_gap(units: Mapping[str, Unit], uid: str, weapon: Weapon, target_uid: str) -> str | None:
-    """shooting.py's `tables_gap`: why the heresy tables cannot resolve this weapon at this target (None: they
-    can)."""
-    line, target = units[uid].models[0], units[target_uid]
-    melee = weapon.type == "melee"
-    vehicle = army.unit_is_vehicle(target)
-    if not (line.WS if melee else line.BS):
-        return f"{uid} has no {'WS' if melee else 'BS'}"
-    if not weapon.S:
-        return f"{weapon.name} has no S"
-    if melee and vehicle:
-        return "a vehicle in an assault is the table's to resolve"
-    if melee and not target.models[0].WS:
-        return f"{target_uid} has no WS"
-    if vehicle and not target.models[0].armour:
-        return f"{target_uid} is a vehicle without armour values"
-    if not vehicle and not target.models[0].T:
-        return f"{target_uid} has no T"
-    return None
-
-
-def facing_checked(target: Unit, facing: str | None) -> str | None:
-    """shooting.py's `Shooting.checked_facing`: the facing named, only (and always) for a vehicle with armour
-    values."""
-    if not unit_has_facings(target):
-        if facing is not None:
-            raise Malformed("a facing is named only for a vehicle target with armour values", field="facing")
-        return None
-    if facing not in FACINGS:
-        raise Malformed("name the armour facing hit: front, side or rear (attested)", field="facing")
-    return facing

@@ -30,23 +30,19 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.heresy.commands import React
 from warlog.domain.rules.heresy.common import (
-    FACINGS,
     KIND_RULE,
     LOCKED,
     REACTION_RANGE,
     Block,
     enemies_named,
-    facing_checked,
     heresy_step,
     open_window,
     reacting_seat,
-    unit_has_facings,
     unit_initiative,
     unit_movement_block,
     unit_on_battlefield,
-    unit_tables_gap,
 )
-from warlog.domain.rules.heresy.shooting import Shooting
+from warlog.domain.rules.heresy.shooting import FACINGS, Shooting, has_facings, tables_gap
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit, Weapon, Window
@@ -169,7 +165,7 @@ class Reactions(Shooting):
 
     def _snap_offers(self, state: GameState, rule: str, against: str) -> list[Action]:
         """Snap shots at a unit entering play: one action for each unit that may fire them."""
-        vehicle = unit_has_facings(state.units[against])
+        vehicle = has_facings(state.units[against])
         fields = {"facing": act.one_of(FACINGS, "the armour facing hit (attested)")} if vehicle else {}
         offered = []
         for uid in self.snap_shooters(state, against):
@@ -235,7 +231,7 @@ class Reactions(Shooting):
         if not weapons or any(name not in allowed for name in weapons):
             raise Refused(f"{uid} fires snap shots with some of: {', '.join(allowed)}", rule="HH.RES.4")
         against = window.against
-        facing = facing_checked(state.units[against], command.facing)
+        facing = self.checked_facing(state.units[against], command.facing)
         t.emit("ReactionMade", {**_ids(window), "unit": uid, "weapons": weapons, "facing": facing,
                                 "attested_by": seat}, "HH.RES.4")
         rolled = [n for n in weapons if self.snap_resolvable(state, uid, n, against)]
@@ -244,7 +240,7 @@ class Reactions(Shooting):
 
     @staticmethod
     def snap_resolvable(state: GameState, uid: str, name: str, against: str) -> bool:
-        return unit_tables_gap(state.units, uid, ranged_weapon(state.units[uid], name), against) is None
+        return tables_gap(state.units, uid, ranged_weapon(state.units[uid], name), against) is None
 
     def next_snap_shot(self, t: Table, then: Mapping[str, Any]) -> None:
         """HH.RES.4: the snap shots' weapons one after another through the attack module (6s to hit), while
@@ -254,9 +250,8 @@ class Reactions(Shooting):
         if not then["weapons"] or not alive(units[uid]) or not unit_on_battlefield(units[against]):
             return
         name, rest = then["weapons"][0], then["weapons"][1:]
-        weapon = ranged_weapon(units[uid], name).to_json()  # the attack driver's (shooting.py) reads it as JSON
-        self.start_attack(t, uid, weapon, against, units[uid].models_alive, "snap_shots", then["facing"],
-                          snap_shots=True, then={**then, "weapons": rest})
+        self.start_attack(t, uid, ranged_weapon(units[uid], name), against, units[uid].models_alive, "snap_shots",
+                          then["facing"], snap_shots=True, then={**then, "weapons": rest})
 
     @evolves("ReactionOffered")
     def _offered(self, state: GameState, data: Data, entry: Data) -> GameState:

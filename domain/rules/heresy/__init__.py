@@ -25,7 +25,7 @@ from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
-from warlog.domain.rules.heresy.common import heresy_step, refuse_while_window
+from warlog.domain.rules.heresy.common import heresy_step, refuse_while_reacting
 from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reserves import Reserves
 from warlog.domain.rules.heresy.rout import Rout
@@ -259,7 +259,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
         step = self.step(state)
         if step is not None and step.kind == "order":
             raise Refused("the battle round begins with the roll-off for the first turn", rule="CORE.DICE.3")
-        refuse_while_window(state)
+        refuse_while_reacting(state)
         if step is not None and seat == step.active and not state.rolls:
             if step.name == "reserves" and self.arriving(state, seat):
                 raise Refused(f"{self.arriving(state, seat)[0]} passed its reserve roll: bring it into play first",

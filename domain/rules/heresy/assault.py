@@ -34,7 +34,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves
 from warlog.domain.rules.heresy.commands import Strike
-from warlog.domain.rules.heresy.common import LOCKED, enemies_of, heresy_step, unit_initiative
+from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, heresy_step, initiative
 from warlog.domain.rules.heresy.shooting import Shooting, tables_gap
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
@@ -100,7 +100,7 @@ class Assault(Shooting):
     def charge_actions(self, state: GameState, seat: str, ready: list[str]) -> list[Action]:
         units, offered = state.units, []
         for uid in ready:
-            rolled = [f for f in enemies_of(state, seat) if rolled_charge_gap(units, uid, f) is None]
+            rolled = [f for f in enemies_on_battlefield(state, seat) if rolled_charge_gap(units, uid, f) is None]
             if rolled:
                 offered.append(act.action(
                     "select", "HH.MOV.5", f"declare a charge by {uid} at one enemy unit, with the inches measured to "
@@ -138,10 +138,10 @@ class Assault(Shooting):
         for one, foe in ((uid, target), (target, uid)):
             self.change_status(t, one, LOCKED, True, "HH.MOV.2", reason=f"{uid}'s charge reached {target}", foe=foe)
         units = t.typed.units
-        steps = sorted({unit_initiative(units[uid]), unit_initiative(units[target])}, reverse=True)
+        steps = sorted({initiative(units[uid]), initiative(units[target])}, reverse=True)
         t.emit("FightBegan", {"units": [uid, target], "initiative_steps": steps,
-                              "initiative": {uid: unit_initiative(units[uid]),
-                                             target: unit_initiative(units[target])}},
+                              "initiative": {uid: initiative(units[uid]),
+                                             target: initiative(units[target])}},
                "RS.FGT.3")
         self.fight_goes_on(t, None)
 

@@ -22,11 +22,11 @@ from warlog.domain.rules.heresy.assault import CHARGE_RANGE, Assault
 from warlog.domain.rules.heresy.common import (
     LOCKED,
     Block,
-    enemies_named,
-    enemies_of,
-    refuse_while_window,
-    unit_on_battlefield,
-    unit_rushed_block,
+    enemies_on_battlefield,
+    named_enemies,
+    on_battlefield,
+    refuse_while_reacting,
+    rushed_block,
 )
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
@@ -52,20 +52,20 @@ class Combat(Assault):
             return ("HH.MOV.5", f"it is seat {step.active}'s {step.phase} phase")
         if not alive(unit):
             return ("HH.MOV.5", "the unit is destroyed")
-        if not unit_on_battlefield(unit):
+        if not on_battlefield(unit):
             return ("HH.MOV.5", "it is not on the battlefield")
         if unit.selected:
             return ("HH.MOV.5", f"it was already selected to {doing} this phase")
         if doing == "shoot" and not army.unit_ranged_weapons(unit):
             return ("HH.MOV.5", "it has no ranged weapon")
-        if not enemies_of(state, unit.owner):
+        if not enemies_on_battlefield(state, unit.owner):
             return ("HH.MOV.5", f"no enemy unit is on the battlefield to {doing} at")
         if doing == "charge" and LOCKED in unit.statuses:
             return ("HH.MOV.2", "it is Locked in Combat: a charge is a move (convention)")
         strikers = self.strikers(state)
         if strikers:
             return ("RS.FGT.3", f"the fight goes on: {strikers[0]} strikes next")
-        return unit_rushed_block(unit, doing)
+        return rushed_block(unit, doing)
 
     def combat_actions(self, state: GameState, seat: str) -> list[Action]:
         step = self.step(state)
@@ -73,7 +73,7 @@ class Combat(Assault):
         if step is None or not ready:
             return []
         doing = DOING[step.phase]
-        targets = act.subset(enemies_of(state, seat), 1,
+        targets = act.subset(enemies_on_battlefield(state, seat), 1,
                              "the enemy units " + ("shot at" if doing == "shoot" else "charged"))
         summary = ("select a unit to shoot and name its targets; then fire each weapon with shoot (the service "
                    "rolls it on the heresy tables; a weapon they cannot read is rolled with free_roll and its "
@@ -87,7 +87,7 @@ class Combat(Assault):
     @handles("select")
     def select(self, t: Table, seat: str, command: cmd.Select) -> None:
         state = t.typed
-        refuse_while_window(state)
+        refuse_while_reacting(state)
         step = self.step(state)
         block = self.combat_block(state, command.unit)
         if block or step is None:  # no step: combat_block says NOT_SELECTING
@@ -98,7 +98,7 @@ class Combat(Assault):
                             field="act")
         if not command.targets:
             raise Malformed("name the target units (targets)", field="targets")
-        targets = enemies_named(state, seat, command.targets, "targets")
+        targets = named_enemies(state, seat, command.targets, "targets")
         rolled = step.phase == "assault" and command.distance is not None
         if step.phase == "shooting" and command.distance is not None:
             raise Malformed("a unit selected to shoot gives no distance", field="distance")

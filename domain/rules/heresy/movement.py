@@ -20,12 +20,12 @@ from warlog.domain.rules.heresy.common import (
     DANGEROUS_FAILS_ON,
     DIFFICULT_PENALTY,
     Block,
-    enemies_of,
-    refuse_while_window,
-    unit_allowance,
-    unit_initiative,
-    unit_movement,
-    unit_movement_block,
+    allowance,
+    enemies_on_battlefield,
+    initiative,
+    movement,
+    movement_block,
+    refuse_while_reacting,
 )
 from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_field
 from warlog.domain.rules.ruleset import alive, handles, inches
@@ -59,7 +59,7 @@ class Movement(Reactions):
             return ("HH.MOV.1", f"it is embarked in {unit.embarked_in}")
         if unit.selected:
             return ("HH.MOV.1", "it has already moved this sub-phase")
-        return unit_movement_block(unit)
+        return movement_block(unit)
 
     def move_actions(self, state: GameState, seat: str) -> list[Action]:
         ready = [uid for uid, _ in seat_units(state, seat) if self.move_block(state, uid) is None]
@@ -67,7 +67,7 @@ class Movement(Reactions):
             return []
         offered = [act.action("move", "HH.MOV.1", "leave a unit Stationary (pivoting on the spot only is "
                               "Stationary)", ["unit", "move"], unit=act.one_of(ready), move=act.const("stationary"))]
-        enemies = enemies_of(state, seat)
+        enemies = enemies_on_battlefield(state, seat)
         for uid in ready:
             offered += _move_offers(uid, state.units[uid], enemies)
         return offered
@@ -76,7 +76,7 @@ class Movement(Reactions):
     def move_unit(self, t: Table, seat: str, command: Move) -> None:
         state = t.typed
         uid = command.unit
-        refuse_while_window(state)
+        refuse_while_reacting(state)
         block = self.move_block(state, uid)
         if block:
             raise Refused(block[1], rule=block[0])
@@ -91,7 +91,7 @@ class Movement(Reactions):
             raise Malformed("a move gives the inches moved (distance)", field="distance")
         distance = inches(command.distance, "distance", 1000)
         rush = command.move == "rush"
-        most = unit_allowance(unit, rush, bool(command.difficult))
+        most = allowance(unit, rush, bool(command.difficult))
         if Decimal(distance) > most:
             rule = "HH.MOV.4" if command.difficult and Decimal(distance) <= most + DIFFICULT_PENALTY else \
                 "HH.MOV.5" if rush else "HH.MOV.1"
@@ -143,7 +143,7 @@ def _move_offers(uid: str, unit: Unit, enemies: list[str]) -> list[Action]:
     models = min(unit.models_alive, dice.MAX_DICE)  # one test per model, in one roll
     for move in ("normal", "rush"):
         for difficult in (False, True):
-            most = unit_allowance(unit, move == "rush", difficult)
+            most = allowance(unit, move == "rush", difficult)
             fields: dict[str, Any] = {
                 "unit": act.const(uid), "move": act.const(move), "difficult": act.const(difficult),
                 "distance": act.number(0, most, move_description(unit, move, difficult, most)),
@@ -164,6 +164,6 @@ def _move_offers(uid: str, unit: Unit, enemies: list[str]) -> list[Action]:
 
 
 def move_description(unit: Unit, move: str, difficult: bool, most: int) -> str:
-    parts = [f"M {unit_movement(unit)}"] + ([f"I {unit_initiative(unit)}"] if move == "rush" else [])
+    parts = [f"M {movement(unit)}"] + ([f"I {initiative(unit)}"] if move == "rush" else [])
     text = " + ".join(parts) + (f" - {DIFFICULT_PENALTY} difficult terrain" if difficult else "")
     return f"inches moved, at most {most}\" ({text})"

@@ -34,13 +34,13 @@ from warlog.domain.rules.heresy.common import (
     LOCKED,
     REACTION_RANGE,
     Block,
-    enemies_named,
     heresy_step,
-    open_window,
-    reacting_seat,
-    unit_initiative,
-    unit_movement_block,
-    unit_on_battlefield,
+    initiative,
+    movement_block,
+    named_enemies,
+    on_battlefield,
+    reaction_seat,
+    reaction_window,
 )
 from warlog.domain.rules.heresy.shooting import FACINGS, Shooting, has_facings, tables_gap
 from warlog.domain.rules.ruleset import alive, handles, inches
@@ -72,26 +72,26 @@ def near_field(enemies: list[str]) -> dict[str, Any]:
 
 
 def checked_near(state: GameState, seat: str, near: Iterable[str]) -> list[str]:
-    return enemies_named(state, seat, near, "near")
+    return named_enemies(state, seat, near, "near")
 
 
 class Reactions(Shooting):
     """Mixed into `Heresy`: opening, offering and answering reaction windows (snap shots are `Shooting`'s attacks;
-    the window open now is `common.open_window`, which every part that must wait for it reads)."""
+    the window open now is `common.reaction_window`, which every part that must wait for it reads)."""
 
     def reaction_block(self, state: GameState, uid: str, kind: str, against: str) -> Block:
         unit = state.units[uid]
         rule = KIND_RULE[kind]
-        if unit.owner != reacting_seat(state):
+        if unit.owner != reaction_seat(state):
             return ("HH.REACT.1", "no reaction on your own turn: reactions are made in the opponent's turn")
-        if not unit_on_battlefield(unit):
+        if not on_battlefield(unit):
             return (rule, "it is not on the battlefield")
         if HeresyTurn.of(unit.turn).reacted:
             return (rule, "it has already reacted this battle round")
-        if not unit_on_battlefield(state.units[against]):
+        if not on_battlefield(state.units[against]):
             return (rule, f"{against} is no longer on the battlefield")
         if kind == "move":
-            return unit_movement_block(unit)
+            return movement_block(unit)
         if LOCKED in unit.statuses:
             return (rule, "it is Locked in Combat")
         if not snap_weapons(unit):
@@ -100,7 +100,7 @@ class Reactions(Shooting):
         return None
 
     def snap_shooters(self, state: GameState, against: str) -> list[str]:
-        seat = reacting_seat(state)
+        seat = reaction_seat(state)
         if seat is None:
             return []
         return [uid for uid, _ in seat_units(state, seat)
@@ -112,19 +112,19 @@ class Reactions(Shooting):
         unit = state.units[uid]
         if self.reaction_block(state, uid, "move", against) is None:
             t.emit("ReactionOffered", {"kind": "move", "unit": uid, "against": against, "seat": unit.owner,
-                                       "up_to": unit_initiative(unit)}, "HH.REACT.1")
+                                       "up_to": initiative(unit)}, "HH.REACT.1")
 
     def offer_snap_shots(self, t: Table, against: str) -> None:
         """HH.RES.4: a unit entered play; a nearby enemy unit may make snap shots at it."""
         state = t.typed
         if self.snap_shooters(state, against):
             t.emit("ReactionOffered", {"kind": "snap_shots", "unit": None, "against": against,
-                                       "seat": reacting_seat(state)}, "HH.RES.4")
+                                       "seat": reaction_seat(state)}, "HH.RES.4")
 
     def close_dead_window(self, t: Table) -> bool:
         """A window nobody can answer any more closes by itself (the `progress` hook)."""
         state = t.typed
-        window = open_window(state)
+        window = reaction_window(state)
         if window is None:
             return False
         if window.kind == "move":
@@ -138,21 +138,21 @@ class Reactions(Shooting):
         return True
 
     def awaiting_reaction(self, state: GameState) -> dict[str, Any] | None:
-        window = open_window(state)
+        window = reaction_window(state)
         if window is None:
             return None
         return {"seat": window.seat, "action": "react", "reaction": window.kind, "unit": window.unit,
                 "against": window.against, "rule": KIND_RULE[window.kind]}
 
     def react_actions(self, state: GameState, seat: str) -> list[Action]:
-        window = open_window(state)
+        window = reaction_window(state)
         if window is None or window.seat != seat:
             return []
         against, rule = window.against, KIND_RULE[window.kind]
         offered = []
         if window.kind == "move":
             uid = _window_unit(window)
-            most = unit_initiative(state.units[uid])
+            most = initiative(state.units[uid])
             offered.append(act.action(
                 "react", rule, f"react with {uid}: move up to {most}\" (its Initiative) toward or away from {against}",
                 ["unit", "direction", "distance"], unit=act.const(uid), act=act.const(True),
@@ -188,7 +188,7 @@ class Reactions(Shooting):
         if seat == state.active_seat:
             raise Refused("no reaction on your own turn: reactions are made in the opponent's turn",
                           rule="HH.REACT.1")
-        window = open_window(state)
+        window = reaction_window(state)
         if window is None or window.seat != seat:
             raise Refused("no reaction is offered to you now", rule="HH.REACT.1")
         rule = KIND_RULE[window.kind]
@@ -215,7 +215,7 @@ class Reactions(Shooting):
         if command.distance is None:
             raise Malformed("a reaction move gives the inches moved (distance)", field="distance")
         distance = inches(command.distance, "distance", 1000)
-        most = unit_initiative(t.typed.units[uid])
+        most = initiative(t.typed.units[uid])
         if Decimal(distance) > most:
             raise Refused(f"a reaction moves at most the unit's Initiative, {most}\"", rule="HH.REACT.1")
         t.emit("ReactionMade", {**_ids(window), "direction": command.direction, "distance": distance,
@@ -247,7 +247,7 @@ class Reactions(Shooting):
         the shooter and the unit that entered play stand. `then`: the attack's JSON context (what follows it)."""
         units = t.typed.units
         uid, against = then["unit"], then["against"]
-        if not then["weapons"] or not alive(units[uid]) or not unit_on_battlefield(units[against]):
+        if not then["weapons"] or not alive(units[uid]) or not on_battlefield(units[against]):
             return
         name, rest = then["weapons"][0], then["weapons"][1:]
         self.start_attack(t, uid, ranged_weapon(units[uid], name), against, units[uid].models_alive, "snap_shots",

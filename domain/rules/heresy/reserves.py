@@ -11,11 +11,11 @@ from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.heresy.commands import Enter
 from warlog.domain.rules.heresy.common import (
     RESERVES_ON,
-    enemies_of,
-    refuse_while_window,
-    unit_allowance,
-    unit_initiative,
-    unit_movement,
+    allowance,
+    enemies_on_battlefield,
+    initiative,
+    movement,
+    refuse_while_reacting,
 )
 from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_field
 from warlog.domain.rules.ruleset import alive, handles, inches
@@ -57,11 +57,11 @@ class Reserves(Reactions):
             offered.append(act.action("enter", "HH.RES.2", f"bring {uid} into play from your deployment zone's edge "
                                       "(it may shoot and charge this turn)", ["unit", "from_edge"],
                                       unit=act.const(uid), from_edge=edge, removed=removed, rush=act.const(False)))
-            most = unit_allowance(unit, rush=True, difficult=False)
-            enemies = enemies_of(state, seat)
+            most = allowance(unit, rush=True, difficult=False)
+            enemies = enemies_on_battlefield(state, seat)
             offered.append(act.action(
-                "enter", "HH.MOV.5", f"bring {uid} into play and rush up to {most}\" (M {unit_movement(unit)} + I "
-                f"{unit_initiative(unit)}): it can neither shoot nor charge this turn", ["unit", "from_edge", "rush",
+                "enter", "HH.MOV.5", f"bring {uid} into play and rush up to {most}\" (M {movement(unit)} + I "
+                f"{initiative(unit)}): it can neither shoot nor charge this turn", ["unit", "from_edge", "rush",
                                                                                           "distance"],
                 unit=act.const(uid), from_edge=edge, removed=removed, rush=act.const(True),
                 distance=act.number(0, most, f"inches rushed, at most {most}\""),
@@ -75,7 +75,7 @@ class Reserves(Reactions):
         uid = command.unit
         if step is None or step.name != "reserves" or step.active is None:
             raise Refused("units enter play in their owner's Reserves sub-phase", rule="HH.RES.2")
-        refuse_while_window(state)
+        refuse_while_reacting(state)
         if seat != step.active:
             raise Refused(f"it is seat {step.active}'s Reserves sub-phase", rule="HH.RES.2")
         unit = state.units[uid]
@@ -93,7 +93,7 @@ class Reserves(Reactions):
             if command.distance is None:
                 raise Malformed("a rush gives the inches moved (distance)", field="distance")
             data["distance"] = inches(command.distance, "distance", 1000)
-            data["allowance"] = unit_allowance(unit, rush=True, difficult=False)
+            data["allowance"] = allowance(unit, rush=True, difficult=False)
             if Decimal(data["distance"]) > data["allowance"]:
                 raise Refused(f"a rush moves at most M + I = {data['allowance']}\"", rule="HH.MOV.5")
             data["near"] = checked_near(state, seat, command.near)

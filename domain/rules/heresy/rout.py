@@ -16,7 +16,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.heresy.commands import FallBack
-from warlog.domain.rules.heresy.common import LOCKED, enemies_of, unit_initiative, unit_on_battlefield
+from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative, on_battlefield
 from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_field
 from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Refused
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 def must_fall_back(unit: Unit) -> bool:
     """HH.ROUT.1: a unit with Routed models falls back unless it is Locked in Combat."""
-    return unit_on_battlefield(unit) and "routed" in unit.statuses and LOCKED not in unit.statuses
+    return on_battlefield(unit) and "routed" in unit.statuses and LOCKED not in unit.statuses
 
 
 def fall_back_distance(unit: Unit) -> str | None:
@@ -44,12 +44,12 @@ class Rout(Reactions):
         for uid, _ in seat_units(t.typed, seat):
             unit = t.typed.units[uid]  # as the rolls before it left it
             if must_fall_back(unit):
-                bonus = unit_initiative(unit)
+                bonus = initiative(unit)
                 self.request_roll(t, seat, "fall_back", f"D6+{bonus}" if bonus else "D6", "HH.ROUT.2", uid)
 
     def fall_back_rolled(self, t: Table, uid: str, roll: dict[str, Any]) -> None:
         t.emit("FallBackRolled", {"unit": uid, "distance": str(roll["total"]),
-                                  "initiative": unit_initiative(t.typed.units[uid])}, "HH.ROUT.2")
+                                  "initiative": initiative(t.typed.units[uid])}, "HH.ROUT.2")
 
     @staticmethod
     def falling_back(state: GameState, seat: str) -> list[str]:
@@ -58,7 +58,7 @@ class Rout(Reactions):
                 if fall_back_distance(unit) is not None and must_fall_back(unit)]
 
     def fall_back_actions(self, state: GameState, seat: str) -> list[Action]:
-        enemies = enemies_of(state, seat)
+        enemies = enemies_on_battlefield(state, seat)
         near = {"near": near_field(enemies)} if enemies else {}
         return [act.action("fall_back", "HH.ROUT.2",
                            f"fall back {uid} {fall_back_distance(state.units[uid])}\" as directly as possible toward "

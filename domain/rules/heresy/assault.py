@@ -39,7 +39,6 @@ from warlog.domain.rules.heresy.shooting import Shooting, tables_gap
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import Frozen, GameState, HeresyFight, HeresyStep, Unit, Weapon
-from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -239,16 +238,9 @@ class Assault(Shooting):
     # -- appliers (the attack's own ones call `fight_counts`) ---------------------------------
 
     @staticmethod
-    def fight_counts(state: GameState | dict[str, Any], kind: str, data: Data) -> Any:
-        """The fight's counts after an attack's event: the next state (`fight_counted`). The bridge, until the
-        attack's appliers (shooting.py) call `fight_counted` themselves: they may hand the dict view of the state,
-        whose fight is then changed in place too, as a dict applier's hook did (Any: the hook answers None there)."""
-        typed = typed_of(state)  # a dict applier's view: its fight is as the event found it
-        after = fight_counted(typed, kind, data)
-        if not isinstance(state, GameState) and after is not typed:
-            fight = heresy_step(after).fight
-            state["step"]["fight"] = fight.to_json() if fight is not None else None
-        return after
+    def fight_counts(state: GameState, kind: str, data: Data) -> GameState:
+        """The fight's counts after an attack's event (shooting.py's appliers call it): `fight_counted`."""
+        return fight_counted(state, kind, data)
 
     @evolves("FightBegan")
     def _fight_began(self, state: GameState, data: Data, entry: Data) -> GameState:

@@ -158,7 +158,7 @@ def standing_target(units: Mapping[str, Unit], together: Sequence[str]) -> Targe
                        wounds_taken=[s[1] for s in standing])
 
 
-def keep_lines(state: GameState, data: dict[str, Any]) -> GameState:
+def keep_lines(state: GameState, data: Mapping[str, Any]) -> GameState:
     """After an attack: each unit's model lines as it left them (`line_standing` reads them for the next)."""
     for uid, lines in data["lines"].items():
         kept = Lines.from_json(lines)

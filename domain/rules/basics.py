@@ -17,7 +17,7 @@ Data = dict[str, Any]  # an event's data, or its whole entry, as logged
 TypedApplier = Callable[[Any, Any, Any, Data], GameState]  # data: the kind's payload type (domain/events.py)
 # What `evolves` makes of it: the bridge also runs it on a dict, and an unconverted ruleset's dict applier may
 # override it (`_started`, `_order`): Any, until every ruleset's appliers are typed.
-BridgedApplier = Callable[[Any, Any, Data, Data], Any]
+BridgedApplier = Callable[[Any, Any, Any, Data], Any]
 
 SEATS = ("A", "B")
 

@@ -15,10 +15,12 @@ reached (`assault`) or as the table records, and ends when a side is destroyed o
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from warlog.domain import commands as cmd
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
@@ -26,6 +28,7 @@ from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.heresy.common import heresy_step, refuse_while_reacting
+from warlog.domain.rules.heresy.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reserves import Reserves
 from warlog.domain.rules.heresy.rout import Rout
@@ -59,6 +62,8 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
                "with reactions, armour values and tactical statuses")
     phases = tuple(phase[:3] for phase in PHASES)
     commands = OWN_COMMANDS  # reserves, moves, reactions, rout, shooting, strikes (commands.py)
+    typed_state = True  # its handlers, hooks and appliers read and make the GameState
+    event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS}
     roster = RosterReading(older_ap=True, systems=("horus heresy", "30,000", "30k"), systems_older_ap=True)
 
     # -- the round -----------------------------------------------------------------------
@@ -146,7 +151,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
                                        reason="lapsed at the end of its owner's next turn (convention)")
 
     @evolves("StatusGained")
-    def _gained_since(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _gained_since(self, state: GameState, data: ev.StatusGained, entry: Data) -> GameState:
         state = Ruleset._gained(self, state, data, entry)
         uid = data["unit"]
         unit = state.units[uid]
@@ -154,7 +159,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
         return state.with_unit(uid, replace(unit, since=since))
 
     @evolves("StatusLost")
-    def _lost_since(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _lost_since(self, state: GameState, data: ev.StatusLost, entry: Data) -> GameState:
         state = Ruleset._lost(self, state, data, entry)
         uid = data["unit"]
         unit = state.units[uid]
@@ -163,7 +168,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
         return state.with_unit(uid, replace(unit, since=unit.since.without(data["status"])))
 
     @evolves("OrderChosen")
-    def _turn_order(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _turn_order(self, state: GameState, data: ev.OrderChosen, entry: Data) -> GameState:
         state = Ruleset._order(self, state, data, entry)
         return replace(state, turn_order=(data["first"], other(data["first"])))
 

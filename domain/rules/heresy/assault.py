@@ -30,9 +30,11 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves
+from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import Strike
 from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, heresy_step, initiative
 from warlog.domain.rules.heresy.shooting import Shooting, tables_gap
@@ -75,7 +77,7 @@ def fight_under_way(state: GameState) -> HeresyFight | None:
     return fight if fight and not fight.over else None
 
 
-def fight_counted(state: GameState, kind: str, data: Data) -> GameState:
+def fight_counted(state: GameState, kind: str, data: Mapping[str, Any]) -> GameState:
     """The fight's counts after an attack's event: a strike declared in it, the wounds a side caused."""
     step = heresy_step(state)
     fight = step.fight
@@ -127,8 +129,8 @@ class Assault(Shooting):
     def charge_rolled(self, t: Table, uid: str, request: dict[str, Any], roll: dict[str, Any]) -> None:
         target, distance = request["context"]["target"], request["context"]["distance"]
         reached = Decimal(roll["total"]) >= Decimal(distance)
-        t.emit("ChargeRolled", {"unit": uid, "target": target, "total": roll["total"], "distance": distance,
-                                "reached": reached}, "RS.CHG.2")
+        t.emit("ChargeRolled", ev.ChargeRolled(unit=uid, target=target, total=roll["total"], distance=distance,
+                                reached=reached), "RS.CHG.2")
         if not reached:
             return
         units = t.typed.units
@@ -138,9 +140,9 @@ class Assault(Shooting):
             self.change_status(t, one, LOCKED, True, "HH.MOV.2", reason=f"{uid}'s charge reached {target}", foe=foe)
         units = t.typed.units
         steps = sorted({initiative(units[uid]), initiative(units[target])}, reverse=True)
-        t.emit("FightBegan", {"units": [uid, target], "initiative_steps": steps,
-                              "initiative": {uid: initiative(units[uid]),
-                                             target: initiative(units[target])}},
+        t.emit("FightBegan", own.FightBegan(units=[uid, target], initiative_steps=steps,
+                              initiative={uid: initiative(units[uid]),
+                                             target: initiative(units[target])}),
                "RS.FGT.3")
         self.fight_goes_on(t, None)
 
@@ -168,8 +170,8 @@ class Assault(Shooting):
             step = later.pop(0)
             striking = [uid for uid in fight.units if fight.initiative[uid] == step]
             units = t.typed.units
-            t.emit("InitiativeStepBegan", {"initiative": step, "striking": striking,
-                                           "models": {uid: units[uid].models_alive for uid in striking}},
+            t.emit("InitiativeStepBegan", own.InitiativeStepBegan(initiative=step, striking=striking,
+                                           models={uid: units[uid].models_alive for uid in striking}),
                    "RS.FGT.3")
             if self.strikers(t.typed):
                 return
@@ -184,7 +186,7 @@ class Assault(Shooting):
         caused = dict(fight.caused)
         gone = [uid for uid in (a, b) if not alive(units[uid])]
         loser = None if gone or caused[a] == caused[b] else (a if caused[a] < caused[b] else b)
-        t.emit("FightResolved", {"units": [a, b], "wounds_caused": caused, "destroyed": gone, "loser": loser},
+        t.emit("FightResolved", own.FightResolved(units=[a, b], wounds_caused=caused, destroyed=gone, loser=loser),
                "RS.FGT.3")
         for uid in (a, b):
             if uid not in gone and foe_of(fight, uid) in gone:
@@ -238,19 +240,19 @@ class Assault(Shooting):
     # -- appliers (the attack's own ones call `fight_counts`) ---------------------------------
 
     @staticmethod
-    def fight_counts(state: GameState, kind: str, data: Data) -> GameState:
+    def fight_counts(state: GameState, kind: str, data: Mapping[str, Any]) -> GameState:
         """The fight's counts after an attack's event (shooting.py's appliers call it): `fight_counted`."""
         return fight_counted(state, kind, data)
 
     @evolves("FightBegan")
-    def _fight_began(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _fight_began(self, state: GameState, data: own.FightBegan, entry: Data) -> GameState:
         fight = HeresyFight(units=tuple(data["units"]), initiative_steps=tuple(data["initiative_steps"]),
                             initiative=Frozen(data["initiative"]), step=None, striking=(), struck=(),
                             models=Frozen(), caused=Frozen({uid: 0 for uid in data["units"]}), over=False)
         return replace(state, step=replace(heresy_step(state), fight=fight))
 
     @evolves("InitiativeStepBegan")
-    def _initiative_step(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _initiative_step(self, state: GameState, data: own.InitiativeStepBegan, entry: Data) -> GameState:
         step = heresy_step(state)
         fight = _fight_of(step)
         fight = replace(fight, step=data["initiative"], striking=tuple(data["striking"]), struck=(),
@@ -258,7 +260,7 @@ class Assault(Shooting):
         return replace(state, step=replace(step, fight=fight))
 
     @evolves("FightResolved")
-    def _fight_resolved(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _fight_resolved(self, state: GameState, data: own.FightResolved, entry: Data) -> GameState:
         step = heresy_step(state)
         return replace(state, step=replace(step, fight=replace(_fight_of(step), over=True)))
 

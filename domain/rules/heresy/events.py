@@ -21,7 +21,7 @@ class FallBackRolled(TypedDict):
 class FellBack(TypedDict):
     unit: str
     seat: str
-    distance: str
+    distance: str | None
     reached_edge: bool
     near: list[str]
     attested_by: str

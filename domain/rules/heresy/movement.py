@@ -15,6 +15,7 @@ from warlog.domain import dice
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import Move
 from warlog.domain.rules.heresy.common import (
     DANGEROUS_FAILS_ON,
@@ -84,7 +85,7 @@ class Movement(Reactions):
             raise Malformed(f"move is one of {', '.join(MOVES)}", field="move")
         unit = state.units[uid]
         if command.move == "stationary":
-            t.emit("UnitMoved", {"unit": uid, "seat": seat, "move": "stationary"}, "HH.MOV.1")
+            t.emit("UnitMoved", own.UnitMoved(unit=uid, seat=seat, move="stationary"), "HH.MOV.1")
             self.change_status(t, uid, "stationary", True, "HH.MOV.1", reason="it remained stationary")
             return
         if command.distance is None:
@@ -100,10 +101,10 @@ class Movement(Reactions):
         if type(command.dangerous) is not int or not 0 <= command.dangerous <= most_tests:
             raise Malformed(f"dangerous: 0..{most_tests} models", field="dangerous")
         near = checked_near(state, seat, command.near)
-        t.emit("UnitMoved", {"unit": uid, "seat": seat, "move": command.move, "distance": distance,
-                             "allowance": most, "difficult": bool(command.difficult),
-                             "dangerous": command.dangerous, "coherency_lost": bool(command.coherency_lost),
-                             "near": near, "attested_by": seat}, "HH.MOV.5" if rush else "HH.MOV.1")
+        t.emit("UnitMoved", own.UnitMoved(unit=uid, seat=seat, move=command.move, distance=distance,
+                             allowance=most, difficult=bool(command.difficult),
+                             dangerous=command.dangerous, coherency_lost=bool(command.coherency_lost),
+                             near=near, attested_by=seat), "HH.MOV.5" if rush else "HH.MOV.1")
         if command.coherency_lost:
             self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
         if command.dangerous:
@@ -114,8 +115,8 @@ class Movement(Reactions):
     def dangerous_rolled(self, t: Table, uid: str, roll: dict[str, Any]) -> None:
         """HH.MOV.4 convention: each model's D6 fails on a 1, and that model is removed as a casualty."""
         failed = sum(1 for face in roll["faces"] if face <= DANGEROUS_FAILS_ON)
-        t.emit("DangerousTerrainTested", {"unit": uid, "tests": len(roll["faces"]), "failed": failed,
-                                          "fails_on": DANGEROUS_FAILS_ON}, "HH.MOV.4")
+        t.emit("DangerousTerrainTested", own.DangerousTerrainTested(unit=uid, tests=len(roll["faces"]), failed=failed,
+                                          fails_on=DANGEROUS_FAILS_ON), "HH.MOV.4")
         unit = t.typed.units[uid]
         if failed and alive(unit):
             self.casualties(t, uid, min(failed, unit.models_alive), 0, "HH.MOV.4",
@@ -129,7 +130,7 @@ class Movement(Reactions):
                 self.change_status(t, uid, "stationary", True, "HH.MOV.1", reason="it did not move")
 
     @evolves("UnitMoved")
-    def _moved(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _moved(self, state: GameState, data: own.UnitMoved, entry: Data) -> GameState:
         unit = state.units[data["unit"]]
         turn = replace(HeresyTurn.of(unit.turn), moved=data["move"])
         if data["move"] == "rush":

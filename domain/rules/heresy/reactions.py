@@ -28,6 +28,7 @@ from warlog.domain import army
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import React
 from warlog.domain.rules.heresy.common import (
     KIND_RULE,
@@ -111,15 +112,16 @@ class Reactions(Shooting):
         state = t.typed
         unit = state.units[uid]
         if self.reaction_block(state, uid, "move", against) is None:
-            t.emit("ReactionOffered", {"kind": "move", "unit": uid, "against": against, "seat": unit.owner,
-                                       "up_to": initiative(unit)}, "HH.REACT.1")
+            t.emit("ReactionOffered", own.ReactionOffered(kind="move", unit=uid, against=against, seat=unit.owner,
+                                       up_to=initiative(unit)), "HH.REACT.1")
 
     def offer_snap_shots(self, t: Table, against: str) -> None:
         """HH.RES.4: a unit entered play; a nearby enemy unit may make snap shots at it."""
         state = t.typed
-        if self.snap_shooters(state, against):
-            t.emit("ReactionOffered", {"kind": "snap_shots", "unit": None, "against": against,
-                                       "seat": reaction_seat(state)}, "HH.RES.4")
+        seat = reaction_seat(state)
+        if seat is not None and self.snap_shooters(state, against):
+            t.emit("ReactionOffered", own.ReactionOffered(kind="snap_shots", unit=None, against=against, seat=seat),
+                   "HH.RES.4")
 
     def close_dead_window(self, t: Table) -> bool:
         """A window nobody can answer any more closes by itself (the `progress` hook)."""
@@ -254,19 +256,19 @@ class Reactions(Shooting):
                           then["facing"], snap_shots=True, then={**then, "weapons": rest})
 
     @evolves("ReactionOffered")
-    def _offered(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _offered(self, state: GameState, data: own.ReactionOffered, entry: Data) -> GameState:
         step = heresy_step(state)
         window = Window(kind=data["kind"], unit=data["unit"], against=data["against"], seat=data["seat"])
         return replace(state, step=replace(step, windows=(*(step.windows or ()), window)))
 
     @evolves("ReactionMade")
-    def _made(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _made(self, state: GameState, data: own.ReactionMade, entry: Data) -> GameState:
         state = _window_closed(state)
         unit = state.units[data["unit"]]
         return state.with_unit(data["unit"], replace(unit, turn=replace(HeresyTurn.of(unit.turn), reacted=True)))
 
     @evolves("ReactionDeclined")
-    def _declined(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _declined(self, state: GameState, data: own.ReactionDeclined, entry: Data) -> GameState:
         return _window_closed(state)
 
 

@@ -5,6 +5,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
@@ -108,7 +109,7 @@ class Reserves(Reactions):
             self.offer_reaction(t, target, against=uid)
 
     @evolves("ReserveArrived")
-    def _arrived(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _arrived(self, state: GameState, data: ev.ReserveArrived, entry: Data) -> GameState:
         unit = state.units[data["unit"]]
         # HH.RES.3: no second move; a rush costs its shooting
         turn = replace(HeresyTurn.of(unit.turn), arrived=True, rushed=data["rush"])

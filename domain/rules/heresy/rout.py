@@ -15,6 +15,7 @@ from warlog.domain import army
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import FallBack
 from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative, on_battlefield
 from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_field
@@ -48,8 +49,8 @@ class Rout(Reactions):
                 self.request_roll(t, seat, "fall_back", f"D6+{bonus}" if bonus else "D6", "HH.ROUT.2", uid)
 
     def fall_back_rolled(self, t: Table, uid: str, roll: dict[str, Any]) -> None:
-        t.emit("FallBackRolled", {"unit": uid, "distance": str(roll["total"]),
-                                  "initiative": initiative(t.typed.units[uid])}, "HH.ROUT.2")
+        t.emit("FallBackRolled", own.FallBackRolled(unit=uid, distance=str(roll["total"]),
+                                  initiative=initiative(t.typed.units[uid])), "HH.ROUT.2")
 
     @staticmethod
     def falling_back(state: GameState, seat: str) -> list[str]:
@@ -80,8 +81,8 @@ class Rout(Reactions):
                           "sub-phase", rule="HH.ROUT.1")
         reached = command.reached_edge is True
         near = checked_near(state, seat, command.near)
-        t.emit("FellBack", {"unit": uid, "seat": seat, "distance": fall_back_distance(unit), "reached_edge": reached,
-                            "near": near, "attested_by": seat}, "HH.ROUT.2")
+        t.emit("FellBack", own.FellBack(unit=uid, seat=seat, distance=fall_back_distance(unit), reached_edge=reached,
+                            near=near, attested_by=seat), "HH.ROUT.2")
         if reached:
             self.request_roll(t, seat, "leadership", "2D6", "HH.ROUT.3", uid, ld=army.unit_leadership(unit))
         for target in near:  # a fall back is a move in the Movement phase: it may draw reactions (HH.REACT.1)
@@ -91,7 +92,7 @@ class Rout(Reactions):
         """HH.ROUT.3 convention: 2D6, passed when the total is at most Ld."""
         ld = request["context"]["ld"]
         passed = roll["total"] <= ld
-        t.emit("LeadershipTested", {"unit": uid, "total": roll["total"], "ld": ld, "passed": passed}, "HH.ROUT.3")
+        t.emit("LeadershipTested", own.LeadershipTested(unit=uid, total=roll["total"], ld=ld, passed=passed), "HH.ROUT.3")
         unit = t.typed.units[uid]
         if not alive(unit):
             return
@@ -103,13 +104,13 @@ class Rout(Reactions):
                                                                               "the edge")
 
     @evolves("FallBackRolled")
-    def _fall_back_rolled(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _fall_back_rolled(self, state: GameState, data: own.FallBackRolled, entry: Data) -> GameState:
         unit = state.units[data["unit"]]
         turn = replace(HeresyTurn.of(unit.turn), fall_back=data["distance"])
         return state.with_unit(data["unit"], replace(unit, turn=turn))
 
     @evolves("FellBack")
-    def _fell_back(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _fell_back(self, state: GameState, data: own.FellBack, entry: Data) -> GameState:
         unit = state.units[data["unit"]]
         turn = replace(HeresyTurn.of(unit.turn), fall_back=None, fell_back=data["distance"])
         return state.with_unit(data["unit"], replace(unit, turn=turn))

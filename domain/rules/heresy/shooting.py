@@ -27,6 +27,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army, dice
+from warlog.domain import events as ev
 from warlog.domain.attacks import Outcome, Profile, Situation, Weapon, to_data
 from warlog.domain.attacks.contract import unit_of, weapon_of
 from warlog.domain.attacks.driver import STEP_EVENTS, AttackDriver, keep_lines, standing_target
@@ -43,7 +44,7 @@ from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import Armour, GameState, HeresyStep, HeresyTurn, Unit
 from warlog.domain.state import Weapon as UnitWeapon
-from warlog.domain.state.bridge import StateView, read_back, typed_of
+from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -252,7 +253,7 @@ class Shooting(AttackDriver, Igougo):
     # -- appliers ----------------------------------------------------------------------------
 
     @evolves("AttackDeclared")
-    def _attack_declared(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _attack_declared(self, state: GameState, data: ev.AttackDeclared, entry: Data) -> GameState:
         if data["phase"] == "shooting":
             uid = data["attacker"]
             unit = state.units[uid]
@@ -261,26 +262,16 @@ class Shooting(AttackDriver, Igougo):
         return self.counted(state, "AttackDeclared", data)
 
     @evolves("AttackResolved")
-    def _attack_resolved(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _attack_resolved(self, state: GameState, data: ev.AttackResolved, entry: Data) -> GameState:
         return self.counted(keep_lines(state, data), "AttackResolved", data)
 
-    def counted(self, state: GameState, kind: str, data: Data) -> GameState:
-        """A fight under way counts its strikes and the wounds each side caused (`fight_counts`).
-
-        The bridge, while heresy/assault.py's hook may still change the dict view of the state: a hook that
-        says it takes a `GameState` is given the typed state and answers the next one; any other is given the
-        state's dict view, which it changes in place (read back here) or from which it answers the next state."""
+    def counted(self, state: GameState, kind: str, data: Mapping[str, Any]) -> GameState:
+        """A fight under way counts its strikes and the wounds each side caused (`fight_counts`)."""
         if not isinstance(state.step, HeresyStep) or state.step.fight is None:
             return state
-        hook = self.fight_counts
-        if "GameState" in str(getattr(hook, "__annotations__", {}).get("state", "")):
-            counted = hook(state, kind, data)
-            return counted if isinstance(counted, GameState) else state
-        view = StateView(state)
-        counted = hook(view, kind, data)
-        return counted if isinstance(counted, GameState) else read_back(view)
+        return self.fight_counts(state, kind, data)
 
     @staticmethod
-    def fight_counts(state: Any, kind: str, data: Data) -> GameState | None:
-        """Hook: a fight counts its strikes and the wounds each side caused (`state`: the bridge's dict view)."""
-        return None
+    def fight_counts(state: GameState, kind: str, data: Mapping[str, Any]) -> GameState:
+        """Hook: the state once a fight has counted an attack's event of `kind` (heresy/assault.py)."""
+        return state

@@ -29,6 +29,7 @@ from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
 from warlog.domain.rulings import Refused
+from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -122,7 +123,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             return ("RS.CHG.1", "a unit that Advanced or Fell Back cannot charge")
         if turn.get("action"):  # unit_actions.py convention
             return ("RS.CHG.1", f"a unit that started an action ({turn['action']}) this turn cannot charge")
-        if not self.charge_targets(state, unit["owner"]):
+        if not self.charge_targets(typed_of(state), unit["owner"]):
             return ("RS.CHG.1", "no enemy unit is on the battlefield to charge")
         return None
 
@@ -162,9 +163,9 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             awaiting = self.fight_awaiting(state, step)
             if awaiting is not None:
                 return awaiting
-        charge = self.pending_charge(state) if step is not None and step.phase == "charge" else None
+        charge = self.pending_charge(typed_of(state)) if step is not None and step.phase == "charge" else None
         if charge:
-            return {"seat": charge["seat"], "action": "charge_move", "unit": charge["unit"]}
+            return {"seat": charge.seat, "action": "charge_move", "unit": charge.unit}
         return super().step_awaiting(state, step)
 
     def play_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[Action]:
@@ -177,8 +178,8 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         if step.phase == "fight":
             offered += self.fight_actions(state, seat, awaiting)
         elif awaiting["action"] == "charge_move":
-            charge = self.pending_charge(state)
-            offered += self.charge_move_actions(state, charge) if awaiting["seat"] == seat and charge else []
+            charge = self.pending_charge(typed_of(state))
+            offered += self.charge_move_actions(typed_of(state), charge) if awaiting["seat"] == seat and charge else []
         elif awaiting["seat"] == seat and step.phase != "command":
             ready = [uid for uid, _ in units_of(state, seat) if self.ineligible(state, uid) is None]
             offered += getattr(self, f"{step.phase}_actions")(state, seat, ready)

@@ -1,16 +1,19 @@
 """The Charge phase (RS.CHG.*): declare, roll 2D6, then name the targets within that distance."""
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import Data, evolves
 from warlog.domain.rules.reference.commands import ChargeMove, ReferenceSelect
-from warlog.domain.rules.reference.common import foes, members, not_a_unit_alone, remember_roll
+from warlog.domain.rules.reference.common import enemies, kept_for_reroll, members_of, named_alone, turn_of, with_turns
 from warlog.domain.rules.reference.engagement import Engagement
-from warlog.domain.rules.ruleset import alive, applies, handles, inches
+from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
+from warlog.domain.state import GameState, ReferenceCharge, ReferenceStep, Unit
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -22,29 +25,30 @@ class Charge(Engagement):
     """Mixed into `Reference`: a charge that reaches engages its targets (`Engagement`)."""
 
     @staticmethod
-    def charge_targets(state: dict[str, Any], seat: str) -> list[str]:
-        return [uid for uid, _ in foes(state, seat)]
+    def charge_targets(state: GameState, seat: str) -> list[str]:
+        return [uid for uid, _ in enemies(state, seat)]
 
     @staticmethod
-    def pending_charge(state: dict[str, Any]) -> dict[str, Any] | None:
+    def pending_charge(state: GameState) -> ReferenceCharge | None:
         """A charge rolled and waiting for its targets (RS.CHG.2)."""
-        return state["step"].get("charge") if not state["rolls"] else None
+        charge = ReferenceStep.of(state.step).charge
+        return charge if isinstance(charge, ReferenceCharge) and not state.rolls else None
 
-    def charge_actions(self, state: dict[str, Any], seat: str, ready: list[str]) -> list[Action]:
+    def charge_actions(self, state: GameState, seat: str, ready: list[str]) -> list[Action]:
         if not ready:
             return []
         return [act.action("select", "RS.CHG.1", "declare a charge with a unit within 12\" of an enemy unit; "
                            "then roll 2D6", ["unit"], unit=act.one_of(ready))]
 
-    def charge_move_actions(self, state: dict[str, Any], charge: dict[str, Any]) -> list[Action]:
-        most = min(MAX_CHARGE, charge["total"])
+    def charge_move_actions(self, state: GameState, charge: ReferenceCharge) -> list[Action]:
+        most = min(MAX_CHARGE, charge.total)
         return [act.action(
-            "charge_move", "RS.CHG.2", f"name {charge['unit']}'s charge targets: enemy units within 12\" and "
-            f"within the {charge['total']}\" rolled, and the inches to the farthest", ["unit", "targets", "distance"],
-            unit=act.const(charge["unit"]), targets=act.subset(self.charge_targets(state, charge["seat"])),
+            "charge_move", "RS.CHG.2", f"name {charge.unit}'s charge targets: enemy units within 12\" and "
+            f"within the {charge.total}\" rolled, and the inches to the farthest", ["unit", "targets", "distance"],
+            unit=act.const(charge.unit), targets=act.subset(self.charge_targets(state, charge.seat)),
             distance=act.number(0, MAX_CHARGE, f"inches to the farthest target; beyond {most}\" the charge fails"))]
 
-    def select_charge(self, t: Table, seat: str, command: ReferenceSelect, unit: dict[str, Any]) -> None:
+    def select_charge(self, t: Table, seat: str, command: ReferenceSelect, unit: Unit) -> None:
         t.emit("UnitSelected", {"unit": command.unit, "seat": seat, "phase": "charge"}, "RS.CHG.1")
         self.request_roll(t, seat, "charge", "2D6", "RS.CHG.2", command.unit)
 
@@ -56,25 +60,26 @@ class Charge(Engagement):
 
     def charge_lost(self, t: Table) -> bool:
         """A unit destroyed between its charge roll and its targets makes no charge (RS.CHG.2)."""
-        charge = self.pending_charge(t.state)
-        if charge is None or alive(t.state["units"][charge["unit"]]):
+        state = t.typed
+        charge = self.pending_charge(state)
+        if charge is None or alive(state.units[charge.unit]):
             return False
-        t.emit("ChargeResolved", {"unit": charge["unit"], "targets": [], "total": charge["total"], "distance": None,
+        t.emit("ChargeResolved", {"unit": charge.unit, "targets": [], "total": charge.total, "distance": None,
                                   "success": False, "reason": "the charging unit was destroyed"}, "RS.CHG.2")
         return True
 
     @handles("charge_move")
     def charge_move(self, t: Table, seat: str, command: ChargeMove) -> None:
-        state = t.state
+        state = t.typed
         charge = self.pending_charge(state)
-        if charge is None or charge["unit"] != command.unit:
+        if charge is None or charge.unit != command.unit:
             raise Refused("no charge of this unit waits for its targets", rule="RS.CHG.2")
-        if charge["seat"] != seat:
-            raise Refused(f"seat {charge['seat']} names its own charge targets", rule="RS.CHG.2")
+        if charge.seat != seat:
+            raise Refused(f"seat {charge.seat} names its own charge targets", rule="RS.CHG.2")
         targets = list(dict.fromkeys(command.targets))
         if not targets:
             raise Malformed("a charge names its targets (targets)", field="targets")
-        alone = not_a_unit_alone(state["units"], targets)
+        alone = named_alone(state.units, targets)
         if alone:
             raise Refused(alone[1], rule=alone[0])
         chargeable = self.charge_targets(state, seat)
@@ -82,31 +87,34 @@ class Charge(Engagement):
             if target not in chargeable:
                 raise Refused(f"{target} is not an enemy unit on the battlefield", rule="CORE.OFF.1")
         distance = inches(command.distance, "distance", MAX_CHARGE)
-        success = Decimal(distance) <= charge["total"]  # RS.CHG.2: it must reach every target
-        t.emit("ChargeResolved", {"unit": command.unit, "targets": targets, "total": charge["total"],
+        success = Decimal(distance) <= charge.total  # RS.CHG.2: it must reach every target
+        t.emit("ChargeResolved", {"unit": command.unit, "targets": targets, "total": charge.total,
                                   "distance": distance, "success": success}, "RS.CHG.2")
         if success:  # RS.CHG.3: engaged with every target, and Fights First until the end of the turn
-            self.engage(t, [*members(state["units"], command.unit)], targets, "RS.CHG.3", f"charge by {command.unit}")
+            self.engage(t, members_of(t.typed.units, command.unit), targets, "RS.CHG.3", f"charge by {command.unit}")
             t.emit("FightsFirstGained", {"unit": command.unit, "until": "end of turn"}, "RS.CHG.3")
 
     # -- appliers ------------------------------------------------------------------------
 
-    @applies("ChargeRolled")
-    def _charge_rolled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["charge"] = {"unit": data["unit"], "seat": data["seat"], "total": data["total"]}
-        remember_roll(state, data, "charge", {})
+    @evolves("ChargeRolled")
+    def _charge_rolled(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        charge = ReferenceCharge(unit=uid, seat=data["seat"], total=data["total"])
+        state = replace(state, step=replace(ReferenceStep.of(state.step), charge=charge))
+        return state.with_unit(uid, kept_for_reroll(state.units[uid], data, "charge", {}))
 
-    @applies("ChargeResolved")
-    def _charged(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["charge"] = None
-        unit = state["units"][data["unit"]]
-        unit["turn"].pop("reroll", None)
+    @evolves("ChargeResolved")
+    def _charged(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        state = replace(state, step=replace(ReferenceStep.of(state.step), charge=None))
+        unit = state.units[uid]
+        state = state.with_unit(uid, replace(unit, turn=replace(turn_of(unit), reroll=None)))
         if data["success"]:
-            for member in members(state["units"], data["unit"]):
-                state["units"][member]["turn"]["charged"] = True
+            state = with_turns(state, members_of(state.units, uid), lambda turn: replace(turn, charged=True))
+        return state
 
-    @applies("FightsFirstGained")
-    def _fights_first(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        for member in members(state["units"], data["unit"]):
-            state["units"][member]["turn"]["fights_first"] = True
+    @evolves("FightsFirstGained")
+    def _fights_first(self, state: GameState, data: Data, entry: Data) -> GameState:
+        together = members_of(state.units, data["unit"])
+        return with_turns(state, together, lambda turn: replace(turn, fights_first=True))
 

@@ -4,13 +4,16 @@ CORE.STR.2). Both sides of an engagement know it (`engaged_with`, kept sorted); 
 with it loses its engaged statuses."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import commands as cmd
+from warlog.domain.rules.basics import Data, evolves
 from warlog.domain.rules.igougo import Igougo
-from warlog.domain.rules.reference.common import members
-from warlog.domain.rules.ruleset import Ruleset, alive, applies, handles
+from warlog.domain.rules.reference.common import members_of
+from warlog.domain.rules.ruleset import Ruleset, alive, handles
 from warlog.domain.rulings import Refused
+from warlog.domain.state import Frozen, GameState, Unit
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -21,64 +24,75 @@ class Engagement(Igougo):
 
     @handles("start_game")
     def start_game(self, t: Table, seat: str, command: cmd.StartGame) -> None:
-        units = t.state["units"]
+        units = t.typed.units
         for uid, unit in units.items():
-            for foe in unit.get("engaged_with", []):
-                if foe not in units or units[foe]["owner"] == unit["owner"]:
+            for foe in unit.engaged_with:
+                if foe not in units or units[foe].owner == unit.owner:
                     raise Refused(f"{uid}'s engaged_with names {foe!r}, which is no enemy unit", rule="SVC.SETUP")
         super().start_game(t, seat, command)
 
     def engage(self, t: Table, units: list[str], targets: list[str], rule: str, reason: str) -> None:
-        everyone = [u for target in targets for u in members(t.state["units"], target)]
+        everyone = [u for target in targets for u in members_of(t.typed.units, target)]
         t.emit("UnitsEngaged", {"units": units, "with": everyone, "reason": reason}, rule)
         for uid in units + everyone:
             self.change_status(t, uid, "engaged", True, rule, reason=reason)
 
     def disengage(self, t: Table, uid: str, rule: str, reason: str) -> None:
         """The unit is no longer engaged; an enemy left with nobody engaged with it is unengaged too."""
-        units = t.state["units"]
-        foes = list(units[uid].get("engaged_with", []))
+        foes = list(t.typed.units[uid].engaged_with)
         t.emit("EngagementEnded", {"unit": uid, "with": foes, "reason": reason}, rule)
         for other_uid in [uid, *foes]:
-            if not units[other_uid].get("engaged_with") and alive(units[other_uid]):
+            unit = t.typed.units[other_uid]
+            if not unit.engaged_with and alive(unit):
                 for status in ("engaged", "locked_in_combat"):
                     self.change_status(t, other_uid, status, False, rule,
                                        reason=reason if other_uid == uid else f"{uid} {reason}")
 
     def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
         super().casualties(t, uid, models, wounds, rule, **extra)
-        if not alive(t.state["units"][uid]) and t.state["units"][uid].get("engaged_with"):
+        unit = t.typed.units[uid]
+        if not alive(unit) and unit.engaged_with:
             self.disengage(t, uid, "CORE.STR.2", "was destroyed")
 
     # -- appliers ------------------------------------------------------------------------
 
-    @applies("GameStarted")
-    def _started(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        Ruleset._started(self, state, data, entry)
-        units = state["units"]
-        for uid, unit in units.items():  # the army names whom it starts engaged with; both sides know
-            for foe in unit.setdefault("engaged_with", []):
-                if uid not in units[foe].setdefault("engaged_with", []):
-                    units[foe]["engaged_with"].append(uid)
-        for unit in units.values():
-            unit["engaged_with"].sort()
-            if unit["engaged_with"] and "engaged" not in unit["statuses"]:
-                unit["statuses"] = sorted(unit["statuses"] + ["engaged"])
+    @evolves("GameStarted")
+    def _started(self, state: GameState, data: Data, entry: Data) -> GameState:
+        state = Ruleset._started(self, state, data, entry)
+        near = {uid: list(unit.engaged_with) for uid, unit in state.units.items()}
+        for uid in near:  # the army names whom it starts engaged with; both sides know
+            for foe in near[uid]:
+                if uid not in near[foe]:
+                    near[foe].append(uid)
+        return replace(state, units=Frozen({uid: _engaged_at_start(unit, sorted(near[uid]))
+                                            for uid, unit in state.units.items()}))
 
-    @applies("UnitsEngaged")
-    def _engaged(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        units = state["units"]
+    @evolves("UnitsEngaged")
+    def _engaged(self, state: GameState, data: Data, entry: Data) -> GameState:
+        near: dict[str, list[str]] = {}
         for uid in data["units"]:
             for foe in data["with"]:
                 for a, b in ((uid, foe), (foe, uid)):
-                    near = units[a].setdefault("engaged_with", [])
-                    if b not in near:
-                        near.append(b)
-                        near.sort()
+                    known = near.setdefault(a, list(state.units[a].engaged_with))
+                    if b not in known:
+                        known.append(b)
+                        known.sort()
+        for uid, known in near.items():
+            state = state.with_unit(uid, replace(state.units[uid], engaged_with=tuple(known)))
+        return state
 
-    @applies("EngagementEnded")
-    def _disengaged(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        units = state["units"]
-        units[data["unit"]]["engaged_with"] = []
+    @evolves("EngagementEnded")
+    def _disengaged(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        state = state.with_unit(uid, replace(state.units[uid], engaged_with=()))
         for foe in data["with"]:
-            units[foe]["engaged_with"] = [u for u in units[foe].get("engaged_with", []) if u != data["unit"]]
+            unit = state.units[foe]
+            state = state.with_unit(foe, replace(unit, engaged_with=tuple(u for u in unit.engaged_with if u != uid)))
+        return state
+
+
+def _engaged_at_start(unit: Unit, near: list[str]) -> Unit:
+    """SVC.SETUP: the unit engaged with those its army (or the enemy's) names, and so `engaged`."""
+    if near and "engaged" not in unit.statuses:
+        return replace(unit, engaged_with=tuple(near), statuses=tuple(sorted((*unit.statuses, "engaged"))))
+    return replace(unit, engaged_with=tuple(near)) if tuple(near) != unit.engaged_with else unit

@@ -14,6 +14,7 @@ from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.charge import Charge
 from warlog.domain.rules.reference.choices import AttackChoices
@@ -53,11 +54,12 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
 
-    def round_layout(self, state: dict[str, Any]) -> list[Step]:
+    def round_layout(self, state: Seen) -> list[Step]:
         """Battle round 1 opens with the roll-off for the first turn; the order chosen holds every round."""
-        order = state.get("turn_order") or list(SEATS)
+        typed = typed_of(state)
+        order = typed.turn_order or SEATS
         turns = [Step(phase, sub, "phase", rule, rule, active=seat) for seat in order for phase, sub, rule in self.phases]
-        return ([FIRST_TURN] if state["battle_round"] == 1 else []) + turns
+        return ([FIRST_TURN] if typed.battle_round == 1 else []) + turns
 
     def settle(self, t: Table, step: Step) -> None:
         t.emit("RollOffNeeded", {"sub_phase": None, "choice": True, "for": "the first turn"}, "CORE.DICE.3")
@@ -185,7 +187,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             offered += getattr(self, f"{step.phase}_actions")(state, seat, ready)
             if step.phase == "shooting":
                 offered += self.attack_actions(state, seat, "shooting")
-                offered += self.start_action_actions(state, seat, [uid for uid, _ in units_of(state, seat)])
+                offered += self.start_action_actions(typed_of(state), seat, [uid for uid, _ in units_of(state, seat)])
         offered += self.stratagem_actions(state, seat)
         if awaiting["action"] == "end_phase" and awaiting["seat"] == seat:
             fields = {"control": self.control_schema(state)} if self.scoring_now(state, step) else {}
@@ -228,7 +230,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         self.hazards(t, request, roll["faces"])
 
     def records(self, state: dict[str, Any], seat: str) -> list[Action]:
-        offered = super().records(state, seat) + self.effect_records(state, seat)
+        offered = super().records(state, seat) + self.effect_records(typed_of(state), seat)
         short = [uid for uid, unit in units_of(state, seat) if unit["models_alive"] < army.model_count(unit)]
         if short and state["status"] == "in_progress":
             offered.append(act.action("revive", "CORE.REV.1", "return destroyed models to their unit (a rule says so)",

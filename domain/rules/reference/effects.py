@@ -17,15 +17,18 @@ Conventions where RULES.md is silent:
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import Data, evolves
 from warlog.domain.rules.igougo import Igougo
-from warlog.domain.rules.ruleset import Ruleset, Step, alive, applies, handles
+from warlog.domain.rules.ruleset import Ruleset, Step, alive, handles
 from warlog.domain.rulings import Malformed
+from warlog.domain.state import Effect, GameState
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -48,35 +51,34 @@ class Persisting(Igougo):
 
     def start_effect(self, t: Table, uid: str, name: str, seat: str, until: str | None, status: str | None = None,
                      **extra: Any) -> None:
-        state = t.state
+        state = t.typed
         t.emit("EffectStarted", {"unit": uid, "effect": name, "status": status, "by": seat,
                                  "until": until or "end_of_phase", "stated": until is not None,
-                                 "battle_round": state["battle_round"], "phase": state["phase"],
-                                 "active_seat": state["active_seat"], **extra},
+                                 "battle_round": state.battle_round, "phase": state.phase,
+                                 "active_seat": state.active_seat, **extra},
                "CORE.PER.1" if until is not None else "CORE.PER.2")
 
     def expire_effects(self, t: Table, step: Step) -> None:
         """End every effect whose boundary this step's start passes (CORE.PER.1/2)."""
-        state = t.state
         turn_starts = step.phase == "command" and step.kind == "phase"
-        round_starts = state["pos"] == 0
-        for uid, unit in state["units"].items():
-            for effect in list(unit.get("effects", [])):
-                until = effect["until"]
+        round_starts = t.typed.pos == 0
+        for uid in list(t.typed.units):
+            for effect in t.typed.units[uid].effects or ():  # as the effects ended before this unit's left it
+                until = effect.until
                 ends = until == "end_of_phase" or (until == "end_of_turn" and (turn_starts or round_starts)) or \
                     (until == "end_of_battle_round" and round_starts) or \
-                    (until == "start_of_next_turn" and turn_starts and step.active == effect["by"])
+                    (until == "start_of_next_turn" and turn_starts and step.active == effect.by)
                 if ends:
                     self.end_effect(t, uid, effect, DURATIONS[until].replace("until ", "", 1) + " has come")
 
-    def end_effect(self, t: Table, uid: str, effect: dict[str, Any], reason: str) -> None:
-        t.emit("EffectEnded", {"unit": uid, "effect": effect["effect"], "until": effect["until"],
-                               "started_seq": effect["seq"], "reason": reason},
-               "CORE.PER.1" if effect["stated"] else "CORE.PER.2")
-        status = effect.get("status")
-        if status and status in t.state["units"][uid]["statuses"] and alive(t.state["units"][uid]):
-            self.change_status(t, uid, status, False, "CORE.PER.1" if effect["stated"] else "CORE.PER.2",
-                               reason=f"{effect['effect']} ended: {reason}")
+    def end_effect(self, t: Table, uid: str, effect: Effect, reason: str) -> None:
+        t.emit("EffectEnded", {"unit": uid, "effect": effect.effect, "until": effect.until,
+                               "started_seq": effect.seq, "reason": reason},
+               "CORE.PER.1" if effect.stated else "CORE.PER.2")
+        status, unit = effect.status, t.typed.units[uid]
+        if status and status in unit.statuses and alive(unit):
+            self.change_status(t, uid, status, False, "CORE.PER.1" if effect.stated else "CORE.PER.2",
+                               reason=f"{effect.effect} ended: {reason}")
 
     # -- set_status with a duration ------------------------------------------------------
 
@@ -90,9 +92,9 @@ class Persisting(Igougo):
             self.start_effect(t, command.unit, f"status {command.status}", seat, until, status=command.status,
                               reason=command.reason)
 
-    def effect_records(self, state: dict[str, Any], seat: str) -> list[Action]:
-        standing = [uid for uid, unit in state["units"].items() if alive(unit)]
-        if not standing or state["status"] != "in_progress":
+    def effect_records(self, state: GameState, seat: str) -> list[Action]:
+        standing = [uid for uid, unit in state.units.items() if alive(unit)]
+        if not standing or state.status != "in_progress":
             return []
         return [act.action("set_status", "CORE.PER.1", "record a status gained for a stated time (it ends by "
                            "itself)", ["unit", "status", "value", "duration"], unit=act.one_of(standing),
@@ -101,22 +103,28 @@ class Persisting(Igougo):
 
     # -- appliers ------------------------------------------------------------------------
 
-    @applies("EffectStarted")
-    def _effect_started(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["units"][data["unit"]].setdefault("effects", []).append(
-            {"effect": data["effect"], "status": data["status"], "by": data["by"], "until": data["until"],
-             "stated": data["stated"], "seq": entry["seq"], "battle_round": data["battle_round"],
-             "phase": data["phase"]})
+    @evolves("EffectStarted")
+    def _effect_started(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        unit = state.units[uid]
+        effect = Effect(effect=data["effect"], status=data["status"], by=data["by"], until=data["until"],
+                        stated=data["stated"], seq=entry["seq"], battle_round=data["battle_round"],
+                        phase=data["phase"])
+        return state.with_unit(uid, replace(unit, effects=(*(unit.effects or ()), effect)))
 
-    @applies("StatusLost")
-    def _status_lost(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
+    @evolves("StatusLost")
+    def _status_lost(self, state: GameState, data: Data, entry: Data) -> GameState:
         """A status lost before its effect's end takes the effect with it."""
-        Ruleset._lost(self, state, data, entry)
-        unit = state["units"][data["unit"]]
-        if unit.get("effects"):
-            unit["effects"] = [e for e in unit["effects"] if e.get("status") != data["status"]]
+        state = Ruleset._lost(self, state, data, entry)
+        uid = data["unit"]
+        unit = state.units[uid]
+        if not unit.effects:
+            return state
+        return state.with_unit(uid, replace(unit, effects=tuple(e for e in unit.effects if e.status != data["status"])))
 
-    @applies("EffectEnded")
-    def _effect_ended(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        unit = state["units"][data["unit"]]
-        unit["effects"] = [e for e in unit.get("effects", []) if e["seq"] != data["started_seq"]]
+    @evolves("EffectEnded")
+    def _effect_ended(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        unit = state.units[uid]
+        kept = tuple(e for e in unit.effects or () if e.seq != data["started_seq"])
+        return state.with_unit(uid, replace(unit, effects=kept))

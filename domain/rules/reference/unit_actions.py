@@ -14,15 +14,18 @@ Advanced (RS.MOV.3) or Fell Back (RS.MOV.4) this turn. Conventions, in the style
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.commands import StartAction
-from warlog.domain.rules.reference.common import attached_to, engaged, members, on_battlefield
-from warlog.domain.rules.ruleset import alive, applies, handles, units_of
+from warlog.domain.rules.reference.common import bodyguard_of, is_engaged, is_on_battlefield, members_of, turn_of
+from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Refused
+from warlog.domain.state import GameState, ReferenceStep
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -35,33 +38,34 @@ class UnitActions(Igougo):
     """Mixed into `Reference`."""
 
     @staticmethod
-    def action_names(state: dict[str, Any]) -> list[str]:
-        return list(state["options"].get("actions") or DEFAULT_ACTIONS)
+    def action_names(state: GameState) -> list[str]:
+        return list(state.options.actions or DEFAULT_ACTIONS)
 
     @staticmethod
-    def cannot_start(state: dict[str, Any], uid: str) -> tuple[str, str] | None:
+    def cannot_start(state: GameState, uid: str) -> tuple[str, str] | None:
         """Why this unit cannot start an action now (the rule and the reason), or None."""
-        units = state["units"]
+        units = state.units
         unit = units[uid]
-        if state["phase"] != "shooting" or unit["owner"] != state["active_seat"]:
+        turn = turn_of(unit)
+        if state.phase != "shooting" or unit.owner != state.active_seat:
             return ("RS.SHO.1", "an action is started in its own seat's Shooting phase, instead of shooting")
-        if not on_battlefield(unit):
+        if not is_on_battlefield(unit):
             return ("CORE.OFF.1", "the unit is not on the battlefield")
-        if attached_to(units, uid):
-            return ("CORE.STR.1", f"it is attached to {attached_to(units, uid)}: that unit starts it, as one")
-        if any("battle_shocked" in units[m]["statuses"] for m in members(units, uid)):
+        if bodyguard_of(units, uid):
+            return ("CORE.STR.1", f"it is attached to {bodyguard_of(units, uid)}: that unit starts it, as one")
+        if any("battle_shocked" in units[m].statuses for m in members_of(units, uid)):
             return ("RS.CMD.3", "a battle-shocked unit cannot start actions")
-        if unit["turn"].get("advanced"):
+        if turn.advanced:
             return ("RS.MOV.3", "a unit that Advanced cannot start an action this turn")
-        if unit["turn"].get("fell_back"):
+        if turn.fell_back:
             return ("RS.MOV.4", "a unit that Fell Back cannot start an action this turn")
-        if unit["selected"]:
+        if unit.selected:
             return ("RS.SHO.1", "the unit was already selected this Shooting phase")
-        if engaged(unit):
+        if is_engaged(unit):
             return ("RS.SHO.1", "an engaged unit cannot start an action")
         return None
 
-    def start_action_actions(self, state: dict[str, Any], seat: str, ready: list[str]) -> list[Action]:
+    def start_action_actions(self, state: GameState, seat: str, ready: list[str]) -> list[Action]:
         able = [uid for uid in ready if self.cannot_start(state, uid) is None]
         if not able:
             return []
@@ -71,12 +75,12 @@ class UnitActions(Igougo):
 
     @handles("start_action")
     def start_action(self, t: Table, seat: str, command: StartAction) -> None:
-        state = t.state
-        step = self.step(state)
-        if step is None or step.phase != "shooting" or seat != step.active or state["rolls"]:
+        state = t.typed
+        step = self.step(self.seen(t))
+        if step is None or step.phase != "shooting" or seat != step.active or state.rolls:
             raise Refused("an action is started in your own Shooting phase, instead of shooting", rule="RS.SHO.1")
-        if state["units"][command.unit]["owner"] != seat:
-            raise Refused(f"{command.unit} belongs to seat {state['units'][command.unit]['owner']}", rule="RS.SHO.1")
+        if state.units[command.unit].owner != seat:
+            raise Refused(f"{command.unit} belongs to seat {state.units[command.unit].owner}", rule="RS.SHO.1")
         if command.action not in self.action_names(state):
             raise Refused(f"no action {command.action!r} in this game; its actions: "
                           f"{', '.join(self.action_names(state))}", rule="RS.SHO.1")
@@ -88,37 +92,43 @@ class UnitActions(Igougo):
 
     def complete_actions(self, t: Table, seat: str) -> None:
         """At the end of the turn: each action of this seat's units completes, or fails naming why."""
-        units = t.state["units"]
-        for uid, unit in units_of(t.state, seat):
-            name = unit["turn"].get("action")
+        for uid, _ in list(seat_units(t.typed, seat)):
+            units = t.typed.units
+            unit = units[uid]
+            name = turn_of(unit).action
             if not name:
                 continue
             why = None
             if not alive(unit):
                 why = "the unit was destroyed"
-            elif not on_battlefield(unit):
+            elif not is_on_battlefield(unit):
                 why = "the unit left the battlefield"
-            elif engaged(unit):
+            elif is_engaged(unit):
                 why = "the unit is engaged"
-            elif any("battle_shocked" in units[m]["statuses"] for m in members(units, uid)):
+            elif any("battle_shocked" in units[m].statuses for m in members_of(units, uid)):
                 why = "the unit is battle-shocked (RS.CMD.3)"
             if why:
                 t.emit("ActionFailed", {"unit": uid, "action": name, "reason": why}, "RS.CMD.3")
             else:
                 t.emit("ActionCompleted", {"unit": uid, "action": name, "at": "the end of the turn"}, "RS.CMD.3")
 
-    @applies("ActionStarted")
-    def _action_started(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        for uid in members(state["units"], data["unit"]):
-            unit = state["units"][uid]
-            unit["selected"] = True
-            unit["turn"]["action"] = data["action"]
-        state["step"]["last"] = data["seat"]
+    @evolves("ActionStarted")
+    def _action_started(self, state: GameState, data: Data, entry: Data) -> GameState:
+        for uid in members_of(state.units, data["unit"]):
+            unit = state.units[uid]
+            state = state.with_unit(uid, replace(unit, selected=True,
+                                                 turn=replace(turn_of(unit), action=data["action"])))
+        return replace(state, step=replace(ReferenceStep.of(state.step), last=data["seat"]))
 
-    @applies("ActionCompleted")
-    def _action_completed(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["units"][data["unit"]]["turn"]["action_done"] = state["units"][data["unit"]]["turn"].pop("action")
+    @evolves("ActionCompleted")
+    def _action_completed(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        unit = state.units[uid]
+        turn = turn_of(unit)
+        return state.with_unit(uid, replace(unit, turn=replace(turn, action_done=turn.action, action=None)))
 
-    @applies("ActionFailed")
-    def _action_failed(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["units"][data["unit"]]["turn"].pop("action", None)
+    @evolves("ActionFailed")
+    def _action_failed(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        unit = state.units[uid]
+        return state.with_unit(uid, replace(unit, turn=replace(turn_of(unit), action=None)))

@@ -1,35 +1,46 @@
 """Appliers of one shape, shared by the rulesets: an event that changes one field of the record the current step
-keeps for what is under way (`state["step"][record]`: alternating's charge, reference's fight). Each call makes
-the applier of one event type, marked with `applies` as a method written out would be."""
+keeps for what is under way (`ReferenceStep`'s `record`: reference's fight). Each call makes the typed applier of
+one event type, returning the next `GameState`, marked with `evolves` as a method written out would be."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from warlog.domain.rules.basics import applies
-
-Applier = Callable[[object, dict[str, Any], dict[str, Any], dict[str, Any]], None]
-
-
-def sets_field(event_type: str, record: str, field: str, value: bool | None) -> Applier:
-    """The event sets `state["step"][record][field]` to `value`."""
-    @applies(event_type)
-    def apply(ruleset: object, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"][record][field] = value
-    return apply
+from warlog.domain.rules.basics import BridgedApplier, Data, evolves
+from warlog.domain.state import GameState, Record, ReferenceStep
 
 
-def adds_unit(event_type: str, record: str, field: str) -> Applier:
-    """The event's unit joins the list `state["step"][record][field]`."""
-    @applies(event_type)
-    def apply(ruleset: object, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"][record][field].append(data["unit"])
-    return apply
+def _changed(state: GameState, record: str, change: Callable[[Record], Record]) -> GameState:
+    """The state with the step's `record` (one under way) changed."""
+    step = ReferenceStep.of(state.step)
+    value = getattr(step, record)
+    if not isinstance(value, Record):
+        raise ValueError(f"no {record} is under way")
+    changes: dict[str, Any] = {record: change(value)}  # the field named when the applier is made
+    return replace(state, step=replace(step, **changes))
 
 
-def drops_unit(event_type: str, record: str, field: str) -> Applier:
-    """The event's unit leaves the list `state["step"][record][field]`."""
-    @applies(event_type)
-    def apply(ruleset: object, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"][record][field].remove(data["unit"])
-    return apply
+def sets_field(event_type: str, record: str, field: str, value: bool | None) -> BridgedApplier:
+    """The event sets the step's `record.field` to `value`."""
+    def apply(ruleset: object, state: GameState, data: Data, entry: Data) -> GameState:
+        return _changed(state, record, lambda held: replace(held, **{field: value}))
+    return evolves(event_type)(apply)
+
+
+def adds_unit(event_type: str, record: str, field: str) -> BridgedApplier:
+    """The event's unit joins the list the step's `record.field` holds."""
+    def apply(ruleset: object, state: GameState, data: Data, entry: Data) -> GameState:
+        return _changed(state, record, lambda held: replace(held, **{field: (*getattr(held, field), data["unit"])}))
+    return evolves(event_type)(apply)
+
+
+def drops_unit(event_type: str, record: str, field: str) -> BridgedApplier:
+    """The event's unit leaves the list the step's `record.field` holds (its first place there)."""
+    def apply(ruleset: object, state: GameState, data: Data, entry: Data) -> GameState:
+        def drop(held: Record) -> Record:
+            units: tuple[str, ...] = getattr(held, field)
+            at = units.index(data["unit"])
+            return replace(held, **{field: units[:at] + units[at + 1:]})
+        return _changed(state, record, drop)
+    return evolves(event_type)(apply)

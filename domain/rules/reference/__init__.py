@@ -8,19 +8,21 @@ now (`ineligible`), which is what `actions` offers and what `select` is judged b
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.charge import Charge
 from warlog.domain.rules.reference.choices import AttackChoices
 from warlog.domain.rules.reference.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.reference.commands import ReferenceSelect, Revive
-from warlog.domain.rules.reference.common import attached_to, engaged, members, on_battlefield
+from warlog.domain.rules.reference.common import bodyguard_of, is_engaged, is_on_battlefield, members_of, turn_of
 from warlog.domain.rules.reference.fight import Fight
 from warlog.domain.rules.reference.movement import Movement
 from warlog.domain.rules.reference.shooting import shooting_types
@@ -28,8 +30,9 @@ from warlog.domain.rules.reference.split import Splitting
 from warlog.domain.rules.reference.unit_actions import UnitActions
 from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
-from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, applies, handles, other, units_of
+from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, other
 from warlog.domain.rulings import Refused
+from warlog.domain.state import GameState, ReferenceStep, ReferenceTurn
 from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
@@ -64,9 +67,9 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
     def settle(self, t: Table, step: Step) -> None:
         t.emit("RollOffNeeded", {"sub_phase": None, "choice": True, "for": "the first turn"}, "CORE.DICE.3")
 
-    def step_over(self, state: dict[str, Any], step: Step) -> bool:
+    def step_over(self, state: Seen, step: Step) -> bool:
         if step.kind == "order":
-            return state["step"]["first"] is not None
+            return ReferenceStep.of(typed_of(state).step).first is not None
         return super().step_over(state, step)
 
     def begin(self, t: Table, step: Step) -> None:
@@ -85,12 +88,12 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
 
     # -- who may be selected now ---------------------------------------------------------
 
-    def eligible(self, state: dict[str, Any], uid: str) -> bool:
-        return self.ineligible(state, uid) is None
+    def eligible(self, state: Seen, uid: str) -> bool:
+        return self.ineligible(typed_of(state), uid) is None
 
-    def ineligible(self, state: dict[str, Any], uid: str) -> tuple[str, str] | None:
+    def ineligible(self, state: GameState, uid: str) -> tuple[str, str] | None:
         step = self.step(state)
-        units = state["units"]
+        units = state.units
         unit = units[uid]
         if step is None or step.phase == "command":
             return ("CORE.SEQ.1", "no unit is selected in this phase")
@@ -99,62 +102,70 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             return (rule, "the unit is destroyed")
         if step.phase == "fight":
             return None if uid in self.fighters(state) else ("RS.FGT.2", "it is not a unit that may fight now")
-        if unit["owner"] != step.active:
+        if unit.owner != step.active:
             return (rule, f"it is seat {step.active}'s turn")
-        if attached_to(units, uid):
-            return ("CORE.STR.1", f"it is attached to {attached_to(units, uid)}: select that unit, they act as one")
-        if unit["selected"] and step.phase == "movement" and unit["turn"].get("move") == "ingress":
+        if bodyguard_of(units, uid):
+            return ("CORE.STR.1", f"it is attached to {bodyguard_of(units, uid)}: select that unit, they act as one")
+        turn = turn_of(unit)
+        if unit.selected and step.phase == "movement" and turn.move == "ingress":
             return ("RS.RES.1", "it arrived from strategic reserves this phase: until its next Charge phase it "
                                 "makes no other move")
-        if unit["selected"]:
+        if unit.selected:
             return (rule, f"the unit was already selected this {step.phase} phase")
         if step.phase == "movement":
             return self.movement_ineligible(state, unit)
-        if not on_battlefield(unit):
+        if not is_on_battlefield(unit):
             return ("CORE.OFF.1", "the unit is not on the battlefield")
-        turn = unit["turn"]
         if step.phase == "shooting":
-            if turn.get("fell_back"):
+            if turn.fell_back:
                 return ("RS.SHO.1", "units that Fell Back cannot shoot")
-            if not shooting_types(unit):
+            if not shooting_types(unit.to_json()):  # shooting.py reads the unit as its JSON
                 return ("RS.SHO.1", "no type of shooting is open to it (its weapons, Advance or engagement)")
             return None
-        if engaged(unit):  # the charge phase
+        if is_engaged(unit):  # the charge phase
             return ("RS.CHG.1", "an engaged unit cannot declare a charge")
-        if turn.get("advanced") or turn.get("fell_back"):
+        if turn.advanced or turn.fell_back:
             return ("RS.CHG.1", "a unit that Advanced or Fell Back cannot charge")
-        if turn.get("action"):  # unit_actions.py convention
-            return ("RS.CHG.1", f"a unit that started an action ({turn['action']}) this turn cannot charge")
-        if not self.charge_targets(typed_of(state), unit["owner"]):
+        if turn.action:  # unit_actions.py convention
+            return ("RS.CHG.1", f"a unit that started an action ({turn.action}) this turn cannot charge")
+        if not self.charge_targets(state, unit.owner):
             return ("RS.CHG.1", "no enemy unit is on the battlefield to charge")
         return None
 
     @handles("select")
     def select(self, t: Table, seat: str, command: ReferenceSelect) -> None:
-        state = t.state
+        seen, state = self.seen(t), t.typed
         step = self.step(state)
-        if step is None or step.phase == "command" or self.awaiting(state)["action"] not in ("end_phase", "select"):
-            raise Refused(f"no unit is selected now: the game awaits {self.awaiting(state)['action']}",
+        if step is None or step.phase == "command" or self.awaiting(seen)["action"] not in ("end_phase", "select"):
+            raise Refused(f"no unit is selected now: the game awaits {self.awaiting(seen)['action']}",
                           rule=step.rule if step else "CORE.SEQ.1")
-        unit = state["units"][command.unit]
-        if unit["owner"] != seat:
-            raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule=step.rule)
+        unit = state.units[command.unit]
+        if unit.owner != seat:
+            raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule=step.rule)
         if step.phase == "fight" and self.next_fighter(state, step) not in (None, seat):
             raise Refused(f"it is seat {self.next_fighter(state, step)}'s go to select a unit to fight",
                           rule="RS.FGT.2")
         why = self.ineligible(state, command.unit)
         if why:
             raise Refused(why[1], rule=why[0])
-        getattr(self, f"select_{step.phase}")(t, seat, command, unit)
+        if step.phase == "movement":
+            self.select_movement(t, seat, command, unit)
+        elif step.phase == "shooting":
+            self.select_shooting(t, seat, command, unit.to_json())  # shooting.py reads the unit as its JSON
+        elif step.phase == "charge":
+            self.select_charge(t, seat, command, unit)
+        else:
+            self.select_fight(t, seat, command, unit)
 
     # -- what the game awaits, and what each seat may send -------------------------------
 
-    def step_awaiting(self, state: dict[str, Any], step: Step | None) -> dict[str, Any]:
+    def step_awaiting(self, state: Seen, step: Step | None) -> dict[str, Any]:
+        typed = typed_of(state)
         if step is not None and step.kind == "order":  # CORE.DICE.3: the winner chooses who takes the first turn
-            flow = state["step"]
-            if flow["winner"] is None:
+            flow = ReferenceStep.of(typed.step)
+            if flow.winner is None:
                 return {"seat": None, "action": "roll_off"}
-            return {"seat": flow["winner"], "action": "choose_order"}
+            return {"seat": flow.winner, "action": "choose_order"}
         pause = self.attack_pause(state)
         if pause is not None:  # an attack waits for a Command Re-roll or the defender's group (choices.py)
             action = "allocate" if pause["kind"] == "allocate" else \
@@ -165,13 +176,14 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             awaiting = self.fight_awaiting(state, step)
             if awaiting is not None:
                 return awaiting
-        charge = self.pending_charge(typed_of(state)) if step is not None and step.phase == "charge" else None
+        charge = self.pending_charge(typed) if step is not None and step.phase == "charge" else None
         if charge:
             return {"seat": charge.seat, "action": "charge_move", "unit": charge.unit}
         return super().step_awaiting(state, step)
 
-    def play_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[Action]:
-        step = self.step(state)
+    def play_actions(self, state: Seen, seat: str, awaiting: dict[str, Any]) -> list[Action]:
+        typed = typed_of(state)
+        step = self.step(typed)
         if step is None:
             return []
         if self.attack_pause(state) is not None:
@@ -180,32 +192,41 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         if step.phase == "fight":
             offered += self.fight_actions(state, seat, awaiting)
         elif awaiting["action"] == "charge_move":
-            charge = self.pending_charge(typed_of(state))
-            offered += self.charge_move_actions(typed_of(state), charge) if awaiting["seat"] == seat and charge else []
+            charge = self.pending_charge(typed)
+            offered += self.charge_move_actions(typed, charge) if awaiting["seat"] == seat and charge else []
         elif awaiting["seat"] == seat and step.phase != "command":
-            ready = [uid for uid, _ in units_of(state, seat) if self.ineligible(state, uid) is None]
-            offered += getattr(self, f"{step.phase}_actions")(state, seat, ready)
-            if step.phase == "shooting":
-                offered += self.attack_actions(state, seat, "shooting")
-                offered += self.start_action_actions(typed_of(state), seat, [uid for uid, _ in units_of(state, seat)])
-        offered += self.stratagem_actions(state, seat)
+            offered += self._phase_actions(state, seat, step)
+        offered += self.stratagem_actions(typed, seat)
         if awaiting["action"] == "end_phase" and awaiting["seat"] == seat:
-            fields = {"control": self.control_schema(state)} if self.scoring_now(state, step) else {}
+            fields = {"control": self.control_schema(typed)} if self.scoring_now(typed, step) else {}
             offered.append(act.action("end_phase", step.rule, self.end_phase_action(step).summary + (
                 ", scoring the objectives you control (EXT.VP.1)" if fields else ""), **fields))
         return offered
 
-    def awaited_rule(self, state: dict[str, Any]) -> str:
-        pause = self.attack_pause(state) if state["status"] == "in_progress" else None
+    def _phase_actions(self, state: Seen, seat: str, step: Step) -> list[Action]:
+        """The selections (and in the Shooting phase the attacks and actions) open to the active seat."""
+        typed = typed_of(state)
+        own = [uid for uid, _ in seat_units(typed, seat)]
+        ready = [uid for uid in own if self.ineligible(typed, uid) is None]
+        if step.phase == "movement":
+            return self.movement_actions(typed, seat, ready)
+        if step.phase == "charge":
+            return self.charge_actions(typed, seat, ready)
+        return [*self.shooting_actions(state, seat, ready), *self.attack_actions(state, seat, "shooting"),
+                *self.start_action_actions(typed, seat, own)]
+
+    def awaited_rule(self, state: Seen) -> str:
+        pause = self.attack_pause(state) if typed_of(state).status == "in_progress" else None
         if pause is not None:
             return "RS.ATK.3" if pause["kind"] == "allocate" else "EXT.CP.1"
         return super().awaited_rule(state)
 
     @handles("end_phase")
     def end_phase(self, t: Table, seat: str, command: cmd.EndPhase) -> None:
-        state = t.state
+        state = t.typed
         step = self.step(state)
-        if step is not None and step.phase == "fight" and self.fight_stage(state).get("stage") != "done":
+        fight = self.fight_stage(state)
+        if step is not None and step.phase == "fight" and (fight.stage if fight else None) != "done":
             raise Refused("every eligible unit piles in, fights and consolidates before the phase ends",
                           rule="RS.FGT.3")
         if command.control is not None and (step is None or not self.scoring_now(state, step)):
@@ -214,7 +235,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         super().end_phase(t, seat, command)
         if step is not None and step.phase == "fight":  # the turn ends: its actions complete (unit_actions.py)
             self.complete_actions(t, seat)
-        if step is not None and self.scoring_now(state, step):
+        if step is not None and self.scoring_now(t.typed, step):
             self.score(t, seat, dict(command.control or {}))
 
     # -- rolls ---------------------------------------------------------------------------
@@ -229,10 +250,11 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
     def _hazards(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         self.hazards(t, request, roll["faces"])
 
-    def records(self, state: dict[str, Any], seat: str) -> list[Action]:
-        offered = super().records(state, seat) + self.effect_records(typed_of(state), seat)
-        short = [uid for uid, unit in units_of(state, seat) if unit["models_alive"] < army.model_count(unit)]
-        if short and state["status"] == "in_progress":
+    def records(self, state: Seen, seat: str) -> list[Action]:
+        typed = typed_of(state)
+        offered = super().records(state, seat) + self.effect_records(typed, seat)
+        short = [uid for uid, unit in seat_units(typed, seat) if unit.models_alive < unit.model_count]
+        if short and typed.status == "in_progress":
             offered.append(act.action("revive", "CORE.REV.1", "return destroyed models to their unit (a rule says so)",
                                       ["unit", "models"], unit=act.one_of(short), models=act.integer(1, 500),
                                       reason=act.text(200, "the rule that returns them")))
@@ -242,62 +264,73 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
     def revive(self, t: Table, seat: str, command: Revive) -> None:
         """CORE.REV.1: only destroyed models of that unit, never above its own models at the start, with full W;
         a revived leader is part of its attached unit again."""
-        unit = t.state["units"][command.unit]
-        if unit["owner"] != seat:
-            raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule="CORE.REV.1")
-        room = army.model_count(unit) - unit["models_alive"]
+        unit = t.typed.units[command.unit]
+        if unit.owner != seat:
+            raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule="CORE.REV.1")
+        room = unit.model_count - unit.models_alive
         if not 1 <= command.models <= room:
             raise Refused(f"{command.unit} has {room} destroyed model(s) to return; it never grows past its starting "
                           "strength", rule="CORE.REV.1")
-        before = army.unit_strength(t.state["units"], command.unit)
+        before = army.strength_of(t.typed.units, command.unit)
         t.emit("ModelsRevived", {"unit": command.unit, "models": command.models, "reason": command.reason,
                                  "attested": "set up in coherency with models that began the phase on the battlefield",
                                  "attested_by": seat}, "CORE.REV.1")
-        after = army.unit_strength(t.state["units"], command.unit)
+        units = t.typed.units
+        after = army.strength_of(units, command.unit)
         if after != before:
             t.emit("StrengthChanged", {"unit": command.unit, "from": before, "to": after,
-                                       "models_alive": unit["models_alive"],
-                                       "starting_strength": unit["starting_strength"]}, "CORE.STR.2")
+                                       "models_alive": units[command.unit].models_alive,
+                                       "starting_strength": units[command.unit].starting_strength}, "CORE.STR.2")
 
-    @applies("ModelsRevived")
-    def _revived(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        unit = state["units"][data["unit"]]
-        unit["models_alive"] += data["models"]
-        unit.pop("lines", None)
-        if data["unit"] in state["destroyed"]:
-            state["destroyed"].remove(data["unit"])
-        if unit["starting_strength"] == 1:
-            unit["wounds_lost"] = 0  # with its full W
+    @evolves("ModelsRevived")
+    def _revived(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        unit = state.units[uid]
+        unit = replace(unit, models_alive=unit.models_alive + data["models"], lines=None)
+        if unit.starting_strength == 1:
+            unit = replace(unit, wounds_lost=0)  # with its full W
+        state = state.with_unit(uid, unit)
+        if uid in state.destroyed:
+            at = state.destroyed.index(uid)
+            state = replace(state, destroyed=state.destroyed[:at] + state.destroyed[at + 1:])
+        return state
 
     # -- appliers ------------------------------------------------------------------------
 
-    @applies("OrderChosen")
-    def _order(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        Ruleset._order(self, state, data, entry)
-        state["turn_order"] = [data["first"], other(data["first"])]
+    @evolves("OrderChosen")
+    def _order(self, state: GameState, data: Data, entry: Data) -> GameState:
+        state = Ruleset._order(self, state, data, entry)
+        return replace(state, turn_order=(data["first"], other(data["first"])))
 
-    @applies("UnitSelected")
-    def _selected(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["step"]["last"] = data["seat"]
-        together = members(state["units"], data["unit"])  # an attached unit is selected as one (CORE.STR.1)
+    @evolves("UnitSelected")
+    def _selected(self, state: GameState, data: Data, entry: Data) -> GameState:
+        together = members_of(state.units, data["unit"])  # an attached unit is selected as one (CORE.STR.1)
         for uid in together:
-            unit = state["units"][uid]
-            unit["selected"] = True
-            turn = unit["turn"]
-            move = data.get("move")
-            if move:
-                turn["move"] = move
-            if move == "advance":
-                turn["advanced"] = True
-            elif move == "fall_back":
-                turn["fell_back"] = True
-            if "shooting" in data:
-                turn["shooting"] = data["shooting"]
-            if data.get("phase") == "charge":
-                turn["declared_charge"] = True
+            unit = state.units[uid]
+            state = state.with_unit(uid, replace(unit, selected=True, turn=_selected_turn(turn_of(unit), data)))
+        step = replace(ReferenceStep.of(state.step), last=data["seat"])
         if data.get("phase") == "fight":
-            fight = state["step"]["fight"]
-            fight.update(current=data["unit"], last=data["seat"])
-            for uid in together:
-                fight["fought"].append(uid)
-                state["units"][uid]["turn"]["fighting"] = True
+            fight = step.fight
+            if fight is None:
+                raise ValueError("a unit is selected to fight once the fight's eligible units are known")
+            step = replace(step, fight=replace(fight, current=data["unit"], last=data["seat"],
+                                               fought=(*fight.fought, *together)))
+        return replace(state, step=step)
+
+
+def _selected_turn(turn: ReferenceTurn, data: Data) -> ReferenceTurn:
+    """`UnitSelected`: the move it makes, the shooting it was selected for, its charge or its fight."""
+    move, phase = data.get("move"), data.get("phase")
+    if move:
+        turn = replace(turn, move=move)
+    if move == "advance":
+        turn = replace(turn, advanced=True)
+    elif move == "fall_back":
+        turn = replace(turn, fell_back=True)
+    if "shooting" in data:
+        turn = replace(turn, shooting=data["shooting"])
+    if phase == "charge":
+        turn = replace(turn, declared_charge=True)
+    if phase == "fight":
+        turn = replace(turn, fighting=True)
+    return turn

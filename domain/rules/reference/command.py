@@ -3,21 +3,34 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.reference.commands import UseStratagem
-from warlog.domain.rules.reference.common import STRATAGEMS, attached_to, members, objective_control, remember_roll
+from warlog.domain.rules.reference.common import (
+    STRATAGEMS,
+    bodyguard_of,
+    control_of,
+    kept_for_reroll,
+    members_of,
+    turn_of,
+)
 from warlog.domain.rules.reference.effects import DURATIONS, Persisting, duration_of
-from warlog.domain.rules.ruleset import SEATS, Step, alive, applies, handles, units_of
+from warlog.domain.rules.ruleset import SEATS, Step, alive, handles
 from warlog.domain.rulings import Malformed, Refused
+from warlog.domain.state import Frozen, GameState, PerSeat, ReferenceStep, ReferenceTurn, Unit, thaw
+from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 VP_PER_OBJECTIVE, VP_TURN_CAP = 5, 15
+NO_VP = PerSeat(0, 0)
 
 
 class CommandPhase(Persisting):
@@ -27,25 +40,26 @@ class CommandPhase(Persisting):
     keeps_vp = True
 
     def begin_turn(self, t: Table, step: Step) -> None:
-        state, active = t.state, self.turn_seat(step)
-        expired = sorted(uid for uid, unit in state["units"].items() if unit["turn"])
+        state, active = t.typed, self.turn_seat(step)
+        expired = sorted(uid for uid, unit in state.units.items() if turn_of(unit) != ReferenceTurn())
         # CORE.PER.2: what lasted "until the end of the turn" (Advanced, Fell Back, Fights First, charged) ends
-        t.emit("TurnStarted", {"seat": active, "battle_round": state["battle_round"], "expired": expired},
+        t.emit("TurnStarted", {"seat": active, "battle_round": state.battle_round, "expired": expired},
                "CORE.PER.2")
         for seat in SEATS:  # RS.CMD.1: both players gain 1 CP
-            t.emit("CommandPointGained", {"seat": seat, "cp": state["cp"][seat] + 1}, "RS.CMD.1")
-        units = state["units"]
-        for uid, unit in units_of(state, active):  # RS.CMD.2, CORE.OFF.1: reserves test too
-            if not alive(unit) or attached_to(units, uid):
+            t.emit("CommandPointGained", {"seat": seat, "cp": t.typed.cp[seat] + 1}, "RS.CMD.1")
+        for uid, _ in list(seat_units(t.typed, active)):  # RS.CMD.2, CORE.OFF.1: reserves test too
+            units = t.typed.units  # as the tests before this one left them
+            if not alive(units[uid]) or bodyguard_of(units, uid):
                 continue  # a leader tests with its bodyguard, as one unit
-            band = army.unit_strength(units, uid)
-            shocked = any("battle_shocked" in units[m]["statuses"] for m in members(units, uid))
+            band = army.strength_of(units, uid)
+            shocked = any("battle_shocked" in units[m].statuses for m in members_of(units, uid))
             if shocked or band in ("half", "below_half"):
                 self.battle_shock_roll(t, active, uid, band)
 
     def battle_shock_roll(self, t: Table, seat: str, uid: str, band: str, rule: str = "RS.CMD.2",
                           **context: Any) -> None:
-        ld = max(army.leadership(t.state["units"][m]) for m in members(t.state["units"], uid))
+        units = t.typed.units
+        ld = max(army.unit_leadership(units[m]) for m in members_of(units, uid))
         self.request_roll(t, seat, "battle_shock", "2D6", rule, uid, ld=ld, strength=band, **context)
 
     def battle_shock_tested(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
@@ -55,29 +69,30 @@ class CommandPhase(Persisting):
                                      "strength": context["strength"], "rerolled": bool(context.get("rerolled")),
                                      "rerollable": not context.get("rerolled"),
                                      "rules": ["RS.CMD.2", "CORE.LD.1"]}, "RS.CMD.2")
-        for member in members(t.state["units"], uid):
+        for member in members_of(t.typed.units, uid):
             self.change_status(t, member, "battle_shocked", not passed, "RS.CMD.2",
                                reason="failed a battle-shock test" if not passed else "passed a battle-shock test")
 
     # -- stratagems (EXT.CP.1) -----------------------------------------------------------
 
     @staticmethod
-    def rerollable(state: dict[str, Any], seat: str) -> list[str]:
+    def rerollable(state: GameState, seat: str) -> list[str]:
         """Units of this seat standing with a roll just made that Command Re-roll may roll again; never a
         battle-shocked unit (RS.CMD.3), unless the roll is the battle-shock test that has just made it so."""
-        return [uid for uid, unit in units_of(state, seat) if alive(unit) and unit["turn"].get("reroll")
-                and ("battle_shocked" not in unit["statuses"] or unit["turn"]["reroll"]["purpose"] == "battle_shock")]
+        return [uid for uid, unit in seat_units(state, seat) if alive(unit) and _may_reroll(unit)]
 
     @staticmethod
-    def stratagem_targets(state: dict[str, Any], seat: str) -> list[str]:
-        """EXT.CP.1: a unit of one's own still in play, never a battle-shocked one (RS.CMD.3)."""
-        return [uid for uid, unit in units_of(state, seat) if alive(unit) and "battle_shocked" not in unit["statuses"]]
+    def stratagem_targets(state: Seen, seat: str) -> list[str]:
+        """EXT.CP.1: a unit of one's own still in play, never a battle-shocked one (RS.CMD.3). `state`: the typed
+        state, or the view choices.py reads."""
+        return [uid for uid, unit in seat_units(typed_of(state), seat)
+                if alive(unit) and "battle_shocked" not in unit.statuses]
 
-    def stratagem_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
-        cp, used = state["cp"][seat], state["step"].get("stratagems", {}).get(seat, [])
+    def stratagem_actions(self, state: GameState, seat: str) -> list[Action]:
+        cp, used = state.cp[seat], _used(state, seat)
         offered = []
         rerollable = self.rerollable(state, seat)
-        if cp >= STRATAGEMS["Command Re-roll"] and "Command Re-roll" not in used and rerollable and not state["rolls"]:
+        if cp >= STRATAGEMS["Command Re-roll"] and "Command Re-roll" not in used and rerollable and not state.rolls:
             offered.append(act.action("use_stratagem", "EXT.CP.1", "Command Re-roll (1 CP): re-roll the roll just made",
                                       ["name", "unit"], name=act.const("Command Re-roll"), unit=act.one_of(rerollable)))
         names = [name for name, cost in STRATAGEMS.items()
@@ -92,24 +107,24 @@ class CommandPhase(Persisting):
 
     @handles("use_stratagem")
     def use_stratagem(self, t: Table, seat: str, command: UseStratagem) -> None:
-        state = t.state
+        state = t.typed
         cost = STRATAGEMS.get(command.name)
         if cost is None:
             raise Refused(f"no stratagem {command.name!r}; known: {', '.join(STRATAGEMS)}", rule="EXT.CP.1")
-        if state["cp"][seat] < cost:
-            raise Refused(f"{command.name} costs {cost} CP; you have {state['cp'][seat]}", rule="EXT.CP.1")
-        if command.name in state["step"].get("stratagems", {}).get(seat, []):
+        if state.cp[seat] < cost:
+            raise Refused(f"{command.name} costs {cost} CP; you have {state.cp[seat]}", rule="EXT.CP.1")
+        if command.name in _used(state, seat):
             raise Refused(f"{command.name} was already used this phase by seat {seat} (the limit counts per player, "
                           "CORE.OWN.1)", rule="EXT.CP.1")
-        if state["rolls"]:
-            raise Refused("a roll is awaited first", rule=state["rolls"][0]["rule"])
-        unit = state["units"][command.unit]
-        if unit["owner"] != seat or not alive(unit):
+        if state.rolls:
+            raise Refused("a roll is awaited first", rule=state.rolls[0].rule)
+        unit = state.units[command.unit]
+        if unit.owner != seat or not alive(unit):
             raise Refused(f"a stratagem targets a unit of your own still in play, not {command.unit}", rule="EXT.CP.1")
-        reroll = unit["turn"].get("reroll")
+        reroll = turn_of(unit).reroll
         if command.name == "Command Re-roll":
-            if command.unit not in self.rerollable(state, seat):
-                if reroll and "battle_shocked" in unit["statuses"]:
+            if command.unit not in self.rerollable(state, seat) or reroll is None:
+                if reroll and "battle_shocked" in unit.statuses:
                     raise Refused(f"{command.unit} is battle-shocked: stratagems cannot target it", rule="RS.CMD.3")
                 raise Refused(f"{command.unit} has no roll just made that can be re-rolled", rule="EXT.CP.1")
         elif command.unit not in self.stratagem_targets(state, seat):
@@ -118,69 +133,88 @@ class CommandPhase(Persisting):
         if command.name == "Command Re-roll" and until is not None:
             raise Malformed("Command Re-roll gives no lasting effect: send no duration", field="duration")
         t.emit("StratagemUsed", {"seat": seat, "name": command.name, "unit": command.unit, "cp": cost,
-                                 "cp_left": state["cp"][seat] - cost, "rules": ["EXT.CP.1", "CORE.OWN.1"]}, "EXT.CP.1")
+                                 "cp_left": state.cp[seat] - cost, "rules": ["EXT.CP.1", "CORE.OWN.1"]}, "EXT.CP.1")
         if command.name != "Command Re-roll":  # its effect on the unit, for its duration (CORE.PER.1/2)
             self.start_effect(t, command.unit, command.name, seat, until)
-        if command.name == "Command Re-roll":  # CORE.DICE.2: the whole roll again, never a second time
-            self.request_roll(t, seat, reroll["purpose"], reroll["spec"], "CORE.DICE.2", command.unit,
-                              **{**reroll["context"], "rerolled": True})
+        elif reroll is not None:  # CORE.DICE.2: the whole roll again, never a second time
+            self.request_roll(t, seat, reroll.purpose, reroll.spec, "CORE.DICE.2", command.unit,
+                              **{**thaw(reroll.context), "rerolled": True})
 
     # -- objectives and scoring (EXT.OBJ.1, EXT.VP.1) -----------------------------------
 
-    def scoring_now(self, state: dict[str, Any], step: Step) -> bool:
-        return step.phase == "command" and state["battle_round"] >= 2 and bool(state["options"].get("objectives"))
+    def scoring_now(self, state: GameState, step: Step) -> bool:
+        return step.phase == "command" and state.battle_round >= 2 and bool(state.options.objectives)
 
-    def control_schema(self, state: dict[str, Any]) -> dict[str, Any]:
-        near = [uid for uid, unit in state["units"].items() if alive(unit) and not unit.get("in_reserves")
-                and not unit.get("embarked_in")]
-        return act.keyed(state["options"]["objectives"], act.subset(near, 0, "units with models within range"),
+    def control_schema(self, state: GameState) -> dict[str, Any]:
+        near = [uid for uid, unit in state.units.items() if alive(unit) and not unit.in_reserves
+                and not unit.embarked_in]
+        return act.keyed(state.options.objectives or (), act.subset(near, 0, "units with models within range"),
                          "for each objective marker, the units within range of it (measured at the table)")
 
     def score(self, t: Table, seat: str, claims: Mapping[str, Sequence[str]]) -> None:
-        state = t.state
+        state = t.typed
         for marker, near in claims.items():
-            if marker not in state["options"]["objectives"]:
+            if marker not in (state.options.objectives or ()):
                 raise Refused(f"no objective marker {marker!r} in this game", rule="EXT.OBJ.1")
             for uid in near:
-                if uid not in state["units"]:
+                if uid not in state.units:
                     raise Refused(f"no unit {uid!r} in this game", rule="EXT.OBJ.1")
-        control = objective_control(state, claims)
+        control = control_of(state, claims)
         held = [marker for marker, result in control.items() if result["controlled_by"] == seat]
         t.emit("ObjectivesControlled", {"seat": seat, "objectives": control, "attested_by": seat}, "EXT.OBJ.1")
         scored = min(VP_TURN_CAP, VP_PER_OBJECTIVE * len(held))
         t.emit("VictoryPointsScored", {"seat": seat, "objectives": held, "vp": scored,
-                                       "total": state.get("vp", {}).get(seat, 0) + scored}, "EXT.VP.1")
+                                       "total": (t.typed.vp or NO_VP)[seat] + scored}, "EXT.VP.1")
 
-    def winner(self, state: dict[str, Any]) -> str | None:
+    def winner(self, state: Seen) -> str | None:
         """EXT.VP.1: more VP after the last battle round wins; equal VP is a draw."""
-        vp = state.get("vp", {"A": 0, "B": 0})
-        return None if vp["A"] == vp["B"] else max(vp, key=vp.get)
+        vp = typed_of(state).vp or NO_VP
+        return None if vp.A == vp.B else "A" if vp.A > vp.B else "B"
 
     # -- appliers ------------------------------------------------------------------------
 
-    @applies("TurnStarted")
-    def _turn_started(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        for unit in state["units"].values():
-            unit["turn"] = {}
+    @evolves("TurnStarted")
+    def _turn_started(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return state.with_units(_fresh)
 
-    @applies("CommandPointGained")
-    def _cp(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["cp"][data["seat"]] = data["cp"]
+    @evolves("CommandPointGained")
+    def _cp(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return replace(state, cp=state.cp.replace(data["seat"], data["cp"]))
 
-    @applies("StratagemUsed")
-    def _stratagem(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["cp"][data["seat"]] = data["cp_left"]
-        state["step"].setdefault("stratagems", {}).setdefault(data["seat"], []).append(data["name"])
+    @evolves("StratagemUsed")
+    def _stratagem(self, state: GameState, data: Data, entry: Data) -> GameState:
+        seat, uid = data["seat"], data["unit"]
+        step = ReferenceStep.of(state.step)
+        used = step.stratagems or Frozen()
+        step = replace(step, stratagems=used.set(seat, (*used.get(seat, ()), data["name"])))
         if data["name"] == "Command Re-roll":
-            state["units"][data["unit"]]["turn"].pop("reroll", None)
+            unit = state.units[uid]
+            state = state.with_unit(uid, replace(unit, turn=replace(turn_of(unit), reroll=None)))
             if "roll" in data:  # an attack roll's re-roll: the attack's pause ends (choices.py)
-                state["step"].pop("attack_pause", None)
+                step = replace(step, attack_pause=None)
+        return replace(state, cp=state.cp.replace(seat, data["cp_left"]), step=step)
 
-    @applies("BattleShockTested")
-    def _shock_tested(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        remember_roll(state, data, "battle_shock", {"ld": data["ld"], "strength": data["strength"]})
+    @evolves("BattleShockTested")
+    def _shock_tested(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        context = {"ld": data["ld"], "strength": data["strength"]}
+        return state.with_unit(uid, kept_for_reroll(state.units[uid], data, "battle_shock", context))
 
-    @applies("VictoryPointsScored")
-    def _scored(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state.setdefault("vp", {"A": 0, "B": 0})[data["seat"]] = data["total"]
+    @evolves("VictoryPointsScored")
+    def _scored(self, state: GameState, data: Data, entry: Data) -> GameState:
+        return replace(state, vp=(state.vp or NO_VP).replace(data["seat"], data["total"]))
 
+
+def _used(state: GameState, seat: str) -> tuple[str, ...]:
+    """The stratagems this seat has used in the phase (EXT.CP.1: each once)."""
+    return (ReferenceStep.of(state.step).stratagems or Frozen()).get(seat, ())
+
+
+def _may_reroll(unit: Unit) -> bool:
+    reroll = turn_of(unit).reroll
+    return reroll is not None and ("battle_shocked" not in unit.statuses or reroll.purpose == "battle_shock")
+
+
+def _fresh(unit: Unit) -> Unit:
+    """CORE.PER.2: a new turn, none of its flags set."""
+    return unit if unit.turn == ReferenceTurn() else unit.with_fresh_turn()

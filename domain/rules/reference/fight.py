@@ -1,24 +1,35 @@
 """The Fight phase (RS.FGT.*): pile in, fight (Fights First, then the rest, alternating), consolidate.
 
-The phase runs in stages kept in `state["step"]["fight"]`: `pile_in` (the active player's units, then the
+The phase runs in stages kept in the step (`ReferenceStep.fight`): `pile_in` (the active player's units, then the
 opponent's), `fight` (each eligible unit selected once, then its attacks), `consolidate` (the active
 player's, then the opponent's). An Engaging consolidation can make unfought enemy units eligible: they
 fight, then consolidate, before the phase can end.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import held_by
+from warlog.domain.rules.basics import Data, evolves, held_by
+from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.reference.commands import Consolidate, EndFight, PileIn, ReferenceSelect
-from warlog.domain.rules.reference.common import attached_to, engaged, foes, not_a_unit_alone, on_battlefield
+from warlog.domain.rules.reference.common import (
+    bodyguard_of,
+    enemies,
+    is_engaged,
+    is_on_battlefield,
+    named_alone,
+    turn_of,
+)
 from warlog.domain.rules.reference.engagement import Engagement
 from warlog.domain.rules.reference.shooting import Shooting
-from warlog.domain.rules.ruleset import SEATS, Step, alive, applies, handles, inches, other
+from warlog.domain.rules.ruleset import SEATS, Step, alive, handles, inches, other
 from warlog.domain.rules.shared_appliers import adds_unit, sets_field
 from warlog.domain.rulings import Refused
+from warlog.domain.state import GameState, ReferenceFight, ReferenceStep, Unit
+from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -27,22 +38,36 @@ PILE_IN = CONSOLIDATE = 3  # inches
 MODES = ("ongoing", "engaging", "objective", "none")
 
 
+def _under_way(state: GameState) -> ReferenceFight:
+    """The fight phase's stages, once its eligible units are known (`FightEligible`)."""
+    fight = ReferenceStep.of(state.step).fight
+    if fight is None:
+        raise ValueError("no fight is under way")
+    return fight
+
+
+def _through(fight: ReferenceFight, done: str) -> tuple[str, ...]:
+    """The units through a stage: `piled` in, or `consolidated`."""
+    return fight.piled if done == "piled" else fight.consolidated
+
+
 class Fight(Shooting, Engagement):
     """Mixed into `Reference`: its attacks are `Shooting`'s (RS.ATK.*), its consolidations engage and disengage
-    (`Engagement`)."""
+    (`Engagement`). The hooks that call `Shooting`'s with the state take it as the ruleset reads it (`Seen`)."""
 
     def begin_fight(self, t: Table, step: Step) -> None:
-        units = t.state["units"]
+        units = t.typed.units
         eligible = sorted(uid for uid, unit in units.items()
-                          if on_battlefield(unit) and (engaged(unit) or unit["turn"].get("charged")))
+                          if is_on_battlefield(unit) and (is_engaged(unit) or turn_of(unit).charged))
         t.emit("FightEligible", {"units": eligible, "reason": "engaged, or made a charge move this turn"},
                "RS.FGT.1")
 
     @staticmethod
-    def fight_stage(state: dict[str, Any]) -> dict[str, Any]:
-        return state["step"].get("fight") or {}
+    def fight_stage(state: GameState) -> ReferenceFight | None:
+        step = state.step
+        return step.fight if isinstance(step, ReferenceStep) else None
 
-    def stage_seat(self, state: dict[str, Any], step: Step, done: str) -> str | None:
+    def stage_seat(self, state: GameState, step: Step, done: str) -> str | None:
         """Pile-in and consolidation: the active player's units first, then the opponent's (RS.FGT.1, RS.FGT.4)."""
         active = self.turn_seat(step)
         for seat in (active, other(active)):
@@ -50,76 +75,78 @@ class Fight(Shooting, Engagement):
                 return seat
         return None
 
-    def still_to(self, state: dict[str, Any], seat: str, done: str) -> list[str]:
+    def still_to(self, state: GameState, seat: str, done: str) -> list[str]:
         """This seat's units still to pile in, or to consolidate (a unit drawn in by a consolidation fights first)."""
-        fight, units = self.fight_stage(state), state["units"]
+        fight, units = _under_way(state), state.units
         waiting = self.unfought(state) if done == "consolidated" else []
-        return [uid for uid in fight["eligible"] if units[uid]["owner"] == seat and alive(units[uid])
-                and uid not in fight[done] and uid not in waiting]
+        return [uid for uid in fight.eligible if units[uid].owner == seat and alive(units[uid])
+                and uid not in _through(fight, done) and uid not in waiting]
 
-    def fighters(self, state: dict[str, Any]) -> list[str]:
+    def fighters(self, state: GameState) -> list[str]:
         """RS.FGT.2 convention: eligible units not yet fought, Fights First before the rest."""
         fight = self.fight_stage(state)
-        if fight.get("stage") != "fight" or fight.get("current"):
+        if fight is None or fight.stage != "fight" or fight.current:
             return []
         ready = self.unfought(state)
-        return [uid for uid in ready if state["units"][uid]["turn"].get("fights_first")] or ready
+        return [uid for uid in ready if turn_of(state.units[uid]).fights_first] or ready
 
-    def unfought(self, state: dict[str, Any]) -> list[str]:
-        fight = self.fight_stage(state)
-        units = state["units"]
-        return [uid for uid in fight["eligible"] if on_battlefield(units[uid]) and uid not in fight["fought"]
-                and not attached_to(units, uid)]  # a leader fights with its bodyguard, as one unit
+    def unfought(self, state: GameState) -> list[str]:
+        fight = _under_way(state)
+        units = state.units
+        return [uid for uid in fight.eligible if is_on_battlefield(units[uid]) and uid not in fight.fought
+                and not bodyguard_of(units, uid)]  # a leader fights with its bodyguard, as one unit
 
-    def next_fighter(self, state: dict[str, Any], step: Step) -> str | None:
+    def next_fighter(self, state: GameState, step: Step) -> str | None:
         """RS.FGT.2 convention: the players alternate selecting, the non-active player first."""
-        able = [s for s in SEATS if any(state["units"][uid]["owner"] == s for uid in self.fighters(state))]
+        able = [s for s in SEATS if any(state.units[uid].owner == s for uid in self.fighters(state))]
         if not able:
             return None
-        last = self.fight_stage(state).get("last")
+        fight = self.fight_stage(state)
+        last = fight.last if fight is not None else None
         preferred = other(last) if last else other(self.turn_seat(step))
         return preferred if preferred in able else able[0]
 
-    def fight_awaiting(self, state: dict[str, Any], step: Step) -> dict[str, Any] | None:
-        fight = self.fight_stage(state)
-        stage = fight.get("stage")
+    def fight_awaiting(self, state: Seen, step: Step) -> dict[str, Any] | None:
+        typed = typed_of(state)
+        fight = self.fight_stage(typed)
+        stage = fight.stage if fight is not None else None
         if stage == "pile_in":
-            seat = self.stage_seat(state, step, "piled")
+            seat = self.stage_seat(typed, step, "piled")
             return {"seat": seat, "action": "pile_in"} if seat else None
-        if stage == "fight" and fight.get("current"):
-            uid = fight["current"]
-            seat = state["units"][uid]["owner"]
+        if stage == "fight" and fight is not None and fight.current:
+            uid = fight.current
+            seat = typed.units[uid].owner
             return {"seat": seat, "action": "attack" if self.attack_actions(state, seat, "fight") else "end_fight",
                     "unit": uid}
         if stage == "fight":
-            seat = self.next_fighter(state, step)
+            seat = self.next_fighter(typed, step)
             return {"seat": seat, "action": "select"} if seat else None
         if stage == "consolidate":
-            seat = self.stage_seat(state, step, "consolidated")
+            seat = self.stage_seat(typed, step, "consolidated")
             return {"seat": seat, "action": "consolidate"} if seat else None
         return None
 
     def fight_progress(self, t: Table, step: Step) -> bool:
         """Move to the next stage once nobody is left to act in this one."""
-        state = t.state
-        fight = self.fight_stage(state)
-        if not fight or fight["stage"] == "done" or self.fight_awaiting(state, step) is not None:
+        fight = self.fight_stage(t.typed)
+        if not fight or fight.stage == "done" or self.fight_awaiting(self.seen(t), step) is not None:
             return False
-        unfought = self.unfought(state)
+        unfought = self.unfought(t.typed)
         following = {"pile_in": "fight", "fight": "consolidate",
-                     "consolidate": "fight" if unfought else "done"}[fight["stage"]]
-        t.emit("FightStageEnded", {"stage": fight["stage"], "next": following},
-               {"pile_in": "RS.FGT.1", "fight": "RS.FGT.3", "consolidate": "RS.FGT.4"}[fight["stage"]])
+                     "consolidate": "fight" if unfought else "done"}[fight.stage]
+        t.emit("FightStageEnded", {"stage": fight.stage, "next": following},
+               {"pile_in": "RS.FGT.1", "fight": "RS.FGT.3", "consolidate": "RS.FGT.4"}[fight.stage])
         return True
 
     # -- actions -------------------------------------------------------------------------
 
-    def fight_actions(self, state: dict[str, Any], seat: str, awaiting: dict[str, Any]) -> list[Action]:
-        fight, units = self.fight_stage(state), state["units"]
+    def fight_actions(self, state: Seen, seat: str, awaiting: dict[str, Any]) -> list[Action]:
+        typed = typed_of(state)
+        units = typed.units
         if awaiting["seat"] != seat:
             return []
         if awaiting["action"] == "pile_in":
-            left = self.still_to(state, seat, "piled")
+            left = self.still_to(typed, seat, "piled")
             return [act.action("pile_in", "RS.FGT.1", "pile in: up to 3\" toward the closest enemy, ending engaged "
                                "if it can", ["unit", "distance"], unit=act.one_of(left),
                                distance=act.number(0, PILE_IN, "inches moved"))]
@@ -129,9 +156,10 @@ class Fight(Shooting, Engagement):
                     act.action("end_fight", "RS.FGT.3", f"{uid} has fought (models that have not attacked do not)",
                                ["unit"], unit=act.const(uid))]
         if awaiting["action"] == "select":
-            chosen = [uid for uid in self.fighters(state) if units[uid]["owner"] == seat]
+            chosen = [uid for uid in self.fighters(typed) if units[uid].owner == seat]
             offered = []
-            normal = [uid for uid in chosen if engaged(units[uid]) and uid in fight["engaged_at_start"]]
+            at_start = _under_way(typed).engaged_at_start
+            normal = [uid for uid in chosen if is_engaged(units[uid]) and uid in at_start]
             overrun = [uid for uid in chosen if uid not in normal]
             if normal:
                 offered.append(act.action("select", "RS.FGT.2", "select a unit to fight (Normal fight)", ["unit"],
@@ -143,25 +171,25 @@ class Fight(Shooting, Engagement):
                                           pile_in=act.number(0, PILE_IN, "inches of its extra pile-in")))
             return offered
         if awaiting["action"] == "consolidate":
-            return self.consolidate_actions(state, self.still_to(state, seat, "consolidated"))
+            return self.consolidate_actions(typed, self.still_to(typed, seat, "consolidated"))
         return []
 
-    def consolidate_actions(self, state: dict[str, Any], left: list[str]) -> list[Action]:
-        units, offered = state["units"], []
+    def consolidate_actions(self, state: GameState, left: list[str]) -> list[Action]:
+        units, offered = state.units, []
         distance = act.number(0, CONSOLIDATE, "inches moved")
-        ongoing = [uid for uid in left if engaged(units[uid])]
+        ongoing = [uid for uid in left if is_engaged(units[uid])]
         if ongoing:
             offered.append(act.action("consolidate", "RS.FGT.4", "consolidate (Ongoing): up to 3\", staying engaged",
                                       ["unit", "mode", "distance"], unit=act.one_of(ongoing),
                                       mode=act.const("ongoing"), distance=distance))
         for uid in left:
-            near = [f for f, _ in foes(state, units[uid]["owner"])]
+            near = [f for f, _ in enemies(state, units[uid].owner)]
             if near:
                 offered.append(act.action("consolidate", "RS.FGT.4", f"consolidate {uid} (Engaging): end engaged "
                                           "with the enemy units named, within 3\"", ["unit", "mode", "targets"],
                                           unit=act.const(uid), mode=act.const("engaging"), distance=distance,
                                           targets=act.subset(near)))
-        markers = state["options"].get("objectives") or []
+        markers = state.options.objectives or ()
         if markers:
             offered.append(act.action("consolidate", "RS.FGT.4", "consolidate (Objective): end unengaged, within "
                                       "range of an objective within 3\"", ["unit", "mode", "objective"],
@@ -173,7 +201,7 @@ class Fight(Shooting, Engagement):
 
     # -- commands ------------------------------------------------------------------------
 
-    def _on_stage(self, state: dict[str, Any], seat: str, action: str, rule: str) -> Step:
+    def _on_stage(self, state: Seen, seat: str, action: str, rule: str) -> Step:
         step = self.step(state)
         awaiting = self.awaiting(state)
         if step is None or step.phase != "fight" or awaiting["action"] != action:
@@ -184,18 +212,17 @@ class Fight(Shooting, Engagement):
 
     @handles("pile_in")
     def pile_in(self, t: Table, seat: str, command: PileIn) -> None:
-        state = t.state
-        self._on_stage(state, seat, "pile_in", "RS.FGT.1")
-        if command.unit not in self.still_to(state, seat, "piled"):
+        self._on_stage(self.seen(t), seat, "pile_in", "RS.FGT.1")
+        if command.unit not in self.still_to(t.typed, seat, "piled"):
             raise Refused(f"{command.unit} is not one of your units still to pile in", rule="RS.FGT.1")
         t.emit("PiledIn", {"unit": command.unit, "distance": inches(command.distance, "distance", PILE_IN)},
                "RS.FGT.1")
 
-    def select_fight(self, t: Table, seat: str, command: ReferenceSelect, unit: dict[str, Any]) -> None:
-        state = t.state
+    def select_fight(self, t: Table, seat: str, command: ReferenceSelect, unit: Unit) -> None:
+        state = t.typed
         if command.unit not in self.fighters(state):
             raise Refused("units with Fights First fight first; each eligible unit fights once", rule="RS.FGT.2")
-        normal = engaged(unit) and command.unit in self.fight_stage(state)["engaged_at_start"]
+        normal = is_engaged(unit) and command.unit in _under_way(state).engaged_at_start
         fight = command.fight or ("normal" if normal else "overrun")
         if fight != ("normal" if normal else "overrun"):
             raise Refused("a Normal fight is for a unit engaged since the phase began; otherwise it is an Overrun",
@@ -207,70 +234,78 @@ class Fight(Shooting, Engagement):
 
     @handles("end_fight")
     def end_fight(self, t: Table, seat: str, command: EndFight) -> None:
-        fight = self.fight_stage(t.state)
-        if fight.get("stage") != "fight" or not fight.get("current") or \
-                t.state["units"][fight["current"]]["owner"] != seat:
+        state = t.typed
+        fight = self.fight_stage(state)
+        if fight is None or fight.stage != "fight" or not fight.current or state.units[fight.current].owner != seat:
             raise Refused("no unit of yours is fighting now", rule="RS.FGT.3")
-        if fight["current"] != command.unit:
+        if fight.current != command.unit:
             raise Refused(f"{command.unit} is not the unit fighting now", rule="RS.FGT.3")
         t.emit("UnitFought", {"unit": command.unit, "seat": seat}, "RS.FGT.3")
 
     @handles("consolidate")
     def consolidate(self, t: Table, seat: str, command: Consolidate) -> None:
-        state = t.state
-        self._on_stage(state, seat, "consolidate", "RS.FGT.4")
-        fight, uid = self.fight_stage(state), command.unit
+        self._on_stage(self.seen(t), seat, "consolidate", "RS.FGT.4")
+        state = t.typed
+        fight, uid = _under_way(state), command.unit
         if uid not in self.still_to(state, seat, "consolidated"):
             raise Refused(f"{uid} is not one of your units still to consolidate", rule="RS.FGT.4")
         if command.mode not in MODES:
             raise Refused(f"mode is one of {', '.join(MODES)}", rule="RS.FGT.4")
-        unit = state["units"][uid]
         data: dict[str, Any] = {"unit": uid, "mode": command.mode}
         if command.mode != "none":
             data["distance"] = inches(command.distance if command.distance is not None else 0, "distance", CONSOLIDATE)
-        if command.mode == "ongoing" and not engaged(unit):
+        if command.mode == "ongoing" and not is_engaged(state.units[uid]):
             raise Refused("an Ongoing consolidation is for an engaged unit", rule="RS.FGT.4")
         if command.mode == "engaging":
-            alone = not_a_unit_alone(state["units"], command.targets or [])
-            if alone:
-                raise Refused(alone[1], rule=alone[0])
-            near = [f for f, _ in foes(state, seat)]
-            if not command.targets or any(target not in near for target in command.targets):
-                raise Refused("an Engaging consolidation names enemy units on the battlefield within 3\"",
-                              rule="RS.FGT.4")
-            data["targets"] = list(dict.fromkeys(command.targets))
+            data["targets"] = self._engaging(state, seat, command.targets)
         if command.mode == "objective":
-            if command.objective not in (state["options"].get("objectives") or []):
+            if command.objective not in (state.options.objectives or ()):
                 raise Refused("an Objective consolidation names an objective marker of this game", rule="RS.FGT.4")
             data["objective"] = command.objective
         t.emit("Consolidated", data, "RS.FGT.4")
         if command.mode == "engaging":
-            fresh = [target for target in data["targets"] if target not in fight["eligible"]]
+            fresh = [target for target in data["targets"] if target not in fight.eligible]
             self.engage(t, [uid], data["targets"], "RS.FGT.4", f"consolidation by {uid}")
             if fresh:  # RS.FGT.4: unfought enemy units it engages become eligible to fight
                 t.emit("FightEligible", {"units": fresh, "reason": f"engaged by {uid}'s consolidation"}, "RS.FGT.4")
         elif command.mode == "objective":
             self.disengage(t, uid, "RS.FGT.4", "consolidated onto an objective")
 
+    @staticmethod
+    def _engaging(state: GameState, seat: str, targets: tuple[str, ...]) -> list[str]:
+        """An Engaging consolidation's targets: enemy units on the battlefield, each named as its unit."""
+        alone = named_alone(state.units, targets or [])
+        if alone:
+            raise Refused(alone[1], rule=alone[0])
+        near = [f for f, _ in enemies(state, seat)]
+        if not targets or any(target not in near for target in targets):
+            raise Refused("an Engaging consolidation names enemy units on the battlefield within 3\"",
+                          rule="RS.FGT.4")
+        return list(dict.fromkeys(targets))
+
     # -- appliers ------------------------------------------------------------------------
 
-    @applies("FightEligible")
-    def _fight_eligible(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        fight = state["step"].get("fight")
-        if not fight:
-            state["step"]["fight"] = {"stage": "pile_in", "eligible": list(data["units"]), "piled": [], "fought": [],
-                                      "consolidated": [], "current": None, "last": None,
-                                      "engaged_at_start": [u for u in data["units"] if engaged(state["units"][u])]}
+    @evolves("FightEligible")
+    def _fight_eligible(self, state: GameState, data: Data, entry: Data) -> GameState:
+        step = ReferenceStep.of(state.step)
+        units: list[str] = data["units"]
+        if step.fight is None:
+            fight = ReferenceFight(stage="pile_in", eligible=tuple(units), piled=(), fought=(), consolidated=(),
+                                   current=None, last=None,
+                                   engaged_at_start=tuple(u for u in units if is_engaged(state.units[u])))
         else:
-            fight["eligible"] += [u for u in data["units"] if u not in fight["eligible"]]
+            fight = replace(step.fight, eligible=(*step.fight.eligible,
+                                                  *[u for u in units if u not in step.fight.eligible]))
+        return replace(state, step=replace(step, fight=fight))
 
     _piled = adds_unit("PiledIn", "fight", "piled")
     _fought = sets_field("UnitFought", "fight", "current", None)
     _consolidated = adds_unit("Consolidated", "fight", "consolidated")
 
-    @applies("FightStageEnded")
-    def _stage_ended(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        fight = state["step"]["fight"]
-        fight["stage"] = data["next"]
+    @evolves("FightStageEnded")
+    def _stage_ended(self, state: GameState, data: Data, entry: Data) -> GameState:
+        step = ReferenceStep.of(state.step)
+        fight = replace(_under_way(state), stage=data["next"])
         if data["next"] == "fight":
-            fight["last"] = None
+            fight = replace(fight, last=None)
+        return replace(state, step=replace(step, fight=fight))

@@ -2,18 +2,28 @@
 (RS.RES.1), embarking and disembarking (CORE.OFF.1)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import ReferenceSelect
-from warlog.domain.rules.reference.common import all_monster_or_vehicle, engaged, members, on_battlefield, remember_roll
+from warlog.domain.rules.reference.common import (
+    every_monster_or_vehicle,
+    is_engaged,
+    is_on_battlefield,
+    kept_for_reroll,
+    members_of,
+    turn_of,
+)
 from warlog.domain.rules.reference.engagement import Engagement
 from warlog.domain.rules.reference.shooting import Shooting
-from warlog.domain.rules.ruleset import alive, applies, units_of
+from warlog.domain.rules.ruleset import alive
 from warlog.domain.rulings import Malformed, Refused
+from warlog.domain.state import GameState, Unit
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -24,37 +34,41 @@ MOVE_RULE = {"normal": "RS.MOV.2", "advance": "RS.MOV.3", "remain_stationary": "
              "ingress": "RS.RES.1", "disembark": "CORE.OFF.1"}
 
 
+def _capacity(unit: Unit) -> int | None:
+    return unit.transport.capacity if unit.transport else None
+
+
 class Movement(CommandPhase, Shooting, Engagement):
     """Mixed into `Reference`: a Desperate Escape deals `Shooting`'s damage and calls for `CommandPhase`'s
     battle-shock roll; falling back disengages (`Engagement`)."""
 
     @staticmethod
-    def movement_ineligible(state: dict[str, Any], unit: dict[str, Any]) -> tuple[str, str] | None:
-        if unit.get("in_reserves") and state["battle_round"] < 2:
+    def movement_ineligible(state: GameState, unit: Unit) -> tuple[str, str] | None:
+        if unit.in_reserves and state.battle_round < 2:
             return ("RS.RES.1", "strategic reserves arrive from the 2nd battle round")
-        transport = state["units"].get(unit.get("embarked_in") or "")
-        if transport is not None and (not on_battlefield(transport) or transport["selected"]):
+        transport = state.units.get(unit.embarked_in or "")
+        if transport is not None and (not is_on_battlefield(transport) or transport.selected):
             return ("CORE.OFF.1", "its transport is not on the battlefield or has moved: it stays embarked")
         return None
 
     @staticmethod
-    def room_in(state: dict[str, Any], seat: str, uid: str) -> list[str]:
+    def room_in(state: GameState, seat: str, uid: str) -> list[str]:
         """Friendly transports on the battlefield with room for this unit's models."""
-        units, need = state["units"], state["units"][uid]["models_alive"]
+        units, need = state.units, state.units[uid].models_alive
         room = []
-        for tid, transport in units_of(state, seat):
-            capacity = (transport.get("transport") or {}).get("capacity")
-            if tid == uid or capacity is None or not on_battlefield(transport):
+        for tid, transport in seat_units(state, seat):
+            capacity = _capacity(transport)
+            if tid == uid or capacity is None or not is_on_battlefield(transport):
                 continue
-            aboard = sum(u["models_alive"] for u in units.values() if u.get("embarked_in") == tid and alive(u))
-            if aboard + need <= capacity and not (units[uid].get("transport") or {}).get("capacity"):
+            aboard = sum(u.models_alive for u in units.values() if u.embarked_in == tid and alive(u))
+            if aboard + need <= capacity and not _capacity(units[uid]):
                 room.append(tid)
         return room
 
-    def movement_actions(self, state: dict[str, Any], seat: str, ready: list[str]) -> list[Action]:
-        units = state["units"]
+    def movement_actions(self, state: GameState, seat: str, ready: list[str]) -> list[Action]:
+        units = state.units
         offered = []
-        free = [uid for uid in ready if on_battlefield(units[uid]) and not engaged(units[uid])]
+        free = [uid for uid in ready if is_on_battlefield(units[uid]) and not is_engaged(units[uid])]
         if free:
             offered.append(act.action("select", "RS.MOV.1", "move a unit: Normal, Advance or Remain Stationary",
                                       ["unit"], unit=act.one_of(free), move=act.one_of(FREE_MOVES)))
@@ -65,43 +79,43 @@ class Movement(CommandPhase, Shooting, Engagement):
                                               "within 3\" of it", ["unit", "embark"], unit=act.const(uid),
                                               move=act.one_of(("normal", "advance")), embark=act.one_of(room)))
         for shocked in (False, True):  # RS.MOV.4: a battle-shocked unit escapes desperately
-            locked = [uid for uid in ready if on_battlefield(units[uid]) and engaged(units[uid])
-                      and ("battle_shocked" in units[uid]["statuses"]) == shocked]
+            locked = [uid for uid in ready if is_on_battlefield(units[uid]) and is_engaged(units[uid])
+                      and ("battle_shocked" in units[uid].statuses) == shocked]
             if locked:
                 offered.append(act.action(
                     "select", "RS.MOV.4", "move an engaged unit: Fall Back or Remain Stationary", ["unit", "move"],
                     unit=act.one_of(locked), move=act.one_of(ENGAGED_MOVES),
                     escape=act.one_of(("desperate",) if shocked else ("ordered", "desperate"))))
-        arriving = [uid for uid in ready if units[uid].get("in_reserves")]
+        arriving = [uid for uid in ready if units[uid].in_reserves]
         if arriving:
-            outside = "; not in the opponent's deployment zone" if state["battle_round"] < 3 else ""
+            outside = "; not in the opponent's deployment zone" if state.battle_round < 3 else ""
             offered.append(act.action("select", "RS.RES.1", "bring a unit in from strategic reserves (Ingress): "
                                       "wholly within 6\" of a battlefield edge, more than 8\" from every enemy "
                                       f"unit{outside}", ["unit", "move"], unit=act.one_of(arriving),
                                       move=act.const("ingress")))
-        aboard = [uid for uid in ready if units[uid].get("embarked_in")]
+        aboard = [uid for uid in ready if units[uid].embarked_in]
         if aboard:
             offered.append(act.action("select", "CORE.OFF.1", "disembark a unit: set it up within 3\" of its "
                                       "transport (it makes no other move)", ["unit", "move"],
                                       unit=act.one_of(aboard), move=act.const("disembark")))
         return offered
 
-    def select_movement(self, t: Table, seat: str, command: ReferenceSelect, unit: dict[str, Any]) -> None:
-        state, uid = t.state, command.unit
-        if unit.get("in_reserves"):
+    def select_movement(self, t: Table, seat: str, command: ReferenceSelect, unit: Unit) -> None:
+        state, uid = t.typed, command.unit
+        if unit.in_reserves:
             if command.move != "ingress":
                 raise Refused(f"{uid} is in strategic reserves: it arrives with an Ingress move", rule="RS.RES.1")
             facts = ["wholly within 6\" of a battlefield edge", "more than 8\" from every enemy unit"]
-            if state["battle_round"] < 3:
+            if state.battle_round < 3:
                 facts.append("not in the opponent's deployment zone")
             self._moved(t, seat, uid, "ingress", attested=facts)
             t.emit("ReserveArrived", {"unit": uid, "move": "ingress", "attested_by": seat}, "RS.RES.1")
             return
-        if unit.get("embarked_in"):
+        if unit.embarked_in:
             if command.move != "disembark":
                 raise Refused(f"{uid} is embarked: it disembarks before it moves", rule="CORE.OFF.1")
             self._moved(t, seat, uid, "disembark")
-            t.emit("UnitDisembarked", {"unit": uid, "transport": unit["embarked_in"]}, "CORE.OFF.1")
+            t.emit("UnitDisembarked", {"unit": uid, "transport": unit.embarked_in}, "CORE.OFF.1")
             return
         move = command.move or ("normal" if command.act else "remain_stationary")
         if move not in FREE_MOVES + ENGAGED_MOVES:
@@ -109,7 +123,7 @@ class Movement(CommandPhase, Shooting, Engagement):
         if move == "fall_back":
             self._fall_back(t, seat, command, unit)
             return
-        if engaged(unit) and move in ("normal", "advance"):
+        if is_engaged(unit) and move in ("normal", "advance"):
             raise Refused("an engaged unit can only Fall Back or Remain Stationary", rule="RS.MOV.2")
         if command.embark is not None and (move == "remain_stationary" or
                                            command.embark not in self.room_in(state, seat, uid)):
@@ -117,30 +131,31 @@ class Movement(CommandPhase, Shooting, Engagement):
                           "with room for it, after a move", rule="CORE.OFF.1")
         self._moved(t, seat, uid, move)
         if move == "advance":
-            self.request_roll(t, seat, "advance", "D6", "RS.MOV.3", uid, M=unit["models"][0].get("M") or 0)
+            self.request_roll(t, seat, "advance", "D6", "RS.MOV.3", uid, M=unit.models[0].M or 0)
         if command.embark is not None:
             t.emit("UnitEmbarked", {"unit": uid, "transport": command.embark, "attested": "within 3\" of it"},
                    "CORE.OFF.1")
 
-    def _fall_back(self, t: Table, seat: str, command: ReferenceSelect, unit: dict[str, Any]) -> None:
+    def _fall_back(self, t: Table, seat: str, command: ReferenceSelect, unit: Unit) -> None:
         uid = command.unit
-        if not engaged(unit):
+        if not is_engaged(unit):
             raise Refused("only an engaged unit falls back", rule="RS.MOV.4")
-        shocked = "battle_shocked" in unit["statuses"]
+        shocked = "battle_shocked" in unit.statuses
         escape = command.escape or ("desperate" if shocked else "ordered")
         if escape not in ("ordered", "desperate"):
             raise Malformed("escape is ordered or desperate", field="escape")
         if escape == "ordered" and shocked:
             raise Refused("a battle-shocked unit must make a Desperate Escape", rule="RS.MOV.4")
         self._moved(t, seat, uid, "fall_back", escape=escape)
-        for member in members(t.state["units"], uid):
+        for member in members_of(t.typed.units, uid):
             self.disengage(t, member, "RS.MOV.4", "fell back")
         if escape == "desperate":
-            models = sum(t.state["units"][m]["models_alive"] for m in members(t.state["units"], uid))
+            units = t.typed.units
+            models = sum(units[m].models_alive for m in members_of(units, uid))
             self.request_roll(t, seat, "hazard", f"{models}D6", "RS.MOV.4", uid, shocked=shocked)
 
     def _moved(self, t: Table, seat: str, uid: str, move: str, **extra: Any) -> None:
-        together = members(t.state["units"], uid)[1:]
+        together = members_of(t.typed.units, uid)[1:]
         data = {"unit": uid, "seat": seat, "phase": "movement", "move": move, **extra}
         if together:
             data["with"] = together
@@ -149,16 +164,16 @@ class Movement(CommandPhase, Shooting, Engagement):
     def hazards(self, t: Table, request: dict[str, Any], faces: list[int]) -> None:
         """RS.MOV.4: 1 mortal wound per 1-2 (3 when every model is MONSTER or VEHICLE), then a battle-shock roll."""
         uid = request["unit"]
-        units = t.state["units"]
-        per_failure = 3 if all_monster_or_vehicle(units, uid) else 1
+        per_failure = 3 if every_monster_or_vehicle(t.typed.units, uid) else 1
         failures = sum(1 for f in faces if f <= 2)
         t.emit("HazardsRolled", {"unit": uid, "failures": failures, "mortal_wounds": failures * per_failure},
                "RS.MOV.4")
         if failures:
             self.damage(t, {"target": uid}, [failures * per_failure], mortal=True, rule="RS.MOV.4")
+        units = t.typed.units
         unit = units[uid]
-        if alive(unit) and not request["context"]["shocked"] and "battle_shocked" not in unit["statuses"]:
-            self.battle_shock_roll(t, request["seat"], uid, army.unit_strength(units, uid), "RS.MOV.4")
+        if alive(unit) and not request["context"]["shocked"] and "battle_shocked" not in unit.statuses:
+            self.battle_shock_roll(t, request["seat"], uid, army.strength_of(units, uid), "RS.MOV.4")
 
     def advanced(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         context = request["context"]
@@ -168,16 +183,18 @@ class Movement(CommandPhase, Shooting, Engagement):
 
     # -- appliers ------------------------------------------------------------------------
 
-    @applies("AdvanceRolled")
-    def _advance_rolled(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        unit = state["units"][data["unit"]]
-        remember_roll(state, data, "advance", {"M": data["max_move"] - data["total"]})
-        unit["turn"]["max_move"] = data["max_move"]
+    @evolves("AdvanceRolled")
+    def _advance_rolled(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        unit = kept_for_reroll(state.units[uid], data, "advance", {"M": data["max_move"] - data["total"]})
+        return state.with_unit(uid, replace(unit, turn=replace(turn_of(unit), max_move=data["max_move"])))
 
-    @applies("ReserveArrived")
-    def _arrived(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["units"][data["unit"]]["in_reserves"] = False
+    @evolves("ReserveArrived")
+    def _arrived(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        return state.with_unit(uid, replace(state.units[uid], in_reserves=False))
 
-    @applies("UnitEmbarked")
-    def _embarked(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        state["units"][data["unit"]]["embarked_in"] = data["transport"]
+    @evolves("UnitEmbarked")
+    def _embarked(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid = data["unit"]
+        return state.with_unit(uid, replace(state.units[uid], embarked_in=data["transport"]))

@@ -14,16 +14,19 @@ Conventions where RULES.md is silent:
 """
 from __future__ import annotations
 
-import copy
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from warlog.domain import army
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.commands import Split
-from warlog.domain.rules.ruleset import applies, handles, units_of
+from warlog.domain.rules.ruleset import handles
 from warlog.domain.rulings import Refused
+from warlog.domain.state import GameState
+from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -35,25 +38,26 @@ class Splitting(Igougo):
     setup_commands = ("split",)
 
     @staticmethod
-    def unsplittable(state: dict[str, Any], uid: str) -> str | None:
+    def unsplittable(state: GameState, uid: str) -> str | None:
         """Why CORE.SPL.1 (or this convention) keeps this unit whole, or None."""
-        units = state["units"]
+        units = state.units
         unit = units[uid]
-        if unit.get("split_from") or unit.get("split_into"):
+        if unit.split_from or unit.split_into:
             return "a unit is split once, and its parts cannot be split again"
-        if army.model_count(unit) < 2:
+        if unit.model_count < 2:
             return "a unit of one model cannot be split"
-        if unit.get("leader_of") or any(u.get("leader_of") == uid for u in units.values()):
+        if unit.leader_of or any(u.leader_of == uid for u in units.values()):
             return "a leader and the unit it leads are not split"
-        if any(u.get("embarked_in") == uid for u in units.values()):
+        if any(u.embarked_in == uid for u in units.values()):
             return "a transport with units embarked is not split"
         return None
 
-    def setup_actions(self, state: dict[str, Any], seat: str) -> list[Action]:
+    def setup_actions(self, state: Seen, seat: str) -> list[Action]:
+        typed = typed_of(state)
         offered = []
-        for uid, unit in units_of(state, seat):
-            if self.unsplittable(state, uid) is None:
-                total = army.model_count(unit)
+        for uid, unit in seat_units(typed, seat):
+            if self.unsplittable(typed, uid) is None:
+                total = unit.model_count
                 offered.append(act.action(
                     "split", "CORE.SPL.1", f"split {uid} into two units before the battle (once; each part's "
                     "starting strength its own)", ["unit", "models"], unit=act.const(uid),
@@ -62,16 +66,16 @@ class Splitting(Igougo):
 
     @handles("split")
     def split(self, t: Table, seat: str, command: Split) -> None:
-        state = t.state
-        if state["status"] != "setup":
+        state = t.typed
+        if state.status != "setup":
             raise Refused("a unit is split before the battle begins, in set-up", rule="CORE.SPL.1")
-        unit = state["units"][command.unit]
-        if unit["owner"] != seat:
-            raise Refused(f"{command.unit} belongs to seat {unit['owner']}", rule="CORE.SPL.1")
+        unit = state.units[command.unit]
+        if unit.owner != seat:
+            raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule="CORE.SPL.1")
         why = self.unsplittable(state, command.unit)
         if why:
             raise Refused(why, rule="CORE.SPL.1")
-        counts = [line.get("count", 1) for line in unit["models"]]
+        counts = [line.count for line in unit.models]
         if type(command.models) is not int or not 0 < command.models < sum(counts):
             raise Refused(f"the new unit takes 1 to {sum(counts) - 1} of the {sum(counts)} models: each part keeps "
                           "at least one", rule="CORE.SPL.1")
@@ -80,7 +84,7 @@ class Splitting(Igougo):
             moving[i] = min(counts[i], left)
             left -= moving[i]
         new, n = f"{command.unit}-2", 2
-        while new in state["units"]:
+        while new in state.units:
             n += 1
             new = f"{command.unit}-{n}"
         t.emit("UnitSplit", {"unit": command.unit, "new_unit": new, "seat": seat, "moved": moving,
@@ -88,14 +92,17 @@ class Splitting(Igougo):
                              "new_models": sum(moving), "rules": ["CORE.SPL.1", "CORE.STR.1", "CORE.OTH.1"]},
                "CORE.SPL.1")
 
-    @applies("UnitSplit")
-    def _split(self, state: dict[str, Any], data: dict[str, Any], entry: dict[str, Any]) -> None:
-        units = state["units"]
-        unit = units[data["unit"]]
-        part = copy.deepcopy(unit)  # new_unit_state sets its own models alive, statuses and turn
-        part.update(id=data["new_unit"], name=f"{unit['name']} (2)",
-                    models=[{**line, "count": n} for line, n in zip(unit["models"], data["moved"]) if n])
-        unit["models"] = [{**line, "count": n} for line, n in zip(unit["models"], data["kept"]) if n]
-        unit["models_alive"] = unit["starting_strength"] = army.model_count(unit)
-        unit["split_into"] = data["new_unit"]
-        units[data["new_unit"]] = {**army.new_unit_state(unit["owner"], part), "split_from": data["unit"]}
+    @evolves("UnitSplit")
+    def _split(self, state: GameState, data: Data, entry: Data) -> GameState:
+        uid, new = data["unit"], data["new_unit"]
+        unit = state.units[uid]
+        models = tuple(replace(line, count=n) for line, n in zip(unit.models, data["moved"]) if n)
+        strength = sum(line.count for line in models)
+        # the new part as a unit mustered (`Unit.mustered`): its own models alive, statuses and turn
+        part = replace(unit, id=new, name=f"{unit.name} (2)", models=models, models_alive=strength,
+                       starting_strength=strength, wounds_lost=0, statuses=tuple(sorted(set(unit.statuses))),
+                       arriving=False, selected=False, turn=type(unit.turn)(), split_from=uid)
+        kept = tuple(replace(line, count=n) for line, n in zip(unit.models, data["kept"]) if n)
+        left = sum(line.count for line in kept)
+        unit = replace(unit, models=kept, models_alive=left, starting_strength=left, split_into=new)
+        return state.with_unit(uid, unit).with_unit(new, part)

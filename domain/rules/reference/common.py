@@ -1,4 +1,7 @@
-"""What every phase of `reference` reads: engagement, the battlefield, attached units."""
+"""What every phase of `reference` reads: engagement, the battlefield, attached units.
+
+The questions are asked of the typed state's units (the second part); the first part asks the same of the bridge's
+dict view, for the readers not yet on the typed state (shooting.py, heresy/shooting.py's `members`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -6,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from warlog.domain.rules.ruleset import alive
-from warlog.domain.state import GameState, ReferenceTurn, Reroll, Unit, Weapon, freeze
+from warlog.domain.state import GameState, ReferenceTurn, Reroll, Unit, freeze
 
 ENGAGED = ("engaged", "locked_in_combat")
 STRATAGEMS = {  # EXT.CP.1: core stratagems and their CP; only Command Re-roll changes what the service rolls
@@ -28,11 +31,6 @@ def on_battlefield(unit: dict[str, Any]) -> bool:
 
 def weapon_keywords(weapon: dict[str, Any]) -> set[str]:
     return {k.upper().strip("[] ") for k in weapon.get("keywords", [])}
-
-
-def first_model(unit: dict[str, Any]) -> dict[str, Any]:
-    model: dict[str, Any] = unit["models"][0]
-    return model
 
 
 def leader_of(units: dict[str, dict[str, Any]], uid: str) -> str | None:
@@ -74,39 +72,8 @@ def not_a_unit_alone(units: dict[str, dict[str, Any]], uids: Iterable[str]) -> t
     return None
 
 
-def objective_control(state: dict[str, Any], claims: Mapping[str, Sequence[str]]) -> dict[str, Any]:
-    """EXT.OBJ.1: each marker goes to the seat whose models within range (attested) sum the higher OC;
-    battle-shocked models count OC 0."""
-    units = state["units"]
-    result = {}
-    for marker, near in claims.items():
-        oc = {"A": 0, "B": 0}
-        for uid in near:
-            unit = units[uid]
-            if on_battlefield(unit) and "battle_shocked" not in unit["statuses"]:
-                oc[unit["owner"]] += unit["models_alive"] * (first_model(unit).get("OC") or 0)
-        result[marker] = {"oc": oc, "units": list(near),
-                          "controlled_by": None if oc["A"] == oc["B"] else max(oc, key=oc.__getitem__)}
-    return result
-
-
 def is_monster_or_vehicle(unit: dict[str, Any]) -> bool:
     return bool({"MONSTER", "VEHICLE"} & set(unit.get("keywords", [])))
-
-
-def all_monster_or_vehicle(units: dict[str, dict[str, Any]], uid: str) -> bool:
-    """RS.MOV.4's x3: every model of the (attached) unit is MONSTER or VEHICLE."""
-    return all(is_monster_or_vehicle(units[m]) for m in members(units, uid))
-
-
-def remember_roll(state: dict[str, Any], data: dict[str, Any], purpose: str, context: dict[str, Any]) -> None:
-    """EXT.CP.1: the roll just made may be re-rolled once (CORE.DICE.2) while its result waits to be used."""
-    assert purpose in REROLLABLE
-    turn = state["units"][data["unit"]]["turn"]
-    if data.get("rerollable"):
-        turn["reroll"] = {"purpose": purpose, "spec": "2D6" if purpose != "advance" else "D6", "context": context}
-    else:
-        turn.pop("reroll", None)
 
 
 # -- the same questions of the typed state's units (`GameState.units`) ------------------------------------
@@ -120,11 +87,6 @@ def is_on_battlefield(unit: Unit) -> bool:
 def is_engaged(unit: Unit) -> bool:
     """`engaged` of a typed unit."""
     return bool(unit.engaged_with) or any(status in unit.statuses for status in ENGAGED)
-
-
-def keywords_of(weapon: Weapon) -> set[str]:
-    """`weapon_keywords` of a typed weapon."""
-    return {k.upper().strip("[] ") for k in weapon.keywords}
 
 
 def leader_in(units: Mapping[str, Unit], uid: str) -> str | None:

@@ -22,7 +22,7 @@ from warlog.domain.rules.reference.charge import Charge
 from warlog.domain.rules.reference.choices import AttackChoices
 from warlog.domain.rules.reference.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.reference.commands import ReferenceSelect, Revive
-from warlog.domain.rules.reference.common import bodyguard_of, is_engaged, is_on_battlefield, members_of, turn_of
+from warlog.domain.rules.reference.common import attached_to, engaged, members_of, on_battlefield, turn_of
 from warlog.domain.rules.reference.fight import Fight
 from warlog.domain.rules.reference.movement import Movement
 from warlog.domain.rules.reference.shooting import shooting_types
@@ -104,8 +104,8 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             return None if uid in self.fighters(state) else ("RS.FGT.2", "it is not a unit that may fight now")
         if unit.owner != step.active:
             return (rule, f"it is seat {step.active}'s turn")
-        if bodyguard_of(units, uid):
-            return ("CORE.STR.1", f"it is attached to {bodyguard_of(units, uid)}: select that unit, they act as one")
+        if attached_to(units, uid):
+            return ("CORE.STR.1", f"it is attached to {attached_to(units, uid)}: select that unit, they act as one")
         turn = turn_of(unit)
         if unit.selected and step.phase == "movement" and turn.move == "ingress":
             return ("RS.RES.1", "it arrived from strategic reserves this phase: until its next Charge phase it "
@@ -114,15 +114,15 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             return (rule, f"the unit was already selected this {step.phase} phase")
         if step.phase == "movement":
             return self.movement_ineligible(state, unit)
-        if not is_on_battlefield(unit):
+        if not on_battlefield(unit):
             return ("CORE.OFF.1", "the unit is not on the battlefield")
         if step.phase == "shooting":
             if turn.fell_back:
                 return ("RS.SHO.1", "units that Fell Back cannot shoot")
-            if not shooting_types(unit.to_json()):  # shooting.py reads the unit as its JSON
+            if not shooting_types(unit):
                 return ("RS.SHO.1", "no type of shooting is open to it (its weapons, Advance or engagement)")
             return None
-        if is_engaged(unit):  # the charge phase
+        if engaged(unit):  # the charge phase
             return ("RS.CHG.1", "an engaged unit cannot declare a charge")
         if turn.advanced or turn.fell_back:
             return ("RS.CHG.1", "a unit that Advanced or Fell Back cannot charge")
@@ -151,7 +151,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         if step.phase == "movement":
             self.select_movement(t, seat, command, unit)
         elif step.phase == "shooting":
-            self.select_shooting(t, seat, command, unit.to_json())  # shooting.py reads the unit as its JSON
+            self.select_shooting(t, seat, command, unit)
         elif step.phase == "charge":
             self.select_charge(t, seat, command, unit)
         else:

@@ -9,7 +9,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves
 from warlog.domain.rules.reference.commands import ChargeMove, ReferenceSelect
-from warlog.domain.rules.reference.common import enemies, kept_for_reroll, members_of, named_alone, turn_of, with_turns
+from warlog.domain.rules.reference.common import foes, members_of, not_a_unit_alone, remember_roll, turn_of, with_turns
 from warlog.domain.rules.reference.engagement import Engagement
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
@@ -26,7 +26,7 @@ class Charge(Engagement):
 
     @staticmethod
     def charge_targets(state: GameState, seat: str) -> list[str]:
-        return [uid for uid, _ in enemies(state, seat)]
+        return [uid for uid, _ in foes(state, seat)]
 
     @staticmethod
     def pending_charge(state: GameState) -> ReferenceCharge | None:
@@ -79,7 +79,7 @@ class Charge(Engagement):
         targets = list(dict.fromkeys(command.targets))
         if not targets:
             raise Malformed("a charge names its targets (targets)", field="targets")
-        alone = named_alone(state.units, targets)
+        alone = not_a_unit_alone(state.units, targets)
         if alone:
             raise Refused(alone[1], rule=alone[0])
         chargeable = self.charge_targets(state, seat)
@@ -101,7 +101,7 @@ class Charge(Engagement):
         uid = data["unit"]
         charge = ReferenceCharge(unit=uid, seat=data["seat"], total=data["total"])
         state = replace(state, step=replace(ReferenceStep.of(state.step), charge=charge))
-        return state.with_unit(uid, kept_for_reroll(state.units[uid], data, "charge", {}))
+        return state.with_unit(uid, remember_roll(state.units[uid], data, "charge", {}))
 
     @evolves("ChargeResolved")
     def _charged(self, state: GameState, data: Data, entry: Data) -> GameState:

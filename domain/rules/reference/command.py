@@ -14,10 +14,10 @@ from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.reference.commands import UseStratagem
 from warlog.domain.rules.reference.common import (
     STRATAGEMS,
-    bodyguard_of,
-    control_of,
-    kept_for_reroll,
+    attached_to,
     members_of,
+    objective_control,
+    remember_roll,
     turn_of,
 )
 from warlog.domain.rules.reference.effects import DURATIONS, Persisting, duration_of
@@ -49,7 +49,7 @@ class CommandPhase(Persisting):
             t.emit("CommandPointGained", {"seat": seat, "cp": t.typed.cp[seat] + 1}, "RS.CMD.1")
         for uid, _ in list(seat_units(t.typed, active)):  # RS.CMD.2, CORE.OFF.1: reserves test too
             units = t.typed.units  # as the tests before this one left them
-            if not alive(units[uid]) or bodyguard_of(units, uid):
+            if not alive(units[uid]) or attached_to(units, uid):
                 continue  # a leader tests with its bodyguard, as one unit
             band = army.strength_of(units, uid)
             shocked = any("battle_shocked" in units[m].statuses for m in members_of(units, uid))
@@ -159,7 +159,7 @@ class CommandPhase(Persisting):
             for uid in near:
                 if uid not in state.units:
                     raise Refused(f"no unit {uid!r} in this game", rule="EXT.OBJ.1")
-        control = control_of(state, claims)
+        control = objective_control(state, claims)
         held = [marker for marker, result in control.items() if result["controlled_by"] == seat]
         t.emit("ObjectivesControlled", {"seat": seat, "objectives": control, "attested_by": seat}, "EXT.OBJ.1")
         scored = min(VP_TURN_CAP, VP_PER_OBJECTIVE * len(held))
@@ -198,7 +198,7 @@ class CommandPhase(Persisting):
     def _shock_tested(self, state: GameState, data: Data, entry: Data) -> GameState:
         uid = data["unit"]
         context = {"ld": data["ld"], "strength": data["strength"]}
-        return state.with_unit(uid, kept_for_reroll(state.units[uid], data, "battle_shock", context))
+        return state.with_unit(uid, remember_roll(state.units[uid], data, "battle_shock", context))
 
     @evolves("VictoryPointsScored")
     def _scored(self, state: GameState, data: Data, entry: Data) -> GameState:

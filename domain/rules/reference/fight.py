@@ -16,11 +16,11 @@ from warlog.domain.rules.basics import Data, evolves, held_by
 from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.reference.commands import Consolidate, EndFight, PileIn, ReferenceSelect
 from warlog.domain.rules.reference.common import (
-    bodyguard_of,
-    enemies,
-    is_engaged,
-    is_on_battlefield,
-    named_alone,
+    attached_to,
+    engaged,
+    foes,
+    not_a_unit_alone,
+    on_battlefield,
     turn_of,
 )
 from warlog.domain.rules.reference.engagement import Engagement
@@ -58,7 +58,7 @@ class Fight(Shooting, Engagement):
     def begin_fight(self, t: Table, step: Step) -> None:
         units = t.typed.units
         eligible = sorted(uid for uid, unit in units.items()
-                          if is_on_battlefield(unit) and (is_engaged(unit) or turn_of(unit).charged))
+                          if on_battlefield(unit) and (engaged(unit) or turn_of(unit).charged))
         t.emit("FightEligible", {"units": eligible, "reason": "engaged, or made a charge move this turn"},
                "RS.FGT.1")
 
@@ -93,8 +93,8 @@ class Fight(Shooting, Engagement):
     def unfought(self, state: GameState) -> list[str]:
         fight = _under_way(state)
         units = state.units
-        return [uid for uid in fight.eligible if is_on_battlefield(units[uid]) and uid not in fight.fought
-                and not bodyguard_of(units, uid)]  # a leader fights with its bodyguard, as one unit
+        return [uid for uid in fight.eligible if on_battlefield(units[uid]) and uid not in fight.fought
+                and not attached_to(units, uid)]  # a leader fights with its bodyguard, as one unit
 
     def next_fighter(self, state: GameState, step: Step) -> str | None:
         """RS.FGT.2 convention: the players alternate selecting, the non-active player first."""
@@ -159,7 +159,7 @@ class Fight(Shooting, Engagement):
             chosen = [uid for uid in self.fighters(typed) if units[uid].owner == seat]
             offered = []
             at_start = _under_way(typed).engaged_at_start
-            normal = [uid for uid in chosen if is_engaged(units[uid]) and uid in at_start]
+            normal = [uid for uid in chosen if engaged(units[uid]) and uid in at_start]
             overrun = [uid for uid in chosen if uid not in normal]
             if normal:
                 offered.append(act.action("select", "RS.FGT.2", "select a unit to fight (Normal fight)", ["unit"],
@@ -177,13 +177,13 @@ class Fight(Shooting, Engagement):
     def consolidate_actions(self, state: GameState, left: list[str]) -> list[Action]:
         units, offered = state.units, []
         distance = act.number(0, CONSOLIDATE, "inches moved")
-        ongoing = [uid for uid in left if is_engaged(units[uid])]
+        ongoing = [uid for uid in left if engaged(units[uid])]
         if ongoing:
             offered.append(act.action("consolidate", "RS.FGT.4", "consolidate (Ongoing): up to 3\", staying engaged",
                                       ["unit", "mode", "distance"], unit=act.one_of(ongoing),
                                       mode=act.const("ongoing"), distance=distance))
         for uid in left:
-            near = [f for f, _ in enemies(state, units[uid].owner)]
+            near = [f for f, _ in foes(state, units[uid].owner)]
             if near:
                 offered.append(act.action("consolidate", "RS.FGT.4", f"consolidate {uid} (Engaging): end engaged "
                                           "with the enemy units named, within 3\"", ["unit", "mode", "targets"],
@@ -222,7 +222,7 @@ class Fight(Shooting, Engagement):
         state = t.typed
         if command.unit not in self.fighters(state):
             raise Refused("units with Fights First fight first; each eligible unit fights once", rule="RS.FGT.2")
-        normal = is_engaged(unit) and command.unit in _under_way(state).engaged_at_start
+        normal = engaged(unit) and command.unit in _under_way(state).engaged_at_start
         fight = command.fight or ("normal" if normal else "overrun")
         if fight != ("normal" if normal else "overrun"):
             raise Refused("a Normal fight is for a unit engaged since the phase began; otherwise it is an Overrun",
@@ -254,7 +254,7 @@ class Fight(Shooting, Engagement):
         data: dict[str, Any] = {"unit": uid, "mode": command.mode}
         if command.mode != "none":
             data["distance"] = inches(command.distance if command.distance is not None else 0, "distance", CONSOLIDATE)
-        if command.mode == "ongoing" and not is_engaged(state.units[uid]):
+        if command.mode == "ongoing" and not engaged(state.units[uid]):
             raise Refused("an Ongoing consolidation is for an engaged unit", rule="RS.FGT.4")
         if command.mode == "engaging":
             data["targets"] = self._engaging(state, seat, command.targets)
@@ -274,10 +274,10 @@ class Fight(Shooting, Engagement):
     @staticmethod
     def _engaging(state: GameState, seat: str, targets: tuple[str, ...]) -> list[str]:
         """An Engaging consolidation's targets: enemy units on the battlefield, each named as its unit."""
-        alone = named_alone(state.units, targets or [])
+        alone = not_a_unit_alone(state.units, targets or [])
         if alone:
             raise Refused(alone[1], rule=alone[0])
-        near = [f for f, _ in enemies(state, seat)]
+        near = [f for f, _ in foes(state, seat)]
         if not targets or any(target not in near for target in targets):
             raise Refused("an Engaging consolidation names enemy units on the battlefield within 3\"",
                           rule="RS.FGT.4")
@@ -292,7 +292,7 @@ class Fight(Shooting, Engagement):
         if step.fight is None:
             fight = ReferenceFight(stage="pile_in", eligible=tuple(units), piled=(), fought=(), consolidated=(),
                                    current=None, last=None,
-                                   engaged_at_start=tuple(u for u in units if is_engaged(state.units[u])))
+                                   engaged_at_start=tuple(u for u in units if engaged(state.units[u])))
         else:
             fight = replace(step.fight, eligible=(*step.fight.eligible,
                                                   *[u for u in units if u not in step.fight.eligible]))

@@ -12,11 +12,11 @@ from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import ReferenceSelect
 from warlog.domain.rules.reference.common import (
-    every_monster_or_vehicle,
-    is_engaged,
-    is_on_battlefield,
-    kept_for_reroll,
+    all_monster_or_vehicle,
+    engaged,
     members_of,
+    on_battlefield,
+    remember_roll,
     turn_of,
 )
 from warlog.domain.rules.reference.engagement import Engagement
@@ -47,7 +47,7 @@ class Movement(CommandPhase, Shooting, Engagement):
         if unit.in_reserves and state.battle_round < 2:
             return ("RS.RES.1", "strategic reserves arrive from the 2nd battle round")
         transport = state.units.get(unit.embarked_in or "")
-        if transport is not None and (not is_on_battlefield(transport) or transport.selected):
+        if transport is not None and (not on_battlefield(transport) or transport.selected):
             return ("CORE.OFF.1", "its transport is not on the battlefield or has moved: it stays embarked")
         return None
 
@@ -58,7 +58,7 @@ class Movement(CommandPhase, Shooting, Engagement):
         room = []
         for tid, transport in seat_units(state, seat):
             capacity = _capacity(transport)
-            if tid == uid or capacity is None or not is_on_battlefield(transport):
+            if tid == uid or capacity is None or not on_battlefield(transport):
                 continue
             aboard = sum(u.models_alive for u in units.values() if u.embarked_in == tid and alive(u))
             if aboard + need <= capacity and not _capacity(units[uid]):
@@ -68,7 +68,7 @@ class Movement(CommandPhase, Shooting, Engagement):
     def movement_actions(self, state: GameState, seat: str, ready: list[str]) -> list[Action]:
         units = state.units
         offered = []
-        free = [uid for uid in ready if is_on_battlefield(units[uid]) and not is_engaged(units[uid])]
+        free = [uid for uid in ready if on_battlefield(units[uid]) and not engaged(units[uid])]
         if free:
             offered.append(act.action("select", "RS.MOV.1", "move a unit: Normal, Advance or Remain Stationary",
                                       ["unit"], unit=act.one_of(free), move=act.one_of(FREE_MOVES)))
@@ -79,7 +79,7 @@ class Movement(CommandPhase, Shooting, Engagement):
                                               "within 3\" of it", ["unit", "embark"], unit=act.const(uid),
                                               move=act.one_of(("normal", "advance")), embark=act.one_of(room)))
         for shocked in (False, True):  # RS.MOV.4: a battle-shocked unit escapes desperately
-            locked = [uid for uid in ready if is_on_battlefield(units[uid]) and is_engaged(units[uid])
+            locked = [uid for uid in ready if on_battlefield(units[uid]) and engaged(units[uid])
                       and ("battle_shocked" in units[uid].statuses) == shocked]
             if locked:
                 offered.append(act.action(
@@ -123,7 +123,7 @@ class Movement(CommandPhase, Shooting, Engagement):
         if move == "fall_back":
             self._fall_back(t, seat, command, unit)
             return
-        if is_engaged(unit) and move in ("normal", "advance"):
+        if engaged(unit) and move in ("normal", "advance"):
             raise Refused("an engaged unit can only Fall Back or Remain Stationary", rule="RS.MOV.2")
         if command.embark is not None and (move == "remain_stationary" or
                                            command.embark not in self.room_in(state, seat, uid)):
@@ -138,7 +138,7 @@ class Movement(CommandPhase, Shooting, Engagement):
 
     def _fall_back(self, t: Table, seat: str, command: ReferenceSelect, unit: Unit) -> None:
         uid = command.unit
-        if not is_engaged(unit):
+        if not engaged(unit):
             raise Refused("only an engaged unit falls back", rule="RS.MOV.4")
         shocked = "battle_shocked" in unit.statuses
         escape = command.escape or ("desperate" if shocked else "ordered")
@@ -164,7 +164,7 @@ class Movement(CommandPhase, Shooting, Engagement):
     def hazards(self, t: Table, request: dict[str, Any], faces: list[int]) -> None:
         """RS.MOV.4: 1 mortal wound per 1-2 (3 when every model is MONSTER or VEHICLE), then a battle-shock roll."""
         uid = request["unit"]
-        per_failure = 3 if every_monster_or_vehicle(t.typed.units, uid) else 1
+        per_failure = 3 if all_monster_or_vehicle(t.typed.units, uid) else 1
         failures = sum(1 for f in faces if f <= 2)
         t.emit("HazardsRolled", {"unit": uid, "failures": failures, "mortal_wounds": failures * per_failure},
                "RS.MOV.4")
@@ -186,7 +186,7 @@ class Movement(CommandPhase, Shooting, Engagement):
     @evolves("AdvanceRolled")
     def _advance_rolled(self, state: GameState, data: Data, entry: Data) -> GameState:
         uid = data["unit"]
-        unit = kept_for_reroll(state.units[uid], data, "advance", {"M": data["max_move"] - data["total"]})
+        unit = remember_roll(state.units[uid], data, "advance", {"M": data["max_move"] - data["total"]})
         return state.with_unit(uid, replace(unit, turn=replace(turn_of(unit), max_move=data["max_move"])))
 
     @evolves("ReserveArrived")

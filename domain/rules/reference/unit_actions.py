@@ -22,7 +22,7 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.commands import StartAction
-from warlog.domain.rules.reference.common import bodyguard_of, is_engaged, is_on_battlefield, members_of, turn_of
+from warlog.domain.rules.reference.common import attached_to, engaged, members_of, on_battlefield, turn_of
 from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, ReferenceStep
@@ -49,10 +49,10 @@ class UnitActions(Igougo):
         turn = turn_of(unit)
         if state.phase != "shooting" or unit.owner != state.active_seat:
             return ("RS.SHO.1", "an action is started in its own seat's Shooting phase, instead of shooting")
-        if not is_on_battlefield(unit):
+        if not on_battlefield(unit):
             return ("CORE.OFF.1", "the unit is not on the battlefield")
-        if bodyguard_of(units, uid):
-            return ("CORE.STR.1", f"it is attached to {bodyguard_of(units, uid)}: that unit starts it, as one")
+        if attached_to(units, uid):
+            return ("CORE.STR.1", f"it is attached to {attached_to(units, uid)}: that unit starts it, as one")
         if any("battle_shocked" in units[m].statuses for m in members_of(units, uid)):
             return ("RS.CMD.3", "a battle-shocked unit cannot start actions")
         if turn.advanced:
@@ -61,7 +61,7 @@ class UnitActions(Igougo):
             return ("RS.MOV.4", "a unit that Fell Back cannot start an action this turn")
         if unit.selected:
             return ("RS.SHO.1", "the unit was already selected this Shooting phase")
-        if is_engaged(unit):
+        if engaged(unit):
             return ("RS.SHO.1", "an engaged unit cannot start an action")
         return None
 
@@ -101,9 +101,9 @@ class UnitActions(Igougo):
             why = None
             if not alive(unit):
                 why = "the unit was destroyed"
-            elif not is_on_battlefield(unit):
+            elif not on_battlefield(unit):
                 why = "the unit left the battlefield"
-            elif is_engaged(unit):
+            elif engaged(unit):
                 why = "the unit is engaged"
             elif any("battle_shocked" in units[m].statuses for m in members_of(units, uid)):
                 why = "the unit is battle-shocked (RS.CMD.3)"

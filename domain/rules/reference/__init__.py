@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.charge import Charge
 from warlog.domain.rules.reference.choices import AttackChoices
 from warlog.domain.rules.reference.commands import COMMANDS as OWN_COMMANDS
@@ -283,7 +285,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
                                        "starting_strength": units[command.unit].starting_strength}, "CORE.STR.2")
 
     @evolves("ModelsRevived")
-    def _revived(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _revived(self, state: GameState, data: own.ModelsRevived, entry: Data) -> GameState:
         uid = data["unit"]
         unit = state.units[uid]
         unit = replace(unit, models_alive=unit.models_alive + data["models"], lines=None)
@@ -298,12 +300,12 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
     # -- appliers ------------------------------------------------------------------------
 
     @evolves("OrderChosen")
-    def _order(self, state: GameState, data: Data, entry: Data) -> GameState:
-        state = Ruleset._order(self, state, data, entry)
+    def _order(self, state: GameState, data: ev.OrderChosen, entry: Data) -> GameState:
+        state = Ruleset._order(self, state, dict(data), entry)
         return replace(state, turn_order=(data["first"], other(data["first"])))
 
     @evolves("UnitSelected")
-    def _selected(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _selected(self, state: GameState, data: ev.UnitSelected, entry: Data) -> GameState:
         together = members_of(state.units, data["unit"])  # an attached unit is selected as one (CORE.STR.1)
         for uid in together:
             unit = state.units[uid]
@@ -318,7 +320,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         return replace(state, step=step)
 
 
-def _selected_turn(turn: ReferenceTurn, data: Data) -> ReferenceTurn:
+def _selected_turn(turn: ReferenceTurn, data: ev.UnitSelected) -> ReferenceTurn:
     """`UnitSelected`: the move it makes, the shooting it was selected for, its charge or its fight."""
     move, phase = data.get("move"), data.get("phase")
     if move:

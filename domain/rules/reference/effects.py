@@ -22,10 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves
 from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.ruleset import Ruleset, Step, alive, handles
 from warlog.domain.rulings import Malformed
 from warlog.domain.state import Effect, GameState
@@ -104,18 +106,18 @@ class Persisting(Igougo):
     # -- appliers ------------------------------------------------------------------------
 
     @evolves("EffectStarted")
-    def _effect_started(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _effect_started(self, state: GameState, data: own.EffectStarted, entry: Data) -> GameState:
         uid = data["unit"]
         unit = state.units[uid]
-        effect = Effect(effect=data["effect"], status=data["status"], by=data["by"], until=data["until"],
-                        stated=data["stated"], seq=entry["seq"], battle_round=data["battle_round"],
-                        phase=data["phase"])
+        effect = Effect.from_json({"effect": data["effect"], "status": data["status"], "by": data["by"],
+                                   "until": data["until"], "stated": data["stated"], "seq": entry["seq"],
+                                   "battle_round": data["battle_round"], "phase": data["phase"]})
         return state.with_unit(uid, replace(unit, effects=(*(unit.effects or ()), effect)))
 
     @evolves("StatusLost")
-    def _status_lost(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _status_lost(self, state: GameState, data: ev.StatusLost, entry: Data) -> GameState:
         """A status lost before its effect's end takes the effect with it."""
-        state = Ruleset._lost(self, state, data, entry)
+        state = Ruleset._lost(self, state, dict(data), entry)
         uid = data["unit"]
         unit = state.units[uid]
         if not unit.effects:
@@ -123,7 +125,7 @@ class Persisting(Igougo):
         return state.with_unit(uid, replace(unit, effects=tuple(e for e in unit.effects if e.status != data["status"])))
 
     @evolves("EffectEnded")
-    def _effect_ended(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _effect_ended(self, state: GameState, data: own.EffectEnded, entry: Data) -> GameState:
         uid = data["unit"]
         unit = state.units[uid]
         kept = tuple(e for e in unit.effects or () if e.seq != data["started_seq"])

@@ -8,8 +8,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import commands as cmd
+from warlog.domain import events as ev
 from warlog.domain.rules.basics import Data, evolves
 from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.common import members_of
 from warlog.domain.rules.ruleset import Ruleset, alive, handles
 from warlog.domain.rulings import Refused
@@ -57,8 +59,8 @@ class Engagement(Igougo):
     # -- appliers ------------------------------------------------------------------------
 
     @evolves("GameStarted")
-    def _started(self, state: GameState, data: Data, entry: Data) -> GameState:
-        state = Ruleset._started(self, state, data, entry)
+    def _started(self, state: GameState, data: ev.GameStarted, entry: Data) -> GameState:
+        state = Ruleset._started(self, state, dict(data), entry)
         near = {uid: list(unit.engaged_with) for uid, unit in state.units.items()}
         for uid in near:  # the army names whom it starts engaged with; both sides know
             for foe in near[uid]:
@@ -68,7 +70,7 @@ class Engagement(Igougo):
                                             for uid, unit in state.units.items()}))
 
     @evolves("UnitsEngaged")
-    def _engaged(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _engaged(self, state: GameState, data: own.UnitsEngaged, entry: Data) -> GameState:
         near: dict[str, list[str]] = {}
         for uid in data["units"]:
             for foe in data["with"]:
@@ -82,7 +84,7 @@ class Engagement(Igougo):
         return state
 
     @evolves("EngagementEnded")
-    def _disengaged(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _disengaged(self, state: GameState, data: own.EngagementEnded, entry: Data) -> GameState:
         uid = data["unit"]
         state = state.with_unit(uid, replace(state.units[uid], engaged_with=()))
         for foe in data["with"]:

@@ -14,6 +14,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, held_by
 from warlog.domain.rules.flow import Seen
+from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import Consolidate, EndFight, PileIn, ReferenceSelect
 from warlog.domain.rules.reference.common import (
     attached_to,
@@ -286,7 +287,7 @@ class Fight(Shooting, Engagement):
     # -- appliers ------------------------------------------------------------------------
 
     @evolves("FightEligible")
-    def _fight_eligible(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _fight_eligible(self, state: GameState, data: own.FightEligible, entry: Data) -> GameState:
         step = ReferenceStep.of(state.step)
         units: list[str] = data["units"]
         if step.fight is None:
@@ -303,7 +304,7 @@ class Fight(Shooting, Engagement):
     _consolidated = adds_unit("Consolidated", "fight", "consolidated")
 
     @evolves("FightStageEnded")
-    def _stage_ended(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _stage_ended(self, state: GameState, data: own.FightStageEnded, entry: Data) -> GameState:
         step = ReferenceStep.of(state.step)
         fight = replace(_under_way(state), stage=data["next"])
         if data["next"] == "fight":

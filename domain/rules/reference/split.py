@@ -22,6 +22,7 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import Split
 from warlog.domain.rules.ruleset import handles
 from warlog.domain.rulings import Refused
@@ -93,7 +94,7 @@ class Splitting(Igougo):
                "CORE.SPL.1")
 
     @evolves("UnitSplit")
-    def _split(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _split(self, state: GameState, data: own.UnitSplit, entry: Data) -> GameState:
         uid, new = data["unit"], data["new_unit"]
         unit = state.units[uid]
         models = tuple(replace(line, count=n) for line, n in zip(unit.models, data["moved"]) if n)

@@ -67,7 +67,8 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         return ([FIRST_TURN] if typed.battle_round == 1 else []) + turns
 
     def settle(self, t: Table, step: Step) -> None:
-        t.emit("RollOffNeeded", {"sub_phase": None, "choice": True, "for": "the first turn"}, "CORE.DICE.3")
+        needed: ev.RollOffNeeded = {"sub_phase": None, "choice": True, "for": "the first turn"}
+        t.emit("RollOffNeeded", needed, "CORE.DICE.3")
 
     def step_over(self, state: Seen, step: Step) -> bool:
         if step.kind == "order":
@@ -274,15 +275,17 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             raise Refused(f"{command.unit} has {room} destroyed model(s) to return; it never grows past its starting "
                           "strength", rule="CORE.REV.1")
         before = army.strength_of(t.typed.units, command.unit)
-        t.emit("ModelsRevived", {"unit": command.unit, "models": command.models, "reason": command.reason,
-                                 "attested": "set up in coherency with models that began the phase on the battlefield",
-                                 "attested_by": seat}, "CORE.REV.1")
+        t.emit("ModelsRevived", own.ModelsRevived(
+            unit=command.unit, models=command.models, reason=command.reason,
+            attested="set up in coherency with models that began the phase on the battlefield", attested_by=seat),
+            "CORE.REV.1")
         units = t.typed.units
         after = army.strength_of(units, command.unit)
         if after != before:
-            t.emit("StrengthChanged", {"unit": command.unit, "from": before, "to": after,
-                                       "models_alive": units[command.unit].models_alive,
-                                       "starting_strength": units[command.unit].starting_strength}, "CORE.STR.2")
+            changed: ev.StrengthChanged = {"unit": command.unit, "from": before, "to": after,
+                                           "models_alive": units[command.unit].models_alive,
+                                           "starting_strength": units[command.unit].starting_strength}
+            t.emit("StrengthChanged", changed, "CORE.STR.2")
 
     @evolves("ModelsRevived")
     def _revived(self, state: GameState, data: own.ModelsRevived, entry: Data) -> GameState:

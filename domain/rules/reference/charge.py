@@ -51,14 +51,14 @@ class Charge(Engagement):
             distance=act.number(0, MAX_CHARGE, f"inches to the farthest target; beyond {most}\" the charge fails"))]
 
     def select_charge(self, t: Table, seat: str, command: ReferenceSelect, unit: Unit) -> None:
-        t.emit("UnitSelected", {"unit": command.unit, "seat": seat, "phase": "charge"}, "RS.CHG.1")
+        t.emit("UnitSelected", ev.UnitSelected(unit=command.unit, seat=seat, phase="charge"), "RS.CHG.1")
         self.request_roll(t, seat, "charge", "2D6", "RS.CHG.2", command.unit)
 
     def charge_rolled(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         context = request["context"]
-        t.emit("ChargeRolled", {"unit": request["unit"], "seat": request["seat"], "total": roll["total"],
-                                "rerolled": bool(context.get("rerolled")), "rerollable": not context.get("rerolled")},
-               "RS.CHG.2")
+        t.emit("ChargeRolled", ev.ChargeRolled(unit=request["unit"], seat=request["seat"], total=roll["total"],
+                                               rerolled=bool(context.get("rerolled")),
+                                               rerollable=not context.get("rerolled")), "RS.CHG.2")
 
     def charge_lost(self, t: Table) -> bool:
         """A unit destroyed between its charge roll and its targets makes no charge (RS.CHG.2)."""
@@ -66,8 +66,8 @@ class Charge(Engagement):
         charge = self.pending_charge(state)
         if charge is None or alive(state.units[charge.unit]):
             return False
-        t.emit("ChargeResolved", {"unit": charge.unit, "targets": [], "total": charge.total, "distance": None,
-                                  "success": False, "reason": "the charging unit was destroyed"}, "RS.CHG.2")
+        t.emit("ChargeResolved", ev.ChargeResolved(unit=charge.unit, targets=[], total=charge.total, distance=None,
+                                                   success=False, reason="the charging unit was destroyed"), "RS.CHG.2")
         return True
 
     @handles("charge_move")
@@ -90,11 +90,11 @@ class Charge(Engagement):
                 raise Refused(f"{target} is not an enemy unit on the battlefield", rule="CORE.OFF.1")
         distance = inches(command.distance, "distance", MAX_CHARGE)
         success = Decimal(distance) <= charge.total  # RS.CHG.2: it must reach every target
-        t.emit("ChargeResolved", {"unit": command.unit, "targets": targets, "total": charge.total,
-                                  "distance": distance, "success": success}, "RS.CHG.2")
+        t.emit("ChargeResolved", ev.ChargeResolved(unit=command.unit, targets=targets, total=charge.total,
+                                                   distance=distance, success=success), "RS.CHG.2")
         if success:  # RS.CHG.3: engaged with every target, and Fights First until the end of the turn
             self.engage(t, members_of(t.typed.units, command.unit), targets, "RS.CHG.3", f"charge by {command.unit}")
-            t.emit("FightsFirstGained", {"unit": command.unit, "until": "end of turn"}, "RS.CHG.3")
+            t.emit("FightsFirstGained", own.FightsFirstGained(unit=command.unit, until="end of turn"), "RS.CHG.3")
 
     # -- appliers ------------------------------------------------------------------------
 

@@ -44,10 +44,10 @@ class CommandPhase(Persisting):
         state, active = t.typed, self.turn_seat(step)
         expired = sorted(uid for uid, unit in state.units.items() if turn_of(unit) != ReferenceTurn())
         # CORE.PER.2: what lasted "until the end of the turn" (Advanced, Fell Back, Fights First, charged) ends
-        t.emit("TurnStarted", {"seat": active, "battle_round": state.battle_round, "expired": expired},
+        t.emit("TurnStarted", own.TurnStarted(seat=active, battle_round=state.battle_round, expired=expired),
                "CORE.PER.2")
         for seat in SEATS:  # RS.CMD.1: both players gain 1 CP
-            t.emit("CommandPointGained", {"seat": seat, "cp": t.typed.cp[seat] + 1}, "RS.CMD.1")
+            t.emit("CommandPointGained", own.CommandPointGained(seat=seat, cp=t.typed.cp[seat] + 1), "RS.CMD.1")
         for uid, _ in list(seat_units(t.typed, active)):  # RS.CMD.2, CORE.OFF.1: reserves test too
             units = t.typed.units  # as the tests before this one left them
             if not alive(units[uid]) or attached_to(units, uid):
@@ -66,10 +66,10 @@ class CommandPhase(Persisting):
     def battle_shock_tested(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         uid, context = request["unit"], request["context"]
         passed = roll["total"] >= context["ld"]
-        t.emit("BattleShockTested", {"unit": uid, "total": roll["total"], "ld": context["ld"], "passed": passed,
-                                     "strength": context["strength"], "rerolled": bool(context.get("rerolled")),
-                                     "rerollable": not context.get("rerolled"),
-                                     "rules": ["RS.CMD.2", "CORE.LD.1"]}, "RS.CMD.2")
+        t.emit("BattleShockTested", own.BattleShockTested(
+            unit=uid, total=roll["total"], ld=context["ld"], passed=passed, strength=context["strength"],
+            rerolled=bool(context.get("rerolled")), rerollable=not context.get("rerolled"),
+            rules=["RS.CMD.2", "CORE.LD.1"]), "RS.CMD.2")
         for member in members_of(t.typed.units, uid):
             self.change_status(t, member, "battle_shocked", not passed, "RS.CMD.2",
                                reason="failed a battle-shock test" if not passed else "passed a battle-shock test")
@@ -133,8 +133,9 @@ class CommandPhase(Persisting):
         until = duration_of(command.duration)
         if command.name == "Command Re-roll" and until is not None:
             raise Malformed("Command Re-roll gives no lasting effect: send no duration", field="duration")
-        t.emit("StratagemUsed", {"seat": seat, "name": command.name, "unit": command.unit, "cp": cost,
-                                 "cp_left": state.cp[seat] - cost, "rules": ["EXT.CP.1", "CORE.OWN.1"]}, "EXT.CP.1")
+        t.emit("StratagemUsed", own.StratagemUsed(seat=seat, name=command.name, unit=command.unit, cp=cost,
+                                                  cp_left=state.cp[seat] - cost, rules=["EXT.CP.1", "CORE.OWN.1"]),
+               "EXT.CP.1")
         if command.name != "Command Re-roll":  # its effect on the unit, for its duration (CORE.PER.1/2)
             self.start_effect(t, command.unit, command.name, seat, until)
         elif reroll is not None:  # CORE.DICE.2: the whole roll again, never a second time
@@ -162,10 +163,11 @@ class CommandPhase(Persisting):
                     raise Refused(f"no unit {uid!r} in this game", rule="EXT.OBJ.1")
         control = objective_control(state, claims)
         held = [marker for marker, result in control.items() if result["controlled_by"] == seat]
-        t.emit("ObjectivesControlled", {"seat": seat, "objectives": control, "attested_by": seat}, "EXT.OBJ.1")
+        t.emit("ObjectivesControlled", own.ObjectivesControlled(seat=seat, objectives=control, attested_by=seat),
+               "EXT.OBJ.1")
         scored = min(VP_TURN_CAP, VP_PER_OBJECTIVE * len(held))
-        t.emit("VictoryPointsScored", {"seat": seat, "objectives": held, "vp": scored,
-                                       "total": (t.typed.vp or NO_VP)[seat] + scored}, "EXT.VP.1")
+        t.emit("VictoryPointsScored", own.VictoryPointsScored(seat=seat, objectives=held, vp=scored,
+                                                              total=(t.typed.vp or NO_VP)[seat] + scored), "EXT.VP.1")
 
     def winner(self, state: Seen) -> str | None:
         """EXT.VP.1: more VP after the last battle round wins; equal VP is a draw."""

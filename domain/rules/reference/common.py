@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.ruleset import alive
 from warlog.domain.state import GameState, ReferenceTurn, Reroll, Unit, freeze
 
@@ -76,19 +77,19 @@ def all_monster_or_vehicle(units: Mapping[str, Unit], uid: str) -> bool:
     return all(is_monster_or_vehicle(units[m]) for m in members_of(units, uid))
 
 
-def objective_control(state: GameState, claims: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+def objective_control(state: GameState, claims: Mapping[str, Sequence[str]]) -> dict[str, own.Control]:
     """EXT.OBJ.1: each marker goes to the seat whose models within range (attested) sum the higher OC;
     battle-shocked models count OC 0."""
     units = state.units
-    result = {}
+    result: dict[str, own.Control] = {}
     for marker, near in claims.items():
         oc = {"A": 0, "B": 0}
         for uid in near:
             unit = units[uid]
             if on_battlefield(unit) and "battle_shocked" not in unit.statuses:
                 oc[unit.owner] += unit.models_alive * (unit.models[0].OC or 0)
-        result[marker] = {"oc": oc, "units": list(near),
-                          "controlled_by": None if oc["A"] == oc["B"] else max(oc, key=oc.__getitem__)}
+        result[marker] = own.Control(oc=oc, units=list(near),
+                                     controlled_by=None if oc["A"] == oc["B"] else max(oc, key=oc.__getitem__))
     return result
 
 

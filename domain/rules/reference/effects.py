@@ -53,7 +53,8 @@ class Persisting(Igougo):
 
     def start_effect(self, t: Table, uid: str, name: str, seat: str, until: str | None, status: str | None = None,
                      **extra: Any) -> None:
-        state = t.typed
+        state = t.typed  # JSON: its payload type (events.EffectStarted) has no null active seat, which an effect
+        # recorded in the roll-off for the first turn logs (no seat's turn has begun), and takes no other `extra`
         t.emit("EffectStarted", {"unit": uid, "effect": name, "status": status, "by": seat,
                                  "until": until or "end_of_phase", "stated": until is not None,
                                  "battle_round": state.battle_round, "phase": state.phase,
@@ -74,8 +75,8 @@ class Persisting(Igougo):
                     self.end_effect(t, uid, effect, DURATIONS[until].replace("until ", "", 1) + " has come")
 
     def end_effect(self, t: Table, uid: str, effect: Effect, reason: str) -> None:
-        t.emit("EffectEnded", {"unit": uid, "effect": effect.effect, "until": effect.until,
-                               "started_seq": effect.seq, "reason": reason},
+        t.emit("EffectEnded", own.EffectEnded(unit=uid, effect=effect.effect, until=effect.until,
+                                              started_seq=effect.seq, reason=reason),
                "CORE.PER.1" if effect.stated else "CORE.PER.2")
         status, unit = effect.status, t.typed.units[uid]
         if status and status in unit.statuses and alive(unit):

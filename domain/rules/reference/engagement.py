@@ -35,14 +35,16 @@ class Engagement(Igougo):
 
     def engage(self, t: Table, units: list[str], targets: list[str], rule: str, reason: str) -> None:
         everyone = [u for target in targets for u in members_of(t.typed.units, target)]
-        t.emit("UnitsEngaged", {"units": units, "with": everyone, "reason": reason}, rule)
+        engaging: own.UnitsEngaged = {"units": units, "with": everyone, "reason": reason}
+        t.emit("UnitsEngaged", engaging, rule)
         for uid in units + everyone:
             self.change_status(t, uid, "engaged", True, rule, reason=reason)
 
     def disengage(self, t: Table, uid: str, rule: str, reason: str) -> None:
         """The unit is no longer engaged; an enemy left with nobody engaged with it is unengaged too."""
         foes = list(t.typed.units[uid].engaged_with)
-        t.emit("EngagementEnded", {"unit": uid, "with": foes, "reason": reason}, rule)
+        ended: own.EngagementEnded = {"unit": uid, "with": foes, "reason": reason}
+        t.emit("EngagementEnded", ended, rule)
         for other_uid in [uid, *foes]:
             unit = t.typed.units[other_uid]
             if not unit.engaged_with and alive(unit):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, held_by
@@ -60,7 +61,7 @@ class Fight(Shooting, Engagement):
         units = t.typed.units
         eligible = sorted(uid for uid, unit in units.items()
                           if on_battlefield(unit) and (engaged(unit) or turn_of(unit).charged))
-        t.emit("FightEligible", {"units": eligible, "reason": "engaged, or made a charge move this turn"},
+        t.emit("FightEligible", own.FightEligible(units=eligible, reason="engaged, or made a charge move this turn"),
                "RS.FGT.1")
 
     @staticmethod
@@ -135,7 +136,7 @@ class Fight(Shooting, Engagement):
         unfought = self.unfought(t.typed)
         following = {"pile_in": "fight", "fight": "consolidate",
                      "consolidate": "fight" if unfought else "done"}[fight.stage]
-        t.emit("FightStageEnded", {"stage": fight.stage, "next": following},
+        t.emit("FightStageEnded", own.FightStageEnded(stage=fight.stage, next=following),
                {"pile_in": "RS.FGT.1", "fight": "RS.FGT.3", "consolidate": "RS.FGT.4"}[fight.stage])
         return True
 
@@ -216,7 +217,7 @@ class Fight(Shooting, Engagement):
         self._on_stage(self.seen(t), seat, "pile_in", "RS.FGT.1")
         if command.unit not in self.still_to(t.typed, seat, "piled"):
             raise Refused(f"{command.unit} is not one of your units still to pile in", rule="RS.FGT.1")
-        t.emit("PiledIn", {"unit": command.unit, "distance": inches(command.distance, "distance", PILE_IN)},
+        t.emit("PiledIn", own.PiledIn(unit=command.unit, distance=inches(command.distance, "distance", PILE_IN)),
                "RS.FGT.1")
 
     def select_fight(self, t: Table, seat: str, command: ReferenceSelect, unit: Unit) -> None:
@@ -228,7 +229,7 @@ class Fight(Shooting, Engagement):
         if fight != ("normal" if normal else "overrun"):
             raise Refused("a Normal fight is for a unit engaged since the phase began; otherwise it is an Overrun",
                           rule="RS.FGT.2")
-        data = {"unit": command.unit, "seat": seat, "phase": "fight", "fight": fight}
+        data = ev.UnitSelected(unit=command.unit, seat=seat, phase="fight", fight=fight)
         if fight == "overrun":
             data["pile_in"] = inches(command.pile_in if command.pile_in is not None else 0, "pile_in", PILE_IN)
         t.emit("UnitSelected", data, "RS.FGT.2")
@@ -241,7 +242,7 @@ class Fight(Shooting, Engagement):
             raise Refused("no unit of yours is fighting now", rule="RS.FGT.3")
         if fight.current != command.unit:
             raise Refused(f"{command.unit} is not the unit fighting now", rule="RS.FGT.3")
-        t.emit("UnitFought", {"unit": command.unit, "seat": seat}, "RS.FGT.3")
+        t.emit("UnitFought", own.UnitFought(unit=command.unit, seat=seat), "RS.FGT.3")
 
     @handles("consolidate")
     def consolidate(self, t: Table, seat: str, command: Consolidate) -> None:
@@ -252,6 +253,7 @@ class Fight(Shooting, Engagement):
             raise Refused(f"{uid} is not one of your units still to consolidate", rule="RS.FGT.4")
         if command.mode not in MODES:
             raise Refused(f"mode is one of {', '.join(MODES)}", rule="RS.FGT.4")
+        # JSON: its payload type (events.Consolidated) names no `objective`, which an Objective consolidation logs
         data: dict[str, Any] = {"unit": uid, "mode": command.mode}
         if command.mode != "none":
             data["distance"] = inches(command.distance if command.distance is not None else 0, "distance", CONSOLIDATE)
@@ -268,7 +270,8 @@ class Fight(Shooting, Engagement):
             fresh = [target for target in data["targets"] if target not in fight.eligible]
             self.engage(t, [uid], data["targets"], "RS.FGT.4", f"consolidation by {uid}")
             if fresh:  # RS.FGT.4: unfought enemy units it engages become eligible to fight
-                t.emit("FightEligible", {"units": fresh, "reason": f"engaged by {uid}'s consolidation"}, "RS.FGT.4")
+                t.emit("FightEligible", own.FightEligible(units=fresh, reason=f"engaged by {uid}'s consolidation"),
+                       "RS.FGT.4")
         elif command.mode == "objective":
             self.disengage(t, uid, "RS.FGT.4", "consolidated onto an objective")
 

@@ -111,13 +111,13 @@ class Movement(CommandPhase, Shooting, Engagement):
             if state.battle_round < 3:
                 facts.append("not in the opponent's deployment zone")
             self._moved(t, seat, uid, "ingress", attested=facts)
-            t.emit("ReserveArrived", {"unit": uid, "move": "ingress", "attested_by": seat}, "RS.RES.1")
+            t.emit("ReserveArrived", ev.ReserveArrived(unit=uid, move="ingress", attested_by=seat), "RS.RES.1")
             return
         if unit.embarked_in:
             if command.move != "disembark":
                 raise Refused(f"{uid} is embarked: it disembarks before it moves", rule="CORE.OFF.1")
             self._moved(t, seat, uid, "disembark")
-            t.emit("UnitDisembarked", {"unit": uid, "transport": unit.embarked_in}, "CORE.OFF.1")
+            t.emit("UnitDisembarked", ev.UnitDisembarked(unit=uid, transport=unit.embarked_in), "CORE.OFF.1")
             return
         move = command.move or ("normal" if command.act else "remain_stationary")
         if move not in FREE_MOVES + ENGAGED_MOVES:
@@ -135,7 +135,7 @@ class Movement(CommandPhase, Shooting, Engagement):
         if move == "advance":
             self.request_roll(t, seat, "advance", "D6", "RS.MOV.3", uid, M=unit.models[0].M or 0)
         if command.embark is not None:
-            t.emit("UnitEmbarked", {"unit": uid, "transport": command.embark, "attested": "within 3\" of it"},
+            t.emit("UnitEmbarked", own.UnitEmbarked(unit=uid, transport=command.embark, attested="within 3\" of it"),
                    "CORE.OFF.1")
 
     def _fall_back(self, t: Table, seat: str, command: ReferenceSelect, unit: Unit) -> None:
@@ -156,9 +156,14 @@ class Movement(CommandPhase, Shooting, Engagement):
             models = sum(units[m].models_alive for m in members_of(units, uid))
             self.request_roll(t, seat, "hazard", f"{models}D6", "RS.MOV.4", uid, shocked=shocked)
 
-    def _moved(self, t: Table, seat: str, uid: str, move: str, **extra: Any) -> None:
+    def _moved(self, t: Table, seat: str, uid: str, move: str, attested: list[str] | None = None,
+               escape: str | None = None) -> None:
         together = members_of(t.typed.units, uid)[1:]
-        data = {"unit": uid, "seat": seat, "phase": "movement", "move": move, **extra}
+        data = ev.UnitSelected(unit=uid, seat=seat, phase="movement", move=move)
+        if attested is not None:
+            data["attested"] = attested
+        if escape is not None:
+            data["escape"] = escape
         if together:
             data["with"] = together
         t.emit("UnitSelected", data, MOVE_RULE[move])
@@ -168,7 +173,7 @@ class Movement(CommandPhase, Shooting, Engagement):
         uid = request["unit"]
         per_failure = 3 if all_monster_or_vehicle(t.typed.units, uid) else 1
         failures = sum(1 for f in faces if f <= 2)
-        t.emit("HazardsRolled", {"unit": uid, "failures": failures, "mortal_wounds": failures * per_failure},
+        t.emit("HazardsRolled", own.HazardsRolled(unit=uid, failures=failures, mortal_wounds=failures * per_failure),
                "RS.MOV.4")
         if failures:
             self.damage(t, {"target": uid}, [failures * per_failure], mortal=True, rule="RS.MOV.4")
@@ -179,9 +184,10 @@ class Movement(CommandPhase, Shooting, Engagement):
 
     def advanced(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         context = request["context"]
-        t.emit("AdvanceRolled", {"unit": request["unit"], "total": roll["total"], "max_move": context["M"] + roll["total"],
-                                 "rerolled": bool(context.get("rerolled")), "rerollable": not context.get("rerolled")},
-               "RS.MOV.3")
+        t.emit("AdvanceRolled", own.AdvanceRolled(unit=request["unit"], total=roll["total"],
+                                                  max_move=context["M"] + roll["total"],
+                                                  rerolled=bool(context.get("rerolled")),
+                                                  rerollable=not context.get("rerolled")), "RS.MOV.3")
 
     # -- appliers ------------------------------------------------------------------------
 

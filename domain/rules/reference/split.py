@@ -88,9 +88,9 @@ class Splitting(Igougo):
         while new in state.units:
             n += 1
             new = f"{command.unit}-{n}"
-        t.emit("UnitSplit", {"unit": command.unit, "new_unit": new, "seat": seat, "moved": moving,
-                             "kept": [c - m for c, m in zip(counts, moving)], "models": sum(counts) - sum(moving),
-                             "new_models": sum(moving), "rules": ["CORE.SPL.1", "CORE.STR.1", "CORE.OTH.1"]},
+        t.emit("UnitSplit", own.UnitSplit(unit=command.unit, new_unit=new, seat=seat, moved=moving,
+                                          kept=[c - m for c, m in zip(counts, moving)], models=sum(counts) - sum(moving),
+                                          new_models=sum(moving), rules=["CORE.SPL.1", "CORE.STR.1", "CORE.OTH.1"]),
                "CORE.SPL.1")
 
     @evolves("UnitSplit")

@@ -88,8 +88,8 @@ class UnitActions(Igougo):
         why = self.cannot_start(state, command.unit)
         if why:
             raise Refused(why[1], rule=why[0])
-        t.emit("ActionStarted", {"unit": command.unit, "seat": seat, "action": command.action,
-                                 "completes": "end_of_turn", "rules": ACTION_RULES}, "RS.CMD.3")
+        t.emit("ActionStarted", own.ActionStarted(unit=command.unit, seat=seat, action=command.action,
+                                                  completes="end_of_turn", rules=ACTION_RULES), "RS.CMD.3")
 
     def complete_actions(self, t: Table, seat: str) -> None:
         """At the end of the turn: each action of this seat's units completes, or fails naming why."""
@@ -109,9 +109,10 @@ class UnitActions(Igougo):
             elif any("battle_shocked" in units[m].statuses for m in members_of(units, uid)):
                 why = "the unit is battle-shocked (RS.CMD.3)"
             if why:
-                t.emit("ActionFailed", {"unit": uid, "action": name, "reason": why}, "RS.CMD.3")
+                t.emit("ActionFailed", own.ActionFailed(unit=uid, action=name, reason=why), "RS.CMD.3")
             else:
-                t.emit("ActionCompleted", {"unit": uid, "action": name, "at": "the end of the turn"}, "RS.CMD.3")
+                t.emit("ActionCompleted", own.ActionCompleted(unit=uid, action=name, at="the end of the turn"),
+                       "RS.CMD.3")
 
     @evolves("ActionStarted")
     def _action_started(self, state: GameState, data: own.ActionStarted, entry: Data) -> GameState:

@@ -96,3 +96,33 @@ def test_the_select_names_every_field_a_rulesets_select_has_and_whose_each_is(ht
     assert select["properties"]["move"]["description"].startswith("`reference` only")
     assert "description" not in select["properties"]["unit"] and select["required"] == ["type", "unit"]
 
+
+
+def test_the_documents_event_kinds_describe_the_stored_logs_and_a_played_game(http):
+    """`Event` is one component a kind (discriminated by `type`, the kind's data typed): every event of the golden
+    stores, written by earlier code, and of a game played now is valid against it as the document says."""
+    from jsonschema import Draft202012Validator
+
+    from tests.support.client import GameClient
+    from tests.support.payloads import exported
+
+    doc = http.get("/openapi.json").json()
+    event = Draft202012Validator({"$ref": "#/components/schemas/Event", "components": doc["components"]})
+    assert set(doc["components"]["schemas"]["Event"]["discriminator"]["mapping"]) >= {"GameCreated", "AttackResolved"}
+    game = GameClient(http, "alternating", "server")
+    game.start([{"id": "scouts", "name": "Scouts", "keywords": ["INFANTRY"], "models": [
+        {"name": "Trooper", "count": 5, "M": 6, "T": 4, "Sv": 4, "W": 1, "Ld": 7, "OC": 1, "BS": 3, "WS": 3, "I": 4,
+         "A": 1}]}], [{"id": "boyz", "name": "Boyz", "keywords": ["INFANTRY"], "models": [
+        {"name": "Boy", "count": 10, "M": 6, "T": 4, "Sv": 6, "W": 1, "Ld": 7, "OC": 1, "BS": 5, "WS": 3, "I": 2,
+         "A": 2}]}])
+    played = game.events()
+    assert len(played) > 3
+    for entry in played:
+        errors = [e.message for e in event.iter_errors(entry)]
+        assert not errors, (entry["type"], errors[:3])
+    for folder in ("legacy", "pre-typed-core"):
+        for row in exported(folder):
+            data = event.evolve(schema={"$ref": f"#/components/schemas/{row['type']}Data",
+                                        "components": doc["components"]})
+            errors = [e.message for e in data.iter_errors(row["data"])]
+            assert not errors, (folder, row["type"], errors[:3])

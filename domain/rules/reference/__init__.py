@@ -8,8 +8,9 @@ now (`ineligible`), which is what `actions` offers and what `select` is judged b
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
@@ -25,6 +26,7 @@ from warlog.domain.rules.reference.choices import AttackChoices
 from warlog.domain.rules.reference.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.reference.commands import ReferenceSelect, Revive
 from warlog.domain.rules.reference.common import attached_to, engaged, members_of, on_battlefield, turn_of
+from warlog.domain.rules.reference.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.reference.fight import Fight
 from warlog.domain.rules.reference.movement import Movement
 from warlog.domain.rules.reference.shooting import shooting_types
@@ -55,6 +57,8 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
                "stratagems, battle-shock and objectives")
     anytime_commands = (*Igougo.anytime_commands, "revive")
     commands = OWN_COMMANDS  # its select, stratagems, attack choices, charge, fight, split, actions (commands.py)
+    typed_state = True  # its handlers, hooks and appliers read and make the GameState
+    event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS}
     roster = RosterReading(older_ap=False, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:10th|11th)\b",))
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))

@@ -18,7 +18,7 @@ Conventions where RULES.md is silent:
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
@@ -52,14 +52,14 @@ class Persisting(Igougo):
     durations = True
 
     def start_effect(self, t: Table, uid: str, name: str, seat: str, until: str | None, status: str | None = None,
-                     **extra: Any) -> None:
-        state = t.typed  # JSON: its payload type (events.EffectStarted) has no null active seat, which an effect
-        # recorded in the roll-off for the first turn logs (no seat's turn has begun), and takes no other `extra`
-        t.emit("EffectStarted", {"unit": uid, "effect": name, "status": status, "by": seat,
-                                 "until": until or "end_of_phase", "stated": until is not None,
-                                 "battle_round": state.battle_round, "phase": state.phase,
-                                 "active_seat": state.active_seat, **extra},
-               "CORE.PER.1" if until is not None else "CORE.PER.2")
+                     reason: str | None = None) -> None:
+        state = t.typed
+        data = own.EffectStarted(unit=uid, effect=name, status=status, by=seat, until=until or "end_of_phase",
+                                 stated=until is not None, battle_round=state.battle_round, phase=state.phase,
+                                 active_seat=state.active_seat)
+        if reason is not None:
+            data["reason"] = reason
+        t.emit("EffectStarted", data, "CORE.PER.1" if until is not None else "CORE.PER.2")
 
     def expire_effects(self, t: Table, step: Step) -> None:
         """End every effect whose boundary this step's start passes (CORE.PER.1/2)."""

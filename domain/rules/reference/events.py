@@ -136,6 +136,7 @@ class Consolidated(TypedDict):
     mode: str
     distance: NotRequired[str]
     targets: NotRequired[list[str]]
+    objective: NotRequired[str]
 
 
 class DamageAllocated(TypedDict):
@@ -164,8 +165,8 @@ class EffectStarted(TypedDict):
     until: str
     stated: bool
     battle_round: int
-    phase: str
-    active_seat: str
+    phase: str | None
+    active_seat: str | None  # null: recorded in the roll-off for the first turn, before any seat's turn
     reason: NotRequired[str]
 
 

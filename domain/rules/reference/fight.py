@@ -253,8 +253,7 @@ class Fight(Shooting, Engagement):
             raise Refused(f"{uid} is not one of your units still to consolidate", rule="RS.FGT.4")
         if command.mode not in MODES:
             raise Refused(f"mode is one of {', '.join(MODES)}", rule="RS.FGT.4")
-        # JSON: its payload type (events.Consolidated) names no `objective`, which an Objective consolidation logs
-        data: dict[str, Any] = {"unit": uid, "mode": command.mode}
+        data = own.Consolidated(unit=uid, mode=command.mode)
         if command.mode != "none":
             data["distance"] = inches(command.distance if command.distance is not None else 0, "distance", CONSOLIDATE)
         if command.mode == "ongoing" and not engaged(state.units[uid]):

@@ -27,7 +27,6 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState
-from warlog.domain.state.bridge import StateView, sync
 
 
 def records_dice(entry: dict[str, Any]) -> bool:
@@ -49,14 +48,10 @@ def logged(event: object) -> Logged:
 
 
 class Game(Aggregate):
-    """Rebuilt from its events; `state` is the ruleset's pure view of the table, a `GameState`, and `view` the
-    dict of it that the readers not yet on the typed state read (domain/state/bridge.py)."""
+    """Rebuilt from its events; `state` is the ruleset's pure view of the table, a `GameState`."""
 
     Snapshot = integrity.CheckedSnapshot  # a snapshot carries a digest of what it holds, checked on load
     state: GameState
-    # the bridge's view, in a slot: no part of the game's attributes (`vars`), which snapshots store and
-    # `Aggregate.__eq__` compares
-    __slots__ = ("_view",)
 
     @event("Created")
     def __init__(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
@@ -103,22 +98,8 @@ class Game(Aggregate):
         else:
             state: GameState | None = vars(self).get("state")
             ruleset = find_ruleset(data["ruleset"] if state is None else state.ruleset)
-            self.state = ruleset.apply(state, entry, lambda: self.view)
+            self.state = ruleset.apply(state, entry)
         self._book(entry, meta)
-
-    @property
-    def view(self) -> StateView:
-        """The bridge: the state as a dict (its `to_json()`), made once and then kept up to date in place."""
-        view: StateView | None = getattr(self, "_view", None)
-        if view is None:
-            view = self._view = StateView(self.state)
-        elif view.typed is not self.state:
-            sync(view, self.state)
-        return view
-
-    def seen_by(self, ruleset: Any) -> Any:
-        """The state as `ruleset` reads it: typed, or the bridge's dict view."""
-        return self.state if ruleset.typed_state else self.view
 
     def _book(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
         """Keep the request and action books that undo, redo and idempotency read."""
@@ -246,7 +227,7 @@ class Game(Aggregate):
     def validate(self, seat: str, command: Command) -> None:
         """422/404 checks that need the game (table dice shapes, unknown units)."""
         ruleset = find_ruleset(self.state.ruleset)
-        ruleset.validate(self.seen_by(ruleset), seat, command)
+        ruleset.validate(self.state, seat, command)
 
     def execute(self, seat: str, command: Command, at: str, key: str | None = None,
                 body: str = "", gate: bool = True) -> None:
@@ -266,23 +247,16 @@ class Game(Aggregate):
         their own rules. A refusal (raised) says what the rules say is wrong: the handler's own checks, run on
         a copy of the game that is then dropped (a refusal is rare, and some come only after a first event),
         or else that it is none of the actions open now."""
-        seen = self.seen_by(ruleset)
-        if command.type in ruleset.anytime(seen, seat):
+        state = self.state
+        if command.type in ruleset.anytime(state, seat):
             return
-        if actions.offered(ruleset.actions(seen, seat), sent(command)):
+        if actions.offered(ruleset.actions(state, seat), sent(command)):
             return
-        view = getattr(self, "_view", None)
-        if view is not None:  # the copy makes its own view, if its ruleset reads one
-            del self._view
-        try:
-            scratch = copy.deepcopy(self)
-        finally:
-            if view is not None:
-                self._view = view
+        scratch = copy.deepcopy(self)
         with Table(scratch, seat, "", None, "", kind="action") as table:
             ruleset.handle(table, seat, command)
         raise Refused(f"this {command.type} is none of the actions open to seat {seat} now: "
-                      "GET /state lists them with their schemas", rule=ruleset.awaited_rule(seen))
+                      "GET /state lists them with their schemas", rule=ruleset.awaited_rule(state))
 
     def _guard_play(self) -> None:
         if self.state.status == "ended":
@@ -350,12 +324,12 @@ class Game(Aggregate):
         if seat not in ("A", "B") or self.pending_undo is not None:
             return []
         ruleset = find_ruleset(self.state.ruleset)
-        return ruleset.actions(self.seen_by(ruleset), seat)
+        return ruleset.actions(self.state, seat)
 
     def records(self, seat: str, open_now: list[str]) -> list[Action]:
         """Forms for the record-only commands among `open_now` (this seat's `anytime`; see `Ruleset.records`)."""
         ruleset = find_ruleset(self.state.ruleset)
-        return [a for a in ruleset.records(self.seen_by(ruleset), seat) if a.type in open_now]
+        return [a for a in ruleset.records(self.state, seat) if a.type in open_now]
 
     def anytime(self, seat: str) -> list[str]:
         """What is open now besides the actions: record-only commands, and undo, redo or the answer to a
@@ -365,7 +339,7 @@ class Game(Aggregate):
         if self.pending_undo is not None:
             return ["approve", "reject"] if self.pending_undo["seat"] != seat else []
         ruleset = find_ruleset(self.state.ruleset)
-        open_now = ruleset.anytime(self.seen_by(ruleset), seat)
+        open_now = ruleset.anytime(self.state, seat)
         if self.done:
             open_now.append("undo")
         if self.redo_stack and self.redo_stack[-1][4] == seat:
@@ -383,8 +357,7 @@ LOGGED = vars(Game)["Logged"]  # the event class `@event("Logged")` made for `Ga
 
 
 class Table:
-    """What the rules see while one request runs: the state (`typed`; `state` is the bridge's dict view of it,
-    which the rulesets not yet on the typed state read), `emit` and `roll`."""
+    """What the rules see while one request runs: the state, `emit` and `roll`."""
 
     def __init__(self, game: Game, seat: str, at: str, key: str | None, body: str,
                  kind: str, status: int = 200, command: dict[str, Any] | None = None,
@@ -398,11 +371,8 @@ class Table:
         self._request: str | None = None
 
     @property
-    def state(self) -> dict[str, Any]:
-        return self.game.view
-
-    @property
-    def typed(self) -> GameState:
+    def state(self) -> GameState:
+        """The game's state now (a new value after each `emit`: read it again after one)."""
         return self.game.state
 
     def __enter__(self) -> Table:
@@ -441,7 +411,7 @@ class Table:
     def server_roll(self, expr: dice.DiceExpr) -> tuple[list[int], int]:
         """Faces for the next server roll and its counter (never reused, not even after an undo)."""
         counter = self.game.next_counter
-        state = self.typed
+        state = self.state
         faces = dice.server_faces(bytes.fromhex(self.game.seed), state.game_id, counter,
                                   state.entropy.A, state.entropy.B, expr.count, expr.sides)
         return faces, counter

@@ -6,12 +6,11 @@ from typing import Any
 from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.state import GameState
 from warlog.domain.state.game import LastRoll
-from warlog.projections.state import seen_by
 
 
 def overlay_view(state: GameState, version: int) -> dict[str, Any]:
     ruleset = find_ruleset(state.ruleset)
-    awaiting = ruleset.awaiting(seen_by(ruleset, state))
+    awaiting = ruleset.awaiting(state)
     destroyed: dict[str, list[str]] = {"A": [], "B": []}
     for uid in state.destroyed:
         unit = state.units.get(uid)

@@ -7,16 +7,7 @@ from warlog.domain import army
 from warlog.domain.game import Game
 from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.state import GameState, Unit
-from warlog.domain.state.bridge import StateView
 from warlog.domain.state.turns import OtherTurn
-
-
-def seen_by(ruleset: Any, state: GameState, game: Game | None = None) -> Any:
-    """The state as `ruleset`'s hooks read it: typed, or (a ruleset still on the bridge) a dict view of it, the
-    live game's own where this is its state."""
-    if ruleset.typed_state:
-        return state
-    return game.view if game is not None and game.state is state else StateView(state)
 
 
 def started_action(unit: Unit) -> str | None:
@@ -44,12 +35,11 @@ def state_view(state: GameState, version: int, seat: str | None = None,
                game: Game | None = None) -> dict[str, Any]:
     """`game`: the live game, whose seat gets its legal actions; a past or delayed state offers none."""
     ruleset = find_ruleset(state.ruleset)
-    seen = seen_by(ruleset, state, game)
     in_step = state.status == "in_progress"
     view: dict[str, Any] = {
         "game_id": state.game_id, "ruleset": state.ruleset, "version": version,
         "status": state.status, "battle_round": state.battle_round, "active_seat": state.active_seat,
-        "phase": state.phase, "sub_phase": state.sub_phase, "awaiting": ruleset.awaiting(seen),
+        "phase": state.phase, "sub_phase": state.sub_phase, "awaiting": ruleset.awaiting(state),
         "pass_points": dict(state.pass_points.items()), "declared_done": dict(state.declared_done.items()),
         "cp": dict(state.cp.items()), "dice": state.dice, "players": dict(state.players),
         "options": state.options.to_json(), "dice_commitment": state.dice_commitment,
@@ -61,7 +51,7 @@ def state_view(state: GameState, version: int, seat: str | None = None,
                   for r in state.rolls],
         # keep them: `verify?head=` checks the log extends them
         "round_heads": [head.to_json() for head in state.round_heads or ()],
-        "units": {uid: unit_view(state, uid, in_step and ruleset.eligible(seen, uid)) for uid in state.units},
+        "units": {uid: unit_view(state, uid, in_step and ruleset.eligible(state, uid)) for uid in state.units},
     }
     if ruleset.keeps_vp:
         view["vp"] = dict(state.vp.items()) if state.vp is not None else {"A": 0, "B": 0}

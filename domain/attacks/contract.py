@@ -2,29 +2,16 @@
 `Profile`.
 
 The rules hold units as the state's `Unit` values; these helpers are the one place that reads them into the attack
-module's values, so the rules and analytics read them alike. `unit_of` and `weapon_of` read the contract's JSON
-shape into those values, for a caller that still holds the dict view of the state (the bridge,
-domain/state/bridge.py) or a roster's JSON.
+module's values, so the rules and analytics read them alike.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from warlog.domain.attacks.abilities import effects, parse_keywords
 from warlog.domain.attacks.profile import ModelLine, Profile, Situation, Target, Weapon
-from warlog.domain.state import OtherTurn, Turn, Unit
+from warlog.domain.state import Unit
 from warlog.domain.state import Weapon as UnitWeapon
-
-
-def unit_of(unit: Unit | Mapping[str, Any], turn: type[Turn] = OtherTurn) -> Unit:
-    """The typed unit: as it is, or read from its JSON (`turn`: the class of its ruleset's turn flags)."""
-    return unit if isinstance(unit, Unit) else Unit.from_json(unit, turn)
-
-
-def weapon_of(weapon: UnitWeapon | Mapping[str, Any]) -> UnitWeapon:
-    """The typed weapon: as it is, or read from the roster's JSON."""
-    return weapon if isinstance(weapon, UnitWeapon) else UnitWeapon.from_json(weapon)
 
 
 def weapon_from(weapon: UnitWeapon, unit: Unit | None = None) -> Weapon:

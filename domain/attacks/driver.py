@@ -80,7 +80,7 @@ class AttackDriver(Ruleset):
             roller = ids["attacker"] if need.seat == ATTACKER else ids["target"]
             count = min(dice.MAX_DICE, need.number - len(context["faces"]))
             extra = {"need": need_data(need)} if self.attack_choices else {}
-            self.request_roll(t, t.typed.units[roller].owner, need.step,
+            self.request_roll(t, t.state.units[roller].owner, need.step,
                               str(dice.DiceExpr(count, need.sides)), need.rule, roller, attack_roll=context,
                               batch=need.number, **extra)
 
@@ -125,7 +125,7 @@ class AttackDriver(Ruleset):
         """RS.ATK.3: the groups tied for the next wounds, for the defending seat to pick."""
         ids = context["attack"]
         profile = from_data(context["profile"])
-        t.emit("AllocationOffered", {**ids, "kind": "allocate", "seat": t.typed.units[ids["target"]].owner,
+        t.emit("AllocationOffered", {**ids, "kind": "allocate", "seat": t.state.units[ids["target"]].owner,
                                      "unit": ids["target"], "step": "allocate",
                                      "choices": [{"line": line, "model": profile.target.lines[line].name}
                                                  for line in need.among],
@@ -133,7 +133,7 @@ class AttackDriver(Ruleset):
 
     def attack_done(self, t: Table, context: dict[str, Any], outcome: Outcome) -> None:
         """RS.ATK.4: the losses line by line, on the target and its attached leader; then what follows."""
-        units = t.typed.units
+        units = t.state.units
         ids = context["attack"]
         profile = from_data(context["profile"])
         together = self.attack_party(units, ids["target"])
@@ -205,7 +205,7 @@ def record_losses(ruleset: Ruleset, t: Table, together: Sequence[str], before: B
         for line, was in enumerate(before[uid]):
             wounds += (was.count * was.W - was.wounds_taken) - \
                       (after[uid]["alive"][line] * was.W - after[uid]["taken"][line])
-        lost = t.typed.units[uid].models_alive - sum(after[uid]["alive"])
+        lost = t.state.units[uid].models_alive - sum(after[uid]["alive"])
         if lost > 0 or wounds > 0:
             ruleset.casualties(t, uid, lost, wounds, "RS.ATK.4")
 

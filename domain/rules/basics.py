@@ -10,14 +10,12 @@ from typing import Any, TypeVar
 
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, LastRoll, Unit
-from warlog.domain.state.bridge import StateView, read_back, sync
 
 Data = dict[str, Any]  # an event's data, or its whole entry, as logged
-# A typed applier takes the state before the event (None before GameCreated, hence Any) and returns the next.
-TypedApplier = Callable[[Any, Any, Any, Data], GameState]  # data: the kind's payload type (domain/events.py)
-# What `evolves` makes of it: the bridge also runs it on a dict, and an unconverted ruleset's dict applier may
-# override it (`_started`, `_order`): Any, until every ruleset's appliers are typed.
-BridgedApplier = Callable[[Any, Any, Any, Data], Any]
+# An applier: (the ruleset, the state before the event (None before GameCreated), the event's data as its kind's
+# payload type (domain/events.py), the whole entry) -> the next state.
+Applier = Callable[..., GameState]
+A = TypeVar("A", bound=Applier)
 
 SEATS = ("A", "B")
 
@@ -46,35 +44,12 @@ def handles(command_type: str) -> Callable[[F], F]:
     return mark
 
 
-def applies(event_type: str) -> Callable[[F], F]:
-    """Marks a ruleset method as the applier of one event type."""
-    def mark(fn: F) -> F:
-        fn._applies = event_type  # type: ignore[attr-defined]  # a mark read back by __init_subclass__
+def evolves(event_type: str) -> Callable[[A], A]:
+    """Marks a ruleset method as the applier of one event type: it returns the next state
+    (`Ruleset.__init_subclass__` collects them)."""
+    def mark(fn: A) -> A:
+        fn._evolves = event_type  # type: ignore[attr-defined]  # a mark read back by __init_subclass__
         return fn
-    return mark
-
-
-def evolves(event_type: str) -> Callable[[TypedApplier], BridgedApplier]:
-    """Marks a ruleset method as the typed applier of one event type: it returns the next state.
-
-    The bridge: a dict applier that extends it (an unconverted ruleset's, calling `Ruleset._gained(self, state,
-    ...)` on its dict view) gets it run on the state the dict holds and the dict brought up to the result."""
-    def mark(fn: TypedApplier) -> BridgedApplier:
-        def apply(ruleset: Any, state: GameState | dict[str, Any] | None, data: Data, entry: Data) -> GameState:
-            if state is None or isinstance(state, GameState):  # None: before the game is created
-                return fn(ruleset, state, data, entry)
-            # what the dict holds now, a dict applier's changes included
-            typed = read_back(state) if isinstance(state, StateView) else GameState.from_json(state)
-            view = state if isinstance(state, StateView) else StateView(typed)
-            new = fn(ruleset, typed, data, entry)
-            sync(view, new)
-            if view is not state:  # a plain dict (a test's): changed as the dict applier did
-                state.clear()
-                state.update(view)
-            return new
-        apply.__name__, apply.__doc__ = fn.__name__, fn.__doc__
-        apply._evolves = event_type  # type: ignore[attr-defined]  # a mark read back by __init_subclass__
-        return apply
     return mark
 
 
@@ -94,11 +69,6 @@ class Step:
     active: str | None = None     # the active seat in IGOUGO turns
 
 
-def _last_roll(data: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
-    return {"seq": entry["seq"], "purpose": data["purpose"], "faces": data["faces"],
-            "total": data.get("total"), "seat": entry["by"] or data.get("seat"), "unit": data.get("unit")}
-
-
 def inches(value: Any, field: str, maximum: int) -> str:
     """A distance the players measured (CORE.DIST.1): a JSON number in 0..maximum, recorded as a string."""
     if type(value) not in (int, float) or not 0 <= value <= maximum:  # type(): a boolean is no distance
@@ -115,13 +85,8 @@ def last_roll(data: Mapping[str, Any], entry: Data) -> LastRoll:
                     seat=entry["by"] or data.get("seat"), unit=data.get("unit"))
 
 
-def units_of(state: dict[str, Any], seat: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    return ((uid, u) for uid, u in state["units"].items() if u["owner"] == seat)
-
-
-def alive(unit: dict[str, Any] | Unit) -> bool:
-    models: int = unit.models_alive if isinstance(unit, Unit) else unit["models_alive"]
-    return models > 0
+def alive(unit: Unit) -> bool:
+    return unit.models_alive > 0
 
 
 def seat_units(state: GameState, seat: str) -> Iterator[tuple[str, Unit]]:

@@ -9,9 +9,9 @@ from warlog.domain import army, dice
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules.basics import HEX, SEATS, handles, other
-from warlog.domain.rules.flow import Flow, Seen
+from warlog.domain.rules.flow import Flow
 from warlog.domain.rulings import Malformed, NotFound, Refused
-from warlog.domain.state.bridge import typed_of
+from warlog.domain.state import GameState
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -20,14 +20,13 @@ if TYPE_CHECKING:
 class CoreCommands(Flow):
     """A part of every `Ruleset` (rules/flow.py): its methods read the ruleset's others through `self`."""
 
-    def validate(self, state: Seen, seat: str, command: cmd.Command) -> None:
+    def validate(self, state: GameState, seat: str, command: cmd.Command) -> None:
         """Well-formedness that needs the game: unknown units (404), table dice (422)."""
-        typed = typed_of(state)
         uid = getattr(command, "unit", None)
-        if uid is not None and uid not in typed.units:
+        if uid is not None and uid not in state.units:
             raise NotFound(f"no unit {uid!r} in this game", field="unit")
         spec = self._parse(command.spec) if isinstance(command, cmd.FreeRoll) else None  # 422 with any dice
-        if typed.dice != "table":
+        if state.dice != "table":
             return  # dice sent in server mode are refused by the rules (SVC.DICE.SERVER)
         faces = getattr(command, "dice", None)
         if isinstance(command, cmd.RollOff):
@@ -40,9 +39,9 @@ class CoreCommands(Flow):
             raise Malformed(f"{command.type} carries no dice; only roll_off, roll and free_roll do", field="dice")
         if spec is not None:
             expr, what = spec, "this roll"
-        elif isinstance(command, cmd.Roll) and typed.rolls:
-            expr = dice.parse(typed.rolls[0].spec)
-            what = f"the awaited {typed.rolls[0].purpose} roll"
+        elif isinstance(command, cmd.Roll) and state.rolls:
+            expr = dice.parse(state.rolls[0].spec)
+            what = f"the awaited {state.rolls[0].purpose} roll"
         else:
             return
         if faces is None:
@@ -73,19 +72,19 @@ class CoreCommands(Flow):
     def add_entropy(self, t: Table, seat: str, command: cmd.AddEntropy) -> None:
         if not HEX.match(command.entropy) or len(command.entropy) % 2:
             raise Malformed("entropy must be an even number of hex digits (at most 256)", field="entropy")
-        if t.typed.entropy[seat]:
+        if t.state.entropy[seat]:
             raise Refused("each seat adds entropy once", rule="SVC.SETUP")
-        if t.typed.dice != "server":
+        if t.state.dice != "server":
             raise Refused("entropy only mixes into server dice; this game rolls at the table",
                           rule="SVC.DICE.SERVER")
         t.emit("EntropyAdded", ev.EntropyAdded(seat=seat, entropy=command.entropy), "SVC.SETUP")
 
     @handles("start_game")
     def start_game(self, t: Table, seat: str, command: cmd.StartGame) -> None:
-        missing = [s for s in SEATS if not t.typed.mustered[s]]
+        missing = [s for s in SEATS if not t.state.mustered[s]]
         if missing:
             raise Refused(f"seat {' and '.join(missing)} has not mustered an army", rule="SVC.SETUP")
-        t.emit("GameStarted", ev.GameStarted(starting_strength=army.starting_strengths_of(t.typed.units)), "CORE.STR.1")
+        t.emit("GameStarted", ev.GameStarted(starting_strength=army.starting_strengths_of(t.state.units)), "CORE.STR.1")
         self.start_round(t, 1)
 
     @handles("free_roll")
@@ -101,7 +100,7 @@ class CoreCommands(Flow):
 
     @handles("roll_off")
     def roll_off(self, t: Table, seat: str, command: cmd.RollOff) -> None:
-        seen = self.seen(t)
+        seen = t.state
         step = self.step(seen)
         if self.awaiting(seen)["action"] != "roll_off" or step is None:
             raise Refused("no roll-off is awaited now", rule="CORE.DICE.3")
@@ -118,7 +117,7 @@ class CoreCommands(Flow):
 
     @handles("choose_order")
     def choose_order(self, t: Table, seat: str, command: cmd.ChooseOrder) -> None:
-        seen = self.seen(t)
+        seen = t.state
         step = self.step(seen)
         if command.first not in SEATS:
             raise Malformed("first must be \"A\" or \"B\"", field="first")
@@ -132,19 +131,19 @@ class CoreCommands(Flow):
 
     @handles("roll")
     def roll_awaited(self, t: Table, seat: str, command: cmd.Roll) -> None:
-        if t.typed.dice == "server":
+        if t.state.dice == "server":
             raise Refused("server dice: the service rolls every die itself", rule="SVC.DICE.SERVER")
-        if not t.typed.rolls:
-            step = self.step(self.seen(t))
+        if not t.state.rolls:
+            step = self.step(t.state)
             raise Refused("no roll is awaited now", rule=(step.play_rule or step.rule) if step else "CORE.DICE.1")
-        request = t.typed.rolls[0]
+        request = t.state.rolls[0]
         if request.seat != seat:
             raise Refused(f"seat {request.seat} makes the awaited {request.purpose} roll", rule=request.rule)
         self.resolve_request(t, request.to_json(), list(command.dice or ()))
 
     @handles("record_casualties")
     def record_casualties(self, t: Table, seat: str, command: cmd.RecordCasualties) -> None:
-        unit = t.typed.units[command.unit]
+        unit = t.state.units[command.unit]
         if command.models < 0 or command.wounds < 0 or (command.models == 0 and command.wounds == 0):
             raise Malformed("give models (removed) or wounds (lost), at least one of them positive",
                             field="models")

@@ -3,17 +3,16 @@
 every ruleset knows live in rules/core.py, the core events' appliers in rules/core_state.py.
 
 A ruleset subclasses `Ruleset`, declares its `round_layout`, and adds
-`@handles("command")` and `@applies("EventType")` methods; handlers decide and
+`@handles("command")` and `@evolves("EventType")` methods; handlers decide and
 emit, appliers only change the state.
 
-The interpreter reads the typed state (`GameState`). A ruleset's hooks and its own readers get the state as the
-ruleset reads it (`Seen`): the `GameState` once it says `typed_state = True`, until then the dict view of it
-(domain/state/bridge.py); `typed_of` gives the interpreter the typed state from either.
+The interpreter, every ruleset's handlers, hooks and appliers read the typed state (`GameState`, domain/state/);
+an applier (`@evolves`) returns the next one.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
@@ -24,15 +23,11 @@ from warlog.domain.rules.basics import SEATS, Step, alive
 from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
-from warlog.domain.state.bridge import StateView, read_back, typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 
-# The state as a ruleset's hooks read it: the `GameState` (`typed_state`), or the bridge's dict view of it. Any,
-# as each ruleset's overrides name the one they read, until every ruleset reads the typed state.
-Seen: TypeAlias = Any
 
 
 class Flow:
@@ -46,72 +41,54 @@ class Flow:
     commands: tuple[type[cmd.Command], ...] = ()  # its own command classes beyond domain/commands.py's (registry)
     roster: RosterReading | None = None  # how it reads a roster file's units; none: it takes none
     event_payloads: ClassVar[Mapping[str, type]] = ev.SHARED  # kind -> its data's type (domain/events.py)
-    typed_state: ClassVar[bool] = False  # its handlers and hooks read the GameState, not the bridge's dict view
     handlers: ClassVar[dict[str, Callable[..., Any]]] = {}  # each subclass gets its own (__init_subclass__)
     appliers: ClassVar[dict[str, Callable[..., Any]]] = {}
-    evolving: ClassVar[frozenset[str]] = frozenset()  # the event types whose applier returns the next GameState
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.handlers, cls.appliers = {}, {}
-        evolving: set[str] = set()
         for klass in reversed(cls.__mro__):
             for value in vars(klass).values():
                 if hasattr(value, "_handles"):
                     cls.handlers[value._handles] = value
-                if hasattr(value, "_applies"):
-                    cls.appliers[value._applies] = value
-                    evolving.discard(value._applies)
                 if hasattr(value, "_evolves"):
                     cls.appliers[value._evolves] = value
-                    evolving.add(value._evolves)
-        cls.evolving = frozenset(evolving)
-
-    def seen(self, t: Table) -> Seen:
-        """The state as this ruleset's hooks read it (the bridge)."""
-        return t.game.seen_by(self)
 
     # -- layout --------------------------------------------------------------------------
 
-    def round_layout(self, state: Seen) -> list[Step]:
+    def round_layout(self, state: GameState) -> list[Step]:
         raise NotImplementedError("each ruleset declares its round")  # pragma: no cover
 
-    def step(self, state: Seen) -> Step | None:
-        typed = typed_of(state)
-        if typed.status != "in_progress" or typed.pos is None:
+    def step(self, state: GameState) -> Step | None:
+        if state.status != "in_progress" or state.pos is None:
             return None
-        return self.round_layout(state)[typed.pos]
+        return self.round_layout(state)[state.pos]
 
     def check_army(self, units: list[dict[str, Any]]) -> None:
         """Hook: characteristics this ruleset's rules read that a unit must state (422 naming the field)."""
 
     # -- applying events -----------------------------------------------------------------
 
-    def apply(self, state: GameState | None, entry: dict[str, Any], view: Callable[[], StateView]) -> GameState:
-        """The state after `entry`: a typed applier returns it; a dict applier (the bridge) changes the `view`
-        of the state, which is read back."""
+    def apply(self, state: GameState | None, entry: dict[str, Any]) -> GameState:
+        """The state after `entry`, which its kind's applier returns (a kind no applier names changes nothing)."""
         applier = self.appliers.get(entry["type"])
         if applier is None:
             if state is None:
                 raise ValueError(f"a {entry['type']} before the game was created")
             return state
-        if entry["type"] in self.evolving:
-            new: GameState = applier(self, state, entry["data"], entry)
-            return new
-        seen = view()
-        applier(self, seen, entry["data"], entry)
-        return read_back(seen)
+        new: GameState = applier(self, state, entry["data"], entry)
+        return new
 
     # -- deciding ------------------------------------------------------------------------
 
     def handle(self, t: Table, seat: str, command: cmd.Command) -> None:
-        state = t.typed
+        state = t.state
         if getattr(command, "dice", None) is not None and state.dice == "server":
             raise Refused("server dice: the service rolls every die; send no \"dice\"", rule="SVC.DICE.SERVER")
         handler = self.handlers.get(command.type)
         if handler is None:  # a command of another ruleset: well formed, and none of this game's rules (409)
             raise Refused(f"the {self.name} ruleset has no command {command.type!r}: GET /state lists what this "
-                          "seat may send", rule=self.awaited_rule(self.seen(t)))
+                          "seat may send", rule=self.awaited_rule(t.state))
         setup_only = command.type in ("add_entropy", "start_game")
         if setup_only and state.status != "setup":
             raise Refused(f"{command.type} belongs to set-up; the game has started", rule="SVC.SETUP")
@@ -138,7 +115,7 @@ class Flow:
         """A roll the rules call for: rolled now with server dice, else awaited from `seat`."""
         request = {"seat": seat, "purpose": purpose, "spec": spec, "rule": rule, "unit": unit,
                    "context": context}
-        if t.typed.dice == "server":
+        if t.state.dice == "server":
             self.resolve_request(t, request, None)
         else:
             t.emit("RollRequested", request, rule, by=None)
@@ -152,9 +129,9 @@ class Flow:
         raise Refused(f"nothing resolves a {request['purpose']} roll here", rule=request["rule"])
 
     def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
-        before = army.strength_of(t.typed.units, uid)
+        before = army.strength_of(t.state.units, uid)
         t.emit("CasualtiesRecorded", {"unit": uid, "models": models, "wounds": wounds, **extra}, rule)
-        units = t.typed.units
+        units = t.state.units
         after = army.strength_of(units, uid)
         if after != before:
             t.emit("StrengthChanged", {"unit": uid, "from": before, "to": after,
@@ -164,14 +141,14 @@ class Flow:
             t.emit("UnitDestroyed", ev.UnitDestroyed(unit=uid), "CORE.STR.2")
             # its passengers are no longer inside anything: on the battlefield (CORE.OFF.1), where the
             # players set them up, and from now on counted, selected and shot at as any other unit
-            units = t.typed.units
+            units = t.state.units
             for passenger in sorted(p for p, unit in units.items()
                                     if unit.embarked_in == uid and unit.models_alive > 0):
                 t.emit("UnitDisembarked", ev.UnitDisembarked(unit=passenger, transport=uid,
                                            reason="its transport was destroyed"), "CORE.OFF.1")
 
     def change_status(self, t: Table, uid: str, status: str, value: bool, rule: str, **extra: Any) -> None:
-        has = status in t.typed.units[uid].statuses
+        has = status in t.state.units[uid].statuses
         if has == value:
             return
         t.emit("StatusGained" if value else "StatusLost", {"unit": uid, "status": status, **extra}, rule)
@@ -184,7 +161,7 @@ class Flow:
 
     def enter(self, t: Table, pos: int) -> None:
         """Enter step `pos` of the round; its `begin` decides what it awaits or skips."""
-        step = self.round_layout(self.seen(t))[pos]
+        step = self.round_layout(t.state)[pos]
         t.emit("StepStarted", ev.StepStarted(phase=step.phase, sub_phase=step.name, active_seat=step.active,
                                pos=pos, settled=step.kind in ("count", "phase"),
                                pass_points=step.pass_points), step.rule)
@@ -197,7 +174,7 @@ class Flow:
         """Hook: once a step's opening rolls are in, decide its roll-off, first seat or skip."""
         raise NotImplementedError(f"{self.name} has no settle for {step.kind}")  # pragma: no cover
 
-    def step_over(self, state: Seen, step: Step) -> bool:
+    def step_over(self, state: GameState, step: Step) -> bool:
         return False
 
     def progress(self, t: Table, step: Step) -> bool:
@@ -207,12 +184,11 @@ class Flow:
     def advance(self, t: Table) -> None:
         """Run automatic transitions until someone has to act (a loop with a guard)."""
         for _ in range(500):
-            state = self.seen(t)
+            state = t.state
             step = self.step(state)
-            typed = t.typed
-            if step is None or typed.rolls:
+            if step is None or state.rolls:
                 return
-            if typed.step is None or not typed.step.settled:
+            if state.step is None or not state.step.settled:
                 self.settle(t, step)
                 continue
             if self.progress(t, step):
@@ -223,62 +199,60 @@ class Flow:
         raise RuntimeError("automatic transitions did not settle")  # pragma: no cover
 
     def end_step(self, t: Table, step: Step) -> None:
-        pos = (t.typed.pos or 0) + 1
-        if pos < len(self.round_layout(self.seen(t))):
+        pos = (t.state.pos or 0) + 1
+        if pos < len(self.round_layout(t.state)):
             self.enter(t, pos)
             return
         self.end_round(t)
 
     def end_round(self, t: Table) -> None:
-        battle_round = t.typed.battle_round
+        battle_round = t.state.battle_round
         t.emit("BattleRoundEnded", ev.BattleRoundEnded(battle_round=battle_round, head_hash=t.game.head), self.round_rule)
-        if battle_round >= t.typed.options.battle_rounds:
-            self.end_game(t, "battle_rounds", winner=self.winner(self.seen(t)))
+        if battle_round >= t.state.options.battle_rounds:
+            self.end_game(t, "battle_rounds", winner=self.winner(t.state))
         else:
             self.start_round(t, battle_round + 1)
 
-    def winner(self, state: Seen) -> str | None:
+    def winner(self, state: GameState) -> str | None:
         """Hook: who won once the last battle round is over (None: no winner, or a draw)."""
         return None
 
     def end_game(self, t: Table, reason: str, winner: str | None) -> None:
-        seed = t.game.seed if t.typed.dice == "server" else None
+        seed = t.game.seed if t.state.dice == "server" else None
         t.emit("GameEnded", ev.GameEnded(reason=reason, winner=winner, server_seed=seed), "SVC.ENDED")
 
     # -- reading -------------------------------------------------------------------------
 
-    def awaiting(self, state: Seen) -> dict[str, Any]:
-        typed = typed_of(state)
-        if typed.status == "ended":
+    def awaiting(self, state: GameState) -> dict[str, Any]:
+        if state.status == "ended":
             return {"seat": None, "action": "none"}
-        if typed.status == "setup":
+        if state.status == "setup":
             return {"seat": None, "action": "start_game"}
-        if typed.rolls:
-            request = typed.rolls[0]
+        if state.rolls:
+            request = state.rolls[0]
             return {"seat": request.seat, "action": "roll",
                     "roll": {"purpose": request.purpose, "unit": request.unit, "spec": request.spec,
                              "rule": request.rule}}
         return self.step_awaiting(state, self.step(state))
 
-    def step_awaiting(self, state: Seen, step: Step | None) -> dict[str, Any]:
+    def step_awaiting(self, state: GameState, step: Step | None) -> dict[str, Any]:
         return {"seat": step.active if step else None, "action": "end_phase"}
 
-    def eligible(self, state: Seen, uid: str) -> bool:
+    def eligible(self, state: GameState, uid: str) -> bool:
         return False
 
     # -- legal actions (CONTRACT.md "Legal actions"): what judges a command, as data ------------
 
-    def actions(self, state: Seen, seat: str) -> list[Action]:
+    def actions(self, state: GameState, seat: str) -> list[Action]:
         """Every command this seat may send now that moves the game on, each with its body's schema."""
-        typed = typed_of(state)
-        if typed.status == "ended":
+        if state.status == "ended":
             return []
-        if typed.status == "setup":
-            ready = typed.mustered.A and typed.mustered.B
+        if state.status == "setup":
+            ready = state.mustered.A and state.mustered.B
             start = [act.action("start_game", "CORE.STR.1", "start the game: battle round 1 begins")] if ready else []
-            return start + (self.setup_actions(state, seat) if typed.mustered[seat] else [])
-        if typed.rolls:
-            request = typed.rolls[0]
+            return start + (self.setup_actions(state, seat) if state.mustered[seat] else [])
+        if state.rolls:
+            request = state.rolls[0]
             if request.seat != seat:
                 return []
             unit = f" ({request.unit})" if request.unit else ""
@@ -299,20 +273,20 @@ class Flow:
         return self.play_actions(state, seat, awaiting)
 
     @staticmethod
-    def roll_off_action(state: Seen) -> Action:
+    def roll_off_action(state: GameState) -> Action:
         """CORE.DICE.3, from either seat; at the table one seat enters both seats' dice."""
-        if typed_of(state).dice == "server":
+        if state.dice == "server":
             return act.action("roll_off", "CORE.DICE.3", "roll off: the service rolls a D6 for each seat")
         die = act.integer(1, 6)
         both = {"type": "object", "additionalProperties": False, "required": list(SEATS),
                 "properties": {seat: {**die, "description": f"seat {seat}'s D6"} for seat in SEATS}}
         return act.action("roll_off", "CORE.DICE.3", "roll off: enter each seat's D6", ["dice"], dice=both)
 
-    def setup_actions(self, state: Seen, seat: str) -> list[Action]:
+    def setup_actions(self, state: GameState, seat: str) -> list[Action]:
         """Hook: the ruleset's own set-up actions for a seat whose army is mustered (`setup_commands`)."""
         return []
 
-    def play_actions(self, state: Seen, seat: str, awaiting: dict[str, Any]) -> list[Action]:
+    def play_actions(self, state: GameState, seat: str, awaiting: dict[str, Any]) -> list[Action]:
         """Hook: the ruleset's own actions once no roll, roll-off or choice of order is awaited."""
         if awaiting["action"] == "end_phase" and awaiting["seat"] == seat:
             step = self.step(state)
@@ -324,23 +298,21 @@ class Flow:
         name = (step.name or step.phase).replace("_", " ")
         return act.action("end_phase", step.rule, f"end the {name} {'sub-phase' if step.name else 'phase'}")
 
-    def anytime(self, state: Seen, seat: str) -> list[str]:
+    def anytime(self, state: GameState, seat: str) -> list[str]:
         """The command types open besides the actions (record-only, free rolls, concede), not judged by them."""
-        typed = typed_of(state)
-        if typed.status == "ended":
+        if state.status == "ended":
             return []
-        if typed.status == "setup":
-            return ["concede", "add_entropy"] if typed.dice == "server" and not typed.entropy[seat] \
+        if state.status == "setup":
+            return ["concede", "add_entropy"] if state.dice == "server" and not state.entropy[seat] \
                 else ["concede"]
         return list(self.anytime_commands)
 
-    def records(self, state: Seen, seat: str) -> list[Action]:
+    def records(self, state: GameState, seat: str) -> list[Action]:
         """Forms for the record-only `anytime` commands (what the table resolved): not judged by these schemas,
         offered so a client need not know their shapes. The ruleset adds its own."""
-        typed = typed_of(state)
-        if typed.status != "in_progress":
+        if state.status != "in_progress":
             return []
-        standing = [uid for uid, unit in typed.units.items() if alive(unit)]
+        standing = [uid for uid, unit in state.units.items() if alive(unit)]
         if not standing:
             return []
         return [
@@ -353,13 +325,12 @@ class Flow:
                        value=act.boolean("gained (true) or lost (false)"), reason=act.text(200, "why")),
         ]
 
-    def awaited_rule(self, state: Seen) -> str:
+    def awaited_rule(self, state: GameState) -> str:
         """The rule behind what the game awaits now: cited when a command is no offered action."""
-        typed = typed_of(state)
-        if typed.status == "setup":
+        if state.status == "setup":
             return "SVC.SETUP"
-        if typed.rolls:
-            return typed.rolls[0].rule
+        if state.rolls:
+            return state.rolls[0].rule
         step = self.step(state)
         return (step.play_rule or step.rule) if step else "SVC.ENDED"
 

@@ -8,11 +8,9 @@ from typing import TYPE_CHECKING
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules.basics import Data, evolves
-from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, HeresyStep, OtherStep, ReferenceStep
-from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -21,12 +19,12 @@ if TYPE_CHECKING:
 class Igougo(Ruleset):
     phases: tuple[tuple[str, str | None, str], ...] = ()   # (phase, sub_phase, rule)
 
-    def round_layout(self, state: Seen) -> list[Step]:
+    def round_layout(self, state: GameState) -> list[Step]:
         return [Step(phase, sub, "phase", rule, rule, active=seat)
                 for seat in SEATS for phase, sub, rule in self.phases]
 
-    def step_over(self, state: Seen, step: Step) -> bool:
-        step_state = typed_of(state).step  # the phase's end was declared (PhaseEnded)
+    def step_over(self, state: GameState, step: Step) -> bool:
+        step_state = state.step  # the phase's end was declared (PhaseEnded)
         if isinstance(step_state, OtherStep):  # a plugin's turn-by-turn ruleset keeps its step's keys as JSON
             return step_state.parts.get("ended") is True
         return isinstance(step_state, (ReferenceStep, HeresyStep)) and bool(step_state.ended)
@@ -41,8 +39,8 @@ class Igougo(Ruleset):
 
     @handles("end_phase")
     def end_phase(self, t: Table, seat: str, command: cmd.EndPhase) -> None:
-        step = self.step(self.seen(t))
-        awaiting = self.awaiting(self.seen(t))
+        step = self.step(t.state)
+        awaiting = self.awaiting(t.state)
         if awaiting["action"] != "end_phase" or step is None:
             raise Refused(f"the phase cannot end yet: the game awaits {awaiting['action']}",
                           rule=step.rule if step else "CORE.SEQ.1")

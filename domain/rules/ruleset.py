@@ -4,14 +4,13 @@
 steps, the handler and applier marks) are imported from here with it."""
 from __future__ import annotations
 
-from warlog.domain.rules.basics import HEX, SEATS, Step, _last_roll, alive, applies, handles, inches, other, units_of
+from warlog.domain.rules.basics import HEX, SEATS, Step, alive, evolves, handles, inches, other
 from warlog.domain.rules.core import CoreCommands
 from warlog.domain.rules.core_state import CoreState
 
-__all__ = ["HEX", "SEATS", "Ruleset", "Step", "_last_roll", "alive", "applies", "handles", "inches", "other",
-           "units_of"]
+__all__ = ["HEX", "SEATS", "Ruleset", "Step", "alive", "evolves", "handles", "inches", "other"]
 
 
 class Ruleset(CoreCommands, CoreState):
-    """A ruleset: subclass it, declare `round_layout`, add `@handles("command")` and `@applies("EventType")`
+    """A ruleset: subclass it, declare `round_layout`, add `@handles("command")` and `@evolves("EventType")`
     methods (handlers judge and emit, appliers only change the state)."""

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from warlog.domain.rules.basics import BridgedApplier, Data, evolves
+from warlog.domain.rules.basics import Applier, Data, evolves
 from warlog.domain.state import GameState, Record, ReferenceStep
 
 
@@ -21,21 +21,21 @@ def _changed(state: GameState, record: str, change: Callable[[Record], Record]) 
     return replace(state, step=replace(step, **changes))
 
 
-def sets_field(event_type: str, record: str, field: str, value: bool | None) -> BridgedApplier:
+def sets_field(event_type: str, record: str, field: str, value: bool | None) -> Applier:
     """The event sets the step's `record.field` to `value`."""
     def apply(ruleset: object, state: GameState, data: Data, entry: Data) -> GameState:
         return _changed(state, record, lambda held: replace(held, **{field: value}))
     return evolves(event_type)(apply)
 
 
-def adds_unit(event_type: str, record: str, field: str) -> BridgedApplier:
+def adds_unit(event_type: str, record: str, field: str) -> Applier:
     """The event's unit joins the list the step's `record.field` holds."""
     def apply(ruleset: object, state: GameState, data: Data, entry: Data) -> GameState:
         return _changed(state, record, lambda held: replace(held, **{field: (*getattr(held, field), data["unit"])}))
     return evolves(event_type)(apply)
 
 
-def drops_unit(event_type: str, record: str, field: str) -> BridgedApplier:
+def drops_unit(event_type: str, record: str, field: str) -> Applier:
     """The event's unit leaves the list the step's `record.field` holds (its first place there)."""
     def apply(ruleset: object, state: GameState, data: Data, entry: Data) -> GameState:
         def drop(held: Record) -> Record:

@@ -51,7 +51,6 @@ class Duel(Ruleset):
     commands = (Throw,)
     keeps_vp = True  # the running score shows as `vp` in GET /state
     round_rule = TURN
-    typed_state = True  # it reads the GameState; its own parts of it stay JSON (OtherStep's `parts`)
     event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, "ThrowScored": ThrowScored}
 
     def round_layout(self, state: GameState) -> list[Step]:
@@ -92,12 +91,12 @@ class Duel(Ruleset):
 
     @handles("throw")
     def throw(self, t: Any, seat: str, command: Throw) -> None:
-        why = self.why_not(t.typed, seat)
+        why = self.why_not(t.state, seat)
         if why is not None:
             raise Refused(why, rule=THROW)
         faces = list(command.dice) if command.dice is not None else None
         face = self.roll(t, "D6", "throw", THROW, seat, faces)["data"]["total"]
-        score = (t.typed.vp or NO_SCORE)[seat] + face
+        score = (t.state.vp or NO_SCORE)[seat] + face
         t.emit("ThrowScored", ThrowScored(seat=seat, face=face, score=score), THROW, by=seat)
 
     @evolves("ThrowScored")

@@ -51,7 +51,6 @@ class Walked:
         self.snapshots: list[tuple[str, int, dict[str, Any]]] = []
         self.musters: list[tuple[str, str, list[dict[str, Any]]]] = []  # (ruleset, seat, the units as sent)
         self.finals: dict[str, tuple[int, dict[str, Any]]] = {}  # game id -> (version, game_at's state)
-        self.bridged: list[tuple[str, int, str | None]] = []  # where the bridge's view is not the typed state
 
 
 def walk(folder: Path, tmp: Path) -> Walked:
@@ -65,10 +64,7 @@ def walk(folder: Path, tmp: Path) -> Walked:
             aggregate = None
             for event in warlog.repository.event_store.get(game_id):
                 aggregate = event.mutate(aggregate)
-                # the bridge's dict view (domain/state/bridge.py): the dict the unconverted appliers change
-                walked.states.append((game["game_id"], aggregate.version, copy.deepcopy(dict(aggregate.view))))
-                walked.bridged.append((game["game_id"], aggregate.version,
-                                       difference(walked.states[-1][2], aggregate.state.to_json())))
+                walked.states.append((game["game_id"], aggregate.version, aggregate.state.to_json()))
                 if event.entry["type"] == "ArmyMustered":
                     data = event.entry["data"]
                     walked.musters.append((aggregate.state.ruleset, data["seat"], data["units"]))
@@ -256,8 +252,3 @@ def test_the_statuses_are_the_armys():
     assert frozenset(army.STATUSES) == STATUS_NAMES
 
 
-@pytest.mark.parametrize("store", STORES)
-def test_the_bridges_view_is_the_typed_state_after_every_event(stores, store):
-    """domain/state/bridge.py: the dict view, changed in place by the unconverted appliers and brought up to
-    the typed appliers' states, holds what the typed state writes, type for type, after every event."""
-    assert [found for found in stores[store].bridged if found[2] is not None] == []

@@ -49,7 +49,6 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
     anytime_commands = (*Ruleset.anytime_commands, "vehicle_hit", "blast_hit", "ongoing_reserves")
     commands = OWN_COMMANDS  # its select, the goes, the count, the vehicle records (commands.py)
     roster = RosterReading(older_ap=True, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:8th|9th)\b",))
-    typed_state = True  # its handlers, hooks and appliers read and make the GameState
     event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS}
 
     def round_layout(self, state: GameState) -> list[Step]:
@@ -66,7 +65,7 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
 
     @handles("set_status")
     def set_status(self, t: Table, seat: str, command: cmd.SetStatus) -> None:
-        unit = t.typed.units[command.unit]
+        unit = t.state.units[command.unit]
         if command.status == "falling_back" and command.value and not army.unit_has_ability(unit, "ATSKNF") \
                 and all(line.Ld is None for line in unit.models):
             raise Refused(f"{command.unit} has no Leadership to regroup with, so it cannot fall back",
@@ -74,14 +73,14 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
         super().set_status(t, seat, command)
 
     def start_round(self, t: Table, battle_round: int) -> None:
-        for uid, unit in t.typed.units.items():
+        for uid, unit in t.state.units.items():
             if "regrouped" in unit.statuses:  # AA.MOV.2: regrouped lasts the rest of the turn
                 self.change_status(t, uid, "regrouped", False, "AA.MOV.2", reason="the turn ended")
         super().start_round(t, battle_round)
 
     def begin(self, t: Table, step: Step) -> None:
         """AA.RES.1: at the start of Move Units ongoing reserves arrive, then reserve rolls, then the roll-off."""
-        state = t.typed
+        state = t.state
         if step.name != "move_units":
             return
         for uid, unit in state.units.items():
@@ -91,12 +90,12 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
             return
         for seat in SEATS:
             for uid, _ in seat_units(state, seat):
-                unit = t.typed.units[uid]  # as the rolls before it left it (an ongoing reserve arriving already)
+                unit = t.state.units[uid]  # as the rolls before it left it (an ongoing reserve arriving already)
                 if unit.in_reserves and alive(unit) and not unit.arriving:
                     self.request_roll(t, seat, "reserve", "D6", "AA.RES.1", uid)
 
     def settle(self, t: Table, step: Step) -> None:
-        state = t.typed
+        state = t.state
         able = [s for s in SEATS if self.can_go(state, s)]
         if not able:
             reason = "no unit is falling back" if step.kind == "fleeing" else "neither player has an eligible unit"
@@ -113,7 +112,7 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
         """Automatic moves: a combat with one side gone ends; a declared charge runs on once nobody answers it."""
         if self._end_combats(t):
             return True
-        state = t.typed
+        state = t.state
         charge = AlternatingStep.of(state.step).declared
         if charge is None:
             return False

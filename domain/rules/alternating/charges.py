@@ -55,14 +55,14 @@ class Charges(Ruleset):
                                  distance: str | None) -> None:
         if not act or distance is None:  # a declared charge gives its distance (_check_charge)
             return
-        state = t.typed
+        state = t.state
         answer = [target for target in targets if overwatch_block(state, state.units[target]) is None]
         t.emit("ChargeDeclared", ev.ChargeDeclared(unit=uid, seat=seat, targets=targets, distance=distance,
                                   overwatch_by=answer), "AA.CHG.1")
 
     def _overwatch(self, t: Table, seat: str, command: AlternatingSelect, awaiting: dict[str, Any]) -> None:
         """AA.OW.1: the charged unit answers with overwatch (shots from each weapon's profile) or holds it."""
-        state = t.typed
+        state = t.state
         uid, against = awaiting["unit"], awaiting["against"]
         if command.unit != uid:
             raise Refused(f"the overwatch awaited is {uid}'s, against the charge by {against}", rule="AA.OW.1")
@@ -130,10 +130,10 @@ class Charges(Ruleset):
     def _charge_outcome(self, t: Table, uid: str, context: dict[str, Any], total: int) -> None:
         """2D6 against the distance the players measured (the charge range of the edition the seed builds on)."""
         distance, targets = context["distance"], context["targets"]
-        success = Decimal(total) >= Decimal(distance) and alive(t.typed.units[uid])
+        success = Decimal(total) >= Decimal(distance) and alive(t.state.units[uid])
         t.emit("ChargeResolved", ev.ChargeResolved(unit=uid, targets=targets, distance=distance, total=total,
                                   success=success), "AA.CHG.1")
-        units = t.typed.units
+        units = t.state.units
         standing = [target for target in targets if alive(units[target])]
         if success and standing:
             for member in [uid, *standing]:
@@ -143,7 +143,7 @@ class Charges(Ruleset):
     @handles("resolve_charge")
     def resolve_charge(self, t: Table, seat: str, command: ResolveCharge) -> None:
         """AA.CHG.1: the overwatch fired at a charge is resolved in full (its casualties recorded) first."""
-        awaiting = self.awaiting(t.typed)
+        awaiting = self.awaiting(t.state)
         if awaiting["action"] != "resolve_charge":
             raise Refused(f"no charge waits to be rolled: the game awaits {awaiting['action']}", rule="AA.CHG.1")
         if awaiting["seat"] != seat:

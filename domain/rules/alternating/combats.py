@@ -32,7 +32,7 @@ class Combats(Ruleset):
 
     def _end_combats(self, t: Table) -> bool:
         """AA.CC.1: a combat is in progress while both sides have a unit standing in it, locked."""
-        state = t.typed
+        state = t.state
         units = state.units
         for cid, combat in state.combats.items():
             standing = [u for u in combat.units if alive(units[u]) and locked(units[u])]
@@ -48,12 +48,12 @@ class Combats(Ruleset):
 
     def _selected_resolve_combats(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
                                   distance: str | None) -> None:
-        state = t.typed
+        state = t.state
         known = self._combat_of(state, uid)
         if targets and (known is None or not set(targets) <= set(state.combats[known].units)):
             t.emit("CombatJoined", own.CombatJoined(units=[uid, *targets], reason="named when the combat was chosen"),
                    "AA.CC.1")
-        state = t.typed  # the combat joined, if one was
+        state = t.state  # the combat joined, if one was
         combat = self._combat_of(state, uid)
         if combat is None:
             raise ValueError(f"{uid} was selected in no combat")  # _check_combat: it has one, or names its foes

@@ -44,7 +44,7 @@ class Counting(Ruleset):
 
     @handles("confirm_count")
     def confirm_count(self, t: Table, seat: str, command: ConfirmCount) -> None:
-        state = t.typed
+        state = t.state
         step = self.step(state)
         if step is None or step.kind != "count" or AlternatingStep.of(state.step).calculated:
             raise Refused("no pass-point count is being confirmed now",
@@ -74,7 +74,7 @@ class Counting(Ruleset):
                     raise Refused(f"{uid} is counted already", rule=step.play_rule)
         t.emit("CountConfirmed", own.CountConfirmed(seat=seat, sub_phase=step.name, exclude=dict(command.exclude),
                                   include=dict(command.include)), step.play_rule)
-        state = t.typed  # this seat's count confirmed
+        state = t.state  # this seat's count confirmed
         if all(AlternatingStep.of(state.step).confirmed[s] is not None for s in SEATS):
             t.emit("PassPointsCalculated", self._count(state, step), RESULT_RULE[sub_phase(step)])
 

@@ -189,7 +189,7 @@ class Alternation(Counting, Charges, Combats):
 
     def _on_go(self, t: Table, seat: str) -> Step:
         """The checks every go shares: a go is awaited, it is this seat's, and it has not declared done."""
-        state = t.typed
+        state = t.state
         step = self.step(state)
         awaiting = self.awaiting(state)
         if awaiting["action"] != "select" or step is None:
@@ -208,13 +208,13 @@ class Alternation(Counting, Charges, Combats):
 
     @handles("select")
     def select(self, t: Table, seat: str, command: AlternatingSelect) -> None:
-        awaiting = self.awaiting(t.typed)
+        awaiting = self.awaiting(t.state)
         if awaiting["action"] == "select" and awaiting.get("reaction") == "overwatch" and awaiting["seat"] == seat:
             self._overwatch(t, seat, command, awaiting)
             return
         step = self._on_go(t, seat)
         name = sub_phase(step)
-        state = t.typed
+        state = t.state
         unit = state.units[command.unit]
         if unit.owner != seat and name != "resolve_combats":
             raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule=TURN_RULE[name])
@@ -251,7 +251,7 @@ class Alternation(Counting, Charges, Combats):
 
     def _selected_move_fleeing(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
                                distance: str | None) -> None:
-        unit = t.typed.units[uid]
+        unit = t.state.units[uid]
         if army.unit_has_ability(unit, "ATSKNF"):  # CORE.DICE.1: automatic, not rolled
             self._regroup(t, uid, passed=True, automatic=True)
         else:
@@ -267,7 +267,7 @@ class Alternation(Counting, Charges, Combats):
 
     def _selected_move_units(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
                              distance: str | None) -> None:
-        unit = t.typed.units[uid]
+        unit = t.state.units[uid]
         if unit.arriving:
             t.emit("ReserveArrived", ev.ReserveArrived(unit=uid), "AA.RES.1")
         elif unit.embarked_in and act:  # AA.ACT.5: disembarking is its own selection
@@ -284,7 +284,7 @@ class Alternation(Counting, Charges, Combats):
     @handles("pass")
     def pass_go(self, t: Table, seat: str, command: Pass) -> None:
         step = self._on_go(t, seat)
-        state = t.typed
+        state = t.state
         if not step.pass_points:
             name = sub_phase(step)
             raise Refused(f"pass points are not used in {name.replace('_', ' ')}",
@@ -302,7 +302,7 @@ class Alternation(Counting, Charges, Combats):
         if not step.declare_done:
             rule = "AA.CC.1" if step.name == "resolve_combats" else "AA.MOV.2"
             raise Refused(f"every {'combat' if rule == 'AA.CC.1' else 'fleeing unit'} must be resolved", rule=rule)
-        if step.name == "move_units" and self.arrivals_pending(t.typed, seat):
+        if step.name == "move_units" and self.arrivals_pending(t.state, seat):
             raise Refused("units arriving from reserve must be selected first", rule="AA.RES.1")
         t.emit("DeclaredDone", own.DeclaredDone(seat=seat, sub_phase=step.name), "AA.ACT.4")
 

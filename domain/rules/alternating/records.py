@@ -41,7 +41,7 @@ class TableRecords(Ruleset):
     @handles("vehicle_hit")
     def vehicle_hit(self, t: Table, seat: str, command: VehicleHit) -> None:
         """AA.VEH.2 on the army's hull points: a vehicle's model line carries `hull_points` (null: its W)."""
-        unit = t.typed.units[command.unit]
+        unit = t.state.units[command.unit]
         if command.hit not in ("glancing", "penetrating") or command.hull_points < 1:
             raise Malformed("hit is glancing or penetrating and hull_points at least 1", field="hit")
         if not army.unit_is_vehicle(unit):
@@ -64,7 +64,7 @@ class TableRecords(Ruleset):
 
     @handles("ongoing_reserves")
     def ongoing_reserves(self, t: Table, seat: str, command: OngoingReserves) -> None:
-        unit = t.typed.units[command.unit]
+        unit = t.state.units[command.unit]
         if unit.owner != seat:
             raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule="AA.RES.1")
         if not on_table(unit) or unit.embarked_in:
@@ -74,7 +74,7 @@ class TableRecords(Ruleset):
 
     @handles("blast_hit")
     def blast_hit(self, t: Table, seat: str, command: BlastHit) -> None:
-        unit = t.typed.units[command.unit]
+        unit = t.state.units[command.unit]
         if command.strength < 1:
             raise Malformed("strength must be at least 1", field="strength")
         if not army.unit_is_vehicle(unit):

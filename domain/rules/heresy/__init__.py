@@ -24,7 +24,6 @@ from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
-from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.heresy.common import heresy_step, refuse_while_reacting
@@ -39,7 +38,6 @@ from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, other
 from warlog.domain.rulings import Refused
 from warlog.domain.state import Frozen, GameState, Status
-from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -62,15 +60,14 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
                "with reactions, armour values and tactical statuses")
     phases = tuple(phase[:3] for phase in PHASES)
     commands = OWN_COMMANDS  # reserves, moves, reactions, rout, shooting, strikes (commands.py)
-    typed_state = True  # its handlers, hooks and appliers read and make the GameState
     event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS}
     roster = RosterReading(older_ap=True, systems=("horus heresy", "30,000", "30k"), systems_older_ap=True)
 
     # -- the round -----------------------------------------------------------------------
 
-    def round_layout(self, state: Seen) -> list[Step]:
+    def round_layout(self, state: GameState) -> list[Step]:
         """The roll-off for the first turn, then the winner's chosen order (the last one chosen, or A first)."""
-        order = typed_of(state).turn_order or SEATS
+        order = state.turn_order or SEATS
         return [FIRST_TURN] + [Step(phase, sub, "phase", rule, play, active=seat)
                                for seat in order for phase, sub, rule, play in PHASES]
 
@@ -88,8 +85,8 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
     def progress(self, t: Table, step: Step) -> bool:
         return self.close_dead_window(t)
 
-    def step_over(self, state: Seen, step: Step) -> bool:
-        flow = heresy_step(typed_of(state))
+    def step_over(self, state: GameState, step: Step) -> bool:
+        flow = heresy_step(state)
         if step.kind == "order":
             return flow.first is not None
         return bool(flow.ended)
@@ -136,15 +133,15 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
         return (state.battle_round, 0 if pos == 0 else 1 if pos <= len(PHASES) else 2)
 
     def end_of_turn_statuses(self, t: Table, seat: str) -> None:
-        state = t.typed
+        state = t.state
         now = self.turn_stamp(state)
         for uid, _ in seat_units(state, seat):
-            unit = t.typed.units[uid]  # as the statuses lost before it left it
+            unit = t.state.units[uid]  # as the statuses lost before it left it
             if not alive(unit):
                 continue
             self.change_status(t, uid, "stationary", False, "HH.MOV.1", reason="its turn ended")
             for status, rule in EXPIRES.items():
-                unit = t.typed.units[uid]
+                unit = t.state.units[uid]
                 since = unit.since.get(status) if unit.since is not None else None
                 if status in unit.statuses and (since is None or since < now):
                     self.change_status(t, uid, status, False, rule,
@@ -174,10 +171,10 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
 
     # -- reading -------------------------------------------------------------------------
 
-    def step_awaiting(self, state: Seen, step: Step | None) -> dict[str, Any]:
+    def step_awaiting(self, state: GameState, step: Step | None) -> dict[str, Any]:
         if step is None:
             return {"seat": None, "action": "none"}
-        state = typed_of(state)
+        state = state
         flow = heresy_step(state)
         if step.kind == "order":
             if flow.winner is None:
@@ -199,9 +196,9 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
             return {"seat": active, "action": "fall_back", "unit": falling[0], "rule": "HH.ROUT.2"}
         return super().step_awaiting(state, step)
 
-    def eligible(self, state: Seen, uid: str) -> bool:
+    def eligible(self, state: GameState, uid: str) -> bool:
         """CONTRACT.md: it may be selected (moved, entered, fallen back, shot, charged, reacted with) now."""
-        state = typed_of(state)
+        state = state
         step = self.step(state)
         if step is None or state.rolls:
             return False
@@ -224,27 +221,26 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
             return self.combat_block(state, uid) is None
         return False
 
-    def play_actions(self, state: Seen, seat: str, awaiting: dict[str, Any]) -> list[Action]:
-        typed = typed_of(state)
-        step = self.step(typed)
+    def play_actions(self, state: GameState, seat: str, awaiting: dict[str, Any]) -> list[Action]:
+        step = self.step(state)
         action = awaiting["action"]
         if step is None or action == "none":
             return []
         if action == "react":
-            return self.react_actions(typed, seat)
+            return self.react_actions(state, seat)
         if awaiting["seat"] != seat:
             return []
         if action == "enter":
-            return self.enter_actions(typed, seat)
+            return self.enter_actions(state, seat)
         if action == "fall_back":
-            return self.fall_back_actions(typed, seat)
+            return self.fall_back_actions(state, seat)
         if action == "strike":
-            return self.strike_actions(typed, seat)
+            return self.strike_actions(state, seat)
         offered: list[Action] = []
         if step.name == "move":
-            offered += self.move_actions(typed, seat)
+            offered += self.move_actions(state, seat)
         elif step.phase in ("shooting", "assault"):
-            offered += self.combat_actions(typed, seat)
+            offered += self.combat_actions(state, seat)
             if step.phase == "shooting":
                 offered += self.shoot_actions(state, seat)  # shooting.py's, which reads the state as it was handed
         return [*offered, self.end_phase_action(step)]
@@ -260,7 +256,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
 
     @handles("end_phase")
     def end_phase(self, t: Table, seat: str, command: cmd.EndPhase) -> None:
-        state = t.typed
+        state = t.state
         step = self.step(state)
         if step is not None and step.kind == "order":
             raise Refused("the battle round begins with the roll-off for the first turn", rule="CORE.DICE.3")
@@ -278,7 +274,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
 
     @handles("set_status")
     def set_status(self, t: Table, seat: str, command: cmd.SetStatus) -> None:
-        unit = t.typed.units[command.unit]
+        unit = t.state.units[command.unit]
         if command.status == "routed" and command.value and not any(line.Ld for line in unit.models):
             raise Refused(f"{command.unit} has no Leadership to test at the table edge, so it cannot rout",
                           rule="HH.ROUT.3")

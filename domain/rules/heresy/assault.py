@@ -133,12 +133,12 @@ class Assault(Shooting):
                                 reached=reached), "RS.CHG.2")
         if not reached:
             return
-        units = t.typed.units
+        units = t.state.units
         if not (alive(units[uid]) and alive(units[target])):
             return
         for one, foe in ((uid, target), (target, uid)):
             self.change_status(t, one, LOCKED, True, "HH.MOV.2", reason=f"{uid}'s charge reached {target}", foe=foe)
-        units = t.typed.units
+        units = t.state.units
         steps = sorted({initiative(units[uid]), initiative(units[target])}, reverse=True)
         t.emit("FightBegan", own.FightBegan(units=[uid, target], initiative_steps=steps,
                               initiative={uid: initiative(units[uid]),
@@ -160,28 +160,28 @@ class Assault(Shooting):
     def fight_goes_on(self, t: Table, then: Mapping[str, Any] | None) -> None:
         """After a strike (or as the fight begins): wait for the next striker, open the next Initiative step,
         or settle the fight. `then`: the attack's JSON context (None as the fight begins)."""
-        fight = fight_under_way(t.typed)
-        if fight is None or self.strikers(t.typed):
+        fight = fight_under_way(t.state)
+        if fight is None or self.strikers(t.state):
             return
-        units = t.typed.units
+        units = t.state.units
         standing = all(alive(units[uid]) for uid in fight.units)
         later = [i for i in fight.initiative_steps if fight.step is None or i < fight.step]
         while standing and later:
             step = later.pop(0)
             striking = [uid for uid in fight.units if fight.initiative[uid] == step]
-            units = t.typed.units
+            units = t.state.units
             t.emit("InitiativeStepBegan", own.InitiativeStepBegan(initiative=step, striking=striking,
                                            models={uid: units[uid].models_alive for uid in striking}),
                    "RS.FGT.3")
-            if self.strikers(t.typed):
+            if self.strikers(t.state):
                 return
         self.settle_fight(t)
 
     def settle_fight(self, t: Table) -> None:
-        fight = fight_under_way(t.typed)
+        fight = fight_under_way(t.state)
         if fight is None:
             raise ValueError("no fight to settle")
-        units = t.typed.units
+        units = t.state.units
         a, b = fight.units
         caused = dict(fight.caused)
         gone = [uid for uid in (a, b) if not alive(units[uid])]
@@ -192,7 +192,7 @@ class Assault(Shooting):
             if uid not in gone and foe_of(fight, uid) in gone:
                 self.change_status(t, uid, LOCKED, False, "HH.MOV.2", reason="its foe was destroyed")
         if loser is not None:
-            units = t.typed.units
+            units = t.state.units
             self.request_roll(t, units[loser].owner, "fight_leadership", "2D6", "HH.ROUT.3", loser,
                               ld=army.unit_leadership(units[loser]), foe=foe_of(fight, loser))
 
@@ -202,7 +202,7 @@ class Assault(Shooting):
         passed = roll["total"] <= ld
         t.emit("LeadershipTested", {"unit": uid, "total": roll["total"], "ld": ld, "passed": passed,
                                     "for": "it lost the fight"}, "HH.ROUT.3")
-        if passed or not alive(t.typed.units[uid]):
+        if passed or not alive(t.state.units[uid]):
             return
         self.change_status(t, uid, "routed", True, "HH.ROUT.1", reason="it lost the fight and failed its "
                                                                       "Leadership test (convention)")
@@ -222,7 +222,7 @@ class Assault(Shooting):
 
     @handles("strike")
     def strike(self, t: Table, seat: str, command: Strike) -> None:
-        state = t.typed
+        state = t.state
         strikers, fight = self.strikers(state), fight_under_way(state)
         if state.rolls or fight is None or not strikers or command.unit != strikers[0]:  # strikers: in a fight
             raise Refused("no strike is awaited from this unit: a fight strikes in Initiative order"

@@ -88,7 +88,7 @@ class Combat(Assault):
 
     @handles("select")
     def select(self, t: Table, seat: str, command: cmd.Select) -> None:
-        state = t.typed
+        state = t.state
         refuse_while_reacting(state)
         step = self.step(state)
         block = self.combat_block(state, command.unit)

@@ -75,7 +75,7 @@ class Movement(Reactions):
 
     @handles("move")
     def move_unit(self, t: Table, seat: str, command: Move) -> None:
-        state = t.typed
+        state = t.state
         uid = command.unit
         refuse_while_reacting(state)
         block = self.move_block(state, uid)
@@ -117,14 +117,14 @@ class Movement(Reactions):
         failed = sum(1 for face in roll["faces"] if face <= DANGEROUS_FAILS_ON)
         t.emit("DangerousTerrainTested", own.DangerousTerrainTested(unit=uid, tests=len(roll["faces"]), failed=failed,
                                           fails_on=DANGEROUS_FAILS_ON), "HH.MOV.4")
-        unit = t.typed.units[uid]
+        unit = t.state.units[uid]
         if failed and alive(unit):
             self.casualties(t, uid, min(failed, unit.models_alive), 0, "HH.MOV.4",
                             reason="failed a dangerous terrain test")
 
     def stationary_at_end_of_move(self, t: Table, seat: str) -> None:
         """HH.MOV.1: a unit on the battlefield that did not move (and will not fall back) is Stationary."""
-        for uid, unit in seat_units(t.typed, seat):  # a Stationary gained changes no other unit
+        for uid, unit in seat_units(t.state, seat):  # a Stationary gained changes no other unit
             if alive(unit) and not unit.in_reserves and not unit.embarked_in and not unit.selected \
                     and not HeresyTurn.of(unit.turn).arrived and "routed" not in unit.statuses:
                 self.change_status(t, uid, "stationary", True, "HH.MOV.1", reason="it did not move")

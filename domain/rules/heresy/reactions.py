@@ -109,7 +109,7 @@ class Reactions(Shooting):
 
     def offer_reaction(self, t: Table, uid: str, against: str) -> None:
         """HH.REACT.1: an enemy unit ended its move within 12" of `uid`."""
-        state = t.typed
+        state = t.state
         unit = state.units[uid]
         if self.reaction_block(state, uid, "move", against) is None:
             t.emit("ReactionOffered", own.ReactionOffered(kind="move", unit=uid, against=against, seat=unit.owner,
@@ -117,7 +117,7 @@ class Reactions(Shooting):
 
     def offer_snap_shots(self, t: Table, against: str) -> None:
         """HH.RES.4: a unit entered play; a nearby enemy unit may make snap shots at it."""
-        state = t.typed
+        state = t.state
         seat = reaction_seat(state)
         if seat is not None and self.snap_shooters(state, against):
             t.emit("ReactionOffered", own.ReactionOffered(kind="snap_shots", unit=None, against=against, seat=seat),
@@ -125,7 +125,7 @@ class Reactions(Shooting):
 
     def close_dead_window(self, t: Table) -> bool:
         """A window nobody can answer any more closes by itself (the `progress` hook)."""
-        state = t.typed
+        state = t.state
         window = reaction_window(state)
         if window is None:
             return False
@@ -186,7 +186,7 @@ class Reactions(Shooting):
 
     @handles("react")
     def react(self, t: Table, seat: str, command: React) -> None:
-        state = t.typed
+        state = t.state
         if seat == state.active_seat:
             raise Refused("no reaction on your own turn: reactions are made in the opponent's turn",
                           rule="HH.REACT.1")
@@ -217,14 +217,14 @@ class Reactions(Shooting):
         if command.distance is None:
             raise Malformed("a reaction move gives the inches moved (distance)", field="distance")
         distance = inches(command.distance, "distance", 1000)
-        most = initiative(t.typed.units[uid])
+        most = initiative(t.state.units[uid])
         if Decimal(distance) > most:
             raise Refused(f"a reaction moves at most the unit's Initiative, {most}\"", rule="HH.REACT.1")
         t.emit("ReactionMade", {**_ids(window), "direction": command.direction, "distance": distance,
                                 "up_to": most, "attested_by": seat}, "HH.REACT.1")
 
     def _snap_shots(self, t: Table, seat: str, uid: str, command: React, window: Window) -> None:
-        state = t.typed
+        state = t.state
         block = self.reaction_block(state, uid, "snap_shots", window.against)
         if block:
             raise Refused(block[1], rule=block[0])
@@ -247,7 +247,7 @@ class Reactions(Shooting):
     def next_snap_shot(self, t: Table, then: Mapping[str, Any]) -> None:
         """HH.RES.4: the snap shots' weapons one after another through the attack module (6s to hit), while
         the shooter and the unit that entered play stand. `then`: the attack's JSON context (what follows it)."""
-        units = t.typed.units
+        units = t.state.units
         uid, against = then["unit"], then["against"]
         if not then["weapons"] or not alive(units[uid]) or not on_battlefield(units[against]):
             return

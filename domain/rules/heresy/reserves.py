@@ -32,8 +32,8 @@ class Reserves(Reactions):
 
     def begin_reserves(self, t: Table, seat: str) -> None:
         """HH.RES.1: each unit in reserves rolls a D6; CORE.OFF.1-style, embarked units come with their transport."""
-        for uid, _ in seat_units(t.typed, seat):
-            unit = t.typed.units[uid]  # as the rolls before it left it
+        for uid, _ in seat_units(t.state, seat):
+            unit = t.state.units[uid]  # as the rolls before it left it
             if unit.in_reserves and alive(unit) and not unit.embarked_in:
                 self.request_roll(t, seat, "reserve", "D6", "HH.RES.1", uid)
 
@@ -71,7 +71,7 @@ class Reserves(Reactions):
 
     @handles("enter")
     def enter_play(self, t: Table, seat: str, command: Enter) -> None:
-        state = t.typed
+        state = t.state
         step = self.step(state)
         uid = command.unit
         if step is None or step.name != "reserves" or step.active is None:

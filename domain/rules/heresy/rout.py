@@ -42,15 +42,15 @@ class Rout(Reactions):
     """Mixed into `Heresy`: the Rout sub-phase."""
 
     def begin_rout(self, t: Table, seat: str) -> None:
-        for uid, _ in seat_units(t.typed, seat):
-            unit = t.typed.units[uid]  # as the rolls before it left it
+        for uid, _ in seat_units(t.state, seat):
+            unit = t.state.units[uid]  # as the rolls before it left it
             if must_fall_back(unit):
                 bonus = initiative(unit)
                 self.request_roll(t, seat, "fall_back", f"D6+{bonus}" if bonus else "D6", "HH.ROUT.2", uid)
 
     def fall_back_rolled(self, t: Table, uid: str, roll: dict[str, Any]) -> None:
         t.emit("FallBackRolled", own.FallBackRolled(unit=uid, distance=str(roll["total"]),
-                                  initiative=initiative(t.typed.units[uid])), "HH.ROUT.2")
+                                  initiative=initiative(t.state.units[uid])), "HH.ROUT.2")
 
     @staticmethod
     def falling_back(state: GameState, seat: str) -> list[str]:
@@ -72,7 +72,7 @@ class Rout(Reactions):
 
     @handles("fall_back")
     def fall_back_unit(self, t: Table, seat: str, command: FallBack) -> None:
-        state = t.typed
+        state = t.state
         step = self.step(state)
         uid = command.unit
         unit = state.units[uid]
@@ -93,7 +93,7 @@ class Rout(Reactions):
         ld = request["context"]["ld"]
         passed = roll["total"] <= ld
         t.emit("LeadershipTested", own.LeadershipTested(unit=uid, total=roll["total"], ld=ld, passed=passed), "HH.ROUT.3")
-        unit = t.typed.units[uid]
+        unit = t.state.units[uid]
         if not alive(unit):
             return
         if passed:

@@ -29,13 +29,11 @@ from typing import TYPE_CHECKING, Any
 from warlog.domain import army, dice
 from warlog.domain import events as ev
 from warlog.domain.attacks import Outcome, Profile, Situation, Weapon, to_data
-from warlog.domain.attacks.contract import unit_of, weapon_of
 from warlog.domain.attacks.driver import STEP_EVENTS, AttackDriver, keep_lines, standing_target
 from warlog.domain.attacks.tables import HERESY
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
-from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.heresy.commands import Shoot
 from warlog.domain.rules.heresy.common import KIND_RULE
 from warlog.domain.rules.igougo import Igougo
@@ -44,7 +42,6 @@ from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import Armour, GameState, HeresyStep, HeresyTurn, Unit
 from warlog.domain.state import Weapon as UnitWeapon
-from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -52,7 +49,6 @@ if TYPE_CHECKING:
 FACINGS = ("front", "side", "rear")
 ATTACK_STEPS = tuple(STEP_EVENTS)  # the attack module's Need.step names: the purposes of its rolls
 SNAP_KINDS = ("heavy", "ordnance")
-UnitLike = Unit | Mapping[str, Any]  # a unit of the typed state, or (a caller still on the bridge) of its dict view
 
 
 def on_battlefield(unit: Unit) -> bool:
@@ -79,17 +75,14 @@ def armour(unit: Unit) -> Armour | None:
     return unit.models[0].armour
 
 
-def has_facings(unit: UnitLike) -> bool:
+def has_facings(unit: Unit) -> bool:
     """A vehicle with armour values: the players name the facing each attack hits."""
-    typed = unit_of(unit, HeresyTurn)
-    return army.unit_is_vehicle(typed) and armour(typed) is not None
+    return army.unit_is_vehicle(unit) and armour(unit) is not None
 
 
-def tables_gap(units: Mapping[str, UnitLike], uid: str, weapon: UnitWeapon | Mapping[str, Any],
-               target_uid: str) -> str | None:
+def tables_gap(units: Mapping[str, Unit], uid: str, arms: UnitWeapon, target_uid: str) -> str | None:
     """Why the heresy tables cannot resolve this weapon at this target (None: they can)."""
-    line, target, arms = unit_of(units[uid], HeresyTurn).models[0], unit_of(units[target_uid], HeresyTurn), \
-        weapon_of(weapon)
+    line, target = units[uid].models[0], units[target_uid]
     melee = arms.type == "melee"
     vehicle = army.unit_is_vehicle(target)
     if not (line.WS if melee else line.BS):
@@ -141,11 +134,7 @@ def heresy_profile(units: Mapping[str, Unit], uid: str, weapon: UnitWeapon, targ
 
 class Shooting(AttackDriver, Igougo):
     """Mixed into `Heresy`: `shoot`, and what the shared attack driver reads for every heresy attack (shots, snap
-    shots, strikes): the target with its attached leader, a vehicle's hull points, what follows the attack.
-
-    The hooks other parts call with the state as the ruleset reads it (`Seen`: the bridge's dict view, until
-    heresy reads the typed state) read it through `typed_of`; a unit or a weapon they pass as a dict of that view
-    is read as typed (`unit_of`, `weapon_of`)."""
+    shots, strikes): the target with its attached leader, a vehicle's hull points, what follows the attack."""
 
     attack_party = staticmethod(members_of)
 
@@ -163,14 +152,13 @@ class Shooting(AttackDriver, Igougo):
         standing = enemies_on_battlefield(state, unit.owner)
         return [target for target in HeresyTurn.of(unit.turn).targets or () if target in standing]
 
-    def shoot_actions(self, state: Seen, seat: str) -> list[Action]:
-        typed = typed_of(state)
-        units, offered = typed.units, []
-        for uid, unit in seat_units(typed, seat):
+    def shoot_actions(self, state: GameState, seat: str) -> list[Action]:
+        units, offered = state.units, []
+        for uid, unit in seat_units(state, seat):
             if not (HeresyTurn.of(unit.turn).shot and alive(unit)) or not unit.selected:
                 continue
-            for target in self.shot_targets(typed, uid):
-                weapons = [w.name for w in self.shots_open(typed, uid) if tables_gap(units, uid, w, target) is None]
+            for target in self.shot_targets(state, uid):
+                weapons = [w.name for w in self.shots_open(state, uid) if tables_gap(units, uid, w, target) is None]
                 if not weapons:
                     continue
                 vehicle = has_facings(units[target])
@@ -186,8 +174,8 @@ class Shooting(AttackDriver, Igougo):
 
     @handles("shoot")
     def shoot(self, t: Table, seat: str, command: Shoot) -> None:
-        state = t.typed
-        step = self.step(self.seen(t))
+        state = t.state
+        step = self.step(t.state)
         refuse_while_reacting(state)
         if step is None or step.phase != "shooting" or state.rolls:
             raise Refused("a unit selected to shoot fires in the Shooting phase, one weapon at a time",
@@ -218,7 +206,7 @@ class Shooting(AttackDriver, Igougo):
                           snap_shots=snap_only(unit, weapon), within_half_range=command.within_half_range is True)
 
     @staticmethod
-    def checked_facing(target: UnitLike, facing: str | None) -> str | None:
+    def checked_facing(target: Unit, facing: str | None) -> str | None:
         if not has_facings(target):
             if facing is not None:
                 raise Malformed("a facing is named only for a vehicle target with armour values", field="facing")
@@ -229,14 +217,12 @@ class Shooting(AttackDriver, Igougo):
 
     # -- the attack driver ------------------------------------------------------------------
 
-    def start_attack(self, t: Table, uid: str, weapon: UnitWeapon | Mapping[str, Any], target: str, models: int,
+    def start_attack(self, t: Table, uid: str, arms: UnitWeapon, target: str, models: int,
                      phase: str, facing: str | None = None, snap_shots: bool = False, within_half_range: bool = False,
                      then: dict[str, Any] | None = None) -> None:
         """Declare one weapon's attack on the heresy tables and roll it (the shared driver). `then` rides along
-        with the dice and says what follows the attack (`attack_finished`). `weapon`: the unit's (a dict: of
-        the state's dict view, read as typed)."""
-        arms = weapon_of(weapon)
-        profile = heresy_profile(t.typed.units, uid, arms, target, models, facing, snap_shots, within_half_range)
+        with the dice and says what follows the attack (`attack_finished`). `arms`: the unit's weapon."""
+        profile = heresy_profile(t.state.units, uid, arms, target, models, facing, snap_shots, within_half_range)
         rule = "HH.RES.4" if phase == "snap_shots" else "RS.FGT.3" if phase == "assault" else "RS.SHO.2"
         attack = {"attacker": uid, "target": target, "weapon": arms.name, "models": models, "phase": phase,
                   "facing": facing, "snap_shots": snap_shots, "within_half_range": within_half_range,

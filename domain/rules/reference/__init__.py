@@ -18,7 +18,6 @@ from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
-from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.charge import Charge
@@ -37,7 +36,6 @@ from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, other
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, ReferenceStep, ReferenceTurn
-from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -57,26 +55,24 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
                "stratagems, battle-shock and objectives")
     anytime_commands = (*Igougo.anytime_commands, "revive")
     commands = OWN_COMMANDS  # its select, stratagems, attack choices, charge, fight, split, actions (commands.py)
-    typed_state = True  # its handlers, hooks and appliers read and make the GameState
     event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS}
     roster = RosterReading(older_ap=False, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:10th|11th)\b",))
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
 
-    def round_layout(self, state: Seen) -> list[Step]:
+    def round_layout(self, state: GameState) -> list[Step]:
         """Battle round 1 opens with the roll-off for the first turn; the order chosen holds every round."""
-        typed = typed_of(state)
-        order = typed.turn_order or SEATS
+        order = state.turn_order or SEATS
         turns = [Step(phase, sub, "phase", rule, rule, active=seat) for seat in order for phase, sub, rule in self.phases]
-        return ([FIRST_TURN] if typed.battle_round == 1 else []) + turns
+        return ([FIRST_TURN] if state.battle_round == 1 else []) + turns
 
     def settle(self, t: Table, step: Step) -> None:
         needed: ev.RollOffNeeded = {"sub_phase": None, "choice": True, "for": "the first turn"}
         t.emit("RollOffNeeded", needed, "CORE.DICE.3")
 
-    def step_over(self, state: Seen, step: Step) -> bool:
+    def step_over(self, state: GameState, step: Step) -> bool:
         if step.kind == "order":
-            return ReferenceStep.of(typed_of(state).step).first is not None
+            return ReferenceStep.of(state.step).first is not None
         return super().step_over(state, step)
 
     def begin(self, t: Table, step: Step) -> None:
@@ -95,8 +91,8 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
 
     # -- who may be selected now ---------------------------------------------------------
 
-    def eligible(self, state: Seen, uid: str) -> bool:
-        return self.ineligible(typed_of(state), uid) is None
+    def eligible(self, state: GameState, uid: str) -> bool:
+        return self.ineligible(state, uid) is None
 
     def ineligible(self, state: GameState, uid: str) -> tuple[str, str] | None:
         step = self.step(state)
@@ -141,7 +137,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
 
     @handles("select")
     def select(self, t: Table, seat: str, command: ReferenceSelect) -> None:
-        seen, state = self.seen(t), t.typed
+        seen, state = t.state, t.state
         step = self.step(state)
         if step is None or step.phase == "command" or self.awaiting(seen)["action"] not in ("end_phase", "select"):
             raise Refused(f"no unit is selected now: the game awaits {self.awaiting(seen)['action']}",
@@ -166,10 +162,9 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
 
     # -- what the game awaits, and what each seat may send -------------------------------
 
-    def step_awaiting(self, state: Seen, step: Step | None) -> dict[str, Any]:
-        typed = typed_of(state)
+    def step_awaiting(self, state: GameState, step: Step | None) -> dict[str, Any]:
         if step is not None and step.kind == "order":  # CORE.DICE.3: the winner chooses who takes the first turn
-            flow = ReferenceStep.of(typed.step)
+            flow = ReferenceStep.of(state.step)
             if flow.winner is None:
                 return {"seat": None, "action": "roll_off"}
             return {"seat": flow.winner, "action": "choose_order"}
@@ -183,14 +178,13 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             awaiting = self.fight_awaiting(state, step)
             if awaiting is not None:
                 return awaiting
-        charge = self.pending_charge(typed) if step is not None and step.phase == "charge" else None
+        charge = self.pending_charge(state) if step is not None and step.phase == "charge" else None
         if charge:
             return {"seat": charge.seat, "action": "charge_move", "unit": charge.unit}
         return super().step_awaiting(state, step)
 
-    def play_actions(self, state: Seen, seat: str, awaiting: dict[str, Any]) -> list[Action]:
-        typed = typed_of(state)
-        step = self.step(typed)
+    def play_actions(self, state: GameState, seat: str, awaiting: dict[str, Any]) -> list[Action]:
+        step = self.step(state)
         if step is None:
             return []
         if self.attack_pause(state) is not None:
@@ -199,38 +193,37 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         if step.phase == "fight":
             offered += self.fight_actions(state, seat, awaiting)
         elif awaiting["action"] == "charge_move":
-            charge = self.pending_charge(typed)
-            offered += self.charge_move_actions(typed, charge) if awaiting["seat"] == seat and charge else []
+            charge = self.pending_charge(state)
+            offered += self.charge_move_actions(state, charge) if awaiting["seat"] == seat and charge else []
         elif awaiting["seat"] == seat and step.phase != "command":
             offered += self._phase_actions(state, seat, step)
-        offered += self.stratagem_actions(typed, seat)
+        offered += self.stratagem_actions(state, seat)
         if awaiting["action"] == "end_phase" and awaiting["seat"] == seat:
-            fields = {"control": self.control_schema(typed)} if self.scoring_now(typed, step) else {}
+            fields = {"control": self.control_schema(state)} if self.scoring_now(state, step) else {}
             offered.append(act.action("end_phase", step.rule, self.end_phase_action(step).summary + (
                 ", scoring the objectives you control (EXT.VP.1)" if fields else ""), **fields))
         return offered
 
-    def _phase_actions(self, state: Seen, seat: str, step: Step) -> list[Action]:
+    def _phase_actions(self, state: GameState, seat: str, step: Step) -> list[Action]:
         """The selections (and in the Shooting phase the attacks and actions) open to the active seat."""
-        typed = typed_of(state)
-        own = [uid for uid, _ in seat_units(typed, seat)]
-        ready = [uid for uid in own if self.ineligible(typed, uid) is None]
+        own = [uid for uid, _ in seat_units(state, seat)]
+        ready = [uid for uid in own if self.ineligible(state, uid) is None]
         if step.phase == "movement":
-            return self.movement_actions(typed, seat, ready)
+            return self.movement_actions(state, seat, ready)
         if step.phase == "charge":
-            return self.charge_actions(typed, seat, ready)
+            return self.charge_actions(state, seat, ready)
         return [*self.shooting_actions(state, seat, ready), *self.attack_actions(state, seat, "shooting"),
-                *self.start_action_actions(typed, seat, own)]
+                *self.start_action_actions(state, seat, own)]
 
-    def awaited_rule(self, state: Seen) -> str:
-        pause = self.attack_pause(state) if typed_of(state).status == "in_progress" else None
+    def awaited_rule(self, state: GameState) -> str:
+        pause = self.attack_pause(state) if state.status == "in_progress" else None
         if pause is not None:
             return "RS.ATK.3" if pause["kind"] == "allocate" else "EXT.CP.1"
         return super().awaited_rule(state)
 
     @handles("end_phase")
     def end_phase(self, t: Table, seat: str, command: cmd.EndPhase) -> None:
-        state = t.typed
+        state = t.state
         step = self.step(state)
         fight = self.fight_stage(state)
         if step is not None and step.phase == "fight" and (fight.stage if fight else None) != "done":
@@ -242,7 +235,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         super().end_phase(t, seat, command)
         if step is not None and step.phase == "fight":  # the turn ends: its actions complete (unit_actions.py)
             self.complete_actions(t, seat)
-        if step is not None and self.scoring_now(t.typed, step):
+        if step is not None and self.scoring_now(t.state, step):
             self.score(t, seat, dict(command.control or {}))
 
     # -- rolls ---------------------------------------------------------------------------
@@ -257,11 +250,10 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
     def _hazards(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
         self.hazards(t, request, roll["faces"])
 
-    def records(self, state: Seen, seat: str) -> list[Action]:
-        typed = typed_of(state)
-        offered = super().records(state, seat) + self.effect_records(typed, seat)
-        short = [uid for uid, unit in seat_units(typed, seat) if unit.models_alive < unit.model_count]
-        if short and typed.status == "in_progress":
+    def records(self, state: GameState, seat: str) -> list[Action]:
+        offered = super().records(state, seat) + self.effect_records(state, seat)
+        short = [uid for uid, unit in seat_units(state, seat) if unit.models_alive < unit.model_count]
+        if short and state.status == "in_progress":
             offered.append(act.action("revive", "CORE.REV.1", "return destroyed models to their unit (a rule says so)",
                                       ["unit", "models"], unit=act.one_of(short), models=act.integer(1, 500),
                                       reason=act.text(200, "the rule that returns them")))
@@ -271,19 +263,19 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
     def revive(self, t: Table, seat: str, command: Revive) -> None:
         """CORE.REV.1: only destroyed models of that unit, never above its own models at the start, with full W;
         a revived leader is part of its attached unit again."""
-        unit = t.typed.units[command.unit]
+        unit = t.state.units[command.unit]
         if unit.owner != seat:
             raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule="CORE.REV.1")
         room = unit.model_count - unit.models_alive
         if not 1 <= command.models <= room:
             raise Refused(f"{command.unit} has {room} destroyed model(s) to return; it never grows past its starting "
                           "strength", rule="CORE.REV.1")
-        before = army.strength_of(t.typed.units, command.unit)
+        before = army.strength_of(t.state.units, command.unit)
         t.emit("ModelsRevived", own.ModelsRevived(
             unit=command.unit, models=command.models, reason=command.reason,
             attested="set up in coherency with models that began the phase on the battlefield", attested_by=seat),
             "CORE.REV.1")
-        units = t.typed.units
+        units = t.state.units
         after = army.strength_of(units, command.unit)
         if after != before:
             changed: ev.StrengthChanged = {"unit": command.unit, "from": before, "to": after,
@@ -308,7 +300,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
 
     @evolves("OrderChosen")
     def _order(self, state: GameState, data: ev.OrderChosen, entry: Data) -> GameState:
-        state = Ruleset._order(self, state, dict(data), entry)
+        state = Ruleset._order(self, state, data, entry)
         return replace(state, turn_order=(data["first"], other(data["first"])))
 
     @evolves("UnitSelected")

@@ -62,7 +62,7 @@ class Charge(Engagement):
 
     def charge_lost(self, t: Table) -> bool:
         """A unit destroyed between its charge roll and its targets makes no charge (RS.CHG.2)."""
-        state = t.typed
+        state = t.state
         charge = self.pending_charge(state)
         if charge is None or alive(state.units[charge.unit]):
             return False
@@ -72,7 +72,7 @@ class Charge(Engagement):
 
     @handles("charge_move")
     def charge_move(self, t: Table, seat: str, command: ChargeMove) -> None:
-        state = t.typed
+        state = t.state
         charge = self.pending_charge(state)
         if charge is None or charge.unit != command.unit:
             raise Refused("no charge of this unit waits for its targets", rule="RS.CHG.2")
@@ -93,7 +93,7 @@ class Charge(Engagement):
         t.emit("ChargeResolved", ev.ChargeResolved(unit=command.unit, targets=targets, total=charge.total,
                                                    distance=distance, success=success), "RS.CHG.2")
         if success:  # RS.CHG.3: engaged with every target, and Fights First until the end of the turn
-            self.engage(t, members_of(t.typed.units, command.unit), targets, "RS.CHG.3", f"charge by {command.unit}")
+            self.engage(t, members_of(t.state.units, command.unit), targets, "RS.CHG.3", f"charge by {command.unit}")
             t.emit("FightsFirstGained", own.FightsFirstGained(unit=command.unit, until="end of turn"), "RS.CHG.3")
 
     # -- appliers ------------------------------------------------------------------------

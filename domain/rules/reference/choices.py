@@ -32,7 +32,6 @@ from warlog.domain.attacks.driver import need_data
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, held_by
-from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import Allocate, CommandReroll, KeepDice
 from warlog.domain.rules.reference.common import STRATAGEMS
@@ -40,7 +39,6 @@ from warlog.domain.rules.reference.shooting import Shooting
 from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import Frozen, GameState, ReferenceStep, freeze, thaw
-from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -62,23 +60,21 @@ class AttackChoices(CommandPhase, Shooting):
     parts ask with the state as the ruleset reads it (`Seen`) read it through `typed_of`."""
 
     @staticmethod
-    def attack_pause(state: Seen) -> Pause | None:
+    def attack_pause(state: GameState) -> Pause | None:
         """The attack paused now (as the event that paused it wrote it), or None."""
-        typed = typed_of(state)
-        if typed.rolls or typed.step is None:
+        if state.rolls or state.step is None:
             return None
-        pause = ReferenceStep.of(typed.step).attack_pause
+        pause = ReferenceStep.of(state.step).attack_pause
         return None if pause is None else dict(thaw(pause))
 
-    def command_reroll_open(self, state: Seen, seat: str, uid: str) -> bool:
+    def command_reroll_open(self, state: GameState, seat: str, uid: str) -> bool:
         """EXT.CP.1 with RS.CMD.3: the CP, not used this phase, the unit standing and not battle-shocked."""
-        typed = typed_of(state)
-        used = (ReferenceStep.of(typed.step).stratagems or Frozen()).get(seat, ())
-        return typed.cp[seat] >= STRATAGEMS[REROLL] and reroll_target(typed, seat, uid) and REROLL not in used
+        used = (ReferenceStep.of(state.step).stratagems or Frozen()).get(seat, ())
+        return state.cp[seat] >= STRATAGEMS[REROLL] and reroll_target(state, seat, uid) and REROLL not in used
 
     def batch_rolled(self, t: Table, context: dict[str, Any], need: Need, faces: list[int]) -> None:
         """A whole batch is in: offer Command Re-roll where it could change something, else go on."""
-        state = t.typed
+        state = t.state
         ids = context["attack"]
         uid = ids["attacker"] if need.seat == ATTACKER else ids["target"]
         seat = state.units[uid].owner
@@ -92,9 +88,8 @@ class AttackChoices(CommandPhase, Shooting):
 
     # -- actions and commands ------------------------------------------------------------
 
-    def pause_actions(self, state: Seen, seat: str) -> list[Action]:
-        typed = typed_of(state)
-        pause = self.attack_pause(typed)
+    def pause_actions(self, state: GameState, seat: str) -> list[Action]:
+        pause = self.attack_pause(state)
         if pause is None or pause["seat"] != seat:
             return []
         if pause["kind"] == "allocate":
@@ -103,7 +98,7 @@ class AttackChoices(CommandPhase, Shooting):
                                line=act.one_of([c["line"] for c in pause["choices"]], "the model line"))]
         offered = [act.action("keep_dice", "EXT.CP.1", f"keep the {pause['step'].replace('_', ' ')} roll "
                               f"{pause['batch']} and go on")]
-        if self.command_reroll_open(typed, seat, pause["unit"]):
+        if self.command_reroll_open(state, seat, pause["unit"]):
             offered.insert(0, act.action(
                 "command_reroll", "EXT.CP.1", f"Command Re-roll (1 CP): re-roll one {pause['step'].replace('_', ' ')} "
                 f"roll of {pause['batch']} (the index of its die as rolled)", ["die"],
@@ -120,7 +115,7 @@ class AttackChoices(CommandPhase, Shooting):
 
     @handles("command_reroll")
     def command_reroll(self, t: Table, seat: str, command: CommandReroll) -> None:
-        state = t.typed
+        state = t.state
         pause = self._pause_of(state, seat, "reroll", "EXT.CP.1")
         if not self.command_reroll_open(state, seat, pause["unit"]):
             raise Refused(f"Command Re-roll needs {STRATAGEMS[REROLL]} CP, once a phase, for a unit that is not "
@@ -140,7 +135,7 @@ class AttackChoices(CommandPhase, Shooting):
 
     @handles("keep_dice")
     def keep_dice(self, t: Table, seat: str, command: KeepDice) -> None:
-        pause = self._pause_of(t.typed, seat, "reroll", "EXT.CP.1")
+        pause = self._pause_of(t.state, seat, "reroll", "EXT.CP.1")
         context = pause["attack_roll"]
         t.emit("AttackRollKept", {**context["attack"], "step": pause["step"], "seat": seat, "batch": pause["batch"]},
                "EXT.CP.1")
@@ -148,7 +143,7 @@ class AttackChoices(CommandPhase, Shooting):
 
     @handles("allocate")
     def allocate(self, t: Table, seat: str, command: Allocate) -> None:
-        pause = self._pause_of(t.typed, seat, "allocate", "RS.ATK.3")
+        pause = self._pause_of(t.state, seat, "allocate", "RS.ATK.3")
         lines = [c["line"] for c in pause["choices"]]
         if command.line not in lines:
             raise Refused(f"line {command.line} is not one of the groups the wounds may go to next: {lines} "

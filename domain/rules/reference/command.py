@@ -10,7 +10,6 @@ from warlog.domain import army
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
-from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import UseStratagem
 from warlog.domain.rules.reference.common import (
@@ -25,7 +24,6 @@ from warlog.domain.rules.reference.effects import DURATIONS, Persisting, duratio
 from warlog.domain.rules.ruleset import SEATS, Step, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import Frozen, GameState, PerSeat, ReferenceStep, ReferenceTurn, Unit, thaw
-from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -41,15 +39,15 @@ class CommandPhase(Persisting):
     keeps_vp = True
 
     def begin_turn(self, t: Table, step: Step) -> None:
-        state, active = t.typed, self.turn_seat(step)
+        state, active = t.state, self.turn_seat(step)
         expired = sorted(uid for uid, unit in state.units.items() if turn_of(unit) != ReferenceTurn())
         # CORE.PER.2: what lasted "until the end of the turn" (Advanced, Fell Back, Fights First, charged) ends
         t.emit("TurnStarted", own.TurnStarted(seat=active, battle_round=state.battle_round, expired=expired),
                "CORE.PER.2")
         for seat in SEATS:  # RS.CMD.1: both players gain 1 CP
-            t.emit("CommandPointGained", own.CommandPointGained(seat=seat, cp=t.typed.cp[seat] + 1), "RS.CMD.1")
-        for uid, _ in list(seat_units(t.typed, active)):  # RS.CMD.2, CORE.OFF.1: reserves test too
-            units = t.typed.units  # as the tests before this one left them
+            t.emit("CommandPointGained", own.CommandPointGained(seat=seat, cp=t.state.cp[seat] + 1), "RS.CMD.1")
+        for uid, _ in list(seat_units(t.state, active)):  # RS.CMD.2, CORE.OFF.1: reserves test too
+            units = t.state.units  # as the tests before this one left them
             if not alive(units[uid]) or attached_to(units, uid):
                 continue  # a leader tests with its bodyguard, as one unit
             band = army.strength_of(units, uid)
@@ -59,7 +57,7 @@ class CommandPhase(Persisting):
 
     def battle_shock_roll(self, t: Table, seat: str, uid: str, band: str, rule: str = "RS.CMD.2",
                           **context: Any) -> None:
-        units = t.typed.units
+        units = t.state.units
         ld = max(army.unit_leadership(units[m]) for m in members_of(units, uid))
         self.request_roll(t, seat, "battle_shock", "2D6", rule, uid, ld=ld, strength=band, **context)
 
@@ -70,7 +68,7 @@ class CommandPhase(Persisting):
             unit=uid, total=roll["total"], ld=context["ld"], passed=passed, strength=context["strength"],
             rerolled=bool(context.get("rerolled")), rerollable=not context.get("rerolled"),
             rules=["RS.CMD.2", "CORE.LD.1"]), "RS.CMD.2")
-        for member in members_of(t.typed.units, uid):
+        for member in members_of(t.state.units, uid):
             self.change_status(t, member, "battle_shocked", not passed, "RS.CMD.2",
                                reason="failed a battle-shock test" if not passed else "passed a battle-shock test")
 
@@ -83,10 +81,10 @@ class CommandPhase(Persisting):
         return [uid for uid, unit in seat_units(state, seat) if alive(unit) and _may_reroll(unit)]
 
     @staticmethod
-    def stratagem_targets(state: Seen, seat: str) -> list[str]:
+    def stratagem_targets(state: GameState, seat: str) -> list[str]:
         """EXT.CP.1: a unit of one's own still in play, never a battle-shocked one (RS.CMD.3). `state`: the typed
         state, or the view choices.py reads."""
-        return [uid for uid, unit in seat_units(typed_of(state), seat)
+        return [uid for uid, unit in seat_units(state, seat)
                 if alive(unit) and "battle_shocked" not in unit.statuses]
 
     def stratagem_actions(self, state: GameState, seat: str) -> list[Action]:
@@ -108,7 +106,7 @@ class CommandPhase(Persisting):
 
     @handles("use_stratagem")
     def use_stratagem(self, t: Table, seat: str, command: UseStratagem) -> None:
-        state = t.typed
+        state = t.state
         cost = STRATAGEMS.get(command.name)
         if cost is None:
             raise Refused(f"no stratagem {command.name!r}; known: {', '.join(STRATAGEMS)}", rule="EXT.CP.1")
@@ -154,7 +152,7 @@ class CommandPhase(Persisting):
                          "for each objective marker, the units within range of it (measured at the table)")
 
     def score(self, t: Table, seat: str, claims: Mapping[str, Sequence[str]]) -> None:
-        state = t.typed
+        state = t.state
         for marker, near in claims.items():
             if marker not in (state.options.objectives or ()):
                 raise Refused(f"no objective marker {marker!r} in this game", rule="EXT.OBJ.1")
@@ -167,11 +165,11 @@ class CommandPhase(Persisting):
                "EXT.OBJ.1")
         scored = min(VP_TURN_CAP, VP_PER_OBJECTIVE * len(held))
         t.emit("VictoryPointsScored", own.VictoryPointsScored(seat=seat, objectives=held, vp=scored,
-                                                              total=(t.typed.vp or NO_VP)[seat] + scored), "EXT.VP.1")
+                                                              total=(t.state.vp or NO_VP)[seat] + scored), "EXT.VP.1")
 
-    def winner(self, state: Seen) -> str | None:
+    def winner(self, state: GameState) -> str | None:
         """EXT.VP.1: more VP after the last battle round wins; equal VP is a draw."""
-        vp = typed_of(state).vp or NO_VP
+        vp = state.vp or NO_VP
         return None if vp.A == vp.B else "A" if vp.A > vp.B else "B"
 
     # -- appliers ------------------------------------------------------------------------

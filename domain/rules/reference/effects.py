@@ -53,7 +53,7 @@ class Persisting(Igougo):
 
     def start_effect(self, t: Table, uid: str, name: str, seat: str, until: str | None, status: str | None = None,
                      reason: str | None = None) -> None:
-        state = t.typed
+        state = t.state
         data = own.EffectStarted(unit=uid, effect=name, status=status, by=seat, until=until or "end_of_phase",
                                  stated=until is not None, battle_round=state.battle_round, phase=state.phase,
                                  active_seat=state.active_seat)
@@ -64,9 +64,9 @@ class Persisting(Igougo):
     def expire_effects(self, t: Table, step: Step) -> None:
         """End every effect whose boundary this step's start passes (CORE.PER.1/2)."""
         turn_starts = step.phase == "command" and step.kind == "phase"
-        round_starts = t.typed.pos == 0
-        for uid in list(t.typed.units):
-            for effect in t.typed.units[uid].effects or ():  # as the effects ended before this unit's left it
+        round_starts = t.state.pos == 0
+        for uid in list(t.state.units):
+            for effect in t.state.units[uid].effects or ():  # as the effects ended before this unit's left it
                 until = effect.until
                 ends = until == "end_of_phase" or (until == "end_of_turn" and (turn_starts or round_starts)) or \
                     (until == "end_of_battle_round" and round_starts) or \
@@ -78,7 +78,7 @@ class Persisting(Igougo):
         t.emit("EffectEnded", own.EffectEnded(unit=uid, effect=effect.effect, until=effect.until,
                                               started_seq=effect.seq, reason=reason),
                "CORE.PER.1" if effect.stated else "CORE.PER.2")
-        status, unit = effect.status, t.typed.units[uid]
+        status, unit = effect.status, t.state.units[uid]
         if status and status in unit.statuses and alive(unit):
             self.change_status(t, uid, status, False, "CORE.PER.1" if effect.stated else "CORE.PER.2",
                                reason=f"{effect.effect} ended: {reason}")
@@ -118,7 +118,7 @@ class Persisting(Igougo):
     @evolves("StatusLost")
     def _status_lost(self, state: GameState, data: ev.StatusLost, entry: Data) -> GameState:
         """A status lost before its effect's end takes the effect with it."""
-        state = Ruleset._lost(self, state, dict(data), entry)
+        state = Ruleset._lost(self, state, data, entry)
         uid = data["unit"]
         unit = state.units[uid]
         if not unit.effects:

@@ -26,7 +26,7 @@ class Engagement(Igougo):
 
     @handles("start_game")
     def start_game(self, t: Table, seat: str, command: cmd.StartGame) -> None:
-        units = t.typed.units
+        units = t.state.units
         for uid, unit in units.items():
             for foe in unit.engaged_with:
                 if foe not in units or units[foe].owner == unit.owner:
@@ -34,7 +34,7 @@ class Engagement(Igougo):
         super().start_game(t, seat, command)
 
     def engage(self, t: Table, units: list[str], targets: list[str], rule: str, reason: str) -> None:
-        everyone = [u for target in targets for u in members_of(t.typed.units, target)]
+        everyone = [u for target in targets for u in members_of(t.state.units, target)]
         engaging: own.UnitsEngaged = {"units": units, "with": everyone, "reason": reason}
         t.emit("UnitsEngaged", engaging, rule)
         for uid in units + everyone:
@@ -42,11 +42,11 @@ class Engagement(Igougo):
 
     def disengage(self, t: Table, uid: str, rule: str, reason: str) -> None:
         """The unit is no longer engaged; an enemy left with nobody engaged with it is unengaged too."""
-        foes = list(t.typed.units[uid].engaged_with)
+        foes = list(t.state.units[uid].engaged_with)
         ended: own.EngagementEnded = {"unit": uid, "with": foes, "reason": reason}
         t.emit("EngagementEnded", ended, rule)
         for other_uid in [uid, *foes]:
-            unit = t.typed.units[other_uid]
+            unit = t.state.units[other_uid]
             if not unit.engaged_with and alive(unit):
                 for status in ("engaged", "locked_in_combat"):
                     self.change_status(t, other_uid, status, False, rule,
@@ -54,7 +54,7 @@ class Engagement(Igougo):
 
     def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
         super().casualties(t, uid, models, wounds, rule, **extra)
-        unit = t.typed.units[uid]
+        unit = t.state.units[uid]
         if not alive(unit) and unit.engaged_with:
             self.disengage(t, uid, "CORE.STR.2", "was destroyed")
 
@@ -62,7 +62,7 @@ class Engagement(Igougo):
 
     @evolves("GameStarted")
     def _started(self, state: GameState, data: ev.GameStarted, entry: Data) -> GameState:
-        state = Ruleset._started(self, state, dict(data), entry)
+        state = Ruleset._started(self, state, data, entry)
         near = {uid: list(unit.engaged_with) for uid, unit in state.units.items()}
         for uid in near:  # the army names whom it starts engaged with; both sides know
             for foe in near[uid]:

@@ -14,7 +14,6 @@ from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, held_by
-from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import Consolidate, EndFight, PileIn, ReferenceSelect
 from warlog.domain.rules.reference.common import (
@@ -31,7 +30,6 @@ from warlog.domain.rules.ruleset import SEATS, Step, alive, handles, inches, oth
 from warlog.domain.rules.shared_appliers import adds_unit, sets_field
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, ReferenceFight, ReferenceStep, Unit
-from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -58,7 +56,7 @@ class Fight(Shooting, Engagement):
     (`Engagement`). The hooks that call `Shooting`'s with the state take it as the ruleset reads it (`Seen`)."""
 
     def begin_fight(self, t: Table, step: Step) -> None:
-        units = t.typed.units
+        units = t.state.units
         eligible = sorted(uid for uid, unit in units.items()
                           if on_battlefield(unit) and (engaged(unit) or turn_of(unit).charged))
         t.emit("FightEligible", own.FightEligible(units=eligible, reason="engaged, or made a charge move this turn"),
@@ -108,32 +106,31 @@ class Fight(Shooting, Engagement):
         preferred = other(last) if last else other(self.turn_seat(step))
         return preferred if preferred in able else able[0]
 
-    def fight_awaiting(self, state: Seen, step: Step) -> dict[str, Any] | None:
-        typed = typed_of(state)
-        fight = self.fight_stage(typed)
+    def fight_awaiting(self, state: GameState, step: Step) -> dict[str, Any] | None:
+        fight = self.fight_stage(state)
         stage = fight.stage if fight is not None else None
         if stage == "pile_in":
-            seat = self.stage_seat(typed, step, "piled")
+            seat = self.stage_seat(state, step, "piled")
             return {"seat": seat, "action": "pile_in"} if seat else None
         if stage == "fight" and fight is not None and fight.current:
             uid = fight.current
-            seat = typed.units[uid].owner
+            seat = state.units[uid].owner
             return {"seat": seat, "action": "attack" if self.attack_actions(state, seat, "fight") else "end_fight",
                     "unit": uid}
         if stage == "fight":
-            seat = self.next_fighter(typed, step)
+            seat = self.next_fighter(state, step)
             return {"seat": seat, "action": "select"} if seat else None
         if stage == "consolidate":
-            seat = self.stage_seat(typed, step, "consolidated")
+            seat = self.stage_seat(state, step, "consolidated")
             return {"seat": seat, "action": "consolidate"} if seat else None
         return None
 
     def fight_progress(self, t: Table, step: Step) -> bool:
         """Move to the next stage once nobody is left to act in this one."""
-        fight = self.fight_stage(t.typed)
-        if not fight or fight.stage == "done" or self.fight_awaiting(self.seen(t), step) is not None:
+        fight = self.fight_stage(t.state)
+        if not fight or fight.stage == "done" or self.fight_awaiting(t.state, step) is not None:
             return False
-        unfought = self.unfought(t.typed)
+        unfought = self.unfought(t.state)
         following = {"pile_in": "fight", "fight": "consolidate",
                      "consolidate": "fight" if unfought else "done"}[fight.stage]
         t.emit("FightStageEnded", own.FightStageEnded(stage=fight.stage, next=following),
@@ -142,13 +139,12 @@ class Fight(Shooting, Engagement):
 
     # -- actions -------------------------------------------------------------------------
 
-    def fight_actions(self, state: Seen, seat: str, awaiting: dict[str, Any]) -> list[Action]:
-        typed = typed_of(state)
-        units = typed.units
+    def fight_actions(self, state: GameState, seat: str, awaiting: dict[str, Any]) -> list[Action]:
+        units = state.units
         if awaiting["seat"] != seat:
             return []
         if awaiting["action"] == "pile_in":
-            left = self.still_to(typed, seat, "piled")
+            left = self.still_to(state, seat, "piled")
             return [act.action("pile_in", "RS.FGT.1", "pile in: up to 3\" toward the closest enemy, ending engaged "
                                "if it can", ["unit", "distance"], unit=act.one_of(left),
                                distance=act.number(0, PILE_IN, "inches moved"))]
@@ -158,9 +154,9 @@ class Fight(Shooting, Engagement):
                     act.action("end_fight", "RS.FGT.3", f"{uid} has fought (models that have not attacked do not)",
                                ["unit"], unit=act.const(uid))]
         if awaiting["action"] == "select":
-            chosen = [uid for uid in self.fighters(typed) if units[uid].owner == seat]
+            chosen = [uid for uid in self.fighters(state) if units[uid].owner == seat]
             offered = []
-            at_start = _under_way(typed).engaged_at_start
+            at_start = _under_way(state).engaged_at_start
             normal = [uid for uid in chosen if engaged(units[uid]) and uid in at_start]
             overrun = [uid for uid in chosen if uid not in normal]
             if normal:
@@ -173,7 +169,7 @@ class Fight(Shooting, Engagement):
                                           pile_in=act.number(0, PILE_IN, "inches of its extra pile-in")))
             return offered
         if awaiting["action"] == "consolidate":
-            return self.consolidate_actions(typed, self.still_to(typed, seat, "consolidated"))
+            return self.consolidate_actions(state, self.still_to(state, seat, "consolidated"))
         return []
 
     def consolidate_actions(self, state: GameState, left: list[str]) -> list[Action]:
@@ -203,7 +199,7 @@ class Fight(Shooting, Engagement):
 
     # -- commands ------------------------------------------------------------------------
 
-    def _on_stage(self, state: Seen, seat: str, action: str, rule: str) -> Step:
+    def _on_stage(self, state: GameState, seat: str, action: str, rule: str) -> Step:
         step = self.step(state)
         awaiting = self.awaiting(state)
         if step is None or step.phase != "fight" or awaiting["action"] != action:
@@ -214,14 +210,14 @@ class Fight(Shooting, Engagement):
 
     @handles("pile_in")
     def pile_in(self, t: Table, seat: str, command: PileIn) -> None:
-        self._on_stage(self.seen(t), seat, "pile_in", "RS.FGT.1")
-        if command.unit not in self.still_to(t.typed, seat, "piled"):
+        self._on_stage(t.state, seat, "pile_in", "RS.FGT.1")
+        if command.unit not in self.still_to(t.state, seat, "piled"):
             raise Refused(f"{command.unit} is not one of your units still to pile in", rule="RS.FGT.1")
         t.emit("PiledIn", own.PiledIn(unit=command.unit, distance=inches(command.distance, "distance", PILE_IN)),
                "RS.FGT.1")
 
     def select_fight(self, t: Table, seat: str, command: ReferenceSelect, unit: Unit) -> None:
-        state = t.typed
+        state = t.state
         if command.unit not in self.fighters(state):
             raise Refused("units with Fights First fight first; each eligible unit fights once", rule="RS.FGT.2")
         normal = engaged(unit) and command.unit in _under_way(state).engaged_at_start
@@ -236,7 +232,7 @@ class Fight(Shooting, Engagement):
 
     @handles("end_fight")
     def end_fight(self, t: Table, seat: str, command: EndFight) -> None:
-        state = t.typed
+        state = t.state
         fight = self.fight_stage(state)
         if fight is None or fight.stage != "fight" or not fight.current or state.units[fight.current].owner != seat:
             raise Refused("no unit of yours is fighting now", rule="RS.FGT.3")
@@ -246,8 +242,8 @@ class Fight(Shooting, Engagement):
 
     @handles("consolidate")
     def consolidate(self, t: Table, seat: str, command: Consolidate) -> None:
-        self._on_stage(self.seen(t), seat, "consolidate", "RS.FGT.4")
-        state = t.typed
+        self._on_stage(t.state, seat, "consolidate", "RS.FGT.4")
+        state = t.state
         fight, uid = _under_way(state), command.unit
         if uid not in self.still_to(state, seat, "consolidated"):
             raise Refused(f"{uid} is not one of your units still to consolidate", rule="RS.FGT.4")

@@ -103,7 +103,7 @@ class Movement(CommandPhase, Shooting, Engagement):
         return offered
 
     def select_movement(self, t: Table, seat: str, command: ReferenceSelect, unit: Unit) -> None:
-        state, uid = t.typed, command.unit
+        state, uid = t.state, command.unit
         if unit.in_reserves:
             if command.move != "ingress":
                 raise Refused(f"{uid} is in strategic reserves: it arrives with an Ingress move", rule="RS.RES.1")
@@ -149,16 +149,16 @@ class Movement(CommandPhase, Shooting, Engagement):
         if escape == "ordered" and shocked:
             raise Refused("a battle-shocked unit must make a Desperate Escape", rule="RS.MOV.4")
         self._moved(t, seat, uid, "fall_back", escape=escape)
-        for member in members_of(t.typed.units, uid):
+        for member in members_of(t.state.units, uid):
             self.disengage(t, member, "RS.MOV.4", "fell back")
         if escape == "desperate":
-            units = t.typed.units
+            units = t.state.units
             models = sum(units[m].models_alive for m in members_of(units, uid))
             self.request_roll(t, seat, "hazard", f"{models}D6", "RS.MOV.4", uid, shocked=shocked)
 
     def _moved(self, t: Table, seat: str, uid: str, move: str, attested: list[str] | None = None,
                escape: str | None = None) -> None:
-        together = members_of(t.typed.units, uid)[1:]
+        together = members_of(t.state.units, uid)[1:]
         data = ev.UnitSelected(unit=uid, seat=seat, phase="movement", move=move)
         if attested is not None:
             data["attested"] = attested
@@ -171,13 +171,13 @@ class Movement(CommandPhase, Shooting, Engagement):
     def hazards(self, t: Table, request: dict[str, Any], faces: list[int]) -> None:
         """RS.MOV.4: 1 mortal wound per 1-2 (3 when every model is MONSTER or VEHICLE), then a battle-shock roll."""
         uid = request["unit"]
-        per_failure = 3 if all_monster_or_vehicle(t.typed.units, uid) else 1
+        per_failure = 3 if all_monster_or_vehicle(t.state.units, uid) else 1
         failures = sum(1 for f in faces if f <= 2)
         t.emit("HazardsRolled", own.HazardsRolled(unit=uid, failures=failures, mortal_wounds=failures * per_failure),
                "RS.MOV.4")
         if failures:
             self.damage(t, {"target": uid}, [failures * per_failure], mortal=True, rule="RS.MOV.4")
-        units = t.typed.units
+        units = t.state.units
         unit = units[uid]
         if alive(unit) and not request["context"]["shocked"] and "battle_shocked" not in unit.statuses:
             self.battle_shock_roll(t, request["seat"], uid, army.strength_of(units, uid), "RS.MOV.4")

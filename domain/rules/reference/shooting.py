@@ -8,12 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain.attacks import Outcome, Profile, Situation, to_data, weapon_from
-from warlog.domain.attacks.contract import unit_of
 from warlog.domain.attacks.driver import AttackDriver, keep_lines, line_standing, standing_target
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
-from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.commands import Attack, ReferenceSelect
 from warlog.domain.rules.reference.common import ENGAGED
@@ -21,7 +19,6 @@ from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState, Lines, ReferenceTurn, Unit
 from warlog.domain.state import Weapon as UnitWeapon
-from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -121,24 +118,20 @@ def shooting_problem(unit: Unit, kind: str) -> str | None:
     return None
 
 
-def shooting_types(unit: Unit | Mapping[str, Any]) -> list[str]:
-    """The types of shooting open to the unit (a dict: a unit of the state's dict view, read as typed)."""
-    typed = unit_of(unit, ReferenceTurn)
-    return [kind for kind in SHOOTING if shooting_problem(typed, kind) is None]
+def shooting_types(unit: Unit) -> list[str]:
+    """The types of shooting open to the unit."""
+    return [kind for kind in SHOOTING if shooting_problem(unit, kind) is None]
 
 
 class Shooting(AttackDriver, Igougo):
-    """Mixed into `Reference`: the Shooting phase, and the data and hooks the shared attack driver reads.
-
-    The hooks other parts call with the state as the ruleset reads it (`Seen`: the bridge's dict view, until
-    reference reads the typed state) read it through `typed_of`."""
+    """Mixed into `Reference`: the Shooting phase, and the data and hooks the shared attack driver reads."""
 
     attack_party = staticmethod(members_of)
     resolved_fields = ("hits", "wounds", "failed_saves", "mortal_wounds", "wounds_lost", "models_destroyed")
     attack_choices = True  # Command Re-roll (EXT.CP.1) may pause an attack between batches (`choices.py`)
 
-    def shooting_actions(self, state: Seen, seat: str, ready: list[str]) -> list[Action]:
-        units = typed_of(state).units
+    def shooting_actions(self, state: GameState, seat: str, ready: list[str]) -> list[Action]:
+        units = state.units
         return [act.action("select", "RS.SHO.1", f"select {uid} to shoot, and its type of shooting",
                            ["unit", "shooting"], unit=act.const(uid),
                            shooting=act.one_of(shooting_types(units[uid])))
@@ -146,7 +139,7 @@ class Shooting(AttackDriver, Igougo):
 
     def select_shooting(self, t: Table, seat: str, command: ReferenceSelect, unit: Unit | Mapping[str, Any]) -> None:
         """`unit`: the unit selected, as the caller read it (it is read again from the typed state)."""
-        selected = t.typed.units[command.unit]
+        selected = t.state.units[command.unit]
         kind = command.shooting or ("close_quarters" if engaged(selected) else "normal")
         if kind not in SHOOTING:
             raise Malformed(f"shooting is one of {', '.join(SHOOTING)}", field="shooting")
@@ -189,19 +182,18 @@ class Shooting(AttackDriver, Igougo):
             return [f for f, u in foes(state, unit.owner) if engaged(u)] if engaged(unit) else []
         return [f for f, u in foes(state, unit.owner) if not engaged(u)]
 
-    def attack_actions(self, state: Seen, seat: str, phase: str) -> list[Action]:
-        typed = typed_of(state)
-        if typed.rolls:
+    def attack_actions(self, state: GameState, seat: str, phase: str) -> list[Action]:
+        if state.rolls:
             return []
         rule = "RS.SHO.2" if phase == "shooting" else "RS.FGT.3"
         offered = []
-        for uid, unit in seat_units(typed, seat):
+        for uid, unit in seat_units(state, seat):
             if not (unit.selected and alive(unit)) or (phase == "fight" and not ReferenceTurn.of(unit.turn).fighting):
                 continue
-            weapons, targets = self.weapons_open(typed, uid, phase), self.targets_of(typed, uid, phase)
+            weapons, targets = self.weapons_open(state, uid, phase), self.targets_of(state, uid, phase)
             if weapons and targets:
                 most = unit.models_alive if phase == "shooting" else self.models_left(unit)
-                precise = self.precision_applies(typed, uid, weapons, targets)
+                precise = self.precision_applies(state, uid, weapons, targets)
                 offered.append(act.action("attack", rule, f"attack with {uid}: one weapon at one target",
                                           ["unit", "weapon", "target"], unit=act.const(uid),
                                           weapon=act.one_of(weapons), target=act.one_of(targets),
@@ -223,8 +215,8 @@ class Shooting(AttackDriver, Igougo):
 
     @handles("attack")
     def attack(self, t: Table, seat: str, command: Attack) -> None:
-        state = t.typed
-        step = self.step(self.seen(t))
+        state = t.state
+        step = self.step(t.state)
         if step is None or step.phase not in ("shooting", "fight") or state.rolls:
             raise Refused("attacks are made in the Shooting and Fight phases, one at a time",
                           rule="RS.SHO.1" if step is None or step.phase != "fight" else "RS.FGT.3")
@@ -303,7 +295,7 @@ class Shooting(AttackDriver, Igougo):
         Outside an attack (hazards, Desperate Escape) the damage goes model line by model line as an attack's
         would (RS.ATK.3): to the wounded model first, then to the first lines standing, each model's own W."""
         uid = attack["target"]
-        unit = t.typed.units[uid]
+        unit = t.state.units[uid]
         alive, taken = line_standing(unit)
         wounds = [model.wounds for model in unit.models]
         destroyed, applied = 0, 0

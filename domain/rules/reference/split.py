@@ -20,14 +20,12 @@ from typing import TYPE_CHECKING
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
-from warlog.domain.rules.flow import Seen
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import Split
 from warlog.domain.rules.ruleset import handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
-from warlog.domain.state.bridge import typed_of
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -53,11 +51,10 @@ class Splitting(Igougo):
             return "a transport with units embarked is not split"
         return None
 
-    def setup_actions(self, state: Seen, seat: str) -> list[Action]:
-        typed = typed_of(state)
+    def setup_actions(self, state: GameState, seat: str) -> list[Action]:
         offered = []
-        for uid, unit in seat_units(typed, seat):
-            if self.unsplittable(typed, uid) is None:
+        for uid, unit in seat_units(state, seat):
+            if self.unsplittable(state, uid) is None:
                 total = unit.model_count
                 offered.append(act.action(
                     "split", "CORE.SPL.1", f"split {uid} into two units before the battle (once; each part's "
@@ -67,7 +64,7 @@ class Splitting(Igougo):
 
     @handles("split")
     def split(self, t: Table, seat: str, command: Split) -> None:
-        state = t.typed
+        state = t.state
         if state.status != "setup":
             raise Refused("a unit is split before the battle begins, in set-up", rule="CORE.SPL.1")
         unit = state.units[command.unit]

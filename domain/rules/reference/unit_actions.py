@@ -76,8 +76,8 @@ class UnitActions(Igougo):
 
     @handles("start_action")
     def start_action(self, t: Table, seat: str, command: StartAction) -> None:
-        state = t.typed
-        step = self.step(self.seen(t))
+        state = t.state
+        step = self.step(t.state)
         if step is None or step.phase != "shooting" or seat != step.active or state.rolls:
             raise Refused("an action is started in your own Shooting phase, instead of shooting", rule="RS.SHO.1")
         if state.units[command.unit].owner != seat:
@@ -93,8 +93,8 @@ class UnitActions(Igougo):
 
     def complete_actions(self, t: Table, seat: str) -> None:
         """At the end of the turn: each action of this seat's units completes, or fails naming why."""
-        for uid, _ in list(seat_units(t.typed, seat)):
-            units = t.typed.units
+        for uid, _ in list(seat_units(t.state, seat)):
+            units = t.state.units
             unit = units[uid]
             name = turn_of(unit).action
             if not name:

@@ -91,51 +91,6 @@ def _check_models(unit: Mapping[str, Any], where: str) -> None:
                                 field=f"{where}.models.{line_index}.{name}")
 
 
-def new_unit_state(seat: str, unit: Mapping[str, Any]) -> dict[str, Any]:
-    state = dict(unit)
-    state["owner"] = seat
-    state["models_alive"] = model_count(unit)
-    state["starting_strength"] = model_count(unit)
-    state["wounds_lost"] = 0
-    state["statuses"] = sorted(set(unit.get("statuses", [])))
-    state["arriving"] = False
-    state["selected"] = False
-    state["turn"] = {}
-    return state
-
-
-def starting_strengths(units: Mapping[str, Mapping[str, Any]]) -> dict[str, int]:
-    """CORE.STR.1: models at the start of battle round 1; a leader and its bodyguard count together."""
-    strengths = {uid: unit["models_alive"] for uid, unit in units.items()}
-    for uid, unit in units.items():
-        bodyguard = unit.get("leader_of")
-        if bodyguard and bodyguard in strengths:
-            combined = unit["models_alive"] + units[bodyguard]["models_alive"]
-            strengths[uid] = strengths[bodyguard] = combined
-    return strengths
-
-
-def model_wounds(line: Mapping[str, Any]) -> int:
-    """The W of one model of a model line: a vehicle's hull points where it has them."""
-    wounds: int = line.get("hull_points") or line.get("W", 1)
-    return wounds
-
-
-def total_wounds(unit: Mapping[str, Any]) -> int:
-    return model_wounds(unit["models"][0])
-
-
-def attached_models(units: Mapping[str, Mapping[str, Any]], uid: str) -> int:
-    """Models alive in the unit together with its attached leader or bodyguard."""
-    unit = units[uid]
-    alive: int = unit["models_alive"]
-    partner = unit.get("leader_of") or next(
-        (other for other, u in units.items() if u.get("leader_of") == uid), None)
-    if partner and partner in units:
-        alive += units[partner]["models_alive"]
-    return alive
-
-
 def strength_band(models: int, starting: int, wounds_lost: int = 0, wounds: int = 1) -> str:
     """CORE.STR.2, exclusive bands, first match wins; a one-model unit reads its wounds."""
     if models <= 0:
@@ -151,14 +106,6 @@ def strength_band(models: int, starting: int, wounds_lost: int = 0, wounds: int 
     return "full"
 
 
-def unit_strength(units: Mapping[str, Mapping[str, Any]], uid: str) -> str:
-    unit = units[uid]
-    if unit["models_alive"] <= 0:
-        return "destroyed"
-    return strength_band(attached_models(units, uid), unit["starting_strength"],
-                         unit.get("wounds_lost", 0), total_wounds(unit))
-
-
 def is_vehicle(unit: Mapping[str, Any]) -> bool:
     return "VEHICLE" in unit.get("keywords", [])
 
@@ -171,15 +118,11 @@ def leadership(unit: Mapping[str, Any]) -> int:
     return max(line.get("Ld") or 0 for line in unit["models"])
 
 
-def ranged_weapons(unit: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [w for w in unit.get("weapons", []) if w.get("type") == "ranged"]
-
-
 # -- the same questions of the typed state's units (`GameState.units`) ------------------------------------
 
 
 def starting_strengths_of(units: Mapping[str, Unit]) -> dict[str, int]:
-    """CORE.STR.1 (`starting_strengths`) of typed units."""
+    """CORE.STR.1 of typed units."""
     strengths = {uid: unit.models_alive for uid, unit in units.items()}
     for uid, unit in units.items():
         bodyguard = unit.leader_of
@@ -190,7 +133,7 @@ def starting_strengths_of(units: Mapping[str, Unit]) -> dict[str, int]:
 
 
 def attached_models_of(units: Mapping[str, Unit], uid: str) -> int:
-    """`attached_models` of typed units."""
+    """Models alive in the unit together with its attached leader or bodyguard."""
     unit = units[uid]
     alive = unit.models_alive
     partner = unit.leader_of or next((other for other, u in units.items() if u.leader_of == uid), None)
@@ -200,7 +143,7 @@ def attached_models_of(units: Mapping[str, Unit], uid: str) -> int:
 
 
 def strength_of(units: Mapping[str, Unit], uid: str) -> str:
-    """`unit_strength` (CORE.STR.2) of typed units."""
+    """CORE.STR.2: the unit's strength band, its attached leader or bodyguard counted with it."""
     unit = units[uid]
     if unit.models_alive <= 0:
         return "destroyed"

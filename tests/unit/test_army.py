@@ -1,5 +1,7 @@
 """Starting strength and strength bands (CORE.STR.1, CORE.STR.2) and army validation,
 in the domain and through `POST /games/{id}/armies`."""
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -7,13 +9,14 @@ from hypothesis import strategies as st
 from tests.support.client import unit, vehicle
 from warlog.domain import army
 from warlog.domain.rulings import Malformed
+from warlog.domain.state import Unit
 
 
 def mustered(*units, seat="A"):
     """The units as the game keeps them once mustered and started (CORE.STR.1 applied)."""
-    state = {u["id"]: army.new_unit_state(seat, u) for u in units}
-    for uid, strength in army.starting_strengths(state).items():
-        state[uid]["starting_strength"] = strength
+    state = {u["id"]: Unit.mustered(seat, u) for u in units}
+    for uid, strength in army.starting_strengths_of(state).items():
+        state[uid] = replace(state[uid], starting_strength=strength)
     return state
 
 
@@ -24,17 +27,16 @@ def captain(**fields):
 
 
 def lose(state, uid, models=0, wounds=0):
-    state[uid]["models_alive"] -= models
-    state[uid]["wounds_lost"] += wounds
+    state[uid] = state[uid].with_casualties(models, wounds)
 
 
 # --- CORE.STR.1 / CORE.STR.2 in the domain ----------------------------------------------------------------
 
 def test_a_captain_leading_five_intercessors_has_a_starting_strength_of_six():
     units = mustered(captain(), unit("intercessors", 5))
-    assert units["captain"]["starting_strength"] == 6
-    assert units["intercessors"]["starting_strength"] == 6
-    assert army.unit_strength(units, "intercessors") == "full"
+    assert units["captain"].starting_strength == 6
+    assert units["intercessors"].starting_strength == 6
+    assert army.strength_of(units, "intercessors") == "full"
 
 
 @pytest.mark.parametrize("destroyed, band", [
@@ -46,22 +48,22 @@ def test_a_captain_leading_five_intercessors_has_a_starting_strength_of_six():
 def test_the_worked_example_reads_the_attached_unit_against_six(destroyed, band):
     units = mustered(captain(), unit("intercessors", 5))
     lose(units, "intercessors", models=destroyed)
-    assert army.unit_strength(units, "intercessors") == band
-    assert army.unit_strength(units, "captain") == band
+    assert army.strength_of(units, "intercessors") == band
+    assert army.strength_of(units, "captain") == band
 
 
 def test_with_all_five_intercessors_destroyed_the_captain_alone_is_below_half_strength_full_wounds_or_not():
     units = mustered(captain(), unit("intercessors", 5))
     lose(units, "intercessors", models=5)
-    assert army.unit_strength(units, "intercessors") == "destroyed"
-    assert units["captain"]["wounds_lost"] == 0
-    assert army.unit_strength(units, "captain") == "below_half"
+    assert army.strength_of(units, "intercessors") == "destroyed"
+    assert units["captain"].wounds_lost == 0
+    assert army.strength_of(units, "captain") == "below_half"
 
 
 def test_a_unit_without_a_leader_keeps_its_own_starting_strength():
     units = mustered(unit("scouts", 5), unit("boyz", 10))
-    assert units["scouts"]["starting_strength"] == 5
-    assert units["boyz"]["starting_strength"] == 10
+    assert units["scouts"].starting_strength == 5
+    assert units["boyz"].starting_strength == 10
 
 
 @pytest.mark.parametrize("wounds_lost, band", [
@@ -77,7 +79,7 @@ def test_a_one_model_unit_reads_its_remaining_wounds_against_its_w(wounds_lost, 
     hero["models"][0]["W"] = 6
     units = mustered(hero)
     lose(units, "hero", wounds=wounds_lost)
-    assert army.unit_strength(units, "hero") == band
+    assert army.strength_of(units, "hero") == band
 
 
 def test_a_vehicle_reads_its_hull_points_rather_than_w():
@@ -85,13 +87,13 @@ def test_a_vehicle_reads_its_hull_points_rather_than_w():
     tank["models"][0]["W"] = 1
     units = mustered(tank)
     lose(units, "rhino", wounds=2)
-    assert army.unit_strength(units, "rhino") == "half"
+    assert army.strength_of(units, "rhino") == "half"
 
 
 def test_a_unit_with_no_models_left_is_destroyed():
     units = mustered(unit("scouts", 5))
     lose(units, "scouts", models=5)
-    assert army.unit_strength(units, "scouts") == "destroyed"
+    assert army.strength_of(units, "scouts") == "destroyed"
 
 
 @settings(max_examples=200, deadline=None)
@@ -199,7 +201,7 @@ def test_the_worked_example_through_the_api_from_six_to_the_captain_alone(new_ga
         changed = [e for e in events if e["type"] == "StrengthChanged"]
         assert changed and all(e["rule"] == "CORE.STR.2" for e in changed)
     assert seen == [("half", "half"), ("below_half", "below_half"), ("destroyed", "below_half")]
-    assert units["captain"]["models_alive"] == 1
+    assert units["captain"].models_alive == 1
 
 
 def test_a_lone_hero_through_the_api_is_below_starting_strength_once_wounded(new_game):

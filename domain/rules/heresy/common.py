@@ -87,8 +87,8 @@ def heresy_step(state: GameState) -> HeresyStep:
 
 
 def reaction_window(state: GameState) -> Window | None:
-    """The reaction window open now, the first of those waiting (`reactions`), or None."""
-    windows = heresy_step(state).windows
+    """The reaction window open now, the first of those waiting (`reactions`), or None (none before a step)."""
+    windows = state.step.windows if isinstance(state.step, HeresyStep) else None
     return windows[0] if windows else None
 
 

@@ -35,9 +35,9 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.heresy.commands import Shoot
-from warlog.domain.rules.heresy.common import KIND_RULE
+from warlog.domain.rules.heresy.common import enemies_on_battlefield, refuse_while_reacting
 from warlog.domain.rules.igougo import Igougo
-from warlog.domain.rules.reference.shooting import members_of
+from warlog.domain.rules.reference.common import members_of
 from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import Armour, GameState, HeresyStep, HeresyTurn, Unit
@@ -49,25 +49,6 @@ if TYPE_CHECKING:
 FACINGS = ("front", "side", "rear")
 ATTACK_STEPS = tuple(STEP_EVENTS)  # the attack module's Need.step names: the purposes of its rolls
 SNAP_KINDS = ("heavy", "ordnance")
-
-
-def on_battlefield(unit: Unit) -> bool:
-    """Neither destroyed, in reserves nor embarked (heresy/common.py's, of a typed unit)."""
-    return alive(unit) and not unit.in_reserves and not unit.embarked_in
-
-
-def enemies_on_battlefield(state: GameState, seat: str) -> list[str]:
-    return [uid for uid, unit in state.units.items() if unit.owner != seat and on_battlefield(unit)]
-
-
-def refuse_while_reacting(state: GameState) -> None:
-    """While a reaction window is open, the opponent answers it before the active player goes on
-    (heresy/common.py's, of the typed state)."""
-    windows = state.step.windows if isinstance(state.step, HeresyStep) else None  # None: no step has started
-    if windows:
-        window = windows[0]
-        raise Refused(f"seat {window.seat} answers the reaction to {window.against} first",
-                      rule=KIND_RULE[window.kind])
 
 
 def armour(unit: Unit) -> Armour | None:

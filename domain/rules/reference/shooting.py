@@ -2,7 +2,7 @@
 (RS.ATK.1-4). Each weapon of a unit is used once a phase; in a fight each model uses one melee weapon."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +14,14 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.commands import Attack, ReferenceSelect
-from warlog.domain.rules.reference.common import ENGAGED
+from warlog.domain.rules.reference.common import (
+    attached_to,
+    engaged,
+    foes,
+    is_monster_or_vehicle,
+    members_of,
+    not_a_unit_alone,
+)
 from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState, Lines, ReferenceTurn, Unit
@@ -29,60 +36,8 @@ SHOOTING = ("normal", "assault", "close_quarters", "indirect")
 # -- the questions reference/common.py asks of a unit, of the typed state's units ---------------------------
 
 
-def engaged(unit: Unit) -> bool:
-    return bool(unit.engaged_with) or any(status in unit.statuses for status in ENGAGED)
-
-
-def on_battlefield(unit: Unit) -> bool:
-    """CORE.OFF.1: neither in reserves nor embarked, and not destroyed."""
-    return alive(unit) and not unit.in_reserves and not unit.embarked_in
-
-
 def weapon_keywords(weapon: UnitWeapon) -> set[str]:
     return {k.upper().strip("[] ") for k in weapon.keywords}
-
-
-def is_monster_or_vehicle(unit: Unit) -> bool:
-    return bool({"MONSTER", "VEHICLE"} & set(unit.keywords))
-
-
-def leader_of(units: Mapping[str, Unit], uid: str) -> str | None:
-    """The leader attached to this bodyguard, while both stand."""
-    if not alive(units[uid]):
-        return None
-    return next((lid for lid, u in units.items() if u.leader_of == uid and alive(u)), None)
-
-
-def attached_to(units: Mapping[str, Unit], uid: str) -> str | None:
-    """The bodyguard a standing leader is attached to, while it stands: the two are one unit (CORE.STR.1)."""
-    bodyguard = units[uid].leader_of
-    if bodyguard and bodyguard in units and alive(units[bodyguard]) and alive(units[uid]):
-        return bodyguard
-    return None
-
-
-def members_of(units: Mapping[str, Unit], uid: str) -> list[str]:
-    """The unit and its attached leader: selected, moved, tested and attacked together."""
-    leader = leader_of(units, uid)
-    return [uid, leader] if leader else [uid]
-
-
-def foes(state: GameState, seat: str) -> Iterator[tuple[str, Unit]]:
-    """The enemy units on the battlefield that can be named (targeted, charged): an attached leader is not one
-    of them, its bodyguard names the unit they form (CORE.STR.1)."""
-    units = state.units
-    return ((uid, u) for uid, u in units.items()
-            if u.owner != seat and on_battlefield(u) and not attached_to(units, uid))
-
-
-def not_a_unit_alone(units: Mapping[str, Unit], uids: Iterable[str]) -> tuple[str, str] | None:
-    """(rule, why) when one of these is a leader attached to a standing bodyguard: it is named as that unit."""
-    for uid in uids:
-        bodyguard = attached_to(units, uid) if uid in units else None
-        if bodyguard:
-            return ("CORE.STR.1", f"{uid} is attached to {bodyguard}: they are one unit; name {bodyguard} "
-                                  "(wounds go to the leader last, RS.ATK.3)")
-    return None
 
 
 # -- the types of shooting (RS.SHO.1) -----------------------------------------------------------------------

@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import dice
+from warlog.domain import events as ev
 from warlog.domain.attacks.contract import target_from
 from warlog.domain.attacks.profile import ModelLine, Profile, Target, from_data
 from warlog.domain.attacks.sequence import Outcome, Progress, resolve
@@ -84,7 +85,7 @@ class AttackDriver(Ruleset):
                               str(dice.DiceExpr(count, need.sides)), need.rule, roller, attack_roll=context,
                               batch=need.number, **extra)
 
-    def attack_rolled(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def attack_rolled(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         """A roll of the attack's dice is in: a re-roll goes back into its batch; a batch not yet whole waits
         for its next roll; a whole one goes on (or may pause, `batch_rolled`)."""
         if "attack_reroll" in request["context"]:  # EXT.CP.1: a Command Re-roll of one roll of the batch
@@ -109,7 +110,7 @@ class AttackDriver(Ruleset):
         """Hook: a whole batch is in (where `attack_choices`); the attack goes on with it."""
         self.batch_done(t, context, faces)
 
-    def attack_rerolled(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def attack_rerolled(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         """CORE.DICE.2: the new face(s) replace the old in the batch, before any modifier; then the attack goes on."""
         reroll = request["context"]["attack_reroll"]
         context, die = reroll["attack_roll"], reroll["die"]

@@ -3,7 +3,7 @@ the well-formedness that needs the game (unknown units 404, table dice 422)."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
@@ -139,7 +139,7 @@ class CoreCommands(Flow):
         request = t.state.rolls[0]
         if request.seat != seat:
             raise Refused(f"seat {request.seat} makes the awaited {request.purpose} roll", rule=request.rule)
-        self.resolve_request(t, request.to_json(), list(command.dice or ()))
+        self.resolve_request(t, cast(ev.RollRequested, request.to_json()), list(command.dice or ()))
 
     @handles("record_casualties")
     def record_casualties(self, t: Table, seat: str, command: cmd.RecordCasualties) -> None:

@@ -110,22 +110,21 @@ class Flow:
         data.update(faces=list(faces), total=sum(faces) + expr.modifier, seat=seat, unit=unit, **extra)
         return t.emit("DiceRolled", data, rule, by=seat)
 
-    def request_roll(self, t: Table, seat: str, purpose: str, spec: str, rule: str,
-                     unit: str | None = None, **context: Any) -> None:
-        """A roll the rules call for: rolled now with server dice, else awaited from `seat`."""
-        request = {"seat": seat, "purpose": purpose, "spec": spec, "rule": rule, "unit": unit,
-                   "context": context}
+    def request_roll(self, t: Table, seat: str, purpose: str, spec: str, rule: str, unit: str,
+                     **context: Any) -> None:
+        """A roll the rules call for, for `unit`: rolled now with server dice, else awaited from `seat`."""
+        request = ev.RollRequested(seat=seat, purpose=purpose, spec=spec, rule=rule, unit=unit, context=context)
         if t.state.dice == "server":
             self.resolve_request(t, request, None)
         else:
             t.emit("RollRequested", request, rule, by=None)
 
-    def resolve_request(self, t: Table, request: dict[str, Any], faces: list[int] | None) -> None:
+    def resolve_request(self, t: Table, request: ev.RollRequested, faces: list[int] | None) -> None:
         entry = self.roll(t, request["spec"], request["purpose"], request["rule"], request["seat"],
                           faces, request["unit"], awaited=faces is not None)
         self.on_roll(t, request, entry["data"])
 
-    def on_roll(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         raise Refused(f"nothing resolves a {request['purpose']} roll here", rule=request["rule"])
 
     def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:

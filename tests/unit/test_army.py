@@ -201,7 +201,7 @@ def test_the_worked_example_through_the_api_from_six_to_the_captain_alone(new_ga
         changed = [e for e in events if e["type"] == "StrengthChanged"]
         assert changed and all(e["rule"] == "CORE.STR.2" for e in changed)
     assert seen == [("half", "half"), ("below_half", "below_half"), ("destroyed", "below_half")]
-    assert units["captain"].models_alive == 1
+    assert units["captain"]["models_alive"] == 1
 
 
 def test_a_lone_hero_through_the_api_is_below_starting_strength_once_wounded(new_game):

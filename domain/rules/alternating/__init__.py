@@ -164,7 +164,7 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
             return {"seat": flow.winner, "action": "choose_order"}
         return {"seat": self.next_go(state), "action": "select"}
 
-    def on_roll(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         uid, context, total = request["unit"], request["context"], roll["total"]
         purpose = request["purpose"]
         if purpose == "regroup":  # AA.MOV.2 convention: a Leadership test, passed when 2D6 <= Ld

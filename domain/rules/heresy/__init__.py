@@ -98,7 +98,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
             self.end_of_turn_statuses(t, self.turn_seat(step))
         super().end_step(t, step)
 
-    def on_roll(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         uid, purpose = request["unit"], request["purpose"]
         if purpose == "reserve":
             self.reserve_rolled(t, uid, roll)

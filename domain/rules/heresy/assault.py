@@ -126,7 +126,7 @@ class Assault(Shooting):
         distance = inches(command.distance, "distance", CHARGE_RANGE)
         self.request_roll(t, seat, "charge", "2D6", "RS.CHG.2", command.unit, target=target, distance=distance)
 
-    def charge_rolled(self, t: Table, uid: str, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def charge_rolled(self, t: Table, uid: str, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         target, distance = request["context"]["target"], request["context"]["distance"]
         reached = Decimal(roll["total"]) >= Decimal(distance)
         t.emit("ChargeRolled", ev.ChargeRolled(unit=uid, target=target, total=roll["total"], distance=distance,
@@ -196,7 +196,7 @@ class Assault(Shooting):
             self.request_roll(t, units[loser].owner, "fight_leadership", "2D6", "HH.ROUT.3", loser,
                               ld=army.unit_leadership(units[loser]), foe=foe_of(fight, loser))
 
-    def fight_leadership_rolled(self, t: Table, uid: str, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def fight_leadership_rolled(self, t: Table, uid: str, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         """HH.ROUT.3's convention for the loser of a fight: 2D6 at most Ld, or Routed and out of the combat."""
         ld, foe = request["context"]["ld"], request["context"]["foe"]
         passed = roll["total"] <= ld

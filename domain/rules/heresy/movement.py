@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import dice
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
@@ -112,7 +113,7 @@ class Movement(Reactions):
         for target in near:
             self.offer_reaction(t, target, against=uid)
 
-    def dangerous_rolled(self, t: Table, uid: str, roll: dict[str, Any]) -> None:
+    def dangerous_rolled(self, t: Table, uid: str, roll: ev.DiceRolled) -> None:
         """HH.MOV.4 convention: each model's D6 fails on a 1, and that model is removed as a casualty."""
         failed = sum(1 for face in roll["faces"] if face <= DANGEROUS_FAILS_ON)
         t.emit("DangerousTerrainTested", own.DangerousTerrainTested(unit=uid, tests=len(roll["faces"]), failed=failed,

@@ -37,7 +37,7 @@ class Reserves(Reactions):
             if unit.in_reserves and alive(unit) and not unit.embarked_in:
                 self.request_roll(t, seat, "reserve", "D6", "HH.RES.1", uid)
 
-    def reserve_rolled(self, t: Table, uid: str, roll: dict[str, Any]) -> None:
+    def reserve_rolled(self, t: Table, uid: str, roll: ev.DiceRolled) -> None:
         arrives = roll["faces"][0] >= RESERVES_ON
         t.emit("ReserveArriving" if arrives else "ReserveDelayed",
                {"unit": uid, "total": roll["total"], "needed": RESERVES_ON}, "HH.RES.1")

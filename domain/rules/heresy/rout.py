@@ -9,9 +9,10 @@ opens a reaction move (HH.REACT.1) for each enemy unit the players say it ended 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from warlog.domain import army
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
@@ -48,7 +49,7 @@ class Rout(Reactions):
                 bonus = initiative(unit)
                 self.request_roll(t, seat, "fall_back", f"D6+{bonus}" if bonus else "D6", "HH.ROUT.2", uid)
 
-    def fall_back_rolled(self, t: Table, uid: str, roll: dict[str, Any]) -> None:
+    def fall_back_rolled(self, t: Table, uid: str, roll: ev.DiceRolled) -> None:
         t.emit("FallBackRolled", own.FallBackRolled(unit=uid, distance=str(roll["total"]),
                                   initiative=initiative(t.state.units[uid])), "HH.ROUT.2")
 
@@ -88,7 +89,7 @@ class Rout(Reactions):
         for target in near:  # a fall back is a move in the Movement phase: it may draw reactions (HH.REACT.1)
             self.offer_reaction(t, target, against=uid)
 
-    def leadership_rolled(self, t: Table, uid: str, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def leadership_rolled(self, t: Table, uid: str, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         """HH.ROUT.3 convention: 2D6, passed when the total is at most Ld."""
         ld = request["context"]["ld"]
         passed = roll["total"] <= ld

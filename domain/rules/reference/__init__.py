@@ -240,14 +240,14 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
 
     # -- rolls ---------------------------------------------------------------------------
 
-    def on_roll(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         handler = ROLLS.get(request["purpose"])
         if handler is None:
             super().on_roll(t, request, roll)
             return
         getattr(self, handler)(t, request, roll)
 
-    def _hazards(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def _hazards(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         self.hazards(t, request, roll["faces"])
 
     def records(self, state: GameState, seat: str) -> list[Action]:

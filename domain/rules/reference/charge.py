@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
@@ -54,7 +54,7 @@ class Charge(Engagement):
         t.emit("UnitSelected", ev.UnitSelected(unit=command.unit, seat=seat, phase="charge"), "RS.CHG.1")
         self.request_roll(t, seat, "charge", "2D6", "RS.CHG.2", command.unit)
 
-    def charge_rolled(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def charge_rolled(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         context = request["context"]
         t.emit("ChargeRolled", ev.ChargeRolled(unit=request["unit"], seat=request["seat"], total=roll["total"],
                                                rerolled=bool(context.get("rerolled")),

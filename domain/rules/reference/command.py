@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, seat_units
@@ -61,7 +62,7 @@ class CommandPhase(Persisting):
         ld = max(army.unit_leadership(units[m]) for m in members_of(units, uid))
         self.request_roll(t, seat, "battle_shock", "2D6", rule, uid, ld=ld, strength=band, **context)
 
-    def battle_shock_tested(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def battle_shock_tested(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         uid, context = request["unit"], request["context"]
         passed = roll["total"] >= context["ld"]
         t.emit("BattleShockTested", own.BattleShockTested(

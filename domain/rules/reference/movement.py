@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from warlog.domain import army
 from warlog.domain import events as ev
@@ -168,7 +168,7 @@ class Movement(CommandPhase, Shooting, Engagement):
             data["with"] = together
         t.emit("UnitSelected", data, MOVE_RULE[move])
 
-    def hazards(self, t: Table, request: dict[str, Any], faces: list[int]) -> None:
+    def hazards(self, t: Table, request: ev.RollRequested, faces: list[int]) -> None:
         """RS.MOV.4: 1 mortal wound per 1-2 (3 when every model is MONSTER or VEHICLE), then a battle-shock roll."""
         uid = request["unit"]
         per_failure = 3 if all_monster_or_vehicle(t.state.units, uid) else 1
@@ -182,7 +182,7 @@ class Movement(CommandPhase, Shooting, Engagement):
         if alive(unit) and not request["context"]["shocked"] and "battle_shocked" not in unit.statuses:
             self.battle_shock_roll(t, request["seat"], uid, army.strength_of(units, uid), "RS.MOV.4")
 
-    def advanced(self, t: Table, request: dict[str, Any], roll: dict[str, Any]) -> None:
+    def advanced(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         context = request["context"]
         t.emit("AdvanceRolled", own.AdvanceRolled(unit=request["unit"], total=roll["total"],
                                                   max_move=context["M"] + roll["total"],

@@ -25,6 +25,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, InternalError, ProgrammingError
 from eventsourcing.utils import retry
 
+from warlog.domain import events as ev
 from warlog.domain import heads, integrity
 from warlog.domain.commands import Command
 from warlog.domain.game import Game
@@ -309,7 +310,7 @@ class Warlog(Verifying, Application[UUID]):
         _, status, first, last = stored[:4]
         return self._answer(last, [e.entry for e in self.stored(game.id, first - 1, last - first + 1)], status)
 
-    def _answer(self, version: int, entries: list[dict[str, Any]], status: int) -> Answer:
+    def _answer(self, version: int, entries: list[ev.Entry], status: int) -> Answer:
         answer = Answer(version=version, events=[self.public(entry, False) for entry in entries])
         answer.status = status
         return answer
@@ -476,7 +477,7 @@ class Warlog(Verifying, Application[UUID]):
             return view(self.game(game_id))
 
     @staticmethod
-    def public(entry: dict[str, Any], undone: bool) -> dict[str, Any]:
+    def public(entry: ev.Entry, undone: bool) -> dict[str, Any]:
         return {**entry, "undone": undone}
 
     def stored(self, game_id: UUID, after: int = 0, limit: int | None = None) -> Iterator[Any]:

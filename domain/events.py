@@ -19,6 +19,21 @@ JSONObject: TypeAlias = dict[str, Any]  # JSON of a shape another module owns (t
 JSONValue: TypeAlias = Any  # a JSON value of any kind (an empty list the log cannot type)
 
 
+class Entry(TypedDict):
+    """One entry of the game log as it is hashed and stored (CONTRACT.md "Reading"; the answers add `undone`):
+    its `data` is its kind's payload, as JSON."""
+
+    seq: int
+    type: str
+    at: str
+    by: str | None
+    rule: str | None
+    data: JSONObject
+    prev_hash: str
+    hash: str
+    request: NotRequired[str]
+
+
 class ModelLines(TypedDict):
     """A unit's model lines after an attack: models alive and the wounds one model of each has taken."""
 

@@ -29,7 +29,7 @@ from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState
 
 
-def records_dice(entry: dict[str, Any]) -> bool:
+def records_dice(entry: ev.Entry) -> bool:
     return "faces" in entry["data"]
 
 
@@ -37,7 +37,7 @@ class Logged(Protocol):
     """A game's event, stored or pending, as the domain reads it: the library makes the classes at run time from
     `Game.__init__` ("Created") and `Game._log` ("Logged"), each keeping the entry and meta it was triggered with."""
 
-    entry: dict[str, Any]
+    entry: ev.Entry
     meta: dict[str, Any]
     originator_version: int
 
@@ -54,7 +54,7 @@ class Game(Aggregate):
     state: GameState
 
     @event("Created")
-    def __init__(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
+    def __init__(self, entry: ev.Entry, meta: dict[str, Any]) -> None:
         self.seed: str = meta["seed"]
         self.token_digests: dict[str, str] = meta["tokens"]
         self.head = chain.GENESIS
@@ -78,16 +78,16 @@ class Game(Aggregate):
         return cls(entry=entry, meta={"seed": seed.hex(), "tokens": token_digests})
 
     @staticmethod
-    def create_id(entry: dict[str, Any]) -> UUID:
+    def create_id(entry: ev.Entry) -> UUID:
         return UUID(entry["data"]["game_id"])
 
     # -- the one mutator -----------------------------------------------------------------
 
     @event("Logged")
-    def _log(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
+    def _log(self, entry: ev.Entry, meta: dict[str, Any]) -> None:
         self._apply(entry, meta)
 
-    def _apply(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
+    def _apply(self, entry: ev.Entry, meta: dict[str, Any]) -> None:
         self.head = entry["hash"]
         data = entry["data"]
         if "counter" in data:
@@ -101,7 +101,7 @@ class Game(Aggregate):
             self.state = ruleset.apply(state, entry)
         self._book(entry, meta)
 
-    def _book(self, entry: dict[str, Any], meta: dict[str, Any]) -> None:
+    def _book(self, entry: ev.Entry, meta: dict[str, Any]) -> None:
         """Keep the request and action books that undo, redo and idempotency read."""
         seq = entry["seq"]
         if "key" in meta:
@@ -135,16 +135,16 @@ class Game(Aggregate):
 
     @staticmethod
     def _entry(seq: int, type_: str, at: str, by: str | None, rule: str | None,
-               data: Mapping[str, Any], prev_hash: str, request: str | None = None) -> dict[str, Any]:
-        entry = {"seq": seq, "type": type_, "at": at, "by": by, "rule": rule, "data": data,
+               data: Mapping[str, Any], prev_hash: str, request: str | None = None) -> ev.Entry:
+        entry: dict[str, Any] = {"seq": seq, "type": type_, "at": at, "by": by, "rule": rule, "data": data,
                  "prev_hash": prev_hash}
         if request is not None:  # the digest of the request that made it (domain.integrity.request_record)
             entry["request"] = request
         entry["hash"] = chain.event_hash(entry)
-        return entry
+        return cast(ev.Entry, entry)
 
     def emit(self, type_: str, data: Mapping[str, Any], rule: str | None = None,
-             by: str | None = None, **meta: Any) -> dict[str, Any]:
+             by: str | None = None, **meta: Any) -> ev.Entry:
         """Append one entry to the log (used by the rules through `Table`)."""
         ctx = self._ctx
         request = None
@@ -171,7 +171,7 @@ class Game(Aggregate):
     def status(self) -> str:
         return self.state.status
 
-    def pending_entries(self) -> list[dict[str, Any]]:
+    def pending_entries(self) -> list[ev.Entry]:
         """The entries of the events made and not yet stored (what a write answers)."""
         return [logged(event).entry for event in self.pending_events]
 
@@ -183,7 +183,7 @@ class Game(Aggregate):
         return None
 
     @staticmethod
-    def endpoint_of(entry: dict[str, Any], meta: dict[str, Any]) -> str:
+    def endpoint_of(entry: ev.Entry, meta: dict[str, Any]) -> str:
         """The endpoint that started this entry's request, read off what it records (for entries stored
         before the request books named their endpoint)."""
         if meta.get("kind") == "action":
@@ -404,7 +404,7 @@ class Table:
         return self._request
 
     def emit(self, type_: str, data: Mapping[str, Any], rule: str | None = None,
-             by: str | None = None) -> dict[str, Any]:
+             by: str | None = None) -> ev.Entry:
         """`data`: the kind's payload (domain/events.py), a dict as logged."""
         return self.game.emit(type_, data, rule, by)
 

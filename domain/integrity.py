@@ -40,11 +40,12 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from eventsourcing.domain import AggregateCreated, Snapshot
 
 from warlog.domain import chain
+from warlog.domain import events as ev
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
 
@@ -132,7 +133,7 @@ class CheckedSnapshot(Snapshot):
         return typed_game(aggregate)
 
 
-def creation_problem(entry: dict[str, Any], meta: dict[str, Any], game_id: Any = None) -> Problem | None:
+def creation_problem(entry: ev.Entry, meta: dict[str, Any], game_id: Any = None) -> Problem | None:
     """Why the creation metadata no longer matches what the creation entry committed to, or None."""
     data = entry["data"]
     if game_id is not None and data["game_id"] != str(game_id):
@@ -176,7 +177,7 @@ def request_record(meta: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-def request_problem(entry: dict[str, Any], meta: Any, opened: dict[str, Any] | None) -> Problem | None:
+def request_problem(entry: ev.Entry, meta: Any, opened: dict[str, Any] | None) -> Problem | None:
     """Why the books beside an entry that carries `request` are not those it committed to, or None. `opened`:
     the request's first event's meta and digest (`{"kind", "request"}`) when the event continues one."""
     digest = entry.get(chain.REQUEST)
@@ -220,6 +221,7 @@ def _event_problem(event: Any, seq: int, prev_hash: str, opened: dict[str, Any] 
     problem = kind_problem(event, seq) or entry_problem(entry, seq, prev_hash)
     if problem is not None or not isinstance(entry, dict):  # entry_problem said why an entry is no dict
         return problem
+    entry = cast(ev.Entry, entry)  # entry_problem checked its keys and their types
     if seq == 1:
         try:
             problem = creation_problem(entry, event.meta, event.originator_id)
@@ -405,7 +407,7 @@ def _walk(rows: list[tuple[int, Callable[[], Any]]], found: Inspection, keep_eve
 RESTORES = {"ActionUndone": lambda seqs: seqs[0] - 1, "ActionRedone": lambda seqs: seqs[-1]}
 
 
-def restores_as_of(entry: dict[str, Any]) -> int | None:
+def restores_as_of(entry: ev.Entry) -> int | None:
     """The seq whose state an undo (the one before the action) or a redo (its last) restores, or None."""
     as_of = RESTORES.get(entry["type"])
     return None if as_of is None else as_of(entry["data"]["seqs"])

@@ -27,6 +27,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from warlog.domain import events as ev
 from warlog.domain.commands import from_record
 from warlog.domain.game import Game, logged
 from warlog.domain.rules import registry
@@ -63,7 +64,7 @@ def first_unmatched(events: list[Any]) -> tuple[int, str] | None:
     return None
 
 
-def play_again(game: Game, meta: dict[str, Any], entry: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+def play_again(game: Game, meta: dict[str, Any], entry: ev.Entry) -> list[tuple[ev.Entry, dict[str, Any]]]:
     """Play the request of which `meta`/`entry` are the first stored event on `game`; what it made (entries
     with a request digest only where the stored one has one: it was stored before them otherwise)."""
     game._digests = "request" in entry
@@ -73,8 +74,10 @@ def play_again(game: Game, meta: dict[str, Any], entry: dict[str, Any]) -> list[
         vars(game).pop("_digests", None)
 
 
-def _play_again(game: Game, meta: dict[str, Any], entry: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+def _play_again(game: Game, meta: dict[str, Any], entry: ev.Entry) -> list[tuple[ev.Entry, dict[str, Any]]]:
     seat = meta.get("sent_by", entry["by"])
+    if seat is None:
+        raise ValueError(f"the request that made event {entry['seq']} names no seat")
     key = meta["key"].split(":", 1)[1] if "key" in meta else None
     body = meta.get("body", "")
     at = entry["at"]

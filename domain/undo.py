@@ -5,13 +5,13 @@ aggregate keeps its own books of the same events (`Game.undone`, for undo and re
 reads entries (the audit, the export, the analytics, the ledger, the delayed spectator's view) asks here."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 UNDOES, REDOES = "ActionUndone", "ActionRedone"
 
 
-def effect(entry: dict[str, Any]) -> tuple[list[int], bool] | None:
+def effect(entry: Mapping[str, Any]) -> tuple[list[int], bool] | None:
     """(the seqs it names, whether it undoes them) for an ActionUndone or ActionRedone entry; None otherwise."""
     if entry["type"] == UNDOES:
         return entry["data"]["seqs"], True
@@ -20,7 +20,7 @@ def effect(entry: dict[str, Any]) -> tuple[list[int], bool] | None:
     return None
 
 
-def follow(undone: set[int], entry: dict[str, Any]) -> None:
+def follow(undone: set[int], entry: Mapping[str, Any]) -> None:
     """Bring `undone` (the seqs undone before `entry`) up to after it."""
     found = effect(entry)
     if found is not None:

@@ -12,7 +12,7 @@ an applier (`@evolves`) returns the next one.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from warlog.domain import army, dice
 from warlog.domain import commands as cmd
@@ -69,7 +69,7 @@ class Flow:
 
     # -- applying events -----------------------------------------------------------------
 
-    def apply(self, state: GameState | None, entry: dict[str, Any]) -> GameState:
+    def apply(self, state: GameState | None, entry: ev.Entry) -> GameState:
         """The state after `entry`, which its kind's applier returns (a kind no applier names changes nothing)."""
         applier = self.appliers.get(entry["type"])
         if applier is None:
@@ -99,7 +99,7 @@ class Flow:
     # -- shared building blocks ----------------------------------------------------------
 
     def roll(self, t: Table, spec: str, purpose: str, rule: str | None, seat: str | None,
-             faces: Sequence[int] | None = None, unit: str | None = None, **extra: Any) -> dict[str, Any]:
+             faces: Sequence[int] | None = None, unit: str | None = None, **extra: Any) -> ev.Entry:
         """Record one roll: server dice now, or the table's faces already checked."""
         expr = dice.parse(spec)
         data: dict[str, Any] = {"purpose": purpose, "spec": str(expr), "sides": expr.sides}
@@ -122,7 +122,7 @@ class Flow:
     def resolve_request(self, t: Table, request: ev.RollRequested, faces: list[int] | None) -> None:
         entry = self.roll(t, request["spec"], request["purpose"], request["rule"], request["seat"],
                           faces, request["unit"], awaited=faces is not None)
-        self.on_roll(t, request, entry["data"])
+        self.on_roll(t, request, cast(ev.DiceRolled, entry["data"]))  # the entry `roll` logged: a DiceRolled
 
     def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         raise Refused(f"nothing resolves a {request['purpose']} roll here", rule=request["rule"])

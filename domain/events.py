@@ -41,6 +41,21 @@ class ModelLines(TypedDict):
     taken: list[int]
 
 
+class AttackIds(TypedDict):
+    """The attack an event is part of (the attack driver's, domain/attacks/driver.py): who attacks whom, with
+    which weapon."""
+
+    attacker: str
+    target: str
+    weapon: str
+
+
+class AttackStep(AttackIds):
+    """An event of one step of an attack (`step`: the attack module's Need.step or Decision.step)."""
+
+    step: str
+
+
 class ActionRedone(TypedDict):
     seqs: list[int]
 
@@ -57,10 +72,7 @@ class ArmyMustered(TypedDict):
     units: list[JSONObject]
 
 
-class AttackDeclared(TypedDict):
-    attacker: str
-    target: str
-    weapon: str
+class AttackDeclared(AttackIds):
     models: int
     phase: str
     within_half_range: bool
@@ -71,10 +83,7 @@ class AttackDeclared(TypedDict):
     tables: NotRequired[str]
 
 
-class AttackResolved(TypedDict):
-    attacker: str
-    target: str
-    weapon: str
+class AttackResolved(AttackIds):
     hits: int
     wounds: int
     failed_saves: int
@@ -87,11 +96,7 @@ class AttackResolved(TypedDict):
     damage_table: NotRequired[str]
 
 
-class AttacksRolled(TypedDict):
-    attacker: str
-    target: str
-    weapon: str
-    step: str
+class AttacksRolled(AttackStep):
     attacks: int
     models: int
     per_model: list[str]
@@ -144,11 +149,7 @@ class ChargeRolled(TypedDict):
     reached: NotRequired[bool]
 
 
-class DamageInflicted(TypedDict):
-    attacker: str
-    target: str
-    weapon: str
-    step: str
+class DamageInflicted(AttackStep):
     line: int
     damage: list[int]
     wounds_lost: int
@@ -196,22 +197,14 @@ class GameStarted(TypedDict):
     starting_strength: dict[str, int]
 
 
-class HazardousRolled(TypedDict):
-    attacker: str
-    target: str
-    weapon: str
-    step: str
+class HazardousRolled(AttackStep):
     dice: list[int]
     ones: int
     models_destroyed: int
     mortal_wounds: int
 
 
-class HitsScored(TypedDict):
-    attacker: str
-    target: str
-    weapon: str
-    step: str
+class HitsScored(AttackStep):
     attacks: int
     dice: list[int]
     rerolled: list[int]
@@ -283,11 +276,7 @@ class RollRequested(TypedDict):
     context: JSONObject
 
 
-class SavesRolled(TypedDict):
-    attacker: str
-    target: str
-    weapon: str
-    step: str
+class SavesRolled(AttackStep):
     line: int
     model: str
     dice: list[int]
@@ -365,11 +354,7 @@ UnitSelected = TypedDict("UnitSelected", {
 })
 
 
-class WoundsScored(TypedDict):
-    attacker: str
-    target: str
-    weapon: str
-    step: str
+class WoundsScored(AttackStep):
     dice: list[int]
     rerolled: list[int]
     needed: int

@@ -44,11 +44,11 @@ def handles(command_type: str) -> Callable[[F], F]:
     return mark
 
 
-def evolves(event_type: str) -> Callable[[A], A]:
-    """Marks a ruleset method as the applier of one event type: it returns the next state
-    (`Ruleset.__init_subclass__` collects them)."""
+def evolves(*event_types: str) -> Callable[[A], A]:
+    """Marks a ruleset method as the applier of one event type (or of several that change the state alike): it
+    returns the next state (`Ruleset.__init_subclass__` collects them)."""
     def mark(fn: A) -> A:
-        fn._evolves = event_type  # type: ignore[attr-defined]  # a mark read back by __init_subclass__
+        fn._evolves = event_types  # type: ignore[attr-defined]  # a mark read back by __init_subclass__
         return fn
     return mark
 

@@ -51,8 +51,8 @@ class Flow:
             for value in vars(klass).values():
                 if hasattr(value, "_handles"):
                     cls.handlers[value._handles] = value
-                if hasattr(value, "_evolves"):
-                    cls.appliers[value._evolves] = value
+                for kind in getattr(value, "_evolves", ()):
+                    cls.appliers[kind] = value
 
     # -- layout --------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ Conventions where RULES.md is silent:
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +33,7 @@ from warlog.domain.attacks.driver import need_data
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Data, evolves, held_by
+from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import Allocate, CommandReroll, KeepDice
 from warlog.domain.rules.reference.common import STRATAGEMS
@@ -156,23 +158,16 @@ class AttackChoices(CommandPhase, Shooting):
 
     # -- appliers ------------------------------------------------------------------------
 
-    @evolves("CommandRerollOffered")
-    def _reroll_offered(self, state: GameState, data: Data, entry: Data) -> GameState:
+    @evolves("CommandRerollOffered", "AllocationOffered")
+    def _offered(self, state: GameState, data: own.CommandRerollOffered | own.AllocationOffered,
+                 entry: Data) -> GameState:
         return paused(state, data)
 
-    @evolves("AllocationOffered")
-    def _allocation_offered(self, state: GameState, data: Data, entry: Data) -> GameState:
-        return paused(state, data)
-
-    @evolves("AttackRollKept")
-    def _kept(self, state: GameState, data: Data, entry: Data) -> GameState:
-        return paused(state, None)
-
-    @evolves("AllocationChosen")
-    def _allocation_chosen(self, state: GameState, data: Data, entry: Data) -> GameState:
+    @evolves("AttackRollKept", "AllocationChosen")
+    def _chosen(self, state: GameState, data: own.AttackRollKept | own.AllocationChosen, entry: Data) -> GameState:
         return paused(state, None)
 
 
-def paused(state: GameState, pause: Data | None) -> GameState:
+def paused(state: GameState, pause: Mapping[str, Any] | None) -> GameState:
     """The step with the attack paused (`pause`: the event's data), or no longer paused (None)."""
     return replace(state, step=replace(ReferenceStep.of(state.step), attack_pause=freeze(pause)))

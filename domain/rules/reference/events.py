@@ -4,7 +4,7 @@ from typing import NotRequired
 
 from typing_extensions import TypedDict
 
-from warlog.domain.events import JSONObject, JSONValue, ModelLines
+from warlog.domain.events import AttackIds, AttackStep, JSONObject, JSONValue, ModelLines
 
 
 class AllocationChoice(TypedDict):
@@ -58,19 +58,13 @@ class AdvanceRolled(TypedDict):
     rerollable: bool
 
 
-class AllocationChosen(TypedDict):
-    attacker: str
-    target: str
-    weapon: str
+class AllocationChosen(AttackIds):
     seat: str
     line: int
     model: str
 
 
-class AllocationOffered(TypedDict):
-    attacker: str
-    target: str
-    weapon: str
+class AllocationOffered(AttackIds):
     kind: str
     seat: str
     unit: str
@@ -80,20 +74,12 @@ class AllocationOffered(TypedDict):
     attack_roll: JSONObject
 
 
-class AttackRollKept(TypedDict):
-    attacker: str
-    target: str
-    weapon: str
-    step: str
+class AttackRollKept(AttackStep):
     seat: str
     batch: list[int]
 
 
-class AttackRollRerolled(TypedDict):
-    attacker: str
-    target: str
-    weapon: str
-    step: str
+class AttackRollRerolled(AttackStep):
     die: int
     was: list[int]
     now: list[int]
@@ -117,10 +103,7 @@ class CommandPointGained(TypedDict):
     cp: int
 
 
-class CommandRerollOffered(TypedDict):
-    attacker: str
-    target: str
-    weapon: str
+class CommandRerollOffered(AttackIds):
     kind: str
     seat: str
     unit: str
@@ -188,11 +171,7 @@ class FightsFirstGained(TypedDict):
     until: str
 
 
-class GroupAllocated(TypedDict):
-    attacker: str
-    target: str
-    weapon: str
-    step: str
+class GroupAllocated(AttackStep):
     line: int
     model: str
     among: list[int]
@@ -212,11 +191,7 @@ class ModelsRevived(TypedDict):
     attested_by: str
 
 
-class MortalWoundsInflicted(TypedDict):
-    attacker: str
-    target: str
-    weapon: str
-    step: str
+class MortalWoundsInflicted(AttackStep):
     mortal_wounds: int
     wounds_lost: int
     models_destroyed: int
@@ -245,11 +220,7 @@ class StratagemUsed(TypedDict):
     roll: NotRequired[RerolledDie]
 
 
-class SustainedHitsScored(TypedDict):
-    attacker: str
-    target: str
-    weapon: str
-    step: str
+class SustainedHitsScored(AttackStep):
     criticals: int
     extra_hits: int
 

@@ -56,6 +56,19 @@ class AttackStep(AttackIds):
     step: str
 
 
+class AttackRoll(TypedDict):
+    """An attack under way, as the driver carries it from roll to roll (a roll request's `attack_roll`, a
+    pause's): its ids, its profile (`attacks.profile.to_data`), the batches rolled, the decisions recorded, the
+    faces of a batch still being rolled, and (heresy) what follows it."""
+
+    attack: AttackIds
+    profile: JSONObject
+    batches: list[list[int]]
+    decided: int
+    faces: list[int]
+    then: NotRequired[JSONObject | None]
+
+
 class ActionRedone(TypedDict):
     seqs: list[int]
 

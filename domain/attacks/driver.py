@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from warlog.domain import dice
 from warlog.domain import events as ev
@@ -59,11 +59,13 @@ class AttackDriver(Ruleset):
         """Declare one weapon's attack (`AttackDeclared`: its ids, what the ruleset says of it, its profile as
         data, for replay and for its odds), then roll it step by step from the first; `extra` rides along."""
         t.emit("AttackDeclared", attack, rule)
-        ids = {key: attack[key] for key in ("attacker", "target", "weapon")}
-        self.attack_goes_on(t, {"attack": ids, "profile": attack["profile"], "batches": [], "decided": 0,
-                                "faces": [], **extra})
+        ids = ev.AttackIds(attacker=attack["attacker"], target=attack["target"], weapon=attack["weapon"])
+        context = ev.AttackRoll(attack=ids, profile=attack["profile"], batches=[], decided=0, faces=[])
+        if "then" in extra:  # heresy: what follows the attack
+            context["then"] = extra["then"]
+        self.attack_goes_on(t, context)
 
-    def attack_goes_on(self, t: Table, context: dict[str, Any]) -> None:
+    def attack_goes_on(self, t: Table, context: ev.AttackRoll) -> None:
         """Replay the attack with the dice so far (the module is pure); record what it decided since, then ask
         for the next dice (the attacker's, or the defender's saves), offer the defender's pick, or apply its
         outcome."""
@@ -91,7 +93,7 @@ class AttackDriver(Ruleset):
         if "attack_reroll" in request["context"]:  # EXT.CP.1: a Command Re-roll of one roll of the batch
             self.attack_rerolled(t, request, roll)
             return
-        context = request["context"]["attack_roll"]
+        context = cast(ev.AttackRoll, request["context"]["attack_roll"])  # as attack_goes_on asked for it
         faces = context["faces"] + roll["faces"]
         if len(faces) < request["context"]["batch"]:
             self.attack_goes_on(t, {**context, "faces": faces})
@@ -102,11 +104,11 @@ class AttackDriver(Ruleset):
             return
         self.batch_rolled(t, context, Need(*need), faces)
 
-    def batch_done(self, t: Table, context: dict[str, Any], faces: list[int]) -> None:
+    def batch_done(self, t: Table, context: ev.AttackRoll, faces: list[int]) -> None:
         """A whole batch is in: it joins those rolled so far and the attack goes on."""
         self.attack_goes_on(t, {**context, "batches": [*context["batches"], list(faces)], "faces": []})
 
-    def batch_rolled(self, t: Table, context: dict[str, Any], need: Need, faces: list[int]) -> None:
+    def batch_rolled(self, t: Table, context: ev.AttackRoll, need: Need, faces: list[int]) -> None:
         """Hook: a whole batch is in (where `attack_choices`); the attack goes on with it."""
         self.batch_done(t, context, faces)
 
@@ -122,7 +124,7 @@ class AttackDriver(Ruleset):
                "CORE.DICE.2")
         self.batch_done(t, context, faces)
 
-    def offer_allocation(self, t: Table, context: dict[str, Any], need: Need) -> None:
+    def offer_allocation(self, t: Table, context: ev.AttackRoll, need: Need) -> None:
         """RS.ATK.3: the groups tied for the next wounds, for the defending seat to pick."""
         ids = context["attack"]
         profile = from_data(context["profile"])
@@ -132,7 +134,7 @@ class AttackDriver(Ruleset):
                                                  for line in need.among],
                                      "need": need_data(need), "attack_roll": context}, "RS.ATK.3")
 
-    def attack_done(self, t: Table, context: dict[str, Any], outcome: Outcome) -> None:
+    def attack_done(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
         """RS.ATK.4: the losses line by line, on the target and its attached leader; then what follows."""
         units = t.state.units
         ids = context["attack"]
@@ -148,7 +150,7 @@ class AttackDriver(Ruleset):
         """Hook: what `AttackResolved` adds after the lines."""
         return {}
 
-    def attack_finished(self, t: Table, context: dict[str, Any], outcome: Outcome) -> None:
+    def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
         """Hook: what follows an attack."""
 
 
@@ -168,7 +170,7 @@ def keep_lines(state: GameState, data: Mapping[str, Any]) -> GameState:
     return state
 
 
-def record_decisions(t: Table, progress: Progress, context: dict[str, Any]) -> dict[str, Any]:
+def record_decisions(t: Table, progress: Progress, context: ev.AttackRoll) -> ev.AttackRoll:
     """Record what the attack module decided since the last batch, one event a step (the rule that decided it
     cited); the attack's context counts the decisions recorded."""
     ids = context["attack"]

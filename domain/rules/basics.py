@@ -6,12 +6,28 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Any, Required, TypeVar
+
+from typing_extensions import TypedDict
 
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, LastRoll, Unit
 
 Data = dict[str, Any]  # an event's data, or its whole entry, as logged
+
+
+class Awaiting(TypedDict, total=False):
+    """Who must act now and how (GET /state's `awaiting`, CONTRACT.md "Reading"): the seat (None: either, or
+    both still to) and the action, then what a ruleset's prompt adds."""
+
+    seat: Required[str | None]
+    action: Required[str]
+    unit: str | None  # the unit the prompt is about
+    rule: str  # the rule that prompts it
+    reaction: str  # heresy: a reaction window's kind
+    against: str  # heresy: the enemy unit a reaction answers
+    roll: dict[str, Any]  # the roll awaited (its purpose, unit, spec, rule)
+    choice: dict[str, Any]  # reference: a paused attack's choice
 # An applier: (the ruleset, the state before the event (None before GameCreated), the event's data as its kind's
 # payload type (domain/events.py), the whole entry) -> the next state.
 Applier = Callable[..., GameState]
@@ -27,10 +43,18 @@ def other(seat: str) -> str:
     return "B" if seat == "A" else "A"
 
 
-def held_by(holder: str, seat: str, rule: str, refusal: str) -> None:
+def held_by(holder: str | None, seat: str, rule: str, refusal: str) -> None:
     """Refuse a seat's command when the choice is another seat's (`refusal` says whose)."""
     if holder != seat:
         raise Refused(refusal, rule=rule)
+
+
+def awaited_unit(awaiting: Awaiting) -> str:
+    """The unit an awaited prompt is about (one that names a unit: an overwatch, a charge roll)."""
+    unit = awaiting.get("unit")
+    if unit is None:
+        raise ValueError(f"the awaited {awaiting['action']} names no unit")
+    return unit
 
 
 F = TypeVar("F", bound=Callable[..., Any])

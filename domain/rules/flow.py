@@ -19,7 +19,7 @@ from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import SEATS, Step, alive
+from warlog.domain.rules.basics import SEATS, Awaiting, Step, alive
 from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
@@ -222,7 +222,7 @@ class Flow:
 
     # -- reading -------------------------------------------------------------------------
 
-    def awaiting(self, state: GameState) -> dict[str, Any]:
+    def awaiting(self, state: GameState) -> Awaiting:
         if state.status == "ended":
             return {"seat": None, "action": "none"}
         if state.status == "setup":
@@ -234,7 +234,7 @@ class Flow:
                              "rule": request.rule}}
         return self.step_awaiting(state, self.step(state))
 
-    def step_awaiting(self, state: GameState, step: Step | None) -> dict[str, Any]:
+    def step_awaiting(self, state: GameState, step: Step | None) -> Awaiting:
         return {"seat": step.active if step else None, "action": "end_phase"}
 
     def eligible(self, state: GameState, uid: str) -> bool:
@@ -285,7 +285,7 @@ class Flow:
         """Hook: the ruleset's own set-up actions for a seat whose army is mustered (`setup_commands`)."""
         return []
 
-    def play_actions(self, state: GameState, seat: str, awaiting: dict[str, Any]) -> list[Action]:
+    def play_actions(self, state: GameState, seat: str, awaiting: Awaiting) -> list[Action]:
         """Hook: the ruleset's own actions once no roll, roll-off or choice of order is awaited."""
         if awaiting["action"] == "end_phase" and awaiting["seat"] == seat:
             step = self.step(state)

@@ -28,7 +28,7 @@ from warlog.domain.rules.alternating.common import LAYOUT, RESERVE_ARRIVES_ON, o
 from warlog.domain.rules.alternating.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.alternating.goes import Alternation
 from warlog.domain.rules.alternating.records import TableRecords
-from warlog.domain.rules.basics import seat_units
+from warlog.domain.rules.basics import Awaiting, seat_units
 from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles
@@ -144,7 +144,7 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
             return False
         return flow.first is not None and self.next_go(state) is None
 
-    def step_awaiting(self, state: GameState, step: Step | None) -> dict[str, Any]:
+    def step_awaiting(self, state: GameState, step: Step | None) -> Awaiting:
         if step is None:
             return {"seat": None, "action": "none"}
         flow = AlternatingStep.of(state.step)

@@ -14,7 +14,7 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.commands import AlternatingSelect, ResolveCharge
 from warlog.domain.rules.alternating.common import MAX_CHARGE, _chunks, on_table, overwatch_block, overwatch_shots
-from warlog.domain.rules.basics import Data, evolves
+from warlog.domain.rules.basics import Awaiting, Data, awaited_unit, evolves
 from warlog.domain.rules.ruleset import Ruleset, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingCharge, AlternatingStep, GameState
@@ -60,7 +60,7 @@ class Charges(Ruleset):
         t.emit("ChargeDeclared", ev.ChargeDeclared(unit=uid, seat=seat, targets=targets, distance=distance,
                                   overwatch_by=answer), "AA.CHG.1")
 
-    def _overwatch(self, t: Table, seat: str, command: AlternatingSelect, awaiting: dict[str, Any]) -> None:
+    def _overwatch(self, t: Table, seat: str, command: AlternatingSelect, awaiting: Awaiting) -> None:
         """AA.OW.1: the charged unit answers with overwatch (shots from each weapon's profile) or holds it."""
         state = t.state
         uid, against = awaiting["unit"], awaiting["against"]
@@ -115,8 +115,8 @@ class Charges(Ruleset):
             self.request_roll(t, seat, "overwatch", str(dice.DiceExpr(count, 6)), "AA.OW.1", uid,
                               against=context["against"], weapon=context["weapon"])
 
-    def _overwatch_actions(self, state: GameState, awaiting: dict[str, Any]) -> list[Action]:
-        uid, against = awaiting["unit"], awaiting["against"]
+    def _overwatch_actions(self, state: GameState, awaiting: Awaiting) -> list[Action]:
+        uid, against = awaited_unit(awaiting), awaiting["against"]
         unit = state.units[uid]
         names = list(dict.fromkeys(w.name for w in army.unit_ranged_weapons(unit)))
         weapons = {"type": "array", "items": {"enum": names}, "minItems": 1, "maxItems": unit.models_alive,
@@ -148,7 +148,7 @@ class Charges(Ruleset):
             raise Refused(f"no charge waits to be rolled: the game awaits {awaiting['action']}", rule="AA.CHG.1")
         if awaiting["seat"] != seat:
             raise Refused(f"seat {awaiting['seat']} rolls its own charge", rule="AA.CHG.1")
-        t.emit("ChargeRollCalled", own.ChargeRollCalled(unit=awaiting["unit"], seat=seat), "AA.CHG.1")
+        t.emit("ChargeRollCalled", own.ChargeRollCalled(unit=awaited_unit(awaiting), seat=seat), "AA.CHG.1")
 
     @evolves("ChargeDeclared")
     def _charge(self, state: GameState, data: ev.ChargeDeclared, entry: Data) -> GameState:

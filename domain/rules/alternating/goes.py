@@ -27,7 +27,7 @@ from warlog.domain.rules.alternating.common import (
     sub_phase,
 )
 from warlog.domain.rules.alternating.counting import Counting
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import Awaiting, Data, evolves, seat_units
 from warlog.domain.rules.ruleset import SEATS, Step, alive, handles, inches, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import AlternatingStep, AlternatingTurn, GameState, Unit
@@ -135,7 +135,7 @@ class Alternation(Counting, Charges, Combats):
     def arrivals_pending(self, state: GameState, seat: str) -> bool:
         return any(u.arriving and alive(u) for _, u in seat_units(state, seat))
 
-    def play_actions(self, state: GameState, seat: str, awaiting: dict[str, Any]) -> list[Action]:
+    def play_actions(self, state: GameState, seat: str, awaiting: Awaiting) -> list[Action]:
         step = self.step(state)
         if step is None or awaiting["action"] == "none":
             return []

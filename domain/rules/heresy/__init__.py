@@ -17,13 +17,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
+from warlog.domain.attacks import Outcome
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import Awaiting, Data, evolves, seat_units
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.heresy.common import heresy_step, refuse_while_reacting
@@ -117,7 +118,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
         else:
             super().on_roll(t, request, roll)
 
-    def attack_finished(self, t: Table, context: dict[str, Any], outcome: Any) -> None:
+    def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
         then = context.get("then")
         if then and then["kind"] == "snap_shots":
             self.next_snap_shot(t, then)
@@ -171,7 +172,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
 
     # -- reading -------------------------------------------------------------------------
 
-    def step_awaiting(self, state: GameState, step: Step | None) -> dict[str, Any]:
+    def step_awaiting(self, state: GameState, step: Step | None) -> Awaiting:
         if step is None:
             return {"seat": None, "action": "none"}
         state = state
@@ -221,7 +222,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
             return self.combat_block(state, uid) is None
         return False
 
-    def play_actions(self, state: GameState, seat: str, awaiting: dict[str, Any]) -> list[Action]:
+    def play_actions(self, state: GameState, seat: str, awaiting: Awaiting) -> list[Action]:
         step = self.step(state)
         action = awaiting["action"]
         if step is None or action == "none":

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from warlog.domain import army
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import Awaiting, Data, evolves, seat_units
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import React
 from warlog.domain.rules.heresy.common import (
@@ -139,7 +139,7 @@ class Reactions(Shooting):
         t.emit("ReactionDeclined", {**_ids(window), "reason": block[1]}, block[0], by=None)
         return True
 
-    def awaiting_reaction(self, state: GameState) -> dict[str, Any] | None:
+    def awaiting_reaction(self, state: GameState) -> Awaiting | None:
         window = reaction_window(state)
         if window is None:
             return None

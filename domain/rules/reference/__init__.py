@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import Awaiting, Data, evolves, seat_units
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.charge import Charge
@@ -162,7 +162,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
 
     # -- what the game awaits, and what each seat may send -------------------------------
 
-    def step_awaiting(self, state: GameState, step: Step | None) -> dict[str, Any]:
+    def step_awaiting(self, state: GameState, step: Step | None) -> Awaiting:
         if step is not None and step.kind == "order":  # CORE.DICE.3: the winner chooses who takes the first turn
             flow = ReferenceStep.of(state.step)
             if flow.winner is None:
@@ -183,7 +183,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             return {"seat": charge.seat, "action": "charge_move", "unit": charge.unit}
         return super().step_awaiting(state, step)
 
-    def play_actions(self, state: GameState, seat: str, awaiting: dict[str, Any]) -> list[Action]:
+    def play_actions(self, state: GameState, seat: str, awaiting: Awaiting) -> list[Action]:
         step = self.step(state)
         if step is None:
             return []

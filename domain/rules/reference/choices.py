@@ -28,6 +28,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import dice
+from warlog.domain import events as ev
 from warlog.domain.attacks import ATTACKER, Need, from_data, rerollable_rolls, roll_size
 from warlog.domain.attacks.driver import need_data
 from warlog.domain.rules import actions as act
@@ -74,7 +75,7 @@ class AttackChoices(CommandPhase, Shooting):
         used = (ReferenceStep.of(state.step).stratagems or Frozen()).get(seat, ())
         return state.cp[seat] >= STRATAGEMS[REROLL] and reroll_target(state, seat, uid) and REROLL not in used
 
-    def batch_rolled(self, t: Table, context: dict[str, Any], need: Need, faces: list[int]) -> None:
+    def batch_rolled(self, t: Table, context: ev.AttackRoll, need: Need, faces: list[int]) -> None:
         """A whole batch is in: offer Command Re-roll where it could change something, else go on."""
         state = t.state
         ids = context["attack"]

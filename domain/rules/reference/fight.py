@@ -8,12 +8,12 @@ fight, then consolidate, before the phase can end.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, held_by
+from warlog.domain.rules.basics import Awaiting, Data, evolves, held_by
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import Consolidate, EndFight, PileIn, ReferenceSelect
 from warlog.domain.rules.reference.common import (
@@ -106,7 +106,7 @@ class Fight(Shooting, Engagement):
         preferred = other(last) if last else other(self.turn_seat(step))
         return preferred if preferred in able else able[0]
 
-    def fight_awaiting(self, state: GameState, step: Step) -> dict[str, Any] | None:
+    def fight_awaiting(self, state: GameState, step: Step) -> Awaiting | None:
         fight = self.fight_stage(state)
         stage = fight.stage if fight is not None else None
         if stage == "pile_in":
@@ -139,7 +139,7 @@ class Fight(Shooting, Engagement):
 
     # -- actions -------------------------------------------------------------------------
 
-    def fight_actions(self, state: GameState, seat: str, awaiting: dict[str, Any]) -> list[Action]:
+    def fight_actions(self, state: GameState, seat: str, awaiting: Awaiting) -> list[Action]:
         units = state.units
         if awaiting["seat"] != seat:
             return []

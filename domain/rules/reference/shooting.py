@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
+from warlog.domain import events as ev
 from warlog.domain.attacks import Outcome, Profile, Situation, to_data, weapon_from
 from warlog.domain.attacks.driver import AttackDriver, keep_lines, line_standing, standing_target
 from warlog.domain.rules import actions as act
@@ -233,7 +234,7 @@ class Shooting(AttackDriver, Igougo):
                 profile = replace(profile, situation=replace(situation, precision_line=line))
         return profile
 
-    def attack_finished(self, t: Table, context: dict[str, Any], outcome: Outcome) -> None:
+    def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
         """EXT.WPN.HAZARDOUS: after the attack's losses, the hazard's on the attacker."""
         hazard = outcome.hazardous
         if hazard is not None and (hazard.facts["models_destroyed"] or hazard.facts["mortal_wounds"]):

@@ -41,6 +41,25 @@ class ModelLines(TypedDict):
     taken: list[int]
 
 
+class Meta(TypedDict, total=False):
+    """What the store keeps beside an entry, outside the hash chain (integrity.py checks it against the chain):
+    the game's secrets on its creation, then for each event the request that made it."""
+
+    seed: str  # GameCreated: the server dice's seed (hex), revealed when the game ends
+    tokens: dict[str, str]  # GameCreated: each role's token digest
+    kind: str  # "action", "control" (undo and its answers) or "restore" (an undo's or redo's state)
+    starts: bool  # the first event of its request
+    continues: bool  # a later event of the same request
+    sent_by: str  # the seat that sent the request (a roll's `by` is the roller)
+    command: dict[str, Any]  # the command as sent, typed back (commands.as_data)
+    key: str  # "seat:Idempotency-Key"
+    body: str  # the digest of the request's body
+    status: int  # the answer's status
+    endpoint: str  # the endpoint a key belongs to
+    state: dict[str, Any]  # a restore: the state restored, as JSON
+    undone_by: str  # ActionUndone: the seat that undid it
+
+
 class AttackIds(TypedDict):
     """The attack an event is part of (the attack driver's, domain/attacks/driver.py): who attacks whom, with
     which weapon."""

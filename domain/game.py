@@ -38,7 +38,7 @@ class Logged(Protocol):
     `Game.__init__` ("Created") and `Game._log` ("Logged"), each keeping the entry and meta it was triggered with."""
 
     entry: ev.Entry
-    meta: dict[str, Any]
+    meta: ev.Meta
     originator_version: int
 
 
@@ -54,7 +54,7 @@ class Game(Aggregate):
     state: GameState
 
     @event("Created")
-    def __init__(self, entry: ev.Entry, meta: dict[str, Any]) -> None:
+    def __init__(self, entry: ev.Entry, meta: ev.Meta) -> None:
         self.seed: str = meta["seed"]
         self.token_digests: dict[str, str] = meta["tokens"]
         self.head = chain.GENESIS
@@ -84,10 +84,10 @@ class Game(Aggregate):
     # -- the one mutator -----------------------------------------------------------------
 
     @event("Logged")
-    def _log(self, entry: ev.Entry, meta: dict[str, Any]) -> None:
+    def _log(self, entry: ev.Entry, meta: ev.Meta) -> None:
         self._apply(entry, meta)
 
-    def _apply(self, entry: ev.Entry, meta: dict[str, Any]) -> None:
+    def _apply(self, entry: ev.Entry, meta: ev.Meta) -> None:
         self.head = entry["hash"]
         data = entry["data"]
         if "counter" in data:
@@ -101,7 +101,7 @@ class Game(Aggregate):
             self.state = ruleset.apply(state, entry)
         self._book(entry, meta)
 
-    def _book(self, entry: ev.Entry, meta: dict[str, Any]) -> None:
+    def _book(self, entry: ev.Entry, meta: ev.Meta) -> None:
         """Keep the request and action books that undo, redo and idempotency read."""
         seq = entry["seq"]
         if "key" in meta:
@@ -151,7 +151,7 @@ class Game(Aggregate):
         if ctx is not None:
             meta = {**ctx.next_meta(), **meta}
             by = by if by is not None else ctx.seat
-            request = ctx.request_of(meta) if self._digests else None
+            request = ctx.request_of(cast(ev.Meta, meta)) if self._digests else None
         entry = self._entry(self.version + 1, type_, self._now(), by, rule, data, self.head, request)
         # what `self._log(entry=entry, meta=meta)` triggers, without the library binding the decorated method anew
         # and matching its arguments on every call
@@ -183,7 +183,7 @@ class Game(Aggregate):
         return None
 
     @staticmethod
-    def endpoint_of(entry: ev.Entry, meta: dict[str, Any]) -> str:
+    def endpoint_of(entry: ev.Entry, meta: ev.Meta) -> str:
         """The endpoint that started this entry's request, read off what it records (for entries stored
         before the request books named their endpoint)."""
         if meta.get("kind") == "action":
@@ -382,8 +382,8 @@ class Table:
     def __exit__(self, *exc: Any) -> None:
         vars(self.game).pop("_ctx", None)  # back to the class's None: nothing of the request stays in the game or its snapshots
 
-    def next_meta(self) -> dict[str, Any]:
-        meta: dict[str, Any] = {"kind": self.kind}
+    def next_meta(self) -> ev.Meta:
+        meta: ev.Meta = {"kind": self.kind}
         if self._first:
             self._first = False
             meta["starts"] = True
@@ -391,13 +391,13 @@ class Table:
             if self.command is not None:
                 meta["command"] = self.command
             if self.key is not None:
-                meta.update(key=f"{self.seat}:{self.key}", body=self.body, status=self.status,
-                            endpoint=self.endpoint)
+                meta["key"], meta["body"] = f"{self.seat}:{self.key}", self.body
+                meta["status"], meta["endpoint"] = self.status, self.endpoint
         else:
             meta["continues"] = True
         return meta
 
-    def request_of(self, meta: dict[str, Any]) -> str:
+    def request_of(self, meta: ev.Meta) -> str:
         """The digest every event of this request carries: of the record its first event keeps."""
         if self._request is None:
             self._request = chain.digest(integrity.request_record(meta))

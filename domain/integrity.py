@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -133,7 +133,7 @@ class CheckedSnapshot(Snapshot):
         return typed_game(aggregate)
 
 
-def creation_problem(entry: ev.Entry, meta: dict[str, Any], game_id: Any = None) -> Problem | None:
+def creation_problem(entry: ev.Entry, meta: ev.Meta, game_id: Any = None) -> Problem | None:
     """Why the creation metadata no longer matches what the creation entry committed to, or None."""
     data = entry["data"]
     if game_id is not None and data["game_id"] != str(game_id):
@@ -167,7 +167,7 @@ RESTORED = "state"      # an undo's or redo's restored state: in the record by i
 CONTINUES = "continues"
 
 
-def request_record(meta: dict[str, Any]) -> dict[str, Any]:
+def request_record(meta: Mapping[str, Any]) -> dict[str, Any]:
     """The request as the service recorded it beside its first event (the books in `meta`: `kind`, `starts`,
     `sent_by`, `command`, `key`, `body`, `status`, `endpoint`, `undone_by`), with a restored state by its
     digest: what an entry's `request` is the digest of (`chain.digest`), and what an export shows as `sent`."""
@@ -178,6 +178,7 @@ def request_record(meta: dict[str, Any]) -> dict[str, Any]:
 
 
 def request_problem(entry: ev.Entry, meta: Any, opened: dict[str, Any] | None) -> Problem | None:
+    # `meta`: as stored, unchecked (JSON): what this judges
     """Why the books beside an entry that carries `request` are not those it committed to, or None. `opened`:
     the request's first event's meta and digest (`{"kind", "request"}`) when the event continues one."""
     digest = entry.get(chain.REQUEST)
@@ -413,7 +414,7 @@ def restores_as_of(entry: ev.Entry) -> int | None:
     return None if as_of is None else as_of(entry["data"]["seqs"])
 
 
-def restore_problem(meta: dict[str, Any], expected: dict[str, Any] | None) -> bool:
+def restore_problem(meta: ev.Meta, expected: dict[str, Any] | None) -> bool:
     return meta.get("kind") != "restore" or _canonical(meta.get("state")) != _canonical(expected)
 
 

@@ -64,7 +64,7 @@ def first_unmatched(events: list[Any]) -> tuple[int, str] | None:
     return None
 
 
-def play_again(game: Game, meta: dict[str, Any], entry: ev.Entry) -> list[tuple[ev.Entry, dict[str, Any]]]:
+def play_again(game: Game, meta: ev.Meta, entry: ev.Entry) -> list[tuple[ev.Entry, ev.Meta]]:
     """Play the request of which `meta`/`entry` are the first stored event on `game`; what it made (entries
     with a request digest only where the stored one has one: it was stored before them otherwise)."""
     game._digests = "request" in entry
@@ -74,7 +74,7 @@ def play_again(game: Game, meta: dict[str, Any], entry: ev.Entry) -> list[tuple[
         vars(game).pop("_digests", None)
 
 
-def _play_again(game: Game, meta: dict[str, Any], entry: ev.Entry) -> list[tuple[ev.Entry, dict[str, Any]]]:
+def _play_again(game: Game, meta: ev.Meta, entry: ev.Entry) -> list[tuple[ev.Entry, ev.Meta]]:
     seat = meta.get("sent_by", entry["by"])
     if seat is None:
         raise ValueError(f"the request that made event {entry['seq']} names no seat")

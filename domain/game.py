@@ -25,6 +25,7 @@ from warlog.domain.commands import Command, as_data, sent
 from warlog.domain.rules import actions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.registry import find_ruleset
+from warlog.domain.rules.ruleset import Ruleset
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState
 
@@ -241,7 +242,7 @@ class Game(Aggregate):
             ruleset.handle(table, seat, command)
             ruleset.advance(table)
 
-    def ruling(self, ruleset: Any, seat: str, command: Command) -> None:
+    def ruling(self, ruleset: Ruleset, seat: str, command: Command) -> None:
         """CONTRACT.md "Legal actions": a command that moves the game on is accepted only as an instance of an
         action offered now, the very list GET /state shows; the command types open at any time are judged by
         their own rules. A refusal (raised) says what the rules say is wrong: the handler's own checks, run on

@@ -72,6 +72,13 @@ class Frozen(Mapping[K, V]):
     def __reduce__(self) -> tuple[type[Frozen[K, V]], tuple[dict[K, V]]]:
         return Frozen, (self._items,)
 
+    @classmethod
+    def _owning(cls, items: dict[K, V]) -> Frozen[K, V]:
+        """A map over `items`, which the caller hands over (made for it, kept by no one else): not copied."""
+        made: Frozen[K, V] = cls.__new__(cls)
+        made._items, made._hash = items, None
+        return made
+
     def set(self, key: K, value: V) -> Frozen[K, V]:
         """This map with `key` set to `value` (a new key goes last, as in a dict)."""
         return Frozen({**self._items, key: value})
@@ -84,14 +91,25 @@ class Frozen(Mapping[K, V]):
 JSON: TypeAlias = bool | int | float | str | tuple["JSON", ...] | Frozen[str, "JSON"] | None
 
 
+_SCALARS = frozenset({bool, int, float, str, type(None)})
+
+
 def freeze(value: Any) -> JSON:
-    """JSON (dicts, lists, scalars) as a frozen value; a frozen one is returned as it is."""
+    """JSON (dicts, lists, scalars) as a frozen value; a frozen one is returned as it is. (The exact types are
+    asked first: a paused attack freezes a few hundred values on every event that pauses it.)"""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value  # type: ignore[no-any-return]  # a JSON scalar, as its type says
+    if kind is dict or kind is Frozen:
+        return Frozen._owning({key: freeze(item) for key, item in value.items()})
+    if kind is list or kind is tuple:
+        return tuple([freeze(item) for item in value])
     if isinstance(value, (dict, Frozen)):
-        return Frozen({key: freeze(item) for key, item in value.items()})
+        return Frozen._owning({key: freeze(item) for key, item in value.items()})
     if isinstance(value, (list, tuple)):
-        return tuple(freeze(item) for item in value)
+        return tuple([freeze(item) for item in value])
     if value is None or isinstance(value, (bool, int, float, str)):
-        return value
+        return value  # a subclass of a JSON scalar's type
     raise TypeError(f"{type(value).__name__} is no JSON value")
 
 

@@ -39,7 +39,7 @@ from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import Allocate, CommandReroll, KeepDice
 from warlog.domain.rules.reference.common import STRATAGEMS
 from warlog.domain.rules.reference.shooting import Shooting
-from warlog.domain.rules.ruleset import alive, handles
+from warlog.domain.rules.ruleset import handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import Frozen, GameState, ReferenceStep, freeze, thaw
 
@@ -50,17 +50,9 @@ REROLL = "Command Re-roll"
 Pause = dict[str, Any]  # a paused attack: the event's data that paused it (`CommandRerollOffered`, ...), JSON
 
 
-def reroll_target(state: GameState, seat: str, uid: str) -> bool:
-    """EXT.CP.1 (command.py's `stratagem_targets`, of the typed state): a unit of one's own still in play, never a
-    battle-shocked one (RS.CMD.3)."""
-    unit = state.units.get(uid)
-    return unit is not None and unit.owner == seat and alive(unit) and "battle_shocked" not in unit.statuses
-
-
 class AttackChoices(CommandPhase, Shooting):
     """Mixed into `Reference`, on `Shooting` (the attack driver: its `batch_rolled` hook answered here, its
-    `batch_done` fed) and `CommandPhase` (its stratagems): the pauses' actions and commands. The questions other
-    parts ask with the state as the ruleset reads it (`Seen`) read it through `typed_of`."""
+    `batch_done` fed) and `CommandPhase` (its stratagems): the pauses' actions and commands."""
 
     @staticmethod
     def attack_pause(state: GameState) -> Pause | None:
@@ -73,7 +65,7 @@ class AttackChoices(CommandPhase, Shooting):
     def command_reroll_open(self, state: GameState, seat: str, uid: str) -> bool:
         """EXT.CP.1 with RS.CMD.3: the CP, not used this phase, the unit standing and not battle-shocked."""
         used = (ReferenceStep.of(state.step).stratagems or Frozen()).get(seat, ())
-        return state.cp[seat] >= STRATAGEMS[REROLL] and reroll_target(state, seat, uid) and REROLL not in used
+        return state.cp[seat] >= STRATAGEMS[REROLL] and uid in self.stratagem_targets(state, seat) and REROLL not in used
 
     def batch_rolled(self, t: Table, context: ev.AttackRoll, need: Need, faces: list[int]) -> None:
         """A whole batch is in: offer Command Re-roll where it could change something, else go on."""

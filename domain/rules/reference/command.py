@@ -83,8 +83,7 @@ class CommandPhase(Persisting):
 
     @staticmethod
     def stratagem_targets(state: GameState, seat: str) -> list[str]:
-        """EXT.CP.1: a unit of one's own still in play, never a battle-shocked one (RS.CMD.3). `state`: the typed
-        state, or the view choices.py reads."""
+        """EXT.CP.1: a unit of one's own still in play, never a battle-shocked one (RS.CMD.3)."""
         return [uid for uid, unit in seat_units(state, seat)
                 if alive(unit) and "battle_shocked" not in unit.statuses]
 

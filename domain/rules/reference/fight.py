@@ -53,7 +53,7 @@ def _through(fight: ReferenceFight, done: str) -> tuple[str, ...]:
 
 class Fight(Shooting, Engagement):
     """Mixed into `Reference`: its attacks are `Shooting`'s (RS.ATK.*), its consolidations engage and disengage
-    (`Engagement`). The hooks that call `Shooting`'s with the state take it as the ruleset reads it (`Seen`)."""
+    (`Engagement`)."""
 
     def begin_fight(self, t: Table, step: Step) -> None:
         units = t.state.units

@@ -2,7 +2,6 @@
 (RS.ATK.1-4). Each weapon of a unit is used once a phase; in a fight each model uses one melee weapon."""
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -34,14 +33,11 @@ if TYPE_CHECKING:
 SHOOTING = ("normal", "assault", "close_quarters", "indirect")
 
 
-# -- the questions reference/common.py asks of a unit, of the typed state's units ---------------------------
+# -- the types of shooting (RS.SHO.1) -----------------------------------------------------------------------
 
 
 def weapon_keywords(weapon: UnitWeapon) -> set[str]:
     return {k.upper().strip("[] ") for k in weapon.keywords}
-
-
-# -- the types of shooting (RS.SHO.1) -----------------------------------------------------------------------
 
 
 def close_quarters_weapon(unit: Unit, weapon: UnitWeapon) -> bool:
@@ -93,9 +89,8 @@ class Shooting(AttackDriver, Igougo):
                            shooting=act.one_of(shooting_types(units[uid])))
                 for uid in ready]
 
-    def select_shooting(self, t: Table, seat: str, command: ReferenceSelect, unit: Unit | Mapping[str, Any]) -> None:
-        """`unit`: the unit selected, as the caller read it (it is read again from the typed state)."""
-        selected = t.state.units[command.unit]
+    def select_shooting(self, t: Table, seat: str, command: ReferenceSelect, selected: Unit) -> None:
+        """`selected`: the unit the command selects."""
         kind = command.shooting or ("close_quarters" if engaged(selected) else "normal")
         if kind not in SHOOTING:
             raise Malformed(f"shooting is one of {', '.join(SHOOTING)}", field="shooting")

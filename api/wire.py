@@ -72,8 +72,11 @@ class Event(Answer):
     data: EventData
     undone: bool = Field(description="whether the latest ActionUndone/ActionRedone naming it is an ActionUndone, as "
                                      "of this answer (a stream sends each event as appended: false). Not hashed")
+    text: str = Field(title="What happened", description=(
+        "the event as a player reads it, with the players' and units' names (\"Bob's Boyz (8 of 10) failed their "
+        "battle-shock test: 3 on 2D6 against Ld 7.\"); each ruleset's sentences live beside its events. Not hashed"))
     prev_hash: Hex64 = Field(description="the previous event's hash (64 zeros for the first)")
-    hash: Hex64 = Field(description="SHA-256 of the event's canonical JSON without `hash` and `undone`")
+    hash: Hex64 = Field(description="SHA-256 of the event's canonical JSON without `hash`, `undone` and `text`")
     request: Hex64 | SkipJsonSchema[None] = absent(
         description="SHA-256 of the canonical JSON of the request that made it (the command as sent, the seat, the "
                     "Idempotency-Key), hashed with the event; events stored before request digests have none")

@@ -28,8 +28,9 @@ from eventsourcing.utils import retry
 from warlog.domain import events as ev
 from warlog.domain import heads, integrity
 from warlog.domain.commands import Command
-from warlog.domain.game import Game
+from warlog.domain.game import Game, Logged, logged
 from warlog.domain.integrity import Damaged
+from warlog.domain.narration import Narrator, narrate
 from warlog.domain.rulings import Malformed, NotFound, Refused, Ruling
 from warlog.domain.shards import APP_NAME, shard_name
 from warlog.domain.verifying import Verifying, digest, remember
@@ -133,6 +134,7 @@ class Warlog(Verifying, Application[UUID]):
         self._damaged: dict[UUID, Damaged] = {}  # and those found damaged: refused from then on
         self.heads, self._memory_heads = heads.head_store(self.recorder)
         self._heads_held: dict[tuple[UUID, int], str] = {}  # seat heads (seq -> hash) found in the log
+        self.narrator = Narrator(lambda game_id, seq: self.game_at(game_id, seq).state)  # each event's `text`
 
     @classmethod
     def shard(cls, shard: int) -> type[Warlog]:
@@ -190,6 +192,7 @@ class Warlog(Verifying, Application[UUID]):
     def _mark_damaged(self, game_id: UUID, damage: Damaged) -> Damaged:
         """Name the first bad seq the full walk finds (a load sees only the events after a snapshot)."""
         self._evict(game_id)
+        self.narrator.forget(game_id)
         walked = self.inspect(game_id).damage()
         if walked is not None and walked.first_bad_seq <= damage.first_bad_seq:
             damage = walked
@@ -241,6 +244,7 @@ class Warlog(Verifying, Application[UUID]):
                     game, answer = self._judged(game_id, write)
                     if game.pending_events:
                         self._append(game)
+                        self.narrator.keep(game_id, answer["events"], game.state)
                 return answer
             except IntegrityError:
                 if tries == WRITE_TRIES:
@@ -298,8 +302,11 @@ class Warlog(Verifying, Application[UUID]):
             return stored
         write.check(game)  # the body (415, 422), and the checks that need the game (unknown units 404, dice 422)
         self._check_version(game, write.sent.if_match)  # If-Match (412)
+        before = vars(game).get("state")  # what the new events' texts read their names from
         status = write.act(game, self)  # the ruling (409, nothing made), then the events
-        return self._answer(game.version, game.pending_entries(), status or 200)
+        pending = [logged(event) for event in game.pending_events]
+        told = list(narrate(before, ((e.entry, e.meta) for e in pending)))
+        return self._answer(game.version, [e.entry for e in pending], status or 200, [text for text, _ in told])
 
     def _stored_answer(self, game: Game, write: Write) -> Answer | None:
         """A stored answer replayed as it was first sent."""
@@ -308,10 +315,11 @@ class Warlog(Verifying, Application[UUID]):
         if stored is None:
             return None
         _, status, first, last = stored[:4]
-        return self._answer(last, [e.entry for e in self.stored(game.id, first - 1, last - first + 1)], status)
+        events = list(self.stored(game.id, first - 1, last - first + 1))
+        return self._answer(last, [e.entry for e in events], status, self.narrator.texts(game.id, events))
 
-    def _answer(self, version: int, entries: list[ev.Entry], status: int) -> Answer:
-        answer = Answer(version=version, events=[self.public(entry, False) for entry in entries])
+    def _answer(self, version: int, entries: list[ev.Entry], status: int, texts: list[str]) -> Answer:
+        answer = Answer(version=version, events=[self.public(entry, False, text) for entry, text in zip(entries, texts)])
         answer.status = status
         return answer
 
@@ -362,6 +370,7 @@ class Warlog(Verifying, Application[UUID]):
         with self.lock(deferred.game.id):
             if self.repository.cache is not None:
                 self.repository.cache.put(deferred.game.id, deferred.game)
+        self.narrator.keep(deferred.game.id, deferred.answer["events"], deferred.game.state)
         self._snapshot_if_due(deferred.game, deferred.events)
 
     # -- games ---------------------------------------------------------------------------
@@ -477,8 +486,9 @@ class Warlog(Verifying, Application[UUID]):
             return view(self.game(game_id))
 
     @staticmethod
-    def public(entry: ev.Entry, undone: bool) -> dict[str, Any]:
-        return {**entry, "undone": undone}
+    def public(entry: ev.Entry, undone: bool, text: str) -> dict[str, Any]:
+        """An event as read: the stored entry, whether it stands undone now, and its text (neither hashed)."""
+        return {**entry, "undone": undone, "text": text}
 
     def stored(self, game_id: UUID, after: int = 0, limit: int | None = None) -> Iterator[Any]:
         """The stored events after seq `after`, each the next seq: a row missing or unreadable is damage."""
@@ -500,7 +510,15 @@ class Warlog(Verifying, Application[UUID]):
                 game: Game | None = None) -> list[dict[str, Any]]:
         if game is None:
             return self.viewing(game_id, lambda current: self.entries(game_id, after, limit, current))
-        return [self.public(e.entry, game.is_undone(e.entry["seq"])) for e in self.stored(game_id, after, limit)]
+        stored = list(self.stored(game_id, after, limit))
+        texts = self.narrator.texts(game_id, stored)
+        return [self.public(e.entry, game.is_undone(e.entry["seq"]), text) for e, text in zip(stored, texts)]
+
+    def told(self, game_id: UUID, after: int = 0, limit: int | None = None) -> list[tuple[dict[str, Any], ev.Meta]]:
+        """(entry, meta) of the stored events after seq `after`, each entry with its `text` (not hashed)."""
+        stored: list[Logged] = list(self.stored(game_id, after, limit))
+        texts = self.narrator.texts(game_id, stored)
+        return [({**e.entry, "text": text}, e.meta) for e, text in zip(stored, texts)]
 
 
 class PreconditionFailed(Malformed):

@@ -359,6 +359,12 @@ class UndoRequested(TypedDict):
     reason: str
 
 
+class UndoRejected(TypedDict):
+    seqs: list[int]
+    requested_by: str
+    rejected_by: str
+
+
 class UnitDestroyed(TypedDict):
     unit: str
 
@@ -456,6 +462,7 @@ SHARED: dict[str, type] = {
     "StepStarted": StepStarted,
     "StrengthChanged": StrengthChanged,
     "UndoRequested": UndoRequested,
+    "UndoRejected": UndoRejected,
     "UnitDestroyed": UnitDestroyed,
     "UnitDisembarked": UnitDisembarked,
     "UnitSelected": UnitSelected,

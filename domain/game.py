@@ -34,6 +34,15 @@ def records_dice(entry: ev.Entry) -> bool:
     return "faces" in entry["data"]
 
 
+def evolve(state: GameState | None, entry: ev.Entry, meta: ev.Meta) -> GameState:
+    """The state after one event: an undo's or redo's restores the state it carries, any other is its ruleset's
+    applier's (the creation's names the ruleset)."""
+    if meta.get("kind") == "restore":
+        return GameState.from_json(meta["state"])
+    ruleset = find_ruleset(entry["data"]["ruleset"] if state is None else state.ruleset)
+    return ruleset.apply(state, entry)
+
+
 class Logged(Protocol):
     """A game's event, stored or pending, as the domain reads it: the library makes the classes at run time from
     `Game.__init__` ("Created") and `Game._log` ("Logged"), each keeping the entry and meta it was triggered with."""
@@ -93,13 +102,7 @@ class Game(Aggregate):
         data = entry["data"]
         if "counter" in data:
             self.next_counter = max(self.next_counter, data["counter"] + 1)
-        kind = meta.get("kind")
-        if kind == "restore":
-            self.state = GameState.from_json(meta["state"])
-        else:
-            state: GameState | None = vars(self).get("state")
-            ruleset = find_ruleset(data["ruleset"] if state is None else state.ruleset)
-            self.state = ruleset.apply(state, entry)
+        self.state = evolve(vars(self).get("state"), entry, meta)
         self._book(entry, meta)
 
     def _book(self, entry: ev.Entry, meta: ev.Meta) -> None:

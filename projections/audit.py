@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from warlog.domain import army, dice
+from warlog.domain import events as ev
 from warlog.domain.undo import undone_seqs
 from warlog.projections.log import UNDO_TYPES, Action, actions, involves_seat, link, mentions_unit
 from warlog.projections.rows import dice_of
@@ -34,7 +35,7 @@ Where = Callable[[dict[str, Any]], bool]  # which events of a type count
 class GameLog:
     """One game's stored log up to the reader's horizon, indexed for the audit."""
 
-    def __init__(self, game_id: str, stored: Iterable[tuple[dict[str, Any], dict[str, Any]]],
+    def __init__(self, game_id: str, stored: Iterable[tuple[dict[str, Any], ev.Meta]],
                  undone: set[int]) -> None:
         self.game_id = game_id
         pairs = list(stored)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from warlog.domain import army, dice
+from warlog.domain import army, dice, texts
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
@@ -23,6 +23,7 @@ from warlog.domain.rules.basics import SEATS, Awaiting, Step, alive
 from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
+from warlog.domain.words import Text
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -41,6 +42,7 @@ class Flow:
     commands: tuple[type[cmd.Command], ...] = ()  # its own command classes beyond domain/commands.py's (registry)
     roster: RosterReading | None = None  # how it reads a roster file's units; none: it takes none
     event_payloads: ClassVar[Mapping[str, type]] = ev.SHARED  # kind -> its data's type (domain/events.py)
+    event_texts: ClassVar[Mapping[str, Text]] = texts.SHARED  # kind -> its sentence (domain/texts.py, words.py)
     handlers: ClassVar[dict[str, Callable[..., Any]]] = {}  # each subclass gets its own (__init_subclass__)
     appliers: ClassVar[dict[str, Callable[..., Any]]] = {}
 

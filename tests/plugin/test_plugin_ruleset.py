@@ -76,8 +76,11 @@ def test_a_game_of_the_plugin_ruleset_is_played_over_http(duel, new_game):
         game.cmd(seat, "throw")
     final = game.state("A")
     assert final["status"] == "ended" and final["actions"] == []
-    scores = [e["data"] for e in game.events() if e["type"] == "ThrowScored"]
+    thrown = [e for e in game.events() if e["type"] == "ThrowScored"]
+    scores = [e["data"] for e in thrown]
     assert [s["seat"] for s in scores] == ["A", "B", "A", "B"]
+    first = scores[0]  # its own sentence, from its own texts beside its event
+    assert thrown[0]["text"] == f"Alice threw a {first['face']}: {first['score']} in all."
     total = {seat: sum(s["face"] for s in scores if s["seat"] == seat) for seat in ("A", "B")}
     assert final["vp"] == total
     winner = None if total["A"] == total["B"] else max(total, key=total.get)

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 from pydantic.json_schema import SkipJsonSchema
 
-from warlog.api.schemas import COMPONENTS, Options, Status, Unit
+from warlog.api.schemas import COMPONENTS, ModelLine, Options, Status, Unit
 from warlog.domain.integrity import FORMS
 from warlog.domain.rules import registry
 
@@ -243,8 +243,38 @@ class UnitEffect(Answer):
     since: EffectSince
 
 
+class ModelLineStanding(ModelLine):
+    """A model line as it stands: its profile as mustered, and what is left of it."""
+
+    alive: int = Field(title="Alive", description="models of the line still alive, of its `count`")
+    wounds_left: int | None = Field(title="Wounds left", description="wounds left on its wounded model; null when "
+                                                                      "none of its models is wounded")
+
+
+class WeaponSheet(Answer):
+    """A weapon as the unit's datasheet prints it."""
+
+    name: str
+    type: Literal["ranged", "melee"]
+    kind: Literal["rapid_fire", "heavy", "assault", "pistol", "salvo"] | None
+    keywords: list[str]
+    profile: dict[str, str] = Field(description=(
+        "its characteristics in the players' notation, in datasheet order, each only where the roster states it: "
+        "\"Range\" ('24\"' or \"Melee\"), \"A\" (attacks, a dice expression), \"BS\" or \"WS\" (\"3+\"), "
+        "\"S\", \"AP\" (\"-1\"), \"D\" (damage, a dice expression)"))
+
+
+class StatusDetail(Answer):
+    """A status a unit has, in words, and how long it lasts."""
+
+    status: Status
+    title: str = Field(description="the status as a player reads it, e.g. Battle-shocked")
+    until: str = Field(description="how long it lasts, e.g. \"until the end of the turn\"")
+    rule: str = Field(description="the RULES.md rule that ends it")
+
+
 class UnitState(Answer):
-    """One unit as the table stands (CONTRACT.md "Reading")."""
+    """One unit as the table stands (CONTRACT.md "Reading"), with its datasheet ("In the players' words")."""
 
     owner: Seat
     name: str
@@ -260,6 +290,14 @@ class UnitState(Answer):
     embarked_in: str | None
     action: str | None = Field(description="reference: the action it started this turn (RS.CMD.3)")
     effects: list[UnitEffect]
+    keywords: list[str]
+    abilities: list[str]
+    models: list[ModelLineStanding] = Field(description="its model lines: profile, models alive, a wounded model's "
+                                                        "wounds left")
+    weapons: list[WeaponSheet] = Field(description="its weapons with their profiles and keywords")
+    leader_of: str | None = Field(description="the unit it leads (attached to), if any")
+    led_by: str | None = Field(description="the unit leading it, if any")
+    status_details: list[StatusDetail] = Field(description="each of `statuses` in words, with how long it lasts")
 
 
 class CommandSchema(RootModel[dict[str, Any]]):

@@ -19,7 +19,7 @@ from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import SEATS, Awaiting, Step, alive
+from warlog.domain.rules.basics import SEATS, Awaiting, Lasts, Step, alive
 from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
@@ -43,6 +43,7 @@ class Flow:
     roster: RosterReading | None = None  # how it reads a roster file's units; none: it takes none
     event_payloads: ClassVar[Mapping[str, type]] = ev.SHARED  # kind -> its data's type (domain/events.py)
     event_texts: ClassVar[Mapping[str, Text]] = texts.SHARED  # kind -> its sentence (domain/texts.py, words.py)
+    status_ends: ClassVar[Mapping[str, Lasts]] = {}  # status -> how long it lasts here (else PLAYERS_CLEAR)
     handlers: ClassVar[dict[str, Callable[..., Any]]] = {}  # each subclass gets its own (__init_subclass__)
     appliers: ClassVar[dict[str, Callable[..., Any]]] = {}
 

@@ -24,7 +24,7 @@ from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.commands import COMMANDS as OWN_COMMANDS
-from warlog.domain.rules.alternating.common import LAYOUT, RESERVE_ARRIVES_ON, overwatch_block
+from warlog.domain.rules.alternating.common import LAYOUT, RESERVE_ARRIVES_ON, STATUS_ENDS, overwatch_block
 from warlog.domain.rules.alternating.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.alternating.goes import Alternation
 from warlog.domain.rules.alternating.records import TableRecords
@@ -50,6 +50,7 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
     commands = OWN_COMMANDS  # its select, the goes, the count, the vehicle records (commands.py)
     roster = RosterReading(older_ap=True, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:8th|9th)\b",))
     event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS}
+    status_ends = STATUS_ENDS
 
     def round_layout(self, state: GameState) -> list[Step]:
         return LAYOUT

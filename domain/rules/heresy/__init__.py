@@ -27,7 +27,7 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, Data, evolves, seat_units
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
-from warlog.domain.rules.heresy.common import heresy_step, refuse_while_reacting
+from warlog.domain.rules.heresy.common import STATUS_ENDS, heresy_step, refuse_while_reacting
 from warlog.domain.rules.heresy.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reserves import Reserves
@@ -62,6 +62,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
     phases = tuple(phase[:3] for phase in PHASES)
     commands = OWN_COMMANDS  # reserves, moves, reactions, rout, shooting, strikes (commands.py)
     event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS}
+    status_ends = STATUS_ENDS
     roster = RosterReading(older_ap=True, systems=("horus heresy", "30,000", "30k"), systems_older_ap=True)
 
     # -- the round -----------------------------------------------------------------------

@@ -63,9 +63,12 @@ class Flow:
         raise NotImplementedError("each ruleset declares its round")  # pragma: no cover
 
     def step(self, state: GameState) -> Step | None:
+        """The step being played; None outside play, and between rounds (a new round's first event, before its
+        first step starts: the last round's position may lie past this round's layout, which can be shorter)."""
         if state.status != "in_progress" or state.pos is None:
             return None
-        return self.round_layout(state)[state.pos]
+        layout = self.round_layout(state)
+        return layout[state.pos] if state.pos < len(layout) else None
 
     def check_army(self, units: list[dict[str, Any]]) -> None:
         """Hook: characteristics this ruleset's rules read that a unit must state (422 naming the field)."""

@@ -84,6 +84,10 @@ class ActionAnswer(Answer):
 
     version: Version
     events: list[Event] = Field(description="the events this request appended, oldest first")
+    view: State = Field(description=(
+        "this seat's GET /state as it reads right after this write (`actions`, `anytime`, `undo_request` "
+        "included), so a client needs no read after its own tap (CONTRACT.md \"One request a tap\"). An "
+        "Idempotency-Key replay carries the view its first answer carried: the game as that write left it"))
 
 
 class Unmapped(Answer):
@@ -313,6 +317,10 @@ class State(Answer):
     records: list[ActionOffered] = Field(description=(
         "forms for the record-only commands of `anytime` (casualties, statuses, the ruleset's own), so a client need "
         "not know their shapes; judged by their own rules, not by these schemas"))
+    undo_request: PendingUndo | None = Field(description=(
+        "the undo request waiting for an answer (SVC.UNDO.PENDING: commands wait meanwhile), and whether this "
+        "token's seat answers it (`approve`/`reject` in `anytime`) or may withdraw it; null when none waits, and "
+        "in a past (`?at=`) or delayed state"))
 
 
 # -- undo ------------------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -21,10 +22,11 @@ from fastapi.responses import JSONResponse
 from warlog.api.deps import Caller, warlog_of
 from warlog.api.errors import Problem, problem_body, respond, ruling_problem
 from warlog.api.schemas import parse_command, parse_json
-from warlog.domain.application import Answer, Conflict, Deferred, NeedsStore
+from warlog.domain.application import Answer, Conflict, Deferred, NeedsStore, Viewer
 from warlog.domain.chain import canonical
 from warlog.domain.rulings import Malformed, Ruling
 from warlog.domain.writes import BodyRefused, Play, Sent, Write
+from warlog.projections.state import live_view
 
 
 def now() -> str:
@@ -170,7 +172,8 @@ async def write(request: Request, caller: Caller, limit: int, endpoint: Endpoint
     sent = Sent(caller.role, now(), key, body.digest, if_match_version(request))
     try:
         ruleset = await ruleset_of(request, caller.game_id)
-        answer = await applied(request, caller.game_id, judged(request, endpoint, sent, body, ruleset))
+        answer = await applied(request, caller.game_id, judged(request, endpoint, sent, body, ruleset),
+                               partial(live_view, seat=caller.role))  # "One request a tap": the seat's view
     except (Ruling, Problem) as error:
         return await refused(request, caller, sent, endpoint.name, error)
     return answered(request, caller.game_id, answer, started, endpoint.extra)
@@ -220,29 +223,29 @@ def judged(request: Request, endpoint: Endpoint, sent: Sent, body: Body, ruleset
     return BodyRefused(sent, endpoint.name, refusal)
 
 
-async def applied(request: Request, game_id: UUID, write: Write) -> Answer:
+async def applied(request: Request, game_id: UUID, write: Write, viewer: Viewer) -> Answer:
     """The application's answer to `write`, where Settings.write_mode runs it: on the loop, in a worker thread, or
-    judged on the loop and appended by the shard's AsyncAppends (`deferred_write`)."""
+    judged on the loop and appended by the shard's AsyncAppends (`deferred_write`); its `view` by `viewer`."""
     warlog = warlog_of(request, game_id)
     mode = request.app.state.write_mode
     if mode == "loop":
-        return warlog.write(game_id, write)
+        return warlog.write(game_id, write, viewer)
     if mode == "thread":
-        return await run_in_threadpool(warlog.write, game_id, write)
+        return await run_in_threadpool(warlog.write, game_id, write, viewer)
     async with request.app.state.turns.of(game_id):
-        return await deferred_write(request, game_id, write)
+        return await deferred_write(request, game_id, write, viewer)
 
 
-async def deferred_write(request: Request, game_id: UUID, write: Write) -> Answer:
+async def deferred_write(request: Request, game_id: UUID, write: Write, viewer: Viewer) -> Answer:
     """The "deferred" write mode (Settings.write_mode): the write judged on the loop (in a worker thread when it
     must first read the store: the game not cached, or a refusal to judge again on the latest), its events
     appended by the shard's AsyncAppends, a lost race judged again on the store's latest game, up to five
     times, then 409 SVC.CONFLICT."""
     warlog = warlog_of(request, game_id)
     try:
-        judged = warlog.defer(game_id, write, on_loop=True)
+        judged = warlog.defer(game_id, write, on_loop=True, viewer=viewer)
     except NeedsStore:
-        judged = await run_in_threadpool(warlog.defer, game_id, write, False)
+        judged = await run_in_threadpool(partial(warlog.defer, game_id, write, False, viewer=viewer))
     for attempt in range(5):
         if not isinstance(judged, Deferred):
             return judged

@@ -317,10 +317,10 @@ class State(Answer):
     records: list[ActionOffered] = Field(description=(
         "forms for the record-only commands of `anytime` (casualties, statuses, the ruleset's own), so a client need "
         "not know their shapes; judged by their own rules, not by these schemas"))
-    undo_request: PendingUndo | None = Field(description=(
+    undo_request: PendingUndo | None = Field(None, json_schema_extra=_no_default, description=(
         "the undo request waiting for an answer (SVC.UNDO.PENDING: commands wait meanwhile), and whether this "
-        "token's seat answers it (`approve`/`reject` in `anytime`) or may withdraw it; null when none waits, and "
-        "in a past (`?at=`) or delayed state"))
+        "token's seat answers it (`approve`/`reject` in `anytime`; the seat that asked has `withdraw`); null when "
+        "none waits. Left out of a past (`?at=`) or delayed state"))
 
 
 # -- undo ------------------------------------------------------------------------------------------------------

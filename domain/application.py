@@ -33,7 +33,7 @@ from warlog.domain.integrity import Damaged
 from warlog.domain.rulings import Malformed, NotFound, Refused, Ruling
 from warlog.domain.shards import APP_NAME, shard_name
 from warlog.domain.verifying import Verifying, digest, remember
-from warlog.domain.writes import Approve, Muster, Play, Redo, Reject, Sent, Undo, Write
+from warlog.domain.writes import Approve, Muster, Play, Redo, Reject, Sent, Undo, Withdraw, Write
 
 DEFAULT_OPTIONS = {"battle_rounds": 5, "reserves_from_round": 2, "spectator_delay_s": 0}
 ROLES = ("A", "B", "spectator")
@@ -432,6 +432,10 @@ class Warlog(Verifying, Application[UUID]):
                     body: str = "", if_match: int | str | None = None) -> Answer:
         sent = Sent(seat, at, key, body, if_match)
         return self.write(game_id, Approve(sent) if approve else Reject(sent))
+
+    def withdraw_undo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
+                      if_match: int | str | None = None) -> Answer:
+        return self.write(game_id, Withdraw(Sent(seat, at, key, body, if_match)))
 
     def redo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
              if_match: int | str | None = None) -> Answer:

@@ -359,6 +359,17 @@ class UndoRequested(TypedDict):
     reason: str
 
 
+class UndoRejected(TypedDict):  # SVC.UNDO.CONSENT: the other seat refused the request
+    seqs: list[int]
+    requested_by: str
+    rejected_by: str
+
+
+class UndoWithdrawn(TypedDict):  # SVC.UNDO.CONSENT: the seat that asked took its request back
+    seqs: list[int]
+    requested_by: str
+
+
 class UnitDestroyed(TypedDict):
     unit: str
 
@@ -455,7 +466,9 @@ SHARED: dict[str, type] = {
     "StatusLost": StatusLost,
     "StepStarted": StepStarted,
     "StrengthChanged": StrengthChanged,
+    "UndoRejected": UndoRejected,
     "UndoRequested": UndoRequested,
+    "UndoWithdrawn": UndoWithdrawn,
     "UnitDestroyed": UnitDestroyed,
     "UnitDisembarked": UnitDisembarked,
     "UnitSelected": UnitSelected,

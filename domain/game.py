@@ -129,7 +129,7 @@ class Game(Aggregate):
             self.undone.remove(action[:2])
         elif entry["type"] == "UndoRequested":
             self.pending_undo = {"seat": entry["by"], "seqs": entry["data"]["seqs"]}
-        elif entry["type"] == "UndoRejected":
+        elif entry["type"] in ("UndoRejected", "UndoWithdrawn"):
             self.pending_undo = None
 
     # -- entries -------------------------------------------------------------------------
@@ -304,6 +304,20 @@ class Game(Aggregate):
             else:
                 self.emit("UndoRejected", {**data, "rejected_by": seat}, "SVC.UNDO.CONSENT")
 
+    def withdraw_undo(self, seat: str, at: str, key: str | None, body: str) -> None:
+        """The seat that asked takes its pending undo request back (SVC.UNDO.CONSENT): the action stands, and the
+        request stays in the log."""
+        if self.state.status == "ended":
+            raise Refused("the game has ended", rule="SVC.ENDED")
+        pending = self.pending_undo
+        if pending is None:
+            raise Refused("no undo request is waiting to be withdrawn", rule="SVC.UNDO.NONE")
+        if pending["seat"] != seat:
+            raise Refused("only the player who asked for this undo may withdraw it; the other player approves or "
+                          "rejects it", rule="SVC.UNDO.WHO")
+        with Table(self, seat, at, key, body, kind="control", status=200, endpoint="withdraw"):
+            self.emit("UndoWithdrawn", ev.UndoWithdrawn(seqs=pending["seqs"], requested_by=seat), "SVC.UNDO.CONSENT")
+
     def redo_last_seq(self) -> int:
         return self.redo_stack[-1][1] if self.redo_stack else 0
 
@@ -338,9 +352,11 @@ class Game(Aggregate):
         if seat not in ("A", "B") or self.state.status == "ended":
             return []
         if self.pending_undo is not None:
-            return ["approve", "reject"] if self.pending_undo["seat"] != seat else []
+            return ["approve", "reject"] if self.pending_undo["seat"] != seat else ["withdraw"]
         ruleset = find_ruleset(self.state.ruleset)
         open_now = ruleset.anytime(self.state, seat)
+        if self.state.status == "setup":  # POST /armies, open to either seat until the start: an undone muster
+            open_now.append("muster")     # is offered again, so an undo never strands the set-up
         if self.done:
             open_now.append("undo")
         if self.redo_stack and self.redo_stack[-1][4] == seat:

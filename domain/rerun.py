@@ -92,6 +92,8 @@ def _play_again(game: Game, meta: ev.Meta, entry: ev.Entry) -> list[tuple[ev.Ent
         game.undo(seat, at, key, body, restored)
     elif entry["type"] in ("ActionUndone", "UndoRejected"):
         game.answer_undo(seat, entry["type"] == "ActionUndone", at, key, body, restored)
+    elif entry["type"] == "UndoWithdrawn":
+        game.withdraw_undo(seat, at, key, body)
     elif entry["type"] == "ActionRedone":
         game.redo(seat, at, key, body, restored)
     else:

@@ -57,8 +57,8 @@ def state_view(state: GameState, version: int, seat: str | None = None,
         view["vp"] = dict(state.vp.items()) if state.vp is not None else {"A": 0, "B": 0}
     if seat is not None:
         view["actions"], view["anytime"], view["records"] = [], [], []
-        # the request waits in the live game's books (a past or delayed state shows none)
-        view["undo_request"] = None if game is None else pending_request(game, seat)
+        if game is not None:  # the request waits in the live game's books: a past or delayed state has no key
+            view["undo_request"] = pending_request(game, seat)
         if game is not None and seat in ("A", "B"):  # the live game offers a player's seat what it may do
             view["actions"] = [a.as_dict() for a in game.actions(seat)]
             view["anytime"] = game.anytime(seat)

@@ -105,6 +105,11 @@ class MusterAnswer(ActionAnswer):
     """The muster's answer (ArmyMustered); from a roster file also `import`: what was read and what was not."""
 
     import_: RosterImport | SkipJsonSchema[None] = absent(alias="import", description="a roster file's import")
+    renamed: dict[str, str] = Field(description=(
+        "unit ids of this army that the other army already uses (a mirror match), each renamed as the muster "
+        "stored it: {\"assault-squad-1\": \"assault-squad-1-b\"} (then -b2, -b3, ... where that too is taken), its "
+        "`embarked_in` and `leader_of` following; {} when nothing was renamed. The same army beside the same "
+        "other army is renamed the same way every time; the ArmyMustered event records it as `renamed`"))
 
 
 def roster_readers(schema: dict[str, Any]) -> None:
@@ -311,9 +316,9 @@ class State(Answer):
         "what this seat may send now that moves the game on; a command that is no instance of one of these schemas "
         "is refused. Empty for a spectator, a past state (`?at=`) and while an undo request waits"))
     anytime: list[str] = Field(description=(
-        "the command types (and undo, redo, approve, reject) open now besides `actions`, judged by their own rules: "
-        "free_roll, record_casualties, set_status, concede, add_entropy in set-up, the ruleset's record-only "
-        "commands"))
+        "the command types (and the endpoints undo, redo, approve, reject, withdraw, and muster: POST /armies in "
+        "set-up) open now besides `actions`, judged by their own rules: free_roll, record_casualties, set_status, "
+        "concede, add_entropy in set-up, the ruleset's record-only commands"))
     records: list[ActionOffered] = Field(description=(
         "forms for the record-only commands of `anytime` (casualties, statuses, the ruleset's own), so a client need "
         "not know their shapes; judged by their own rules, not by these schemas"))

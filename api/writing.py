@@ -118,12 +118,14 @@ def parsed_body(raw: bytes, keyed: bool, content_type: str | None = "application
 @dataclass(frozen=True)
 class Endpoint:
     """A write endpoint: its name (an Idempotency-Key belongs to one), the domain's write its body makes, how its
-    bytes are read, and what its answer holds beside the version and the events (`extra`, filled by `judge`)."""
+    bytes are read, and what its answer holds beside the version, the events and the view (`extra`, filled by
+    `judge`; `told`, read off the answer, a replayed one included)."""
 
     name: str
     judge: Judge
     reader: Reader = parsed_body
     extra: dict[str, Any] = field(default_factory=dict)
+    told: Callable[[Answer], dict[str, Any]] | None = None
 
 
 def play(sent: Sent, body: Any, ruleset: str) -> Write:
@@ -176,7 +178,7 @@ async def write(request: Request, caller: Caller, limit: int, endpoint: Endpoint
                                partial(live_view, seat=caller.role))  # "One request a tap": the seat's view
     except (Ruling, Problem) as error:
         return await refused(request, caller, sent, endpoint.name, error)
-    return answered(request, caller.game_id, answer, started, endpoint.extra)
+    return answered(request, caller.game_id, answer, started, endpoint)
 
 
 async def stored_refusal(request: Request, caller: Caller, key: str | None, digest: str, endpoint: str
@@ -275,11 +277,12 @@ async def refused(request: Request, caller: Caller, sent: Sent, endpoint: str, e
     return respond(status, body)
 
 
-def answered(request: Request, game_id: UUID, answer: Answer, started: float, extra: dict[str, Any]
+def answered(request: Request, game_id: UUID, answer: Answer, started: float, endpoint: Endpoint
              ) -> JSONResponse:
     """The answer sent, the game's live streams woken, and the write's time told to the request's log line."""
-    if extra:
-        answer.update(extra)
+    answer.update(endpoint.extra)
+    if endpoint.told is not None:
+        answer.update(endpoint.told(answer))
     request.state.log_context.update(version=answer["version"], write_ms=round((time.perf_counter() - started) * 1000, 2))
     request.app.state.feed.notify(game_id)
     return Answered(answer, status_code=answer.status)

@@ -102,6 +102,7 @@ class ActionUndone(TypedDict):
 class ArmyMustered(TypedDict):
     seat: str
     units: list[JSONObject]
+    renamed: NotRequired[dict[str, str]]  # ids the other army already used, renamed: {sent: as mustered}
 
 
 class AttackDeclared(AttackIds):

@@ -211,7 +211,8 @@ class Game(Aggregate):
 
     def muster(self, seat: str, units: list[dict[str, Any]], at: str, key: str | None = None,
                body: str = "") -> None:
-        """Muster (or replace) a seat's army; allowed until the game starts."""
+        """Muster (or replace) a seat's army; allowed until the game starts. An id the other army already uses is
+        renamed (`army.distinct_ids`), and the event says how (`renamed`), so unit ids stay unique in a game."""
         if self.state.status == "ended":
             raise Refused("the game has ended", rule="SVC.ENDED")
         if self.state.status != "setup":
@@ -219,11 +220,15 @@ class Game(Aggregate):
         if self.pending_undo is not None:
             raise Refused("an undo request is waiting for an answer", rule="SVC.UNDO.PENDING")
         others = {uid for uid, u in self.state.units.items() if u.owner != seat}  # the other seat's unit ids
-        army.validate_army(seat, units, others)
+        army.validate_army(seat, units)  # as sent: an id the other army uses is renamed, not refused
+        units, renamed = army.distinct_ids(units, others)
         find_ruleset(self.state.ruleset).check_army(units)
+        mustered = ev.ArmyMustered(seat=seat, units=units)
+        if renamed:  # only then: a muster that renamed nothing is logged as it always was
+            mustered["renamed"] = renamed
         with Table(self, seat, at, key, body, kind="action", command={"type": "muster", "units": len(units)},
                    endpoint="armies"):
-            self.emit("ArmyMustered", ev.ArmyMustered(seat=seat, units=units), "SVC.SETUP")
+            self.emit("ArmyMustered", mustered, "SVC.SETUP")
 
     def validate(self, seat: str, command: Command) -> None:
         """422/404 checks that need the game (table dice shapes, unknown units)."""

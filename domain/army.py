@@ -42,18 +42,18 @@ def distinct_ids(units: list[dict[str, Any]], others: Collection[str]) -> tuple[
                 break
         renamed[uid] = candidate
         taken.add(candidate)
-    if not renamed:
-        return units, renamed
-    return [{**unit, "id": renamed.get(unit["id"], unit["id"]),
-             **{link: renamed.get(unit[link], unit[link]) for link in LINKS if unit.get(link) is not None}}
-            for unit in units], renamed
+    return (_with_ids(units, renamed) if renamed else units), renamed
 
 
 def as_sent(units: list[dict[str, Any]], renamed: Mapping[str, str]) -> list[dict[str, Any]]:
     """The army as its seat sent it, before `distinct_ids` renamed it (what a muster is played again from)."""
-    back = {new: old for old, new in renamed.items()}
-    return [{**unit, "id": back.get(unit["id"], unit["id"]),
-             **{link: back.get(unit[link], unit[link]) for link in LINKS if unit.get(link) is not None}}
+    return _with_ids(units, {new: old for old, new in renamed.items()})
+
+
+def _with_ids(units: list[dict[str, Any]], ids: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The army with each unit's id, and each link naming a unit of it, changed as `ids` maps them."""
+    return [{**unit, "id": ids.get(unit["id"], unit["id"]),
+             **{link: ids.get(unit[link], unit[link]) for link in LINKS if unit.get(link) is not None}}
             for unit in units]
 
 

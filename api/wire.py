@@ -87,6 +87,10 @@ class ActionAnswer(Answer):
 
     version: Version
     events: list[Event] = Field(description="the events this request appended, oldest first")
+    view: State = Field(description=(
+        "this seat's GET /state as it reads right after this write (`actions`, `anytime`, `undo_request` "
+        "included), so a client needs no read after its own tap (CONTRACT.md \"One request a tap\"). An "
+        "Idempotency-Key replay carries the view its first answer carried: the game as that write left it"))
 
 
 class Unmapped(Answer):
@@ -104,6 +108,11 @@ class MusterAnswer(ActionAnswer):
     """The muster's answer (ArmyMustered); from a roster file also `import`: what was read and what was not."""
 
     import_: RosterImport | SkipJsonSchema[None] = absent(alias="import", description="a roster file's import")
+    renamed: dict[str, str] = Field(description=(
+        "unit ids of this army that the other army already uses (a mirror match), each renamed as the muster "
+        "stored it: {\"assault-squad-1\": \"assault-squad-1-b\"} (then -b2, -b3, ... where that too is taken), its "
+        "`embarked_in` and `leader_of` following; {} when nothing was renamed. The same army beside the same "
+        "other army is renamed the same way every time; the ArmyMustered event records it as `renamed`"))
 
 
 def roster_readers(schema: dict[str, Any]) -> None:
@@ -348,12 +357,16 @@ class State(Answer):
         "what this seat may send now that moves the game on; a command that is no instance of one of these schemas "
         "is refused. Empty for a spectator, a past state (`?at=`) and while an undo request waits"))
     anytime: list[str] = Field(description=(
-        "the command types (and undo, redo, approve, reject) open now besides `actions`, judged by their own rules: "
-        "free_roll, record_casualties, set_status, concede, add_entropy in set-up, the ruleset's record-only "
-        "commands"))
+        "the command types (and the endpoints undo, redo, approve, reject, withdraw, and muster: POST /armies in "
+        "set-up) open now besides `actions`, judged by their own rules: free_roll, record_casualties, set_status, "
+        "concede, add_entropy in set-up, the ruleset's record-only commands"))
     records: list[ActionOffered] = Field(description=(
         "forms for the record-only commands of `anytime` (casualties, statuses, the ruleset's own), so a client need "
         "not know their shapes; judged by their own rules, not by these schemas"))
+    undo_request: PendingUndo | None = Field(None, json_schema_extra=_no_default, description=(
+        "the undo request waiting for an answer (SVC.UNDO.PENDING: commands wait meanwhile), and whether this "
+        "token's seat answers it (`approve`/`reject` in `anytime`; the seat that asked has `withdraw`); null when "
+        "none waits. Left out of a past (`?at=`) or delayed state"))
 
 
 # -- undo ------------------------------------------------------------------------------------------------------

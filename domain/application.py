@@ -34,7 +34,7 @@ from warlog.domain.narration import Narrator, narrate
 from warlog.domain.rulings import Malformed, NotFound, Refused, Ruling
 from warlog.domain.shards import APP_NAME, shard_name
 from warlog.domain.verifying import Verifying, digest, remember
-from warlog.domain.writes import Approve, Muster, Play, Redo, Reject, Sent, Undo, Write
+from warlog.domain.writes import Approve, Muster, Play, Redo, Reject, Sent, Undo, Withdraw, Write
 
 DEFAULT_OPTIONS = {"battle_rounds": 5, "reserves_from_round": 2, "spectator_delay_s": 0}
 ROLES = ("A", "B", "spectator")
@@ -42,6 +42,8 @@ LOCK_STRIPES = 64
 VIEW_TRIES = 4  # optimistic tries of a view before it runs under the game's lock (Warlog.viewing)
 WRITE_TRIES, RETRY_WAIT_S = 5, 0.01  # a write's appends refused by the store's version key, then 409
 T = TypeVar("T")
+Viewer = Callable[[Game], dict[str, Any]]  # what the writing seat reads of the game right after its write (the
+# boundary's GET /state, projections/state.py `live_view`): an answer's `view`
 
 
 class Conflict(Refused):
@@ -57,7 +59,7 @@ class NeedsStore(Exception):
 
 
 class Answer(dict[str, Any]):
-    """What a request appended: {"version", "events"} plus the HTTP status to send."""
+    """What a request appended: {"version", "events"}, with a `Viewer` also "view", plus the HTTP status to send."""
 
     status: int = 200
 
@@ -74,6 +76,7 @@ class Deferred:
     answer: Answer
     game: Game
     events: list[Any]
+    viewer: Viewer | None = None
 
     def stored_events(self) -> list[Any]:
         return [self.app.mapper.to_stored_event(event) for event in self.events]
@@ -92,7 +95,7 @@ class Deferred:
         return self.answer
 
     def again(self) -> Answer | Deferred:
-        return self.app.defer(self.game.id, self.write, on_loop=False, trust_cache=False)
+        return self.app.defer(self.game.id, self.write, on_loop=False, trust_cache=False, viewer=self.viewer)
 
 
 def new_token(game_id: UUID) -> str:
@@ -232,16 +235,17 @@ class Warlog(Verifying, Application[UUID]):
 
     # -- the write path ------------------------------------------------------------------
 
-    def write(self, game_id: UUID, write: Write) -> Answer:
+    def write(self, game_id: UUID, write: Write, viewer: Viewer | None = None) -> Answer:
         """Every write, in the contract's order: judged on the game (`_judged`: a stored answer for its key, its body,
         the checks that need the game, If-Match, then the ruling and its events), then appended with the game's head
         record (`_append`). A race lost to another process (the store's unique (game, version) key refuses the append)
-        is judged again on the store's latest game, up to five times, then 409 SVC.CONFLICT."""
+        is judged again on the store's latest game, up to five times, then 409 SVC.CONFLICT. With a `viewer`, the
+        answer's `view` is what it reads of the game the write leaves (see `_judge`)."""
         tries = 1
         while True:
             try:
                 with self.lock(game_id):
-                    game, answer = self._judged(game_id, write)
+                    game, answer = self._judged(game_id, write, viewer=viewer)
                     if game.pending_events:
                         self._append(game)
                         self.narrator.keep(game_id, answer["events"], game.state)
@@ -252,22 +256,23 @@ class Warlog(Verifying, Application[UUID]):
                 tries += 1
                 time.sleep(RETRY_WAIT_S * (1 + 0.1 * (random.random() - 0.5)))
 
-    def defer(self, game_id: UUID, write: Write, on_loop: bool, trust_cache: bool = True) -> Answer | Deferred:
+    def defer(self, game_id: UUID, write: Write, on_loop: bool, trust_cache: bool = True,
+              viewer: Viewer | None = None) -> Answer | Deferred:
         """`write` judged as `Warlog.write` judges it, its events not appended: a `Deferred` whose events the caller
         appends (api/writing.py, on PostgreSQL: on its event loop), the game taken out of the cache meanwhile (readers
         load what is stored, never what may not be), or the answer when there is nothing to append. `on_loop`: raise
         NeedsStore rather than block the loop on a read of the store (a game not cached, or a refusal to judge
         again on the store's latest)."""
         with self.lock(game_id):
-            game, answer = self._judged(game_id, write, on_loop, trust_cache)
+            game, answer = self._judged(game_id, write, on_loop, trust_cache, viewer)
             if not game.pending_events:
                 return answer
             events = list(game.collect_events())
             self._evict(game_id)
-            return Deferred(self, write, answer, game, events)
+            return Deferred(self, write, answer, game, events, viewer)
 
-    def _judged(self, game_id: UUID, write: Write, on_loop: bool = False, trust_cache: bool = True
-                ) -> tuple[Game, Answer]:
+    def _judged(self, game_id: UUID, write: Write, on_loop: bool = False, trust_cache: bool = True,
+                viewer: Viewer | None = None) -> tuple[Game, Answer]:
         """Under the game's lock: (the game, its new events pending; the answer). Judged on the cached game without
         asking the store for newer events (a stale one is caught by the append's version key); a refusal judged on
         it stands when the store's head record is at the cached version, else (another process moved the game on)
@@ -279,7 +284,7 @@ class Warlog(Verifying, Application[UUID]):
         loaded = game.version
         self._changing(game_id)  # the write changes the game in hand, which readers may hold too
         try:
-            return game, self._judge(game, write)
+            return game, self._judge(game, write, viewer)
         except Ruling:
             if game.version != loaded:  # made events, then refused: a rule's soundness slip; never stored
                 self._evict(game_id)
@@ -293,11 +298,12 @@ class Warlog(Verifying, Application[UUID]):
             if game.version != loaded:
                 self._evict(game_id)
             raise
-        return self._judged(game_id, write, on_loop, trust_cache=False)
+        return self._judged(game_id, write, on_loop, False, viewer)
 
-    def _judge(self, game: Game, write: Write) -> Answer:
-        """The contract's order for every write, a step a line."""
-        stored = self._stored_answer(game, write)  # the answer kept for its Idempotency-Key (another body: 422)
+    def _judge(self, game: Game, write: Write, viewer: Viewer | None = None) -> Answer:
+        """The contract's order for every write, a step a line; the view, read off the game in hand as the events
+        left it (the append changes nothing of it), so a seat needs no GET /state after its own write."""
+        stored = self._stored_answer(game, write, viewer)  # the answer kept for its Idempotency-Key (another body: 422)
         if stored is not None:
             return stored
         write.check(game)  # the body (415, 422), and the checks that need the game (unknown units 404, dice 422)
@@ -306,20 +312,26 @@ class Warlog(Verifying, Application[UUID]):
         status = write.act(game, self)  # the ruling (409, nothing made), then the events
         pending = [logged(event) for event in game.pending_events]
         told = list(narrate(before, ((e.entry, e.meta) for e in pending)))
-        return self._answer(game.version, [e.entry for e in pending], status or 200, [text for text, _ in told])
+        return self._answer(game.version, [e.entry for e in pending], status or 200, [text for text, _ in told],
+                            None if viewer is None else viewer(game))
 
-    def _stored_answer(self, game: Game, write: Write) -> Answer | None:
-        """A stored answer replayed as it was first sent."""
+    def _stored_answer(self, game: Game, write: Write, viewer: Viewer | None = None) -> Answer | None:
+        """A stored answer replayed as it was first sent: its events, and its view read off the game as that
+        write left it (the version it answered)."""
         sent = write.sent
         stored = game.answer(sent.seat, sent.key, sent.digest, write.endpoint)
         if stored is None:
             return None
         _, status, first, last = stored[:4]
         events = list(self.stored(game.id, first - 1, last - first + 1))
-        return self._answer(last, [e.entry for e in events], status, self.narrator.texts(game.id, events))
+        then = None if viewer is None else viewer(game if last == game.version else self.game_at(game.id, last))
+        return self._answer(last, [e.entry for e in events], status, self.narrator.texts(game.id, events), then)
 
-    def _answer(self, version: int, entries: list[ev.Entry], status: int, texts: list[str]) -> Answer:
+    def _answer(self, version: int, entries: list[ev.Entry], status: int, texts: list[str],
+                view: dict[str, Any] | None = None) -> Answer:
         answer = Answer(version=version, events=[self.public(entry, False, text) for entry, text in zip(entries, texts)])
+        if view is not None:
+            answer["view"] = view
         answer.status = status
         return answer
 
@@ -428,6 +440,10 @@ class Warlog(Verifying, Application[UUID]):
                     body: str = "", if_match: int | str | None = None) -> Answer:
         sent = Sent(seat, at, key, body, if_match)
         return self.write(game_id, Approve(sent) if approve else Reject(sent))
+
+    def withdraw_undo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
+                      if_match: int | str | None = None) -> Answer:
+        return self.write(game_id, Withdraw(Sent(seat, at, key, body, if_match)))
 
     def redo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
              if_match: int | str | None = None) -> Answer:

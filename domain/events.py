@@ -102,6 +102,7 @@ class ActionUndone(TypedDict):
 class ArmyMustered(TypedDict):
     seat: str
     units: list[JSONObject]
+    renamed: NotRequired[dict[str, str]]  # ids the other army already used, renamed: {sent: as mustered}
 
 
 class AttackDeclared(AttackIds):
@@ -359,10 +360,15 @@ class UndoRequested(TypedDict):
     reason: str
 
 
-class UndoRejected(TypedDict):
+class UndoRejected(TypedDict):  # SVC.UNDO.CONSENT: the other seat refused the request
     seqs: list[int]
     requested_by: str
     rejected_by: str
+
+
+class UndoWithdrawn(TypedDict):  # SVC.UNDO.CONSENT: the seat that asked took its request back
+    seqs: list[int]
+    requested_by: str
 
 
 class UnitDestroyed(TypedDict):
@@ -461,8 +467,9 @@ SHARED: dict[str, type] = {
     "StatusLost": StatusLost,
     "StepStarted": StepStarted,
     "StrengthChanged": StrengthChanged,
-    "UndoRequested": UndoRequested,
     "UndoRejected": UndoRejected,
+    "UndoRequested": UndoRequested,
+    "UndoWithdrawn": UndoWithdrawn,
     "UnitDestroyed": UnitDestroyed,
     "UnitDisembarked": UnitDisembarked,
     "UnitSelected": UnitSelected,

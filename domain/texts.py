@@ -298,6 +298,11 @@ def _undo_rejected(w: Words, d: ev.UndoRejected) -> str:
     return f"{w.player(d['rejected_by'])} refused {w.player(d['requested_by'])}'s undo; the action stands"
 
 
+@say("UndoWithdrawn")
+def _undo_withdrawn(w: Words, d: ev.UndoWithdrawn) -> str:
+    return f"{w.player(d['requested_by'])} withdrew their request to undo {seqs(d['seqs'])}"
+
+
 @say("ActionUndone")
 def _undone(w: Words, d: ev.ActionUndone) -> str:
     if d.get("requested_by"):

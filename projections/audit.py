@@ -94,6 +94,7 @@ def undo_reason(entry: dict[str, Any]) -> str:
     data = entry["data"]
     return {"UndoRequested": f"seat {entry['by']} asked to undo it ({data.get('reason')})",
             "UndoRejected": f"seat {data.get('rejected_by')} refused to undo it",
+            "UndoWithdrawn": f"seat {entry['by']} withdrew its request to undo it",
             "ActionUndone": "undone" + (f", approved by seat {data['approved_by']}" if "approved_by" in data else
                                         f" by seat {entry['by']}"),
             "ActionRedone": f"brought back by seat {entry['by']}"}[entry["type"]]
@@ -250,9 +251,10 @@ def undo_causes(c: Citations, data: dict[str, Any], kind: str) -> None:
         return
     c.cite(c.log.by_seq.get(data["seqs"][0]), {"UndoRequested": "the action it asks to undo",
                                               "UndoRejected": "the action it keeps",
+                                              "UndoWithdrawn": "the action it keeps",
                                               "ActionUndone": "the action it undoes",
                                               "ActionRedone": "the action it brings back"}[kind])
-    if kind == "UndoRejected" or (kind == "ActionUndone" and "approved_by" in data):
+    if kind in ("UndoRejected", "UndoWithdrawn") or (kind == "ActionUndone" and "approved_by" in data):
         c.cite(c.latest("UndoRequested"), "the request it answers")
     if kind == "ActionRedone":
         c.cite(c.latest("ActionUndone", where=lambda e: e["data"]["seqs"] == data["seqs"]), "the undo it reverses")

@@ -13,8 +13,9 @@ from typing import Any
 from warlog.domain import events as ev
 from warlog.domain.undo import effect
 
-UNDO_TYPES = ("UndoRequested", "UndoRejected", "ActionUndone", "ActionRedone")
-ENDPOINTS = {"UndoRequested": "undo", "UndoRejected": "undo/reject", "ActionRedone": "redo"}
+UNDO_TYPES = ("UndoRequested", "UndoRejected", "UndoWithdrawn", "ActionUndone", "ActionRedone")
+ENDPOINTS = {"UndoRequested": "undo", "UndoRejected": "undo/reject", "UndoWithdrawn": "undo/withdraw",
+             "ActionRedone": "redo"}
 
 
 def link(game_id: str, seq: int) -> str:

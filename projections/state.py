@@ -106,6 +106,8 @@ def state_view(state: GameState, version: int, seat: str | None = None,
         view["vp"] = dict(state.vp.items()) if state.vp is not None else {"A": 0, "B": 0}
     if seat is not None:
         view["actions"], view["anytime"], view["records"] = [], [], []
+        if game is not None:  # the request waits in the live game's books: a past or delayed state has no key
+            view["undo_request"] = pending_request(game, seat)
         if game is not None and seat in ("A", "B"):  # the live game offers a player's seat what it may do
             view["actions"] = [a.as_dict() for a in game.actions(seat)]
             view["anytime"] = game.anytime(seat)
@@ -113,9 +115,23 @@ def state_view(state: GameState, version: int, seat: str | None = None,
     return view
 
 
+def live_view(game: Game, seat: str) -> dict[str, Any]:
+    """GET /state as `seat` reads the live game now: what GET /state answers a seat, and what a seat's write
+    answers beside its events (`view`, CONTRACT.md "One request a tap")."""
+    return state_view(game.state, game.version, seat, game)
+
+
+def pending_request(game: Game, seat: str | None) -> dict[str, Any] | None:
+    """The undo request waiting for an answer (SVC.UNDO.PENDING), and whether this seat answers it."""
+    pending = game.pending_undo
+    if pending is None:
+        return None
+    return {"requested_by": pending["seat"], "seqs": pending["seqs"],
+            "you_answer": seat in ("A", "B") and seat != pending["seat"]}
+
+
 def undo_view(game: Game, seat: str | None) -> dict[str, Any]:
     """What undo and redo would do now, for this seat."""
-    pending = game.pending_undo
     undo = None
     if game.done and game.state.status != "ended":
         first, last, by, rolled = game.done[-1]
@@ -126,7 +142,4 @@ def undo_view(game: Game, seat: str | None) -> dict[str, Any]:
     if game.redo_stack and game.state.status != "ended":
         first, last, _by, _rolled, undone_by = game.redo_stack[-1]
         redo = {"seqs": list(range(first, last + 1)), "allowed": seat == undone_by}
-    return {"undo": undo, "redo": redo,
-            "pending_request": None if pending is None else {
-                "requested_by": pending["seat"], "seqs": pending["seqs"],
-                "you_answer": seat is not None and seat != pending["seat"]}}
+    return {"undo": undo, "redo": redo, "pending_request": pending_request(game, seat)}

@@ -99,7 +99,7 @@ def check(units: list[dict[str, Any]], paths: list[str], ruleset: str) -> None:
     field put back as the roster path of the unit at fault."""
     try:
         validated = [dumped(u) for u in ArmyIn.model_validate({"units": units}).units]
-        army.validate_army("A", validated, {})
+        army.validate_army("A", validated)
         find_ruleset(ruleset).check_army(validated)
     except ValidationError as error:
         first = error.errors()[0]

@@ -113,5 +113,12 @@ async def muster(caller: Seat, request: Request) -> JSONResponse:
             body = {"units": imported["units"]}
         return Muster(sent, parse_army(body))
 
-    endpoint = Endpoint("armies", army, roster_reader, extra)
+    endpoint = Endpoint("armies", army, roster_reader, extra, renamed)
     return await write(request, caller, request.app.state.settings.max_army_bytes, endpoint)
+
+
+def renamed(answer: dict[str, Any]) -> dict[str, Any]:
+    """CONTRACT.md "Unit ids are unique in a game": the ids of this army the other army already used, and what
+    each was mustered as, read off the ArmyMustered event (so a replayed answer says it too); {} when none."""
+    return {"renamed": next((e["data"].get("renamed", {}) for e in answer["events"] if e["type"] == "ArmyMustered"),
+                            {})}

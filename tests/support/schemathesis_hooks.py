@@ -15,7 +15,7 @@ what the service already holds or on the contents of a file:
   is broken, is 422 naming the path" (CONTRACT.md "Roster import"), and a file format (a zip holding one
   BattleScribe .ros) is no JSON Schema; the tool sends a PNG, or random bytes.
 - 422 for an army whose units name each other wrongly, or need what the game's ruleset reads (domain/army.py
-  validate_army, a ruleset's check_army): a unit id twice, or one the other army holds; `embarked_in` or
+  validate_army, a ruleset's check_army): a unit id twice in the army; `embarked_in` or
   `leader_of` naming no unit of the army, or one that cannot carry or be led; more models aboard than the
   capacity; no Ld where the ruleset tests it. A JSON Schema states each unit's shape, not how units refer to
   one another, nor which game they join.

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from warlog.domain import events as ev
+from warlog.domain.army import attached_models_of
 from warlog.domain.state import GameState, Unit
 
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*[A-Za-z0-9]")  # what may be a unit's id inside a sentence
@@ -103,9 +104,14 @@ class Words:
         return self.player(self.entry["by"])
 
     def _unit(self, uid: str) -> Unit | None:
+        state = self._holding(uid)
+        return state.units[uid] if state is not None else None
+
+    def _holding(self, uid: str) -> GameState | None:
+        """The state the unit is read from: the one after the event, or before it for a unit it removed."""
         for state in (self.after, self.before):
             if state is not None and uid in state.units:
-                return state.units[uid]
+                return state
         return None
 
     def unit_name(self, uid: str | None, owner: bool = True) -> str:
@@ -119,12 +125,13 @@ class Words:
 
     def unit(self, uid: str | None, owner: bool = True) -> str:
         """'Bob's Boyz (8 of 10)': its name and, for a unit of more than one model, the models left after the
-        event of those it started with."""
+        event of those it started with (with its attached leader or bodyguard, as its starting strength counts
+        them, CORE.STR.1)."""
         name = self.unit_name(uid, owner)
-        unit = self._unit(uid) if uid is not None else None
-        if unit is None or unit.starting_strength <= 1:
+        state = self._holding(uid) if uid is not None else None
+        if uid is None or state is None or state.units[uid].starting_strength <= 1:
             return name
-        return f"{name} ({unit.models_alive} of {unit.starting_strength})"
+        return f"{name} ({attached_models_of(state.units, uid)} of {state.units[uid].starting_strength})"
 
     def units(self, uids: Iterable[str], owner: bool = True, counts: bool = False) -> str:
         say = self.unit if counts else self.unit_name

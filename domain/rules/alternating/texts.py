@@ -115,7 +115,7 @@ def _overwatch_fired(w: Words, d: own.OverwatchFired) -> str:
 @say("OverwatchShotsRolled")
 def _overwatch_shots_rolled(w: Words, d: own.OverwatchShotsRolled) -> str:
     return (f"{w.unit_name(d['unit'])} rolled {plural(d['shots'], 'overwatch shot')} with {d['weapon']} at "
-            f"{w.unit_name(d['against'])} ({faces(d['shots_per_model'])} a model, one fewer than rolled)")
+            f"{w.unit_name(d['against'])} ({faces(d['shots_per_model'])} a model, one fewer than each rolled, at least one)")
 
 
 @say("OverwatchResolved")

@@ -122,8 +122,13 @@ def test_a_unit_the_seat_includes_in_the_shooting_count_may_then_be_selected_to_
     table.order()
     table.do("A", "declare_done")
     table.do("B", "declare_done")
-    table.do("A", "confirm_count", include={"a-psyker": "shoots a witchfire power"})
+    confirmed = table.do("A", "confirm_count", include={"a-psyker": "shoots a witchfire power"})
+    assert confirmed[0]["text"] == ("Alice confirmed their shooting pass-point count, counting Alice's A Psyker in "
+                                    "(shoots a witchfire power).")
     calculated = event(table.do("B", "confirm_count"), "PassPointsCalculated")
+    assert calculated["text"] == ("Pass points for shooting: Alice counts 2, Bob 3, so Alice gets 1 (Alice's A Psyker "
+                                  "counted in by Alice: shoots a witchfire power, though the service leaves it out "
+                                  "for no ranged weapons).")
     assert calculated["data"]["counts"] == {"A": 2, "B": 3}
     assert calculated["data"]["included"] == [{"unit": "a-psyker", "seat": "A", "by": "A",
                                                 "reason": "shoots a witchfire power",
@@ -263,6 +268,8 @@ def test_a_unit_in_ongoing_reserves_arrives_at_the_next_move_units_without_a_rol
     assert table.refused("B", "ongoing_reserves", unit="a-2")["rule"] == "AA.RES.1"
     entered = table.do("A", "ongoing_reserves", unit="a-2", reason="left the table")
     assert entered[0]["type"] == "OngoingReservesEntered" and entered[0]["rule"] == "AA.RES.1"
+    assert entered[0]["text"] == ("Alice's A 2 (5 of 5) left the battlefield into Ongoing Reserves (left the table): "
+                                  "it arrives at the start of the next Move Units.")
     table.do("A", "confirm_count")
     events = table.do("B", "confirm_count")
     assert event(events, "PassPointsCalculated")["data"]["excluded"] == [
@@ -274,6 +281,13 @@ def test_a_unit_in_ongoing_reserves_arrives_at_the_next_move_units_without_a_rol
     assert table.refused("A", "select", unit="a-1")["rule"] == "AA.RES.1"
     table.do("A", "select", unit="a-2")
     assert table.view()["units"]["a-2"]["in_reserves"] is False
+
+
+def test_a_concession_reads_as_who_conceded_and_who_won():
+    table = Table([unit("a-1")], [unit("b-1")])
+    conceded, ended = table.do("B", "concede")
+    assert (conceded["type"], conceded["text"]) == ("Conceded", "Bob conceded the game.")
+    assert ended["text"] == "Alice and Bob's game ended (concede): Alice won."
 
 
 def test_a_combat_ends_when_one_side_has_no_unit_left_in_it_and_the_survivors_are_no_longer_locked():

@@ -51,14 +51,20 @@ async def read_body(request: Request, limit: int) -> bytes:
     even when the token was refused first, and the contract judges the token first, in problem+json."""
     length = request.headers.get("content-length")
     if length and length.isdigit() and int(length) > limit:
-        raise Problem(413, f"the body is larger than {limit} bytes")
+        raise too_large(limit)
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise Problem(413, f"the body is larger than {limit} bytes")
+            raise too_large(limit)
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def too_large(limit: int) -> Problem:
+    """413: the body past `limit` bytes. Whatever of it is still coming, uvicorn reads and drops once the answer is
+    sent, so the connection stays usable (tests/e2e/test_serve.py holds it to that over real HTTP)."""
+    return Problem(413, f"The body may be at most {limit} bytes; this one is larger.")
 
 
 def media_type(content_type: str | None) -> str:

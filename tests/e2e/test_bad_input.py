@@ -220,7 +220,7 @@ def test_a_game_creation_past_64_kib_is_413_and_creates_nothing(http):
         response = send()
         assert response.status_code == 413, response.text
         assert response.headers["content-type"].startswith(PROBLEM)
-        assert response.json()["detail"] == "the body is larger than 65536 bytes"
+        assert response.json()["detail"] == "The body may be at most 65536 bytes; this one is larger."
     assert recorder.max_notification_id() == before
     assert client.post("/games", json={**body, "players": [{"seat": "A", "name": "A"},
                                                            {"seat": "B", "name": "B"}]}).status_code == 201

@@ -86,8 +86,8 @@ def is_json(content_type: str | None) -> bool:
 
 
 def not_json(content_type: str | None) -> Problem:
-    sent = f"Content-Type {content_type!r}" if content_type else "no Content-Type"
-    return Problem(415, f"send the body as Content-Type: application/json, in UTF-8 (got {sent})")
+    sent = f"as {content_type[:80]}" if content_type else "with no Content-Type"
+    return Problem(415, f"Send the body as Content-Type: application/json, in UTF-8; this one came {sent}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +138,7 @@ def no_body(name: str, make: Callable[[Sent], Write]) -> Endpoint:
     """Undo, redo and their answers take no body: none, `null` or `{}`; anything else is 422."""
     def judge(sent: Sent, body: Any, ruleset: str) -> Write:
         if body not in (None, {}):
-            raise Malformed(f"{name} takes no body: send none, or {{}}")
+            raise Malformed(f"`{name}` takes no body: send none, or {{}}")
         return make(sent)
     return Endpoint(name, judge)
 
@@ -189,15 +189,15 @@ async def stored_refusal(request: Request, caller: Caller, key: str | None, dige
     if key is None:
         return None
     if not key or len(key) > 255:
-        raise Problem(422, "Idempotency-Key must be 1..255 characters")
+        raise Problem(422, "The Idempotency-Key header must be 1 to 255 characters long", field="Idempotency-Key")
     refused = await request.app.state.refusals.get(str(caller.game_id), caller.role, key)
     if refused is None:
         return None
     if refused[3] not in (None, endpoint):  # None: stored before refusals named their endpoint
-        return respond(422, problem_body(422, f"this Idempotency-Key was used on {refused[3]}; a key "
+        return respond(422, problem_body(422, f"This Idempotency-Key was used on {refused[3]}; a key "
                                               "belongs to one endpoint", field="Idempotency-Key"))
     if refused[0] != digest:
-        return respond(422, problem_body(422, "this Idempotency-Key was used with another body",
+        return respond(422, problem_body(422, "This Idempotency-Key was used with another body",
                                          field="Idempotency-Key"))
     return respond(refused[1], refused[2])
 
@@ -267,7 +267,7 @@ async def refused(request: Request, caller: Caller, sent: Sent, endpoint: str, e
     """A refusal as problem+json, stored for its Idempotency-Key (a lost race is not: it says "send it again",
     and storing it would answer every resend with the same 409)."""
     if isinstance(error, Problem):
-        status, body = error.status, problem_body(error.status, error.detail)
+        status, body = error.status, problem_body(error.status, error.detail, **error.extra)
     else:
         status, body = ruling_problem(error)
     settled = not isinstance(error, Conflict) and body.get("field") != "Idempotency-Key"

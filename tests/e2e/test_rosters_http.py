@@ -62,10 +62,10 @@ def test_a_broken_roster_is_422_naming_the_path_and_appends_nothing(new_game):
     game = new_game("reference")
     before = game.state()["version"]
     answer = post_roster(game, "A", b"PK\x03\x04broken")
-    assert answer.status_code == 422 and answer.json()["field"] == "rosz"
+    assert answer.status_code == 422 and answer.json()["field"] == "/rosz"
     assert answer.headers["content-type"].startswith("application/problem+json")
     answer = post_roster(game, "A", b'<?xml version="1.0"?><svg/>', "application/xml")
-    assert answer.status_code == 422 and answer.json()["field"] == "roster"
+    assert answer.status_code == 422 and answer.json()["field"] == "/roster"
     assert game.state()["version"] == before
 
 
@@ -76,7 +76,7 @@ def test_a_roster_missing_what_the_ruleset_needs_is_422_at_the_unit(new_game):
                                                         W="1", A="2", Ld="-", Save="6+")])]))
     game = new_game("alternating")
     answer = post_roster(game, "A", as_ros(tree), "application/xml")
-    assert answer.status_code == 422 and answer.json()["field"] == "roster/forces/0/selections/0"
+    assert answer.status_code == 422 and answer.json()["field"] == "/roster/forces/0/selections/0"
 
 
 def test_other_bodies_keep_the_415_rule(new_game):
@@ -100,7 +100,7 @@ def test_convert_touches_no_game_and_refuses_what_is_not_a_roster(http):
     assert converted.status_code == 200
     assert converted.json()["ruleset"] == "heresy" and converted.json()["units"][1]["models"][0]["armour"]
     refused = http.post("/rosters/convert", json={"units": []})
-    assert refused.status_code == 422 and refused.json()["field"] == "roster"
+    assert refused.status_code == 422 and refused.json()["field"] == "/roster"
 
 
 def test_warlog_import_prints_the_converted_roster(capsys):

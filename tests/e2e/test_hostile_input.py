@@ -149,6 +149,9 @@ def test_a_body_with_a_duplicate_key_is_422_naming_it(new_game, http):
                                            b'[{"seat": "A", "name": "a"}, {"seat": "B", "name": "b"}]}',
                          headers={"Content-Type": JSON})
     assert refusal(response, 422)["field"] == "/ruleset"
+    army = b'{"units": [{"id": "a", "name": "A", "models": [{"name": "m", "count": 1, "count": 2}]}]}'
+    nested = refused_with(game, 422, lambda: post_raw(game, army, "armies"))
+    assert nested["field"] == "/units/0/models/0/count"  # where the key is twice, not where a key of its name is
 
 
 @pytest.mark.parametrize("raw, where", [(b"{not json", "line 1, column 2"), (b'{"type": "concede",\n  "x": }', "line 2, column 8"),

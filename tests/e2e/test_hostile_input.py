@@ -249,6 +249,7 @@ def test_a_refused_undo_key_reused_on_redo_or_on_commands_is_422(new_game):
     game = started(new_game)
     nothing = game.post("A", "redo", **{"Idempotency-Key": "R"})
     assert nothing.status_code == 409 and nothing.json()["rule"] == "SVC.UNDO.NONE"
+    assert nothing.json()["detail"] == "There is no undone action to redo."
     for send in (lambda: game.post("A", "undo", **{"Idempotency-Key": "R"}),
                  lambda: game.send("A", TABLE_ROLL, **{"Idempotency-Key": "R"})):
         assert refused_with(game, 422, send)["field"] == "Idempotency-Key"

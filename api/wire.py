@@ -461,9 +461,15 @@ class Problem(OpenAnswer):
     type: str = Field(description="https://warlog.dev/problems/<kind>; a race lost ends in /conflict")
     title: str
     status: int = Field(ge=400, le=599)
-    detail: str = Field(description="what is wrong, in a sentence")
+    detail: str = Field(description="what is wrong and what to fix, in a sentence in the players' words (a capital "
+                                    "or a backquoted name first, a full stop last; no type names)")
     rule: str | SkipJsonSchema[None] = absent(description="the rule that refused it")
-    field: str | SkipJsonSchema[None] = absent(description="the field or header to fix")
+    field: str | SkipJsonSchema[None] = absent(description=(
+        "where one field is at fault: the JSON pointer (RFC 6901) of the body's field, as the body holds it "
+        "(`/dice/0`, `/units/2/models/0/count`; for a roster file, its path in the roster: `/roster/forces/0`); or "
+        "the name of the query parameter or header at fault (`after`, `Idempotency-Key`), which never begins with "
+        "`/`. Absent where the body as a whole is at fault (not JSON, not a roster); where several fields are, "
+        "the first of them (the detail names up to three)"))
     first_bad_seq: int | SkipJsonSchema[None] = absent(description="SVC.DAMAGED: the first seq whose stored event "
                                                                    "(or snapshot) fails the check")
     damage: Damage | SkipJsonSchema[None] = absent(description="SVC.DAMAGED: the form of the damage")

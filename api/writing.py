@@ -53,14 +53,20 @@ async def read_body(request: Request, limit: int) -> bytes:
     even when the token was refused first, and the contract judges the token first, in problem+json."""
     length = request.headers.get("content-length")
     if length and length.isdigit() and int(length) > limit:
-        raise Problem(413, f"the body is larger than {limit} bytes")
+        raise too_large(limit)
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise Problem(413, f"the body is larger than {limit} bytes")
+            raise too_large(limit)
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def too_large(limit: int) -> Problem:
+    """413: the body past `limit` bytes. Whatever of it is still coming, uvicorn reads and drops once the answer is
+    sent, so the connection stays usable (tests/e2e/test_serve.py holds it to that over real HTTP)."""
+    return Problem(413, f"The body may be at most {limit} bytes; this one is larger.")
 
 
 def media_type(content_type: str | None) -> str:
@@ -82,8 +88,8 @@ def is_json(content_type: str | None) -> bool:
 
 
 def not_json(content_type: str | None) -> Problem:
-    sent = f"Content-Type {content_type!r}" if content_type else "no Content-Type"
-    return Problem(415, f"send the body as Content-Type: application/json, in UTF-8 (got {sent})")
+    sent = f"as {content_type[:80]}" if content_type else "with no Content-Type"
+    return Problem(415, f"Send the body as Content-Type: application/json, in UTF-8; this one came {sent}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +142,7 @@ def no_body(name: str, make: Callable[[Sent], Write]) -> Endpoint:
     """Undo, redo and their answers take no body: none, `null` or `{}`; anything else is 422."""
     def judge(sent: Sent, body: Any, ruleset: str) -> Write:
         if body not in (None, {}):
-            raise Malformed(f"{name} takes no body: send none, or {{}}")
+            raise Malformed(f"`{name}` takes no body: send none, or {{}}")
         return make(sent)
     return Endpoint(name, judge)
 
@@ -188,15 +194,15 @@ async def stored_refusal(request: Request, caller: Caller, key: str | None, dige
     if key is None:
         return None
     if not key or len(key) > 255:
-        raise Problem(422, "Idempotency-Key must be 1..255 characters")
+        raise Problem(422, "The Idempotency-Key header must be 1 to 255 characters long", field="Idempotency-Key")
     refused = await request.app.state.refusals.get(str(caller.game_id), caller.role, key)
     if refused is None:
         return None
     if refused[3] not in (None, endpoint):  # None: stored before refusals named their endpoint
-        return respond(422, problem_body(422, f"this Idempotency-Key was used on {refused[3]}; a key "
+        return respond(422, problem_body(422, f"This Idempotency-Key was used on {refused[3]}; a key "
                                               "belongs to one endpoint", field="Idempotency-Key"))
     if refused[0] != digest:
-        return respond(422, problem_body(422, "this Idempotency-Key was used with another body",
+        return respond(422, problem_body(422, "This Idempotency-Key was used with another body",
                                          field="Idempotency-Key"))
     return respond(refused[1], refused[2])
 
@@ -266,7 +272,7 @@ async def refused(request: Request, caller: Caller, sent: Sent, endpoint: str, e
     """A refusal as problem+json, stored for its Idempotency-Key (a lost race is not: it says "send it again",
     and storing it would answer every resend with the same 409)."""
     if isinstance(error, Problem):
-        status, body = error.status, problem_body(error.status, error.detail)
+        status, body = error.status, problem_body(error.status, error.detail, **error.extra)
     else:
         status, body = ruling_problem(error)
     settled = not isinstance(error, Conflict) and body.get("field") != "Idempotency-Key"

@@ -169,7 +169,7 @@ def test_a_charge_names_its_targets_and_the_measured_distance():
         status, answer = table.app.send("A", {"type": "select", "unit": "a-1", **fields})
         assert status == 422, answer
     status, answer = table.app.send("A", {"type": "select", "unit": "a-1", "targets": ["b-1"], "distance": "six"})
-    assert status == 422 and answer["field"] == "distance"
+    assert status == 422 and answer["field"] == "/distance"
 
 
 def test_a_locked_unit_fires_no_overwatch_and_the_charge_rolls_on_by_itself():
@@ -220,7 +220,7 @@ def test_overwatch_names_only_the_weapons_the_unit_has_and_at_most_its_models():
     table.do("A", "select", unit="a-1", targets=["b-1"], distance=3)
     for weapons in (["Lascannon"], ["Boltgun"] * 6, []):
         status, answer = table.app.send("B", {"type": "select", "unit": "b-1", "weapons": weapons})
-        assert status == 422 and answer["field"] == "weapons", answer
+        assert status == 422 and answer["field"] == "/weapons", answer
 
 
 def test_a_combat_the_service_does_not_know_needs_its_enemy_units_named():
@@ -235,7 +235,7 @@ def test_a_combat_the_service_does_not_know_needs_its_enemy_units_named():
     table.order(winner="B", first="A")  # either seat may choose any combat: both take part
     assert table.view()["awaiting"] == {"seat": "A", "action": "select"}
     status, answer = table.app.send("A", {"type": "select", "unit": "b-1"})
-    assert status == 422 and answer["field"] == "targets"
+    assert status == 422 and answer["field"] == "/targets"
     events = table.do("A", "select", unit="b-1", targets=["a-1"])
     assert event(events, "CombatFought")["data"]["units"] == ["a-1", "b-1"]
     assert table.view()["battle_round"] == 2
@@ -390,7 +390,7 @@ def test_overwatch_from_a_unit_with_several_ranged_weapons_names_each_models_wea
     fire = table.view("B")["actions"][0]["schema"]
     assert "weapons" in fire["required"] and fire["properties"]["weapons"]["maxItems"] == 3
     status, answer = table.app.send("B", {"type": "select", "unit": "b-1"})  # no longer every weapon of every model
-    assert status == 422 and answer["field"] == "weapons"
+    assert status == 422 and answer["field"] == "/weapons"
     fired = event(table.do("B", "select", unit="b-1", weapons=["Boltgun", "Boltgun", "Pistol"]), "OverwatchFired")
     assert [(w["name"], w["models"], w["shots"]) for w in fired["data"]["weapons"]] == [("Boltgun", 2, 2),
                                                                                        ("Pistol", 1, 1)]

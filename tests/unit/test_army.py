@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support.client import unit, vehicle
+from tests.support.problems import assert_sentence
 from warlog.domain import army
 from warlog.domain.rulings import Malformed
 from warlog.domain.state import Unit
@@ -232,14 +233,15 @@ def muster_refused(game, units):
     assert response.status_code == 422, response.text
     assert response.headers["content-type"].startswith("application/problem+json")
     assert game.events()[-1]["seq"] == before
+    assert_sentence(response.json())
     return response.json()
 
 
 @pytest.mark.parametrize("units, field", [
-    ([unit("scouts"), unit("scouts")], "units.1.id"),
-    ([unit("tactical", embarked_in="rhino-9")], "units.0.embarked_in"),
-    ([unit("scouts"), unit("tactical", embarked_in="scouts")], "units.1.embarked_in"),
-    ([unit("captain", 1, leader_of="nobody")], "units.0.leader_of"),
+    ([unit("scouts"), unit("scouts")], "/units/1/id"),
+    ([unit("tactical", embarked_in="rhino-9")], "/units/0/embarked_in"),
+    ([unit("scouts"), unit("tactical", embarked_in="scouts")], "/units/1/embarked_in"),
+    ([unit("captain", 1, leader_of="nobody")], "/units/0/leader_of"),
 ])
 def test_an_army_with_broken_links_between_units_is_422_naming_the_field(new_game, units, field):
     problem = muster_refused(new_game(), units)
@@ -254,13 +256,13 @@ def test_impossible_characteristics_are_422_naming_the_characteristic(new_game, 
     body = unit("scouts")
     body["models"][0][characteristic] = value
     problem = muster_refused(new_game(), [body])
-    assert problem["field"] == f"units.0.models.0.{characteristic}"
+    assert problem["field"] == f"/units/0/models/0/{characteristic}"
 
 
 def test_a_weapon_with_an_unreadable_dice_expression_is_422_naming_it(new_game):
     body = unit("scouts")
     body["weapons"][0]["D"] = "D7+"
-    assert muster_refused(new_game(), [body])["field"] == "units.0.weapons.0.D"
+    assert muster_refused(new_game(), [body])["field"] == "/units/0/weapons/0/D"
 
 
 def test_an_id_the_other_seat_already_mustered_is_renamed_not_refused(new_game):

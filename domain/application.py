@@ -14,7 +14,7 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
@@ -22,6 +22,7 @@ from typing import Any, ClassVar, TypeVar
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import IntegrityError, InternalError, ProgrammingError
 from eventsourcing.utils import retry
 
@@ -156,17 +157,16 @@ class Warlog(Verifying, Application[UUID]):
         """Called under the game's lock just before its cached game changes in place (see `viewing`)."""
         self._epochs[game_id.int % LOCK_STRIPES] += 1
 
-    def _forwarding(self, game_id: UUID) -> Callable[[Game | None, Any], Game]:
+    def _forwarding(self, game_id: UUID) -> Callable[[Game | None, Iterable[DomainEventProtocol[UUID]]], Game | None]:
         """The projector for loads: `integrity.checked`, announcing (`_changing`) a cached game about to be
         fast-forwarded in place with events another process appended."""
-        def project(game: Game | None, events: Any) -> Game:
-            def announced() -> Iterator[Any]:
+        def project(game: Game | None, events: Iterable[DomainEventProtocol[UUID]]) -> Game | None:
+            def announced() -> Iterator[DomainEventProtocol[UUID]]:
                 for event in events:
                     if game is not None:
                         self._changing(game_id)
                     yield event
-            projected: Game = integrity.checked(game, announced())
-            return projected
+            return integrity.checked(game, announced())
         return project
 
     def game(self, game_id: UUID) -> Game:

@@ -18,6 +18,7 @@ from typing import Any, Protocol, cast
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
+from typing_extensions import TypedDict, Unpack
 
 from warlog.domain import army, chain, dice, integrity
 from warlog.domain import events as ev
@@ -41,6 +42,17 @@ class Logged(Protocol):
     entry: ev.Entry
     meta: ev.Meta
     originator_version: int
+
+    def mutate(self, aggregate: Game | None) -> Game | None: ...
+
+
+class Restoring(TypedDict, total=False):
+    """What an undo or redo adds to its event's `meta` (`Game.emit`'s keywords; `ev.Meta` says what each is): the
+    kind "restore", the state restored (its JSON, `GameState.to_json`) and the seat that undid the action."""
+
+    kind: str
+    state: dict[str, Any] | None
+    undone_by: str
 
 
 def logged(event: object) -> Logged:
@@ -68,8 +80,8 @@ class Game(Aggregate):
         self._apply(entry, meta)
 
     @classmethod
-    def create(cls, game_id: Any, ruleset: str, players: dict[str, str], dice_mode: str,
-               options: dict[str, Any], seed: bytes, token_digests: dict[str, str], at: str) -> Game:
+    def create(cls, game_id: UUID, ruleset: str, players: dict[str, str], dice_mode: str,
+               options: Mapping[str, object], seed: bytes, token_digests: dict[str, str], at: str) -> Game:
         find_ruleset(ruleset)
         data = {"game_id": str(game_id), "ruleset": ruleset, "players": players, "dice": dice_mode,
                 "options": options,
@@ -136,7 +148,7 @@ class Game(Aggregate):
 
     @staticmethod
     def _entry(seq: int, type_: str, at: str, by: str | None, rule: str | None,
-               data: Mapping[str, Any], prev_hash: str, request: str | None = None) -> ev.Entry:
+               data: Mapping[str, object], prev_hash: str, request: str | None = None) -> ev.Entry:
         entry: dict[str, Any] = {"seq": seq, "type": type_, "at": at, "by": by, "rule": rule, "data": data,
                  "prev_hash": prev_hash}
         if request is not None:  # the digest of the request that made it (domain.integrity.request_record)
@@ -144,13 +156,14 @@ class Game(Aggregate):
         entry["hash"] = chain.event_hash(entry)
         return cast(ev.Entry, entry)
 
-    def emit(self, type_: str, data: Mapping[str, Any], rule: str | None = None,
-             by: str | None = None, **meta: Any) -> ev.Entry:
-        """Append one entry to the log (used by the rules through `Table`)."""
+    def emit(self, type_: str, data: Mapping[str, object], rule: str | None = None,
+             by: str | None = None, **restoring: Unpack[Restoring]) -> ev.Entry:
+        """Append one entry to the log (used by the rules through `Table`; an undo or redo says what it restores)."""
         ctx = self._ctx
         request = None
+        meta: Mapping[str, object] = restoring
         if ctx is not None:
-            meta = {**ctx.next_meta(), **meta}
+            meta = {**ctx.next_meta(), **restoring}
             by = by if by is not None else ctx.seat
             request = ctx.request_of(cast(ev.Meta, meta)) if self._digests else None
         entry = self._entry(self.version + 1, type_, self._now(), by, rule, data, self.head, request)
@@ -380,7 +393,7 @@ class Table:
         self.game._ctx = self
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         vars(self.game).pop("_ctx", None)  # back to the class's None: nothing of the request stays in the game or its snapshots
 
     def next_meta(self) -> ev.Meta:
@@ -404,7 +417,7 @@ class Table:
             self._request = chain.digest(integrity.request_record(meta))
         return self._request
 
-    def emit(self, type_: str, data: Mapping[str, Any], rule: str | None = None,
+    def emit(self, type_: str, data: Mapping[str, object], rule: str | None = None,
              by: str | None = None) -> ev.Entry:
         """`data`: the kind's payload (domain/events.py), a dict as logged."""
         return self.game.emit(type_, data, rule, by)

@@ -57,7 +57,7 @@ class CommandPhase(Persisting):
                 self.battle_shock_roll(t, active, uid, band)
 
     def battle_shock_roll(self, t: Table, seat: str, uid: str, band: str, rule: str = "RS.CMD.2",
-                          **context: Any) -> None:
+                          **context: object) -> None:
         units = t.state.units
         ld = max(army.unit_leadership(units[m]) for m in members_of(units, uid))
         self.request_roll(t, seat, "battle_shock", "2D6", rule, uid, ld=ld, strength=band, **context)

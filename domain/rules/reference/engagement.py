@@ -5,11 +5,14 @@ with it loses its engaged statuses."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from typing_extensions import Unpack
 
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules.basics import Data, evolves
+from warlog.domain.rules.flow import CasualtyNote
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.common import members_of
@@ -52,7 +55,7 @@ class Engagement(Igougo):
                     self.change_status(t, other_uid, status, False, rule,
                                        reason=reason if other_uid == uid else f"{uid} {reason}")
 
-    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
+    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Unpack[CasualtyNote]) -> None:
         super().casualties(t, uid, models, wounds, rule, **extra)
         unit = t.state.units[uid]
         if not alive(unit) and unit.engaged_with:

@@ -14,7 +14,7 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
@@ -346,11 +346,11 @@ class Warlog(Verifying, Application[UUID]):
             self._memory_heads.appended(head)
         self._snapshot_if_due(game, events)
 
-    def _snapshot_due(self, game: Game, events: list[Any]) -> bool:
+    def _snapshot_due(self, game: Game, events: Sequence[DomainEventProtocol[UUID]]) -> bool:
         interval = self.snapshotting_intervals[Game]
         return self.snapshots is not None and game.version // interval > (events[0].originator_version - 1) // interval
 
-    def _snapshot_if_due(self, game: Game, events: list[Any]) -> None:
+    def _snapshot_if_due(self, game: Game, events: Sequence[DomainEventProtocol[UUID]]) -> None:
         """The game just stored is what a snapshot at this version holds, so it is taken from it."""
         if self.snapshots is not None and self._snapshot_due(game, events):
             self.snapshots.put([Game.Snapshot.take(game)])
@@ -366,7 +366,7 @@ class Warlog(Verifying, Application[UUID]):
 
     # -- games ---------------------------------------------------------------------------
 
-    def create_game(self, ruleset: str, players: dict[str, str], dice_mode: str, options: dict[str, Any], at: str,
+    def create_game(self, ruleset: str, players: dict[str, str], dice_mode: str, options: Mapping[str, object], at: str,
                     game_id: UUID | None = None, seed: bytes | None = None) -> dict[str, Any]:
         """`game_id` and `seed` are drawn here; a test that replays play exactly passes its own."""
         game_id = game_id or uuid4()

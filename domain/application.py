@@ -409,6 +409,7 @@ class Warlog(Verifying, Application[UUID]):
 
     def muster(self, game_id: UUID, seat: str, units: list[dict[str, Any]], at: str, key: str | None = None,
                body: str = "", if_match: int | str | None = None) -> Answer:
+        # `units`: the army's JSON as the boundary read it (the JSON boundary: `army.validate_army` judges it)
         return self.write(game_id, Muster(Sent(seat, at, key, body, if_match), units))
 
     def undo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",

@@ -20,12 +20,19 @@ STATUSES = frozenset({
 })
 
 
+# The questions below of `unit: Mapping[str, Any]` read a unit's JSON as an army sends it, before it is read as a
+# `Unit` (the JSON boundary: `validate_army` and the rulesets' `check_army` judge it); the typed state's units are
+# asked the same further down.
+
+
 def model_count(unit: Mapping[str, Any]) -> int:
+    """The models of a unit's lines, as sent (the JSON boundary)."""
     return sum(line.get("count", 1) for line in unit["models"])
 
 
 def validate_army(seat: str, units: list[dict[str, Any]], others: Collection[str]) -> None:
-    """Cross-unit checks the field types cannot express; errors name the field (422).
+    """Cross-unit checks the field types cannot express; errors name the field (422). `units`: the army's JSON as
+    sent (the JSON boundary).
 
     Fields are named as the request's JSON path, dotted like the schema's own
     errors (`units.2.embarked_in`).
@@ -80,7 +87,7 @@ def validate_army(seat: str, units: list[dict[str, Any]], others: Collection[str
 
 
 def _check_models(unit: Mapping[str, Any], where: str) -> None:
-    """The counts the strength bands divide by must be possible ones (CORE.STR.1/2)."""
+    """The counts the strength bands divide by must be possible ones (CORE.STR.1/2); `unit`: as sent (JSON)."""
     if not unit.get("models"):
         raise Malformed("a unit has at least one model line", field=f"{where}.models")
     for line_index, line in enumerate(unit["models"]):
@@ -107,14 +114,17 @@ def strength_band(models: int, starting: int, wounds_lost: int = 0, wounds: int 
 
 
 def is_vehicle(unit: Mapping[str, Any]) -> bool:
+    """Of a unit as sent (the JSON boundary)."""
     return "VEHICLE" in unit.get("keywords", [])
 
 
 def has_ability(unit: Mapping[str, Any], ability: str) -> bool:
+    """Of a unit as sent (the JSON boundary)."""
     return ability in unit.get("abilities", [])
 
 
 def leadership(unit: Mapping[str, Any]) -> int:
+    """Of a unit as sent, or as `ArmyMustered` logs it (the JSON boundary)."""
     return max(line.get("Ld") or 0 for line in unit["models"])
 
 

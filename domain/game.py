@@ -224,7 +224,8 @@ class Game(Aggregate):
 
     def muster(self, seat: str, units: list[dict[str, Any]], at: str, key: str | None = None,
                body: str = "") -> None:
-        """Muster (or replace) a seat's army; allowed until the game starts."""
+        """Muster (or replace) a seat's army; allowed until the game starts. `units`: its JSON as sent (the JSON
+        boundary, judged by `army.validate_army` and the ruleset's `check_army`, logged as it is)."""
         if self.state.status == "ended":
             raise Refused("the game has ended", rule="SVC.ENDED")
         if self.state.status != "setup":
@@ -279,7 +280,8 @@ class Game(Aggregate):
             raise Refused("an undo request is waiting for an answer", rule="SVC.UNDO.PENDING")
 
     def undo(self, seat: str, at: str, key: str | None, body: str, before: dict[str, Any] | None) -> int:
-        """Undo at once (200) or ask the other seat (202). `before` is the state to restore."""
+        """Undo at once (200) or ask the other seat (202). `before` is the state to restore, as its JSON
+        (`GameState.to_json`, kept in `meta`: the state codec's JSON boundary)."""
         self._guard_play()
         if not self.done:
             raise Refused("there is no action to undo", rule="SVC.UNDO.NONE")
@@ -302,6 +304,7 @@ class Game(Aggregate):
 
     def answer_undo(self, seat: str, approve: bool, at: str, key: str | None, body: str,
                     before: dict[str, Any] | None) -> None:
+        """Approve or reject the pending undo; `before`: the state an approval restores, as its JSON (`undo`'s)."""
         if self.state.status == "ended":
             raise Refused("the game has ended", rule="SVC.ENDED")
         pending = self.pending_undo
@@ -321,6 +324,7 @@ class Game(Aggregate):
         return self.redo_stack[-1][1] if self.redo_stack else 0
 
     def redo(self, seat: str, at: str, key: str | None, body: str, after: dict[str, Any] | None) -> None:
+        """Redo the latest undone action; `after`: the state it restores, as its JSON (`undo`'s `before`)."""
         self._guard_play()
         if not self.redo_stack:
             raise Refused("there is no undone action to redo", rule="SVC.UNDO.NONE")
@@ -376,6 +380,7 @@ class Table:
     def __init__(self, game: Game, seat: str, at: str, key: str | None, body: str,
                  kind: str, status: int = 200, command: dict[str, Any] | None = None,
                  endpoint: str = "commands") -> None:
+        # `command`: the command as recorded (`commands.as_data`, JSON: the boundary `ev.Meta.command` keeps)
         self.game, self.seat, self.at, self.kind, self.status = game, seat, at, kind, status
         self.endpoint = endpoint  # an Idempotency-Key belongs to one endpoint
         self.key = key

@@ -3,7 +3,8 @@ the round and its steps, rolls, casualties, statuses, the end). Each returns the
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+
+from typing_extensions import TypedDict, Unpack
 
 from warlog.domain import events as ev
 from warlog.domain.rules.basics import Data, evolves, last_roll
@@ -36,6 +37,14 @@ def _unselected(unit: Unit) -> Unit:
 
 def _fresh_turn(unit: Unit) -> Unit:
     return unit.with_fresh_turn() if unit.turn != type(unit.turn)() else unit
+
+
+class UnitChanges(TypedDict, total=False):
+    """What the core's appliers change of a unit in place (`_unit_set`): fields of `Unit`."""
+
+    arriving: bool
+    embarked_in: str | None
+    models_alive: int
 
 
 class CoreState(Flow):
@@ -160,5 +169,5 @@ class CoreState(Flow):
                        result=Result(reason=data["reason"], winner=data["winner"]))
 
     @staticmethod
-    def _unit_set(state: GameState, uid: str, **changes: Any) -> GameState:
+    def _unit_set(state: GameState, uid: str, **changes: Unpack[UnitChanges]) -> GameState:
         return state.with_unit(uid, replace(state.units[uid], **changes))

@@ -90,7 +90,8 @@ class Flow:
         return self.round_layout(state)[state.pos]
 
     def check_army(self, units: list[dict[str, Any]]) -> None:
-        """Hook: characteristics this ruleset's rules read that a unit must state (422 naming the field)."""
+        """Hook: characteristics this ruleset's rules read that a unit must state (422 naming the field). `units`:
+        the army's JSON as sent, before it is read as units (the JSON boundary)."""
 
     # -- applying events -----------------------------------------------------------------
 

@@ -55,7 +55,8 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
         return LAYOUT
 
     def check_army(self, units: list[dict[str, Any]]) -> None:
-        """AA.MOV.2: a regroup roll is a Leadership test, so a unit that may fall back states its Ld."""
+        """AA.MOV.2: a regroup roll is a Leadership test, so a unit that may fall back states its Ld. `units`: the
+        army's JSON as sent (the JSON boundary)."""
         for index, unit in enumerate(units):
             if army.is_vehicle(unit) or army.has_ability(unit, "ATSKNF"):
                 continue  # vehicles take no morale; ATSKNF regroups without a roll

@@ -104,7 +104,8 @@ class Charges(Ruleset):
             self.request_roll(t, seat, purpose, spec, "AA.OW.1", uid, against=against, weapon=name, **extra)
 
     def _overwatch_shots(self, t: Table, seat: str, uid: str, context: dict[str, Any], faces: list[int]) -> None:
-        """AA.OW.1 on a random profile: each model fires what it rolled, one fewer, never fewer than one."""
+        """AA.OW.1 on a random profile: each model fires what it rolled, one fewer, never fewer than one.
+        `context`: the roll request's, as logged (JSON: `ev.RollRequested.context`, the JSON boundary)."""
         k = context["per_model"]
         per_model = [max(1, sum(faces[i:i + k]) + context["modifier"] - 1) for i in range(0, len(faces), k)]
         hits = _chunks(sum(per_model), dice.MAX_DICE)
@@ -128,7 +129,8 @@ class Charges(Ruleset):
                            unit=act.const(uid), act=act.const(False))]
 
     def _charge_outcome(self, t: Table, uid: str, context: dict[str, Any], total: int) -> None:
-        """2D6 against the distance the players measured (the charge range of the edition the seed builds on)."""
+        """2D6 against the distance the players measured (the charge range of the edition the seed builds on).
+        `context`: the roll request's, as logged (JSON: `ev.RollRequested.context`, the JSON boundary)."""
         distance, targets = context["distance"], context["targets"]
         success = Decimal(total) >= Decimal(distance) and alive(t.state.units[uid])
         t.emit("ChargeResolved", ev.ChargeResolved(unit=uid, targets=targets, distance=distance, total=total,

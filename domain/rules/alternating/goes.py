@@ -3,7 +3,7 @@ units (AA.MOV.2) and arriving reserves (AA.RES.1)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from warlog.domain import army
 from warlog.domain import events as ev
@@ -257,7 +257,7 @@ class Alternation(Counting, Charges, Combats):
         else:
             self.request_roll(t, seat, "regroup", "2D6", "AA.MOV.2", uid, ld=army.unit_leadership(unit))
 
-    def _regroup(self, t: Table, uid: str, passed: bool, **facts: Any) -> None:
+    def _regroup(self, t: Table, uid: str, passed: bool, **facts: object) -> None:
         if passed:
             t.emit("RegroupPassed", {"unit": uid, **facts}, "AA.MOV.2")
             self.change_status(t, uid, "falling_back", False, "AA.MOV.2", reason="regrouped")

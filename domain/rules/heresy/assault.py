@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
@@ -77,17 +77,18 @@ def fight_under_way(state: GameState) -> HeresyFight | None:
     return fight if fight and not fight.over else None
 
 
-def fight_counted(state: GameState, kind: str, data: Mapping[str, Any]) -> GameState:
+def fight_counted(state: GameState, kind: str, data: ev.AttackCounted) -> GameState:
     """The fight's counts after an attack's event: a strike declared in it, the wounds a side caused."""
     step = heresy_step(state)
     fight = step.fight
     if not fight or fight.over or data["attacker"] not in fight.units:
         return state
     attacker = data["attacker"]
-    if kind == "AttackDeclared" and data["phase"] == "assault":
+    if kind == "AttackDeclared" and cast(ev.AttackDeclared, data)["phase"] == "assault":
         fight = replace(fight, struck=(*fight.struck, attacker))
     elif kind == "AttackResolved":
-        fight = replace(fight, caused=fight.caused.set(attacker, fight.caused[attacker] + data["wounds_lost"]))
+        wounds_lost = cast(ev.AttackResolved, data)["wounds_lost"]
+        fight = replace(fight, caused=fight.caused.set(attacker, fight.caused[attacker] + wounds_lost))
     else:
         return state
     return replace(state, step=replace(step, fight=fight))
@@ -159,7 +160,8 @@ class Assault(Shooting):
 
     def fight_goes_on(self, t: Table, then: Mapping[str, Any] | None) -> None:
         """After a strike (or as the fight begins): wait for the next striker, open the next Initiative step,
-        or settle the fight. `then`: the attack's JSON context (None as the fight begins)."""
+        or settle the fight. `then`: the attack's JSON context (None as the fight begins), as logged with its
+        dice (`ev.AttackRoll.then`: the JSON boundary)."""
         fight = fight_under_way(t.state)
         if fight is None or self.strikers(t.state):
             return
@@ -240,7 +242,7 @@ class Assault(Shooting):
     # -- appliers (the attack's own ones call `fight_counts`) ---------------------------------
 
     @staticmethod
-    def fight_counts(state: GameState, kind: str, data: Mapping[str, Any]) -> GameState:
+    def fight_counts(state: GameState, kind: str, data: ev.AttackCounted) -> GameState:
         """The fight's counts after an attack's event (shooting.py's appliers call it): `fight_counted`."""
         return fight_counted(state, kind, data)
 

@@ -246,7 +246,8 @@ class Reactions(Shooting):
 
     def next_snap_shot(self, t: Table, then: Mapping[str, Any]) -> None:
         """HH.RES.4: the snap shots' weapons one after another through the attack module (6s to hit), while
-        the shooter and the unit that entered play stand. `then`: the attack's JSON context (what follows it)."""
+        the shooter and the unit that entered play stand. `then`: the attack's JSON context (what follows it), as
+        logged with its dice (`ev.AttackRoll.then`: the JSON boundary)."""
         units = t.state.units
         uid, against = then["unit"], then["against"]
         if not then["weapons"] or not alive(units[uid]) or not on_battlefield(units[against]):

@@ -202,10 +202,11 @@ class Shooting(AttackDriver, Igougo):
                      phase: str, facing: str | None = None, snap_shots: bool = False, within_half_range: bool = False,
                      then: dict[str, Any] | None = None) -> None:
         """Declare one weapon's attack on the heresy tables and roll it (the shared driver). `then` rides along
-        with the dice and says what follows the attack (`attack_finished`). `arms`: the unit's weapon."""
+        with the dice and says what follows the attack (`attack_finished`), logged as JSON (`ev.AttackRoll.then`:
+        the JSON boundary). `arms`: the unit's weapon."""
         profile = heresy_profile(t.state.units, uid, arms, target, models, facing, snap_shots, within_half_range)
         rule = "HH.RES.4" if phase == "snap_shots" else "RS.FGT.3" if phase == "assault" else "RS.SHO.2"
-        attack = {"attacker": uid, "target": target, "weapon": arms.name, "models": models, "phase": phase,
+        attack: ev.AttackDeclared = {"attacker": uid, "target": target, "weapon": arms.name, "models": models, "phase": phase,
                   "facing": facing, "snap_shots": snap_shots, "within_half_range": within_half_range,
                   "tables": HERESY, "profile": to_data(profile)}
         self.declare_attack(t, attack, rule, then=then)
@@ -232,13 +233,13 @@ class Shooting(AttackDriver, Igougo):
     def _attack_resolved(self, state: GameState, data: ev.AttackResolved, entry: Data) -> GameState:
         return self.counted(keep_lines(state, data), "AttackResolved", data)
 
-    def counted(self, state: GameState, kind: str, data: Mapping[str, Any]) -> GameState:
+    def counted(self, state: GameState, kind: str, data: ev.AttackCounted) -> GameState:
         """A fight under way counts its strikes and the wounds each side caused (`fight_counts`)."""
         if not isinstance(state.step, HeresyStep) or state.step.fight is None:
             return state
         return self.fight_counts(state, kind, data)
 
     @staticmethod
-    def fight_counts(state: GameState, kind: str, data: Mapping[str, Any]) -> GameState:
+    def fight_counts(state: GameState, kind: str, data: ev.AttackCounted) -> GameState:
         """Hook: the state once a fight has counted an attack's event of `kind` (heresy/assault.py)."""
         return state

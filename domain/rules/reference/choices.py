@@ -161,6 +161,6 @@ class AttackChoices(CommandPhase, Shooting):
         return paused(state, None)
 
 
-def paused(state: GameState, pause: Mapping[str, Any] | None) -> GameState:
+def paused(state: GameState, pause: Mapping[str, object] | None) -> GameState:
     """The step with the attack paused (`pause`: the event's data), or no longer paused (None)."""
     return replace(state, step=replace(ReferenceStep.of(state.step), attack_pause=freeze(pause)))

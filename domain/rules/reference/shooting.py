@@ -2,8 +2,9 @@
 (RS.ATK.1-4). Each weapon of a unit is used once a phase; in a fight each model uses one melee weapon."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from warlog.domain import army
 from warlog.domain import events as ev
@@ -203,7 +204,7 @@ class Shooting(AttackDriver, Igougo):
             raise Malformed("precision is true or false", field="precision")
         profile = self.attack_profile(state, command.unit, weapon, command.target, models,
                                       bool(command.within_half_range), bool(command.precision))
-        attack = {"attacker": command.unit, "target": command.target, "weapon": weapon.name, "models": models,
+        attack: ev.AttackDeclared = {"attacker": command.unit, "target": command.target, "weapon": weapon.name, "models": models,
                   "phase": phase, "within_half_range": bool(command.within_half_range),
                   "abilities": sorted(k.text for k in profile.weapon.keywords if k.known), "profile": to_data(profile)}
         self.declare_attack(t, attack, rule)
@@ -240,7 +241,7 @@ class Shooting(AttackDriver, Igougo):
                 self.damage(t, {"target": attacker}, [hazard.facts["mortal_wounds"]], mortal=True,
                             rule="EXT.WPN.HAZARDOUS")
 
-    def damage(self, t: Table, attack: dict[str, Any], amounts: list[int], mortal: bool = False,
+    def damage(self, t: Table, attack: Mapping[str, str], amounts: list[int], mortal: bool = False,
                rule: str = "RS.ATK.4") -> None:
         """RS.ATK.4: a model at 0 wounds is destroyed; excess damage from one attack is lost (not mortal wounds).
         Outside an attack (hazards, Desperate Escape) the damage goes model line by model line as an attack's
@@ -287,5 +288,5 @@ class Shooting(AttackDriver, Igougo):
         return state.with_unit(uid, replace(state.units[uid], model_damage=data["model_damage"], lines=lines))
 
     @evolves("AttackResolved")
-    def _attack_resolved(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _attack_resolved(self, state: GameState, data: ev.AttackResolved, entry: Data) -> GameState:
         return keep_lines(state, data)

@@ -14,7 +14,7 @@ from warlog.domain import events as ev
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, LastRoll, Unit
 
-Data = dict[str, Any]  # an event's data, or its whole entry, as logged
+Data = dict[str, Any]  # an event's data or entry as logged, untyped (a plugin's appliers may use it; ours take ev.X, ev.Entry)
 
 
 class Awaiting(TypedDict, total=False):
@@ -115,7 +115,7 @@ class Rolled(TypedDict):
     unit: NotRequired[str | None]
 
 
-def last_roll(data: ev.DiceRolled | ev.RollOff, entry: Data) -> LastRoll:
+def last_roll(data: ev.DiceRolled | ev.RollOff, entry: ev.Entry) -> LastRoll:
     """`data`: a roll's payload."""
     roll = cast(Rolled, data)  # the keys both kinds have, and those only a DiceRolled has, read where present
     return LastRoll(seq=entry["seq"], purpose=roll["purpose"], faces=tuple(roll["faces"]), total=roll.get("total"),

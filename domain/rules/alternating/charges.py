@@ -14,7 +14,7 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.commands import AlternatingSelect, ResolveCharge
 from warlog.domain.rules.alternating.common import MAX_CHARGE, _chunks, on_table, overwatch_block, overwatch_shots
-from warlog.domain.rules.basics import Awaiting, Data, awaited_unit, evolves
+from warlog.domain.rules.basics import Awaiting, awaited_unit, evolves
 from warlog.domain.rules.ruleset import Ruleset, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingCharge, AlternatingStep, GameState
@@ -153,40 +153,40 @@ class Charges(Ruleset):
         t.emit("ChargeRollCalled", own.ChargeRollCalled(unit=awaited_unit(awaiting), seat=seat), "AA.CHG.1")
 
     @evolves("ChargeDeclared")
-    def _charge(self, state: GameState, data: ev.ChargeDeclared, entry: Data) -> GameState:
+    def _charge(self, state: GameState, data: ev.ChargeDeclared, entry: ev.Entry) -> GameState:
         charge = AlternatingCharge(unit=data["unit"], seat=data["seat"], targets=tuple(data["targets"]),
                                    distance=data["distance"], pending=tuple(data["overwatch_by"]), volleys=0)
         return replace(state, step=replace(AlternatingStep.of(state.step), charge=charge))
 
     @evolves("OverwatchFired")
-    def _overwatch_fired(self, state: GameState, data: own.OverwatchFired, entry: Data) -> GameState:
+    def _overwatch_fired(self, state: GameState, data: own.OverwatchFired, entry: ev.Entry) -> GameState:
         step, charge = _under_way(state)
         answered = replace(charge.without_pending(data["unit"]), volleys=data["volleys"], fired=True)
         return replace(state, step=replace(step, charge=answered))
 
     @evolves("OverwatchHeld")
-    def _overwatch_held(self, state: GameState, data: own.OverwatchHeld, entry: Data) -> GameState:
+    def _overwatch_held(self, state: GameState, data: own.OverwatchHeld, entry: ev.Entry) -> GameState:
         step, charge = _under_way(state)
         return replace(state, step=replace(step, charge=charge.without_pending(data["unit"])))
 
     @evolves("ChargeRollCalled")
-    def _charge_roll_called(self, state: GameState, data: own.ChargeRollCalled, entry: Data) -> GameState:
+    def _charge_roll_called(self, state: GameState, data: own.ChargeRollCalled, entry: ev.Entry) -> GameState:
         step, charge = _under_way(state)
         return replace(state, step=replace(step, charge=replace(charge, resumed=True)))
 
     @evolves("OverwatchShotsRolled")
-    def _overwatch_shots_rolled(self, state: GameState, data: own.OverwatchShotsRolled, entry: Data) -> GameState:
+    def _overwatch_shots_rolled(self, state: GameState, data: own.OverwatchShotsRolled, entry: ev.Entry) -> GameState:
         step, charge = _under_way(state)
         volleys = charge.volleys + data["volleys"] - 1  # this roll done, its hit rolls to come
         return replace(state, step=replace(step, charge=replace(charge, volleys=volleys)))
 
     @evolves("OverwatchResolved")
-    def _overwatch_resolved(self, state: GameState, data: own.OverwatchResolved, entry: Data) -> GameState:
+    def _overwatch_resolved(self, state: GameState, data: own.OverwatchResolved, entry: ev.Entry) -> GameState:
         step, charge = _under_way(state)
         return replace(state, step=replace(step, charge=replace(charge, volleys=charge.volleys - 1)))
 
     @evolves("ChargeResolved")
-    def _charge_resolved(self, state: GameState, data: ev.ChargeResolved, entry: Data) -> GameState:
+    def _charge_resolved(self, state: GameState, data: ev.ChargeResolved, entry: ev.Entry) -> GameState:
         return replace(state, step=replace(AlternatingStep.of(state.step), charge=None))
 
 

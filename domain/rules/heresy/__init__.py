@@ -24,7 +24,7 @@ from warlog.domain import events as ev
 from warlog.domain.attacks import Outcome
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Awaiting, Data, evolves, seat_units
+from warlog.domain.rules.basics import Awaiting, evolves, seat_units
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.heresy.common import heresy_step, refuse_while_reacting
@@ -149,7 +149,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
                                        reason="lapsed at the end of its owner's next turn (convention)")
 
     @evolves("StatusGained")
-    def _gained_since(self, state: GameState, data: ev.StatusGained, entry: Data) -> GameState:
+    def _gained_since(self, state: GameState, data: ev.StatusGained, entry: ev.Entry) -> GameState:
         state = Ruleset._gained(self, state, data, entry)
         uid = data["unit"]
         unit = state.units[uid]
@@ -157,7 +157,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
         return state.with_unit(uid, replace(unit, since=since))
 
     @evolves("StatusLost")
-    def _lost_since(self, state: GameState, data: ev.StatusLost, entry: Data) -> GameState:
+    def _lost_since(self, state: GameState, data: ev.StatusLost, entry: ev.Entry) -> GameState:
         state = Ruleset._lost(self, state, data, entry)
         uid = data["unit"]
         unit = state.units[uid]
@@ -166,7 +166,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
         return state.with_unit(uid, replace(unit, since=unit.since.without(data["status"])))
 
     @evolves("OrderChosen")
-    def _turn_order(self, state: GameState, data: ev.OrderChosen, entry: Data) -> GameState:
+    def _turn_order(self, state: GameState, data: ev.OrderChosen, entry: ev.Entry) -> GameState:
         state = Ruleset._order(self, state, data, entry)
         return replace(state, turn_order=(data["first"], other(data["first"])))
 

@@ -33,7 +33,7 @@ from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves
+from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import Strike
 from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, heresy_step, initiative
@@ -247,14 +247,14 @@ class Assault(Shooting):
         return fight_counted(state, kind, data)
 
     @evolves("FightBegan")
-    def _fight_began(self, state: GameState, data: own.FightBegan, entry: Data) -> GameState:
+    def _fight_began(self, state: GameState, data: own.FightBegan, entry: ev.Entry) -> GameState:
         fight = HeresyFight(units=tuple(data["units"]), initiative_steps=tuple(data["initiative_steps"]),
                             initiative=Frozen(data["initiative"]), step=None, striking=(), struck=(),
                             models=Frozen(), caused=Frozen({uid: 0 for uid in data["units"]}), over=False)
         return replace(state, step=replace(heresy_step(state), fight=fight))
 
     @evolves("InitiativeStepBegan")
-    def _initiative_step(self, state: GameState, data: own.InitiativeStepBegan, entry: Data) -> GameState:
+    def _initiative_step(self, state: GameState, data: own.InitiativeStepBegan, entry: ev.Entry) -> GameState:
         step = heresy_step(state)
         fight = _fight_of(step)
         fight = replace(fight, step=data["initiative"], striking=tuple(data["striking"]), struck=(),
@@ -262,7 +262,7 @@ class Assault(Shooting):
         return replace(state, step=replace(step, fight=fight))
 
     @evolves("FightResolved")
-    def _fight_resolved(self, state: GameState, data: own.FightResolved, entry: Data) -> GameState:
+    def _fight_resolved(self, state: GameState, data: own.FightResolved, entry: ev.Entry) -> GameState:
         step = heresy_step(state)
         return replace(state, step=replace(step, fight=replace(_fight_of(step), over=True)))
 

@@ -25,9 +25,10 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Awaiting, Data, evolves, seat_units
+from warlog.domain.rules.basics import Awaiting, evolves, seat_units
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import React
 from warlog.domain.rules.heresy.common import (
@@ -257,19 +258,19 @@ class Reactions(Shooting):
                           then["facing"], snap_shots=True, then={**then, "weapons": rest})
 
     @evolves("ReactionOffered")
-    def _offered(self, state: GameState, data: own.ReactionOffered, entry: Data) -> GameState:
+    def _offered(self, state: GameState, data: own.ReactionOffered, entry: ev.Entry) -> GameState:
         step = heresy_step(state)
         window = Window(kind=data["kind"], unit=data["unit"], against=data["against"], seat=data["seat"])
         return replace(state, step=replace(step, windows=(*(step.windows or ()), window)))
 
     @evolves("ReactionMade")
-    def _made(self, state: GameState, data: own.ReactionMade, entry: Data) -> GameState:
+    def _made(self, state: GameState, data: own.ReactionMade, entry: ev.Entry) -> GameState:
         state = _window_closed(state)
         unit = state.units[data["unit"]]
         return state.with_unit(data["unit"], replace(unit, turn=replace(HeresyTurn.of(unit.turn), reacted=True)))
 
     @evolves("ReactionDeclined")
-    def _declined(self, state: GameState, data: own.ReactionDeclined, entry: Data) -> GameState:
+    def _declined(self, state: GameState, data: own.ReactionDeclined, entry: ev.Entry) -> GameState:
         return _window_closed(state)
 
 

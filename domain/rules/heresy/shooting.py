@@ -33,7 +33,7 @@ from warlog.domain.attacks.driver import STEP_EVENTS, AttackDriver, keep_lines, 
 from warlog.domain.attacks.tables import HERESY
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.heresy.commands import Shoot
 from warlog.domain.rules.heresy.common import enemies_on_battlefield, refuse_while_reacting
 from warlog.domain.rules.igougo import Igougo
@@ -221,7 +221,7 @@ class Shooting(AttackDriver, Igougo):
     # -- appliers ----------------------------------------------------------------------------
 
     @evolves("AttackDeclared")
-    def _attack_declared(self, state: GameState, data: ev.AttackDeclared, entry: Data) -> GameState:
+    def _attack_declared(self, state: GameState, data: ev.AttackDeclared, entry: ev.Entry) -> GameState:
         if data["phase"] == "shooting":
             uid = data["attacker"]
             unit = state.units[uid]
@@ -230,7 +230,7 @@ class Shooting(AttackDriver, Igougo):
         return self.counted(state, "AttackDeclared", data)
 
     @evolves("AttackResolved")
-    def _attack_resolved(self, state: GameState, data: ev.AttackResolved, entry: Data) -> GameState:
+    def _attack_resolved(self, state: GameState, data: ev.AttackResolved, entry: ev.Entry) -> GameState:
         return self.counted(keep_lines(state, data), "AttackResolved", data)
 
     def counted(self, state: GameState, kind: str, data: ev.AttackCounted) -> GameState:

@@ -33,7 +33,7 @@ from warlog.domain.attacks import ATTACKER, Need, from_data, rerollable_rolls, r
 from warlog.domain.attacks.driver import need_data
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, held_by
+from warlog.domain.rules.basics import evolves, held_by
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import Allocate, CommandReroll, KeepDice
@@ -153,11 +153,11 @@ class AttackChoices(CommandPhase, Shooting):
 
     @evolves("CommandRerollOffered", "AllocationOffered")
     def _offered(self, state: GameState, data: own.CommandRerollOffered | own.AllocationOffered,
-                 entry: Data) -> GameState:
+                 entry: ev.Entry) -> GameState:
         return paused(state, data)
 
     @evolves("AttackRollKept", "AllocationChosen")
-    def _chosen(self, state: GameState, data: own.AttackRollKept | own.AllocationChosen, entry: Data) -> GameState:
+    def _chosen(self, state: GameState, data: own.AttackRollKept | own.AllocationChosen, entry: ev.Entry) -> GameState:
         return paused(state, None)
 
 

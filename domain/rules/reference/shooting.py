@@ -12,8 +12,9 @@ from warlog.domain.attacks import Outcome, Profile, Situation, to_data, weapon_f
 from warlog.domain.attacks.driver import AttackDriver, keep_lines, line_standing, standing_target
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import Attack, ReferenceSelect
 from warlog.domain.rules.reference.common import (
     attached_to,
@@ -270,7 +271,7 @@ class Shooting(AttackDriver, Igougo):
     # -- appliers ------------------------------------------------------------------------
 
     @evolves("AttackDeclared")
-    def _attack_declared(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _attack_declared(self, state: GameState, data: ev.AttackDeclared, entry: ev.Entry) -> GameState:
         uid = data["attacker"]
         unit = state.units[uid]
         turn = ReferenceTurn.of(unit.turn)
@@ -280,7 +281,7 @@ class Shooting(AttackDriver, Igougo):
         return state.with_unit(uid, replace(unit, turn=turn))
 
     @evolves("DamageAllocated")
-    def _model_damage(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _model_damage(self, state: GameState, data: own.DamageAllocated, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         # the model lines as the damage left them (line_standing reads them for the next); a DamageAllocated
         # stored before it named its lines drops them: they are read again from the counts
@@ -288,5 +289,5 @@ class Shooting(AttackDriver, Igougo):
         return state.with_unit(uid, replace(state.units[uid], model_damage=data["model_damage"], lines=lines))
 
     @evolves("AttackResolved")
-    def _attack_resolved(self, state: GameState, data: ev.AttackResolved, entry: Data) -> GameState:
+    def _attack_resolved(self, state: GameState, data: ev.AttackResolved, entry: ev.Entry) -> GameState:
         return keep_lines(state, data)

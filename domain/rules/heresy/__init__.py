@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
@@ -32,7 +32,7 @@ from warlog.domain.rules.heresy.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reserves import Reserves
 from warlog.domain.rules.heresy.rout import Rout
-from warlog.domain.rules.heresy.shooting import ATTACK_STEPS
+from warlog.domain.rules.heresy.shooting import ATTACK_STEPS, FightGoesOn, SnapShotsGoOn
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import RosterReading
@@ -119,11 +119,11 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
             super().on_roll(t, request, roll)
 
     def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
-        then = context.get("then")
+        then = context.get("then")  # as `start_attack` gave it, logged with the dice (JSON)
         if then and then["kind"] == "snap_shots":
-            self.next_snap_shot(t, then)
+            self.next_snap_shot(t, cast(SnapShotsGoOn, then))
         elif then and then["kind"] == "fight":
-            self.fight_goes_on(t, then)
+            self.fight_goes_on(t, cast(FightGoesOn, then))
 
     # -- tactical statuses ---------------------------------------------------------------
 

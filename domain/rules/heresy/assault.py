@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
@@ -37,7 +37,7 @@ from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import Strike
 from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, heresy_step, initiative
-from warlog.domain.rules.heresy.shooting import Shooting, tables_gap
+from warlog.domain.rules.heresy.shooting import FightGoesOn, Shooting, tables_gap
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import Frozen, GameState, HeresyFight, HeresyStep, Unit, Weapon
@@ -158,10 +158,9 @@ class Assault(Shooting):
         return [uid for uid in fight.striking if uid not in fight.struck and fight.models.get(uid, 0) > 0
                 and alive(units[foe_of(fight, uid)]) and melee_weapons(units, uid, foe_of(fight, uid))]
 
-    def fight_goes_on(self, t: Table, then: Mapping[str, Any] | None) -> None:
+    def fight_goes_on(self, t: Table, then: FightGoesOn | None) -> None:
         """After a strike (or as the fight begins): wait for the next striker, open the next Initiative step,
-        or settle the fight. `then`: the attack's JSON context (None as the fight begins), as logged with its
-        dice (`ev.AttackRoll.then`: the JSON boundary)."""
+        or settle the fight. `then`: what followed the strike (None as the fight begins)."""
         fight = fight_under_way(t.state)
         if fight is None or self.strikers(t.state):
             return

@@ -19,7 +19,7 @@ battlefield, not Locked in Combat, with ranged weapons (a vehicle only with DEFE
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -44,7 +44,7 @@ from warlog.domain.rules.heresy.common import (
     reaction_seat,
     reaction_window,
 )
-from warlog.domain.rules.heresy.shooting import FACINGS, Shooting, has_facings, tables_gap
+from warlog.domain.rules.heresy.shooting import FACINGS, Shooting, SnapShotsGoOn, has_facings, tables_gap
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit, Weapon, Window
@@ -245,10 +245,9 @@ class Reactions(Shooting):
     def snap_resolvable(state: GameState, uid: str, name: str, against: str) -> bool:
         return tables_gap(state.units, uid, ranged_weapon(state.units[uid], name), against) is None
 
-    def next_snap_shot(self, t: Table, then: Mapping[str, Any]) -> None:
+    def next_snap_shot(self, t: Table, then: SnapShotsGoOn) -> None:
         """HH.RES.4: the snap shots' weapons one after another through the attack module (6s to hit), while
-        the shooter and the unit that entered play stand. `then`: the attack's JSON context (what follows it), as
-        logged with its dice (`ev.AttackRoll.then`: the JSON boundary)."""
+        the shooter and the unit that entered play stand. `then`: what follows the attack, carried with its dice."""
         units = t.state.units
         uid, against = then["unit"], then["against"]
         if not then["weapons"] or not alive(units[uid]) or not on_battlefield(units[against]):

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
+
+from typing_extensions import TypedDict
 
 from warlog.domain import army, dice
 from warlog.domain import events as ev
@@ -45,6 +47,25 @@ from warlog.domain.state import Weapon as UnitWeapon
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
+
+
+class FightGoesOn(TypedDict):
+    """A strike's `then`: the fight goes on once it is resolved (`Assault.fight_goes_on`)."""
+
+    kind: Literal["fight"]
+
+
+class SnapShotsGoOn(TypedDict):
+    """A snap shot's `then`: the reaction's weapons still to fire after it (`Reactions.next_snap_shot`)."""
+
+    kind: Literal["snap_shots"]
+    unit: str
+    against: str
+    facing: str | None
+    weapons: list[str]
+
+
+Then: TypeAlias = FightGoesOn | SnapShotsGoOn  # what follows a heresy attack, carried with its dice
 
 FACINGS = ("front", "side", "rear")
 ATTACK_STEPS = tuple(STEP_EVENTS)  # the attack module's Need.step names: the purposes of its rolls
@@ -200,16 +221,16 @@ class Shooting(AttackDriver, Igougo):
 
     def start_attack(self, t: Table, uid: str, arms: UnitWeapon, target: str, models: int,
                      phase: str, facing: str | None = None, snap_shots: bool = False, within_half_range: bool = False,
-                     then: dict[str, Any] | None = None) -> None:
+                     then: Then | None = None) -> None:
         """Declare one weapon's attack on the heresy tables and roll it (the shared driver). `then` rides along
-        with the dice and says what follows the attack (`attack_finished`), logged as JSON (`ev.AttackRoll.then`:
-        the JSON boundary). `arms`: the unit's weapon."""
+        with the dice and says what follows the attack (`attack_finished`), logged as JSON (`ev.AttackRoll.then`).
+        `arms`: the unit's weapon."""
         profile = heresy_profile(t.state.units, uid, arms, target, models, facing, snap_shots, within_half_range)
         rule = "HH.RES.4" if phase == "snap_shots" else "RS.FGT.3" if phase == "assault" else "RS.SHO.2"
         attack: ev.AttackDeclared = {"attacker": uid, "target": target, "weapon": arms.name, "models": models, "phase": phase,
                   "facing": facing, "snap_shots": snap_shots, "within_half_range": within_half_range,
                   "tables": HERESY, "profile": to_data(profile)}
-        self.declare_attack(t, attack, rule, then=then)
+        self.declare_attack(t, attack, rule, then=cast("ev.JSONObject | None", then))  # logged with the dice
 
     def resolved_extra(self, profile: Profile, outcome: Outcome) -> dict[str, Any]:
         """A vehicle's hull points lost (its damage table is the table's to roll)."""

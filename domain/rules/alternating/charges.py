@@ -7,6 +7,8 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from typing_extensions import TypedDict
+
 from warlog.domain import army, dice
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
@@ -21,6 +23,23 @@ from warlog.domain.state import AlternatingCharge, AlternatingStep, GameState
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
+
+
+class ShotsAsked(TypedDict):
+    """The context of an `overwatch_shots` roll request (`_overwatch`): whom and with what, and a random profile's
+    dice a model and modifier."""
+
+    against: str
+    weapon: str
+    per_model: int
+    modifier: int
+
+
+class ChargeAsked(TypedDict):
+    """The context of a `charge` roll request: the targets and the distance the players measured."""
+
+    targets: list[str]
+    distance: str
 
 
 class Charges(Ruleset):
@@ -103,9 +122,8 @@ class Charges(Ruleset):
         for name, purpose, spec, extra in rolls:
             self.request_roll(t, seat, purpose, spec, "AA.OW.1", uid, against=against, weapon=name, **extra)
 
-    def _overwatch_shots(self, t: Table, seat: str, uid: str, context: dict[str, Any], faces: list[int]) -> None:
-        """AA.OW.1 on a random profile: each model fires what it rolled, one fewer, never fewer than one.
-        `context`: the roll request's, as logged (JSON: `ev.RollRequested.context`, the JSON boundary)."""
+    def _overwatch_shots(self, t: Table, seat: str, uid: str, context: ShotsAsked, faces: list[int]) -> None:
+        """AA.OW.1 on a random profile: each model fires what it rolled, one fewer, never fewer than one."""
         k = context["per_model"]
         per_model = [max(1, sum(faces[i:i + k]) + context["modifier"] - 1) for i in range(0, len(faces), k)]
         hits = _chunks(sum(per_model), dice.MAX_DICE)
@@ -128,9 +146,8 @@ class Charges(Ruleset):
                 act.action("select", "AA.OW.1", f"hold {uid}'s overwatch", ["unit", "act"],
                            unit=act.const(uid), act=act.const(False))]
 
-    def _charge_outcome(self, t: Table, uid: str, context: dict[str, Any], total: int) -> None:
-        """2D6 against the distance the players measured (the charge range of the edition the seed builds on).
-        `context`: the roll request's, as logged (JSON: `ev.RollRequested.context`, the JSON boundary)."""
+    def _charge_outcome(self, t: Table, uid: str, context: ChargeAsked, total: int) -> None:
+        """2D6 against the distance the players measured (the charge range of the edition the seed builds on)."""
         distance, targets = context["distance"], context["targets"]
         success = Decimal(total) >= Decimal(distance) and alive(t.state.units[uid])
         t.emit("ChargeResolved", ev.ChargeResolved(unit=uid, targets=targets, distance=distance, total=total,

@@ -65,8 +65,51 @@ def play_link(base_url: str, game_id: str, token: str, seat: str) -> str:
     return f"{base_url}/play/{game_id}#token={token}&seat={seat}"
 
 
-def print_demo(base_url: str, created: dict[str, Any]) -> None:
+def lan_address() -> tuple[str, str | None]:
+    """This machine's address on its local network, found without sending a packet: a UDP socket "connected" to
+    an address no network routes (TEST-NET-1, RFC 5737) only asks the kernel which interface it would leave by.
+    127.0.0.1 and a sentence saying why, when the machine has no such address (no network, loopback only)."""
+    import ipaddress
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # UDP connect: no traffic, only a route looked up
+            found = probe.getsockname()[0]
+        except OSError:
+            found = None
+    if found is None or ipaddress.ip_address(found).is_loopback or ipaddress.ip_address(found).is_unspecified:
+        return "127.0.0.1", ("This machine has no address on a local network, so the links below name 127.0.0.1 "
+                             "and open only on this machine.")
+    return found, None
+
+
+def qr_code(link: str) -> str:
+    """`link` drawn as a QR code in text (Unicode half blocks), for a phone's camera."""
+    import io
+
+    import segno
+
+    drawn = io.StringIO()
+    segno.make(link, error="l").terminal(out=drawn, compact=True, border=2)
+    return drawn.getvalue()
+
+
+def print_lan(base_url: str, note: str | None) -> None:
+    """`--lan`'s banner: where phones on this network open the start page, as a link and as a QR code."""
+    print(f"""
+warlog is serving on every interface; on this network: {base_url}/
+Plain HTTP for a trusted network: anyone on it who has a seat's link can play that seat.{chr(10) + note if note else ''}
+Start a game (scan with a phone): {base_url}/
+{qr_code(base_url + "/")}""", flush=True)
+
+
+def print_demo(base_url: str, created: dict[str, Any], codes: bool = False) -> None:
+    """The demo game's banner; `codes`: each seat's table-app link also drawn as a QR code (`--lan`)."""
     gid, tokens = created["game_id"], created["tokens"]
+    links = {seat: play_link(base_url, gid, tokens[seat], seat) for seat in ("A", "B")}
+    drawn = "".join(f"{name} ({seat}), scan with a phone:\n{qr_code(links[seat])}"
+                    for seat, name in (("A", "Alice"), ("B", "Bob"))) if codes else ""
     print(f"""
 warlog is serving on {base_url} — a demo game is ready (Alice: seat A, Bob: seat B).
 
@@ -82,12 +125,12 @@ Try:
   curl -s {base_url}/games/{gid}/events -H 'Authorization: Bearer {tokens['B']}'
   curl -N '{base_url}/games/{gid}/events/stream?token={tokens['spectator']}&after=0'
 Table app, one link per phone (the token rides in the #fragment, never in a request):
-  Alice (A)  {play_link(base_url, gid, tokens['A'], 'A')}
-  Bob (B)    {play_link(base_url, gid, tokens['B'], 'B')}
+  Alice (A)  {links['A']}
+  Bob (B)    {links['B']}
 Start another game in the browser: {base_url}/
 Overlay for a stream (a browser source): {base_url}/games/{gid}/overlay.html?token={tokens['spectator']}
 API reference: {base_url}/docs
-""", flush=True)
+{drawn}""", flush=True)
 
 
 def serve(args: argparse.Namespace) -> None:
@@ -111,20 +154,28 @@ def serve(args: argparse.Namespace) -> None:
         app = create_app(Settings())
     except LayoutRefused as refused:
         sys.exit(f"warlog serve: {refused}")
-    base_url = f"http://{args.host}:{args.port}"
-    if args.demo:
-        def make_demo() -> None:
+    host, shown, note = args.host, args.host, None
+    if args.lan:  # every interface; the links name this machine's address on the network
+        host = "0.0.0.0"
+        shown, note = lan_address()
+    base_url = f"http://{shown}:{args.port}"
+    here = f"http://127.0.0.1:{args.port}" if args.lan else base_url  # the demo is made over loopback
+    if args.demo or args.lan:
+        def banner() -> None:
             with httpx.Client(timeout=10) as client:
                 for _ in range(100):
                     try:
-                        client.get(f"{base_url}/openapi.json")
+                        client.get(f"{here}/openapi.json")
                         break
                     except httpx.TransportError:
                         time.sleep(0.1)
-                print_demo(base_url, create_demo(base_url, client))
+                if args.lan:
+                    print_lan(base_url, note)
+                if args.demo:
+                    print_demo(base_url, create_demo(here, client), codes=args.lan)
 
-        threading.Thread(target=make_demo, daemon=True).start()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+        threading.Thread(target=banner, daemon=True).start()
+    uvicorn.run(app, host=host, port=args.port, log_level="warning", access_log=False)
 
 
 def store_settings(args: argparse.Namespace) -> Any:
@@ -334,6 +385,9 @@ def main(argv: list[str] | None = None) -> None:
                      help="event stores in the PostgreSQL database, a game's chosen by its id (WARLOG_SHARDS; "
                           "default 1): every process serving it must be given the same N")
     run.add_argument("--demo", action="store_true", help="create a demo game and print its tokens")
+    run.add_argument("--lan", action="store_true",
+                     help="listen on every interface and print the links (and QR codes) with this machine's address "
+                          "on the local network: plain HTTP, for a trusted network")
     run.set_defaults(func=serve)
     for name, func, text in (("export", export, "write every game's events and dice as NDJSON and CSV"),
                              ("analytics", analytics, "luck, tempo and losses across every game (JSON)"),

@@ -5,6 +5,7 @@ act here (403).
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 from uuid import UUID
@@ -71,28 +72,33 @@ async def _caller(request: Request, game_id: str, query_allowed: bool, head_dama
     shards = request.app.state.shards
     token = _token(request, query_allowed)
     if not token:
-        raise Problem(401, "send Authorization: Bearer <token>", headers={"WWW-Authenticate": "Bearer"})
+        raise Problem(401, "Send this seat's token as Authorization: Bearer <token>", headers={"WWW-Authenticate": "Bearer"})
     found = shards.known_role(token) or await run_in_threadpool(shards.role_of, token)
     if found is None:
-        raise Problem(401, "unknown token", headers={"WWW-Authenticate": "Bearer"})
+        raise Problem(401, "This token opens no game: check the link or the token you were given", headers={"WWW-Authenticate": "Bearer"})
     try:
         wanted = UUID(game_id)
     except ValueError:
-        raise Problem(404, f"no game {game_id}") from None
+        raise Problem(404, no_game(game_id)) from None
     if found[0] != wanted:  # the token's own game exists; is the one asked for there at all?
         try:
             await run_in_threadpool(shards.of(wanted).read, wanted)
         except NotFound:
-            raise Problem(404, f"no game {game_id}") from None
+            raise Problem(404, no_game(game_id)) from None
         except Damaged:
             pass  # it exists; whether it is damaged is not this token's business
-        raise Problem(403, "this token belongs to another game")
+        raise Problem(403, "This token belongs to another game")
     await request.app.state.limits.take(token)
     request.state.log_context = {"game_id": str(wanted), "seat": found[1]}
     caller = Caller(wanted, found[1], token)
     known_query(request, "token" if query_allowed else None)
     await judge_known_head(request, caller, head_damage_raises)
     return caller
+
+
+def no_game(game_id: str) -> str:
+    """404: the path names no game (an id that is no game's, or no id at all)."""
+    return f"There is no game {json.dumps(game_id, ensure_ascii=False)[:80]}: check the game's link"
 
 
 _QUERY_NAMES: dict[int, frozenset[str]] = {}
@@ -108,8 +114,9 @@ def known_query(request: Request, also: str | None = None) -> None:
         names = _QUERY_NAMES[id(route)] = query_names(route.dependant) if route is not None else frozenset()
     for name in request.query_params:
         if name not in names and name != also:
-            taken = ", ".join(sorted(names | ({also} if also else set()))) or "none"
-            raise Problem(422, f"this request takes no query parameter {name!r} (it takes: {taken})", field=name)
+            taken = ", ".join(f"`{n}`" for n in sorted(names | ({also} if also else set())))
+            raise Problem(422, f"This request takes no query parameter {json.dumps(name, ensure_ascii=False)}"
+                               + (f"; it takes {taken}" if taken else "; it takes none"), field=name)
 
 
 def query_names(dependant: Any) -> frozenset[str]:
@@ -172,7 +179,7 @@ async def stream_reader(request: Request, game_id: Annotated[str, Path()]) -> Ca
 async def seat(request: Request, game_id: Annotated[str, Path()]) -> Caller:
     caller = await _caller(request, game_id, query_allowed=False)
     if not caller.is_seat:
-        raise Problem(403, "the spectator token only reads")
+        raise Problem(403, "The spectator token only reads: a seat's token sends commands")
     return caller
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from http import HTTPStatus
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -10,6 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from warlog.api.sentences import AtParameter, field_pointer, parameter_refusal, sentence
 from warlog.domain.application import Conflict, PreconditionFailed
 from warlog.domain.integrity import Damaged
 from warlog.domain.rulings import Forbidden, Malformed, NotFound, Refused, Ruling
@@ -18,7 +20,7 @@ BASE = "https://warlog.dev/problems/"
 TITLES = {400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found", 405: "Method not allowed",
           409: "Refused by the rules", 412: "Precondition failed", 413: "Body too large",
           415: "Unsupported media type",
-          422: "Malformed request", 429: "Too many requests", 500: "Internal error"}
+          422: "Request to fix", 429: "Too many requests", 500: "Internal error"}
 SLUGS = {401: "unauthorized", 403: "forbidden", 404: "not-found", 409: "refused", 412: "precondition-failed",
          413: "too-large", 415: "unsupported-media-type", 422: "malformed", 429: "too-many-requests"}
 
@@ -60,7 +62,7 @@ class Problem(Exception):
 def problem_body(status: int, detail: str, rule: str | None = None, slug: str | None = None,
                  **extra: Any) -> dict[str, Any]:
     body = {"type": BASE + (slug or SLUGS.get(status, "error")), "title": TITLES.get(status, "Error"),
-            "status": status, "detail": detail}
+            "status": status, "detail": sentence(detail)}
     if rule:
         body["rule"] = rule
     body.update({k: v for k, v in extra.items() if v is not None})
@@ -75,24 +77,9 @@ def ruling_problem(error: Ruling) -> tuple[int, dict[str, Any]]:
     status = next(code for cls, code in STATUS_OF if isinstance(error, cls))
     slug = "conflict" if isinstance(error, Conflict) else "damaged" if isinstance(error, Damaged) else None
     extra = {"first_bad_seq": error.first_bad_seq, "damage": error.form} if isinstance(error, Damaged) else {}
-    return status, problem_body(status, error.detail, error.rule, slug=slug, field=error.field, **extra)
-
-
-def where(loc: Any) -> str:
-    """A validation error's place, without FastAPI's location in front ("query.after" is `after`)."""
-    loc = tuple(loc or ())
-    if loc and loc[0] in ("body", "query", "path", "header"):
-        loc = loc[1:]
-    return ".".join(str(p) for p in loc)
-
-
-def validation_problem(errors: list[dict[str, Any]]) -> dict[str, Any]:
-    parts = []
-    for error in errors:
-        place = where(error.get("loc"))
-        parts.append(f"{place}: {error.get('msg')}" if place else str(error.get("msg")))
-    first = errors[0] if errors else {}
-    return problem_body(422, "; ".join(parts) or "malformed body", field=where(first.get("loc")) or None)
+    return status, problem_body(status, error.detail, error.rule, slug=slug,
+                                field=error.field if isinstance(error, AtParameter) else field_pointer(error.field),
+                                **extra)
 
 
 def respond(status: int, body: dict[str, Any], headers: Mapping[str, str] | None = None) -> JSONResponse:
@@ -111,14 +98,19 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, error: RequestValidationError) -> JSONResponse:
-        return respond(422, validation_problem(list(error.errors())))
+        detail, field = parameter_refusal(list(error.errors()))
+        return respond(422, problem_body(422, detail, field=field))
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http(request: Request, error: StarletteHTTPException) -> JSONResponse:
         headers = error.headers
         if error.status_code == 405 and (methods := allowed(request)):
             headers = {**(headers or {}), "Allow": ", ".join(methods)}  # Starlette's names one route's only
-        return respond(error.status_code, problem_body(error.status_code, str(error.detail)), headers)
+        detail = str(error.detail)
+        if error.status_code in (404, 405) and detail == HTTPStatus(error.status_code).phrase:  # Starlette's own
+            detail = f"Nothing is served at {request.url.path}" if error.status_code == 404 else \
+                f"The path {request.url.path} takes no {request.method}; it takes {', '.join(allowed(request)) or 'none'}"
+        return respond(error.status_code, problem_body(error.status_code, detail), headers)
 
 
 def allowed(request: Request) -> list[str]:

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from uuid import UUID
 
 from warlog.api.deps import Caller
+from warlog.domain import events as ev
 from warlog.domain.application import Warlog
 from warlog.domain.game import Game, logged
 from warlog.domain.state import GameState
@@ -112,9 +113,9 @@ def entries_page(warlog: Warlog, seen: Horizon, after: int, limit: int) -> list[
     return flags_before(page, later)
 
 
-def stored_until(warlog: Warlog, seen: Horizon) -> tuple[list[tuple[dict[str, Any], dict[str, Any]]], set[int]]:
+def stored_until(warlog: Warlog, seen: Horizon) -> tuple[list[tuple[dict[str, Any], ev.Meta]], set[int]]:
     """(entry, meta) for every event up to the horizon, and the seqs undone as of it."""
-    stored = [(e.entry, e.meta) for e in warlog.stored(seen.game.id, 0, seen.version)]
+    stored = warlog.told(seen.game.id, 0, seen.version)
     return stored, undone_seqs(entry for entry, _ in stored)
 
 

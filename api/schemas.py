@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import json
 import math
@@ -13,6 +14,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic.json_schema import models_json_schema
 
 from warlog.api.errors import Problem
+from warlog.api.sentences import Context, invalid, named, pointer
 from warlog.domain import commands as cmd
 from warlog.domain import dice
 from warlog.domain.commands import adapter
@@ -103,7 +105,7 @@ def digits_only(value: Any) -> Any:
     """A URL's integer as JSON Schema's `integer` reads it: ASCII digits only. Pydantic's lax int would also take
     " 6", "+6", "6.0", "6_0" or "6" and a NEL ("6\\x85"), which the document calls no integer."""
     if isinstance(value, str) and not re.fullmatch(r"[0-9]{1,30}", value):  # longer: past every maximum
-        raise ValueError("a number written with the digits 0-9 only")
+        raise ValueError("must be a whole number written with the digits 0-9 only")
     return value
 
 
@@ -219,20 +221,34 @@ def _added(seen: set[str], key: str) -> bool:
     return False
 
 
+class Twice(dict[str, Any]):
+    """An object of the body that holds a key twice (`twice`): found where it is once the body is read, and
+    refused naming its place."""
+
+    twice: str
+
+
 def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """json's object_pairs_hook: a key given twice is refused, not silently the last one."""
+    """json's object_pairs_hook: a key given twice is marked (`Twice`), to be refused, not silently the last one."""
     body = dict(pairs)
-    if len(body) != len(pairs):
-        seen: set[str] = set()
-        twice = next(key for key, _ in pairs if key in seen or _added(seen, key))
-        raise Malformed(f"the key {twice!r} appears twice in one object",  # repr: no lone surrogate in the answer
-                        field=None if not_text(twice) else twice)
-    return body
+    if len(body) == len(pairs):
+        return body
+    seen: set[str] = set()
+    marked = Twice(body)
+    marked.twice = next(key for key, _ in pairs if key in seen or _added(seen, key))
+    return marked
+
+
+def refuse_twice(node: Twice, path: tuple[Any, ...]) -> None:
+    """An object holding a key twice, refused naming the key's pointer."""
+    twice = node.twice
+    raise Malformed(f"The key {json.dumps(twice)} appears twice in one object; send it once",  # escaped: no lone
+                    field=None if not_text(twice) else pointer([*path, twice]))  # surrogate in the answer
 
 
 def no_constant(name: str) -> Any:
     """json's parse_constant: NaN and Infinity are Python's extension, not JSON."""
-    raise Malformed(f"{name} is not JSON; send a number")
+    raise Malformed(f"The value {name} is not a number JSON knows; send a number")
 
 
 def finite(text: str) -> float:
@@ -243,28 +259,26 @@ def finite(text: str) -> float:
     return value
 
 
-def dotted(path: tuple[Any, ...]) -> str | None:
-    return ".".join(str(p) for p in path) or None
-
-
 def check_text(value: Any) -> None:
-    """Depth and text, walked without recursion: every string (and key) must be text that encodes as UTF-8
-    and holds no U+0000 (422 naming the field)."""
+    """Depth, text and keys, walked without recursion: every string (and key) must be text that encodes as UTF-8
+    and holds no U+0000, and no object holds a key twice (422 naming the field)."""
     stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
     while stack:
         node, path = stack.pop()
         if isinstance(node, str):
             if (wrong := not_text(node)) is not None:
-                raise Malformed(f"{dotted(path) or 'the body'}: {wrong}", field=dotted(path))
+                raise Malformed(f"{named(path) or 'The body'}: {wrong}", field=pointer(path) or None)
         elif isinstance(node, (dict, list)):
+            if isinstance(node, Twice):
+                refuse_twice(node, path)
             if len(path) >= MAX_DEPTH:
                 raise Malformed(f"the body is nested too deep (more than {MAX_DEPTH} levels)",
-                                field=dotted(path[:8]))
+                                field=pointer(path[:8]))
             items = node.items() if isinstance(node, dict) else enumerate(node)
             for key, item in items:
                 if isinstance(key, str) and (wrong := not_text(key)) is not None:
-                    raise Malformed(f"{dotted(path) or 'the body'}: a key holds what is not text ({wrong})",
-                                    field=dotted(path))
+                    raise Malformed(f"{named(path) or 'The body'}: a key holds what is not text ({wrong})",
+                                    field=pointer(path) or None)
                 stack.append((item, (*path, key)))
 
 
@@ -317,8 +331,10 @@ def parse_json(raw: bytes) -> Any:
                           parse_float=finite)
     except RecursionError:
         raise Malformed(f"the body is nested too deep (more than {MAX_DEPTH} levels)") from None
-    except ValueError as error:  # JSONDecodeError
-        raise Malformed(f"the body is not JSON: {error}") from None
+    except json.JSONDecodeError as error:
+        what = error.msg[:1].lower() + error.msg[1:]
+        raise Malformed(f"The body is not JSON: it breaks at line {error.lineno}, column {error.colno} "
+                        f"({what})") from None
     check_text(body)
     return body
 
@@ -328,8 +344,12 @@ def parse_command(body: Any, ruleset: str) -> cmd.Command:
     judged as the wire takes it (`wire_commands`: each type with the fields every ruleset gives it): unknown
     types and malformed fields are 422 naming the field; a type, or a field, that only another ruleset takes is
     well formed, and this game's rules refuse it (409), as they always have."""
-    if not isinstance(body, dict) or not isinstance(body.get("type"), str):
-        raise Malformed('the body must be a JSON object with a "type"', field="type")
+    if not isinstance(body, dict):
+        raise Malformed('Send a command as a JSON object whose "type" names it (GET /state offers what this seat '
+                        "may send now)")
+    if not isinstance(body.get("type"), str):
+        raise Malformed(f"A command needs `type`, the command's name, as text ({', '.join(sorted(wire_commands()))})",
+                        field="/type")
     try:
         return cmd.keep_sent(registry.union(ruleset).validate_python(body), body)
     except ValidationError:
@@ -343,20 +363,42 @@ def as_the_wire_takes(body: dict[str, Any], ruleset: str) -> cmd.Command:
     type_ = body["type"]
     wire = wire_commands().get(type_)
     if wire is None:
-        raise Malformed(f"unknown command type {type_!r}; known: {', '.join(sorted(wire_commands()))}", field="type")
+        raise Malformed(f"There is no command {json.dumps(type_, ensure_ascii=False)}: `type` must be one of: "
+                        f"{', '.join(sorted(wire_commands()))}", field="/type")
     fields = {k: v for k, v in body.items() if k != "type"}
     own = registry.table(ruleset).get(type_)
     try:
         command: cmd.Command = adapter(wire).validate_python(fields)
-        if own is None or own is wire:
-            return command  # a command of another ruleset: none of this game's (409)
-        names = {f.name for f in dataclasses.fields(own)}
-        mine: cmd.Command = adapter(own).validate_python({k: v for k, v in fields.items() if k in names})
-        return mine
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise Malformed(f"{type_}: {where}: {first['msg']}", field=where or None) from None
+        raise invalid(error, fields, command_context(type_, wire)) from None
+    if own is None or own is wire:
+        return command  # a command of another ruleset: none of this game's (409)
+    names = {f.name for f in dataclasses.fields(own)}
+    mine = {k: v for k, v in fields.items() if k in names}
+    try:
+        judged: cmd.Command = adapter(own).validate_python(mine)
+    except ValidationError as error:
+        raise invalid(error, mine, command_context(type_, own)) from None
+    return judged
+
+
+_contexts: dict[tuple[str, type], Context] = {}
+
+
+def command_context(type_: str, command_class: type) -> Context:
+    """What the sentences of a refused command read: its schema as the document gives it (`command_schema`), made
+    once a class."""
+    found = _contexts.get((type_, command_class))
+    if found is None:
+        found = _contexts[(type_, command_class)] = Context("This command", f"a `{type_}` command",
+                                                            command_schema(type_, command_class))
+    return found
+
+
+@functools.lru_cache(maxsize=16)
+def body_context(model: type[BaseModel], whole: str, kind: str) -> Context:
+    """What the sentences of a refused body of `model` read: the model's JSON schema."""
+    return Context(whole, kind, model.model_json_schema())
 
 
 _wire: dict[int, dict[str, type[cmd.Command]]] = {}
@@ -413,13 +455,11 @@ def takers(type_: str, classes: tuple[type[cmd.Command], ...]) -> dict[str, list
 
 def parse_army(body: Any) -> list[dict[str, Any]]:
     if not isinstance(body, dict):
-        raise Malformed('send the army as a JSON object {"units": [Unit, …]}, or a roster file')
+        raise Malformed('Send the army as a JSON object {"units": [Unit, …]}, or as a roster file')
     try:
         army = Army.model_validate(body)
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise Malformed(f"{where}: {first['msg']}", field=where or None) from None
+        raise invalid(error, body, body_context(Army, "The army", "an army")) from None
     return [dumped(unit) for unit in army.units]
 
 

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 from pydantic.json_schema import SkipJsonSchema
 
-from warlog.api.schemas import COMPONENTS, Options, Status, Unit
+from warlog.api.schemas import COMPONENTS, ModelLine, Options, Status, Unit
 from warlog.domain.integrity import FORMS
 from warlog.domain.rules import registry
 
@@ -72,8 +72,11 @@ class Event(Answer):
     data: EventData
     undone: bool = Field(description="whether the latest ActionUndone/ActionRedone naming it is an ActionUndone, as "
                                      "of this answer (a stream sends each event as appended: false). Not hashed")
+    text: str = Field(title="What happened", description=(
+        "the event as a player reads it, with the players' and units' names (\"Bob's Boyz (8 of 10) failed their "
+        "battle-shock test: 3 on 2D6 against Ld 7.\"); each ruleset's sentences live beside its events. Not hashed"))
     prev_hash: Hex64 = Field(description="the previous event's hash (64 zeros for the first)")
-    hash: Hex64 = Field(description="SHA-256 of the event's canonical JSON without `hash` and `undone`")
+    hash: Hex64 = Field(description="SHA-256 of the event's canonical JSON without `hash`, `undone` and `text`")
     request: Hex64 | SkipJsonSchema[None] = absent(
         description="SHA-256 of the canonical JSON of the request that made it (the command as sent, the seat, the "
                     "Idempotency-Key), hashed with the event; events stored before request digests have none")
@@ -84,6 +87,10 @@ class ActionAnswer(Answer):
 
     version: Version
     events: list[Event] = Field(description="the events this request appended, oldest first")
+    view: State = Field(description=(
+        "this seat's GET /state as it reads right after this write (`actions`, `anytime`, `undo_request` "
+        "included), so a client needs no read after its own tap (CONTRACT.md \"One request a tap\"). An "
+        "Idempotency-Key replay carries the view its first answer carried: the game as that write left it"))
 
 
 class Unmapped(Answer):
@@ -101,6 +108,11 @@ class MusterAnswer(ActionAnswer):
     """The muster's answer (ArmyMustered); from a roster file also `import`: what was read and what was not."""
 
     import_: RosterImport | SkipJsonSchema[None] = absent(alias="import", description="a roster file's import")
+    renamed: dict[str, str] = Field(description=(
+        "unit ids of this army that the other army already uses (a mirror match), each renamed as the muster "
+        "stored it: {\"assault-squad-1\": \"assault-squad-1-b\"} (then -b2, -b3, ... where that too is taken), its "
+        "`embarked_in` and `leader_of` following; {} when nothing was renamed. The same army beside the same "
+        "other army is renamed the same way every time; the ArmyMustered event records it as `renamed`"))
 
 
 def roster_readers(schema: dict[str, Any]) -> None:
@@ -240,8 +252,38 @@ class UnitEffect(Answer):
     since: EffectSince
 
 
+class ModelLineStanding(ModelLine):
+    """A model line as it stands: its profile as mustered, and what is left of it."""
+
+    alive: int = Field(title="Alive", description="models of the line still alive, of its `count`")
+    wounds_left: int | None = Field(title="Wounds left", description="wounds left on its wounded model; null when "
+                                                                      "none of its models is wounded")
+
+
+class WeaponSheet(Answer):
+    """A weapon as the unit's datasheet prints it."""
+
+    name: str
+    type: Literal["ranged", "melee"]
+    kind: Literal["rapid_fire", "heavy", "assault", "pistol", "salvo"] | None
+    keywords: list[str]
+    profile: dict[str, str] = Field(description=(
+        "its characteristics in the players' notation, in datasheet order, each only where the roster states it: "
+        "\"Range\" ('24\"' or \"Melee\"), \"A\" (attacks, a dice expression), \"BS\" or \"WS\" (\"3+\"), "
+        "\"S\", \"AP\" (\"-1\"), \"D\" (damage, a dice expression)"))
+
+
+class StatusDetail(Answer):
+    """A status a unit has, in words, and how long it lasts."""
+
+    status: Status
+    title: str = Field(description="the status as a player reads it, e.g. Battle-shocked")
+    until: str = Field(description="how long it lasts, e.g. \"until the end of the turn\"")
+    rule: str = Field(description="the RULES.md rule that ends it")
+
+
 class UnitState(Answer):
-    """One unit as the table stands (CONTRACT.md "Reading")."""
+    """One unit as the table stands (CONTRACT.md "Reading"), with its datasheet ("In the players' words")."""
 
     owner: Seat
     name: str
@@ -257,6 +299,14 @@ class UnitState(Answer):
     embarked_in: str | None
     action: str | None = Field(description="reference: the action it started this turn (RS.CMD.3)")
     effects: list[UnitEffect]
+    keywords: list[str]
+    abilities: list[str]
+    models: list[ModelLineStanding] = Field(description="its model lines: profile, models alive, a wounded model's "
+                                                        "wounds left")
+    weapons: list[WeaponSheet] = Field(description="its weapons with their profiles and keywords")
+    leader_of: str | None = Field(description="the unit it leads (attached to), if any")
+    led_by: str | None = Field(description="the unit leading it, if any")
+    status_details: list[StatusDetail] = Field(description="each of `statuses` in words, with how long it lasts")
 
 
 class CommandSchema(RootModel[dict[str, Any]]):
@@ -307,12 +357,16 @@ class State(Answer):
         "what this seat may send now that moves the game on; a command that is no instance of one of these schemas "
         "is refused. Empty for a spectator, a past state (`?at=`) and while an undo request waits"))
     anytime: list[str] = Field(description=(
-        "the command types (and undo, redo, approve, reject) open now besides `actions`, judged by their own rules: "
-        "free_roll, record_casualties, set_status, concede, add_entropy in set-up, the ruleset's record-only "
-        "commands"))
+        "the command types (and the endpoints undo, redo, approve, reject, withdraw, and muster: POST /armies in "
+        "set-up) open now besides `actions`, judged by their own rules: free_roll, record_casualties, set_status, "
+        "concede, add_entropy in set-up, the ruleset's record-only commands"))
     records: list[ActionOffered] = Field(description=(
         "forms for the record-only commands of `anytime` (casualties, statuses, the ruleset's own), so a client need "
         "not know their shapes; judged by their own rules, not by these schemas"))
+    undo_request: PendingUndo | None = Field(None, json_schema_extra=_no_default, description=(
+        "the undo request waiting for an answer (SVC.UNDO.PENDING: commands wait meanwhile), and whether this "
+        "token's seat answers it (`approve`/`reject` in `anytime`; the seat that asked has `withdraw`); null when "
+        "none waits. Left out of a past (`?at=`) or delayed state"))
 
 
 # -- undo ------------------------------------------------------------------------------------------------------
@@ -407,9 +461,15 @@ class Problem(OpenAnswer):
     type: str = Field(description="https://warlog.dev/problems/<kind>; a race lost ends in /conflict")
     title: str
     status: int = Field(ge=400, le=599)
-    detail: str = Field(description="what is wrong, in a sentence")
+    detail: str = Field(description="what is wrong and what to fix, in a sentence in the players' words (a capital "
+                                    "or a backquoted name first, a full stop last; no type names)")
     rule: str | SkipJsonSchema[None] = absent(description="the rule that refused it")
-    field: str | SkipJsonSchema[None] = absent(description="the field or header to fix")
+    field: str | SkipJsonSchema[None] = absent(description=(
+        "where one field is at fault: the JSON pointer (RFC 6901) of the body's field, as the body holds it "
+        "(`/dice/0`, `/units/2/models/0/count`; for a roster file, its path in the roster: `/roster/forces/0`); or "
+        "the name of the query parameter or header at fault (`after`, `Idempotency-Key`), which never begins with "
+        "`/`. Absent where the body as a whole is at fault (not JSON, not a roster); where several fields are, "
+        "the first of them (the detail names up to three)"))
     first_bad_seq: int | SkipJsonSchema[None] = absent(description="SVC.DAMAGED: the first seq whose stored event "
                                                                    "(or snapshot) fails the check")
     damage: Damage | SkipJsonSchema[None] = absent(description="SVC.DAMAGED: the form of the damage")

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -21,10 +22,11 @@ from fastapi.responses import JSONResponse
 from warlog.api.deps import Caller, warlog_of
 from warlog.api.errors import Problem, problem_body, respond, ruling_problem
 from warlog.api.schemas import parse_command, parse_json
-from warlog.domain.application import Answer, Conflict, Deferred, NeedsStore
+from warlog.domain.application import Answer, Conflict, Deferred, NeedsStore, Viewer
 from warlog.domain.chain import canonical
 from warlog.domain.rulings import Malformed, Ruling
 from warlog.domain.writes import BodyRefused, Play, Sent, Write
+from warlog.projections.state import live_view
 
 
 def now() -> str:
@@ -51,14 +53,20 @@ async def read_body(request: Request, limit: int) -> bytes:
     even when the token was refused first, and the contract judges the token first, in problem+json."""
     length = request.headers.get("content-length")
     if length and length.isdigit() and int(length) > limit:
-        raise Problem(413, f"the body is larger than {limit} bytes")
+        raise too_large(limit)
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise Problem(413, f"the body is larger than {limit} bytes")
+            raise too_large(limit)
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def too_large(limit: int) -> Problem:
+    """413: the body past `limit` bytes. Whatever of it is still coming, uvicorn reads and drops once the answer is
+    sent, so the connection stays usable (tests/e2e/test_serve.py holds it to that over real HTTP)."""
+    return Problem(413, f"The body may be at most {limit} bytes; this one is larger.")
 
 
 def media_type(content_type: str | None) -> str:
@@ -80,8 +88,8 @@ def is_json(content_type: str | None) -> bool:
 
 
 def not_json(content_type: str | None) -> Problem:
-    sent = f"Content-Type {content_type!r}" if content_type else "no Content-Type"
-    return Problem(415, f"send the body as Content-Type: application/json, in UTF-8 (got {sent})")
+    sent = f"as {content_type[:80]}" if content_type else "with no Content-Type"
+    return Problem(415, f"Send the body as Content-Type: application/json, in UTF-8; this one came {sent}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,12 +124,14 @@ def parsed_body(raw: bytes, keyed: bool, content_type: str | None = "application
 @dataclass(frozen=True)
 class Endpoint:
     """A write endpoint: its name (an Idempotency-Key belongs to one), the domain's write its body makes, how its
-    bytes are read, and what its answer holds beside the version and the events (`extra`, filled by `judge`)."""
+    bytes are read, and what its answer holds beside the version, the events and the view (`extra`, filled by
+    `judge`; `told`, read off the answer, a replayed one included)."""
 
     name: str
     judge: Judge
     reader: Reader = parsed_body
     extra: dict[str, Any] = field(default_factory=dict)
+    told: Callable[[Answer], dict[str, Any]] | None = None
 
 
 def play(sent: Sent, body: Any, ruleset: str) -> Write:
@@ -132,7 +142,7 @@ def no_body(name: str, make: Callable[[Sent], Write]) -> Endpoint:
     """Undo, redo and their answers take no body: none, `null` or `{}`; anything else is 422."""
     def judge(sent: Sent, body: Any, ruleset: str) -> Write:
         if body not in (None, {}):
-            raise Malformed(f"{name} takes no body: send none, or {{}}")
+            raise Malformed(f"`{name}` takes no body: send none, or {{}}")
         return make(sent)
     return Endpoint(name, judge)
 
@@ -170,10 +180,11 @@ async def write(request: Request, caller: Caller, limit: int, endpoint: Endpoint
     sent = Sent(caller.role, now(), key, body.digest, if_match_version(request))
     try:
         ruleset = await ruleset_of(request, caller.game_id)
-        answer = await applied(request, caller.game_id, judged(request, endpoint, sent, body, ruleset))
+        answer = await applied(request, caller.game_id, judged(request, endpoint, sent, body, ruleset),
+                               partial(live_view, seat=caller.role))  # "One request a tap": the seat's view
     except (Ruling, Problem) as error:
         return await refused(request, caller, sent, endpoint.name, error)
-    return answered(request, caller.game_id, answer, started, endpoint.extra)
+    return answered(request, caller.game_id, answer, started, endpoint)
 
 
 async def stored_refusal(request: Request, caller: Caller, key: str | None, digest: str, endpoint: str
@@ -183,15 +194,15 @@ async def stored_refusal(request: Request, caller: Caller, key: str | None, dige
     if key is None:
         return None
     if not key or len(key) > 255:
-        raise Problem(422, "Idempotency-Key must be 1..255 characters")
+        raise Problem(422, "The Idempotency-Key header must be 1 to 255 characters long", field="Idempotency-Key")
     refused = await request.app.state.refusals.get(str(caller.game_id), caller.role, key)
     if refused is None:
         return None
     if refused[3] not in (None, endpoint):  # None: stored before refusals named their endpoint
-        return respond(422, problem_body(422, f"this Idempotency-Key was used on {refused[3]}; a key "
+        return respond(422, problem_body(422, f"This Idempotency-Key was used on {refused[3]}; a key "
                                               "belongs to one endpoint", field="Idempotency-Key"))
     if refused[0] != digest:
-        return respond(422, problem_body(422, "this Idempotency-Key was used with another body",
+        return respond(422, problem_body(422, "This Idempotency-Key was used with another body",
                                          field="Idempotency-Key"))
     return respond(refused[1], refused[2])
 
@@ -220,29 +231,29 @@ def judged(request: Request, endpoint: Endpoint, sent: Sent, body: Body, ruleset
     return BodyRefused(sent, endpoint.name, refusal)
 
 
-async def applied(request: Request, game_id: UUID, write: Write) -> Answer:
+async def applied(request: Request, game_id: UUID, write: Write, viewer: Viewer) -> Answer:
     """The application's answer to `write`, where Settings.write_mode runs it: on the loop, in a worker thread, or
-    judged on the loop and appended by the shard's AsyncAppends (`deferred_write`)."""
+    judged on the loop and appended by the shard's AsyncAppends (`deferred_write`); its `view` by `viewer`."""
     warlog = warlog_of(request, game_id)
     mode = request.app.state.write_mode
     if mode == "loop":
-        return warlog.write(game_id, write)
+        return warlog.write(game_id, write, viewer)
     if mode == "thread":
-        return await run_in_threadpool(warlog.write, game_id, write)
+        return await run_in_threadpool(warlog.write, game_id, write, viewer)
     async with request.app.state.turns.of(game_id):
-        return await deferred_write(request, game_id, write)
+        return await deferred_write(request, game_id, write, viewer)
 
 
-async def deferred_write(request: Request, game_id: UUID, write: Write) -> Answer:
+async def deferred_write(request: Request, game_id: UUID, write: Write, viewer: Viewer) -> Answer:
     """The "deferred" write mode (Settings.write_mode): the write judged on the loop (in a worker thread when it
     must first read the store: the game not cached, or a refusal to judge again on the latest), its events
     appended by the shard's AsyncAppends, a lost race judged again on the store's latest game, up to five
     times, then 409 SVC.CONFLICT."""
     warlog = warlog_of(request, game_id)
     try:
-        judged = warlog.defer(game_id, write, on_loop=True)
+        judged = warlog.defer(game_id, write, on_loop=True, viewer=viewer)
     except NeedsStore:
-        judged = await run_in_threadpool(warlog.defer, game_id, write, False)
+        judged = await run_in_threadpool(partial(warlog.defer, game_id, write, False, viewer=viewer))
     for attempt in range(5):
         if not isinstance(judged, Deferred):
             return judged
@@ -261,7 +272,7 @@ async def refused(request: Request, caller: Caller, sent: Sent, endpoint: str, e
     """A refusal as problem+json, stored for its Idempotency-Key (a lost race is not: it says "send it again",
     and storing it would answer every resend with the same 409)."""
     if isinstance(error, Problem):
-        status, body = error.status, problem_body(error.status, error.detail)
+        status, body = error.status, problem_body(error.status, error.detail, **error.extra)
     else:
         status, body = ruling_problem(error)
     settled = not isinstance(error, Conflict) and body.get("field") != "Idempotency-Key"
@@ -272,11 +283,12 @@ async def refused(request: Request, caller: Caller, sent: Sent, endpoint: str, e
     return respond(status, body)
 
 
-def answered(request: Request, game_id: UUID, answer: Answer, started: float, extra: dict[str, Any]
+def answered(request: Request, game_id: UUID, answer: Answer, started: float, endpoint: Endpoint
              ) -> JSONResponse:
     """The answer sent, the game's live streams woken, and the write's time told to the request's log line."""
-    if extra:
-        answer.update(extra)
+    answer.update(endpoint.extra)
+    if endpoint.told is not None:
+        answer.update(endpoint.told(answer))
     request.state.log_context.update(version=answer["version"], write_ms=round((time.perf_counter() - started) * 1000, 2))
     request.app.state.feed.notify(game_id)
     return Answered(answer, status_code=answer.status)

@@ -29,12 +29,13 @@ from eventsourcing.utils import retry
 from warlog.domain import events as ev
 from warlog.domain import heads, integrity
 from warlog.domain.commands import Command
-from warlog.domain.game import Game
+from warlog.domain.game import Game, Logged, logged
 from warlog.domain.integrity import Damaged
+from warlog.domain.narration import Narrator, narrate
 from warlog.domain.rulings import Malformed, NotFound, Refused, Ruling
 from warlog.domain.shards import APP_NAME, shard_name
 from warlog.domain.verifying import Verifying, digest, remember
-from warlog.domain.writes import Approve, Muster, Play, Redo, Reject, Sent, Undo, Write
+from warlog.domain.writes import Approve, Muster, Play, Redo, Reject, Sent, Undo, Withdraw, Write
 
 DEFAULT_OPTIONS = {"battle_rounds": 5, "reserves_from_round": 2, "spectator_delay_s": 0}
 ROLES = ("A", "B", "spectator")
@@ -42,6 +43,8 @@ LOCK_STRIPES = 64
 VIEW_TRIES = 4  # optimistic tries of a view before it runs under the game's lock (Warlog.viewing)
 WRITE_TRIES, RETRY_WAIT_S = 5, 0.01  # a write's appends refused by the store's version key, then 409
 T = TypeVar("T")
+Viewer = Callable[[Game], dict[str, Any]]  # what the writing seat reads of the game right after its write (the
+# boundary's GET /state, projections/state.py `live_view`): an answer's `view`
 
 
 class Conflict(Refused):
@@ -57,7 +60,7 @@ class NeedsStore(Exception):
 
 
 class Answer(dict[str, Any]):
-    """What a request appended: {"version", "events"} plus the HTTP status to send."""
+    """What a request appended: {"version", "events"}, with a `Viewer` also "view", plus the HTTP status to send."""
 
     status: int = 200
 
@@ -74,6 +77,7 @@ class Deferred:
     answer: Answer
     game: Game
     events: list[Any]
+    viewer: Viewer | None = None
 
     def stored_events(self) -> list[Any]:
         return [self.app.mapper.to_stored_event(event) for event in self.events]
@@ -92,7 +96,7 @@ class Deferred:
         return self.answer
 
     def again(self) -> Answer | Deferred:
-        return self.app.defer(self.game.id, self.write, on_loop=False, trust_cache=False)
+        return self.app.defer(self.game.id, self.write, on_loop=False, trust_cache=False, viewer=self.viewer)
 
 
 def new_token(game_id: UUID) -> str:
@@ -134,6 +138,7 @@ class Warlog(Verifying, Application[UUID]):
         self._damaged: dict[UUID, Damaged] = {}  # and those found damaged: refused from then on
         self.heads, self._memory_heads = heads.head_store(self.recorder)
         self._heads_held: dict[tuple[UUID, int], str] = {}  # seat heads (seq -> hash) found in the log
+        self.narrator = Narrator(lambda game_id, seq: self.game_at(game_id, seq).state)  # each event's `text`
 
     @classmethod
     def shard(cls, shard: int) -> type[Warlog]:
@@ -190,6 +195,7 @@ class Warlog(Verifying, Application[UUID]):
     def _mark_damaged(self, game_id: UUID, damage: Damaged) -> Damaged:
         """Name the first bad seq the full walk finds (a load sees only the events after a snapshot)."""
         self._evict(game_id)
+        self.narrator.forget(game_id)
         walked = self.inspect(game_id).damage()
         if walked is not None and walked.first_bad_seq <= damage.first_bad_seq:
             damage = walked
@@ -229,18 +235,20 @@ class Warlog(Verifying, Application[UUID]):
 
     # -- the write path ------------------------------------------------------------------
 
-    def write(self, game_id: UUID, write: Write) -> Answer:
+    def write(self, game_id: UUID, write: Write, viewer: Viewer | None = None) -> Answer:
         """Every write, in the contract's order: judged on the game (`_judged`: a stored answer for its key, its body,
         the checks that need the game, If-Match, then the ruling and its events), then appended with the game's head
         record (`_append`). A race lost to another process (the store's unique (game, version) key refuses the append)
-        is judged again on the store's latest game, up to five times, then 409 SVC.CONFLICT."""
+        is judged again on the store's latest game, up to five times, then 409 SVC.CONFLICT. With a `viewer`, the
+        answer's `view` is what it reads of the game the write leaves (see `_judge`)."""
         tries = 1
         while True:
             try:
                 with self.lock(game_id):
-                    game, answer = self._judged(game_id, write)
+                    game, answer = self._judged(game_id, write, viewer=viewer)
                     if game.pending_events:
                         self._append(game)
+                        self.narrator.keep(game_id, answer["events"], game.state)
                 return answer
             except IntegrityError:
                 if tries == WRITE_TRIES:
@@ -248,22 +256,23 @@ class Warlog(Verifying, Application[UUID]):
                 tries += 1
                 time.sleep(RETRY_WAIT_S * (1 + 0.1 * (random.random() - 0.5)))
 
-    def defer(self, game_id: UUID, write: Write, on_loop: bool, trust_cache: bool = True) -> Answer | Deferred:
+    def defer(self, game_id: UUID, write: Write, on_loop: bool, trust_cache: bool = True,
+              viewer: Viewer | None = None) -> Answer | Deferred:
         """`write` judged as `Warlog.write` judges it, its events not appended: a `Deferred` whose events the caller
         appends (api/writing.py, on PostgreSQL: on its event loop), the game taken out of the cache meanwhile (readers
         load what is stored, never what may not be), or the answer when there is nothing to append. `on_loop`: raise
         NeedsStore rather than block the loop on a read of the store (a game not cached, or a refusal to judge
         again on the store's latest)."""
         with self.lock(game_id):
-            game, answer = self._judged(game_id, write, on_loop, trust_cache)
+            game, answer = self._judged(game_id, write, on_loop, trust_cache, viewer)
             if not game.pending_events:
                 return answer
             events = list(game.collect_events())
             self._evict(game_id)
-            return Deferred(self, write, answer, game, events)
+            return Deferred(self, write, answer, game, events, viewer)
 
-    def _judged(self, game_id: UUID, write: Write, on_loop: bool = False, trust_cache: bool = True
-                ) -> tuple[Game, Answer]:
+    def _judged(self, game_id: UUID, write: Write, on_loop: bool = False, trust_cache: bool = True,
+                viewer: Viewer | None = None) -> tuple[Game, Answer]:
         """Under the game's lock: (the game, its new events pending; the answer). Judged on the cached game without
         asking the store for newer events (a stale one is caught by the append's version key); a refusal judged on
         it stands when the store's head record is at the cached version, else (another process moved the game on)
@@ -275,7 +284,7 @@ class Warlog(Verifying, Application[UUID]):
         loaded = game.version
         self._changing(game_id)  # the write changes the game in hand, which readers may hold too
         try:
-            return game, self._judge(game, write)
+            return game, self._judge(game, write, viewer)
         except Ruling:
             if game.version != loaded:  # made events, then refused: a rule's soundness slip; never stored
                 self._evict(game_id)
@@ -289,29 +298,40 @@ class Warlog(Verifying, Application[UUID]):
             if game.version != loaded:
                 self._evict(game_id)
             raise
-        return self._judged(game_id, write, on_loop, trust_cache=False)
+        return self._judged(game_id, write, on_loop, False, viewer)
 
-    def _judge(self, game: Game, write: Write) -> Answer:
-        """The contract's order for every write, a step a line."""
-        stored = self._stored_answer(game, write)  # the answer kept for its Idempotency-Key (another body: 422)
+    def _judge(self, game: Game, write: Write, viewer: Viewer | None = None) -> Answer:
+        """The contract's order for every write, a step a line; the view, read off the game in hand as the events
+        left it (the append changes nothing of it), so a seat needs no GET /state after its own write."""
+        stored = self._stored_answer(game, write, viewer)  # the answer kept for its Idempotency-Key (another body: 422)
         if stored is not None:
             return stored
         write.check(game)  # the body (415, 422), and the checks that need the game (unknown units 404, dice 422)
         self._check_version(game, write.sent.if_match)  # If-Match (412)
+        before = vars(game).get("state")  # what the new events' texts read their names from
         status = write.act(game, self)  # the ruling (409, nothing made), then the events
-        return self._answer(game.version, game.pending_entries(), status or 200)
+        pending = [logged(event) for event in game.pending_events]
+        told = list(narrate(before, ((e.entry, e.meta) for e in pending)))
+        return self._answer(game.version, [e.entry for e in pending], status or 200, [text for text, _ in told],
+                            None if viewer is None else viewer(game))
 
-    def _stored_answer(self, game: Game, write: Write) -> Answer | None:
-        """A stored answer replayed as it was first sent."""
+    def _stored_answer(self, game: Game, write: Write, viewer: Viewer | None = None) -> Answer | None:
+        """A stored answer replayed as it was first sent: its events, and its view read off the game as that
+        write left it (the version it answered)."""
         sent = write.sent
         stored = game.answer(sent.seat, sent.key, sent.digest, write.endpoint)
         if stored is None:
             return None
         _, status, first, last = stored[:4]
-        return self._answer(last, [e.entry for e in self.stored(game.id, first - 1, last - first + 1)], status)
+        events = list(self.stored(game.id, first - 1, last - first + 1))
+        then = None if viewer is None else viewer(game if last == game.version else self.game_at(game.id, last))
+        return self._answer(last, [e.entry for e in events], status, self.narrator.texts(game.id, events), then)
 
-    def _answer(self, version: int, entries: list[ev.Entry], status: int) -> Answer:
-        answer = Answer(version=version, events=[self.public(entry, False) for entry in entries])
+    def _answer(self, version: int, entries: list[ev.Entry], status: int, texts: list[str],
+                view: Mapping[str, object] | None = None) -> Answer:
+        answer = Answer(version=version, events=[self.public(entry, False, text) for entry, text in zip(entries, texts)])
+        if view is not None:
+            answer["view"] = view
         answer.status = status
         return answer
 
@@ -362,6 +382,7 @@ class Warlog(Verifying, Application[UUID]):
         with self.lock(deferred.game.id):
             if self.repository.cache is not None:
                 self.repository.cache.put(deferred.game.id, deferred.game)
+        self.narrator.keep(deferred.game.id, deferred.answer["events"], deferred.game.state)
         self._snapshot_if_due(deferred.game, deferred.events)
 
     # -- games ---------------------------------------------------------------------------
@@ -421,6 +442,10 @@ class Warlog(Verifying, Application[UUID]):
         sent = Sent(seat, at, key, body, if_match)
         return self.write(game_id, Approve(sent) if approve else Reject(sent))
 
+    def withdraw_undo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
+                      if_match: int | str | None = None) -> Answer:
+        return self.write(game_id, Withdraw(Sent(seat, at, key, body, if_match)))
+
     def redo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
              if_match: int | str | None = None) -> Answer:
         return self.write(game_id, Redo(Sent(seat, at, key, body, if_match)))
@@ -478,8 +503,9 @@ class Warlog(Verifying, Application[UUID]):
             return view(self.game(game_id))
 
     @staticmethod
-    def public(entry: ev.Entry, undone: bool) -> dict[str, Any]:
-        return {**entry, "undone": undone}
+    def public(entry: ev.Entry, undone: bool, text: str) -> dict[str, Any]:
+        """An event as read: the stored entry, whether it stands undone now, and its text (neither hashed)."""
+        return {**entry, "undone": undone, "text": text}
 
     def stored(self, game_id: UUID, after: int = 0, limit: int | None = None) -> Iterator[Any]:
         """The stored events after seq `after`, each the next seq: a row missing or unreadable is damage."""
@@ -501,7 +527,15 @@ class Warlog(Verifying, Application[UUID]):
                 game: Game | None = None) -> list[dict[str, Any]]:
         if game is None:
             return self.viewing(game_id, lambda current: self.entries(game_id, after, limit, current))
-        return [self.public(e.entry, game.is_undone(e.entry["seq"])) for e in self.stored(game_id, after, limit)]
+        stored = list(self.stored(game_id, after, limit))
+        texts = self.narrator.texts(game_id, stored)
+        return [self.public(e.entry, game.is_undone(e.entry["seq"]), text) for e, text in zip(stored, texts)]
+
+    def told(self, game_id: UUID, after: int = 0, limit: int | None = None) -> list[tuple[dict[str, Any], ev.Meta]]:
+        """(entry, meta) of the stored events after seq `after`, each entry with its `text` (not hashed)."""
+        stored: list[Logged] = list(self.stored(game_id, after, limit))
+        texts = self.narrator.texts(game_id, stored)
+        return [({**e.entry, "text": text}, e.meta) for e, text in zip(stored, texts)]
 
 
 class PreconditionFailed(Malformed):

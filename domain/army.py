@@ -20,9 +20,46 @@ STATUSES = frozenset({
 })
 
 
-# The questions below of `unit: Mapping[str, Any]` read a unit's JSON as an army sends it, before it is read as a
-# `Unit` (the JSON boundary: `validate_army` and the rulesets' `check_army` judge it); the typed state's units are
-# asked the same further down.
+# The questions below of `unit: Mapping[str, Any]` and `units: list[dict[str, Any]]` read an army's JSON as it is
+# sent, before it is read as `Unit`s (the JSON boundary: `validate_army` and the rulesets' `check_army` judge it);
+# the typed state's units are asked the same further down.
+
+
+ID_LENGTH = 100  # a unit id's longest (the boundary's Unit.id): a renamed id stays one
+LINKS = ("embarked_in", "leader_of")  # the fields that name another unit of the same army
+
+
+def distinct_ids(units: list[dict[str, Any]], others: Collection[str]) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The army with every id the other army already uses renamed (a mirror match: two lists from one builder),
+    its own links to a renamed unit following it, and the renaming ({old id: new id}, empty when none). The same
+    army beside the same other army is renamed the same way every time: `x` becomes `x-b`, then `x-b2`, `x-b3`...
+    whichever is the first used by neither army (nor by an id renamed before it in this army's order)."""
+    taken = set(others) | {unit["id"] for unit in units}
+    renamed: dict[str, str] = {}
+    for unit in units:
+        uid = unit["id"]
+        if uid not in others or uid in renamed:
+            continue
+        for n in range(1, len(taken) + 2):
+            suffix = "-b" if n == 1 else f"-b{n}"
+            candidate = uid[:ID_LENGTH - len(suffix)] + suffix
+            if candidate not in taken:
+                break
+        renamed[uid] = candidate
+        taken.add(candidate)
+    return (_with_ids(units, renamed) if renamed else units), renamed
+
+
+def as_sent(units: list[dict[str, Any]], renamed: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The army as its seat sent it, before `distinct_ids` renamed it (what a muster is played again from)."""
+    return _with_ids(units, {new: old for old, new in renamed.items()})
+
+
+def _with_ids(units: list[dict[str, Any]], ids: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The army with each unit's id, and each link naming a unit of it, changed as `ids` maps them."""
+    return [{**unit, "id": ids.get(unit["id"], unit["id"]),
+             **{link: ids.get(unit[link], unit[link]) for link in LINKS if unit.get(link) is not None}}
+            for unit in units]
 
 
 def model_count(unit: Mapping[str, Any]) -> int:
@@ -30,7 +67,7 @@ def model_count(unit: Mapping[str, Any]) -> int:
     return sum(line.get("count", 1) for line in unit["models"])
 
 
-def validate_army(seat: str, units: list[dict[str, Any]], others: Collection[str]) -> None:
+def validate_army(seat: str, units: list[dict[str, Any]]) -> None:
     """Cross-unit checks the field types cannot express; errors name the field (422). `units`: the army's JSON as
     sent (the JSON boundary).
 
@@ -44,8 +81,6 @@ def validate_army(seat: str, units: list[dict[str, Any]], others: Collection[str
         where = f"units.{index}"
         if unit["id"] in seen:
             raise Malformed(f"unit id {unit['id']!r} appears twice in this army", field=f"{where}.id")
-        if unit["id"] in others:
-            raise Malformed(f"unit id {unit['id']!r} is already used by the other army", field=f"{where}.id")
         seen.add(unit["id"])
         _check_models(unit, where)
         for status in unit.get("statuses", []):

@@ -102,6 +102,7 @@ class ActionUndone(TypedDict):
 class ArmyMustered(TypedDict):
     seat: str
     units: list[JSONObject]
+    renamed: NotRequired[dict[str, str]]  # ids the other army already used, renamed: {sent: as mustered}
 
 
 class AttackDeclared(AttackIds):
@@ -362,6 +363,17 @@ class UndoRequested(TypedDict):
     reason: str
 
 
+class UndoRejected(TypedDict):  # SVC.UNDO.CONSENT: the other seat refused the request
+    seqs: list[int]
+    requested_by: str
+    rejected_by: str
+
+
+class UndoWithdrawn(TypedDict):  # SVC.UNDO.CONSENT: the seat that asked took its request back
+    seqs: list[int]
+    requested_by: str
+
+
 class UnitDestroyed(TypedDict):
     unit: str
 
@@ -458,7 +470,9 @@ SHARED: dict[str, type] = {
     "StatusLost": StatusLost,
     "StepStarted": StepStarted,
     "StrengthChanged": StrengthChanged,
+    "UndoRejected": UndoRejected,
     "UndoRequested": UndoRequested,
+    "UndoWithdrawn": UndoWithdrawn,
     "UnitDestroyed": UnitDestroyed,
     "UnitDisembarked": UnitDisembarked,
     "UnitSelected": UnitSelected,

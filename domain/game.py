@@ -35,6 +35,15 @@ def records_dice(entry: ev.Entry) -> bool:
     return "faces" in entry["data"]
 
 
+def evolve(state: GameState | None, entry: ev.Entry, meta: ev.Meta) -> GameState:
+    """The state after one event: an undo's or redo's restores the state it carries, any other is its ruleset's
+    applier's (the creation's names the ruleset)."""
+    if meta.get("kind") == "restore":
+        return GameState.from_json(meta["state"])
+    ruleset = find_ruleset(entry["data"]["ruleset"] if state is None else state.ruleset)
+    return ruleset.apply(state, entry)
+
+
 class Logged(Protocol):
     """A game's event, stored or pending, as the domain reads it: the library makes the classes at run time from
     `Game.__init__` ("Created") and `Game._log` ("Logged"), each keeping the entry and meta it was triggered with."""
@@ -105,13 +114,7 @@ class Game(Aggregate):
         data = entry["data"]
         if "counter" in data:
             self.next_counter = max(self.next_counter, data["counter"] + 1)
-        kind = meta.get("kind")
-        if kind == "restore":
-            self.state = GameState.from_json(meta["state"])
-        else:
-            state: GameState | None = vars(self).get("state")
-            ruleset = find_ruleset(data["ruleset"] if state is None else state.ruleset)
-            self.state = ruleset.apply(state, entry)
+        self.state = evolve(vars(self).get("state"), entry, meta)
         self._book(entry, meta)
 
     def _book(self, entry: ev.Entry, meta: ev.Meta) -> None:
@@ -141,7 +144,7 @@ class Game(Aggregate):
             self.undone.remove(action[:2])
         elif entry["type"] == "UndoRequested":
             self.pending_undo = {"seat": entry["by"], "seqs": entry["data"]["seqs"]}
-        elif entry["type"] == "UndoRejected":
+        elif entry["type"] in ("UndoRejected", "UndoWithdrawn"):
             self.pending_undo = None
 
     # -- entries -------------------------------------------------------------------------
@@ -225,7 +228,8 @@ class Game(Aggregate):
     def muster(self, seat: str, units: list[dict[str, Any]], at: str, key: str | None = None,
                body: str = "") -> None:
         """Muster (or replace) a seat's army; allowed until the game starts. `units`: its JSON as sent (the JSON
-        boundary, judged by `army.validate_army` and the ruleset's `check_army`, logged as it is)."""
+        boundary, judged by `army.validate_army` and the ruleset's `check_army`). An id the other army already uses
+        is renamed (`army.distinct_ids`), and the event says how (`renamed`), so unit ids stay unique in a game."""
         if self.state.status == "ended":
             raise Refused("the game has ended", rule="SVC.ENDED")
         if self.state.status != "setup":
@@ -233,11 +237,15 @@ class Game(Aggregate):
         if self.pending_undo is not None:
             raise Refused("an undo request is waiting for an answer", rule="SVC.UNDO.PENDING")
         others = {uid for uid, u in self.state.units.items() if u.owner != seat}  # the other seat's unit ids
-        army.validate_army(seat, units, others)
+        army.validate_army(seat, units)  # as sent: an id the other army uses is renamed, not refused
+        units, renamed = army.distinct_ids(units, others)
         find_ruleset(self.state.ruleset).check_army(units)
+        mustered = ev.ArmyMustered(seat=seat, units=units)
+        if renamed:  # only then: a muster that renamed nothing is logged as it always was
+            mustered["renamed"] = renamed
         with Table(self, seat, at, key, body, kind="action", command={"type": "muster", "units": len(units)},
                    endpoint="armies"):
-            self.emit("ArmyMustered", ev.ArmyMustered(seat=seat, units=units), "SVC.SETUP")
+            self.emit("ArmyMustered", mustered, "SVC.SETUP")
 
     def validate(self, seat: str, command: Command) -> None:
         """422/404 checks that need the game (table dice shapes, unknown units)."""
@@ -320,6 +328,20 @@ class Game(Aggregate):
             else:
                 self.emit("UndoRejected", {**data, "rejected_by": seat}, "SVC.UNDO.CONSENT")
 
+    def withdraw_undo(self, seat: str, at: str, key: str | None, body: str) -> None:
+        """The seat that asked takes its pending undo request back (SVC.UNDO.CONSENT): the action stands, and the
+        request stays in the log."""
+        if self.state.status == "ended":
+            raise Refused("the game has ended", rule="SVC.ENDED")
+        pending = self.pending_undo
+        if pending is None:
+            raise Refused("no undo request is waiting to be withdrawn", rule="SVC.UNDO.NONE")
+        if pending["seat"] != seat:
+            raise Refused("only the player who asked for this undo may withdraw it; the other player approves or "
+                          "rejects it", rule="SVC.UNDO.WHO")
+        with Table(self, seat, at, key, body, kind="control", status=200, endpoint="withdraw"):
+            self.emit("UndoWithdrawn", ev.UndoWithdrawn(seqs=pending["seqs"], requested_by=seat), "SVC.UNDO.CONSENT")
+
     def redo_last_seq(self) -> int:
         return self.redo_stack[-1][1] if self.redo_stack else 0
 
@@ -355,9 +377,11 @@ class Game(Aggregate):
         if seat not in ("A", "B") or self.state.status == "ended":
             return []
         if self.pending_undo is not None:
-            return ["approve", "reject"] if self.pending_undo["seat"] != seat else []
+            return ["approve", "reject"] if self.pending_undo["seat"] != seat else ["withdraw"]
         ruleset = find_ruleset(self.state.ruleset)
         open_now = ruleset.anytime(self.state, seat)
+        if self.state.status == "setup":  # POST /armies, open to either seat until the start: an undone muster
+            open_now.append("muster")     # is offered again, so an undo never strands the set-up
         if self.done:
             open_now.append("undo")
         if self.redo_stack and self.redo_stack[-1][4] == seat:

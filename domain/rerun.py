@@ -27,6 +27,7 @@ from typing import cast
 
 from pydantic import ValidationError
 
+from warlog.domain import army
 from warlog.domain import events as ev
 from warlog.domain.commands import from_record
 from warlog.domain.game import Game, Logged, logged
@@ -84,7 +85,8 @@ def _play_again(game: Game, meta: ev.Meta, entry: ev.Entry) -> list[tuple[ev.Ent
     command = meta.get("command") or {}
     kind, restored = meta.get("kind"), meta.get("state")
     if kind == "action" and command.get("type") == "muster":
-        game.muster(seat, copy.deepcopy(entry["data"]["units"]), at, key, body)  # muster may normalise in place
+        sent = army.as_sent(entry["data"]["units"], entry["data"].get("renamed", {}))  # the ids as the seat sent them
+        game.muster(seat, copy.deepcopy(sent), at, key, body)  # muster may normalise in place
     elif kind == "action":
         parsed = from_record(registry.table(game.state.ruleset)[command["type"]], command)  # its ruleset's class
         game.execute(seat, parsed, at, key, body, gate=False)
@@ -92,6 +94,8 @@ def _play_again(game: Game, meta: ev.Meta, entry: ev.Entry) -> list[tuple[ev.Ent
         game.undo(seat, at, key, body, restored)
     elif entry["type"] in ("ActionUndone", "UndoRejected"):
         game.answer_undo(seat, entry["type"] == "ActionUndone", at, key, body, restored)
+    elif entry["type"] == "UndoWithdrawn":
+        game.withdraw_undo(seat, at, key, body)
     elif entry["type"] == "ActionRedone":
         game.redo(seat, at, key, body, restored)
     else:

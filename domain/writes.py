@@ -130,6 +130,19 @@ class Reject(Write):
 
 
 @dataclass(frozen=True, slots=True)
+class Withdraw(Write):
+    """The seat that asked withdraws its pending undo request."""
+
+    sent: Sent
+    ENDPOINT: ClassVar[str] = "withdraw"
+
+    def act(self, game: Game, past: Past) -> int | None:
+        sent = self.sent
+        game.withdraw_undo(sent.seat, sent.at, sent.key, sent.digest)
+        return None
+
+
+@dataclass(frozen=True, slots=True)
 class Redo(Write):
     """Bring back the latest undone action (the seat that undid it)."""
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from warlog.domain import army, dice
+from warlog.domain import events as ev
 from warlog.domain.undo import undone_seqs
 from warlog.projections.log import UNDO_TYPES, Action, actions, involves_seat, link, mentions_unit
 from warlog.projections.rows import dice_of
@@ -34,7 +35,7 @@ Where = Callable[[dict[str, Any]], bool]  # which events of a type count
 class GameLog:
     """One game's stored log up to the reader's horizon, indexed for the audit."""
 
-    def __init__(self, game_id: str, stored: Iterable[tuple[dict[str, Any], dict[str, Any]]],
+    def __init__(self, game_id: str, stored: Iterable[tuple[dict[str, Any], ev.Meta]],
                  undone: set[int]) -> None:
         self.game_id = game_id
         pairs = list(stored)
@@ -93,6 +94,7 @@ def undo_reason(entry: dict[str, Any]) -> str:
     data = entry["data"]
     return {"UndoRequested": f"seat {entry['by']} asked to undo it ({data.get('reason')})",
             "UndoRejected": f"seat {data.get('rejected_by')} refused to undo it",
+            "UndoWithdrawn": f"seat {entry['by']} withdrew its request to undo it",
             "ActionUndone": "undone" + (f", approved by seat {data['approved_by']}" if "approved_by" in data else
                                         f" by seat {entry['by']}"),
             "ActionRedone": f"brought back by seat {entry['by']}"}[entry["type"]]
@@ -249,9 +251,10 @@ def undo_causes(c: Citations, data: dict[str, Any], kind: str) -> None:
         return
     c.cite(c.log.by_seq.get(data["seqs"][0]), {"UndoRequested": "the action it asks to undo",
                                               "UndoRejected": "the action it keeps",
+                                              "UndoWithdrawn": "the action it keeps",
                                               "ActionUndone": "the action it undoes",
                                               "ActionRedone": "the action it brings back"}[kind])
-    if kind == "UndoRejected" or (kind == "ActionUndone" and "approved_by" in data):
+    if kind in ("UndoRejected", "UndoWithdrawn") or (kind == "ActionUndone" and "approved_by" in data):
         c.cite(c.latest("UndoRequested"), "the request it answers")
     if kind == "ActionRedone":
         c.cite(c.latest("ActionUndone", where=lambda e: e["data"]["seqs"] == data["seqs"]), "the undo it reverses")

@@ -14,6 +14,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
+from warlog.domain import events as ev
 from warlog.domain.chain import canonical
 from warlog.domain.integrity import request_record
 from warlog.projections.rows import DIE_COLUMNS, EVENT_COLUMNS, GAME_COLUMNS
@@ -31,7 +32,7 @@ def _cell(value: Any) -> Any:
     return "" if value is None else value
 
 
-def proof_entries(stored: Iterable[tuple[dict[str, Any], dict[str, Any]]], undone: set[int],
+def proof_entries(stored: Iterable[tuple[dict[str, Any], ev.Meta]], undone: set[int],
                   seed: str | None) -> list[dict[str, Any]]:
     """A game's entries as the export gives them: `undone` as of the reader, `sent` (the request record the
     entry's `request` digests; on the first event of each request) and, on the creation, the server seed once

@@ -10,10 +10,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from warlog.domain import events as ev
 from warlog.domain.undo import effect
 
-UNDO_TYPES = ("UndoRequested", "UndoRejected", "ActionUndone", "ActionRedone")
-ENDPOINTS = {"UndoRequested": "undo", "UndoRejected": "undo/reject", "ActionRedone": "redo"}
+UNDO_TYPES = ("UndoRequested", "UndoRejected", "UndoWithdrawn", "ActionUndone", "ActionRedone")
+ENDPOINTS = {"UndoRequested": "undo", "UndoRejected": "undo/reject", "UndoWithdrawn": "undo/withdraw",
+             "ActionRedone": "redo"}
 
 
 def link(game_id: str, seq: int) -> str:
@@ -61,7 +63,7 @@ def endpoint_of(entry: dict[str, Any], command: dict[str, Any] | None) -> str:
     return "POST commands"
 
 
-def actions(stored: Iterable[tuple[dict[str, Any], dict[str, Any]]]) -> Iterator[Action]:
+def actions(stored: Iterable[tuple[dict[str, Any], ev.Meta]]) -> Iterator[Action]:
     """Group (entry, meta) pairs into the requests that appended them."""
     current: Action | None = None
     for entry, meta in stored:

@@ -4,10 +4,14 @@ from __future__ import annotations
 from typing import Any
 
 from warlog.domain import army
+from warlog.domain.attacks.driver import line_standing
 from warlog.domain.game import Game
+from warlog.domain.rules.basics import PLAYERS_CLEAR, Lasts
 from warlog.domain.rules.registry import find_ruleset
-from warlog.domain.state import GameState, Unit
+from warlog.domain.rules.ruleset import Ruleset
+from warlog.domain.state import GameState, Unit, Weapon
 from warlog.domain.state.turns import OtherTurn
+from warlog.domain.words import humane
 
 
 def started_action(unit: Unit) -> str | None:
@@ -17,8 +21,49 @@ def started_action(unit: Unit) -> str | None:
     return action if isinstance(action, str) else None
 
 
+UNTIL = {"end_of_phase": "until the end of the phase", "end_of_turn": "until the end of the turn",
+         "end_of_battle_round": "until the end of the battle round", "start_of_next_turn": "until its player's next turn"}
+
+
+def model_lines(unit: Unit) -> list[dict[str, Any]]:
+    """Each model line as it stands: its profile as mustered, `alive` of its `count`, and `wounds_left` on its
+    wounded model (null: none is wounded), as the next attack would read them (`line_standing`, RS.ATK.3)."""
+    alive, taken = line_standing(unit)
+    return [{**line.to_json(), "alive": alive[i], "wounds_left": line.wounds - taken[i] if taken[i] else None}
+            for i, line in enumerate(unit.models)]
+
+
+def weapon_sheet(weapon: Weapon) -> dict[str, Any]:
+    """A weapon as a datasheet prints it: its profile's characteristics in the players' notation, in datasheet
+    order ("Range": '24"', "A": "2", "BS": "3+", "S": "4", "AP": "-1", "D": "1"; what the roster leaves unstated is
+    left out), its kind and its keywords."""
+    skill = "BS" if weapon.type == "ranged" else "WS"
+    profile = {"Range": "Melee" if weapon.type == "melee" else (f'{weapon.range}"' if weapon.range is not None else None),
+               "A": weapon.A, skill: f"{weapon.skill}+" if weapon.skill is not None else None,
+               "S": None if weapon.S is None else str(weapon.S),
+               "AP": None if weapon.AP is None else str(weapon.AP), "D": weapon.D}
+    return {"name": weapon.name, "type": weapon.type, "kind": weapon.kind, "keywords": list(weapon.keywords),
+            "profile": {key: value for key, value in profile.items() if value is not None}}
+
+
+def status_details(ruleset: Ruleset, unit: Unit) -> list[dict[str, Any]]:
+    """Each status the unit has, in words, with how long it lasts: a stated time where an effect gave it
+    (CORE.PER.1), else as the ruleset's table says (`status_ends`)."""
+    details = []
+    for status in unit.statuses:
+        effect = next((e for e in unit.effects or () if e.status == status), None)
+        lasts = (Lasts(UNTIL.get(effect.until, humane(effect.until)), "CORE.PER.1" if effect.stated else "CORE.PER.2")
+                 if effect is not None else ruleset.status_ends.get(status, PLAYERS_CLEAR))
+        details.append({"status": status, "title": humane(status).capitalize(), "until": lasts.until,
+                        "rule": lasts.rule})
+    return details
+
+
 def unit_view(state: GameState, uid: str, eligible: bool) -> dict[str, Any]:
+    """A unit as GET /state shows it: its counters, and its datasheet (CONTRACT.md "In the players' words")."""
     unit = state.units[uid]
+    ruleset = find_ruleset(state.ruleset)
+    led_by = next((other for other, u in state.units.items() if u.leader_of == uid), None)
     return {"owner": unit.owner, "name": unit.name, "models_alive": unit.models_alive,
             "starting_strength": unit.starting_strength, "strength": army.strength_of(state.units, uid),
             "wounds_lost": unit.wounds_lost or 0, "statuses": list(unit.statuses),
@@ -28,7 +73,11 @@ def unit_view(state: GameState, uid: str, eligible: bool) -> dict[str, Any]:
             # CORE.PER.1/2 (reference): what lasts for a while, since when and until when
             "effects": [{"effect": e.effect, "by": e.by, "until": e.until, "since_seq": e.seq,
                          "since": {"battle_round": e.battle_round, "phase": e.phase}}
-                        for e in unit.effects or ()]}
+                        for e in unit.effects or ()],
+            # its datasheet: what a player reads off the unit's card
+            "keywords": list(unit.keywords), "abilities": list(unit.abilities), "models": model_lines(unit),
+            "weapons": [weapon_sheet(weapon) for weapon in unit.weapons], "leader_of": unit.leader_of,
+            "led_by": led_by, "status_details": status_details(ruleset, unit)}
 
 
 def state_view(state: GameState, version: int, seat: str | None = None,
@@ -57,6 +106,8 @@ def state_view(state: GameState, version: int, seat: str | None = None,
         view["vp"] = dict(state.vp.items()) if state.vp is not None else {"A": 0, "B": 0}
     if seat is not None:
         view["actions"], view["anytime"], view["records"] = [], [], []
+        if game is not None:  # the request waits in the live game's books: a past or delayed state has no key
+            view["undo_request"] = pending_request(game, seat)
         if game is not None and seat in ("A", "B"):  # the live game offers a player's seat what it may do
             view["actions"] = [a.as_dict() for a in game.actions(seat)]
             view["anytime"] = game.anytime(seat)
@@ -64,9 +115,23 @@ def state_view(state: GameState, version: int, seat: str | None = None,
     return view
 
 
+def live_view(game: Game, seat: str) -> dict[str, Any]:
+    """GET /state as `seat` reads the live game now: what GET /state answers a seat, and what a seat's write
+    answers beside its events (`view`, CONTRACT.md "One request a tap")."""
+    return state_view(game.state, game.version, seat, game)
+
+
+def pending_request(game: Game, seat: str | None) -> dict[str, Any] | None:
+    """The undo request waiting for an answer (SVC.UNDO.PENDING), and whether this seat answers it."""
+    pending = game.pending_undo
+    if pending is None:
+        return None
+    return {"requested_by": pending["seat"], "seqs": pending["seqs"],
+            "you_answer": seat in ("A", "B") and seat != pending["seat"]}
+
+
 def undo_view(game: Game, seat: str | None) -> dict[str, Any]:
     """What undo and redo would do now, for this seat."""
-    pending = game.pending_undo
     undo = None
     if game.done and game.state.status != "ended":
         first, last, by, rolled = game.done[-1]
@@ -77,7 +142,4 @@ def undo_view(game: Game, seat: str | None) -> dict[str, Any]:
     if game.redo_stack and game.state.status != "ended":
         first, last, _by, _rolled, undone_by = game.redo_stack[-1]
         redo = {"seqs": list(range(first, last + 1)), "allowed": seat == undone_by}
-    return {"undo": undo, "redo": redo,
-            "pending_request": None if pending is None else {
-                "requested_by": pending["seat"], "seqs": pending["seqs"],
-                "you_answer": seat is not None and seat != pending["seat"]}}
+    return {"undo": undo, "redo": redo, "pending_request": pending_request(game, seat)}

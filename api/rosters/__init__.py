@@ -20,7 +20,8 @@ from pydantic import ValidationError
 
 from warlog.api.rosters import mapping, sniff
 from warlog.api.rosters import read as values
-from warlog.api.schemas import ArmyIn, dumped
+from warlog.api.schemas import ArmyIn, body_context, dumped
+from warlog.api.sentences import AtParameter, invalid
 from warlog.domain import army
 from warlog.domain.rules import registry
 from warlog.domain.rules.registry import find_ruleset
@@ -39,10 +40,10 @@ def readers() -> tuple[str, ...]:
 def reading(ruleset: str) -> RosterReading:
     """How `ruleset` reads a roster; an unknown ruleset, or one that reads none, is 422 naming `ruleset`."""
     if ruleset not in registry.names():
-        raise Malformed(f"unknown ruleset {ruleset!r}; known: {', '.join(readers())}", field="ruleset")
+        raise AtParameter(f"unknown ruleset {ruleset!r}; known: {', '.join(readers())}", field="ruleset")
     found = find_ruleset(ruleset).roster
     if found is None:
-        raise Malformed(no_reading(ruleset), field="ruleset")
+        raise AtParameter(no_reading(ruleset), field="ruleset")
     return found
 
 
@@ -99,11 +100,11 @@ def check(units: list[dict[str, Any]], paths: list[str], ruleset: str) -> None:
     field put back as the roster path of the unit at fault."""
     try:
         validated = [dumped(u) for u in ArmyIn.model_validate({"units": units}).units]
-        army.validate_army("A", validated, {})
+        army.validate_army("A", validated)
         find_ruleset(ruleset).check_army(validated)
     except ValidationError as error:
-        first = error.errors()[0]
-        raise at_roster(".".join(str(p) for p in first["loc"]), first["msg"], paths) from None
+        said = invalid(error, {"units": units}, body_context(ArmyIn, "The army", "an army"))
+        raise at_roster((said.field or "").strip("/").replace("/", "."), said.detail, paths) from None
     except Malformed as error:
         raise at_roster(error.field or "", error.detail, paths) from None
     units[:] = validated
@@ -112,6 +113,6 @@ def check(units: list[dict[str, Any]], paths: list[str], ruleset: str) -> None:
 def at_roster(where: str, message: str, paths: list[str]) -> Malformed:
     match = re.match(r"units\.(\d+)\.?(.*)", where)
     if not match or int(match.group(1)) >= len(paths):
-        return Malformed(f"{where}: {message}", field="roster")
+        return Malformed(f"In the roster's units ({where or 'all of them'}): {message}", field="roster")
     path = paths[int(match.group(1))]
-    return Malformed(f"{path}: {message} (as a unit: {match.group(2) or 'the unit'})", field=path)
+    return Malformed(f"At {path} in the roster ({match.group(2) or 'the unit'}): {message}", field=path)

@@ -65,4 +65,4 @@ def read(raw: bytes) -> tuple[str, dict[str, Any]]:
         return "ros", xml_reader.read(raw)
     if kind == "json":
         return "json", json_reader.read(raw)
-    raise Malformed("not a roster: send a .rosz, a .ros (XML) or a New Recruit JSON file", field="body")
+    raise Malformed("not a roster: send a .rosz, a .ros (XML) or a New Recruit JSON file")  # the whole body

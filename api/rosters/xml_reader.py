@@ -42,8 +42,8 @@ def tree(element: Element, depth: int = 0) -> dict[str, Any]:
 def read(raw: bytes) -> dict[str, Any]:
     try:
         root = SafeTree.fromstring(raw, forbid_dtd=True)
-    except DefusedXmlException as error:
-        raise Malformed(f"the XML is refused: {type(error).__name__} (no DTDs or entities in a roster)",
+    except DefusedXmlException:
+        raise Malformed("The XML is refused: it declares a DTD or an entity, which no roster holds",
                         field="roster") from None
     except (ParseError, ValueError) as error:
         raise Malformed(f"the XML is broken: {error}", field="roster") from None

@@ -9,7 +9,7 @@ from warlog.api.errors import WRITES
 from warlog.api.schemas import request_body
 from warlog.api.wire import ActionAnswer, answer
 from warlog.api.writing import Endpoint, no_body, play, write
-from warlog.domain.writes import Approve, Redo, Reject, Undo
+from warlog.domain.writes import Approve, Redo, Reject, Undo, Withdraw
 
 router = APIRouter(tags=["play"], responses=WRITES)
 WRITE_HEADERS = {"parameters": [
@@ -27,6 +27,7 @@ WRITE_HEADERS = {"parameters": [
 COMMAND = Endpoint("commands", play)
 UNDO, REDO = no_body("undo", Undo), no_body("redo", Redo)
 APPROVE, REJECT = no_body("approve", Approve), no_body("reject", Reject)
+WITHDRAW = no_body("withdraw", Withdraw)
 
 
 @router.post("/games/{game_id}/commands", operation_id="sendCommand",
@@ -58,6 +59,16 @@ async def approve(caller: Seat, request: Request) -> JSONResponse:
              summary="The other seat rejects the pending undo request")
 async def reject(caller: Seat, request: Request) -> JSONResponse:
     return await write(request, caller, request.app.state.settings.max_command_bytes, REJECT)
+
+
+@router.post("/games/{game_id}/undo/withdraw", operation_id="withdrawUndo", openapi_extra=WRITE_HEADERS,
+             responses=answer(ActionAnswer, "UndoWithdrawn: the request taken back; the action stands"),
+             summary="The seat that asked withdraws its pending undo request",
+             description="Only the seat whose request waits (else 409 SVC.UNDO.WHO), only while one waits (else "
+                         "409 SVC.UNDO.NONE). Appends `UndoWithdrawn` (rule SVC.UNDO.CONSENT); commands are open "
+                         "again (SVC.UNDO.PENDING no longer holds them).")
+async def withdraw(caller: Seat, request: Request) -> JSONResponse:
+    return await write(request, caller, request.app.state.settings.max_command_bytes, WITHDRAW)
 
 
 @router.post("/games/{game_id}/redo", operation_id="redo", openapi_extra=WRITE_HEADERS,

@@ -6,7 +6,6 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
@@ -14,7 +13,8 @@ from warlog.api.deps import Seat, no_unknown_query
 from warlog.api.errors import WRITES, problems
 from warlog.api.rosters import convert, is_roster, sniff
 from warlog.api.routes.commands import WRITE_HEADERS
-from warlog.api.schemas import GameCreate, parse_army, parse_json, request_body
+from warlog.api.schemas import GameCreate, body_context, parse_army, parse_json, request_body
+from warlog.api.sentences import invalid
 from warlog.api.wire import CreatedGame, MusterAnswer, answer
 from warlog.api.writing import Body, Endpoint, is_json, media_type, not_json, now, parsed_body, read_body, write
 from warlog.domain.writes import Muster, Sent, Write
@@ -48,10 +48,11 @@ async def create_game(request: Request) -> dict[str, Any]:
     content_type = request.headers.get("content-type")
     if raw and not is_json(content_type):
         raise not_json(content_type)
+    sent = parse_json(raw)  # one JSON reading for every body: duplicate keys are 422
     try:
-        body = GameCreate.model_validate(parse_json(raw))  # one JSON reading for every body: duplicate keys are 422
+        body = GameCreate.model_validate(sent)
     except ValidationError as error:
-        raise RequestValidationError(error.errors(include_url=False)) from None
+        raise invalid(error, sent, body_context(GameCreate, "A game", "a game")) from None
     players = {p.seat: p.name for p in body.players}
     created: dict[str, Any] = await run_in_threadpool(request.app.state.shards.create_game, body.ruleset, players, body.dice,
                                       body.options.model_dump(), now())
@@ -113,5 +114,12 @@ async def muster(caller: Seat, request: Request) -> JSONResponse:
             body = {"units": imported["units"]}
         return Muster(sent, parse_army(body))
 
-    endpoint = Endpoint("armies", army, roster_reader, extra)
+    endpoint = Endpoint("armies", army, roster_reader, extra, renamed)
     return await write(request, caller, request.app.state.settings.max_army_bytes, endpoint)
+
+
+def renamed(answer: dict[str, Any]) -> dict[str, Any]:
+    """CONTRACT.md "Unit ids are unique in a game": the ids of this army the other army already used, and what
+    each was mustered as, read off the ArmyMustered event (so a replayed answer says it too); {} when none."""
+    return {"renamed": next((e["data"].get("renamed", {}) for e in answer["events"] if e["type"] == "ArmyMustered"),
+                            {})}

@@ -7,13 +7,13 @@ from importlib.resources import files
 
 import segno
 from fastapi import APIRouter, Depends, HTTPException, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import Field, ValidationError
 
 from warlog.api.deps import no_unknown_query
 from warlog.api.errors import problems
-from warlog.api.schemas import Body, parse_json, request_body
+from warlog.api.schemas import Body, body_context, parse_json, request_body
+from warlog.api.sentences import invalid
 from warlog.api.writing import is_json, not_json, read_body
 
 router = APIRouter(tags=["pages"])
@@ -88,10 +88,11 @@ async def qr(request: Request) -> Response:
     raw = await read_body(request, QR_BYTES)  # 413 as problem+json, like every other body
     if not is_json(request.headers.get("content-type")):
         raise not_json(request.headers.get("content-type"))
+    sent = parse_json(raw)
     try:
-        body = QrRequest.model_validate(parse_json(raw))
+        body = QrRequest.model_validate(sent)
     except ValidationError as error:
-        raise RequestValidationError(error.errors(include_url=False)) from None
+        raise invalid(error, sent, body_context(QrRequest, "A QR code's body", "a QR code's body")) from None
     drawn = io.BytesIO()  # a standalone SVG document (with its xmlns), so an <img> can show it
     segno.make(body.data, error="m").save(drawn, kind="svg", scale=4, border=4, dark="#000", light="#fff",
                                            xmldecl=False, title="QR code")

@@ -12,7 +12,7 @@ from warlog.api.horizon import Horizon, entries_page, past_state, seeing, state_
 from warlog.api.schemas import UrlInt
 from warlog.api.wire import EventsPage, State, VerifyReport, answer
 from warlog.domain.integrity import Damaged
-from warlog.projections.state import state_view
+from warlog.projections.state import live_view, state_view
 
 router = APIRouter(tags=["reading"], responses=READS)
 
@@ -26,14 +26,15 @@ async def state(caller: Reader, warlog: WarlogApp,
                 at: Annotated[int | None, Query(ge=1, le=SEQ_MAX, description="a seq: the state after that event"), UrlInt] = None
                 ) -> dict[str, Any]:
     def view(seen: Horizon) -> dict[str, Any]:
+        if at is None and seen.live:
+            return live_view(seen.game, caller.role)  # what a seat's own write answers as its `view`
         if at is None:
             state, version = state_of(warlog, seen)
         elif at > seen.version:
             raise Problem(404, f"no event {at} in this game (its latest is {seen.version})")
         else:
             state, version = past_state(warlog, caller.game_id, at), at
-        live = at is None and seen.live
-        return state_view(state, version, caller.role, seen.game if live else None)
+        return state_view(state, version, caller.role)
 
     # what undo/redo would do lives at GET /undo: after an undo, every state field but version is as it was
     return await run_in_threadpool(seeing, warlog, caller, view)

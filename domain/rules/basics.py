@@ -37,6 +37,18 @@ A = TypeVar("A", bound=Applier)
 SEATS = ("A", "B")
 
 
+@dataclass(frozen=True, slots=True)
+class Lasts:
+    """How long a status lasts in a ruleset (its table `status_ends`, one entry a status): `until` as a player
+    reads it ("until it passes a battle-shock test in its Command phase"), and the rule that ends it."""
+
+    until: str
+    rule: str
+
+
+PLAYERS_CLEAR = Lasts("until a player clears it", "CORE.DESC.1")  # a status the rules never end themselves
+
+
 HEX = re.compile(r"^[0-9a-fA-F]{0,256}$")
 
 

@@ -16,15 +16,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from typing_extensions import TypedDict, Unpack
 
-from warlog.domain import army, dice
+from warlog.domain import army, dice, texts
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import SEATS, Awaiting, Step, alive
+from warlog.domain.rules.basics import SEATS, Awaiting, Lasts, Step, alive
 from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
+from warlog.domain.words import Text
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -66,6 +67,8 @@ class Flow:
     commands: tuple[type[cmd.Command], ...] = ()  # its own command classes beyond domain/commands.py's (registry)
     roster: RosterReading | None = None  # how it reads a roster file's units; none: it takes none
     event_payloads: ClassVar[Mapping[str, type]] = ev.SHARED  # kind -> its data's type (domain/events.py)
+    event_texts: ClassVar[Mapping[str, Text]] = texts.SHARED  # kind -> its sentence (domain/texts.py, words.py)
+    status_ends: ClassVar[Mapping[str, Lasts]] = {}  # status -> how long it lasts here (else PLAYERS_CLEAR)
     handlers: ClassVar[dict[str, Callable[..., Any]]] = {}  # each subclass gets its own (__init_subclass__)
     appliers: ClassVar[dict[str, Callable[..., Any]]] = {}
 
@@ -85,9 +88,12 @@ class Flow:
         raise NotImplementedError("each ruleset declares its round")  # pragma: no cover
 
     def step(self, state: GameState) -> Step | None:
+        """The step being played; None outside play, and between rounds (a new round's first event, before its
+        first step starts: the last round's position may lie past this round's layout, which can be shorter)."""
         if state.status != "in_progress" or state.pos is None:
             return None
-        return self.round_layout(state)[state.pos]
+        layout = self.round_layout(state)
+        return layout[state.pos] if state.pos < len(layout) else None
 
     def check_army(self, units: list[dict[str, Any]]) -> None:
         """Hook: characteristics this ruleset's rules read that a unit must state (422 naming the field). `units`:

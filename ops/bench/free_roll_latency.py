@@ -108,9 +108,13 @@ def measure(tmp: Path, warlog: Server, echo: Server, requests: int, seconds: flo
 
 
 def in_process(requests: int, seconds: float, profile: bool) -> list[float]:
-    """`Warlog.command` itself: domain, hash chain, SQLite commit; no HTTP, no threads."""
+    """`Warlog.command` itself: domain, hash chain, SQLite commit; no HTTP, no threads. The store is configured
+    as `warlog serve` configures it (`Settings.eventsourcing_env`: warlog's SQLite module, `synchronous=NORMAL`),
+    not the library's plain one, whose default `synchronous=FULL` syncs the file on every commit."""
+    from warlog.api.settings import Settings
+
     with workdir() as tmp:
-        warlog = Warlog(env=sqlite_env(tmp / "warlog.db"))
+        warlog = Warlog(env=Settings(db=str(tmp / "warlog.db"), **UNLIMITED).eventsourcing_env())
         try:
             game_id = UUID(new_started_game(warlog)["game_id"])
 

@@ -500,7 +500,7 @@ def test_a_broken_roster_file_is_named_on_the_start_page_before_any_game_is_made
     broken.write_bytes(b"PK\x03\x04 not really a zip")
     Select(driver.find_element(By.CSS_SELECTOR, '[data-seat="A"] .army-source')).select_by_value("roster")
     driver.find_element(By.CSS_SELECTOR, '[data-seat="A"] .army-file').send_keys(str(broken))
-    until(driver, lambda d: "[rosz]" in d.find_element(By.CSS_SELECTOR, '[data-seat="A"] .army-preview').text,
+    until(driver, lambda d: "[/rosz]" in d.find_element(By.CSS_SELECTOR, '[data-seat="A"] .army-preview').text,
           "the refusal naming where the file is broken")
 
 

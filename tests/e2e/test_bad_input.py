@@ -7,6 +7,7 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import settings_for
 from tests.support.client import GameClient, unit
+from tests.support.problems import assert_sentence
 from warlog.api.app import create_app
 
 PROBLEM = "application/problem+json"
@@ -35,6 +36,7 @@ def refused_with(game, status, send, rule=None):
     assert problem["type"].startswith("https://") and problem["title"] and problem["detail"]
     if rule is not None:
         assert problem["rule"] == rule
+    assert_sentence(problem)
     assert last_seq(game) == before
     return problem
 
@@ -71,6 +73,7 @@ def test_another_games_token_is_403_for_writing_and_reading(new_game):
     refused_with(game, 403, lambda: post_command(game, {"type": "concede"}, token=elsewhere.tokens["A"]))
     response = game.http.get(f"/games/{game.id}/events", headers=elsewhere.headers("spectator"))
     assert response.status_code == 403
+    assert response.json()["detail"] == "This token belongs to another game."
 
 
 def test_the_spectator_token_writing_is_403(new_game):
@@ -86,15 +89,24 @@ def test_an_unknown_game_is_404(new_game):
     missing = "00000000-0000-4000-8000-000000000000"
     refused_with(game, 404, lambda: post_command(game, {"type": "concede"}, token=game.tokens["A"], game_id=missing))
     assert game.http.get(f"/games/{missing}/state", headers=game.headers("A")).status_code == 404
-    assert game.http.get("/games/not-a-uuid/state", headers=game.headers("A")).status_code == 404
+    bad_id = game.http.get("/games/not-a-uuid/state", headers=game.headers("A"))
+    assert bad_id.status_code == 404
+    assert bad_id.json()["detail"] == 'There is no game "not-a-uuid": check the game\'s link.'
+    nowhere = game.http.get("/nowhere", headers=game.headers("A"))
+    assert nowhere.status_code == 404 and nowhere.json()["detail"] == "Nothing is served at /nowhere."
+    wrong_method = game.http.delete(f"/games/{game.id}/state", headers=game.headers("A"))
+    assert wrong_method.status_code == 405
+    assert wrong_method.json()["detail"] == f"The path /games/{game.id}/state takes no DELETE; it takes GET, HEAD."
+    for refused in (bad_id, nowhere, wrong_method):
+        assert_sentence(refused.json())
 
 
 def test_an_unknown_unit_is_404_naming_it(new_game):
     game = started(new_game)
     problem = refused_with(game, 404, lambda: game.send("A", {"type": "record_casualties", "unit": "ghost",
                                                               "models": 1}))
-    assert "ghost" in problem["detail"]
-    assert problem["field"] == "unit"
+    assert problem["detail"] == "No unit 'ghost' in this game."
+    assert problem["field"] == "/unit"
 
 
 # --- what is asked -----------------------------------------------------------------------------------------
@@ -102,8 +114,9 @@ def test_an_unknown_unit_is_404_naming_it(new_game):
 def test_an_unknown_command_type_is_422_listing_the_known_ones(new_game):
     game = started(new_game)
     problem = refused_with(game, 422, lambda: game.send("A", {"type": "teleport"}))
-    assert problem["field"] == "type"
-    assert "teleport" in problem["detail"] and "free_roll" in problem["detail"]
+    assert problem["field"] == "/type"
+    assert problem["detail"].startswith('There is no command "teleport": `type` must be one of: add_entropy, ')
+    assert "free_roll" in problem["detail"]
 
 
 @pytest.mark.parametrize("raw", [b"{not json", b"[1, 2]", b'{"spec": "D6"}', b'"free_roll"', b""])
@@ -116,7 +129,8 @@ def test_a_body_that_is_not_a_command_object_is_422(new_game, raw):
 def test_a_field_of_the_wrong_type_is_422_naming_it(new_game):
     game = started(new_game)
     problem = refused_with(game, 422, lambda: game.send("A", {"type": "free_roll", "spec": 6, "purpose": "x"}))
-    assert problem["field"] == "spec"
+    assert problem["field"] == "/spec"
+    assert problem["detail"] == "`spec` (a dice expression: 2, D6, D3+1, 2D6) must be text, not 6."
 
 
 @pytest.mark.parametrize("dice_mode", ["server", "table"])
@@ -125,13 +139,13 @@ def test_a_free_roll_whose_spec_is_no_dice_expression_is_422_naming_it_in_either
                                                                                               spec):
     game = started(new_game, dice=dice_mode)
     problem = refused_with(game, 422, lambda: game.send("A", {"type": "free_roll", "spec": spec, "purpose": "x"}))
-    assert problem["field"] == "spec" and problem["detail"].startswith("spec: ")
+    assert problem["field"] == "/spec" and problem["detail"].startswith("`spec`: ")
 
 
 def test_missing_dice_in_table_mode_is_422_saying_how_many_of_what(new_game):
     game = started(new_game, dice="table")
     problem = refused_with(game, 422, lambda: game.send("A", {"type": "free_roll", "spec": "3D6", "purpose": "x"}))
-    assert problem["field"] == "dice"
+    assert problem["field"] == "/dice"
     assert "3 dice of 6 sides" in problem["detail"]
     problem = refused_with(game, 422, lambda: game.send("B", {"type": "roll_off"}))
     assert '"A"' in problem["detail"] and '"B"' in problem["detail"] and "D6" in problem["detail"]
@@ -148,7 +162,7 @@ def test_missing_dice_in_table_mode_is_422_saying_how_many_of_what(new_game):
 def test_dice_faces_out_of_range_or_of_the_wrong_count_are_422(new_game, body):
     game = started(new_game, dice="table")
     problem = refused_with(game, 422, lambda: game.send("A", body))
-    assert problem["field"] == "dice"
+    assert problem["field"] == "/dice"
 
 
 def test_table_dice_on_a_command_that_rolls_nothing_are_422(new_game):
@@ -220,7 +234,8 @@ def test_a_game_creation_past_64_kib_is_413_and_creates_nothing(http):
         response = send()
         assert response.status_code == 413, response.text
         assert response.headers["content-type"].startswith(PROBLEM)
-        assert response.json()["detail"] == "the body is larger than 65536 bytes"
+        assert_sentence(response.json())
+        assert response.json()["detail"] == "The body may be at most 65536 bytes; this one is larger."
     assert recorder.max_notification_id() == before
     assert client.post("/games", json={**body, "players": [{"seat": "A", "name": "A"},
                                                            {"seat": "B", "name": "B"}]}).status_code == 201
@@ -313,6 +328,7 @@ def test_a_token_past_its_rate_gets_429_with_retry_after_and_other_tokens_are_un
         response = http.post(f"/games/{game.id}/armies", json={"units": [unit("scouts")]}, headers=game.headers("A"))
         assert response.status_code == 429
         assert response.headers["content-type"].startswith(PROBLEM)
+        assert_sentence(response.json())
         assert int(response.headers["retry-after"]) >= 1
         assert http.get(f"/games/{game.id}/state", headers=game.headers("B")).json()["mustered"]["A"] is False
 
@@ -326,6 +342,7 @@ def test_an_address_past_its_game_creation_cap_gets_429_with_retry_after_and_oth
         assert refused.status_code == 429
         assert refused.headers["content-type"].startswith(PROBLEM)
         assert refused.json()["status"] == 429 and "games a minute" in refused.json()["detail"]
+        assert_sentence(refused.json())
         assert 1 <= int(refused.headers["retry-after"]) <= 60
         assert other.post("/games", json=body).status_code == 201
 
@@ -343,7 +360,7 @@ def test_a_failure_inside_the_service_is_500_problem_json_and_not_plain_text(tmp
     assert response.status_code == 500
     assert response.headers["content-type"].startswith(PROBLEM)
     problem = response.json()
-    assert problem["status"] == 500 and "fire" not in problem["detail"]
+    assert problem["status"] == 500 and "fire" not in problem["detail"]  # as it always read (the golden games pin it)
 
 
 @pytest.mark.parametrize("query", [{"after": "+5"}, {"after": " 5"}, {"after": "5_0"}, {"limit": "1e2"},
@@ -351,18 +368,85 @@ def test_a_failure_inside_the_service_is_500_problem_json_and_not_plain_text(tmp
 def test_a_seq_or_a_limit_not_written_in_digits_is_422_naming_it(new_game, query):
     game = new_game()
     response = game.http.get(f"/games/{game.id}/events", params=query, headers=game.headers("A"))
-    assert response.status_code == 422 and response.json()["field"] == next(iter(query)), response.text
+    name = next(iter(query))
+    assert response.status_code == 422 and response.json()["field"] == name, response.text
+    assert response.json()["detail"] == f"`{name}` must be a whole number written with the digits 0-9 only."
     at = game.http.get(f"/games/{game.id}/state", params={"at": "+1"}, headers=game.headers("A"))
     assert at.status_code == 422 and at.json()["field"] == "at"
+    assert_sentence(at.json())
 
 
 def test_a_query_parameter_the_route_does_not_take_is_422_naming_it(new_game):
     game = new_game()
     typo = game.http.get(f"/games/{game.id}/events", params={"afetr": 5}, headers=game.headers("A"))
-    assert typo.status_code == 422 and typo.json()["field"] == "afetr" and "after" in typo.json()["detail"]
+    assert typo.status_code == 422 and typo.json()["field"] == "afetr"
+    assert typo.json()["detail"] == 'This request takes no query parameter "afetr"; it takes `after`, `limit`.'
+    assert_sentence(typo.json())
     stream = game.http.get(f"/games/{game.id}/state", params={"token": game.tokens["A"]},
                            headers=game.headers("A"))
     assert stream.status_code == 422  # ?token= belongs to the streams and the overlay page only
+    assert_sentence(stream.json())
     created = game.http.post("/games", params={"x": 1}, json={"ruleset": "alternating", "players": [
         {"seat": "A", "name": "Al"}, {"seat": "B", "name": "Bo"}]})
     assert created.status_code == 422 and created.json()["field"] == "x"
+    assert_sentence(created.json())
+
+
+# --- in the players' words (issue 24) ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("body, field, detail", [
+    ({"type": "free_roll", "spec": "D6"}, "/purpose", "This command needs `purpose`."),
+    ({"type": "free_roll", "spec": "D6", "purpose": "x", "foo": 1}, "/foo",
+     "`foo` is not part of a `free_roll` command; it takes `spec`, `purpose` and `dice`."),
+    ({"type": "set_status", "unit": "scouts", "status": "sleepy"}, "/status",
+     "`status` must be one of: battle_shocked, engaged, falling_back, gone_to_ground, immobilised, locked_in_combat, "
+     "no_weapons_left, pinned, regrouped, routed, stationary, suppressed (not \"sleepy\")."),
+    ({"type": "free_roll", "spec": "D6", "purpose": None}, "/purpose", "`purpose` must be text, and it was sent empty."),
+    ({"type": "select", "unit": ["scouts"]}, "/unit", "`unit` must be text, not a list."),
+    ({"type": 5}, "/type", None),
+])
+def test_a_malformed_command_says_what_to_fix_in_a_sentence_naming_the_field(new_game, body, field, detail):
+    game = started(new_game)
+    problem = refused_with(game, 422, lambda: game.send("A", body))
+    assert problem["field"] == field and problem["title"] == "Request to fix"
+    assert detail is None or problem["detail"] == detail
+
+
+@pytest.mark.parametrize("units, field, detail", [
+    ([{"id": "x"}], "/units/0/name", "Unit 1 needs `name` and `models`."),
+    ([unit("x", transport={"capacity": "lots"})], "/units/0/transport/capacity",
+     "`capacity` of `transport` of unit 1 must be a whole number, not \"lots\"."),
+    ([unit("x", statuses=("sleepy",))], "/units/0/statuses/0", None),
+    ([], "/units", "`units` must hold at least 1 item, not 0."),
+])
+def test_a_malformed_army_says_what_to_fix_in_a_sentence_naming_the_field(new_game, units, field, detail):
+    game = new_game()
+    problem = refused_with(game, 422, lambda: game.muster("A", units))
+    assert problem["field"] == field
+    assert detail is None or problem["detail"] == detail
+
+
+@pytest.mark.parametrize("body, field, detail", [
+    ({"players": [{"seat": "C", "name": "x"}, {"seat": "B", "name": "b"}]}, "/players/0/seat",
+     "`seat` of player 1 must be one of: A, B (not \"C\")."),
+    ({"options": {"battle_rounds": 99}}, "/options/battle_rounds", "`battle_rounds` of `options` must be from 1 to 20, "
+                                                                   "not 99."),
+    ({"ruleset": None}, "/ruleset", "`ruleset` (the ruleset the game is played by) must be text, and it was sent empty."),
+])
+def test_a_malformed_game_says_what_to_fix_in_a_sentence_naming_the_field(http, body, field, detail):
+    sent = {"ruleset": "alternating", "players": [{"seat": "A", "name": "a"}, {"seat": "B", "name": "b"}], **body}
+    response = http.post("/games", json=sent)
+    assert response.status_code == 422 and response.headers["content-type"].startswith(PROBLEM)
+    problem = response.json()
+    assert_sentence(problem)
+    assert (problem["field"], problem["detail"]) == (field, detail)
+
+
+def test_a_header_at_fault_is_named_and_said_in_a_sentence(new_game):
+    game = started(new_game)
+    long_key = refused_with(game, 422, lambda: game.send("A", {"type": "concede"}, **{"Idempotency-Key": "k" * 256}))
+    assert long_key["field"] == "Idempotency-Key"
+    assert long_key["detail"] == "The Idempotency-Key header must be 1 to 255 characters long."
+    head = game.http.get(f"/games/{game.id}/state", headers=game.headers("A", **{"Known-Head": "yesterday"}))
+    assert head.status_code == 422 and head.json()["field"] == "Known-Head"
+    assert_sentence(head.json())

@@ -140,7 +140,7 @@ def test_a_charge_is_rolled_first_then_its_targets_are_named_within_the_roll(new
     (move,) = [a for a in game.state("A")["actions"] if a["type"] == "charge_move"]
     assert move["rule"] == "RS.CHG.2" and move["schema"]["properties"]["distance"]["maximum"] == 12
     too_far = game.send("A", {"type": "charge_move", "unit": "assault-squad", "targets": ["boyz"], "distance": 13})
-    assert too_far.status_code == 422 and too_far.json()["field"] == "distance"  # beyond 12": no charge at all
+    assert too_far.status_code == 422 and too_far.json()["field"] == "/distance"  # beyond 12": no charge at all
     answer = game.cmd("A", "charge_move", unit="assault-squad", targets=["boyz"], distance=7)
     resolved = next(e for e in answer["events"] if e["type"] == "ChargeResolved")
     assert resolved["rule"] == "RS.CHG.2" and resolved["data"]["success"] is True and resolved["data"]["total"] == 8

@@ -61,11 +61,11 @@ def test_durations_are_checked_and_belong_to_reference(new_game):
     game.start([unit("squad", 5)], [unit("boyz", 5)])
     to(game, "command", "A")
     problem = game.send("A", {"type": "set_status", "unit": "squad", "status": "pinned", "duration": "forever"})
-    assert problem.status_code == 422 and problem.json()["field"] == "duration"
+    assert problem.status_code == 422 and problem.json()["field"] == "/duration"
     other = new_game("alternating", dice="table")
     other.start([unit("squad", 5)], [unit("boyz", 5)])
     problem = other.send("A", {"type": "set_status", "unit": "squad", "status": "pinned", "duration": "end_of_phase"})
-    assert problem.status_code == 422 and problem.json()["field"] == "duration"
+    assert problem.status_code == 422 and problem.json()["field"] == "/duration"
     assert not [e for e in other.events() if e["type"] == "StatusGained"]
 
 

@@ -215,7 +215,12 @@ def test_revived_models_return_only_to_their_own_unit_up_to_its_starting_strengt
     assert game.refused("B", "revive", unit="guard", models=1)["rule"] == "CORE.REV.1"
     answer = game.cmd("A", "revive", unit="captain", models=1, reason="a returning ability")
     assert answer["events"][0]["type"] == "ModelsRevived" and answer["events"][0]["rule"] == "CORE.REV.1"
-    game.cmd("A", "revive", unit="guard", models=2)
+    # the count is the attached unit's, as its starting strength is (CORE.STR.1): the Captain and 2 Guard of 5
+    assert answer["events"][0]["text"] == ("Alice returned 1 model to Alice's Captain (3 of 5), set up in coherency "
+                                           "with models that began the phase on the battlefield: a returning ability.")
+    answer = game.cmd("A", "revive", unit="guard", models=2)
+    assert answer["events"][0]["text"] == ("Alice returned 2 models to Alice's Guard (5 of 5), set up in coherency "
+                                           "with models that began the phase on the battlefield.")
     units = game.state()["units"]
     assert units["captain"]["models_alive"] == 1 and units["guard"]["models_alive"] == 4
     assert units["guard"]["strength"] == "full"  # the attached unit whole again: 5 of 5
@@ -232,8 +237,10 @@ def test_rolls_triggered_at_once_wait_in_a_visible_queue_in_order(new_game):
     assert [(q["unit"], q["purpose"], q["rule"], q["seat"]) for q in state["queue"]] == [
         ("first", "battle_shock", "RS.CMD.2", "A"), ("second", "battle_shock", "RS.CMD.2", "A")]
     assert state["awaiting"]["roll"]["unit"] == "first"  # the head of the queue is what is awaited (CORE.SEQ.1)
-    game.cmd("A", "roll", dice=[6, 6])
+    answer = game.cmd("A", "roll", dice=[6, 6])
     assert [q["unit"] for q in game.state()["queue"]] == ["second"]
+    assert events_of(answer, "BattleShockTested")[0]["text"] == \
+        "Alice's First (4 of 4) passed their battle-shock test: 12 on 2D6 against Ld 7."
 
 
 def test_no_command_re_roll_is_offered_for_a_unit_destroyed_since_its_roll(new_game):

@@ -2,6 +2,7 @@
 from pathlib import Path
 
 from tests.support.client import unit
+from tests.support.problems import assert_sentence
 from tests.support.rosters import as_ros, heresy_squad, tenth_list
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "rosters"
@@ -62,10 +63,13 @@ def test_a_broken_roster_is_422_naming_the_path_and_appends_nothing(new_game):
     game = new_game("reference")
     before = game.state()["version"]
     answer = post_roster(game, "A", b"PK\x03\x04broken")
-    assert answer.status_code == 422 and answer.json()["field"] == "rosz"
+    assert answer.status_code == 422 and answer.json()["field"] == "/rosz"
     assert answer.headers["content-type"].startswith("application/problem+json")
+    assert answer.json()["detail"].startswith("The .rosz is not a readable zip: ")
+    assert_sentence(answer.json())
     answer = post_roster(game, "A", b'<?xml version="1.0"?><svg/>', "application/xml")
-    assert answer.status_code == 422 and answer.json()["field"] == "roster"
+    assert answer.status_code == 422 and answer.json()["field"] == "/roster"
+    assert answer.json()["detail"] == "Not a roster: the XML's root is <svg>, a roster's is <roster>."
     assert game.state()["version"] == before
 
 
@@ -76,13 +80,16 @@ def test_a_roster_missing_what_the_ruleset_needs_is_422_at_the_unit(new_game):
                                                         W="1", A="2", Ld="-", Save="6+")])]))
     game = new_game("alternating")
     answer = post_roster(game, "A", as_ros(tree), "application/xml")
-    assert answer.status_code == 422 and answer.json()["field"] == "roster/forces/0/selections/0"
+    assert answer.status_code == 422 and answer.json()["field"] == "/roster/forces/0/selections/0"
+    assert answer.json()["detail"].startswith("At roster/forces/0/selections/0 in the roster (models.0.Ld): ")
+    assert_sentence(answer.json())
 
 
 def test_other_bodies_keep_the_415_rule(new_game):
     game = new_game("reference")
     answer = post_roster(game, "A", b"units: none", "text/plain")
     assert answer.status_code == 415
+    assert_sentence(answer.json())
 
 
 def test_the_same_roster_with_the_same_idempotency_key_answers_the_same(new_game):
@@ -100,7 +107,8 @@ def test_convert_touches_no_game_and_refuses_what_is_not_a_roster(http):
     assert converted.status_code == 200
     assert converted.json()["ruleset"] == "heresy" and converted.json()["units"][1]["models"][0]["armour"]
     refused = http.post("/rosters/convert", json={"units": []})
-    assert refused.status_code == 422 and refused.json()["field"] == "roster"
+    assert refused.status_code == 422 and refused.json()["field"] == "/roster"
+    assert_sentence(refused.json())
 
 
 def test_warlog_import_prints_the_converted_roster(capsys):

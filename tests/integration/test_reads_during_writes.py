@@ -14,8 +14,8 @@ from tests.conftest import settings_for
 from tests.integration.test_concurrency import AT, new_started_game, roll
 from tests.support.client import GameClient, unit
 from warlog.api.app import create_app
-from warlog.api.routes import reading
 from warlog.domain.application import VIEW_TRIES, Warlog, remember
+from warlog.projections import state as projected
 
 
 @pytest.fixture
@@ -128,14 +128,14 @@ def test_the_state_read_over_http_while_a_command_is_applied_is_one_version(tmp_
         game.start([unit("scouts", 5)], [unit("boyz", 10)])
         warlog, game_id = http.app.state.shards.apps[0], UUID(game.id)
         started, staged = game.state("A")["version"], []
-        real = reading.state_view
+        real = projected.state_view  # what GET /state's live_view draws the seat's state with
 
         def state_view(state, version, *args):
             if not staged:
                 staged.append(in_another_thread(lambda: warlog.command(game_id, "A", roll("meanwhile"), AT)))
             return real(state, version, *args)
 
-        monkeypatch.setattr(reading, "state_view", state_view)
+        monkeypatch.setattr(projected, "state_view", state_view)
         state = game.state("A")
         monkeypatch.undo()
         assert staged

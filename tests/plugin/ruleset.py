@@ -21,6 +21,7 @@ from warlog.domain.rules.basics import Data, evolves
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, OtherStep, PerSeat
+from warlog.domain.words import Text, Texts, Words
 
 TURN, THROW = "DUEL.TURN.1", "DUEL.THROW.1"  # the duel's own rule IDs
 D6 = dice.parse("D6")
@@ -34,6 +35,14 @@ class ThrowScored(TypedDict):
     seat: str
     face: int
     score: int
+
+
+TEXTS = Texts()
+
+
+@TEXTS.says("ThrowScored")
+def _scored_text(w: Words, d: ThrowScored) -> str:
+    return f"{w.player(d['seat'])} threw a {d['face']}: {d['score']} in all"
 
 
 @dataclass(frozen=True)
@@ -52,6 +61,7 @@ class Duel(Ruleset):
     keeps_vp = True  # the running score shows as `vp` in GET /state
     round_rule = TURN
     event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, "ThrowScored": ThrowScored}
+    event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS}
 
     def round_layout(self, state: GameState) -> list[Step]:
         return LAYOUT

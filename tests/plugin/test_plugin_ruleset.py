@@ -76,8 +76,11 @@ def test_a_game_of_the_plugin_ruleset_is_played_over_http(duel, new_game):
         game.cmd(seat, "throw")
     final = game.state("A")
     assert final["status"] == "ended" and final["actions"] == []
-    scores = [e["data"] for e in game.events() if e["type"] == "ThrowScored"]
+    thrown = [e for e in game.events() if e["type"] == "ThrowScored"]
+    scores = [e["data"] for e in thrown]
     assert [s["seat"] for s in scores] == ["A", "B", "A", "B"]
+    first = scores[0]  # its own sentence, from its own texts beside its event
+    assert thrown[0]["text"] == f"Alice threw a {first['face']}: {first['score']} in all."
     total = {seat: sum(s["face"] for s in scores if s["seat"] == seat) for seat in ("A", "B")}
     assert final["vp"] == total
     winner = None if total["A"] == total["B"] else max(total, key=total.get)
@@ -132,7 +135,7 @@ def test_table_dice_throw_carries_its_face(duel, new_game):
     schema = game.state("A")["actions"][0]["schema"]
     assert schema["required"] == ["type", "dice"]
     missing = game.send("A", {"type": "throw"})
-    assert missing.status_code == 422 and missing.json()["field"] == "dice"
+    assert missing.status_code == 422 and missing.json()["field"] == "/dice"
     assert game.send("A", {"type": "throw", "dice": [7]}).status_code == 422
     assert game.cmd("A", "throw", dice=[5])["events"][1]["data"]["score"] == 5
     game.cmd("B", "throw", dice=[2])
@@ -145,7 +148,7 @@ def test_an_unknown_ruleset_is_422_naming_the_known_ones(duel, http):
     assert response.status_code == 422
     assert response.headers["content-type"].startswith("application/problem+json")
     problem = response.json()
-    assert problem["field"] == "ruleset"
+    assert problem["field"] == "/ruleset"
     assert "unknown ruleset 'chess'" in problem["detail"]
     assert "alternating, reference, heresy, duel" in problem["detail"]
 
@@ -156,7 +159,7 @@ def test_once_unregistered_the_name_is_unknown_again(http):
     response = http.post("/games", json={"ruleset": "duel", "players": [
         {"seat": "A", "name": "Alice"}, {"seat": "B", "name": "Bob"}]})
     assert response.status_code == 422 and "unknown ruleset 'duel'" in response.json()["detail"]
-    assert response.json()["detail"].endswith("known: alternating, reference, heresy")
+    assert response.json()["detail"].endswith("known: alternating, reference, heresy.")
 
 
 def test_the_served_document_holds_its_name_and_its_commands_while_it_is_registered(http):

@@ -96,7 +96,8 @@ class GameClient:
         return self.cmd("A", "start_game")
 
 
-SEAT_ONLY = ("actions", "anytime", "records")  # what a seat may send now: the live game's, never a past or delayed state's
+SEAT_ONLY = ("actions", "anytime", "records", "undo_request")  # what a seat may send now (and the undo request
+# waiting): the live game's, never a past or delayed state's
 
 
 def table_of(state: dict[str, Any], *leave_out: str) -> dict[str, Any]:

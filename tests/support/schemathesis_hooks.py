@@ -15,7 +15,7 @@ what the service already holds or on the contents of a file:
   is broken, is 422 naming the path" (CONTRACT.md "Roster import"), and a file format (a zip holding one
   BattleScribe .ros) is no JSON Schema; the tool sends a PNG, or random bytes.
 - 422 for an army whose units name each other wrongly, or need what the game's ruleset reads (domain/army.py
-  validate_army, a ruleset's check_army): a unit id twice, or one the other army holds; `embarked_in` or
+  validate_army, a ruleset's check_army): a unit id twice in the army; `embarked_in` or
   `leader_of` naming no unit of the army, or one that cannot carry or be led; more models aboard than the
   capacity; no Ld where the ruleset tests it. A JSON Schema states each unit's shape, not how units refer to
   one another, nor which game they join.
@@ -34,7 +34,7 @@ import schemathesis
 from schemathesis.openapi.checks import RejectedPositiveData
 
 ROSTER_TYPE = "application/octet-stream"
-ARMY_RELATIONS = re.compile(r"units\.[0-9]+\.(id|embarked_in|leader_of|transport\.capacity|models\.0\.Ld)")
+ARMY_RELATIONS = re.compile(r"/units/[0-9]+/(id|embarked_in|leader_of|transport/capacity|models/0/Ld)")
 
 
 def problem(response: Any) -> dict[str, Any]:
@@ -56,9 +56,9 @@ def why_refused_rightly(failure: Any, case: Any, response: Any) -> str | None:
         return None
     if answer.get("field") == "Idempotency-Key":
         return "an Idempotency-Key used before"
-    if (case.media_type or "").split(";")[0].strip().lower() == ROSTER_TYPE and answer.get("field"):
+    if (case.media_type or "").split(";")[0].strip().lower() == ROSTER_TYPE:  # the file, or a path in it
         return "a file that is no roster"
-    if case.path.endswith("/commands") and str(answer.get("field")).startswith("dice"):
+    if case.path.endswith("/commands") and str(answer.get("field")).startswith("/dice"):
         return "table dice that do not fit the roll they are for"
     if case.path.endswith("/armies") and ARMY_RELATIONS.fullmatch(str(answer.get("field"))):
         return "units that name each other wrongly, or lack what the ruleset reads"

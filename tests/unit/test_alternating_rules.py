@@ -122,8 +122,13 @@ def test_a_unit_the_seat_includes_in_the_shooting_count_may_then_be_selected_to_
     table.order()
     table.do("A", "declare_done")
     table.do("B", "declare_done")
-    table.do("A", "confirm_count", include={"a-psyker": "shoots a witchfire power"})
+    confirmed = table.do("A", "confirm_count", include={"a-psyker": "shoots a witchfire power"})
+    assert confirmed[0]["text"] == ("Alice confirmed their shooting pass-point count, counting Alice's A Psyker in "
+                                    "(shoots a witchfire power).")
     calculated = event(table.do("B", "confirm_count"), "PassPointsCalculated")
+    assert calculated["text"] == ("Pass points for shooting: Alice counts 2, Bob 3, so Alice gets 1 (Alice's A Psyker "
+                                  "counted in by Alice: shoots a witchfire power, though the service leaves it out "
+                                  "for no ranged weapons).")
     assert calculated["data"]["counts"] == {"A": 2, "B": 3}
     assert calculated["data"]["included"] == [{"unit": "a-psyker", "seat": "A", "by": "A",
                                                 "reason": "shoots a witchfire power",
@@ -164,7 +169,7 @@ def test_a_charge_names_its_targets_and_the_measured_distance():
         status, answer = table.app.send("A", {"type": "select", "unit": "a-1", **fields})
         assert status == 422, answer
     status, answer = table.app.send("A", {"type": "select", "unit": "a-1", "targets": ["b-1"], "distance": "six"})
-    assert status == 422 and answer["field"] == "distance"
+    assert status == 422 and answer["field"] == "/distance"
 
 
 def test_a_locked_unit_fires_no_overwatch_and_the_charge_rolls_on_by_itself():
@@ -215,7 +220,7 @@ def test_overwatch_names_only_the_weapons_the_unit_has_and_at_most_its_models():
     table.do("A", "select", unit="a-1", targets=["b-1"], distance=3)
     for weapons in (["Lascannon"], ["Boltgun"] * 6, []):
         status, answer = table.app.send("B", {"type": "select", "unit": "b-1", "weapons": weapons})
-        assert status == 422 and answer["field"] == "weapons", answer
+        assert status == 422 and answer["field"] == "/weapons", answer
 
 
 def test_a_combat_the_service_does_not_know_needs_its_enemy_units_named():
@@ -230,7 +235,7 @@ def test_a_combat_the_service_does_not_know_needs_its_enemy_units_named():
     table.order(winner="B", first="A")  # either seat may choose any combat: both take part
     assert table.view()["awaiting"] == {"seat": "A", "action": "select"}
     status, answer = table.app.send("A", {"type": "select", "unit": "b-1"})
-    assert status == 422 and answer["field"] == "targets"
+    assert status == 422 and answer["field"] == "/targets"
     events = table.do("A", "select", unit="b-1", targets=["a-1"])
     assert event(events, "CombatFought")["data"]["units"] == ["a-1", "b-1"]
     assert table.view()["battle_round"] == 2
@@ -263,6 +268,8 @@ def test_a_unit_in_ongoing_reserves_arrives_at_the_next_move_units_without_a_rol
     assert table.refused("B", "ongoing_reserves", unit="a-2")["rule"] == "AA.RES.1"
     entered = table.do("A", "ongoing_reserves", unit="a-2", reason="left the table")
     assert entered[0]["type"] == "OngoingReservesEntered" and entered[0]["rule"] == "AA.RES.1"
+    assert entered[0]["text"] == ("Alice's A 2 (5 of 5) left the battlefield into Ongoing Reserves (left the table): "
+                                  "it arrives at the start of the next Move Units.")
     table.do("A", "confirm_count")
     events = table.do("B", "confirm_count")
     assert event(events, "PassPointsCalculated")["data"]["excluded"] == [
@@ -274,6 +281,13 @@ def test_a_unit_in_ongoing_reserves_arrives_at_the_next_move_units_without_a_rol
     assert table.refused("A", "select", unit="a-1")["rule"] == "AA.RES.1"
     table.do("A", "select", unit="a-2")
     assert table.view()["units"]["a-2"]["in_reserves"] is False
+
+
+def test_a_concession_reads_as_who_conceded_and_who_won():
+    table = Table([unit("a-1")], [unit("b-1")])
+    conceded, ended = table.do("B", "concede")
+    assert (conceded["type"], conceded["text"]) == ("Conceded", "Bob conceded the game.")
+    assert ended["text"] == "Alice and Bob's game ended (concede): Alice won."
 
 
 def test_a_combat_ends_when_one_side_has_no_unit_left_in_it_and_the_survivors_are_no_longer_locked():
@@ -376,7 +390,7 @@ def test_overwatch_from_a_unit_with_several_ranged_weapons_names_each_models_wea
     fire = table.view("B")["actions"][0]["schema"]
     assert "weapons" in fire["required"] and fire["properties"]["weapons"]["maxItems"] == 3
     status, answer = table.app.send("B", {"type": "select", "unit": "b-1"})  # no longer every weapon of every model
-    assert status == 422 and answer["field"] == "weapons"
+    assert status == 422 and answer["field"] == "/weapons"
     fired = event(table.do("B", "select", unit="b-1", weapons=["Boltgun", "Boltgun", "Pistol"]), "OverwatchFired")
     assert [(w["name"], w["models"], w["shots"]) for w in fired["data"]["weapons"]] == [("Boltgun", 2, 2),
                                                                                        ("Pistol", 1, 1)]

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support.client import unit, vehicle
+from tests.support.problems import assert_sentence
 from warlog.domain import army
 from warlog.domain.rulings import Malformed
 from warlog.domain.state import Unit
@@ -116,9 +117,9 @@ def test_losing_a_model_never_makes_a_unit_stronger(starting, data):
 
 # --- validation in the domain ------------------------------------------------------------------------------
 
-def refusal(units, others=None):
+def refusal(units):
     with pytest.raises(Malformed) as caught:
-        army.validate_army("A", units, others or {})
+        army.validate_army("A", units)
     return caught.value
 
 
@@ -128,9 +129,20 @@ def test_a_unit_id_used_twice_is_refused_naming_the_second_one():
     assert "scouts" in error.detail
 
 
-def test_a_unit_id_the_other_army_already_uses_is_refused():
-    error = refusal([unit("boyz")], others={"boyz": {"owner": "B"}})
-    assert error.field == "units.0.id"
+def test_a_unit_id_the_other_army_already_uses_is_renamed_and_the_armys_links_follow_it():
+    sent = [unit("boyz", leader_of=None), unit("nob", 1, leader_of="boyz"), unit("boyz-b"), unit("grots")]
+    units, renamed = army.distinct_ids(sent, {"boyz", "nob", "boyz-b2", "trukk"})
+    assert renamed == {"boyz": "boyz-b3", "nob": "nob-b"}  # boyz-b is this army's own, boyz-b2 the other's
+    assert [u["id"] for u in units] == ["boyz-b3", "nob-b", "boyz-b", "grots"]
+    assert units[1]["leader_of"] == "boyz-b3"
+    assert army.as_sent(units, renamed) == sent  # what a muster is played again from
+    assert army.distinct_ids(sent, {"trukk"}) == (sent, {})
+
+
+def test_a_renamed_id_stays_within_the_longest_a_unit_id_may_be():
+    long_id = "x" * army.ID_LENGTH
+    [renamed], mapping = army.distinct_ids([unit(long_id)], {long_id})
+    assert len(renamed["id"]) == army.ID_LENGTH and renamed["id"].endswith("-b") and mapping == {long_id: renamed["id"]}
 
 
 def test_embarking_in_a_unit_that_is_not_in_the_army_is_refused():
@@ -183,7 +195,7 @@ def test_an_unknown_status_is_refused():
 
 def test_a_well_formed_army_with_a_leader_and_an_embarked_unit_passes():
     army.validate_army("A", [captain(), unit("intercessors", 5), vehicle("rhino", capacity=10),
-                             unit("tactical", 10, embarked_in="rhino")], {})
+                             unit("tactical", 10, embarked_in="rhino")])
 
 
 # --- through POST /games/{id}/armies -----------------------------------------------------------------------
@@ -221,14 +233,15 @@ def muster_refused(game, units):
     assert response.status_code == 422, response.text
     assert response.headers["content-type"].startswith("application/problem+json")
     assert game.events()[-1]["seq"] == before
+    assert_sentence(response.json())
     return response.json()
 
 
 @pytest.mark.parametrize("units, field", [
-    ([unit("scouts"), unit("scouts")], "units.1.id"),
-    ([unit("tactical", embarked_in="rhino-9")], "units.0.embarked_in"),
-    ([unit("scouts"), unit("tactical", embarked_in="scouts")], "units.1.embarked_in"),
-    ([unit("captain", 1, leader_of="nobody")], "units.0.leader_of"),
+    ([unit("scouts"), unit("scouts")], "/units/1/id"),
+    ([unit("tactical", embarked_in="rhino-9")], "/units/0/embarked_in"),
+    ([unit("scouts"), unit("tactical", embarked_in="scouts")], "/units/1/embarked_in"),
+    ([unit("captain", 1, leader_of="nobody")], "/units/0/leader_of"),
 ])
 def test_an_army_with_broken_links_between_units_is_422_naming_the_field(new_game, units, field):
     problem = muster_refused(new_game(), units)
@@ -243,19 +256,21 @@ def test_impossible_characteristics_are_422_naming_the_characteristic(new_game, 
     body = unit("scouts")
     body["models"][0][characteristic] = value
     problem = muster_refused(new_game(), [body])
-    assert problem["field"] == f"units.0.models.0.{characteristic}"
+    assert problem["field"] == f"/units/0/models/0/{characteristic}"
 
 
 def test_a_weapon_with_an_unreadable_dice_expression_is_422_naming_it(new_game):
     body = unit("scouts")
     body["weapons"][0]["D"] = "D7+"
-    assert muster_refused(new_game(), [body])["field"] == "units.0.weapons.0.D"
+    assert muster_refused(new_game(), [body])["field"] == "/units/0/weapons/0/D"
 
 
-def test_an_id_the_other_seat_already_mustered_is_422(new_game):
+def test_an_id_the_other_seat_already_mustered_is_renamed_not_refused(new_game):
     game = new_game()
     assert game.muster("B", [unit("boyz")]).status_code == 200
-    assert muster_refused(game, [unit("boyz")])["field"] == "units.0.id"
+    answer = game.muster("A", [unit("boyz")])
+    assert answer.status_code == 200 and answer.json()["renamed"] == {"boyz": "boyz-b"}
+    assert {uid: u["owner"] for uid, u in game.state()["units"].items()} == {"boyz": "B", "boyz-b": "A"}
 
 
 def test_a_second_muster_replaces_the_first_before_the_start(new_game):

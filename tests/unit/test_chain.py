@@ -16,8 +16,9 @@ from warlog.domain import chain
 
 
 def contract_hash(event):
-    """The contract's own line, independent of domain.chain."""
-    body = {k: v for k, v in event.items() if k not in ("hash", "undone")}
+    """The contract's own line, independent of domain.chain: without `hash`, and without `undone` and `text`,
+    which a reader is given and the chain does not cover (CONTRACT.md "In the players' words")."""
+    body = {k: v for k, v in event.items() if k not in ("hash", "undone", "text")}
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -120,7 +121,7 @@ def test_anyone_can_recompute_the_chain_from_get_events_with_the_contracts_pytho
     prev = "0" * 64
     for event in events:
         assert event["prev_hash"] == prev
-        body = {k: v for k, v in event.items() if k not in ("hash", "undone")}
+        body = {k: v for k, v in event.items() if k not in ("hash", "undone", "text")}
         text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         assert hashlib.sha256(text.encode("utf-8")).hexdigest() == event["hash"]
         prev = event["hash"]

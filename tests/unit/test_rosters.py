@@ -99,7 +99,7 @@ def test_melee_and_na_become_sensible_values_and_are_listed():
     (b'<?xml version="1.0"?><html><body/></html>', "roster"),
     (b'{"roster": [1, 2]}', "roster"),
     (b'{"units": []}', "roster"),
-    (b"hello", "body"),
+    (b"hello", None),  # the whole body: no one field
 ])
 def test_a_broken_file_or_one_that_is_not_a_roster_is_refused_naming_where(raw, field):
     with pytest.raises(Malformed) as refused:

@@ -98,6 +98,7 @@ function actionCard(action) {
 const ANYTIME = {  // the anytime entries that need no form: the endpoint each taps
   undo: ["/undo", "Undo", null], redo: ["/redo", "Redo", null],
   approve: ["/undo/approve", "Approve undo", null], reject: ["/undo/reject", "Reject undo", null],
+  withdraw: ["/undo/withdraw", "Withdraw undo request", null],
   concede: ["/commands", "Concede", {type: "concede"}],
 };
 

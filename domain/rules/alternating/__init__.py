@@ -25,16 +25,18 @@ from warlog.domain import events as ev
 from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.charges import ChargeAsked, ShotsAsked
 from warlog.domain.rules.alternating.commands import COMMANDS as OWN_COMMANDS
-from warlog.domain.rules.alternating.common import LAYOUT, RESERVE_ARRIVES_ON, overwatch_block
+from warlog.domain.rules.alternating.common import LAYOUT, RESERVE_ARRIVES_ON, STATUS_ENDS, overwatch_block
 from warlog.domain.rules.alternating.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.alternating.goes import Alternation
 from warlog.domain.rules.alternating.records import TableRecords
+from warlog.domain.rules.alternating.texts import TEXTS
 from warlog.domain.rules.basics import Awaiting, seat_units
 from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingStep, GameState
+from warlog.domain.words import Text
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -51,6 +53,8 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
     commands = OWN_COMMANDS  # its select, the goes, the count, the vehicle records (commands.py)
     roster = RosterReading(older_ap=True, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:8th|9th)\b",))
     event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS}
+    event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS}
+    status_ends = STATUS_ENDS
 
     def round_layout(self, state: GameState) -> list[Step]:
         return LAYOUT

@@ -5,8 +5,17 @@ from collections.abc import Mapping
 
 from warlog.domain import army, dice
 from warlog.domain.rules import actions as act
+from warlog.domain.rules.basics import Lasts
 from warlog.domain.rules.ruleset import Step, alive
 from warlog.domain.state import GameState, Status, Unit, Weapon
+
+# how long each status lasts in this ruleset (GET /state's datasheets say it beside the status)
+STATUS_ENDS: Mapping[str, Lasts] = {
+    "falling_back": Lasts("until it regroups in Move Fleeing Units", "AA.MOV.2"),
+    "regrouped": Lasts("until the end of the turn", "AA.MOV.2"),
+    "locked_in_combat": Lasts("until its combat ends", "AA.CC.1"),
+    "immobilised": Lasts("for the rest of the game", "AA.VEH.2"),
+}
 
 LAYOUT = [
     Step("movement", "move_fleeing", "fleeing", "AA.MOV.1", "AA.MOV.2", "AA.MOV.2", declare_done=False),

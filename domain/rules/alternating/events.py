@@ -130,13 +130,6 @@ class RegroupPassed(TypedDict):
     automatic: NotRequired[bool]
 
 
-
-class UndoRejected(TypedDict):
-    seqs: list[int]
-    requested_by: str
-    rejected_by: str
-
-
 class VehicleHit(TypedDict):
     unit: str
     hit: str
@@ -164,6 +157,5 @@ EVENTS: dict[str, type] = {  # its own kinds; with domain/events.py's SHARED, al
     "PassPointsCalculated": PassPointsCalculated,
     "RegroupFailed": RegroupFailed,
     "RegroupPassed": RegroupPassed,
-    "UndoRejected": UndoRejected,
     "VehicleHit": VehicleHit,
 }

@@ -27,18 +27,20 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
-from warlog.domain.rules.heresy.common import heresy_step, refuse_while_reacting
+from warlog.domain.rules.heresy.common import STATUS_ENDS, heresy_step, refuse_while_reacting
 from warlog.domain.rules.heresy.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reserves import Reserves
 from warlog.domain.rules.heresy.rout import Rout
 from warlog.domain.rules.heresy.shooting import ATTACK_STEPS, FightGoesOn, SnapShotsGoOn
+from warlog.domain.rules.heresy.texts import TEXTS
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, other
 from warlog.domain.rulings import Refused
 from warlog.domain.state import Frozen, GameState, Status
+from warlog.domain.words import Text
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -62,6 +64,8 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
     phases = tuple(phase[:3] for phase in PHASES)
     commands = OWN_COMMANDS  # reserves, moves, reactions, rout, shooting, strikes (commands.py)
     event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS}
+    event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS}
+    status_ends = STATUS_ENDS
     roster = RosterReading(older_ap=True, systems=("horus heresy", "30,000", "30k"), systems_older_ap=True)
 
     # -- the round -----------------------------------------------------------------------

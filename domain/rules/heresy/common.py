@@ -5,11 +5,19 @@ refused), so the two cannot drift apart. A "block" answers `(rule, reason)` or N
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
+from warlog.domain.rules.basics import Lasts
 from warlog.domain.rules.ruleset import alive, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState, HeresyStep, HeresyTurn, Unit, Window
+
+# how long each status lasts in this ruleset (GET /state's datasheets say it beside the status)
+STATUS_ENDS: Mapping[str, Lasts] = {
+    "stationary": Lasts("until the end of its turn", "HH.MOV.1"),
+    "routed": Lasts("until it passes its Leadership test at its table edge", "HH.ROUT.3"),
+    "locked_in_combat": Lasts("until its fight ends: its foe destroyed, or one side falling back", "HH.MOV.2"),
+}
 
 LOCKED = "locked_in_combat"
 DIFFICULT_PENALTY = 2      # HH.MOV.4: difficult terrain reduces the move by 2"

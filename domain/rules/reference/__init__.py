@@ -24,18 +24,20 @@ from warlog.domain.rules.reference.charge import Charge
 from warlog.domain.rules.reference.choices import AttackChoices
 from warlog.domain.rules.reference.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.reference.commands import ReferenceSelect, Revive
-from warlog.domain.rules.reference.common import attached_to, engaged, members_of, on_battlefield, turn_of
+from warlog.domain.rules.reference.common import STATUS_ENDS, attached_to, engaged, members_of, on_battlefield, turn_of
 from warlog.domain.rules.reference.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.reference.fight import Fight
 from warlog.domain.rules.reference.movement import Movement
 from warlog.domain.rules.reference.shooting import shooting_types
 from warlog.domain.rules.reference.split import Splitting
+from warlog.domain.rules.reference.texts import TEXTS
 from warlog.domain.rules.reference.unit_actions import UnitActions
 from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, other
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, ReferenceStep, ReferenceTurn
+from warlog.domain.words import Text
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -56,6 +58,8 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
     anytime_commands = (*Igougo.anytime_commands, "revive")
     commands = OWN_COMMANDS  # its select, stratagems, attack choices, charge, fight, split, actions (commands.py)
     event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS}
+    event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS}
+    status_ends = STATUS_ENDS
     roster = RosterReading(older_ap=False, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:10th|11th)\b",))
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))

@@ -5,9 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
+from warlog.domain.rules.basics import Lasts
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.ruleset import alive
 from warlog.domain.state import GameState, ReferenceTurn, Reroll, Unit, freeze
+
+# how long each status lasts in this ruleset (GET /state's datasheets say it beside the status)
+STATUS_ENDS: Mapping[str, Lasts] = {
+    "battle_shocked": Lasts("until it passes a battle-shock test in its player's Command phase", "RS.CMD.2"),
+    "engaged": Lasts("while an enemy unit is within engagement range of it", "RS.MOV.2"),
+}
 
 ENGAGED = ("engaged", "locked_in_combat")
 STRATAGEMS = {  # EXT.CP.1: core stratagems and their CP; only Command Re-roll changes what the service rolls

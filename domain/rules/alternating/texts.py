@@ -1,0 +1,182 @@
+"""The sentences of the kinds only `alternating` logs (its events.py), one entry a kind (domain/words.py says how
+a text reads its names; domain/texts.py holds the shared kinds')."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from warlog.domain.rules.alternating import events as own
+from warlog.domain.words import Texts, Words, faces, humane, listed, plural
+
+TEXTS = Texts()
+say = TEXTS.says
+
+COUNTS = {"movement_pass_points": "movement", "shooting_pass_points": "shooting"}  # what a count is for
+OUTCOMES = {"damaged": "damaged", "immobilised": "immobilised instead of losing its last hull point",
+            "wrecked": "wrecked"}
+
+
+def step(sub_phase: str | None) -> str:
+    return humane(sub_phase) or "this phase"
+
+
+def sides(w: Words, uids: Iterable[str], counts: bool = False) -> str:
+    """The units of a combat, side against side: "Alice's A Transport against Bob's B Bunker and B Mob"."""
+    by_owner: dict[str | None, list[str]] = {}
+    for uid in uids:
+        unit = w.after.units.get(uid) or (w.before.units.get(uid) if w.before else None)
+        by_owner.setdefault(unit.owner if unit else None, []).append(uid)
+    said = []
+    for owner, members in by_owner.items():
+        names = listed((w.unit if counts else w.unit_name)(uid, owner=False) for uid in members)
+        said.append(f"{w.player(owner)}'s {names}" if owner else names)
+    return " against ".join(said)
+
+
+def claims(w: Words, units: list[own.CountedUnit], how: str) -> list[str]:
+    """Units left out of a count (or counted in): "Alice's A Assault left out by Alice: no enemy in range"."""
+    said = []
+    for item in units:
+        by = "" if item["by"] == "service" else f" by {w.player(item['by'])}"
+        service = f", though the service leaves it out for {item['service_reason']}" if item.get("service_reason") \
+            else ""
+        said.append(f"{w.unit_name(item['unit'])} {how}{by}: {w.names(item['reason'])}{service}")
+    return said
+
+
+# -- pass points and goes (AA.PP.*, AA.SPP.1, AA.ACT.*) -------------------------------------------------------
+
+@say("CountConfirmed")
+def _count_confirmed(w: Words, d: own.CountConfirmed) -> str:
+    what = COUNTS.get(d["sub_phase"] or "", step(d["sub_phase"]))
+    changes = [f"leaving out {w.unit_name(uid)} ({w.names(why)})" for uid, why in d["exclude"].items()]
+    changes += [f"counting {w.unit_name(uid)} in ({w.names(why)})" for uid, why in d["include"].items()]
+    how = ", " + listed(changes) if changes else " as the service counts it"
+    return f"{w.player(d['seat'])} confirmed their {what} pass-point count{how}"
+
+
+@say("PassPointsCalculated")
+def _pass_points(w: Words, d: own.PassPointsCalculated) -> str:
+    what = COUNTS.get(d["sub_phase"], step(d["sub_phase"]))
+    counts = ", ".join(f"{w.player(seat)} {'counts ' if not i else ''}{n}"
+                       for i, (seat, n) in enumerate(d["counts"].items()))
+    getting = [(seat, n) for seat, n in d["pass_points"].items() if n]
+    result = listed(f"{w.player(seat)} gets {n}" for seat, n in getting) if getting else "neither gets any"
+    notes = claims(w, d["excluded"], "left out") + claims(w, d["included"], "counted in")
+    return f"Pass points for {what}: {counts}, so {result}{' (' + '; '.join(notes) + ')' if notes else ''}"
+
+
+@say("PassPointSpent")
+def _pass_point_spent(w: Words, d: own.PassPointSpent) -> str:
+    return f"{w.player(d['seat'])} spent a pass point in {step(d['sub_phase'])}: {d['remaining']} left"
+
+
+@say("DeclaredDone")
+def _declared_done(w: Words, d: own.DeclaredDone) -> str:
+    return f"{w.player(d['seat'])} declared done in {step(d['sub_phase'])}: they select no more units this phase"
+
+
+@say("Conceded")
+def _conceded(w: Words, d: own.Conceded) -> str:
+    return f"{w.player(d['seat'])} conceded the game"
+
+
+# -- fleeing units (AA.MOV.2) ---------------------------------------------------------------------------------
+
+@say("RegroupPassed")
+def _regroup_passed(w: Words, d: own.RegroupPassed) -> str:
+    if d.get("automatic") or "total" not in d:
+        return f"{w.unit(d['unit'])} regrouped automatically (And They Shall Know No Fear)"
+    return f"{w.unit(d['unit'])} regrouped: {d['total']} on 2D6 against Ld {d.get('ld')}"
+
+
+@say("RegroupFailed")
+def _regroup_failed(w: Words, d: own.RegroupFailed) -> str:
+    return (f"{w.unit(d['unit'])} failed to regroup: {d['total']} on 2D6 against Ld {d['ld']}; it falls back "
+            f"and {d['fall_back']}")
+
+
+# -- charges and overwatch (AA.CHG.1, AA.OW.1) ----------------------------------------------------------------
+
+def shots(weapon: dict[str, object]) -> str:
+    """One weapon of an overwatch: "8 shots with Boltgun from 8 models" ("D3 shots ... from each of" where rolled)."""
+    models = plural(int(str(weapon["models"])), "model")
+    fired = weapon["shots"]
+    if isinstance(fired, int):
+        return f"{plural(fired, 'shot')} with {weapon['name']} from {models}"
+    return f"{weapon['shots_per_model']} shots with {weapon['name']} from each of {models}"
+
+
+@say("OverwatchFired")
+def _overwatch_fired(w: Words, d: own.OverwatchFired) -> str:
+    return (f"{w.unit(d['unit'])} fired overwatch against the charge by {w.unit_name(d['against'])}: "
+            f"{listed(shots(weapon) for weapon in d['weapons'])}")
+
+
+@say("OverwatchShotsRolled")
+def _overwatch_shots_rolled(w: Words, d: own.OverwatchShotsRolled) -> str:
+    return (f"{w.unit_name(d['unit'])} rolled {plural(d['shots'], 'overwatch shot')} with {d['weapon']} at "
+            f"{w.unit_name(d['against'])} ({faces(d['shots_per_model'])} a model, one fewer than each rolled, at least one)")
+
+
+@say("OverwatchResolved")
+def _overwatch_resolved(w: Words, d: own.OverwatchResolved) -> str:
+    return (f"Overwatch from {w.unit_name(d['unit'])} with {d['weapon']} at {w.unit_name(d['against'])}: "
+            f"{plural(d['shots'], 'shot')}, rolled {faces(d['faces'])}; the players read the hits")
+
+
+@say("OverwatchHeld")
+def _overwatch_held(w: Words, d: own.OverwatchHeld) -> str:
+    if d["reason"] == "held by its player":
+        return f"{w.unit_name(d['unit'])} held its overwatch against the charge by {w.unit_name(d['against'])}"
+    return (f"{w.unit_name(d['unit'])} fires no overwatch against the charge by {w.unit_name(d['against'])}: "
+            f"{w.names(d['reason'])}")
+
+
+@say("ChargeRollCalled")
+def _charge_roll_called(w: Words, d: own.ChargeRollCalled) -> str:
+    return f"{w.player(d['seat'])} called for the charge roll of {w.unit(d['unit'])}, its overwatch resolved"
+
+
+# -- combats (AA.CC.1) ----------------------------------------------------------------------------------------
+
+@say("CombatJoined")
+def _combat_joined(w: Words, d: own.CombatJoined) -> str:
+    return f"Combat joined: {sides(w, d['units'])} ({w.names(d['reason'])})"
+
+
+@say("CombatFought")
+def _combat_fought(w: Words, d: own.CombatFought) -> str:
+    return (f"{w.player(d['seat'])} chose to fight the combat of {w.unit_name(d['chosen'])}: "
+            f"{sides(w, d['units'], counts=True)}")
+
+
+@say("CombatEnded")
+def _combat_ended(w: Words, d: own.CombatEnded) -> str:
+    standing = f" for {sides(w, d['units'])}" if d["units"] else ""
+    return f"The combat ended{standing}: {w.names(d['reason'])}"
+
+
+# -- what the table records (AA.VEH.1, AA.VEH.2, AA.RES.1) ----------------------------------------------------
+
+@say("BlastHitResolved")
+def _blast_hit(w: Words, d: own.BlastHitResolved) -> str:
+    if d["centre_over_hull"]:
+        how = f"at its full Strength {d['strength']}, the marker's centre hole over the hull"
+    else:
+        how = f"at Strength {d['strength']} (the weapon's {d['weapon_strength']} less 1), no part of the hull " \
+              f"under the marker's centre hole"
+    return f"{w.player(d['attested_by'])} recorded a Blast hit on {w.unit_name(d['unit'])} {how}"
+
+
+@say("VehicleHit")
+def _vehicle_hit(w: Words, d: own.VehicleHit) -> str:
+    outcome = OUTCOMES.get(d["outcome"], humane(d["outcome"]))
+    return (f"{w.player(d['attested_by'])} recorded a {d['hit']} hit on {w.unit_name(d['unit'])} for "
+            f"{plural(d['hull_points'], 'hull point')}: {outcome}, {d['hull_points_left']} left")
+
+
+@say("OngoingReservesEntered")
+def _ongoing_reserves(w: Words, d: own.OngoingReservesEntered) -> str:
+    why = f" ({w.names(d['reason'])})" if d["reason"] else ""
+    return (f"{w.unit(d['unit'])} left the battlefield into Ongoing Reserves{why}: it arrives at the start of "
+            f"the next Move Units")

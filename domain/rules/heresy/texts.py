@@ -1,0 +1,164 @@
+"""The sentences of the kinds only `heresy` logs (its events.py), one entry a kind (domain/words.py says how a
+text reads its names; domain/texts.py holds the shared kinds')."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal, InvalidOperation
+
+from warlog.domain.rules.heresy import events as own
+from warlog.domain.rules.heresy.common import REACTION_RANGE
+from warlog.domain.words import Texts, Words, humane, inches, listed, plural
+
+TEXTS = Texts()
+say = TEXTS.says
+
+MOVED = {"normal": "after a normal move", "rush": "after a rush", "stationary": "having stayed stationary",
+         "arrived": "having arrived from reserves this turn", "none": "without having moved"}
+REACTIONS = {"move": "reaction move", "snap_shots": "snap shots"}
+
+
+def measured(distance: object) -> str:
+    """A distance the players measured, as they say it: '6"', '2.76"' (not the 16 digits a ruler never shows)."""
+    try:
+        value = Decimal(str(distance)).quantize(Decimal("0.01")).normalize()
+    except InvalidOperation:
+        return inches(distance)
+    return inches(f"{value:f}")
+
+
+def theirs(w: Words, uids: Iterable[str]) -> str:
+    """Units by name, their owner said once where they have one: "Bob's B Squad and B Tank"."""
+    named = list(uids)
+    owners = {w.after.units[uid].owner for uid in named if uid in w.after.units}
+    if len(owners) == 1 and all(uid in w.after.units for uid in named):
+        return f"{w.player(owners.pop())}'s {w.units(named, owner=False)}"
+    return w.units(named)
+
+
+def nearby(w: Words, uids: list[str]) -> str:
+    """', ending within 12" of Bob's B Militia and B Scouts' (HH.REACT.1: the enemy units that may react)."""
+    return f", ending within {inches(REACTION_RANGE)} of {theirs(w, uids)}" if uids else ""
+
+
+# -- movement (HH.MOV.*) --------------------------------------------------------------------------------------
+
+@say("UnitMoved")
+def _moved(w: Words, d: own.UnitMoved) -> str:
+    if d["move"] == "stationary":
+        return f"{w.unit(d['unit'])} remained stationary"
+    verb = "rushed" if d["move"] == "rush" else "moved"
+    allowance = f" of its {inches(d['allowance'])}" if "allowance" in d else ""
+    how = []
+    if d.get("difficult"):
+        how.append("through difficult terrain")
+    if d.get("dangerous"):
+        how.append(f"{plural(d.get('dangerous', 0), 'model')} through dangerous terrain")
+    if d.get("coherency_lost"):
+        how.append("out of coherency")
+    ways = f" ({listed(how)})" if how else ""
+    distance = f" {measured(d['distance'])}{allowance}" if "distance" in d else ""
+    return f"{w.unit(d['unit'])} {verb}{distance}{ways}{nearby(w, d.get('near', []))}"
+
+
+@say("DangerousTerrainTested")
+def _dangerous(w: Words, d: own.DangerousTerrainTested) -> str:
+    fails = "a 1" if d["fails_on"] == 1 else f"{d['fails_on']} or less"
+    failed = "none failed" if not d["failed"] else f"{d['failed']} failed"
+    return (f"{w.unit_name(d['unit'])} took {plural(d['tests'], 'dangerous terrain test')}, failing on {fails}: "
+            f"{failed}")
+
+
+# -- reactions (HH.REACT.1, HH.RES.4) -------------------------------------------------------------------------
+
+@say("ReactionOffered")
+def _offered(w: Words, d: own.ReactionOffered) -> str:
+    if d["kind"] == "move":
+        up_to = f" up to {inches(d['up_to'])} toward or away from it" if "up_to" in d else ""
+        return f"{w.unit_name(d['unit'])} may react to the move of {w.unit_name(d['against'])}:{up_to or ' a move'}"
+    if d["kind"] == "snap_shots":
+        return f"{w.player(d['seat'])} may fire snap shots at {w.unit_name(d['against'])}, which entered play nearby"
+    return f"{w.player(d['seat'])} may react to {w.unit_name(d['against'])} with {humane(d['kind'])}"
+
+
+@say("ReactionMade")
+def _made(w: Words, d: own.ReactionMade) -> str:
+    if d["kind"] == "snap_shots":
+        facing = f", at its {d['facing']} armour" if d.get("facing") else ""
+        return (f"{w.unit_name(d['unit'])} fired snap shots with {listed(d.get('weapons', []))} at "
+                f"{w.unit_name(d['against'])}, which entered play{facing}")
+    distance = f" {measured(d['distance'])}" if "distance" in d else ""
+    direction = {"toward": " toward it", "away": " away from it"}.get(d.get("direction") or "", "")
+    up_to = f" (up to {inches(d['up_to'])}, its Initiative)" if "up_to" in d else ""
+    return f"{w.unit_name(d['unit'])} reacted to {w.unit_name(d['against'])}, moving{distance}{direction}{up_to}"
+
+
+@say("ReactionDeclined")
+def _declined(w: Words, d: own.ReactionDeclined) -> str:
+    what = REACTIONS.get(d["kind"], humane(d["kind"]))
+    who = w.unit_name(d["unit"]) if d["unit"] else w.player(d["seat"])
+    return f"{who} made no {what} against {w.unit_name(d['against'])}: {w.names(d['reason'])}"
+
+
+# -- shooting and the fight (HH.MOV.5, RS.FGT.3) --------------------------------------------------------------
+
+@say("ShootingDeclared")
+def _shooting(w: Words, d: own.ShootingDeclared) -> str:
+    moved = MOVED.get(d["moved"], humane(d["moved"]))
+    return f"{w.unit(d['unit'])} declared shooting at {theirs(w, d['targets'])}, {moved}"
+
+
+@say("FightBegan")
+def _fight_began(w: Words, d: own.FightBegan) -> str:
+    fighters = " against ".join(f"{w.unit_name(uid)} ({plural(models(w, uid), 'model')}, I{d['initiative'][uid]})"
+                                for uid in d["units"])
+    steps = d["initiative_steps"]
+    order = f"striking at Initiative {listed((str(i) for i in steps), 'then')}" if len(steps) > 1 else \
+        f"both striking at Initiative {steps[0]}"
+    return f"The fight began: {fighters}, {order}"
+
+
+@say("InitiativeStepBegan")
+def _initiative_step(w: Words, d: own.InitiativeStepBegan) -> str:
+    striking = listed(f"{w.unit_name(uid)} with {plural(d['models'].get(uid, 0), 'model')}" for uid in d["striking"])
+    return f"Initiative step {d['initiative']}: {striking} {'strikes' if len(d['striking']) == 1 else 'strike'}"
+
+
+@say("FightResolved")
+def _fight_resolved(w: Words, d: own.FightResolved) -> str:
+    caused = ", ".join(f"{w.unit_name(uid)} caused {plural(d['wounds_caused'].get(uid, 0), 'wound')}"
+                       for uid in d["units"])
+    if d["destroyed"]:
+        result = f"{w.units(d['destroyed'])} {'was' if len(d['destroyed']) == 1 else 'were'} destroyed"
+    elif d["loser"]:
+        result = f"{w.unit_name(d['loser'])} lost the fight and tests its Leadership"
+    else:
+        result = "a draw"
+    return f"The fight is over: {caused}; {result}"
+
+
+def models(w: Words, uid: str) -> int:
+    unit = w.after.units.get(uid)
+    return unit.models_alive if unit else 0
+
+
+# -- routs (HH.ROUT.*) ----------------------------------------------------------------------------------------
+
+@say("LeadershipTested")
+def _leadership(w: Words, d: own.LeadershipTested) -> str:
+    result = "passed" if d["passed"] else "failed"
+    why = "for losing the fight" if d.get("for") == "it lost the fight" else \
+        f"as {w.names(d['for'])}" if d.get("for") else "on reaching its table edge while falling back"
+    return f"{w.unit(d['unit'])} {result} their Leadership test: {d['total']} on 2D6 against Ld {d['ld']}, {why}"
+
+
+@say("FallBackRolled")
+def _fall_back_rolled(w: Words, d: own.FallBackRolled) -> str:
+    roll = f"D6 + Initiative {d['initiative']}" if d["initiative"] else "D6"
+    return f"{w.unit(d['unit'])} falls back {measured(d['distance'])} ({roll})"
+
+
+@say("FellBack")
+def _fell_back(w: Words, d: own.FellBack) -> str:
+    distance = f" {measured(d['distance'])}" if d["distance"] is not None else ""
+    edge = " and reached its table edge" if d["reached_edge"] else ""
+    return f"{w.unit(d['unit'])} fell back{distance}{edge}{nearby(w, d['near'])}"

@@ -1,0 +1,316 @@
+"""The sentences of the kinds only `reference` logs (its events.py `EVENTS`), one entry a kind (domain/words.py says
+how a text reads its names; domain/texts.py has the shared kinds')."""
+from __future__ import annotations
+
+from warlog.domain import events as ev
+from warlog.domain.rules.reference import events as own
+from warlog.domain.rules.reference.common import STRATAGEMS
+from warlog.domain.texts import attack
+from warlog.domain.words import Texts, Words, faces, humane, inches, listed, plural
+
+TEXTS = Texts()
+say = TEXTS.says
+
+ROLLS = {"hit": "hit roll", "wound": "wound roll", "save": "saving throw", "damage": "damage roll",
+         "mortal_damage": "damage roll", "hazardous": "Hazardous roll", "feel_no_pain": "Feel No Pain roll",
+         "mortal_feel_no_pain": "Feel No Pain roll", "sustained": "Sustained Hits roll"}
+DEFENDER_ROLLS = ("save", "feel_no_pain", "mortal_feel_no_pain", "allocate")  # the target's seat rolls these
+UNTIL = {"end_of_phase": "the end of the phase", "end_of_turn": "the end of the turn",
+         "end_of_battle_round": "the end of the battle round"}
+STAGES = {"pile_in": "piling in", "fight": "fighting", "consolidate": "consolidating"}
+STRENGTH = {"half": "at half strength", "below_half": "below half strength",
+            "below_starting": "below its starting strength"}
+
+
+def roll_name(step: str) -> str:
+    """An attack step's roll as the table calls it: 'hit roll', 'saving throw'."""
+    return ROLLS.get(step, f"{humane(step)} roll")
+
+
+def roller(w: Words, d: ev.AttackStep) -> str:
+    """The player who rolls this step of the attack: the target's for saves, the attacker's otherwise."""
+    uid = d["target"] if d["step"] in DEFENDER_ROLLS else d["attacker"]
+    unit = w.after.units.get(uid)
+    return w.player(unit.owner) if unit is not None else w.actor
+
+
+def distance(value: str) -> str:
+    """An attested distance as said at the table: '3"', '1.02"' (not the float's every digit)."""
+    try:
+        return inches(f"{round(float(value), 2):g}")
+    except ValueError:
+        return inches(value)
+
+
+def until(w: Words, value: str, seat: str | None = None) -> str:
+    """'the end of the phase', or 'the start of Bob's next turn'."""
+    if value == "start_of_next_turn":
+        return f"the start of {w.player(seat)}'s next turn" if seat else "the start of the next turn"
+    return UNTIL.get(value, humane(value))
+
+
+def effect_name(effect: str) -> str:
+    """'Smokescreen', or 'the battle-shocked status' (a status given for a while)."""
+    return f"the {humane(effect.removeprefix('status '))} status" if effect.startswith("status ") else effect
+
+
+def is_are(uids: list[str]) -> str:
+    return "is" if len(uids) == 1 else "are"
+
+
+def owns(name: str) -> str:
+    """The possessive: "Bob's Boyz'", "Alice's Captain's"."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def weapon_of(w: Words, d: ev.AttackIds) -> str:
+    """"Alice's Vets' Relic bolter" (where the target is named already)."""
+    return f"{owns(w.unit_name(d['attacker']))} {d['weapon']}"
+
+
+# -- the command phase: turns, CP, battle-shock, stratagems -----------------------------------------------------
+
+@say("TurnStarted")
+def _turn_started(w: Words, d: own.TurnStarted) -> str:
+    ended = (f"; what lasted until the end of the turn is over for {w.units(d['expired'])}"
+             if d["expired"] else "")
+    return f"{w.player(d['seat'])}'s turn began (battle round {d['battle_round']}){ended}"
+
+
+@say("CommandPointGained")
+def _cp_gained(w: Words, d: own.CommandPointGained) -> str:
+    had = w.before.cp[d["seat"]] if w.before is not None else 0
+    return f"{w.player(d['seat'])} gained {d['cp'] - had} CP (now {d['cp']})"
+
+
+@say("BattleShockTested")
+def _battle_shock(w: Words, d: own.BattleShockTested) -> str:
+    result = "passed" if d["passed"] else "failed"
+    again = " re-rolled" if d["rerolled"] else ""
+    band = f", {STRENGTH[d['strength']]}," if d["strength"] in STRENGTH else ""
+    return (f"{w.unit(d['unit'])}{band} {result} their{again} battle-shock test: {d['total']} on 2D6 against "
+            f"Ld {d['ld']}")
+
+
+@say("StratagemUsed")
+def _stratagem(w: Words, d: own.StratagemUsed) -> str:
+    roll = d.get("roll")
+    what = f", to re-roll a {roll_name(roll['step'])} of {faces(roll['was'])}" if roll else ""
+    return (f"{w.player(d['seat'])} used {d['name']} on {w.unit_name(d['unit'])} for {d['cp']} CP "
+            f"({d['cp_left']} left){what}")
+
+
+@say("EffectStarted")
+def _effect_started(w: Words, d: own.EffectStarted) -> str:
+    why = f": {w.names(d['reason'])}" if d.get("reason") else ""
+    when = (f"in {w.player(d['active_seat'])}'s {humane(d['phase'])} phase" if d["active_seat"] and d["phase"]
+            else "before the first turn")
+    return (f"{w.player(d['by'])} gave {w.unit_name(d['unit'])} {effect_name(d['effect'])} {when}, until "
+            f"{until(w, d['until'], d['by'])}{why}")
+
+
+@say("EffectEnded")
+def _effect_ended(w: Words, d: own.EffectEnded) -> str:
+    name = effect_name(d["effect"])
+    return f"{name[:1].upper()}{name[1:]} on {w.unit_name(d['unit'])} ended: {w.names(d['reason'])}"
+
+
+@say("ObjectivesControlled")
+def _objectives(w: Words, d: own.ObjectivesControlled) -> str:
+    said = []
+    for marker, control in d["objectives"].items():
+        oc = w.seats(control["oc"])
+        holder = control["controlled_by"]
+        said.append(f"{w.player(holder) if holder else 'nobody'} holds {humane(marker)} (OC {oc})")
+    return f"{w.player(d['seat'])} counted the objectives: {listed(said) if said else 'none'}"
+
+
+@say("VictoryPointsScored")
+def _vp(w: Words, d: own.VictoryPointsScored) -> str:
+    held = [humane(marker) for marker in d["objectives"]]
+    if not held:
+        return f"{w.player(d['seat'])} scored no VP, holding no objective (total {d['total']} VP)"
+    capped = "at most 15 a turn; " if d["vp"] < 5 * len(held) else ""
+    return f"{w.player(d['seat'])} scored {d['vp']} VP for {listed(held)} ({capped}total {d['total']} VP)"
+
+
+# -- movement ---------------------------------------------------------------------------------------------------
+
+@say("AdvanceRolled")
+def _advance(w: Words, d: own.AdvanceRolled) -> str:
+    again = " re-rolled its advance and" if d["rerolled"] else ""
+    return f"{w.unit(d['unit'])}{again} rolled {d['total']} to advance: it may move up to {inches(d['max_move'])}"
+
+
+@say("UnitEmbarked")
+def _embarked(w: Words, d: own.UnitEmbarked) -> str:
+    return f"{w.unit(d['unit'])} embarked in {w.unit_name(d['transport'], owner=False)} ({d['attested']})"
+
+
+@say("HazardsRolled")
+def _hazards(w: Words, d: own.HazardsRolled) -> str:
+    if not d["failures"]:
+        return f"{w.unit_name(d['unit'])} made their Desperate Escape without loss: no die rolled a 1 or 2"
+    return (f"{owns(w.unit_name(d['unit']))} Desperate Escape: {plural(d['failures'], 'die', 'dice')} rolled 1 or 2, "
+            f"{plural(d['mortal_wounds'], 'mortal wound')}")
+
+
+@say("DamageAllocated")
+def _damage_allocated(w: Words, d: own.DamageAllocated) -> str:
+    kind = "mortal wound" if d["mortal"] else "damage"
+    amount = sum(d["damage"])
+    took = plural(amount, kind) if d["mortal"] else f"{amount} damage"
+    slain = f", {plural(d['models_destroyed'], 'model')} slain" if d["models_destroyed"] else ""
+    return f"{w.unit_name(d['unit'])} took {took}: {plural(d['applied'], 'wound')} lost{slain}"
+
+
+# -- engagement, charge and fight -------------------------------------------------------------------------------
+
+@say("UnitsEngaged")
+def _engaged(w: Words, d: own.UnitsEngaged) -> str:
+    return f"{w.units(d['units'])} {is_are(d['units'])} now engaged with {w.units(d['with'])} ({w.names(d['reason'])})"
+
+
+@say("EngagementEnded")
+def _engagement_ended(w: Words, d: own.EngagementEnded) -> str:
+    foes = f" with {w.units(d['with'])}" if d["with"] else ""
+    return f"{w.unit_name(d['unit'])} {w.names(d['reason'])}: no longer engaged{foes}"
+
+
+@say("FightsFirstGained")
+def _fights_first(w: Words, d: own.FightsFirstGained) -> str:
+    ends = "the end of the turn" if d["until"] == "end of turn" else f"the {d['until']}"
+    return f"{w.unit_name(d['unit'])} fights first until {ends}, having charged"
+
+
+@say("FightEligible")
+def _fight_eligible(w: Words, d: own.FightEligible) -> str:
+    if not d["units"]:
+        players = list(w.after.players.values())
+        nobody = f"Neither {players[0]} nor {players[1]}" if len(players) == 2 else f"None of {w.both}"
+        return f"{nobody} has a unit that may fight: none is {w.names(d['reason'])}"
+    return f"{w.units(d['units'])} may fight: {w.names(d['reason'])}"
+
+
+@say("PiledIn")
+def _piled_in(w: Words, d: own.PiledIn) -> str:
+    if float(d["distance"]) == 0:
+        return f"{w.unit(d['unit'])} stayed where it was (piled in 0\")"
+    return f"{w.unit(d['unit'])} piled in {distance(d['distance'])}"
+
+
+@say("UnitFought")
+def _fought(w: Words, d: own.UnitFought) -> str:
+    return f"{w.player(d['seat'])} is done fighting with {w.unit(d['unit'])}"
+
+
+@say("Consolidated")
+def _consolidated(w: Words, d: own.Consolidated) -> str:
+    unit, moved = w.unit(d["unit"]), distance(d.get("distance", "0"))
+    if d["mode"] == "engaging":
+        return f"{unit} consolidated {moved} into {w.units(d.get('targets', []))}"
+    if d["mode"] == "objective":
+        return f"{unit} consolidated {moved} onto objective {humane(d.get('objective'))}"
+    if d["mode"] == "ongoing":
+        return f"{unit} consolidated {moved}, staying in the fight"
+    return f"{unit} did not consolidate"
+
+
+@say("FightStageEnded")
+def _stage_ended(w: Words, d: own.FightStageEnded) -> str:
+    done = f"{w.both} are done {STAGES.get(d['stage'], humane(d['stage']))}"
+    if d["next"] == "done":
+        return f"{done}: the fighting is over this phase"
+    if d["stage"] == "consolidate":
+        return f"{done}; the units the consolidations drew in fight next"
+    return f"{done}; next they {humane(d['next'])}"
+
+
+# -- the attack's pauses and steps (RS.ATK.3, EXT.CP.1, the attack driver's reference kinds) ----------------------
+
+@say("CommandRerollOffered")
+def _reroll_offered(w: Words, d: own.CommandRerollOffered) -> str:
+    roll = roll_name(d["step"])
+    if d["step"] in ("damage", "mortal_damage"):
+        could = f"{plural(len(d['choices']), 'roll')} below its most"
+    else:
+        could = f"the failed {listed(str(d['batch'][i]) for i in d['choices'] if i < len(d['batch']))}"
+    return (f"{w.player(d['seat'])} may spend {STRATAGEMS['Command Re-roll']} CP on a Command Re-roll of the "
+            f"{roll} of {faces(d['batch'])} ({could}) for {attack(w, d)}, or keep it")
+
+
+@say("AttackRollKept")
+def _roll_kept(w: Words, d: own.AttackRollKept) -> str:
+    return f"{w.player(d['seat'])} kept the {roll_name(d['step'])} of {faces(d['batch'])} for {attack(w, d)}"
+
+
+@say("AttackRollRerolled")
+def _rerolled(w: Words, d: own.AttackRollRerolled) -> str:
+    return (f"{roller(w, d)} re-rolled the {roll_name(d['step'])} of {faces(d['was'])} for {attack(w, d)}: "
+            f"now {faces(d['now'])}, so the roll reads {faces(d['batch'])}")
+
+
+@say("AllocationOffered")
+def _allocation_offered(w: Words, d: own.AllocationOffered) -> str:
+    groups = listed((f"the {c['model']} group" for c in d["choices"]), last="or")
+    return (f"{w.player(d['seat'])} chooses which group of {w.unit(d['unit'])} saves next against "
+            f"{weapon_of(w, d)}: {groups}")
+
+
+@say("AllocationChosen")
+def _allocation_chosen(w: Words, d: own.AllocationChosen) -> str:
+    return (f"{w.player(d['seat'])} chose the {d['model']} group of {w.unit_name(d['target'])} to save next against "
+            f"{weapon_of(w, d)}")
+
+
+@say("GroupAllocated")
+def _group_allocated(w: Words, d: own.GroupAllocated) -> str:
+    return (f"The wounds of {attack(w, d)} go to the {d['model']} group next "
+            f"(of {plural(len(d['among']), 'group')} tied)")
+
+
+@say("SustainedHitsScored")
+def _sustained(w: Words, d: own.SustainedHitsScored) -> str:
+    return (f"Sustained Hits for {attack(w, d)}: {plural(d['criticals'], 'critical hit')} "
+            f"{'scores' if d['criticals'] == 1 else 'score'} {plural(d['extra_hits'], 'extra hit')}")
+
+
+@say("MortalWoundsInflicted")
+def _mortal_wounds(w: Words, d: own.MortalWoundsInflicted) -> str:
+    source = "Devastating Wounds" if "EXT.WPN.DEVASTATING" in d["rules"] else "Mortal wounds"
+    slain = f", {plural(d['models_destroyed'], 'model')} slain" if d["models_destroyed"] else ""
+    fnp = f" ({plural(d['feel_no_pain_dice'], 'Feel No Pain roll')})" if d["feel_no_pain_dice"] else ""
+    return (f"{source} from {attack(w, d)}: {plural(d['mortal_wounds'], 'mortal wound')}, "
+            f"{plural(d['wounds_lost'], 'wound')} lost{slain}{fnp}")
+
+
+# -- actions, splitting, reviving -------------------------------------------------------------------------------
+
+@say("ActionStarted")
+def _action_started(w: Words, d: own.ActionStarted) -> str:
+    return (f"{w.player(d['seat'])}'s {w.unit_name(d['unit'], owner=False)} began the action {d['action']}, "
+            f"which completes at {until(w, d['completes'], d['seat'])}")
+
+
+@say("ActionCompleted")
+def _action_completed(w: Words, d: own.ActionCompleted) -> str:
+    return f"{w.unit_name(d['unit'])} completed the action {d['action']} at {d['at']}"
+
+
+@say("ActionFailed")
+def _action_failed(w: Words, d: own.ActionFailed) -> str:
+    return f"{w.unit_name(d['unit'])} failed the action {d['action']}: {w.names(d['reason'])}"
+
+
+@say("UnitSplit")
+def _split(w: Words, d: own.UnitSplit) -> str:
+    return (f"{w.player(d['seat'])} split {w.unit_name(d['unit'], owner=False)} in two before the battle: "
+            f"{w.unit_name(d['unit'], owner=False)} keeps {plural(d['models'], 'model')} and "
+            f"{w.unit_name(d['new_unit'], owner=False)} takes {d['new_models']}")
+
+
+@say("ModelsRevived")
+def _revived(w: Words, d: own.ModelsRevived) -> str:
+    why = f": {w.names(d['reason'])}" if d["reason"] else ""
+    return (f"{w.player(d['attested_by'])} returned {plural(d['models'], 'model')} to {w.unit(d['unit'])}, "
+            f"{d['attested']}{why}")

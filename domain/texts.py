@@ -1,0 +1,318 @@
+"""The sentences of the kinds more than one ruleset logs (domain/events.py's `SHARED`), one entry a kind
+(domain/words.py says how a text reads its names). Each ruleset's own kinds have theirs in its `texts.py`."""
+from __future__ import annotations
+
+from warlog.domain import events as ev
+from warlog.domain.words import Texts, Words, faces, humane, inches, listed, plural
+
+SHARED = Texts()
+say = SHARED.says
+
+PURPOSES = {"hit": "to hit", "wound": "to wound", "save": "saves", "charge": "a charge", "overwatch": "overwatch",
+            "roll_off": "a roll-off", "battle_shock": "a battle-shock test", "advance": "an advance"}
+
+
+def purpose(name: str) -> str:
+    return PURPOSES.get(name, humane(name))
+
+
+def step_name(phase: str | None, sub_phase: str | None) -> str:
+    """'the movement phase' or 'move units (movement phase)'."""
+    if sub_phase and sub_phase != phase:
+        return f"{humane(sub_phase)} ({humane(phase)} phase)" if phase else humane(sub_phase)
+    return f"the {humane(phase)} phase" if phase else "the next step"
+
+
+def attack(w: Words, d: ev.AttackIds) -> str:
+    """"The Relic bolter of Alice's Vets against Bob's Guard"."""
+    return f"the {d['weapon']} of {w.unit_name(d['attacker'])} against {w.unit_name(d['target'])}"
+
+
+# -- the game, its rounds and steps -----------------------------------------------------------------------------
+
+@say("GameCreated")
+def _created(w: Words, d: ev.GameCreated) -> str:
+    players = listed(f"{name} ({seat})" for seat, name in d["players"].items())
+    dice = "the service rolls the dice" if d["dice"] == "server" else "the players roll their own dice"
+    return f"A {d['ruleset']} game between {players} was created; {dice}"
+
+
+@say("ArmyMustered")
+def _mustered(w: Words, d: ev.ArmyMustered) -> str:
+    names = listed(str(u.get("name") or u.get("id")) for u in d["units"])
+    return f"{w.player(d['seat'])} mustered {plural(len(d['units']), 'unit')}: {names}"
+
+
+@say("GameStarted")
+def _started(w: Words, d: ev.GameStarted) -> str:
+    return f"{w.both} began their game with {plural(len(d['starting_strength']), 'unit')} on the table"
+
+
+@say("GameEnded")
+def _ended(w: Words, d: ev.GameEnded) -> str:
+    who = f"{w.player(d['winner'])} won" if d["winner"] else "neither won"
+    return f"{w.both}'s game ended ({humane(d['reason'])}): {who}"
+
+
+@say("BattleRoundStarted")
+def _round_started(w: Words, d: ev.BattleRoundStarted) -> str:
+    return f"Battle round {d['battle_round']} began for {w.both}"
+
+
+@say("BattleRoundEnded")
+def _round_ended(w: Words, d: ev.BattleRoundEnded) -> str:
+    return (f"Battle round {d['battle_round']} ended for {w.both}; the round's receipt is its head hash, "
+            f"{d['head_hash'][:12]}…")
+
+
+@say("StepStarted")
+def _step_started(w: Words, d: ev.StepStarted) -> str:
+    whose = w.player(d["active_seat"]) if d["active_seat"] else w.both
+    return f"{step_name(d['phase'], d['sub_phase'])} began for {whose}"
+
+
+@say("StepSkipped")
+def _step_skipped(w: Words, d: ev.StepSkipped) -> str:
+    return f"{humane(d['sub_phase']) or 'The step'} was skipped for {w.both}: {w.names(d['reason'])}"
+
+
+@say("PhaseEnded")
+def _phase_ended(w: Words, d: ev.PhaseEnded) -> str:
+    return f"{w.player(d['active_seat'])} ended {step_name(d['phase'], d['sub_phase'])}"
+
+
+@say("FirstGoes")
+def _first_goes(w: Words, d: ev.FirstGoes) -> str:
+    where = f" in {humane(d['sub_phase'])}" if d["sub_phase"] else ""
+    return f"{w.player(d['seat'])} goes first{where}: {w.names(d['reason'])}"
+
+
+@say("OrderChosen")
+def _order_chosen(w: Words, d: ev.OrderChosen) -> str:
+    return f"{w.actor} chose that {w.player(d['first'])} goes first in {humane(d['sub_phase'])}"
+
+
+@say("RollOffNeeded")
+def _roll_off_needed(w: Words, d: ev.RollOffNeeded) -> str:
+    what = d.get("for") or (humane(d["sub_phase"]) if d["sub_phase"] else "the order")
+    decides = f"who chooses for {what}" if d["choice"] else what
+    return f"{w.both} roll off to decide {decides}"
+
+
+@say("RollOff")
+def _roll_off(w: Words, d: ev.RollOff) -> str:
+    rolled = ", ".join(f"{w.player(seat)} {face}" for seat, face in d["dice"].items())
+    if d["tie"] or d["winner"] is None:
+        return f"Roll-off for {humane(d['sub_phase'])}: {rolled}, a tie, rolled again"
+    return f"Roll-off for {humane(d['sub_phase'])}: {rolled}; {w.player(d['winner'])} won"
+
+
+# -- dice and requests ------------------------------------------------------------------------------------------
+
+@say("DiceRolled")
+def _dice_rolled(w: Words, d: ev.DiceRolled) -> str:
+    for_unit = f" for {w.unit_name(d['unit'])}" if d["unit"] else ""
+    what = f'"{d["purpose"]}"' if d.get("free") else purpose(d["purpose"])
+    return f"{w.player(d['seat'])} rolled {d['spec']} for {what}{for_unit}: {faces(d['faces'])} (total {d['total']})"
+
+
+@say("RollRequested")
+def _roll_requested(w: Words, d: ev.RollRequested) -> str:
+    return f"{w.player(d['seat'])} is to roll {d['spec']} for {purpose(d['purpose'])} ({w.unit_name(d['unit'])})"
+
+
+@say("EntropyAdded")
+def _entropy(w: Words, d: ev.EntropyAdded) -> str:
+    return f"{w.player(d['seat'])} added their own randomness to the server's dice"
+
+
+# -- units ------------------------------------------------------------------------------------------------------
+
+@say("UnitSelected")
+def _selected(w: Words, d: ev.UnitSelected) -> str:
+    how = next((f"to {key.replace('_', ' ')} ({humane(d[key])})"
+                for key in ("move", "shooting", "fight", "escape", "pile_in") if d.get(key)), "")
+    moved = f", {inches(d['distance'])}" if d.get("distance") else ""
+    where = f" in {humane(d['sub_phase'])}" if d.get("sub_phase") else ""
+    acts = "" if d.get("act", True) else " (without acting)"
+    return f"{w.player(d['seat'])} activated {w.unit(d['unit'])}{where}{(' ' + how) if how else ''}{moved}{acts}"
+
+
+@say("StatusGained")
+def _status_gained(w: Words, d: ev.StatusGained) -> str:
+    return f"{w.unit(d['unit'])} became {humane(d['status'])}: {w.names(d['reason'])}"
+
+
+@say("StatusLost")
+def _status_lost(w: Words, d: ev.StatusLost) -> str:
+    return f"{w.unit(d['unit'])} is no longer {humane(d['status'])}: {w.names(d['reason'])}"
+
+
+@say("StrengthChanged")
+def _strength(w: Words, d: ev.StrengthChanged) -> str:
+    to = {"below_starting": "below its starting strength", "below_half": "below half strength",
+          "full": "at full strength"}.get(d["to"], humane(d["to"]))
+    return (f"{w.unit_name(d['unit'])} is now {to}: {d['models_alive']} of {d['starting_strength']} "
+            f"models left")
+
+
+@say("CasualtiesRecorded")
+def _casualties(w: Words, d: ev.CasualtiesRecorded) -> str:
+    lost = [plural(d["models"], "model")] if d["models"] else []
+    if d["wounds"]:
+        lost.append(plural(d["wounds"], "wound"))
+    why = f" ({w.names(d['reason'])})" if d.get("reason") else ""
+    return f"{w.unit(d['unit'])} lost {listed(lost) if lost else 'nothing'}{why}"
+
+
+@say("UnitDestroyed")
+def _destroyed(w: Words, d: ev.UnitDestroyed) -> str:
+    return f"{w.unit_name(d['unit'])} was destroyed"
+
+
+@say("UnitDisembarked")
+def _disembarked(w: Words, d: ev.UnitDisembarked) -> str:
+    why = f": {w.names(d['reason'])}" if d.get("reason") else ""
+    return f"{w.unit(d['unit'])} disembarked from {w.unit_name(d['transport'], owner=False)}{why}"
+
+
+@say("ReserveArriving")
+def _arriving(w: Words, d: ev.ReserveArriving) -> str:
+    roll = f": {d['total']} against {d['needed']}+" if "total" in d and "needed" in d else ""
+    return f"{w.unit_name(d['unit'])} arrives from reserves{roll}"
+
+
+@say("ReserveDelayed")
+def _delayed(w: Words, d: ev.ReserveDelayed) -> str:
+    return f"{w.unit_name(d['unit'])} stays in reserve: {d['total']} against {d['needed']}+"
+
+
+@say("ReserveArrived")
+def _arrived(w: Words, d: ev.ReserveArrived) -> str:
+    moved = f", moving {inches(d['distance'])}" if d.get("distance") else ""
+    edge = " from the table edge" if d.get("from_edge") else ""
+    return f"{w.unit(d['unit'])} arrived from reserves{edge}{moved}"
+
+
+# -- charges ----------------------------------------------------------------------------------------------------
+
+@say("ChargeDeclared")
+def _charge_declared(w: Words, d: ev.ChargeDeclared) -> str:
+    distance = f", {inches(d['distance'])} away" if d.get("distance") else ""
+    return f"{w.unit(d['unit'])} declared a charge against {w.units(d['targets'])}{distance}"
+
+
+@say("ChargeRolled")
+def _charge_rolled(w: Words, d: ev.ChargeRolled) -> str:
+    against = f" against {inches(d['distance'])}" if d.get("distance") else ""
+    if d.get("target"):
+        against = f" at {w.unit_name(d['target'])}{against}"
+    made = {True: ": it reaches", False: ": it falls short"}.get(d["reached"], "") if "reached" in d else ""
+    return f"{w.unit_name(d['unit'])} rolled {d['total']} for its charge{against}{made}"
+
+
+@say("ChargeResolved")
+def _charge_resolved(w: Words, d: ev.ChargeResolved) -> str:
+    roll = f" ({d['total']} against {inches(d['distance'])})" if d["total"] is not None and d["distance"] else ""
+    result = "made its charge into" if d["success"] else "failed its charge against"
+    why = f": {w.names(d['reason'])}" if d.get("reason") else ""
+    return f"{w.unit_name(d['unit'])} {result} {w.units(d['targets'])}{roll}{why}"
+
+
+# -- attacks (the attack driver's, every ruleset that shoots or fights) -----------------------------------------
+
+@say("AttackDeclared")
+def _attack_declared(w: Words, d: ev.AttackDeclared) -> str:
+    abilities = f" ({listed(d['abilities'])})" if d.get("abilities") else ""
+    return (f"{w.unit_name(d['attacker'])} attacked {w.unit(d['target'])} with {d['weapon']}{abilities}, "
+            f"{plural(d['models'], 'model')} attacking")
+
+
+@say("AttacksRolled")
+def _attacks_rolled(w: Words, d: ev.AttacksRolled) -> str:
+    return f"{attack(w, d)}: {plural(d['attacks'], 'attack')} from {plural(d['models'], 'model')}"
+
+
+@say("HitsScored")
+def _hits(w: Words, d: ev.HitsScored) -> str:
+    if d["automatic"]:
+        return f"{attack(w, d)}: {plural(d['hits'], 'hit')}, hitting automatically"
+    crit = f", {d['criticals']} of them critical" if d["criticals"] else ""
+    return f"{attack(w, d)}: {d['hits']} {'hit' if d['hits'] == 1 else 'hits'} of {d['attacks']} at {d['needed']}+{crit}"
+
+
+@say("WoundsScored")
+def _wounds(w: Words, d: ev.WoundsScored) -> str:
+    crit = f", {d['criticals']} of them critical" if d["criticals"] else ""
+    return (f"{attack(w, d)}: {plural(d['wounds'], 'wound')} of {len(d['dice'])} at {d['needed']}+ "
+            f"(S{d['S']} against T{d['T']}){crit}" if d["T"] is not None else
+            f"{attack(w, d)}: {plural(d['wounds'], 'wound')} of {len(d['dice'])} at {d['needed']}+{crit}")
+
+
+@say("SavesRolled")
+def _saves(w: Words, d: ev.SavesRolled) -> str:
+    return (f"{w.unit_name(d['target'])} saved {d['saved']} of {len(d['dice'])} at {d['needed']}+ "
+            f"({d['model']}) against {attack(w, d).removesuffix(' against ' + w.unit_name(d['target']))}: "
+            f"{plural(d['failed'], 'failed save')}")
+
+
+@say("DamageInflicted")
+def _damage(w: Words, d: ev.DamageInflicted) -> str:
+    slain = f", {plural(d['models_destroyed'], 'model')} slain" if d["models_destroyed"] else ""
+    return f"{attack(w, d)}: {plural(d['wounds_lost'], 'wound')} lost{slain}"
+
+
+@say("HazardousRolled")
+def _hazardous(w: Words, d: ev.HazardousRolled) -> str:
+    harm = []
+    if d["models_destroyed"]:
+        harm.append(f"{plural(d['models_destroyed'], 'model')} slain")
+    if d["mortal_wounds"]:
+        harm.append(plural(d["mortal_wounds"], "mortal wound"))
+    result = listed(harm) if harm else "no harm"
+    return f"Hazardous for {w.unit_name(d['attacker'])}: {faces(d['dice'])}, {plural(d['ones'], 'one')}: {result}"
+
+
+@say("AttackResolved")
+def _attack_resolved(w: Words, d: ev.AttackResolved) -> str:
+    slain = f", {plural(d['models_destroyed'], 'model')} slain" if d["models_destroyed"] else ""
+    return (f"{attack(w, d)} is done: {plural(d['hits'], 'hit')}, {plural(d['wounds'], 'wound')}, "
+            f"{plural(d['failed_saves'], 'failed save')}; {w.unit(d['target'])} lost "
+            f"{plural(d['wounds_lost'], 'wound')}{slain}")
+
+
+# -- undo -------------------------------------------------------------------------------------------------------
+
+def seqs(values: list[int]) -> str:
+    return f"event {values[0]}" if len(values) == 1 else f"events {values[0]}–{values[-1]}"
+
+
+@say("UndoRequested")
+def _undo_requested(w: Words, d: ev.UndoRequested) -> str:
+    return (f"{w.actor} asked to undo {w.player(d['action_by'])}'s action ({seqs(d['seqs'])}): "
+            f"{w.names(d['reason'])}, so {w.player(d['action_by'])} must agree")
+
+
+@say("UndoRejected")
+def _undo_rejected(w: Words, d: ev.UndoRejected) -> str:
+    return f"{w.player(d['rejected_by'])} refused {w.player(d['requested_by'])}'s undo; the action stands"
+
+
+@say("UndoWithdrawn")
+def _undo_withdrawn(w: Words, d: ev.UndoWithdrawn) -> str:
+    return f"{w.player(d['requested_by'])} withdrew their request to undo {seqs(d['seqs'])}"
+
+
+@say("ActionUndone")
+def _undone(w: Words, d: ev.ActionUndone) -> str:
+    if d.get("requested_by"):
+        return (f"{w.player(d.get('approved_by') or w.entry['by'])} agreed to {w.player(d['requested_by'])}'s undo: "
+                f"{seqs(d['seqs'])} undone")
+    whose = f" ({w.player(d['action_by'])}'s action)" if d.get("action_by") else ""
+    return f"{w.actor} undid {seqs(d['seqs'])}{whose}"
+
+
+@say("ActionRedone")
+def _redone(w: Words, d: ev.ActionRedone) -> str:
+    return f"{w.actor} brought back {seqs(d['seqs'])}"
+

@@ -1,0 +1,170 @@
+"""The players' words (CONTRACT.md "In the players' words"): how an event reads as a sentence.
+
+Each event as read carries `text`, the event as a player says it, with the players' and units' names:
+"Bob's Boyz (8 of 10) failed their battle-shock test: 3 on 2D6 against Ld 7". The sentences are data beside the
+events, one entry a kind: `domain/texts.py` for the kinds more than one ruleset logs (beside domain/events.py's
+`SHARED`), each ruleset's `texts.py` for its own (beside its `events.py`), named by the ruleset as
+`event_texts`, as its payload types are named `event_payloads`. A text reads its names from `Words`: the state
+just before the event and just after it (so a unit's count after its casualties, a unit's name before it was
+removed), and the entry itself. Texts are not hashed: like `undone`, a reader is given them.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TypeVar
+
+from warlog.domain import events as ev
+from warlog.domain.army import attached_models_of
+from warlog.domain.state import GameState, Unit
+
+ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*[A-Za-z0-9]")  # what may be a unit's id inside a sentence
+Text = Callable[..., str]  # (Words, the kind's own payload TypedDict) -> the sentence
+T = TypeVar("T", bound=Text)
+
+
+class Texts(dict[str, Text]):
+    """One sentence a kind of event: `@texts.says("UnitSelected")` marks the function that writes it."""
+
+    def says(self, *kinds: str) -> Callable[[T], T]:
+        def mark(function: T) -> T:
+            for kind in kinds:
+                if kind in self:
+                    raise ValueError(f"{kind} has a text already")
+                self[kind] = function
+            return function
+        return mark
+
+
+def listed(items: Iterable[str], last: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    words = [str(item) for item in items]
+    if len(words) <= 1:
+        return words[0] if words else "none"
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """'1 model', '3 models', '0 hits' ('many' where the plural is not one + s)."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def humane(name: str | None) -> str:
+    """A snake_case name as words: 'move_units' -> 'move units', 'battle_shocked' -> 'battle-shocked'."""
+    if not name:
+        return ""
+    return name.replace("battle_shock", "battle-shock").replace("_", " ")
+
+
+def ordinal(n: int) -> str:
+    """1 -> '1st', 2 -> '2nd', 11 -> '11th', 23 -> '23rd'."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def inches(distance: object) -> str:
+    """A distance as the table says it: '7"', '4.5"'."""
+    return f'{distance}"'
+
+
+def faces(values: Iterable[int]) -> str:
+    """Dice as read out: '3, 4 and 6'."""
+    return listed(str(v) for v in values)
+
+
+def camel_words(kind: str) -> str:
+    """'BattleShockTested' -> 'battle shock tested' (the words of a kind no text names yet)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", " ", kind).lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """What an event's sentence reads names from: the state before it (None before the game's creation), the
+    state after it, and the entry."""
+
+    before: GameState | None
+    after: GameState
+    entry: ev.Entry
+
+    def player(self, seat: str | None) -> str:
+        """The seat's player by name ('Bob'); the seat letter only where the game names no player."""
+        if seat is None:
+            return "the service"
+        return self.after.players.get(seat) or f"player {seat}"
+
+    @property
+    def both(self) -> str:
+        """'Alice and Bob': the game's players, for what concerns both."""
+        return listed(self.after.players.values())
+
+    @property
+    def actor(self) -> str:
+        """Who the event is by: its `by` seat's player, or the service."""
+        return self.player(self.entry["by"])
+
+    def _unit(self, uid: str) -> Unit | None:
+        state = self._holding(uid)
+        return state.units[uid] if state is not None else None
+
+    def _holding(self, uid: str) -> GameState | None:
+        """The state the unit is read from: the one after the event, or before it for a unit it removed."""
+        for state in (self.after, self.before):
+            if state is not None and uid in state.units:
+                return state
+        return None
+
+    def unit_name(self, uid: str | None, owner: bool = True) -> str:
+        """'Bob's Boyz' (the owner's name first, where `owner`); the id only for a unit this game never had."""
+        if uid is None:
+            return "no unit"
+        unit = self._unit(uid)
+        if unit is None:
+            return uid
+        return f"{self.player(unit.owner)}'s {unit.name}" if owner else unit.name
+
+    def unit(self, uid: str | None, owner: bool = True) -> str:
+        """'Bob's Boyz (8 of 10)': its name and, for a unit of more than one model, the models left after the
+        event of those it started with (with its attached leader or bodyguard, as its starting strength counts
+        them, CORE.STR.1)."""
+        name = self.unit_name(uid, owner)
+        state = self._holding(uid) if uid is not None else None
+        if uid is None or state is None or state.units[uid].starting_strength <= 1:
+            return name
+        return f"{name} ({attached_models_of(state.units, uid)} of {state.units[uid].starting_strength})"
+
+    def units(self, uids: Iterable[str], owner: bool = True, counts: bool = False) -> str:
+        say = self.unit if counts else self.unit_name
+        return listed(say(uid, owner) for uid in uids)
+
+    def names(self, text: str) -> str:
+        """A sentence the rules wrote with unit ids in it ("charge by b-boyz") with the units' names in their
+        place ("charge by B Boyz")."""
+        units = self.after.units
+        if not units or not text:
+            return text
+        return ID.sub(lambda m: units[m.group(0)].name if m.group(0) in units else m.group(0), text)
+
+    def seats(self, per_seat: Mapping[str, object]) -> str:
+        """{'A': 2, 'B': 1} -> 'Alice 2, Bob 1'."""
+        return ", ".join(f"{self.player(seat)} {value}" for seat, value in per_seat.items())
+
+
+def fallback(words: Words) -> str:
+    """The sentence of a kind no ruleset gives a text (a plugin's own kind it left without one)."""
+    return f"{words.actor[:1].upper()}{words.actor[1:]}: {camel_words(words.entry['type'])}."
+
+
+def sentence(text: str) -> str:
+    """A text as a sentence: its first letter a capital, a full stop at its end."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def say(texts: Mapping[str, Text], words: Words) -> str:
+    """The sentence of one event, by its kind's text (`fallback` where none is named)."""
+    text = texts.get(words.entry["type"])
+    return sentence(text(words, words.entry["data"]) if text is not None else fallback(words))

@@ -14,7 +14,7 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
@@ -22,6 +22,7 @@ from typing import Any, ClassVar, TypeVar
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import IntegrityError, InternalError, ProgrammingError
 from eventsourcing.utils import retry
 
@@ -161,17 +162,16 @@ class Warlog(Verifying, Application[UUID]):
         """Called under the game's lock just before its cached game changes in place (see `viewing`)."""
         self._epochs[game_id.int % LOCK_STRIPES] += 1
 
-    def _forwarding(self, game_id: UUID) -> Callable[[Game | None, Any], Game]:
+    def _forwarding(self, game_id: UUID) -> Callable[[Game | None, Iterable[DomainEventProtocol[UUID]]], Game | None]:
         """The projector for loads: `integrity.checked`, announcing (`_changing`) a cached game about to be
         fast-forwarded in place with events another process appended."""
-        def project(game: Game | None, events: Any) -> Game:
-            def announced() -> Iterator[Any]:
+        def project(game: Game | None, events: Iterable[DomainEventProtocol[UUID]]) -> Game | None:
+            def announced() -> Iterator[DomainEventProtocol[UUID]]:
                 for event in events:
                     if game is not None:
                         self._changing(game_id)
                     yield event
-            projected: Game = integrity.checked(game, announced())
-            return projected
+            return integrity.checked(game, announced())
         return project
 
     def game(self, game_id: UUID) -> Game:
@@ -328,7 +328,7 @@ class Warlog(Verifying, Application[UUID]):
         return self._answer(last, [e.entry for e in events], status, self.narrator.texts(game.id, events), then)
 
     def _answer(self, version: int, entries: list[ev.Entry], status: int, texts: list[str],
-                view: dict[str, Any] | None = None) -> Answer:
+                view: Mapping[str, object] | None = None) -> Answer:
         answer = Answer(version=version, events=[self.public(entry, False, text) for entry, text in zip(entries, texts)])
         if view is not None:
             answer["view"] = view
@@ -366,11 +366,11 @@ class Warlog(Verifying, Application[UUID]):
             self._memory_heads.appended(head)
         self._snapshot_if_due(game, events)
 
-    def _snapshot_due(self, game: Game, events: list[Any]) -> bool:
+    def _snapshot_due(self, game: Game, events: Sequence[DomainEventProtocol[UUID]]) -> bool:
         interval = self.snapshotting_intervals[Game]
         return self.snapshots is not None and game.version // interval > (events[0].originator_version - 1) // interval
 
-    def _snapshot_if_due(self, game: Game, events: list[Any]) -> None:
+    def _snapshot_if_due(self, game: Game, events: Sequence[DomainEventProtocol[UUID]]) -> None:
         """The game just stored is what a snapshot at this version holds, so it is taken from it."""
         if self.snapshots is not None and self._snapshot_due(game, events):
             self.snapshots.put([Game.Snapshot.take(game)])
@@ -387,7 +387,7 @@ class Warlog(Verifying, Application[UUID]):
 
     # -- games ---------------------------------------------------------------------------
 
-    def create_game(self, ruleset: str, players: dict[str, str], dice_mode: str, options: dict[str, Any], at: str,
+    def create_game(self, ruleset: str, players: dict[str, str], dice_mode: str, options: Mapping[str, object], at: str,
                     game_id: UUID | None = None, seed: bytes | None = None) -> dict[str, Any]:
         """`game_id` and `seed` are drawn here; a test that replays play exactly passes its own."""
         game_id = game_id or uuid4()
@@ -430,6 +430,7 @@ class Warlog(Verifying, Application[UUID]):
 
     def muster(self, game_id: UUID, seat: str, units: list[dict[str, Any]], at: str, key: str | None = None,
                body: str = "", if_match: int | str | None = None) -> Answer:
+        # `units`: the army's JSON as the boundary read it (the JSON boundary: `army.validate_army` judges it)
         return self.write(game_id, Muster(Sent(seat, at, key, body, if_match), units))
 
     def undo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",

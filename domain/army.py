@@ -20,6 +20,11 @@ STATUSES = frozenset({
 })
 
 
+# The questions below of `unit: Mapping[str, Any]` and `units: list[dict[str, Any]]` read an army's JSON as it is
+# sent, before it is read as `Unit`s (the JSON boundary: `validate_army` and the rulesets' `check_army` judge it);
+# the typed state's units are asked the same further down.
+
+
 ID_LENGTH = 100  # a unit id's longest (the boundary's Unit.id): a renamed id stays one
 LINKS = ("embarked_in", "leader_of")  # the fields that name another unit of the same army
 
@@ -58,11 +63,13 @@ def _with_ids(units: list[dict[str, Any]], ids: Mapping[str, str]) -> list[dict[
 
 
 def model_count(unit: Mapping[str, Any]) -> int:
+    """The models of a unit's lines, as sent (the JSON boundary)."""
     return sum(line.get("count", 1) for line in unit["models"])
 
 
 def validate_army(seat: str, units: list[dict[str, Any]]) -> None:
-    """Cross-unit checks the field types cannot express; errors name the field (422).
+    """Cross-unit checks the field types cannot express; errors name the field (422). `units`: the army's JSON as
+    sent (the JSON boundary).
 
     Fields are named as the request's JSON path, dotted like the schema's own
     errors (`units.2.embarked_in`).
@@ -115,7 +122,7 @@ def validate_army(seat: str, units: list[dict[str, Any]]) -> None:
 
 
 def _check_models(unit: Mapping[str, Any], where: str) -> None:
-    """The counts the strength bands divide by must be possible ones (CORE.STR.1/2)."""
+    """The counts the strength bands divide by must be possible ones (CORE.STR.1/2); `unit`: as sent (JSON)."""
     if not unit.get("models"):
         raise Malformed("a unit has at least one model line", field=f"{where}.models")
     for line_index, line in enumerate(unit["models"]):
@@ -142,14 +149,17 @@ def strength_band(models: int, starting: int, wounds_lost: int = 0, wounds: int 
 
 
 def is_vehicle(unit: Mapping[str, Any]) -> bool:
+    """Of a unit as sent (the JSON boundary)."""
     return "VEHICLE" in unit.get("keywords", [])
 
 
 def has_ability(unit: Mapping[str, Any], ability: str) -> bool:
+    """Of a unit as sent (the JSON boundary)."""
     return ability in unit.get("abilities", [])
 
 
 def leadership(unit: Mapping[str, Any]) -> int:
+    """Of a unit as sent, or as `ArmyMustered` logs it (the JSON boundary)."""
     return max(line.get("Ld") or 0 for line in unit["models"])
 
 

@@ -14,31 +14,34 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from warlog.domain import events as ev
 
 GENESIS = "0" * 64
 HASHED_FIELDS = ("seq", "type", "at", "by", "rule", "data", "prev_hash")
 REQUEST = "request"  # hashed where present (an event stored before request digests has none)
 
 
-def canonical(value: Any) -> str:
+def canonical(value: object) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def event_hash(event: Mapping[str, Any]) -> str:
+def event_hash(event: Mapping[str, object]) -> str:
     body = {name: event[name] for name in HASHED_FIELDS}
     if REQUEST in event:
         body[REQUEST] = event[REQUEST]
     return hashlib.sha256(canonical(body).encode("utf-8")).hexdigest()
 
 
-def digest(value: Any) -> str:
+def digest(value: object) -> str:
     """SHA-256 of a value's canonical JSON (a request record, a restored state)."""
     return hashlib.sha256(canonical(value).encode("utf-8")).hexdigest()
 
 
-def first_break(events: Iterable[Mapping[str, Any]]) -> tuple[int | None, int, str]:
+def first_break(events: Iterable[ev.Entry]) -> tuple[int | None, int, str]:
     """Walk the chain: (seq of the first bad event or None, events seen, head hash)."""
     prev = GENESIS
     count = 0
@@ -56,7 +59,7 @@ def first_break(events: Iterable[Mapping[str, Any]]) -> tuple[int | None, int, s
     return None, count, prev
 
 
-def extends(head: str, entries: list[Mapping[str, Any]]) -> dict[str, Any]:
+def extends(head: str, entries: Sequence[ev.Entry]) -> dict[str, str | int | bool | None]:
     """Whether the log still extends a head hash a seat kept (a round head): `extends_head` is true when
     an event with that hash is in the log and the chain holds up to it; a rewritten event changes its own
     hash and breaks every link after it, and a truncated log no longer holds the kept head."""

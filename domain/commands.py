@@ -157,12 +157,14 @@ def adapter(command_class: type[Command]) -> TypeAdapter[Any]:
     return found
 
 
-def _tag(value: Any) -> str | None:
+def _tag(value: object) -> str | None:
+    """The discriminator: a body's `type` (JSON as sent, before it is parsed) or a command's."""
     return value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
 
 
-def _untyped(value: Any) -> Any:
-    """The body without its `type`, which chose the class and is none of its fields."""
+def _untyped(value: object) -> object:
+    """The body (JSON as sent, before it is parsed) without its `type`, which chose the class and is none of its
+    fields."""
     return {k: v for k, v in value.items() if k != "type"} if isinstance(value, dict) else value
 
 
@@ -178,7 +180,7 @@ def union(classes: Iterable[type[Command]]) -> TypeAdapter[Command]:
     return found
 
 
-def from_record(command_class: type[Command], data: Mapping[str, Any]) -> Command:
+def from_record(command_class: type[Command], data: Mapping[str, object]) -> Command:
     """A command as `as_data` recorded it (a stored request's `command`), read again by its class: the fields it
     records but lacks (`recorded`) are left out where they hold their null."""
     own = {f.name for f in fields(command_class)}
@@ -198,7 +200,7 @@ def as_data(command: Command) -> dict[str, Any]:
     return data
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     """As JSON gives it back, at every depth (a tuple inside a dict, e.g. end_phase's control, is a list): the
     stored request compares equal to the same command played again (`domain.rerun`)."""
     if isinstance(value, (tuple, list)):
@@ -223,6 +225,6 @@ def sent(command: Command) -> dict[str, Any]:
     return body
 
 
-def keep_sent(command: Command, body: dict[str, Any]) -> Command:
+def keep_sent(command: Command, body: dict[str, object]) -> Command:
     object.__setattr__(command, "_sent", body)  # not a field: equality, as_data and the audit never see it
     return command

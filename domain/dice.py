@@ -10,7 +10,10 @@ import hmac
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
+
+if TYPE_CHECKING:
+    from warlog.domain import events as ev
 
 MAX_DICE, MIN_SIDES, MAX_SIDES, MAX_MODIFIER = 50, 2, 100, 1000
 
@@ -186,6 +189,27 @@ class Die:
     critical: bool = False
 
 
+class DieData(TypedDict):
+    """One die of a roll as `Roll.to_data` writes it."""
+
+    face: int
+    sides: int
+    rerolled: bool
+    replaced: bool
+    critical: bool
+
+
+class RollData(TypedDict):
+    """A roll as `Roll.to_data` writes it and `roll_from_data` reads it back."""
+
+    spec: str
+    faces: list[int]
+    total: int | None
+    dice: list[DieData]
+    automatic: bool
+    treated_as: int | None
+
+
 @dataclass(frozen=True)
 class Roll:
     expr: DiceExpr
@@ -209,7 +233,7 @@ class Roll:
             return self.treated_as
         return sum(self.faces) + self.expr.modifier  # CORE.DICE.2: modifiers after re-rolls
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> RollData:
         return {
             "spec": str(self.expr),
             "faces": self.faces,
@@ -221,7 +245,7 @@ class Roll:
         }
 
 
-def roll_from_data(data: dict[str, Any]) -> Roll:  # inverse of Roll.to_data
+def roll_from_data(data: RollData) -> Roll:  # inverse of Roll.to_data
     dice = tuple(Die(d["face"], d["sides"], d["rerolled"], d["replaced"], d["critical"])
                  for d in data["dice"])
     return Roll(parse(data["spec"]), dice, data["automatic"], data["treated_as"])
@@ -292,7 +316,7 @@ def mark_criticals(roll: Roll, on: int = 6) -> Roll:
     return replace(roll, dice=dice)
 
 
-def first_unfair_roll(entries: Sequence[dict[str, Any]], seed: bytes) -> int | None:
+def first_unfair_roll(entries: Sequence[ev.Entry], seed: bytes) -> int | None:
     """The seq of the first server roll whose recorded faces are not what the revealed seed derives
     (CONTRACT.md "Server dice"), or None when every one holds. `entries`: a game's log, oldest first."""
     if not entries:

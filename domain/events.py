@@ -129,6 +129,9 @@ class AttackResolved(AttackIds):
     damage_table: NotRequired[str]
 
 
+AttackCounted: TypeAlias = AttackDeclared | AttackResolved  # what a fight under way counts (heresy)
+
+
 class AttacksRolled(AttackStep):
     attacks: int
     models: int

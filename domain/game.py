@@ -18,6 +18,7 @@ from typing import Any, Protocol, cast
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
+from typing_extensions import TypedDict, Unpack
 
 from warlog.domain import army, chain, dice, integrity
 from warlog.domain import events as ev
@@ -51,6 +52,17 @@ class Logged(Protocol):
     meta: ev.Meta
     originator_version: int
 
+    def mutate(self, aggregate: Game | None) -> Game | None: ...
+
+
+class Restoring(TypedDict, total=False):
+    """What an undo or redo adds to its event's `meta` (`Game.emit`'s keywords; `ev.Meta` says what each is): the
+    kind "restore", the state restored (its JSON, `GameState.to_json`) and the seat that undid the action."""
+
+    kind: str
+    state: dict[str, Any] | None
+    undone_by: str
+
 
 def logged(event: object) -> Logged:
     """One of `Game`'s own events (the library types them as its protocol only)."""
@@ -77,8 +89,8 @@ class Game(Aggregate):
         self._apply(entry, meta)
 
     @classmethod
-    def create(cls, game_id: Any, ruleset: str, players: dict[str, str], dice_mode: str,
-               options: dict[str, Any], seed: bytes, token_digests: dict[str, str], at: str) -> Game:
+    def create(cls, game_id: UUID, ruleset: str, players: dict[str, str], dice_mode: str,
+               options: Mapping[str, object], seed: bytes, token_digests: dict[str, str], at: str) -> Game:
         find_ruleset(ruleset)
         data = {"game_id": str(game_id), "ruleset": ruleset, "players": players, "dice": dice_mode,
                 "options": options,
@@ -139,7 +151,7 @@ class Game(Aggregate):
 
     @staticmethod
     def _entry(seq: int, type_: str, at: str, by: str | None, rule: str | None,
-               data: Mapping[str, Any], prev_hash: str, request: str | None = None) -> ev.Entry:
+               data: Mapping[str, object], prev_hash: str, request: str | None = None) -> ev.Entry:
         entry: dict[str, Any] = {"seq": seq, "type": type_, "at": at, "by": by, "rule": rule, "data": data,
                  "prev_hash": prev_hash}
         if request is not None:  # the digest of the request that made it (domain.integrity.request_record)
@@ -147,13 +159,14 @@ class Game(Aggregate):
         entry["hash"] = chain.event_hash(entry)
         return cast(ev.Entry, entry)
 
-    def emit(self, type_: str, data: Mapping[str, Any], rule: str | None = None,
-             by: str | None = None, **meta: Any) -> ev.Entry:
-        """Append one entry to the log (used by the rules through `Table`)."""
+    def emit(self, type_: str, data: Mapping[str, object], rule: str | None = None,
+             by: str | None = None, **restoring: Unpack[Restoring]) -> ev.Entry:
+        """Append one entry to the log (used by the rules through `Table`; an undo or redo says what it restores)."""
         ctx = self._ctx
         request = None
+        meta: Mapping[str, object] = restoring
         if ctx is not None:
-            meta = {**ctx.next_meta(), **meta}
+            meta = {**ctx.next_meta(), **restoring}
             by = by if by is not None else ctx.seat
             request = ctx.request_of(cast(ev.Meta, meta)) if self._digests else None
         entry = self._entry(self.version + 1, type_, self._now(), by, rule, data, self.head, request)
@@ -214,8 +227,9 @@ class Game(Aggregate):
 
     def muster(self, seat: str, units: list[dict[str, Any]], at: str, key: str | None = None,
                body: str = "") -> None:
-        """Muster (or replace) a seat's army; allowed until the game starts. An id the other army already uses is
-        renamed (`army.distinct_ids`), and the event says how (`renamed`), so unit ids stay unique in a game."""
+        """Muster (or replace) a seat's army; allowed until the game starts. `units`: its JSON as sent (the JSON
+        boundary, judged by `army.validate_army` and the ruleset's `check_army`). An id the other army already uses
+        is renamed (`army.distinct_ids`), and the event says how (`renamed`), so unit ids stay unique in a game."""
         if self.state.status == "ended":
             raise Refused("the game has ended", rule="SVC.ENDED")
         if self.state.status != "setup":
@@ -274,7 +288,8 @@ class Game(Aggregate):
             raise Refused("an undo request is waiting for an answer", rule="SVC.UNDO.PENDING")
 
     def undo(self, seat: str, at: str, key: str | None, body: str, before: dict[str, Any] | None) -> int:
-        """Undo at once (200) or ask the other seat (202). `before` is the state to restore."""
+        """Undo at once (200) or ask the other seat (202). `before` is the state to restore, as its JSON
+        (`GameState.to_json`, kept in `meta`: the state codec's JSON boundary)."""
         self._guard_play()
         if not self.done:
             raise Refused("there is no action to undo", rule="SVC.UNDO.NONE")
@@ -297,6 +312,7 @@ class Game(Aggregate):
 
     def answer_undo(self, seat: str, approve: bool, at: str, key: str | None, body: str,
                     before: dict[str, Any] | None) -> None:
+        """Approve or reject the pending undo; `before`: the state an approval restores, as its JSON (`undo`'s)."""
         if self.state.status == "ended":
             raise Refused("the game has ended", rule="SVC.ENDED")
         pending = self.pending_undo
@@ -330,6 +346,7 @@ class Game(Aggregate):
         return self.redo_stack[-1][1] if self.redo_stack else 0
 
     def redo(self, seat: str, at: str, key: str | None, body: str, after: dict[str, Any] | None) -> None:
+        """Redo the latest undone action; `after`: the state it restores, as its JSON (`undo`'s `before`)."""
         self._guard_play()
         if not self.redo_stack:
             raise Refused("there is no undone action to redo", rule="SVC.UNDO.NONE")
@@ -387,6 +404,7 @@ class Table:
     def __init__(self, game: Game, seat: str, at: str, key: str | None, body: str,
                  kind: str, status: int = 200, command: dict[str, Any] | None = None,
                  endpoint: str = "commands") -> None:
+        # `command`: the command as recorded (`commands.as_data`, JSON: the boundary `ev.Meta.command` keeps)
         self.game, self.seat, self.at, self.kind, self.status = game, seat, at, kind, status
         self.endpoint = endpoint  # an Idempotency-Key belongs to one endpoint
         self.key = key
@@ -404,7 +422,7 @@ class Table:
         self.game._ctx = self
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         vars(self.game).pop("_ctx", None)  # back to the class's None: nothing of the request stays in the game or its snapshots
 
     def next_meta(self) -> ev.Meta:
@@ -428,7 +446,7 @@ class Table:
             self._request = chain.digest(integrity.request_record(meta))
         return self._request
 
-    def emit(self, type_: str, data: Mapping[str, Any], rule: str | None = None,
+    def emit(self, type_: str, data: Mapping[str, object], rule: str | None = None,
              by: str | None = None) -> ev.Entry:
         """`data`: the kind's payload (domain/events.py), a dict as logged."""
         return self.game.emit(type_, data, rule, by)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol, cast
 from uuid import UUID
 
 from warlog.domain.integrity import Head
@@ -84,11 +84,11 @@ class MemoryHeads:
                 self._rows[game_id] = HeadRow(row.seq, row.hash, seq, hash, by)
 
 
-def head_store(recorder: Any) -> tuple[HeadStore, MemoryHeads | None]:
+def head_store(recorder: object) -> tuple[HeadStore, MemoryHeads | None]:
     """The recorder itself where it keeps heads, else an in-process book (and that book, to be told of
     each append, since that recorder ignores `head=`)."""
     if hasattr(recorder, "select_head"):
-        return recorder, None
+        return cast(HeadStore, recorder), None  # one with a head table (api/storage.py)
     memory = MemoryHeads()
     return memory, memory
 

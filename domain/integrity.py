@@ -40,19 +40,48 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeVar, cast
+from uuid import UUID
 
-from eventsourcing.domain import AggregateCreated, Snapshot
+from eventsourcing.domain import AggregateCreated, DomainEventProtocol, MutableOrImmutableAggregate, Snapshot
 
 from warlog.domain import chain
 from warlog.domain import events as ev
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
 
+if TYPE_CHECKING:
+    from warlog.domain.game import Game
+
 DIGEST_KEY = "state_digest"
 # the forms of damage (CONTRACT.md `/verify`): what `damage` names
 FORMS = ("altered", "missing", "reordered", "unreadable", "snapshot", "metadata", "truncated", "head")
 Problem = tuple[str, str]  # (form, why)
+A = TypeVar("A")
+
+
+class Row(Protocol):
+    """One of a game's events as decoded from its stored row, once it is of the kind its place needs
+    (`kind_problem`): its `entry` and `meta` are the JSON the store held, judged here key by key (the JSON
+    boundary: read as `object` until checked)."""
+
+    @property
+    def originator_id(self) -> UUID: ...
+    @property
+    def originator_version(self) -> int: ...
+    @property
+    def entry(self) -> object: ...
+    @property
+    def meta(self) -> object: ...
+    def mutate(self, aggregate: Game | None) -> Game | None: ...
+
+
+class Opened(TypedDict):
+    """The request an event leaves open for the events after it: its first event's `kind` (as stored) and
+    digest."""
+
+    kind: object
+    request: str
 
 
 class Damaged(Refused):
@@ -70,7 +99,7 @@ class Damaged(Refused):
         return cls(seq, problem[1], problem[0])
 
 
-def _canonical(value: Any) -> str:
+def _canonical(value: object) -> str:
     """The chain's canonical JSON, with what JSON lacks (a snapshot's datetimes) as text."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
@@ -85,23 +114,23 @@ def token_commitments(token_digests: dict[str, str]) -> dict[str, str]:
     return {role: token_commitment(value) for role, value in token_digests.items()}
 
 
-def state_digest(state: dict[str, Any]) -> str:
+def state_digest(state: Mapping[str, object]) -> str:
     """SHA-256 of a snapshot's state (its datetimes and ids as text), without the digest itself."""
     body = {key: value for key, value in state.items() if key != DIGEST_KEY}
     text = _canonical(body)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def stored_form(held: dict[str, Any]) -> dict[str, Any]:
+def stored_form(held: Mapping[str, object]) -> dict[str, object]:
     """A game's attributes as a snapshot stores them: its typed state as its JSON (`GameState.to_json`)."""
-    held = dict(held)
-    state = held.get("state")
+    stored = dict(held)
+    state = stored.get("state")
     if state is not None and not isinstance(state, dict):
-        held["state"] = state.to_json()
-    return held
+        stored["state"] = cast(GameState, state).to_json()
+    return stored
 
 
-def typed_game(aggregate: Any) -> Any:
+def typed_game(aggregate: A) -> A:
     """A game read from a snapshot, its state (the JSON a snapshot holds, as the library's own snapshots of
     older games do too) as a `GameState`."""
     held = vars(aggregate)
@@ -115,7 +144,7 @@ class CheckedSnapshot(Snapshot):
     is held as its JSON and read back as a `GameState`."""
 
     @classmethod
-    def take(cls, aggregate: Any) -> CheckedSnapshot:
+    def take(cls, aggregate: MutableOrImmutableAggregate[UUID]) -> CheckedSnapshot:
         snapshot = super().take(aggregate)
         held = stored_form(snapshot.state)
         snapshot.state.clear()
@@ -133,7 +162,7 @@ class CheckedSnapshot(Snapshot):
         return typed_game(aggregate)
 
 
-def creation_problem(entry: ev.Entry, meta: ev.Meta, game_id: Any = None) -> Problem | None:
+def creation_problem(entry: ev.Entry, meta: ev.Meta, game_id: object = None) -> Problem | None:
     """Why the creation metadata no longer matches what the creation entry committed to, or None."""
     data = entry["data"]
     if game_id is not None and data["game_id"] != str(game_id):
@@ -147,8 +176,9 @@ def creation_problem(entry: ev.Entry, meta: ev.Meta, game_id: Any = None) -> Pro
     return None
 
 
-def entry_problem(entry: Any, seq: int, prev_hash: str) -> Problem | None:
-    """Why this stored entry is not event `seq` following `prev_hash`, or None."""
+def entry_problem(entry: object, seq: int, prev_hash: str) -> Problem | None:
+    """Why this stored entry (JSON as stored, unchecked: what this judges) is not event `seq` following
+    `prev_hash`, or None."""
     if not isinstance(entry, dict):
         return "unreadable", "the event holds no entry"
     try:
@@ -167,7 +197,7 @@ RESTORED = "state"      # an undo's or redo's restored state: in the record by i
 CONTINUES = "continues"
 
 
-def request_record(meta: Mapping[str, Any]) -> dict[str, Any]:
+def request_record(meta: Mapping[str, object]) -> dict[str, object]:
     """The request as the service recorded it beside its first event (the books in `meta`: `kind`, `starts`,
     `sent_by`, `command`, `key`, `body`, `status`, `endpoint`, `undone_by`), with a restored state by its
     digest: what an entry's `request` is the digest of (`chain.digest`), and what an export shows as `sent`."""
@@ -177,8 +207,8 @@ def request_record(meta: Mapping[str, Any]) -> dict[str, Any]:
     return record
 
 
-def request_problem(entry: ev.Entry, meta: Any, opened: dict[str, Any] | None) -> Problem | None:
-    # `meta`: as stored, unchecked (JSON): what this judges
+def request_problem(entry: ev.Entry, meta: object, opened: Opened | None) -> Problem | None:
+    # `meta`: JSON as stored, unchecked: what this judges
     """Why the books beside an entry that carries `request` are not those it committed to, or None. `opened`:
     the request's first event's meta and digest (`{"kind", "request"}`) when the event continues one."""
     digest = entry.get(chain.REQUEST)
@@ -200,16 +230,17 @@ def request_problem(entry: ev.Entry, meta: Any, opened: dict[str, Any] | None) -
     return None
 
 
-def opened_by(event: Any, opened: dict[str, Any] | None) -> dict[str, Any] | None:
+def opened_by(event: Row, opened: Opened | None) -> Opened | None:
     """The request an event leaves open for the events after it (`request_problem`'s `opened`)."""
     meta = event.meta
     if isinstance(meta, dict) and meta.get(CONTINUES):
         return opened
     digest = event.entry.get(chain.REQUEST) if isinstance(event.entry, dict) else None
-    return None if digest is None else {"kind": meta.get("kind"), "request": digest}
+    # an event that carries a digest holds its request's record (`request_problem`): a dict
+    return None if digest is None else {"kind": cast(ev.Meta, meta).get("kind"), "request": digest}
 
 
-def kind_problem(event: Any, seq: int) -> Problem | None:
+def kind_problem(event: object, seq: int) -> Problem | None:
     """Why the row's topic names no event of the kind its place needs (the creation first, log entries after
     it): the topic is stored beside the hashed entry, so an edit of it is seen here, not by the chain."""
     if isinstance(event, Snapshot) or (seq == 1) != isinstance(event, AggregateCreated):
@@ -217,26 +248,27 @@ def kind_problem(event: Any, seq: int) -> Problem | None:
     return None
 
 
-def _event_problem(event: Any, seq: int, prev_hash: str, opened: dict[str, Any] | None) -> Problem | None:
+def _event_problem(event: object, seq: int, prev_hash: str, opened: Opened | None) -> Problem | None:
     entry = getattr(event, "entry", None)
     problem = kind_problem(event, seq) or entry_problem(entry, seq, prev_hash)
     if problem is not None or not isinstance(entry, dict):  # entry_problem said why an entry is no dict
         return problem
-    entry = cast(ev.Entry, entry)  # entry_problem checked its keys and their types
+    checked_entry = cast(ev.Entry, entry)  # entry_problem checked its keys and their types
     if seq == 1:
-        try:
-            problem = creation_problem(entry, event.meta, event.originator_id)
+        row = cast(Row, event)  # of the creation's kind (kind_problem)
+        try:  # its meta as stored, read as it must be (`ev.Meta`): what is not fails here
+            problem = creation_problem(checked_entry, cast(ev.Meta, row.meta), row.originator_id)
         except (AttributeError, KeyError, TypeError, ValueError):
             problem = "metadata", "the creation metadata is malformed"
     else:
-        problem = request_problem(entry, getattr(event, "meta", None), opened)
+        problem = request_problem(checked_entry, getattr(event, "meta", None), opened)
     return problem
 
 
-def checked(aggregate: Any, events: Iterable[Any]) -> Any:
+def checked(aggregate: Game | None, events: Iterable[DomainEventProtocol[UUID]]) -> Game | None:
     """The library's `project_aggregate`, checking each event before it is applied (see above)."""
     stream = iter(events)
-    opened: dict[str, Any] | None = None
+    opened: Opened | None = None
     first = aggregate is None  # only then may a snapshot come first, from the snapshots' own store
     while True:
         seq = 1 if aggregate is None else aggregate.version + 1
@@ -249,21 +281,22 @@ def checked(aggregate: Any, events: Iterable[Any]) -> Any:
         if isinstance(event, Snapshot) and first:
             first = False
             try:
-                aggregate = typed_game(event.mutate(None))
+                aggregate = cast("Game", typed_game(event.mutate(None)))  # a game's snapshot holds a game
             except Damaged:
                 raise
             except Exception as error:
                 raise Damaged(event.originator_version, "the snapshot cannot be applied", "snapshot") from error
             continue
         first = False
-        if event.originator_version != seq:
+        row = cast(Row, event)  # what its version and `_event_problem` judge
+        if row.originator_version != seq:
             raise Damaged(seq, "an event is missing", "missing")
-        problem = _event_problem(event, seq, chain.GENESIS if aggregate is None else aggregate.head, opened)
+        problem = _event_problem(row, seq, chain.GENESIS if aggregate is None else aggregate.head, opened)
         if problem is not None:
             raise Damaged.at(seq, problem)
-        opened = opened_by(event, opened)
+        opened = opened_by(row, opened)
         try:
-            aggregate = event.mutate(aggregate)
+            aggregate = row.mutate(aggregate)
         except Exception as error:  # the hashed entry is sound, so it is what travels beside it
             raise Damaged(seq, "the event's metadata cannot be applied", "metadata") from error
 
@@ -307,7 +340,7 @@ def head_problem(hashes: list[str], head: Head) -> tuple[int, Problem] | None:
 class Inspection:
     """A walk over every stored row of one game: the entries read, and the first bad seq if any."""
 
-    entries: list[dict[str, Any]]
+    entries: list[ev.Entry]
     events: list[Any] = field(default_factory=list)  # the decoded events, when asked to keep them
     snapshots: list[SnapshotSeen] = field(default_factory=list)  # and the snapshots, when asked
     rows: int = 0                                      # rows stored, read or not
@@ -338,8 +371,8 @@ class Inspection:
             raise damage
 
 
-def inspect(rows: Iterable[tuple[int, Callable[[], Any]]],
-            snapshots: Iterable[tuple[int, Callable[[], Any]]] = (), keep_events: bool = False,
+def inspect(rows: Iterable[tuple[int, Callable[[], object]]],
+            snapshots: Iterable[tuple[int, Callable[[], object]]] = (), keep_events: bool = False,
             heads: Iterable[Head] = ()) -> Inspection:
     """Walk `(version, decode)` pairs oldest first (`decode()` gives the domain event or raises), then
     the snapshots given, each against the event at its version and against its own digest, then the
@@ -360,12 +393,12 @@ def inspect(rows: Iterable[tuple[int, Callable[[], Any]]],
             found.fail(len(hashes) + 1, "a snapshot stands for events that are not stored", "truncated")
             continue
         try:
-            state = decode().state
-            head = state.get("head")
+            state: dict[str, Any] = cast(Snapshot, decode()).state  # the JSON a snapshot stores (JSON boundary)
+            held_head = state.get("head")
         except Exception:
             found.fail(version, "a snapshot cannot be read", "snapshot")
             continue
-        if head != hashes[version - 1]:
+        if held_head != hashes[version - 1]:
             found.fail(version, "a snapshot's head is not the hash of the event at its version", "snapshot")
         elif (committed or DIGEST_KEY in state) and state.get(DIGEST_KEY) != state_digest(state):
             found.fail(version, "a snapshot does not match its digest", "snapshot")
@@ -375,11 +408,11 @@ def inspect(rows: Iterable[tuple[int, Callable[[], Any]]],
     return found
 
 
-def _walk(rows: list[tuple[int, Callable[[], Any]]], found: Inspection, keep_events: bool) -> list[str]:
+def _walk(rows: list[tuple[int, Callable[[], object]]], found: Inspection, keep_events: bool) -> list[str]:
     """Every row in turn, each the next seq, decoded and checked; the hashes of the events that held."""
     prev = chain.GENESIS
     hashes: list[str] = []
-    opened: dict[str, Any] | None = None
+    opened: Opened | None = None
     for seq, (version, decode) in enumerate(rows, start=1):
         if version != seq:
             if version > seq:
@@ -396,11 +429,13 @@ def _walk(rows: list[tuple[int, Callable[[], Any]]], found: Inspection, keep_eve
         if problem is not None:
             found.failed(seq, problem)
             return hashes
-        opened = opened_by(event, opened)
-        found.entries.append(event.entry)
+        row = cast(Row, event)  # of its kind, its entry whole (`_event_problem`)
+        entry = cast(ev.Entry, row.entry)
+        opened = opened_by(row, opened)
+        found.entries.append(entry)
         if keep_events:
             found.events.append(event)
-        prev = event.entry["hash"]
+        prev = entry["hash"]
         hashes.append(prev)
     return hashes
 
@@ -414,11 +449,11 @@ def restores_as_of(entry: ev.Entry) -> int | None:
     return None if as_of is None else as_of(entry["data"]["seqs"])
 
 
-def restore_problem(meta: ev.Meta, expected: dict[str, Any] | None) -> bool:
+def restore_problem(meta: ev.Meta, expected: Mapping[str, object] | None) -> bool:
     return meta.get("kind") != "restore" or _canonical(meta.get("state")) != _canonical(expected)
 
 
-def snapshot_disagrees(snapshot: SnapshotSeen, replayed: Any) -> bool:
+def snapshot_disagrees(snapshot: SnapshotSeen, replayed: object) -> bool:
     """Whether the snapshot holds another game than the events up to its version make: compared by its digest,
     which `inspect` checked against what it holds (one canonical text of the game instead of two, each as long
     as the game), or for a snapshot without one by what it holds."""

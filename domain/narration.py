@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from uuid import UUID
+
+from typing_extensions import TypedDict
 
 from warlog.domain import events as ev
 from warlog.domain.game import Logged, evolve
@@ -29,6 +30,13 @@ def narrate(state: GameState | None, events: Iterable[tuple[ev.Entry, ev.Meta]])
         after = evolve(state, entry, meta)
         yield say(find_ruleset(after.ruleset).event_texts, Words(state, after, entry)), after
         state = after
+
+
+class Told(TypedDict):
+    """What `Narrator.keep` reads of an event as a write answered it (`Warlog.public`): its seq and its text."""
+
+    seq: int
+    text: str
 
 
 class Narrator:
@@ -66,7 +74,7 @@ class Narrator:
                     self._told[game_id] = (run[-1].entry["seq"], last_state)
         return [told[e.entry["seq"]] for e in events]
 
-    def keep(self, game_id: UUID, events: Sequence[Mapping[str, Any]], after: GameState) -> None:
+    def keep(self, game_id: UUID, events: Sequence[Told], after: GameState) -> None:
         """Texts just told of events just stored (a write's answer, `seq` and `text` each), `after` the state the
         last of them made: readers that follow the log tell nothing again."""
         if not events:

@@ -22,23 +22,23 @@ What playing again can and cannot say:
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import cast
 
 from pydantic import ValidationError
 
 from warlog.domain import army
 from warlog.domain import events as ev
 from warlog.domain.commands import from_record
-from warlog.domain.game import Game, logged
+from warlog.domain.game import Game, Logged, logged
 from warlog.domain.rules import registry
 from warlog.domain.rulings import Refused
 
 
-def requests(events: Iterable[Any]) -> list[list[Any]]:
+def requests(events: Iterable[Logged]) -> list[list[Logged]]:
     """The stored events after the creation, grouped by the request that made them (its first carries `starts`
     or a key; the rest `continues`)."""
-    groups: list[list[Any]] = []
+    groups: list[list[Logged]] = []
     for event in events:
         if event.meta.get("continues") and groups:
             groups[-1].append(event)
@@ -47,11 +47,11 @@ def requests(events: Iterable[Any]) -> list[list[Any]]:
     return groups
 
 
-def first_unmatched(events: list[Any]) -> tuple[int, str] | None:
+def first_unmatched(events: Sequence[Logged]) -> tuple[int, str] | None:
     """(seq, why) of the first stored request whose meta does not make its events again, or None."""
     if not events:
         return None
-    game: Game = events[0].mutate(None)
+    game = cast(Game, events[0].mutate(None))  # the creation makes the game
     for group in requests(events[1:]):
         first = group[0]
         seq = first.entry["seq"]

@@ -6,28 +6,32 @@ reads entries (the audit, the export, the analytics, the ledger, the delayed spe
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from warlog.domain import events as ev
 
 UNDOES, REDOES = "ActionUndone", "ActionRedone"
 
 
-def effect(entry: Mapping[str, Any]) -> tuple[list[int], bool] | None:
-    """(the seqs it names, whether it undoes them) for an ActionUndone or ActionRedone entry; None otherwise."""
+def effect(entry: Mapping[str, object]) -> tuple[list[int], bool] | None:
+    """(the seqs it names, whether it undoes them) for an ActionUndone or ActionRedone entry; None otherwise.
+    `entry`: any reader's (`ev.Entry`, or an answer's with its `undone`); its `data` is its kind's payload."""
     if entry["type"] == UNDOES:
-        return entry["data"]["seqs"], True
+        return cast("ev.ActionUndone", entry["data"])["seqs"], True
     if entry["type"] == REDOES:
-        return entry["data"]["seqs"], False
+        return cast("ev.ActionRedone", entry["data"])["seqs"], False
     return None
 
 
-def follow(undone: set[int], entry: Mapping[str, Any]) -> None:
+def follow(undone: set[int], entry: Mapping[str, object]) -> None:
     """Bring `undone` (the seqs undone before `entry`) up to after it."""
     found = effect(entry)
     if found is not None:
         (undone.update if found[1] else undone.difference_update)(found[0])
 
 
-def undone_seqs(entries: Iterable[dict[str, Any]]) -> set[int]:
+def undone_seqs(entries: Iterable[Mapping[str, object]]) -> set[int]:
     """The seqs undone once these entries (oldest first) have happened."""
     undone: set[int] = set()
     for entry in entries:

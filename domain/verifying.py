@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
@@ -26,6 +25,8 @@ if TYPE_CHECKING:
     from warlog.domain.heads import HeadStore
 
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 def digest(token: str) -> str:
@@ -33,7 +34,7 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def remember(book: dict[Any, Any], key: Any, value: Any, most: int = 100_000) -> None:
+def remember(book: dict[K, V], key: K, value: V, most: int = 100_000) -> None:
     """A bounded book: past `most` entries, forget the oldest half (several threads may be forgetting the same
     entries at once: one that is already gone is no error)."""
     if len(book) >= most:
@@ -160,8 +161,7 @@ class Verifying:
         if bad is not None:
             result["damage"], result["detail"] = inspection.form, inspection.why
         if head is not None:
-            read: list[Mapping[str, Any]] = list(entries)  # chain.extends reads them only
-            result.update(chain.extends(head, read))
+            result.update(chain.extends(head, entries))
         return result
 
     def _check_snapshots_by_replay(self, game_id: UUID, inspection: integrity.Inspection) -> None:

@@ -14,9 +14,10 @@ import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from warlog.domain import chain, dice
+from warlog.domain import events as ev
 
 HASHED = ("seq", "type", "at", "by", "rule", "data", "prev_hash")
 
@@ -79,7 +80,7 @@ def entry_of(row: dict[str, Any]) -> dict[str, Any]:
 def verify_game(game_id: str, rows: list[dict[str, Any]]) -> Verdict:
     seqs = {row.get("seq") for row in rows}
     prev, opened = chain.GENESIS, None
-    entries: list[dict[str, Any]] = []
+    entries: list[ev.Entry] = []
 
     def bad(seq: int, form: str, why: str) -> Verdict:
         return Verdict(game_id, len(entries), prev, seq, form, why)
@@ -104,7 +105,7 @@ def verify_game(game_id: str, rows: list[dict[str, Any]]) -> Verdict:
             return bad(seq, "metadata", problem)
         if entry.get(chain.REQUEST) is not None and row.get("sent") is not None:
             opened = entry[chain.REQUEST]
-        entries.append(entry)
+        entries.append(cast(ev.Entry, entry))  # its hash holds: the entry the chain made
         prev = entry["hash"]
     if not entries:
         return Verdict(game_id, 0, chain.GENESIS, 1, "missing", "the file holds none of its events")
@@ -122,7 +123,7 @@ def request_problem(entry: dict[str, Any], sent: Any, opened: str | None) -> str
     return None
 
 
-def dice_verdict(verdict: Verdict, entries: list[dict[str, Any]], seed: str | None) -> Verdict:
+def dice_verdict(verdict: Verdict, entries: list[ev.Entry], seed: str | None) -> Verdict:
     rolls = sum("counter" in e["data"] for e in entries)
     if seed is None:
         said = "no server roll" if not rolls else f"{rolls} server rolls, the seed not revealed yet (the game goes on)"

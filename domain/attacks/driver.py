@@ -22,6 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
+from typing_extensions import TypedDict, Unpack
+
 from warlog.domain import dice
 from warlog.domain import events as ev
 from warlog.domain.attacks.contract import target_from
@@ -33,6 +35,13 @@ from warlog.domain.state import GameState, Lines, Unit
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
+
+
+class Following(TypedDict, total=False):
+    """What rides along with an attack's dice (`declare_attack`'s keywords): heresy's `then`, what follows the
+    attack (`ev.AttackRoll.then`)."""
+
+    then: ev.JSONObject | None
 
 STEP_EVENTS = {"attacks": "AttacksRolled", "hit": "HitsScored", "hit_reroll": "HitsRerolled",
                "sustained": "SustainedHitsScored", "wound": "WoundsScored", "wound_reroll": "WoundsRerolled",
@@ -55,7 +64,7 @@ class AttackDriver(Ruleset):
     resolved_fields: tuple[str, ...] = ("hits", "wounds", "failed_saves", "wounds_lost", "models_destroyed")
     attack_choices = False
 
-    def declare_attack(self, t: Table, attack: dict[str, Any], rule: str, **extra: Any) -> None:
+    def declare_attack(self, t: Table, attack: ev.AttackDeclared, rule: str, **extra: Unpack[Following]) -> None:
         """Declare one weapon's attack (`AttackDeclared`: its ids, what the ruleset says of it, its profile as
         data, for replay and for its odds), then roll it step by step from the first; `extra` rides along."""
         t.emit("AttackDeclared", attack, rule)
@@ -161,7 +170,7 @@ def standing_target(units: Mapping[str, Unit], together: Sequence[str]) -> Targe
                        wounds_taken=[s[1] for s in standing])
 
 
-def keep_lines(state: GameState, data: Mapping[str, Any]) -> GameState:
+def keep_lines(state: GameState, data: ev.AttackResolved) -> GameState:
     """After an attack: each unit's model lines as it left them (`line_standing` reads them for the next)."""
     for uid, lines in data["lines"].items():
         kept = Lines.from_json(lines)

@@ -170,12 +170,13 @@ def to_data(profile: Profile) -> dict[str, Any]:
     return _set({**data, "tables": profile.tables})
 
 
-def _set(data: dict[str, Any]) -> dict[str, Any]:
+def _set(data: dict[str, object]) -> dict[str, object]:
     return {k: v for k, v in data.items() if k not in ERA_FIELDS or v != ERA_FIELDS[k]}
 
 
 def from_data(data: Mapping[str, Any]) -> Profile:
-    """The profile `to_data` wrote: its JSON, or the state's frozen copy of it (a paused attack's)."""
+    """The profile `to_data` wrote: its JSON, or the state's frozen copy of it (a paused attack's): the JSON
+    boundary, read back key by key."""
     weapon = Weapon.of(**{k: v for k, v in data["weapon"].items()})
     situation = Situation(**{**data["situation"],
                              "attacker_keywords": frozenset(data["situation"]["attacker_keywords"])})

@@ -6,7 +6,7 @@ says which dice each step needs (`Need`); the functions here never roll.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -65,7 +65,7 @@ def capped(modifier: int) -> int:
     return max(-1, min(1, modifier))
 
 
-def _rules(*groups: Any) -> tuple[str, ...]:
+def _rules(*groups: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(rule for group in groups for rule in group))
 
 
@@ -176,7 +176,7 @@ def _hit_table(profile: Profile) -> tuple[int, ...]:
     return (0, *(hit_result(profile, f, modifier) for f in range(1, 7)))
 
 
-def _to_reroll(policy: str | None, faces: Sequence[int], failed: Any) -> list[int]:
+def _to_reroll(policy: str | None, faces: Sequence[int], failed: Callable[[int], bool]) -> list[int]:
     if policy == "ones":
         return [i for i, f in enumerate(faces) if f == 1]
     if policy == "failed":

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from jsonschema import Draft202012Validator
 from jsonschema.protocols import Validator
@@ -21,6 +21,8 @@ from jsonschema.validators import extend
 from warlog.domain import dice
 
 Schema = dict[str, Any]
+# a JSON value as a schema judges it (a command's body as sent)
+JSON: TypeAlias = str | int | float | bool | Mapping[str, "JSON"] | Sequence["JSON"] | None
 
 
 @dataclass(frozen=True)
@@ -45,14 +47,14 @@ def action(type_: str, rule: str, summary: str, required: Iterable[str] = (), **
     return Action(type_, rule, summary, body(type_, required, **properties))
 
 
-def one_of(values: Iterable[Any], title: str | None = None) -> Schema:
+def one_of(values: Iterable[object], title: str | None = None) -> Schema:
     schema: Schema = {"enum": list(values)}
     if title:
         schema["title"] = title
     return schema
 
 
-def const(value: Any) -> Schema:
+def const(value: object) -> Schema:
     return {"const": value}
 
 
@@ -117,11 +119,11 @@ def _validator(key: str) -> Validator:
     return validator
 
 
-def admits(schema: Schema, command: dict[str, Any]) -> bool:
+def admits(schema: Schema, command: Mapping[str, JSON]) -> bool:
     valid: bool = _validator(json.dumps(schema, sort_keys=True)).is_valid(command)
     return valid
 
 
-def offered(actions: Iterable[Action], command: dict[str, Any]) -> bool:
+def offered(actions: Iterable[Action], command: Mapping[str, JSON]) -> bool:
     """Is the command an instance of one of the offered schemas?"""
     return any(a.type == command.get("type") and admits(a.schema, command) for a in actions)

@@ -3,17 +3,18 @@ handlers and events to appliers, and a few questions about a unit (rules/flow.py
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Required, TypeVar
+from typing import Any, NotRequired, Required, TypeVar, cast
 
 from typing_extensions import TypedDict
 
+from warlog.domain import events as ev
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, LastRoll, Unit
 
-Data = dict[str, Any]  # an event's data, or its whole entry, as logged
+Data = dict[str, Any]  # an event's data or entry as logged, untyped (a plugin's appliers may use it; ours take ev.X, ev.Entry)
 
 
 class Awaiting(TypedDict, total=False):
@@ -105,9 +106,9 @@ class Step:
     active: str | None = None     # the active seat in IGOUGO turns
 
 
-def inches(value: Any, field: str, maximum: int) -> str:
+def inches(value: object, field: str, maximum: int) -> str:
     """A distance the players measured (CORE.DIST.1): a JSON number in 0..maximum, recorded as a string."""
-    if type(value) not in (int, float) or not 0 <= value <= maximum:  # type(): a boolean is no distance
+    if type(value) not in (int, float) or not 0 <= cast(float, value) <= maximum:  # type(): a boolean is no distance
         raise Malformed(f"{field} is the inches measured, a number from 0 to {maximum}", field=field)
     if value == 0:
         return "0"  # not "-0" for a -0.0
@@ -115,10 +116,22 @@ def inches(value: Any, field: str, maximum: int) -> str:
     return text if "." not in text else text.rstrip("0").rstrip(".")
 
 
-def last_roll(data: Mapping[str, Any], entry: Data) -> LastRoll:
-    """`data`: a roll's payload (DiceRolled, RollOff, or a ruleset's roll event)."""
-    return LastRoll(seq=entry["seq"], purpose=data["purpose"], faces=tuple(data["faces"]), total=data.get("total"),
-                    seat=entry["by"] or data.get("seat"), unit=data.get("unit"))
+class Rolled(TypedDict):
+    """What `last_roll` reads of a roll's payload, `ev.DiceRolled` or `ev.RollOff` (a roll-off's names no total,
+    seat or unit)."""
+
+    purpose: str
+    faces: list[int]
+    total: NotRequired[int | None]
+    seat: NotRequired[str | None]
+    unit: NotRequired[str | None]
+
+
+def last_roll(data: ev.DiceRolled | ev.RollOff, entry: ev.Entry) -> LastRoll:
+    """`data`: a roll's payload."""
+    roll = cast(Rolled, data)  # the keys both kinds have, and those only a DiceRolled has, read where present
+    return LastRoll(seq=entry["seq"], purpose=roll["purpose"], faces=tuple(roll["faces"]), total=roll.get("total"),
+                    seat=entry["by"] or roll.get("seat"), unit=roll.get("unit"))
 
 
 def alive(unit: Unit) -> bool:

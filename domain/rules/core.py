@@ -3,6 +3,7 @@ the well-formedness that needs the game (unknown units 404, table dice 422)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 from warlog.domain import army, dice
@@ -56,13 +57,13 @@ class CoreCommands(Flow):
             raise Malformed(f"spec: {error}", field="spec") from None
 
     @staticmethod
-    def _check_dice(expr: dice.DiceExpr, faces: Any) -> list[int]:
+    def _check_dice(expr: dice.DiceExpr, faces: Iterable[int]) -> list[int]:
         try:
             return dice.check_table_dice(expr, list(faces))
         except dice.TableDiceError as error:
             raise Malformed(f"dice: {error}", field="dice") from None
 
-    def _check_roll_off_dice(self, faces: Any) -> None:
+    def _check_roll_off_dice(self, faces: object) -> None:
         if not isinstance(faces, dict) or set(faces) != set(SEATS):
             raise Malformed("roll_off dice must be {\"A\": face, \"B\": face}", field="dice")
         for seat in SEATS:

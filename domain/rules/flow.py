@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from typing_extensions import TypedDict, Unpack
+
 from warlog.domain import army, dice, texts
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
@@ -27,6 +29,29 @@ from warlog.domain.words import Text
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
+
+
+class RollNote(TypedDict, total=False):
+    """What a roll's event may say besides its dice (`ev.DiceRolled`): the table's faces were awaited, or it is a
+    free roll."""
+
+    awaited: bool
+    free: bool
+
+
+class CasualtyNote(TypedDict, total=False):
+    """What a `CasualtiesRecorded` may say besides its counts: the seat that attested it, and why."""
+
+    attested_by: str
+    reason: str
+
+
+class StatusNote(TypedDict, total=False):
+    """What a `StatusGained` or `StatusLost` says besides its unit and status: why, who attested it, the foe."""
+
+    reason: str
+    attested_by: str
+    foe: str
 
 
 
@@ -47,7 +72,7 @@ class Flow:
     handlers: ClassVar[dict[str, Callable[..., Any]]] = {}  # each subclass gets its own (__init_subclass__)
     appliers: ClassVar[dict[str, Callable[..., Any]]] = {}
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         cls.handlers, cls.appliers = {}, {}
         for klass in reversed(cls.__mro__):
@@ -71,7 +96,8 @@ class Flow:
         return layout[state.pos] if state.pos < len(layout) else None
 
     def check_army(self, units: list[dict[str, Any]]) -> None:
-        """Hook: characteristics this ruleset's rules read that a unit must state (422 naming the field)."""
+        """Hook: characteristics this ruleset's rules read that a unit must state (422 naming the field). `units`:
+        the army's JSON as sent, before it is read as units (the JSON boundary)."""
 
     # -- applying events -----------------------------------------------------------------
 
@@ -105,7 +131,7 @@ class Flow:
     # -- shared building blocks ----------------------------------------------------------
 
     def roll(self, t: Table, spec: str, purpose: str, rule: str | None, seat: str | None,
-             faces: Sequence[int] | None = None, unit: str | None = None, **extra: Any) -> ev.Entry:
+             faces: Sequence[int] | None = None, unit: str | None = None, **extra: Unpack[RollNote]) -> ev.Entry:
         """Record one roll: server dice now, or the table's faces already checked."""
         expr = dice.parse(spec)
         data: dict[str, Any] = {"purpose": purpose, "spec": str(expr), "sides": expr.sides}
@@ -117,8 +143,9 @@ class Flow:
         return t.emit("DiceRolled", data, rule, by=seat)
 
     def request_roll(self, t: Table, seat: str, purpose: str, spec: str, rule: str, unit: str,
-                     **context: Any) -> None:
-        """A roll the rules call for, for `unit`: rolled now with server dice, else awaited from `seat`."""
+                     **context: object) -> None:
+        """A roll the rules call for, for `unit`: rolled now with server dice, else awaited from `seat`. `context`:
+        what its outcome will read, logged as given (JSON, `ev.RollRequested.context`)."""
         request = ev.RollRequested(seat=seat, purpose=purpose, spec=spec, rule=rule, unit=unit, context=context)
         if t.state.dice == "server":
             self.resolve_request(t, request, None)
@@ -133,7 +160,7 @@ class Flow:
     def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         raise Refused(f"nothing resolves a {request['purpose']} roll here", rule=request["rule"])
 
-    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
+    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Unpack[CasualtyNote]) -> None:
         before = army.strength_of(t.state.units, uid)
         t.emit("CasualtiesRecorded", {"unit": uid, "models": models, "wounds": wounds, **extra}, rule)
         units = t.state.units
@@ -152,7 +179,8 @@ class Flow:
                 t.emit("UnitDisembarked", ev.UnitDisembarked(unit=passenger, transport=uid,
                                            reason="its transport was destroyed"), "CORE.OFF.1")
 
-    def change_status(self, t: Table, uid: str, status: str, value: bool, rule: str, **extra: Any) -> None:
+    def change_status(self, t: Table, uid: str, status: str, value: bool, rule: str,
+                      **extra: Unpack[StatusNote]) -> None:
         has = status in t.state.units[uid].statuses
         if has == value:
             return

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
-from warlog.domain.rules.basics import Data, evolves
+from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, HeresyStep, OtherStep, ReferenceStep
@@ -49,7 +49,7 @@ class Igougo(Ruleset):
         t.emit("PhaseEnded", ev.PhaseEnded(phase=step.phase, sub_phase=step.name, active_seat=seat), step.rule)
 
     @evolves("PhaseEnded")
-    def _phase_ended(self, state: GameState, data: ev.PhaseEnded, entry: Data) -> GameState:
+    def _phase_ended(self, state: GameState, data: ev.PhaseEnded, entry: ev.Entry) -> GameState:
         step = state.step
         if isinstance(step, OtherStep):
             return replace(state, step=replace(step, parts=step.parts.set("ended", True)))

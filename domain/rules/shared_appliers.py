@@ -3,12 +3,21 @@ keeps for what is under way (`ReferenceStep`'s `record`: reference's fight). Eac
 one event type, returning the next `GameState`, marked with `evolves` as a method written out would be."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from warlog.domain.rules.basics import Applier, Data, evolves
+from typing_extensions import TypedDict
+
+from warlog.domain import events as ev
+from warlog.domain.rules.basics import Applier, evolves
 from warlog.domain.state import GameState, Record, ReferenceStep
+
+
+class NamesUnit(TypedDict):
+    """An event's payload that names the unit it is about (`adds_unit`, `drops_unit` read no more of it)."""
+
+    unit: str
 
 
 def _changed(state: GameState, record: str, change: Callable[[Record], Record]) -> GameState:
@@ -23,21 +32,21 @@ def _changed(state: GameState, record: str, change: Callable[[Record], Record]) 
 
 def sets_field(event_type: str, record: str, field: str, value: bool | None) -> Applier:
     """The event sets the step's `record.field` to `value`."""
-    def apply(ruleset: object, state: GameState, data: Data, entry: Data) -> GameState:
+    def apply(ruleset: object, state: GameState, data: Mapping[str, object], entry: ev.Entry) -> GameState:
         return _changed(state, record, lambda held: replace(held, **{field: value}))
     return evolves(event_type)(apply)
 
 
 def adds_unit(event_type: str, record: str, field: str) -> Applier:
     """The event's unit joins the list the step's `record.field` holds."""
-    def apply(ruleset: object, state: GameState, data: Data, entry: Data) -> GameState:
+    def apply(ruleset: object, state: GameState, data: NamesUnit, entry: ev.Entry) -> GameState:
         return _changed(state, record, lambda held: replace(held, **{field: (*getattr(held, field), data["unit"])}))
     return evolves(event_type)(apply)
 
 
 def drops_unit(event_type: str, record: str, field: str) -> Applier:
     """The event's unit leaves the list the step's `record.field` holds (its first place there)."""
-    def apply(ruleset: object, state: GameState, data: Data, entry: Data) -> GameState:
+    def apply(ruleset: object, state: GameState, data: NamesUnit, entry: ev.Entry) -> GameState:
         def drop(held: Record) -> Record:
             units: tuple[str, ...] = getattr(held, field)
             at = units.index(data["unit"])

@@ -124,8 +124,16 @@ class Combat(Record):
 
 
 SEATS = per_seat()
-UNITS = read_by_owner(lambda units: {uid: unit.to_json() for uid, unit in units.items()}, "the turns' class")
-STEP = read_by_owner(lambda step: {} if step is None else step.to_json(), "the step's class")
+def _dump_units(units: Frozen[str, Unit]) -> dict[str, dict[str, Any]]:
+    return {uid: unit.to_json() for uid, unit in units.items()}
+
+
+def _dump_step(step: StepState | None) -> dict[str, Any]:
+    return {} if step is None else step.to_json()
+
+
+UNITS = read_by_owner(_dump_units, "the turns' class")
+STEP = read_by_owner(_dump_step, "the step's class")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -177,6 +185,7 @@ class GameState(Record):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """The state read from its JSON (a snapshot's, a restore's: the state codec's JSON boundary)."""
         parts = parts_of(data["ruleset"])
         step = parts.step.from_json(data["step"]) if data["step"] else None
         units = Frozen({uid: Unit.from_json(unit, parts.turn) for uid, unit in data["units"].items()})

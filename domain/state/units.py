@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Literal, Self, get_args
+from typing import Any, ClassVar, Literal, Self, cast, get_args
 
 from warlog.domain.state.turns import OtherTurn, Turn
 from warlog.domain.state.values import Codec, Frozen, Record, load_record, nullable, read_by_owner, record, tuple_of
@@ -19,11 +19,10 @@ Status = Literal["battle_shocked", "engaged", "falling_back", "gone_to_ground", 
 STATUS_NAMES: frozenset[str] = frozenset(get_args(Status))  # domain.army.STATUSES (tests/unit/test_state_values)
 
 
-def _status(value: Any) -> Status:
+def _status(value: object) -> Status:
     if value not in STATUS_NAMES:
         raise ValueError(f"{value!r} is no status")
-    status: Status = value
-    return status
+    return cast(Status, value)  # one of the names
 
 
 STATUS = Codec(_status, lambda v: v)
@@ -128,6 +127,10 @@ CONTRACT_DEFAULTS = frozenset({"keywords", "abilities", "weapons", "transport", 
                                "leader_of", "statuses", "engaged_with"})
 
 
+def _dump_turn(turn: Turn) -> dict[str, Any]:
+    return turn.to_json()
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Unit(Record):
     """The contract's Unit (id .. points), then the game's counters, then the keys only some rulesets keep."""
@@ -136,7 +139,7 @@ class Unit(Record):
         "keywords": tuple_of(), "abilities": tuple_of(), "models": tuple_of(record(ModelLine)),
         "weapons": tuple_of(record(Weapon)), "transport": nullable(record(Transport)),
         "statuses": tuple_of(STATUS), "engaged_with": tuple_of(),
-        "turn": read_by_owner(lambda turn: turn.to_json(), "its ruleset's class"), "since": SINCE,
+        "turn": read_by_owner(_dump_turn, "its ruleset's class"), "since": SINCE,
         "lines": record(Lines), "effects": tuple_of(record(Effect))}
     # keys the state holds only once something set them (`wounds_lost`: a state older than its counter)
     OPTIONAL: ClassVar[frozenset[str]] = frozenset(
@@ -177,12 +180,14 @@ class Unit(Record):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], turn_type: type[Turn] = OtherTurn) -> Self:
-        """`turn_type`: the class of its ruleset's turn flags (`parts_of(ruleset).turn`)."""
+        """The unit read from the state's JSON (the state codec's JSON boundary). `turn_type`: the class of its
+        ruleset's turn flags (`parts_of(ruleset).turn`)."""
         return load_record(cls, data, turn=turn_type.from_json(data["turn"]))
 
     @classmethod
     def mustered(cls, seat: str, data: Mapping[str, Any], turn_type: type[Turn] = OtherTurn) -> Self:
-        """The unit a seat's army brings (`ArmyMustered`), as `army.new_unit_state` makes it."""
+        """The unit a seat's army brings (`ArmyMustered`), as `army.new_unit_state` makes it: `data` is the unit's
+        JSON as sent (the JSON boundary)."""
         models = sum(line.get("count", 1) for line in data["models"])
         return load_record(cls, {**data, "statuses": sorted(set(data.get("statuses", []))), "owner": seat,
                                  "models_alive": models, "starting_strength": models, "wounds_lost": 0,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Final, Generic, Self, TypeAlias, TypeVar
+from typing import Any, ClassVar, Final, Generic, NoReturn, Self, TypeAlias, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -66,7 +66,7 @@ class Frozen(Mapping[K, V]):
     def __copy__(self) -> Self:
         return self
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
         return self
 
     def __reduce__(self) -> tuple[type[Frozen[K, V]], tuple[dict[K, V]]]:
@@ -95,7 +95,8 @@ _SCALARS = frozenset({bool, int, float, str, type(None)})
 
 
 def freeze(value: Any) -> JSON:
-    """JSON (dicts, lists, scalars) as a frozen value; a frozen one is returned as it is. (The exact types are
+    """JSON (dicts, lists, scalars) as a frozen value (the JSON boundary: any JSON value, its kind asked here); a
+    frozen one is returned as it is. (The exact types are
     asked first: a paused attack freezes a few hundred values on every event that pauses it.)"""
     kind = type(value)
     if kind in _SCALARS:
@@ -157,12 +158,13 @@ class Codec:
 
 
 def _scalar(value: Any) -> Any:
+    """A scalar field's JSON as held (the JSON boundary: a codec's `load`, whatever the state's JSON holds)."""
     if isinstance(value, (dict, list)):
         raise TypeError(f"a scalar field holds a {type(value).__name__}: give the field a codec")
     return value
 
 
-def _same(value: Any) -> Any:
+def _same(value: T) -> T:
     return value
 
 
@@ -184,7 +186,7 @@ def map_of(item: Codec = PLAIN) -> Codec:
 
 
 def per_seat(item: Codec = PLAIN) -> Codec:
-    def load(value: Mapping[str, Any]) -> PerSeat[Any]:
+    def load(value: Mapping[str, object]) -> PerSeat[Any]:
         if sorted(value) != list(SEAT_NAMES):
             raise ValueError(f"a value per seat has the keys A and B, not {sorted(value)}")
         return PerSeat(item.load(value["A"]), item.load(value["B"]))
@@ -201,9 +203,9 @@ def record(cls: type[Record]) -> Codec:
     return Codec(cls.from_json, lambda v: v.to_json())
 
 
-def read_by_owner(dump: Callable[[Any], Any], why: str) -> Codec:
+def read_by_owner(dump: Callable[[T], object], why: str) -> Codec:
     """A field its owner's `from_json` reads itself and passes in (its class depends on the ruleset: `why`)."""
-    def load(value: Any) -> Any:
+    def load(value: object) -> NoReturn:
         raise TypeError(f"read by its owner: {why}")
 
     return Codec(load, dump)
@@ -227,7 +229,7 @@ class Record:
     EXTRA: ClassVar[str | None] = None
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Self:
+    def from_json(cls, data: Mapping[str, object]) -> Self:
         return load_record(cls, data)
 
     def to_json(self) -> dict[str, Any]:
@@ -236,7 +238,7 @@ class Record:
     def __copy__(self) -> Self:
         return self
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
         return self
 
 
@@ -274,7 +276,7 @@ def field_plan(cls: type[Record]) -> tuple[_Field, ...]:
     return _plan(cls)[0]
 
 
-def load_record(cls: type[R], data: Mapping[str, Any], **given: Any) -> R:
+def load_record(cls: type[R], data: Mapping[str, object], **given: object) -> R:
     """`cls` read from `data`; `given` are fields the caller has read already (a unit's `turn`, whose type
     depends on the ruleset)."""
     values = dict(given)

@@ -17,12 +17,13 @@ they share. This module holds the round: its layout, what starts and settles eac
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules.alternating import events as own
+from warlog.domain.rules.alternating.charges import ChargeAsked, ShotsAsked
 from warlog.domain.rules.alternating.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.alternating.common import LAYOUT, RESERVE_ARRIVES_ON, STATUS_ENDS, overwatch_block
 from warlog.domain.rules.alternating.events import EVENTS as OWN_EVENTS
@@ -59,7 +60,8 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
         return LAYOUT
 
     def check_army(self, units: list[dict[str, Any]]) -> None:
-        """AA.MOV.2: a regroup roll is a Leadership test, so a unit that may fall back states its Ld."""
+        """AA.MOV.2: a regroup roll is a Leadership test, so a unit that may fall back states its Ld. `units`: the
+        army's JSON as sent (the JSON boundary)."""
         for index, unit in enumerate(units):
             if army.is_vehicle(unit) or army.has_ability(unit, "ATSKNF"):
                 continue  # vehicles take no morale; ATSKNF regroups without a roll
@@ -178,11 +180,11 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
             t.emit("ReserveArriving" if arrives else "ReserveDelayed",
                    {"unit": uid, "total": total, "needed": RESERVE_ARRIVES_ON}, "AA.RES.1")
         elif purpose == "overwatch_shots":
-            self._overwatch_shots(t, request["seat"], uid, context, roll["faces"])
+            self._overwatch_shots(t, request["seat"], uid, cast(ShotsAsked, context), roll["faces"])  # as asked
         elif purpose == "overwatch":  # hits are read by the players (snap shots, unchanged by the seed)
             t.emit("OverwatchResolved", own.OverwatchResolved(unit=uid, against=context["against"], weapon=context["weapon"],
                                          shots=len(roll["faces"]), faces=roll["faces"]), "AA.OW.1")
         elif purpose == "charge":
-            self._charge_outcome(t, uid, context, total)
+            self._charge_outcome(t, uid, cast(ChargeAsked, context), total)  # as `progress` asked
         else:
             super().on_roll(t, request, roll)

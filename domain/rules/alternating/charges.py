@@ -7,6 +7,8 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from typing_extensions import TypedDict
+
 from warlog.domain import army, dice
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
@@ -14,13 +16,30 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.commands import AlternatingSelect, ResolveCharge
 from warlog.domain.rules.alternating.common import MAX_CHARGE, _chunks, on_table, overwatch_block, overwatch_shots
-from warlog.domain.rules.basics import Awaiting, Data, awaited_unit, evolves
+from warlog.domain.rules.basics import Awaiting, awaited_unit, evolves
 from warlog.domain.rules.ruleset import Ruleset, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingCharge, AlternatingStep, GameState
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
+
+
+class ShotsAsked(TypedDict):
+    """The context of an `overwatch_shots` roll request (`_overwatch`): whom and with what, and a random profile's
+    dice a model and modifier."""
+
+    against: str
+    weapon: str
+    per_model: int
+    modifier: int
+
+
+class ChargeAsked(TypedDict):
+    """The context of a `charge` roll request: the targets and the distance the players measured."""
+
+    targets: list[str]
+    distance: str
 
 
 class Charges(Ruleset):
@@ -103,7 +122,7 @@ class Charges(Ruleset):
         for name, purpose, spec, extra in rolls:
             self.request_roll(t, seat, purpose, spec, "AA.OW.1", uid, against=against, weapon=name, **extra)
 
-    def _overwatch_shots(self, t: Table, seat: str, uid: str, context: dict[str, Any], faces: list[int]) -> None:
+    def _overwatch_shots(self, t: Table, seat: str, uid: str, context: ShotsAsked, faces: list[int]) -> None:
         """AA.OW.1 on a random profile: each model fires what it rolled, one fewer, never fewer than one."""
         k = context["per_model"]
         per_model = [max(1, sum(faces[i:i + k]) + context["modifier"] - 1) for i in range(0, len(faces), k)]
@@ -127,7 +146,7 @@ class Charges(Ruleset):
                 act.action("select", "AA.OW.1", f"hold {uid}'s overwatch", ["unit", "act"],
                            unit=act.const(uid), act=act.const(False))]
 
-    def _charge_outcome(self, t: Table, uid: str, context: dict[str, Any], total: int) -> None:
+    def _charge_outcome(self, t: Table, uid: str, context: ChargeAsked, total: int) -> None:
         """2D6 against the distance the players measured (the charge range of the edition the seed builds on)."""
         distance, targets = context["distance"], context["targets"]
         success = Decimal(total) >= Decimal(distance) and alive(t.state.units[uid])
@@ -151,40 +170,40 @@ class Charges(Ruleset):
         t.emit("ChargeRollCalled", own.ChargeRollCalled(unit=awaited_unit(awaiting), seat=seat), "AA.CHG.1")
 
     @evolves("ChargeDeclared")
-    def _charge(self, state: GameState, data: ev.ChargeDeclared, entry: Data) -> GameState:
+    def _charge(self, state: GameState, data: ev.ChargeDeclared, entry: ev.Entry) -> GameState:
         charge = AlternatingCharge(unit=data["unit"], seat=data["seat"], targets=tuple(data["targets"]),
                                    distance=data["distance"], pending=tuple(data["overwatch_by"]), volleys=0)
         return replace(state, step=replace(AlternatingStep.of(state.step), charge=charge))
 
     @evolves("OverwatchFired")
-    def _overwatch_fired(self, state: GameState, data: own.OverwatchFired, entry: Data) -> GameState:
+    def _overwatch_fired(self, state: GameState, data: own.OverwatchFired, entry: ev.Entry) -> GameState:
         step, charge = _under_way(state)
         answered = replace(charge.without_pending(data["unit"]), volleys=data["volleys"], fired=True)
         return replace(state, step=replace(step, charge=answered))
 
     @evolves("OverwatchHeld")
-    def _overwatch_held(self, state: GameState, data: own.OverwatchHeld, entry: Data) -> GameState:
+    def _overwatch_held(self, state: GameState, data: own.OverwatchHeld, entry: ev.Entry) -> GameState:
         step, charge = _under_way(state)
         return replace(state, step=replace(step, charge=charge.without_pending(data["unit"])))
 
     @evolves("ChargeRollCalled")
-    def _charge_roll_called(self, state: GameState, data: own.ChargeRollCalled, entry: Data) -> GameState:
+    def _charge_roll_called(self, state: GameState, data: own.ChargeRollCalled, entry: ev.Entry) -> GameState:
         step, charge = _under_way(state)
         return replace(state, step=replace(step, charge=replace(charge, resumed=True)))
 
     @evolves("OverwatchShotsRolled")
-    def _overwatch_shots_rolled(self, state: GameState, data: own.OverwatchShotsRolled, entry: Data) -> GameState:
+    def _overwatch_shots_rolled(self, state: GameState, data: own.OverwatchShotsRolled, entry: ev.Entry) -> GameState:
         step, charge = _under_way(state)
         volleys = charge.volleys + data["volleys"] - 1  # this roll done, its hit rolls to come
         return replace(state, step=replace(step, charge=replace(charge, volleys=volleys)))
 
     @evolves("OverwatchResolved")
-    def _overwatch_resolved(self, state: GameState, data: own.OverwatchResolved, entry: Data) -> GameState:
+    def _overwatch_resolved(self, state: GameState, data: own.OverwatchResolved, entry: ev.Entry) -> GameState:
         step, charge = _under_way(state)
         return replace(state, step=replace(step, charge=replace(charge, volleys=charge.volleys - 1)))
 
     @evolves("ChargeResolved")
-    def _charge_resolved(self, state: GameState, data: ev.ChargeResolved, entry: Data) -> GameState:
+    def _charge_resolved(self, state: GameState, data: ev.ChargeResolved, entry: ev.Entry) -> GameState:
         return replace(state, step=replace(AlternatingStep.of(state.step), charge=None))
 
 

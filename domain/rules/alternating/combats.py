@@ -4,9 +4,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from warlog.domain import events as ev
 from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.common import LOCKED, locked, on_table
-from warlog.domain.rules.basics import Data, evolves
+from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.ruleset import Ruleset, alive
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingStep, AlternatingTurn, Combat, Frozen, GameState, Unit
@@ -78,7 +79,7 @@ class Combats(Ruleset):
         return next((cid for cid, combat in state.combats.items() if uid in combat.units), None)
 
     @evolves("CombatJoined")
-    def _combat(self, state: GameState, data: own.CombatJoined, entry: Data) -> GameState:
+    def _combat(self, state: GameState, data: own.CombatJoined, entry: ev.Entry) -> GameState:
         members = set(data["units"])
         units = state.units
         combats = dict(state.combats)
@@ -89,13 +90,13 @@ class Combats(Ruleset):
         return replace(state, combats=Frozen(combats))
 
     @evolves("CombatEnded")
-    def _combat_ended(self, state: GameState, data: own.CombatEnded, entry: Data) -> GameState:
+    def _combat_ended(self, state: GameState, data: own.CombatEnded, entry: ev.Entry) -> GameState:
         if data["combat"] not in state.combats:
             return state
         return replace(state, combats=state.combats.without(data["combat"]))
 
     @evolves("CombatFought")
-    def _fought(self, state: GameState, data: own.CombatFought, entry: Data) -> GameState:
+    def _fought(self, state: GameState, data: own.CombatFought, entry: ev.Entry) -> GameState:
         cid = data["combat"]
         combats = state.combats.set(cid, replace(state.combats[cid], fought=True))
         units = dict(state.units)

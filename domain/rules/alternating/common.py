@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from warlog.domain import army, dice
 from warlog.domain.rules import actions as act
@@ -116,9 +115,11 @@ def locked(unit: Unit) -> bool:
     return any(status in unit.statuses for status in LOCKED)
 
 
-def overwatch_shots(weapon: Weapon | Mapping[str, Any]) -> str:
+def overwatch_shots(weapon: Weapon | Mapping[str, object]) -> str:
     """AA.OW.1: several shots fire one fewer; a single shot (and Rapid Fire) fires one. `weapon`: the unit's, or
     a profile given as the roster's JSON (`kind`, `A`)."""
+    kind: object
+    shots: object
     if isinstance(weapon, Weapon):
         kind, shots = weapon.kind, weapon.A
     else:

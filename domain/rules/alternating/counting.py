@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating import events as own
@@ -16,7 +17,7 @@ from warlog.domain.rules.alternating.common import (
     shooting_exclusion,
     sub_phase,
 )
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import AlternatingStep, Claims, Frozen, GameState, PerSeat
@@ -114,13 +115,13 @@ class Counting(Ruleset):
                 "included": included, "pass_points": points}
 
     @evolves("CountConfirmed")
-    def _confirmed(self, state: GameState, data: own.CountConfirmed, entry: Data) -> GameState:
+    def _confirmed(self, state: GameState, data: own.CountConfirmed, entry: ev.Entry) -> GameState:
         step = AlternatingStep.of(state.step)
         claims = Claims(exclude=Frozen(data["exclude"]), include=Frozen(data["include"]))
         return replace(state, step=replace(step, confirmed=step.confirmed.replace(data["seat"], claims)))
 
     @evolves("PassPointsCalculated")
-    def _calculated(self, state: GameState, data: own.PassPointsCalculated, entry: Data) -> GameState:
+    def _calculated(self, state: GameState, data: own.PassPointsCalculated, entry: ev.Entry) -> GameState:
         points = data["pass_points"]
         state = replace(state, pass_points=PerSeat(points["A"], points["B"]),
                         step=replace(AlternatingStep.of(state.step), calculated=True))

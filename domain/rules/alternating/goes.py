@@ -3,7 +3,7 @@ units (AA.MOV.2) and arriving reserves (AA.RES.1)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from warlog.domain import army
 from warlog.domain import events as ev
@@ -27,7 +27,7 @@ from warlog.domain.rules.alternating.common import (
     sub_phase,
 )
 from warlog.domain.rules.alternating.counting import Counting
-from warlog.domain.rules.basics import Awaiting, Data, evolves, seat_units
+from warlog.domain.rules.basics import Awaiting, evolves, seat_units
 from warlog.domain.rules.ruleset import SEATS, Step, alive, handles, inches, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import AlternatingStep, AlternatingTurn, GameState, Unit
@@ -257,7 +257,7 @@ class Alternation(Counting, Charges, Combats):
         else:
             self.request_roll(t, seat, "regroup", "2D6", "AA.MOV.2", uid, ld=army.unit_leadership(unit))
 
-    def _regroup(self, t: Table, uid: str, passed: bool, **facts: Any) -> None:
+    def _regroup(self, t: Table, uid: str, passed: bool, **facts: object) -> None:
         if passed:
             t.emit("RegroupPassed", {"unit": uid, **facts}, "AA.MOV.2")
             self.change_status(t, uid, "falling_back", False, "AA.MOV.2", reason="regrouped")
@@ -307,7 +307,7 @@ class Alternation(Counting, Charges, Combats):
         t.emit("DeclaredDone", own.DeclaredDone(seat=seat, sub_phase=step.name), "AA.ACT.4")
 
     @evolves("UnitSelected")
-    def _selected(self, state: GameState, data: ev.UnitSelected, entry: Data) -> GameState:
+    def _selected(self, state: GameState, data: ev.UnitSelected, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         unit = replace(state.units[uid], selected=True)
         flag = {"move_units": "moved", "declare_shooting": "shot" if data["act"] else "held_fire",
@@ -318,23 +318,23 @@ class Alternation(Counting, Charges, Combats):
         return replace(state.with_unit(uid, unit), step=replace(AlternatingStep.of(state.step), last=data["seat"]))
 
     @evolves("PassPointSpent")
-    def _pass(self, state: GameState, data: own.PassPointSpent, entry: Data) -> GameState:
+    def _pass(self, state: GameState, data: own.PassPointSpent, entry: ev.Entry) -> GameState:
         seat = data["seat"]
         return replace(state, pass_points=state.pass_points.replace(seat, data["remaining"]),
                        step=replace(AlternatingStep.of(state.step), last=seat))
 
     @evolves("DeclaredDone")
-    def _done(self, state: GameState, data: own.DeclaredDone, entry: Data) -> GameState:
+    def _done(self, state: GameState, data: own.DeclaredDone, entry: ev.Entry) -> GameState:
         seat = data["seat"]
         return replace(state, declared_done=state.declared_done.replace(seat, True),
                        step=replace(AlternatingStep.of(state.step), last=seat))
 
     @evolves("ReserveArrived")
-    def _arrived(self, state: GameState, data: ev.ReserveArrived, entry: Data) -> GameState:
+    def _arrived(self, state: GameState, data: ev.ReserveArrived, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         return state.with_unit(uid, replace(state.units[uid], arriving=False, in_reserves=False, ongoing=False))
 
     @evolves("OngoingReservesEntered")
-    def _ongoing(self, state: GameState, data: own.OngoingReservesEntered, entry: Data) -> GameState:
+    def _ongoing(self, state: GameState, data: own.OngoingReservesEntered, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         return state.with_unit(uid, replace(state.units[uid], in_reserves=True, ongoing=True, arriving=False))

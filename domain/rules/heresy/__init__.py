@@ -17,14 +17,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.attacks import Outcome
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Awaiting, Data, evolves, seat_units
+from warlog.domain.rules.basics import Awaiting, evolves, seat_units
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.heresy.common import STATUS_ENDS, heresy_step, refuse_while_reacting
@@ -32,7 +32,7 @@ from warlog.domain.rules.heresy.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reserves import Reserves
 from warlog.domain.rules.heresy.rout import Rout
-from warlog.domain.rules.heresy.shooting import ATTACK_STEPS
+from warlog.domain.rules.heresy.shooting import ATTACK_STEPS, FightGoesOn, SnapShotsGoOn
 from warlog.domain.rules.heresy.texts import TEXTS
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.registry import register
@@ -123,11 +123,11 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
             super().on_roll(t, request, roll)
 
     def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
-        then = context.get("then")
+        then = context.get("then")  # as `start_attack` gave it, logged with the dice (JSON)
         if then and then["kind"] == "snap_shots":
-            self.next_snap_shot(t, then)
+            self.next_snap_shot(t, cast(SnapShotsGoOn, then))
         elif then and then["kind"] == "fight":
-            self.fight_goes_on(t, then)
+            self.fight_goes_on(t, cast(FightGoesOn, then))
 
     # -- tactical statuses ---------------------------------------------------------------
 
@@ -153,7 +153,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
                                        reason="lapsed at the end of its owner's next turn (convention)")
 
     @evolves("StatusGained")
-    def _gained_since(self, state: GameState, data: ev.StatusGained, entry: Data) -> GameState:
+    def _gained_since(self, state: GameState, data: ev.StatusGained, entry: ev.Entry) -> GameState:
         state = Ruleset._gained(self, state, data, entry)
         uid = data["unit"]
         unit = state.units[uid]
@@ -161,7 +161,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
         return state.with_unit(uid, replace(unit, since=since))
 
     @evolves("StatusLost")
-    def _lost_since(self, state: GameState, data: ev.StatusLost, entry: Data) -> GameState:
+    def _lost_since(self, state: GameState, data: ev.StatusLost, entry: ev.Entry) -> GameState:
         state = Ruleset._lost(self, state, data, entry)
         uid = data["unit"]
         unit = state.units[uid]
@@ -170,7 +170,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
         return state.with_unit(uid, replace(unit, since=unit.since.without(data["status"])))
 
     @evolves("OrderChosen")
-    def _turn_order(self, state: GameState, data: ev.OrderChosen, entry: Data) -> GameState:
+    def _turn_order(self, state: GameState, data: ev.OrderChosen, entry: ev.Entry) -> GameState:
         state = Ruleset._order(self, state, data, entry)
         return replace(state, turn_order=(data["first"], other(data["first"])))
 

@@ -26,18 +26,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves
+from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import Strike
 from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, heresy_step, initiative
-from warlog.domain.rules.heresy.shooting import Shooting, tables_gap
+from warlog.domain.rules.heresy.shooting import FightGoesOn, Shooting, tables_gap
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import Frozen, GameState, HeresyFight, HeresyStep, Unit, Weapon
@@ -77,17 +77,18 @@ def fight_under_way(state: GameState) -> HeresyFight | None:
     return fight if fight and not fight.over else None
 
 
-def fight_counted(state: GameState, kind: str, data: Mapping[str, Any]) -> GameState:
+def fight_counted(state: GameState, kind: str, data: ev.AttackCounted) -> GameState:
     """The fight's counts after an attack's event: a strike declared in it, the wounds a side caused."""
     step = heresy_step(state)
     fight = step.fight
     if not fight or fight.over or data["attacker"] not in fight.units:
         return state
     attacker = data["attacker"]
-    if kind == "AttackDeclared" and data["phase"] == "assault":
+    if kind == "AttackDeclared" and cast(ev.AttackDeclared, data)["phase"] == "assault":
         fight = replace(fight, struck=(*fight.struck, attacker))
     elif kind == "AttackResolved":
-        fight = replace(fight, caused=fight.caused.set(attacker, fight.caused[attacker] + data["wounds_lost"]))
+        wounds_lost = cast(ev.AttackResolved, data)["wounds_lost"]
+        fight = replace(fight, caused=fight.caused.set(attacker, fight.caused[attacker] + wounds_lost))
     else:
         return state
     return replace(state, step=replace(step, fight=fight))
@@ -157,9 +158,9 @@ class Assault(Shooting):
         return [uid for uid in fight.striking if uid not in fight.struck and fight.models.get(uid, 0) > 0
                 and alive(units[foe_of(fight, uid)]) and melee_weapons(units, uid, foe_of(fight, uid))]
 
-    def fight_goes_on(self, t: Table, then: Mapping[str, Any] | None) -> None:
+    def fight_goes_on(self, t: Table, then: FightGoesOn | None) -> None:
         """After a strike (or as the fight begins): wait for the next striker, open the next Initiative step,
-        or settle the fight. `then`: the attack's JSON context (None as the fight begins)."""
+        or settle the fight. `then`: what followed the strike (None as the fight begins)."""
         fight = fight_under_way(t.state)
         if fight is None or self.strikers(t.state):
             return
@@ -240,19 +241,19 @@ class Assault(Shooting):
     # -- appliers (the attack's own ones call `fight_counts`) ---------------------------------
 
     @staticmethod
-    def fight_counts(state: GameState, kind: str, data: Mapping[str, Any]) -> GameState:
+    def fight_counts(state: GameState, kind: str, data: ev.AttackCounted) -> GameState:
         """The fight's counts after an attack's event (shooting.py's appliers call it): `fight_counted`."""
         return fight_counted(state, kind, data)
 
     @evolves("FightBegan")
-    def _fight_began(self, state: GameState, data: own.FightBegan, entry: Data) -> GameState:
+    def _fight_began(self, state: GameState, data: own.FightBegan, entry: ev.Entry) -> GameState:
         fight = HeresyFight(units=tuple(data["units"]), initiative_steps=tuple(data["initiative_steps"]),
                             initiative=Frozen(data["initiative"]), step=None, striking=(), struck=(),
                             models=Frozen(), caused=Frozen({uid: 0 for uid in data["units"]}), over=False)
         return replace(state, step=replace(heresy_step(state), fight=fight))
 
     @evolves("InitiativeStepBegan")
-    def _initiative_step(self, state: GameState, data: own.InitiativeStepBegan, entry: Data) -> GameState:
+    def _initiative_step(self, state: GameState, data: own.InitiativeStepBegan, entry: ev.Entry) -> GameState:
         step = heresy_step(state)
         fight = _fight_of(step)
         fight = replace(fight, step=data["initiative"], striking=tuple(data["striking"]), struck=(),
@@ -260,7 +261,7 @@ class Assault(Shooting):
         return replace(state, step=replace(step, fight=fight))
 
     @evolves("FightResolved")
-    def _fight_resolved(self, state: GameState, data: own.FightResolved, entry: Data) -> GameState:
+    def _fight_resolved(self, state: GameState, data: own.FightResolved, entry: ev.Entry) -> GameState:
         step = heresy_step(state)
         return replace(state, step=replace(step, fight=replace(_fight_of(step), over=True)))
 

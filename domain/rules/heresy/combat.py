@@ -18,7 +18,7 @@ from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.assault import CHARGE_RANGE, Assault
 from warlog.domain.rules.heresy.common import (
@@ -116,13 +116,13 @@ class Combat(Assault):
             self.roll_charge(t, seat, command, targets[0])
 
     @evolves("ShootingDeclared")
-    def _shooting(self, state: GameState, data: own.ShootingDeclared, entry: Data) -> GameState:
+    def _shooting(self, state: GameState, data: own.ShootingDeclared, entry: ev.Entry) -> GameState:
         unit = state.units[data["unit"]]
         turn = replace(HeresyTurn.of(unit.turn), shot=True, targets=tuple(data["targets"]))
         return state.with_unit(data["unit"], replace(unit, selected=True, turn=turn))
 
     @evolves("ChargeDeclared")
-    def _charge(self, state: GameState, data: ev.ChargeDeclared, entry: Data) -> GameState:
+    def _charge(self, state: GameState, data: ev.ChargeDeclared, entry: ev.Entry) -> GameState:
         unit = state.units[data["unit"]]
         turn = replace(HeresyTurn.of(unit.turn), charged=True)
         return state.with_unit(data["unit"], replace(unit, selected=True, turn=turn))

@@ -15,7 +15,7 @@ from warlog.domain import dice
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import Move
 from warlog.domain.rules.heresy.common import (
@@ -131,7 +131,7 @@ class Movement(Reactions):
                 self.change_status(t, uid, "stationary", True, "HH.MOV.1", reason="it did not move")
 
     @evolves("UnitMoved")
-    def _moved(self, state: GameState, data: own.UnitMoved, entry: Data) -> GameState:
+    def _moved(self, state: GameState, data: own.UnitMoved, entry: ev.Entry) -> GameState:
         unit = state.units[data["unit"]]
         turn = replace(HeresyTurn.of(unit.turn), moved=data["move"])
         if data["move"] == "rush":

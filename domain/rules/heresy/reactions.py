@@ -19,15 +19,16 @@ battlefield, not Locked in Combat, with ranged weapons (a vehicle only with DEFE
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Awaiting, Data, evolves, seat_units
+from warlog.domain.rules.basics import Awaiting, evolves, seat_units
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import React
 from warlog.domain.rules.heresy.common import (
@@ -43,7 +44,7 @@ from warlog.domain.rules.heresy.common import (
     reaction_seat,
     reaction_window,
 )
-from warlog.domain.rules.heresy.shooting import FACINGS, Shooting, has_facings, tables_gap
+from warlog.domain.rules.heresy.shooting import FACINGS, Shooting, SnapShotsGoOn, has_facings, tables_gap
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit, Weapon, Window
@@ -244,9 +245,9 @@ class Reactions(Shooting):
     def snap_resolvable(state: GameState, uid: str, name: str, against: str) -> bool:
         return tables_gap(state.units, uid, ranged_weapon(state.units[uid], name), against) is None
 
-    def next_snap_shot(self, t: Table, then: Mapping[str, Any]) -> None:
+    def next_snap_shot(self, t: Table, then: SnapShotsGoOn) -> None:
         """HH.RES.4: the snap shots' weapons one after another through the attack module (6s to hit), while
-        the shooter and the unit that entered play stand. `then`: the attack's JSON context (what follows it)."""
+        the shooter and the unit that entered play stand. `then`: what follows the attack, carried with its dice."""
         units = t.state.units
         uid, against = then["unit"], then["against"]
         if not then["weapons"] or not alive(units[uid]) or not on_battlefield(units[against]):
@@ -256,19 +257,19 @@ class Reactions(Shooting):
                           then["facing"], snap_shots=True, then={**then, "weapons": rest})
 
     @evolves("ReactionOffered")
-    def _offered(self, state: GameState, data: own.ReactionOffered, entry: Data) -> GameState:
+    def _offered(self, state: GameState, data: own.ReactionOffered, entry: ev.Entry) -> GameState:
         step = heresy_step(state)
         window = Window(kind=data["kind"], unit=data["unit"], against=data["against"], seat=data["seat"])
         return replace(state, step=replace(step, windows=(*(step.windows or ()), window)))
 
     @evolves("ReactionMade")
-    def _made(self, state: GameState, data: own.ReactionMade, entry: Data) -> GameState:
+    def _made(self, state: GameState, data: own.ReactionMade, entry: ev.Entry) -> GameState:
         state = _window_closed(state)
         unit = state.units[data["unit"]]
         return state.with_unit(data["unit"], replace(unit, turn=replace(HeresyTurn.of(unit.turn), reacted=True)))
 
     @evolves("ReactionDeclined")
-    def _declined(self, state: GameState, data: own.ReactionDeclined, entry: Data) -> GameState:
+    def _declined(self, state: GameState, data: own.ReactionDeclined, entry: ev.Entry) -> GameState:
         return _window_closed(state)
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.heresy.commands import Enter
 from warlog.domain.rules.heresy.common import (
     RESERVES_ON,
@@ -109,7 +109,7 @@ class Reserves(Reactions):
             self.offer_reaction(t, target, against=uid)
 
     @evolves("ReserveArrived")
-    def _arrived(self, state: GameState, data: ev.ReserveArrived, entry: Data) -> GameState:
+    def _arrived(self, state: GameState, data: ev.ReserveArrived, entry: ev.Entry) -> GameState:
         unit = state.units[data["unit"]]
         # HH.RES.3: no second move; a rush costs its shooting
         turn = replace(HeresyTurn.of(unit.turn), arrived=True, rushed=data["rush"])

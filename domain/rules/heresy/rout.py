@@ -15,7 +15,7 @@ from warlog.domain import army
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import FallBack
 from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative, on_battlefield
@@ -105,13 +105,13 @@ class Rout(Reactions):
                                                                               "the edge")
 
     @evolves("FallBackRolled")
-    def _fall_back_rolled(self, state: GameState, data: own.FallBackRolled, entry: Data) -> GameState:
+    def _fall_back_rolled(self, state: GameState, data: own.FallBackRolled, entry: ev.Entry) -> GameState:
         unit = state.units[data["unit"]]
         turn = replace(HeresyTurn.of(unit.turn), fall_back=data["distance"])
         return state.with_unit(data["unit"], replace(unit, turn=turn))
 
     @evolves("FellBack")
-    def _fell_back(self, state: GameState, data: own.FellBack, entry: Data) -> GameState:
+    def _fell_back(self, state: GameState, data: own.FellBack, entry: ev.Entry) -> GameState:
         unit = state.units[data["unit"]]
         turn = replace(HeresyTurn.of(unit.turn), fall_back=None, fell_back=data["distance"])
         return state.with_unit(data["unit"], replace(unit, turn=turn))

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
+
+from typing_extensions import TypedDict
 
 from warlog.domain import army, dice
 from warlog.domain import events as ev
@@ -33,7 +35,7 @@ from warlog.domain.attacks.driver import STEP_EVENTS, AttackDriver, keep_lines, 
 from warlog.domain.attacks.tables import HERESY
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.heresy.commands import Shoot
 from warlog.domain.rules.heresy.common import enemies_on_battlefield, refuse_while_reacting
 from warlog.domain.rules.igougo import Igougo
@@ -45,6 +47,25 @@ from warlog.domain.state import Weapon as UnitWeapon
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
+
+
+class FightGoesOn(TypedDict):
+    """A strike's `then`: the fight goes on once it is resolved (`Assault.fight_goes_on`)."""
+
+    kind: Literal["fight"]
+
+
+class SnapShotsGoOn(TypedDict):
+    """A snap shot's `then`: the reaction's weapons still to fire after it (`Reactions.next_snap_shot`)."""
+
+    kind: Literal["snap_shots"]
+    unit: str
+    against: str
+    facing: str | None
+    weapons: list[str]
+
+
+Then: TypeAlias = FightGoesOn | SnapShotsGoOn  # what follows a heresy attack, carried with its dice
 
 FACINGS = ("front", "side", "rear")
 ATTACK_STEPS = tuple(STEP_EVENTS)  # the attack module's Need.step names: the purposes of its rolls
@@ -200,15 +221,16 @@ class Shooting(AttackDriver, Igougo):
 
     def start_attack(self, t: Table, uid: str, arms: UnitWeapon, target: str, models: int,
                      phase: str, facing: str | None = None, snap_shots: bool = False, within_half_range: bool = False,
-                     then: dict[str, Any] | None = None) -> None:
+                     then: Then | None = None) -> None:
         """Declare one weapon's attack on the heresy tables and roll it (the shared driver). `then` rides along
-        with the dice and says what follows the attack (`attack_finished`). `arms`: the unit's weapon."""
+        with the dice and says what follows the attack (`attack_finished`), logged as JSON (`ev.AttackRoll.then`).
+        `arms`: the unit's weapon."""
         profile = heresy_profile(t.state.units, uid, arms, target, models, facing, snap_shots, within_half_range)
         rule = "HH.RES.4" if phase == "snap_shots" else "RS.FGT.3" if phase == "assault" else "RS.SHO.2"
-        attack = {"attacker": uid, "target": target, "weapon": arms.name, "models": models, "phase": phase,
+        attack: ev.AttackDeclared = {"attacker": uid, "target": target, "weapon": arms.name, "models": models, "phase": phase,
                   "facing": facing, "snap_shots": snap_shots, "within_half_range": within_half_range,
                   "tables": HERESY, "profile": to_data(profile)}
-        self.declare_attack(t, attack, rule, then=then)
+        self.declare_attack(t, attack, rule, then=cast("ev.JSONObject | None", then))  # logged with the dice
 
     def resolved_extra(self, profile: Profile, outcome: Outcome) -> dict[str, Any]:
         """A vehicle's hull points lost (its damage table is the table's to roll)."""
@@ -220,7 +242,7 @@ class Shooting(AttackDriver, Igougo):
     # -- appliers ----------------------------------------------------------------------------
 
     @evolves("AttackDeclared")
-    def _attack_declared(self, state: GameState, data: ev.AttackDeclared, entry: Data) -> GameState:
+    def _attack_declared(self, state: GameState, data: ev.AttackDeclared, entry: ev.Entry) -> GameState:
         if data["phase"] == "shooting":
             uid = data["attacker"]
             unit = state.units[uid]
@@ -229,16 +251,16 @@ class Shooting(AttackDriver, Igougo):
         return self.counted(state, "AttackDeclared", data)
 
     @evolves("AttackResolved")
-    def _attack_resolved(self, state: GameState, data: ev.AttackResolved, entry: Data) -> GameState:
+    def _attack_resolved(self, state: GameState, data: ev.AttackResolved, entry: ev.Entry) -> GameState:
         return self.counted(keep_lines(state, data), "AttackResolved", data)
 
-    def counted(self, state: GameState, kind: str, data: Mapping[str, Any]) -> GameState:
+    def counted(self, state: GameState, kind: str, data: ev.AttackCounted) -> GameState:
         """A fight under way counts its strikes and the wounds each side caused (`fight_counts`)."""
         if not isinstance(state.step, HeresyStep) or state.step.fight is None:
             return state
         return self.fight_counts(state, kind, data)
 
     @staticmethod
-    def fight_counts(state: GameState, kind: str, data: Mapping[str, Any]) -> GameState:
+    def fight_counts(state: GameState, kind: str, data: ev.AttackCounted) -> GameState:
         """Hook: the state once a fight has counted an attack's event of `kind` (heresy/assault.py)."""
         return state

@@ -17,7 +17,7 @@ from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Awaiting, Data, evolves, seat_units
+from warlog.domain.rules.basics import Awaiting, evolves, seat_units
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.charge import Charge
@@ -288,7 +288,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             t.emit("StrengthChanged", changed, "CORE.STR.2")
 
     @evolves("ModelsRevived")
-    def _revived(self, state: GameState, data: own.ModelsRevived, entry: Data) -> GameState:
+    def _revived(self, state: GameState, data: own.ModelsRevived, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         unit = state.units[uid]
         unit = replace(unit, models_alive=unit.models_alive + data["models"], lines=None)
@@ -303,12 +303,12 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
     # -- appliers ------------------------------------------------------------------------
 
     @evolves("OrderChosen")
-    def _order(self, state: GameState, data: ev.OrderChosen, entry: Data) -> GameState:
+    def _order(self, state: GameState, data: ev.OrderChosen, entry: ev.Entry) -> GameState:
         state = Ruleset._order(self, state, data, entry)
         return replace(state, turn_order=(data["first"], other(data["first"])))
 
     @evolves("UnitSelected")
-    def _selected(self, state: GameState, data: ev.UnitSelected, entry: Data) -> GameState:
+    def _selected(self, state: GameState, data: ev.UnitSelected, entry: ev.Entry) -> GameState:
         together = members_of(state.units, data["unit"])  # an attached unit is selected as one (CORE.STR.1)
         for uid in together:
             unit = state.units[uid]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves
+from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import ChargeMove, ReferenceSelect
 from warlog.domain.rules.reference.common import foes, members_of, not_a_unit_alone, remember_roll, turn_of, with_turns
@@ -99,14 +99,14 @@ class Charge(Engagement):
     # -- appliers ------------------------------------------------------------------------
 
     @evolves("ChargeRolled")
-    def _charge_rolled(self, state: GameState, data: ev.ChargeRolled, entry: Data) -> GameState:
+    def _charge_rolled(self, state: GameState, data: ev.ChargeRolled, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         charge = ReferenceCharge(unit=uid, seat=data["seat"], total=data["total"])
         state = replace(state, step=replace(ReferenceStep.of(state.step), charge=charge))
         return state.with_unit(uid, remember_roll(state.units[uid], data, "charge", {}))
 
     @evolves("ChargeResolved")
-    def _charged(self, state: GameState, data: ev.ChargeResolved, entry: Data) -> GameState:
+    def _charged(self, state: GameState, data: ev.ChargeResolved, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         state = replace(state, step=replace(ReferenceStep.of(state.step), charge=None))
         unit = state.units[uid]
@@ -116,7 +116,7 @@ class Charge(Engagement):
         return state
 
     @evolves("FightsFirstGained")
-    def _fights_first(self, state: GameState, data: own.FightsFirstGained, entry: Data) -> GameState:
+    def _fights_first(self, state: GameState, data: own.FightsFirstGained, entry: ev.Entry) -> GameState:
         together = members_of(state.units, data["unit"])
         return with_turns(state, together, lambda turn: replace(turn, fights_first=True))
 

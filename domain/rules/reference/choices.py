@@ -33,7 +33,7 @@ from warlog.domain.attacks import ATTACKER, Need, from_data, rerollable_rolls, r
 from warlog.domain.attacks.driver import need_data
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, held_by
+from warlog.domain.rules.basics import evolves, held_by
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import Allocate, CommandReroll, KeepDice
@@ -153,14 +153,14 @@ class AttackChoices(CommandPhase, Shooting):
 
     @evolves("CommandRerollOffered", "AllocationOffered")
     def _offered(self, state: GameState, data: own.CommandRerollOffered | own.AllocationOffered,
-                 entry: Data) -> GameState:
+                 entry: ev.Entry) -> GameState:
         return paused(state, data)
 
     @evolves("AttackRollKept", "AllocationChosen")
-    def _chosen(self, state: GameState, data: own.AttackRollKept | own.AllocationChosen, entry: Data) -> GameState:
+    def _chosen(self, state: GameState, data: own.AttackRollKept | own.AllocationChosen, entry: ev.Entry) -> GameState:
         return paused(state, None)
 
 
-def paused(state: GameState, pause: Mapping[str, Any] | None) -> GameState:
+def paused(state: GameState, pause: Mapping[str, object] | None) -> GameState:
     """The step with the attack paused (`pause`: the event's data), or no longer paused (None)."""
     return replace(state, step=replace(ReferenceStep.of(state.step), attack_pause=freeze(pause)))

@@ -10,7 +10,7 @@ from warlog.domain import army
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import UseStratagem
 from warlog.domain.rules.reference.common import (
@@ -57,7 +57,7 @@ class CommandPhase(Persisting):
                 self.battle_shock_roll(t, active, uid, band)
 
     def battle_shock_roll(self, t: Table, seat: str, uid: str, band: str, rule: str = "RS.CMD.2",
-                          **context: Any) -> None:
+                          **context: object) -> None:
         units = t.state.units
         ld = max(army.unit_leadership(units[m]) for m in members_of(units, uid))
         self.request_roll(t, seat, "battle_shock", "2D6", rule, uid, ld=ld, strength=band, **context)
@@ -175,15 +175,15 @@ class CommandPhase(Persisting):
     # -- appliers ------------------------------------------------------------------------
 
     @evolves("TurnStarted")
-    def _turn_started(self, state: GameState, data: own.TurnStarted, entry: Data) -> GameState:
+    def _turn_started(self, state: GameState, data: own.TurnStarted, entry: ev.Entry) -> GameState:
         return state.with_units(_fresh)
 
     @evolves("CommandPointGained")
-    def _cp(self, state: GameState, data: own.CommandPointGained, entry: Data) -> GameState:
+    def _cp(self, state: GameState, data: own.CommandPointGained, entry: ev.Entry) -> GameState:
         return replace(state, cp=state.cp.replace(data["seat"], data["cp"]))
 
     @evolves("StratagemUsed")
-    def _stratagem(self, state: GameState, data: own.StratagemUsed, entry: Data) -> GameState:
+    def _stratagem(self, state: GameState, data: own.StratagemUsed, entry: ev.Entry) -> GameState:
         seat, uid = data["seat"], data["unit"]
         step = ReferenceStep.of(state.step)
         used = step.stratagems or Frozen()
@@ -196,13 +196,13 @@ class CommandPhase(Persisting):
         return replace(state, cp=state.cp.replace(seat, data["cp_left"]), step=step)
 
     @evolves("BattleShockTested")
-    def _shock_tested(self, state: GameState, data: own.BattleShockTested, entry: Data) -> GameState:
+    def _shock_tested(self, state: GameState, data: own.BattleShockTested, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         context = {"ld": data["ld"], "strength": data["strength"]}
         return state.with_unit(uid, remember_roll(state.units[uid], data, "battle_shock", context))
 
     @evolves("VictoryPointsScored")
-    def _scored(self, state: GameState, data: own.VictoryPointsScored, entry: Data) -> GameState:
+    def _scored(self, state: GameState, data: own.VictoryPointsScored, entry: ev.Entry) -> GameState:
         return replace(state, vp=(state.vp or NO_VP).replace(data["seat"], data["total"]))
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from warlog.domain.rules.basics import Lasts
 from warlog.domain.rules.reference import events as own
@@ -113,7 +112,7 @@ def with_turns(state: GameState, uids: Iterable[str], change: Callable[[Referenc
     return state
 
 
-def remember_roll(unit: Unit, data: Mapping[str, Any], purpose: str, context: Mapping[str, Any]) -> Unit:
+def remember_roll(unit: Unit, data: Mapping[str, object], purpose: str, context: Mapping[str, object]) -> Unit:
     """EXT.CP.1: the unit with the roll just made kept, to be re-rolled once (CORE.DICE.2) while its result waits
     to be used; or, a roll that may not be, with none kept."""
     assert purpose in REROLLABLE

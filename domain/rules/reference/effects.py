@@ -25,7 +25,7 @@ from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves
+from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.ruleset import Ruleset, Step, alive, handles
@@ -107,7 +107,7 @@ class Persisting(Igougo):
     # -- appliers ------------------------------------------------------------------------
 
     @evolves("EffectStarted")
-    def _effect_started(self, state: GameState, data: own.EffectStarted, entry: Data) -> GameState:
+    def _effect_started(self, state: GameState, data: own.EffectStarted, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         unit = state.units[uid]
         effect = Effect.from_json({"effect": data["effect"], "status": data["status"], "by": data["by"],
@@ -116,7 +116,7 @@ class Persisting(Igougo):
         return state.with_unit(uid, replace(unit, effects=(*(unit.effects or ()), effect)))
 
     @evolves("StatusLost")
-    def _status_lost(self, state: GameState, data: ev.StatusLost, entry: Data) -> GameState:
+    def _status_lost(self, state: GameState, data: ev.StatusLost, entry: ev.Entry) -> GameState:
         """A status lost before its effect's end takes the effect with it."""
         state = Ruleset._lost(self, state, data, entry)
         uid = data["unit"]
@@ -126,7 +126,7 @@ class Persisting(Igougo):
         return state.with_unit(uid, replace(unit, effects=tuple(e for e in unit.effects if e.status != data["status"])))
 
     @evolves("EffectEnded")
-    def _effect_ended(self, state: GameState, data: own.EffectEnded, entry: Data) -> GameState:
+    def _effect_ended(self, state: GameState, data: own.EffectEnded, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         unit = state.units[uid]
         kept = tuple(e for e in unit.effects or () if e.seq != data["started_seq"])

@@ -5,11 +5,14 @@ with it loses its engaged statuses."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from typing_extensions import Unpack
 
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
-from warlog.domain.rules.basics import Data, evolves
+from warlog.domain.rules.basics import evolves
+from warlog.domain.rules.flow import CasualtyNote
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.common import members_of
@@ -52,7 +55,7 @@ class Engagement(Igougo):
                     self.change_status(t, other_uid, status, False, rule,
                                        reason=reason if other_uid == uid else f"{uid} {reason}")
 
-    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
+    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Unpack[CasualtyNote]) -> None:
         super().casualties(t, uid, models, wounds, rule, **extra)
         unit = t.state.units[uid]
         if not alive(unit) and unit.engaged_with:
@@ -61,7 +64,7 @@ class Engagement(Igougo):
     # -- appliers ------------------------------------------------------------------------
 
     @evolves("GameStarted")
-    def _started(self, state: GameState, data: ev.GameStarted, entry: Data) -> GameState:
+    def _started(self, state: GameState, data: ev.GameStarted, entry: ev.Entry) -> GameState:
         state = Ruleset._started(self, state, data, entry)
         near = {uid: list(unit.engaged_with) for uid, unit in state.units.items()}
         for uid in near:  # the army names whom it starts engaged with; both sides know
@@ -72,7 +75,7 @@ class Engagement(Igougo):
                                             for uid, unit in state.units.items()}))
 
     @evolves("UnitsEngaged")
-    def _engaged(self, state: GameState, data: own.UnitsEngaged, entry: Data) -> GameState:
+    def _engaged(self, state: GameState, data: own.UnitsEngaged, entry: ev.Entry) -> GameState:
         near: dict[str, list[str]] = {}
         for uid in data["units"]:
             for foe in data["with"]:
@@ -86,7 +89,7 @@ class Engagement(Igougo):
         return state
 
     @evolves("EngagementEnded")
-    def _disengaged(self, state: GameState, data: own.EngagementEnded, entry: Data) -> GameState:
+    def _disengaged(self, state: GameState, data: own.EngagementEnded, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         state = state.with_unit(uid, replace(state.units[uid], engaged_with=()))
         for foe in data["with"]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Awaiting, Data, evolves, held_by
+from warlog.domain.rules.basics import Awaiting, evolves, held_by
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import Consolidate, EndFight, PileIn, ReferenceSelect
 from warlog.domain.rules.reference.common import (
@@ -285,7 +285,7 @@ class Fight(Shooting, Engagement):
     # -- appliers ------------------------------------------------------------------------
 
     @evolves("FightEligible")
-    def _fight_eligible(self, state: GameState, data: own.FightEligible, entry: Data) -> GameState:
+    def _fight_eligible(self, state: GameState, data: own.FightEligible, entry: ev.Entry) -> GameState:
         step = ReferenceStep.of(state.step)
         units: list[str] = data["units"]
         if step.fight is None:
@@ -302,7 +302,7 @@ class Fight(Shooting, Engagement):
     _consolidated = adds_unit("Consolidated", "fight", "consolidated")
 
     @evolves("FightStageEnded")
-    def _stage_ended(self, state: GameState, data: own.FightStageEnded, entry: Data) -> GameState:
+    def _stage_ended(self, state: GameState, data: own.FightStageEnded, entry: ev.Entry) -> GameState:
         step = ReferenceStep.of(state.step)
         fight = replace(_under_way(state), stage=data["next"])
         if data["next"] == "fight":

@@ -9,7 +9,7 @@ from warlog.domain import army
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import ReferenceSelect
@@ -192,17 +192,17 @@ class Movement(CommandPhase, Shooting, Engagement):
     # -- appliers ------------------------------------------------------------------------
 
     @evolves("AdvanceRolled")
-    def _advance_rolled(self, state: GameState, data: own.AdvanceRolled, entry: Data) -> GameState:
+    def _advance_rolled(self, state: GameState, data: own.AdvanceRolled, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         unit = remember_roll(state.units[uid], data, "advance", {"M": data["max_move"] - data["total"]})
         return state.with_unit(uid, replace(unit, turn=replace(turn_of(unit), max_move=data["max_move"])))
 
     @evolves("ReserveArrived")
-    def _arrived(self, state: GameState, data: ev.ReserveArrived, entry: Data) -> GameState:
+    def _arrived(self, state: GameState, data: ev.ReserveArrived, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         return state.with_unit(uid, replace(state.units[uid], in_reserves=False))
 
     @evolves("UnitEmbarked")
-    def _embarked(self, state: GameState, data: own.UnitEmbarked, entry: Data) -> GameState:
+    def _embarked(self, state: GameState, data: own.UnitEmbarked, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         return state.with_unit(uid, replace(state.units[uid], embarked_in=data["transport"]))

@@ -2,8 +2,9 @@
 (RS.ATK.1-4). Each weapon of a unit is used once a phase; in a fight each model uses one melee weapon."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from warlog.domain import army
 from warlog.domain import events as ev
@@ -11,8 +12,9 @@ from warlog.domain.attacks import Outcome, Profile, Situation, to_data, weapon_f
 from warlog.domain.attacks.driver import AttackDriver, keep_lines, line_standing, standing_target
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import Attack, ReferenceSelect
 from warlog.domain.rules.reference.common import (
     attached_to,
@@ -203,7 +205,7 @@ class Shooting(AttackDriver, Igougo):
             raise Malformed("precision is true or false", field="precision")
         profile = self.attack_profile(state, command.unit, weapon, command.target, models,
                                       bool(command.within_half_range), bool(command.precision))
-        attack = {"attacker": command.unit, "target": command.target, "weapon": weapon.name, "models": models,
+        attack: ev.AttackDeclared = {"attacker": command.unit, "target": command.target, "weapon": weapon.name, "models": models,
                   "phase": phase, "within_half_range": bool(command.within_half_range),
                   "abilities": sorted(k.text for k in profile.weapon.keywords if k.known), "profile": to_data(profile)}
         self.declare_attack(t, attack, rule)
@@ -240,7 +242,7 @@ class Shooting(AttackDriver, Igougo):
                 self.damage(t, {"target": attacker}, [hazard.facts["mortal_wounds"]], mortal=True,
                             rule="EXT.WPN.HAZARDOUS")
 
-    def damage(self, t: Table, attack: dict[str, Any], amounts: list[int], mortal: bool = False,
+    def damage(self, t: Table, attack: Mapping[str, str], amounts: list[int], mortal: bool = False,
                rule: str = "RS.ATK.4") -> None:
         """RS.ATK.4: a model at 0 wounds is destroyed; excess damage from one attack is lost (not mortal wounds).
         Outside an attack (hazards, Desperate Escape) the damage goes model line by model line as an attack's
@@ -269,7 +271,7 @@ class Shooting(AttackDriver, Igougo):
     # -- appliers ------------------------------------------------------------------------
 
     @evolves("AttackDeclared")
-    def _attack_declared(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _attack_declared(self, state: GameState, data: ev.AttackDeclared, entry: ev.Entry) -> GameState:
         uid = data["attacker"]
         unit = state.units[uid]
         turn = ReferenceTurn.of(unit.turn)
@@ -279,7 +281,7 @@ class Shooting(AttackDriver, Igougo):
         return state.with_unit(uid, replace(unit, turn=turn))
 
     @evolves("DamageAllocated")
-    def _model_damage(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _model_damage(self, state: GameState, data: own.DamageAllocated, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         # the model lines as the damage left them (line_standing reads them for the next); a DamageAllocated
         # stored before it named its lines drops them: they are read again from the counts
@@ -287,5 +289,5 @@ class Shooting(AttackDriver, Igougo):
         return state.with_unit(uid, replace(state.units[uid], model_damage=data["model_damage"], lines=lines))
 
     @evolves("AttackResolved")
-    def _attack_resolved(self, state: GameState, data: Data, entry: Data) -> GameState:
+    def _attack_resolved(self, state: GameState, data: ev.AttackResolved, entry: ev.Entry) -> GameState:
         return keep_lines(state, data)

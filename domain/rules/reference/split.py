@@ -17,9 +17,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import Split
@@ -91,7 +92,7 @@ class Splitting(Igougo):
                "CORE.SPL.1")
 
     @evolves("UnitSplit")
-    def _split(self, state: GameState, data: own.UnitSplit, entry: Data) -> GameState:
+    def _split(self, state: GameState, data: own.UnitSplit, entry: ev.Entry) -> GameState:
         uid, new = data["unit"], data["new_unit"]
         unit = state.units[uid]
         models = tuple(replace(line, count=n) for line, n in zip(unit.models, data["moved"]) if n)

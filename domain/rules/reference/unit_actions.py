@@ -17,9 +17,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Data, evolves, seat_units
+from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import StartAction
@@ -115,7 +116,7 @@ class UnitActions(Igougo):
                        "RS.CMD.3")
 
     @evolves("ActionStarted")
-    def _action_started(self, state: GameState, data: own.ActionStarted, entry: Data) -> GameState:
+    def _action_started(self, state: GameState, data: own.ActionStarted, entry: ev.Entry) -> GameState:
         for uid in members_of(state.units, data["unit"]):
             unit = state.units[uid]
             state = state.with_unit(uid, replace(unit, selected=True,
@@ -123,14 +124,14 @@ class UnitActions(Igougo):
         return replace(state, step=replace(ReferenceStep.of(state.step), last=data["seat"]))
 
     @evolves("ActionCompleted")
-    def _action_completed(self, state: GameState, data: own.ActionCompleted, entry: Data) -> GameState:
+    def _action_completed(self, state: GameState, data: own.ActionCompleted, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         unit = state.units[uid]
         turn = turn_of(unit)
         return state.with_unit(uid, replace(unit, turn=replace(turn, action_done=turn.action, action=None)))
 
     @evolves("ActionFailed")
-    def _action_failed(self, state: GameState, data: own.ActionFailed, entry: Data) -> GameState:
+    def _action_failed(self, state: GameState, data: own.ActionFailed, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         unit = state.units[uid]
         return state.with_unit(uid, replace(unit, turn=replace(turn_of(unit), action=None)))

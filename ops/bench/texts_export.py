@@ -18,7 +18,6 @@ import gzip
 import json
 import shutil
 from collections.abc import Callable
-from pathlib import Path
 from uuid import UUID
 
 from harness import ROOT, Warlog, build_game, header, percentile, ratio, workdir

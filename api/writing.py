@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -14,6 +13,7 @@ from functools import partial
 from typing import Any
 from uuid import UUID
 
+import orjson
 from eventsourcing.persistence import IntegrityError
 from fastapi import Request
 from fastapi.concurrency import run_in_threadpool
@@ -295,10 +295,11 @@ def answered(request: Request, game_id: UUID, answer: Answer, started: float, en
 
 
 class Answered(JSONResponse):
-    """A JSONResponse, its body rendered by one encoder made once (`json.dumps` with these arguments makes one for
-    each call): the same bytes."""
+    """A JSONResponse, its body rendered by orjson: the bytes the standard encoder writes with `ensure_ascii=False`
+    and `separators=(",", ":")` (compact, UTF-8, no NaN: answers hold no floats), several times faster; a write's
+    answer carries the seat's whole state (`view`)."""
 
-    encoder = json.JSONEncoder(ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
+    OPTIONS = orjson.OPT_NON_STR_KEYS  # a map keyed by seq (analytics) is written with its keys as strings, as json does
 
     def render(self, content: Any) -> bytes:
-        return self.encoder.encode(content).encode("utf-8")
+        return orjson.dumps(content, option=self.OPTIONS)

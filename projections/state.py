@@ -59,11 +59,10 @@ def status_details(ruleset: Ruleset, unit: Unit) -> list[dict[str, Any]]:
     return details
 
 
-def unit_view(state: GameState, uid: str, eligible: bool) -> dict[str, Any]:
-    """A unit as GET /state shows it: its counters, and its datasheet (CONTRACT.md "In the players' words")."""
+def unit_view(state: GameState, uid: str, eligible: bool, ruleset: Ruleset, led_by: str | None) -> dict[str, Any]:
+    """A unit as GET /state shows it: its counters, and its datasheet (CONTRACT.md "In the players' words");
+    `led_by`: the unit leading it, if any."""
     unit = state.units[uid]
-    ruleset = find_ruleset(state.ruleset)
-    led_by = next((other for other, u in state.units.items() if u.leader_of == uid), None)
     return {"owner": unit.owner, "name": unit.name, "models_alive": unit.models_alive,
             "starting_strength": unit.starting_strength, "strength": army.strength_of(state.units, uid),
             "wounds_lost": unit.wounds_lost or 0, "statuses": list(unit.statuses),
@@ -85,6 +84,7 @@ def state_view(state: GameState, version: int, seat: str | None = None,
     """`game`: the live game, whose seat gets its legal actions; a past or delayed state offers none."""
     ruleset = find_ruleset(state.ruleset)
     in_step = state.status == "in_progress"
+    leaders = {unit.leader_of: uid for uid, unit in state.units.items() if unit.leader_of is not None}
     view: dict[str, Any] = {
         "game_id": state.game_id, "ruleset": state.ruleset, "version": version,
         "status": state.status, "battle_round": state.battle_round, "active_seat": state.active_seat,
@@ -100,7 +100,8 @@ def state_view(state: GameState, version: int, seat: str | None = None,
                   for r in state.rolls],
         # keep them: `verify?head=` checks the log extends them
         "round_heads": [head.to_json() for head in state.round_heads or ()],
-        "units": {uid: unit_view(state, uid, in_step and ruleset.eligible(state, uid)) for uid in state.units},
+        "units": {uid: unit_view(state, uid, in_step and ruleset.eligible(state, uid), ruleset, leaders.get(uid))
+                  for uid in state.units},
     }
     if ruleset.keeps_vp:
         view["vp"] = dict(state.vp.items()) if state.vp is not None else {"A": 0, "B": 0}

@@ -9,9 +9,9 @@ key that may also hold null), and a value keeps its JSON type (`PLAIN` fields ho
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Final, Generic, NoReturn, Self, TypeAlias, TypeVar
+from typing import Any, ClassVar, Final, Generic, NoReturn, Self, TypeAlias, TypeVar, overload
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -51,6 +51,29 @@ class Frozen(Mapping[K, V]):
 
     def __len__(self) -> int:
         return len(self._items)
+
+    # the dict's own views and lookups (read-only: a view cannot change the dict), not Mapping's generic ones,
+    # which look every key up again: the state's readers walk its units on every GET /state and view
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    @overload
+    def get(self, key: K, /) -> V | None: ...
+
+    @overload
+    def get(self, key: K, default: V | T, /) -> V | T: ...
+
+    def get(self, key: K, default: object = None, /) -> object:
+        return self._items.get(key, default)
+
+    def keys(self) -> KeysView[K]:
+        return self._items.keys()
+
+    def values(self) -> ValuesView[V]:
+        return self._items.values()
+
+    def items(self) -> ItemsView[K, V]:
+        return self._items.items()
 
     def __repr__(self) -> str:
         return f"Frozen({self._items!r})"

@@ -57,7 +57,7 @@ SIZES = (10, 100, 1000)
 
 
 def answer_bytes(answer: dict[str, Any]) -> int:
-    return len(Answered.encoder.encode(answer).encode("utf-8"))
+    return len(Answered(answer).body)
 
 
 async def over_http(db: Any, requests: int, seconds: float) -> dict[str, list[float]]:

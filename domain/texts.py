@@ -12,6 +12,11 @@ PURPOSES = {"hit": "to hit", "wound": "to wound", "save": "saves", "charge": "a 
             "roll_off": "a roll-off", "battle_shock": "a battle-shock test", "advance": "an advance"}
 
 
+# a unit's strength (CORE.STR.2) as said: "Bob's Boyz is now below half strength"
+STRENGTH = {"full": "at full strength", "below_starting": "below its starting strength", "half": "at half strength",
+            "below_half": "below half strength", "destroyed": "destroyed"}
+
+
 def purpose(name: str) -> str:
     return PURPOSES.get(name, humane(name))
 
@@ -150,8 +155,7 @@ def _status_lost(w: Words, d: ev.StatusLost) -> str:
 
 @say("StrengthChanged")
 def _strength(w: Words, d: ev.StrengthChanged) -> str:
-    to = {"below_starting": "below its starting strength", "below_half": "below half strength",
-          "full": "at full strength"}.get(d["to"], humane(d["to"]))
+    to = STRENGTH.get(d["to"], humane(d["to"]))
     return (f"{w.unit_name(d['unit'])} is now {to}: {d['models_alive']} of {d['starting_strength']} "
             f"models left")
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from typing import TypeVar
 
 from warlog.domain import events as ev
@@ -64,8 +65,25 @@ def ordinal(n: int) -> str:
 
 
 def inches(distance: object) -> str:
-    """A distance as the table says it: '7"', '4.5"'."""
-    return f'{distance}"'
+    """A distance as the table says it: '7"', '4.5"', '2.76"' (a measured one to the hundredth, not the 16 digits
+    a ruler never shows; what is not a number as it is)."""
+    try:
+        value = Decimal(str(distance)).quantize(Decimal("0.01")).normalize()
+    except InvalidOperation:
+        return f'{distance}"'
+    return f'{value:f}"'
+
+
+UNTIL = {"end_of_phase": "the end of the phase", "end_of_turn": "the end of the turn",
+         "end_of_battle_round": "the end of the battle round", "start_of_next_turn": "the start of the next turn"}
+
+
+def lasting(until: str, player: str | None = None) -> str:
+    """When an effect that lasts a stated time ends (CORE.PER.1): 'the end of the phase', 'the start of Bob's next
+    turn' (with the player whose turn it waits for)."""
+    if until == "start_of_next_turn" and player:
+        return f"the start of {player}'s next turn"
+    return UNTIL.get(until, humane(until))
 
 
 def faces(values: Iterable[int]) -> str:
@@ -136,6 +154,19 @@ class Words:
     def units(self, uids: Iterable[str], owner: bool = True, counts: bool = False) -> str:
         say = self.unit if counts else self.unit_name
         return listed(say(uid, owner) for uid in uids)
+
+    def sides(self, uids: Iterable[str], counts: bool = False) -> str:
+        """Units by name with each owner said once, side against side: "Bob's B Squad and B Tank", "Alice's A
+        Transport against Bob's B Bunker and B Mob" (`counts`: each with its models left)."""
+        by_owner: dict[str | None, list[str]] = {}
+        for uid in uids:
+            unit = self._unit(uid)
+            by_owner.setdefault(unit.owner if unit else None, []).append(uid)
+        said = []
+        for owner, members in by_owner.items():
+            names = listed((self.unit if counts else self.unit_name)(uid, owner=False) for uid in members)
+            said.append(f"{self.player(owner)}'s {names}" if owner else names)
+        return " against ".join(said)
 
     def names(self, text: str) -> str:
         """A sentence the rules wrote with unit ids in it ("charge by b-boyz") with the units' names in their

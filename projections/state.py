@@ -11,7 +11,7 @@ from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.rules.ruleset import Ruleset
 from warlog.domain.state import GameState, Unit, Weapon
 from warlog.domain.state.turns import OtherTurn
-from warlog.domain.words import humane
+from warlog.domain.words import humane, lasting
 
 
 def started_action(unit: Unit) -> str | None:
@@ -19,10 +19,6 @@ def started_action(unit: Unit) -> str | None:
     turn = unit.turn
     action = turn.flags.get("action") if isinstance(turn, OtherTurn) else getattr(turn, "action", None)
     return action if isinstance(action, str) else None
-
-
-UNTIL = {"end_of_phase": "until the end of the phase", "end_of_turn": "until the end of the turn",
-         "end_of_battle_round": "until the end of the battle round", "start_of_next_turn": "until its player's next turn"}
 
 
 def model_lines(unit: Unit) -> list[dict[str, Any]]:
@@ -52,7 +48,7 @@ def status_details(ruleset: Ruleset, unit: Unit) -> list[dict[str, Any]]:
     details = []
     for status in unit.statuses:
         effect = next((e for e in unit.effects or () if e.status == status), None)
-        lasts = (Lasts(UNTIL.get(effect.until, humane(effect.until)), "CORE.PER.1" if effect.stated else "CORE.PER.2")
+        lasts = (Lasts(f"until {lasting(effect.until)}", "CORE.PER.1" if effect.stated else "CORE.PER.2")
                  if effect is not None else ruleset.status_ends.get(status, PLAYERS_CLEAR))
         details.append({"status": status, "title": humane(status).capitalize(), "until": lasts.until,
                         "rule": lasts.rule})

@@ -2,8 +2,6 @@
 a text reads its names; domain/texts.py holds the shared kinds')."""
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from warlog.domain.rules.alternating import events as own
 from warlog.domain.words import Texts, Words, faces, humane, listed, plural
 
@@ -17,19 +15,6 @@ OUTCOMES = {"damaged": "damaged", "immobilised": "immobilised instead of losing 
 
 def step(sub_phase: str | None) -> str:
     return humane(sub_phase) or "this phase"
-
-
-def sides(w: Words, uids: Iterable[str], counts: bool = False) -> str:
-    """The units of a combat, side against side: "Alice's A Transport against Bob's B Bunker and B Mob"."""
-    by_owner: dict[str | None, list[str]] = {}
-    for uid in uids:
-        unit = w.after.units.get(uid) or (w.before.units.get(uid) if w.before else None)
-        by_owner.setdefault(unit.owner if unit else None, []).append(uid)
-    said = []
-    for owner, members in by_owner.items():
-        names = listed((w.unit if counts else w.unit_name)(uid, owner=False) for uid in members)
-        said.append(f"{w.player(owner)}'s {names}" if owner else names)
-    return " against ".join(said)
 
 
 def claims(w: Words, units: list[own.CountedUnit], how: str) -> list[str]:
@@ -141,18 +126,18 @@ def _charge_roll_called(w: Words, d: own.ChargeRollCalled) -> str:
 
 @say("CombatJoined")
 def _combat_joined(w: Words, d: own.CombatJoined) -> str:
-    return f"Combat joined: {sides(w, d['units'])} ({w.names(d['reason'])})"
+    return f"Combat joined: {w.sides(d['units'])} ({w.names(d['reason'])})"
 
 
 @say("CombatFought")
 def _combat_fought(w: Words, d: own.CombatFought) -> str:
     return (f"{w.player(d['seat'])} chose to fight the combat of {w.unit_name(d['chosen'])}: "
-            f"{sides(w, d['units'], counts=True)}")
+            f"{w.sides(d['units'], counts=True)}")
 
 
 @say("CombatEnded")
 def _combat_ended(w: Words, d: own.CombatEnded) -> str:
-    standing = f" for {sides(w, d['units'])}" if d["units"] else ""
+    standing = f" for {w.sides(d['units'])}" if d["units"] else ""
     return f"The combat ended{standing}: {w.names(d['reason'])}"
 
 

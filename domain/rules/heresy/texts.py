@@ -2,9 +2,6 @@
 text reads its names; domain/texts.py holds the shared kinds')."""
 from __future__ import annotations
 
-from collections.abc import Iterable
-from decimal import Decimal, InvalidOperation
-
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.common import REACTION_RANGE
 from warlog.domain.words import Texts, Words, humane, inches, listed, plural
@@ -17,27 +14,9 @@ MOVED = {"normal": "after a normal move", "rush": "after a rush", "stationary": 
 REACTIONS = {"move": "reaction move", "snap_shots": "snap shots"}
 
 
-def measured(distance: object) -> str:
-    """A distance the players measured, as they say it: '6"', '2.76"' (not the 16 digits a ruler never shows)."""
-    try:
-        value = Decimal(str(distance)).quantize(Decimal("0.01")).normalize()
-    except InvalidOperation:
-        return inches(distance)
-    return inches(f"{value:f}")
-
-
-def theirs(w: Words, uids: Iterable[str]) -> str:
-    """Units by name, their owner said once where they have one: "Bob's B Squad and B Tank"."""
-    named = list(uids)
-    owners = {w.after.units[uid].owner for uid in named if uid in w.after.units}
-    if len(owners) == 1 and all(uid in w.after.units for uid in named):
-        return f"{w.player(owners.pop())}'s {w.units(named, owner=False)}"
-    return w.units(named)
-
-
 def nearby(w: Words, uids: list[str]) -> str:
     """', ending within 12" of Bob's B Militia and B Scouts' (HH.REACT.1: the enemy units that may react)."""
-    return f", ending within {inches(REACTION_RANGE)} of {theirs(w, uids)}" if uids else ""
+    return f", ending within {inches(REACTION_RANGE)} of {w.sides(uids)}" if uids else ""
 
 
 # -- movement (HH.MOV.*) --------------------------------------------------------------------------------------
@@ -56,7 +35,7 @@ def _moved(w: Words, d: own.UnitMoved) -> str:
     if d.get("coherency_lost"):
         how.append("out of coherency")
     ways = f" ({listed(how)})" if how else ""
-    distance = f" {measured(d['distance'])}{allowance}" if "distance" in d else ""
+    distance = f" {inches(d['distance'])}{allowance}" if "distance" in d else ""
     return f"{w.unit(d['unit'])} {verb}{distance}{ways}{nearby(w, d.get('near', []))}"
 
 
@@ -86,7 +65,7 @@ def _made(w: Words, d: own.ReactionMade) -> str:
         facing = f", at its {d['facing']} armour" if d.get("facing") else ""
         return (f"{w.unit_name(d['unit'])} fired snap shots with {listed(d.get('weapons', []))} at "
                 f"{w.unit_name(d['against'])}, which entered play{facing}")
-    distance = f" {measured(d['distance'])}" if "distance" in d else ""
+    distance = f" {inches(d['distance'])}" if "distance" in d else ""
     direction = {"toward": " toward it", "away": " away from it"}.get(d.get("direction") or "", "")
     up_to = f" (up to {inches(d['up_to'])}, its Initiative)" if "up_to" in d else ""
     return f"{w.unit_name(d['unit'])} reacted to {w.unit_name(d['against'])}, moving{distance}{direction}{up_to}"
@@ -104,7 +83,7 @@ def _declined(w: Words, d: own.ReactionDeclined) -> str:
 @say("ShootingDeclared")
 def _shooting(w: Words, d: own.ShootingDeclared) -> str:
     moved = MOVED.get(d["moved"], humane(d["moved"]))
-    return f"{w.unit(d['unit'])} declared shooting at {theirs(w, d['targets'])}, {moved}"
+    return f"{w.unit(d['unit'])} declared shooting at {w.sides(d['targets'])}, {moved}"
 
 
 @say("FightBegan")
@@ -154,11 +133,11 @@ def _leadership(w: Words, d: own.LeadershipTested) -> str:
 @say("FallBackRolled")
 def _fall_back_rolled(w: Words, d: own.FallBackRolled) -> str:
     roll = f"D6 + Initiative {d['initiative']}" if d["initiative"] else "D6"
-    return f"{w.unit(d['unit'])} falls back {measured(d['distance'])} ({roll})"
+    return f"{w.unit(d['unit'])} falls back {inches(d['distance'])} ({roll})"
 
 
 @say("FellBack")
 def _fell_back(w: Words, d: own.FellBack) -> str:
-    distance = f" {measured(d['distance'])}" if d["distance"] is not None else ""
+    distance = f" {inches(d['distance'])}" if d["distance"] is not None else ""
     edge = " and reached its table edge" if d["reached_edge"] else ""
     return f"{w.unit(d['unit'])} fell back{distance}{edge}{nearby(w, d['near'])}"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from warlog.domain import events as ev
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.common import STRATAGEMS
-from warlog.domain.texts import attack
-from warlog.domain.words import Texts, Words, faces, humane, inches, listed, plural
+from warlog.domain.texts import STRENGTH, attack
+from warlog.domain.words import Texts, Words, faces, humane, inches, lasting, listed, plural
 
 TEXTS = Texts()
 say = TEXTS.says
@@ -15,11 +15,7 @@ ROLLS = {"hit": "hit roll", "wound": "wound roll", "save": "saving throw", "dama
          "mortal_damage": "damage roll", "hazardous": "Hazardous roll", "feel_no_pain": "Feel No Pain roll",
          "mortal_feel_no_pain": "Feel No Pain roll", "sustained": "Sustained Hits roll"}
 DEFENDER_ROLLS = ("save", "feel_no_pain", "mortal_feel_no_pain", "allocate")  # the target's seat rolls these
-UNTIL = {"end_of_phase": "the end of the phase", "end_of_turn": "the end of the turn",
-         "end_of_battle_round": "the end of the battle round"}
 STAGES = {"pile_in": "piling in", "fight": "fighting", "consolidate": "consolidating"}
-STRENGTH = {"half": "at half strength", "below_half": "below half strength",
-            "below_starting": "below its starting strength"}
 
 
 def roll_name(step: str) -> str:
@@ -34,19 +30,9 @@ def roller(w: Words, d: ev.AttackStep) -> str:
     return w.player(unit.owner) if unit is not None else w.actor
 
 
-def distance(value: str) -> str:
-    """An attested distance as said at the table: '3"', '1.02"' (not the float's every digit)."""
-    try:
-        return inches(f"{round(float(value), 2):g}")
-    except ValueError:
-        return inches(value)
-
-
 def until(w: Words, value: str, seat: str | None = None) -> str:
     """'the end of the phase', or 'the start of Bob's next turn'."""
-    if value == "start_of_next_turn":
-        return f"the start of {w.player(seat)}'s next turn" if seat else "the start of the next turn"
-    return UNTIL.get(value, humane(value))
+    return lasting(value, w.player(seat) if seat else None)
 
 
 def effect_name(effect: str) -> str:
@@ -87,7 +73,7 @@ def _cp_gained(w: Words, d: own.CommandPointGained) -> str:
 def _battle_shock(w: Words, d: own.BattleShockTested) -> str:
     result = "passed" if d["passed"] else "failed"
     again = " re-rolled" if d["rerolled"] else ""
-    band = f", {STRENGTH[d['strength']]}," if d["strength"] in STRENGTH else ""
+    band = f", {STRENGTH[d['strength']]}," if d["strength"] in STRENGTH and d["strength"] != "full" else ""
     return (f"{w.unit(d['unit'])}{band} {result} their{again} battle-shock test: {d['total']} on 2D6 against "
             f"Ld {d['ld']}")
 
@@ -196,7 +182,7 @@ def _fight_eligible(w: Words, d: own.FightEligible) -> str:
 def _piled_in(w: Words, d: own.PiledIn) -> str:
     if float(d["distance"]) == 0:
         return f"{w.unit(d['unit'])} stayed where it was (piled in 0\")"
-    return f"{w.unit(d['unit'])} piled in {distance(d['distance'])}"
+    return f"{w.unit(d['unit'])} piled in {inches(d['distance'])}"
 
 
 @say("UnitFought")
@@ -206,7 +192,7 @@ def _fought(w: Words, d: own.UnitFought) -> str:
 
 @say("Consolidated")
 def _consolidated(w: Words, d: own.Consolidated) -> str:
-    unit, moved = w.unit(d["unit"]), distance(d.get("distance", "0"))
+    unit, moved = w.unit(d["unit"]), inches(d.get("distance", "0"))
     if d["mode"] == "engaging":
         return f"{unit} consolidated {moved} into {w.units(d.get('targets', []))}"
     if d["mode"] == "objective":

@@ -1,6 +1,7 @@
 """The current-phase projection: what `GET /state` serves (CONTRACT.md "Reading"), read off the typed state."""
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from warlog.domain import army
@@ -75,6 +76,36 @@ def unit_view(state: GameState, uid: str, eligible: bool, ruleset: Ruleset, led_
             "led_by": led_by, "status_details": status_details(ruleset, unit)}
 
 
+class UnitViews:
+    """Each unit's view kept from the last time its game was read, while what it reads stays the very values it was:
+    the typed state keeps a unit the same object until an event changes it, so a write that touches one unit (or
+    none: a free roll) makes one unit's view again, not every unit's datasheet. Kept strongly (an identity compared
+    is never a reused one), a bounded number of units."""
+
+    def __init__(self, size: int = 8192) -> None:
+        self.size = size
+        self._kept: dict[tuple[str, str], tuple[Unit, Unit | None, bool, str | None, dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+
+    def view(self, state: GameState, uid: str, eligible: bool, ruleset: Ruleset, led_by: str | None) -> dict[str, Any]:
+        unit = state.units[uid]
+        partner_uid = unit.leader_of or led_by  # its strength counts its leader or bodyguard (army.strength_of)
+        partner = state.units.get(partner_uid) if partner_uid else None
+        key = (state.game_id, uid)
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] is unit and kept[1] is partner and kept[2] == eligible and kept[3] == led_by:
+            return kept[4]
+        made = unit_view(state, uid, eligible, ruleset, led_by)
+        with self._lock:
+            if len(self._kept) >= self.size:
+                self._kept.clear()
+            self._kept[key] = (unit, partner, eligible, led_by, made)
+        return made
+
+
+UNIT_VIEWS = UnitViews()
+
+
 def state_view(state: GameState, version: int, seat: str | None = None,
                game: Game | None = None) -> dict[str, Any]:
     """`game`: the live game, whose seat gets its legal actions; a past or delayed state offers none."""
@@ -96,7 +127,7 @@ def state_view(state: GameState, version: int, seat: str | None = None,
                   for r in state.rolls],
         # keep them: `verify?head=` checks the log extends them
         "round_heads": [head.to_json() for head in state.round_heads or ()],
-        "units": {uid: unit_view(state, uid, in_step and ruleset.eligible(state, uid), ruleset, leaders.get(uid))
+        "units": {uid: UNIT_VIEWS.view(state, uid, in_step and ruleset.eligible(state, uid), ruleset, leaders.get(uid))
                   for uid in state.units},
     }
     if ruleset.keeps_vp:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
+from warlog.domain.attacks.driver import line_standing
 from warlog.domain.rules.basics import Lasts
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.ruleset import alive
@@ -84,8 +85,9 @@ def all_monster_or_vehicle(units: Mapping[str, Unit], uid: str) -> bool:
 
 
 def objective_control(state: GameState, claims: Mapping[str, Sequence[str]]) -> dict[str, own.Control]:
-    """EXT.OBJ.1: each marker goes to the seat whose models within range (attested) sum the higher OC;
-    battle-shocked models count OC 0."""
+    """EXT.OBJ.1: each marker goes to the seat whose models within range (attested) sum the higher OC, every
+    model line's own OC for the models of it standing (a sergeant's OC 2 beside troopers' 1); battle-shocked
+    models count OC 0."""
     units = state.units
     result: dict[str, own.Control] = {}
     for marker, near in claims.items():
@@ -93,7 +95,8 @@ def objective_control(state: GameState, claims: Mapping[str, Sequence[str]]) -> 
         for uid in near:
             unit = units[uid]
             if on_battlefield(unit) and "battle_shocked" not in unit.statuses:
-                oc[unit.owner] += unit.models_alive * (unit.models[0].OC or 0)
+                alive, _ = line_standing(unit)
+                oc[unit.owner] += sum(n * (line.OC or 0) for n, line in zip(alive, unit.models))
         result[marker] = own.Control(oc=oc, units=list(near),
                                      controlled_by=None if oc["A"] == oc["B"] else max(oc, key=oc.__getitem__))
     return result

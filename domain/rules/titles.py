@@ -72,11 +72,15 @@ def titled(state: GameState, seat: str, offered: Iterable[Action]) -> list[Actio
 
 def button(state: GameState, action: Action) -> str:
     properties = action.schema.get("properties", {})
+    held = properties.get("act") == {"const": False}
+    if action.type == "select" and action.rule == "AA.OW.1":
+        return "Hold fire" if held else "Fire overwatch"
     if action.type == "select":
         verb = SELECTS.get(state.sub_phase or "", SELECTS.get(state.phase or "", "Select"))
-        held = properties.get("act") == {"const": False}
         return f"{verb}: hold" if held else verb
-    if action.type == "react" and properties.get("act") == {"const": False}:
+    if action.type == "roll" and state.rolls:
+        return f"Roll {state.rolls[0].spec}"
+    if action.type == "react" and held:
         return "Decline the reaction"
     return BUTTONS.get(action.type) or humane(action.type).capitalize()
 

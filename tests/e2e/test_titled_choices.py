@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import settings_for
 from tests.golden.driver import Driver, HttpTable, armies
-from tests.golden.test_scenarios import SCENARIOS, build, run_step
+from tests.golden.test_scenarios import SCENARIOS, played
 from tests.support.client import GameClient
 from tests.unit.test_reference_choices import send, shooting_game
 from warlog.api.app import create_app
@@ -113,15 +113,10 @@ def test_every_offer_of_a_whole_random_game_reads_in_the_players_words(memory_ht
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_every_offer_of_every_golden_scenario_reads_in_the_players_words(memory_http, path):
-    scenario = json.loads(path.read_text())
-    game = GameClient(memory_http, scenario.get("ruleset", "alternating"), scenario.get("dice", "table"),
-                      scenario.get("options"))
-    for seat in ("A", "B"):
-        assert game.muster(seat, [build(spec) for spec in scenario["armies"][seat]]).status_code == 200
-    for number, step in enumerate(scenario["steps"], 1):
-        run_step(game, number, step)
+    def walked(game: GameClient, number: int) -> None:
         for seat in ("A", "B"):
             assert_titled(game.state(seat), (path.stem, number, seat))
+    played(memory_http, json.loads(path.read_text()), after_step=walked)
 
 
 def test_a_player_reads_the_die_to_re_roll_by_its_face_and_the_group_to_save_by_its_models():

@@ -174,6 +174,10 @@ def test_two_phones_play_the_seed_movement_by_tapping_with_an_undo_asked_and_app
 
     send(b, "roll_off", ('input[data-field="A"]', "5"), ('input[data-field="B"]', "3"))
     awaits(a, "A", "choose_order")
+    choose = a.find_element(By.CSS_SELECTOR, 'form.action[data-action="choose_order"]')  # in the players' words:
+    players = game.state("A")["players"]  # each seat by its player's name, the button by the action's title
+    assert [c.text for c in choose.find_elements(By.CSS_SELECTOR, "button.choice")] == [players["A"], players["B"]]
+    assert choose.find_element(By.CSS_SELECTOR, "button.send").text == "Choose who goes first"
     send(a, "choose_order", '[data-value="A"]')
     # the seed's goes, each tapped on the phone whose go it is (golden: movement_scouts_rhino_boyz.json)
     awaits(a, "A", "select")

@@ -312,8 +312,11 @@ class UnitState(Answer):
 class CommandSchema(RootModel[dict[str, Any]]):
     """A JSON Schema (2020-12) of a whole command body, in the contract's subset ("Legal actions"): type,
     properties, required, additionalProperties, const, enum, minimum, maximum, minLength, maxLength, items,
-    minItems, maxItems, uniqueItems, title, description. A schema, not a value: hand it to a JSON Schema validator
-    or form renderer. Any instance of it, sent at once by this seat, is accepted."""
+    minItems, maxItems, uniqueItems, title, description, and a choice with titles: `oneOf` of entries holding
+    only `const` and `title` (the value sent, what a player reads), with `format` saying what it names (unit,
+    weapon, seat, objective, model_line, die: a die of `last_roll` by its index). Every field has a `title`, its
+    label. A schema, not a value: hand it to a JSON Schema validator or form renderer. Any instance of it, sent
+    at once by this seat, is accepted."""
 
 
 class ActionOffered(Answer):
@@ -321,6 +324,7 @@ class ActionOffered(Answer):
 
     type: str = Field(description="the command type")
     rule: str = Field(description="the RULES.md rule it follows")
+    title: str = Field(description="its button, in the players' words (\"Shoot\")")
     summary: str = Field(description="one line a player reads")
     body_schema: CommandSchema = Field(alias="schema")
 

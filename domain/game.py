@@ -27,6 +27,7 @@ from warlog.domain.rules import actions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.rules.ruleset import Ruleset
+from warlog.domain.rules.titles import titled
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState
 
@@ -364,12 +365,12 @@ class Game(Aggregate):
         if seat not in ("A", "B") or self.pending_undo is not None:
             return []
         ruleset = find_ruleset(self.state.ruleset)
-        return ruleset.actions(self.state, seat)
+        return titled(self.state, seat, ruleset.actions(self.state, seat))
 
     def records(self, seat: str, open_now: list[str]) -> list[Action]:
         """Forms for the record-only commands among `open_now` (this seat's `anytime`; see `Ruleset.records`)."""
         ruleset = find_ruleset(self.state.ruleset)
-        return [a for a in ruleset.records(self.state, seat) if a.type in open_now]
+        return titled(self.state, seat, [a for a in ruleset.records(self.state, seat) if a.type in open_now])
 
     def anytime(self, seat: str) -> list[str]:
         """What is open now besides the actions: record-only commands, and undo, redo or the answer to a

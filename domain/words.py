@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from warlog.domain import events as ev
 from warlog.domain.army import attached_models_of
-from warlog.domain.state import GameState, Unit
+from warlog.domain.state import GameState, Unit, Weapon
 
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*[A-Za-z0-9]")  # what may be a unit's id inside a sentence
 Text = Callable[..., str]  # (Words, the kind's own payload TypedDict) -> the sentence
@@ -91,6 +91,48 @@ def faces(values: Iterable[int]) -> str:
     return listed(str(v) for v in values)
 
 
+def player_name(state: GameState, seat: str) -> str:
+    """The seat's player by name ('Bob'); 'player A' only where the game names no player."""
+    return state.players.get(seat) or f"player {seat}"
+
+
+def unit_title(state: GameState, uid: str, owner: bool = True) -> str:
+    """'Bob's Boyz (8 of 10)': the unit by name (its owner's name first, where `owner`) and, for a unit of more
+    than one model, the models left of those it started with (its attached leader or bodyguard counted, as its
+    starting strength counts them, CORE.STR.1); the id only for a unit the state does not hold."""
+    unit = state.units.get(uid)
+    if unit is None:
+        return uid
+    name = f"{player_name(state, unit.owner)}'s {unit.name}" if owner else unit.name
+    if unit.starting_strength <= 1:
+        return name
+    return f"{name} ({attached_models_of(state.units, uid)} of {unit.starting_strength})"
+
+
+def weapon_title(weapon: Weapon) -> str:
+    """'Bolt rifle (24", A2, S4, AP-1, D1)': the weapon by name with its profile."""
+    reach = inches(weapon.range) if weapon.type == "ranged" and weapon.range is not None else weapon.type
+    profile = [reach, f"A{weapon.A}", *([f"S{weapon.S}"] if weapon.S is not None else []),
+               *([f"AP{weapon.AP}"] if weapon.AP is not None else []), f"D{weapon.D}"]
+    return f"{weapon.name} ({', '.join(profile)})"
+
+
+def objective_title(names: Iterable[str], name: str) -> str:
+    """'Objective 2 (centre)': a marker by its place among the game's objectives and its name."""
+    number = next((i for i, other in enumerate(names, 1) if other == name), None)
+    return f"Objective {number} ({name})" if number is not None else f"Objective ({name})"
+
+
+def die_title(index: int, face: int | None) -> str:
+    """'the 3rd die: a 1': a die of a roll by its place as rolled and its face."""
+    return f"the {ordinal(index + 1)} die: a {face}" if face is not None else f"the {ordinal(index + 1)} die"
+
+
+def line_title(name: str, alive: int, count: int) -> str:
+    """'Sergeant (1 of 1)': a model line by its models' name, models alive of those it started with."""
+    return f"{name} ({alive} of {count})"
+
+
 def camel_words(kind: str) -> str:
     """'BattleShockTested' -> 'battle shock tested' (the words of a kind no text names yet)."""
     return re.sub(r"(?<!^)(?=[A-Z])", " ", kind).lower()
@@ -109,7 +151,7 @@ class Words:
         """The seat's player by name ('Bob'); the seat letter only where the game names no player."""
         if seat is None:
             return "the service"
-        return self.after.players.get(seat) or f"player {seat}"
+        return player_name(self.after, seat)
 
     @property
     def both(self) -> str:
@@ -145,11 +187,10 @@ class Words:
         """'Bob's Boyz (8 of 10)': its name and, for a unit of more than one model, the models left after the
         event of those it started with (with its attached leader or bodyguard, as its starting strength counts
         them, CORE.STR.1)."""
-        name = self.unit_name(uid, owner)
         state = self._holding(uid) if uid is not None else None
-        if uid is None or state is None or state.units[uid].starting_strength <= 1:
-            return name
-        return f"{name} ({attached_models_of(state.units, uid)} of {state.units[uid].starting_strength})"
+        if uid is None or state is None:
+            return self.unit_name(uid, owner)
+        return unit_title(state, uid, owner)
 
     def units(self, uids: Iterable[str], owner: bool = True, counts: bool = False) -> str:
         say = self.unit if counts else self.unit_name

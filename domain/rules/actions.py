@@ -5,6 +5,13 @@ Schema (2020-12, the contract's small subset) of the whole command body whose
 enums are this moment's real choices. The same answer judges a command:
 `Game.execute` refuses a command that no offered schema admits, so what the
 service offers and what it accepts cannot drift apart.
+
+What a seat is offered reads in the players' words (CONTRACT.md "In the players'
+words", choices with titles): `domain.rules.titles.titled` gives each action its
+button's `title`, each field its label and each choice of a unit, weapon, seat or
+objective its `oneOf` of `choice`s named from the state; a choice only its own
+code can name (a die of the roll just made, a model line of the target) is built
+titled where it is offered, with `choice`.
 """
 from __future__ import annotations
 
@@ -31,9 +38,11 @@ class Action:
     rule: str
     summary: str
     schema: Schema
+    title: str = ""  # the button: "Shoot" (`titles.titled` gives it where the state is read)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "rule": self.rule, "summary": self.summary, "schema": self.schema}
+        return {"type": self.type, "rule": self.rule, "title": self.title, "summary": self.summary,
+                "schema": self.schema}
 
 
 def body(type_: str, required: Iterable[str] = (), **properties: Schema | None) -> Schema:
@@ -52,6 +61,26 @@ def one_of(values: Iterable[object], title: str | None = None) -> Schema:
     if title:
         schema["title"] = title
     return schema
+
+
+def choice(options: Iterable[tuple[object, str]], format_: str | None = None, title: str | None = None,
+           description: str | None = None) -> Schema:
+    """A choice with titles: `{"oneOf": [{"const": value, "title": what a player reads}, ...]}` in place of an
+    enum (each value once, so exactly one entry admits it), `format` what it names (`unit`, `weapon`, `seat`,
+    `objective`, `model_line`, `die`)."""
+    schema: Schema = {"oneOf": [{"const": value, "title": text} for value, text in dict(options).items()]}
+    if format_:
+        schema["format"] = format_
+    if title:
+        schema["title"] = title
+    return _described(schema, description)
+
+
+def choices_of(schema: Schema) -> list[Any]:
+    """The values a choice admits, whether an enum or a oneOf of consts."""
+    if "oneOf" in schema:
+        return [entry["const"] for entry in schema["oneOf"]]
+    return list(schema.get("enum", ()))
 
 
 def const(value: object) -> Schema:

@@ -174,6 +174,10 @@ def test_two_phones_play_the_seed_movement_by_tapping_with_an_undo_asked_and_app
 
     send(b, "roll_off", ('input[data-field="A"]', "5"), ('input[data-field="B"]', "3"))
     awaits(a, "A", "choose_order")
+    choose = a.find_element(By.CSS_SELECTOR, 'form.action[data-action="choose_order"]')  # in the players' words:
+    players = game.state("A")["players"]  # each seat by its player's name, the button by the action's title
+    assert [c.text for c in choose.find_elements(By.CSS_SELECTOR, "button.choice")] == [players["A"], players["B"]]
+    assert choose.find_element(By.CSS_SELECTOR, "button.send").text == "Choose who goes first"
     send(a, "choose_order", '[data-value="A"]')
     # the seed's goes, each tapped on the phone whose go it is (golden: movement_scouts_rhino_boyz.json)
     awaits(a, "A", "select")
@@ -358,11 +362,14 @@ FORM_SCHEMA = {  # every keyword of the contract's subset a form has to draw, in
     "type": "object", "additionalProperties": False, "required": ["type", "unit", "dice"],
     "properties": {
         "type": {"const": "try_everything"},
-        "unit": {"enum": ["u-1", "u-2", "u-3", "u-4", "u-5"]},
+        "unit": {"oneOf": [{"const": f"u-{n}", "title": f"Squad {n} ({n} of 5)"} for n in range(1, 6)],
+                 "format": "unit", "title": "Unit to shoot"},  # a choice with titles: the title read, the const sent
         "mode": {"enum": ["fast", "slow"]},
         "act": {"type": "boolean"},
         "distance": {"type": "number", "minimum": 0, "maximum": 12},
         "keywords": {"type": "array", "uniqueItems": True, "items": {"enum": ["A", "B", "C"]}},
+        "first": {"oneOf": [{"const": "A", "title": "Ann"}, {"const": "B", "title": "Bob"}], "format": "seat",
+                  "title": "Who goes first"},
         "dice": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 6}, "minItems": 2,
                  "maxItems": 2},
         "exclude": {"type": "object", "additionalProperties": False,
@@ -386,10 +393,15 @@ def test_a_form_drawn_from_a_schema_sends_what_was_chosen_and_leaves_untouched_o
 
     assert read() == {"present": False, "missing": "unit"}
     assert css('select[data-field="unit"]').tag_name == "select"  # five choices: a select; two: buttons
-    Select(css('select[data-field="unit"]')).select_by_visible_text("u-3")
+    assert css('div.field[data-field="unit"] .field-label').text == "Unit to shoot"  # labelled by its title
+    assert css('select[data-field="unit"]').get_attribute("data-format") == "unit"
+    Select(css('select[data-field="unit"]')).select_by_visible_text("Squad 3 (3 of 5)")  # read by its title...
     for face in ("4", "2", "6"):  # the pad takes maxItems faces, no more
         css(f'[data-field="dice"] [data-face="{face}"]').click()
-    assert read() == {"present": True, "value": {"type": "try_everything", "unit": "u-3", "dice": [4, 2]}}
+    assert read() == {"present": True, "value": {"type": "try_everything", "unit": "u-3", "dice": [4, 2]}}  # ...sent by id
+    seats = [b.get_attribute("textContent") for b in driver.find_elements(
+        By.CSS_SELECTOR, 'div.optional[data-field="first"] button.choice')]
+    assert seats == ["Ann", "Bob"]  # two: buttons, each a player's name, not a seat letter
 
     for name in ("mode", "distance", "keywords", "exclude"):
         css(f'div.optional[data-field="{name}"] > label input.use').click()

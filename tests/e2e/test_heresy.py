@@ -3,6 +3,7 @@ their reactions, then Shooting and Assault; every illegal step refused naming it
 from __future__ import annotations
 
 from tests.support.client import GameClient, unit, vehicle
+from tests.support.instances import consts
 
 
 def a_goes_first(game: GameClient) -> None:
@@ -293,7 +294,7 @@ def test_a_fall_back_ending_near_an_enemy_opens_a_reaction_move_and_the_reaction
     assert game.state()["awaiting"]["roll"]["purpose"] == "fall_back"
     game.cmd("A", "roll", dice=[2])
     [action] = offered(game, "A", "fall_back")
-    assert action["schema"]["properties"]["near"]["items"]["enum"] == ["militia", "scouts"]
+    assert consts(action["schema"]["properties"]["near"]["items"]) == ["militia", "scouts"]
     answer = game.cmd("A", "fall_back", unit="routers", reached_edge=False, near=["militia"])
     assert [e["type"] for e in answer["events"]] == ["FellBack", "ReactionOffered"]
     assert answer["events"][1]["data"] == {"kind": "move", "unit": "militia", "against": "routers", "seat": "B",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.e2e.test_heresy import a_goes_first, offered, to_sub_phase
 from tests.support.client import GameClient, unit
+from tests.support.instances import consts
 
 
 def legion(uid: str, count: int = 5, **fields) -> dict:
@@ -26,7 +27,7 @@ def test_a_bolter_volley_hits_on_bs_wounds_on_s_against_t_and_ap_negates_a_worse
     to_phase(game, "shooting")
     game.cmd("A", "select", unit="legion", targets=["militia"])
     [shoot] = offered(game, "A", "shoot")
-    assert shoot["schema"]["properties"]["weapon"]["enum"] == ["Bolter"]
+    assert consts(shoot["schema"]["properties"]["weapon"]) == ["Bolter"]
     game.cmd("A", "shoot", unit="legion", weapon="Bolter", target="militia", models=2)
     awaiting = game.state()["awaiting"]
     assert awaiting["seat"] == "A" and awaiting["roll"]["purpose"] == "hit" and awaiting["roll"]["spec"] == "4D6"

@@ -96,7 +96,7 @@ def test_a_seat_mustering_again_beside_a_renamed_army_keeps_its_own_ids(new_game
 def test_an_army_with_an_id_twice_in_itself_is_still_refused(new_game):
     game = new_game()
     refused = game.muster("A", [unit("scouts-1"), unit("scouts-1")])
-    assert refused.status_code == 422 and refused.json()["field"] == "/units/1/id"
+    assert refused.status_code == 422 and refused.json()["field"] == "/units/1/id"  # a JSON pointer (CONTRACT.md)
 
 
 def test_two_players_importing_one_roster_file_both_muster_and_the_leader_follows_its_squad(new_game):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.client import GameClient, keep_dice, play_awaited, unit
+from tests.support.instances import consts
 
 STORM_BOLTER = {"name": "Storm bolter", "type": "ranged", "range": 24, "A": "3", "skill": 3, "S": 4, "AP": -1,
                 "D": "1", "keywords": ["SUSTAINED HITS 1", "[LETHAL HITS]"]}
@@ -148,7 +149,7 @@ def test_a_command_rerolled_hit_counts_with_its_new_face_and_analytics_count_bot
 
 
 def attack_targets(game: GameClient, seat: str) -> list[list[str]]:
-    return [a["schema"]["properties"]["target"]["enum"] for a in game.state(seat)["actions"] if a["type"] == "attack"]
+    return [consts(a["schema"]["properties"]["target"]) for a in game.state(seat)["actions"] if a["type"] == "attack"]
 
 
 def test_an_attached_leader_is_targeted_only_as_its_bodyguards_unit_until_the_bodyguard_is_gone(new_game):
@@ -171,7 +172,7 @@ def test_a_charge_names_the_bodyguard_of_an_attached_leader_and_engages_them_bot
     game.cmd("A", "select", unit="chargers")
     game.cmd("A", "roll", dice=[5, 5])
     (move,) = [a for a in game.state("A")["actions"] if a["type"] == "charge_move"]
-    assert move["schema"]["properties"]["targets"]["items"]["enum"] == ["guard"]
+    assert consts(move["schema"]["properties"]["targets"]["items"]) == ["guard"]
     assert game.refused("A", "charge_move", unit="chargers", targets=["captain"], distance=6)["rule"] == "CORE.STR.1"
     engaged = game.cmd("A", "charge_move", unit="chargers", targets=["guard"], distance=6)["events"]
     (together,) = [e for e in engaged if e["type"] == "UnitsEngaged"]

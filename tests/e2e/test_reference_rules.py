@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.client import GameClient, keep_dice, play_awaited, unit
+from tests.support.instances import consts
 
 
 def chainswords(count: int = 5, name: str = "chargers", **fields: Any) -> dict[str, Any]:
@@ -56,14 +57,14 @@ def test_a_fight_piles_in_gives_fights_first_then_an_engaging_consolidation_draw
     game.cmd("A", "select", unit="chargers", fight="normal")
     assert game.state()["awaiting"] == {"seat": "A", "action": "attack", "unit": "chargers"}
     (attack,) = offered(game, "A", "attack")
-    assert attack["schema"]["properties"]["target"] == {"enum": ["boyz"]}  # engaged with it, not the grots
+    assert consts(attack["schema"]["properties"]["target"]) == ["boyz"]  # engaged with it, not the grots
     assert game.refused("A", "attack", unit="chargers", weapon="Chainsword", target="grots")["rule"] == "RS.FGT.3"
     game.cmd("A", "attack", unit="chargers", weapon="Chainsword", target="boyz", models=3)
     game.cmd("A", "roll", dice=[6] * 6)  # hits
     game.cmd("A", "roll", dice=[6] * 6)  # wounds
     keep_dice(game, game.cmd("B", "roll", dice=[1] * 6))  # the defender's saves: all fail, six boyz fall
     (attack,) = offered(game, "A", "attack")  # two models have not attacked, and one weapon is left
-    assert attack["schema"]["properties"]["weapon"] == {"enum": ["Fist"]}
+    assert consts(attack["schema"]["properties"]["weapon"]) == ["Fist"]
     assert attack["schema"]["properties"]["models"]["maximum"] == 2
     assert game.refused("A", "attack", unit="chargers", weapon="Chainsword", target="boyz")["rule"] == "RS.FGT.3"
     game.cmd("A", "attack", unit="chargers", weapon="Fist", target="boyz", models=2)
@@ -83,7 +84,7 @@ def test_a_fight_piles_in_gives_fights_first_then_an_engaging_consolidation_draw
     assert events_of(answer, "FightEligible")[0]["data"]["units"] == ["grots"]
     assert game.state()["awaiting"] == {"seat": "B", "action": "select"}  # the grots fight now: an Overrun
     (overrun,) = offered(game, "B", "select")
-    assert overrun["schema"]["properties"]["fight"] == {"const": "overrun"}
+    assert overrun["schema"]["properties"]["fight"]["const"] == "overrun"
     selected = game.cmd("B", "select", unit="grots", fight="overrun", pile_in=2)
     assert selected["events"][0]["data"]["pile_in"] == "2"
     game.cmd("B", "end_fight", unit="grots")
@@ -116,7 +117,7 @@ def test_strategic_reserves_arrive_by_ingress_from_the_second_battle_round(new_g
     assert game.refused("A", "select", unit="deep", move="ingress")["rule"] == "RS.RES.1"
     until(game, 2, "A", "movement")
     (ingress,) = [a for a in offered(game, "A", "select") if a["rule"] == "RS.RES.1"]
-    assert ingress["schema"]["properties"]["unit"] == {"enum": ["deep"]}
+    assert consts(ingress["schema"]["properties"]["unit"]) == ["deep"]
     assert "opponent's deployment zone" in ingress["summary"]  # before battle round 3
     answer = game.cmd("A", "select", unit="deep", move="ingress")
     assert [e["rule"] for e in answer["events"]] == ["RS.RES.1", "RS.RES.1"]
@@ -135,7 +136,7 @@ def test_a_command_re_roll_rolls_the_charge_again_once_for_one_cp(new_game):
     game.cmd("A", "select", unit="chargers")
     game.cmd("A", "roll", dice=[1, 1])
     (reroll,) = [a for a in offered(game, "A", "use_stratagem") if a["schema"]["properties"]["name"].get("const")]
-    assert reroll["rule"] == "EXT.CP.1" and reroll["schema"]["properties"]["unit"] == {"enum": ["chargers"]}
+    assert reroll["rule"] == "EXT.CP.1" and consts(reroll["schema"]["properties"]["unit"]) == ["chargers"]
     used = game.cmd("A", "use_stratagem", name="Command Re-roll", unit="chargers")
     assert used["events"][0]["data"] == {"seat": "A", "name": "Command Re-roll", "unit": "chargers", "cp": 1,
                                          "cp_left": 0, "rules": ["EXT.CP.1", "CORE.OWN.1"]}
@@ -185,7 +186,7 @@ def test_each_weapon_attacks_once_a_phase_and_indirect_fire_fires_only_its_own_w
     until(game, 1, "A", "shooting")
     game.cmd("A", "select", unit="team", shooting="indirect")
     (attack,) = offered(game, "A", "attack")
-    assert attack["schema"]["properties"]["weapon"] == {"enum": ["Mortar"]}
+    assert consts(attack["schema"]["properties"]["weapon"]) == ["Mortar"]
     assert game.refused("A", "attack", unit="team", weapon="Boltgun", target="boyz")["rule"] == "RS.SHO.1"
     game.cmd("A", "attack", unit="team", weapon="Mortar", target="boyz")
     game.cmd("A", "roll", dice=[1, 1])  # both miss
@@ -249,7 +250,7 @@ def test_no_command_re_roll_is_offered_for_a_unit_destroyed_since_its_roll(new_g
     until(game, 1, "A", "charge")
     game.cmd("A", "select", unit="chargers")
     game.cmd("A", "roll", dice=[1, 1])
-    assert offered(game, "A", "use_stratagem")[0]["schema"]["properties"]["unit"] == {"enum": ["chargers"]}
+    assert consts(offered(game, "A", "use_stratagem")[0]["schema"]["properties"]["unit"]) == ["chargers"]
     game.cmd("B", "record_casualties", unit="chargers", models=5)  # wiped out at the table before the re-roll
     assert not [a for a in offered(game, "A", "use_stratagem") if a["schema"]["properties"]["name"].get("const")]
     assert game.refused("A", "use_stratagem", name="Command Re-roll", unit="chargers")["rule"] == "EXT.CP.1"

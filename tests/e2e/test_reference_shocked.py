@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.client import GameClient, play_awaited, unit
+from tests.support.instances import choice, consts
 
 
 def offered(game: GameClient, seat: str, kind: str) -> list[dict[str, Any]]:
@@ -22,15 +23,15 @@ def test_a_battle_shocked_unit_is_no_stratagems_target_and_starts_no_action(new_
     game.cmd("A", "roll_off", dice={"A": 6, "B": 1})
     game.cmd("A", "choose_order", first="A")
     game.cmd("A", "roll", dice=[1, 1])  # the shocked unit's battle-shock test: failed, still battle-shocked
-    (strategems,) = [a for a in offered(game, "A", "use_stratagem") if "enum" in a["schema"]["properties"]["name"]]
-    assert strategems["schema"]["properties"]["unit"]["enum"] == ["scouts"]
+    (strategems,) = [a for a in offered(game, "A", "use_stratagem") if choice(a["schema"]["properties"]["name"])]
+    assert consts(strategems["schema"]["properties"]["unit"]) == ["scouts"]
     assert game.refused("A", "use_stratagem", name="Insane Bravery", unit="shocked")["rule"] == "RS.CMD.3"
     # its battle-shock test may be re-rolled (the test is the roll), but not a later roll of the shocked unit
     assert [a for a in offered(game, "A", "use_stratagem") if a["schema"]["properties"]["name"].get("const")]
     to_phase(game, "shooting")
     (start,) = offered(game, "A", "start_action")
-    assert start["schema"]["properties"]["unit"] == {"enum": ["scouts"]}
-    assert start["schema"]["properties"]["action"] == {"enum": ["Secure objective", "Sabotage", "Recover intel"]}
+    assert consts(start["schema"]["properties"]["unit"]) == ["scouts"]
+    assert consts(start["schema"]["properties"]["action"]) == ["Secure objective", "Sabotage", "Recover intel"]
     assert game.refused("A", "start_action", unit="shocked", action="Sabotage")["rule"] == "RS.CMD.3"
     assert game.refused("A", "start_action", unit="scouts", action="Dance")["rule"] == "RS.SHO.1"
     started = game.cmd("A", "start_action", unit="scouts", action="Sabotage")["events"][0]
@@ -55,8 +56,8 @@ def test_an_action_fails_when_its_unit_is_battle_shocked_before_the_turn_ends_an
     game.cmd("A", "roll", dice=[3])
     game.cmd("A", "end_phase")
     (start,) = offered(game, "A", "start_action")
-    assert start["schema"]["properties"]["unit"] == {"enum": ["scouts"]}
-    assert start["schema"]["properties"]["action"] == {"enum": ["Raise the banner"]}
+    assert consts(start["schema"]["properties"]["unit"]) == ["scouts"]
+    assert consts(start["schema"]["properties"]["action"]) == ["Raise the banner"]
     assert game.refused("A", "start_action", unit="runners", action="Raise the banner")["rule"] == "RS.MOV.3"
     game.cmd("A", "start_action", unit="scouts", action="Raise the banner")
     game.cmd("A", "set_status", unit="scouts", status="battle_shocked", value=True, reason="a rule of the table")

@@ -14,7 +14,7 @@ def test_a_split_takes_the_last_model_lines_first_and_the_audit_names_it(new_gam
         assert game.muster(seat, army).status_code == 200
     (split,) = [a for a in game.state("A")["actions"] if a["type"] == "split"]
     assert split["schema"]["properties"]["models"] == {
-        "type": "integer", "minimum": 1, "maximum": 9,
+        "type": "integer", "minimum": 1, "maximum": 9, "title": "Models to split off",
         "description": "models that form the new unit (from the last model lines)"}
     (event,) = game.cmd("A", "split", unit="squad", models=5)["events"]
     assert event["data"]["moved"] == [0, 5] and event["data"]["kept"] == [1, 4]

@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.golden.test_scenarios import SCENARIOS, build, run_step
+from tests.golden.test_scenarios import SCENARIOS, played
 from tests.support.client import GameClient, play_awaited, unit
 
 WRITES = ("/commands", "/armies", "/undo", "/undo/approve", "/undo/reject", "/undo/withdraw", "/redo")
@@ -46,12 +46,7 @@ PLAYED = [p for paths in BY_RULESET.values() for p in paths]
 @pytest.mark.parametrize("path", PLAYED, ids=[p.stem for p in PLAYED])
 def test_every_write_of_a_golden_game_answers_the_state_its_seat_reads_next(http, path):
     scenario = json.loads(path.read_text())
-    game = ViewChecked(http, scenario.get("ruleset", "alternating"), scenario.get("dice", "table"),
-                       scenario.get("options"))
-    for seat in ("A", "B"):
-        assert game.muster(seat, [build(spec) for spec in scenario["armies"][seat]]).status_code == 200
-    for number, step in enumerate(scenario["steps"], 1):
-        run_step(game, number, step)
+    game = played(http, scenario, ViewChecked)
     assert game.checked >= 2 + sum(1 for s in scenario["steps"] if s.get("expect", {}).get("status", 200) < 400)
 
 

@@ -22,12 +22,14 @@ same length; the string "*" matches any value (server dice: assert structure, no
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.support.client import GameClient, unit, vehicle
+from tests.support.payloads import untitled
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 UNDO_PATHS = {"undo": "undo", "approve": "undo/approve", "reject": "undo/reject", "redo": "redo"}
@@ -125,23 +127,32 @@ def _check_views(game: GameClient, label: str, seat: str, expect: dict[str, Any]
     for role, wanted in [(seat, expect.get("state")), *expect.get("views", {}).items()]:
         if wanted is not None:
             wanted, view = dict(wanted), game.state(role)
+            # the scenarios name a choice's values as an enum, as offers read before issue 24 titled them
+            # (tests/e2e/test_titled_choices.py holds the titles)
+            view["actions"] = untitled(view.get("actions", []))
             if "action_types" in wanted:  # the types of the legal actions offered to that seat
                 view["action_types"] = sorted({a["type"] for a in view["actions"]})
             problem = mismatch(wanted, view)
             assert problem is None, f"{label}, state as {role} sees it: {problem}"
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
-def test_golden_scenario_replays_with_the_expected_state_after_every_go(http, path):
-    scenario = json.loads(path.read_text())
-    ruleset, dice = scenario.get("ruleset", "alternating"), scenario.get("dice", "table")
-    game = GameClient(http, ruleset, dice, scenario.get("options"))
+def played(http: Any, scenario: dict[str, Any], client: type[GameClient] = GameClient,
+           after_step: Callable[[GameClient, int], None] | None = None) -> GameClient:
+    """The scenario's game played step by step (each step's expectations held), `after_step` called after each."""
+    game = client(http, scenario.get("ruleset", "alternating"), scenario.get("dice", "table"), scenario.get("options"))
     for seat in ("A", "B"):
         response = game.muster(seat, [build(spec) for spec in scenario["armies"][seat]])
         assert response.status_code == 200, response.text
     for number, step in enumerate(scenario["steps"], 1):
         run_step(game, number, step)
-    verified = game.verify()
+        if after_step is not None:
+            after_step(game, number)
+    return game
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_golden_scenario_replays_with_the_expected_state_after_every_go(http, path):
+    verified = played(http, json.loads(path.read_text())).verify()
     assert verified["chain_ok"] is True and verified["first_bad_seq"] is None
     assert verified["commands_ok"] is True, str(verified)  # every stored request plays again to its events
 

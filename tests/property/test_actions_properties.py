@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from tests.golden.driver import AppTable, assert_awaiting_is_offered
 from tests.support.client import unit, vehicle
-from tests.support.instances import instance, strategy
+from tests.support.instances import choice, consts, instance, strategy
 from warlog.domain.application import Warlog
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.actions import offered as admitted
@@ -104,12 +104,12 @@ def outside(views: dict[str, dict[str, Any]], rng: random.Random) -> tuple[str, 
                   {"type": "select", "unit": rng.choice(units)},
                   {"type": "select", "unit": rng.choice(units), "act": rng.random() < 0.5}]
     for action in mine:
-        body = {name: (sub.get("const") if "const" in sub else sub["enum"][0] if "enum" in sub else None)
+        body = {name: (sub.get("const") if "const" in sub else consts(sub)[0] if choice(sub) else None)
                 for name, sub in action.schema["properties"].items() if name in action.schema["required"]}
         candidates += [{**body, "bogus": 1}, {k: v for k, v in body.items() if k != rng.choice(list(body))}]
         for name, sub in action.schema["properties"].items():
             mutant = copy.deepcopy(body)
-            if "enum" in sub:
+            if choice(sub):
                 mutant[name] = rng.choice([*units, "C", 7, None])
             elif sub.get("type") in ("number", "integer"):
                 mutant[name] = sub.get("maximum", 0) + rng.choice([1, 0.5, 1000])

@@ -11,7 +11,20 @@ from typing import Any
 from hypothesis import strategies as st
 
 SUBSET = {"type", "properties", "required", "additionalProperties", "const", "enum", "minimum", "maximum",
-          "minLength", "maxLength", "items", "minItems", "maxItems", "uniqueItems", "title", "description"}
+          "minLength", "maxLength", "items", "minItems", "maxItems", "uniqueItems", "title", "description",
+          "oneOf", "format"}  # a choice with titles (CONTRACT.md "In the players' words"): oneOf of {const, title}
+CHOICE = {"const", "title"}  # all an entry of a oneOf may hold
+
+
+def consts(schema: dict[str, Any]) -> list[Any]:
+    """The values a choice admits: its enum, or the consts of its oneOf."""
+    if "oneOf" in schema:
+        return [entry["const"] for entry in schema["oneOf"]]
+    return list(schema["enum"])
+
+
+def choice(schema: dict[str, Any]) -> bool:
+    return "enum" in schema or "oneOf" in schema
 
 
 def keywords(schema: dict[str, Any]) -> set[str]:
@@ -21,14 +34,16 @@ def keywords(schema: dict[str, Any]) -> set[str]:
         found |= keywords(sub)
     if isinstance(schema.get("items"), dict):
         found |= keywords(schema["items"])
+    for entry in schema.get("oneOf", ()):
+        found |= {"oneOf: " + key for key in set(entry) - CHOICE}  # anything but const and title is outside
     return found
 
 
 def instance(schema: dict[str, Any], rng: random.Random) -> Any:
     if "const" in schema:
         return schema["const"]
-    if "enum" in schema:
-        return rng.choice(schema["enum"])
+    if choice(schema):
+        return rng.choice(consts(schema))
     kind = schema.get("type")
     if kind == "object":
         required = set(schema.get("required", []))
@@ -38,8 +53,8 @@ def instance(schema: dict[str, Any], rng: random.Random) -> Any:
         low = schema.get("minItems", 0)
         high = schema.get("maxItems", low + 3)
         items = schema.get("items", {})
-        if schema.get("uniqueItems") and "enum" in items:
-            return rng.sample(items["enum"], rng.randint(low, min(high, len(items["enum"]))))
+        if schema.get("uniqueItems") and choice(items):
+            return rng.sample(consts(items), rng.randint(low, min(high, len(consts(items)))))
         return [instance(items, rng) for _ in range(rng.randint(low, high))]
     if kind == "integer":
         return rng.randint(schema.get("minimum", -1000), schema.get("maximum", 1000))
@@ -57,8 +72,8 @@ def instance(schema: dict[str, Any], rng: random.Random) -> Any:
 def strategy(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     if "const" in schema:
         return st.just(schema["const"])
-    if "enum" in schema:
-        return st.sampled_from(schema["enum"])
+    if choice(schema):
+        return st.sampled_from(consts(schema))
     kind = schema.get("type")
     if kind == "object":
         properties = schema.get("properties", {})
@@ -85,16 +100,16 @@ def simplest(schema: dict[str, Any]) -> Any:
     """The plainest instance: constants, first choices, required fields only, minimums."""
     if "const" in schema:
         return schema["const"]
-    if "enum" in schema:
-        return schema["enum"][0]
+    if choice(schema):
+        return consts(schema)[0]
     kind = schema.get("type")
     if kind == "object":
         return {name: simplest(sub) for name, sub in schema.get("properties", {}).items()
                 if name in schema.get("required", [])}
     if kind == "array":
         items = schema.get("items", {})
-        if schema.get("uniqueItems") and "enum" in items:
-            return items["enum"][:schema.get("minItems", 0)]
+        if schema.get("uniqueItems") and choice(items):
+            return consts(items)[:schema.get("minItems", 0)]
         return [simplest(items) for _ in range(schema.get("minItems", 0))]
     if kind in ("integer", "number"):
         return schema.get("minimum", 0)

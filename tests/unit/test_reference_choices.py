@@ -68,7 +68,10 @@ def test_server_dice_pause_for_a_command_reroll_and_the_defenders_group_then_go_
     assert not [e for e in events if e["type"] == "CommandRerollOffered"]
     assert table.view("A")["awaiting"]["action"] == "allocate"
     (allocate,) = table.view("B")["actions"]
-    assert allocate["schema"]["properties"]["line"] == {"enum": [0, 1], "title": "the model line"}
+    assert allocate["schema"]["properties"]["line"] == {  # each group by its models, as the player sees them
+        "oneOf": [{"const": 0, "title": "Trooper (4 of 4)"}, {"const": 1, "title": "Gunner (2 of 2)"}],
+        "format": "model_line", "title": "Model group to save next",
+        "description": "the group of the target's models that saves next"}
     events = send(table, "B", {"type": "allocate", "line": 1})
     while table.view("A")["awaiting"]["action"] in ("command_reroll", "keep_dice", "allocate"):
         awaiting = table.view("A")["awaiting"]

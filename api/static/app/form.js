@@ -19,8 +19,14 @@ export { make };
 
 const isMap = (schema) => schema.type === "object" && schema.properties &&
   Object.keys(schema.properties).length > 0 && !(schema.required || []).length;
+// A choice: an enum, or a oneOf of {const, title} (CONTRACT.md "In the players' words": what a player reads
+// is the title, what is sent the const); `format` says what it names (unit, weapon, seat, objective, ...).
+const isChoice = (schema) => "enum" in (schema || {}) || "oneOf" in (schema || {});
+const options = (schema) => (schema.oneOf
+  ? schema.oneOf.map((entry) => ({value: entry.const, text: entry.title ?? words(entry.const)}))
+  : schema.enum.map((value) => ({value, text: words(value)})));
 const isDice = (schema) => schema.type === "array" && schema.items?.type === "integer" &&
-  ("minItems" in schema || "maxItems" in schema) && !("enum" in (schema.items || {}));
+  ("minItems" in schema || "maxItems" in schema) && !isChoice(schema.items);
 
 function label(schema, name) {
   return schema.title || words(name);
@@ -57,13 +63,14 @@ function yesNo(schema, name) {
 }
 
 function choices(schema, name) {
-  const options = schema.enum;
-  if (options.length <= 4) {  // a few: buttons, one tap each
-    let chosen = options.length === 1 ? options[0] : undefined;
-    const group = make("div", {class: "choices", role: "radiogroup", "data-field": name});
-    for (const option of options) {
+  const offered = options(schema);
+  const format = schema.format || schema.items?.format;
+  if (offered.length <= 4) {  // a few: buttons, one tap each
+    let chosen = offered.length === 1 ? offered[0].value : undefined;
+    const group = make("div", {class: "choices", role: "radiogroup", "data-field": name, "data-format": format});
+    for (const {value: option, text} of offered) {
       const button = make("button", {type: "button", class: "choice", role: "radio", "data-value": String(option),
-        "aria-checked": String(option === chosen), text: words(option)});
+        "aria-checked": String(option === chosen), text});
       button.addEventListener("click", () => {
         chosen = option;
         for (const other of group.children) other.setAttribute("aria-checked", String(other === button));
@@ -73,10 +80,11 @@ function choices(schema, name) {
     }
     return {el: group, read: () => (chosen === undefined ? {present: false, missing: name} : {present: true, value: chosen})};
   }
-  const select = make("select", {"data-field": name}, make("option", {value: "", text: "— choose —"}),
-    ...options.map((option, i) => make("option", {value: String(i), "data-value": String(option), text: words(option)})));
+  const select = make("select", {"data-field": name, "data-format": format},
+    make("option", {value: "", text: "— choose —"}),
+    ...offered.map(({value, text}, i) => make("option", {value: String(i), "data-value": String(value), text})));
   return {el: select, read: () => (select.value === "" ? {present: false, missing: name}
-    : {present: true, value: options[Number(select.value)]})};
+    : {present: true, value: offered[Number(select.value)].value})};
 }
 
 function dicePad(schema, name) {
@@ -104,9 +112,11 @@ function dicePad(schema, name) {
 }
 
 function checkboxes(schema, name) {
-  const boxes = schema.items.enum.map((option) => ({option, box: make("input", {type: "checkbox", value: String(option)})}));
-  const el = make("div", {class: "checks", "data-field": name, "data-min-items": String(schema.minItems ?? 0)},
-    ...boxes.map(({option, box}) => make("label", {class: "check"}, box, make("span", {text: words(option)}))));
+  const boxes = options(schema.items).map(({value: option, text}) => ({option, text,
+    box: make("input", {type: "checkbox", value: String(option)})}));
+  const el = make("div", {class: "checks", "data-field": name, "data-min-items": String(schema.minItems ?? 0),
+    "data-format": schema.items.format},
+    ...boxes.map(({text, box}) => make("label", {class: "check"}, box, make("span", {text}))));
   return {el, read: () => {
     const value = boxes.filter(({box}) => box.checked).map(({option}) => option);
     if (value.length < (schema.minItems ?? 0)) return {present: false, missing: name};
@@ -117,7 +127,7 @@ function checkboxes(schema, name) {
 function list(schema, name) {
   const items = [];
   const rows = make("div", {class: "rows"});
-  const add = make("button", {type: "button", class: "add", text: `+ ${words(name)}`});
+  const add = make("button", {type: "button", class: "add", text: `+ ${label(schema, name)}`});
   const grow = () => {
     if (items.length >= (schema.maxItems ?? Infinity)) return;
     const item = field(schema.items || {}, `${name}[${items.length}]`, true);
@@ -179,10 +189,10 @@ export function field(schema, name, required = true) {
   if ("const" in schema) return {el: make("span", {hidden: true}), read: () => ({present: true, value: schema.const})};
   if (!required && schema.type === "boolean") return yesNo(schema, name);
   let inner;
-  if ("enum" in schema) inner = choices(schema, name);
+  if (isChoice(schema)) inner = choices(schema, name);
   else if (schema.type === "object") inner = object(schema, name);
   else if (isDice(schema)) inner = dicePad(schema, name);
-  else if (schema.type === "array" && schema.uniqueItems && schema.items && "enum" in schema.items) inner = checkboxes(schema, name);
+  else if (schema.type === "array" && schema.uniqueItems && isChoice(schema.items)) inner = checkboxes(schema, name);
   else if (schema.type === "array") inner = list(schema, name);
   else inner = input(schema, name);
   if (!required) return optional(inner, schema, name);

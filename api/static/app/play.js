@@ -82,7 +82,7 @@ function showRoll(roll) {
 
 function actionCard(action) {
   const form = commandForm(action.schema);
-  const send = make("button", {type: "submit", class: "send", "data-action": action.type, text: title(action.type)});
+  const send = make("button", {type: "submit", class: "send", "data-action": action.type, text: action.title || title(action.type)});
   const card = make("form", {class: "action", "data-action": action.type, novalidate: true},
     make("div", {class: "summary", text: action.summary}), make("div", {class: "rule", text: action.rule}),
     hasChoices(action.schema) ? form.el : null, send);

@@ -42,6 +42,7 @@ from warlog.domain.rules.reference.shooting import Shooting
 from warlog.domain.rules.ruleset import handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import Frozen, GameState, ReferenceStep, freeze, thaw
+from warlog.domain.words import die_title, line_title
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -90,15 +91,32 @@ class AttackChoices(CommandPhase, Shooting):
         if pause["kind"] == "allocate":
             return [act.action("allocate", "RS.ATK.3", f"choose which group of {pause['unit']} saves next (" +
                                ", ".join(f"{c['line']}: {c['model']}" for c in pause["choices"]) + ")", ["line"],
-                               line=act.one_of([c["line"] for c in pause["choices"]], "the model line"))]
+                               line=self.line_choice(state, pause))]
         offered = [act.action("keep_dice", "EXT.CP.1", f"keep the {pause['step'].replace('_', ' ')} roll "
                               f"{pause['batch']} and go on")]
         if self.command_reroll_open(state, seat, pause["unit"]):
             offered.insert(0, act.action(
                 "command_reroll", "EXT.CP.1", f"Command Re-roll (1 CP): re-roll one {pause['step'].replace('_', ' ')} "
                 f"roll of {pause['batch']} (the index of its die as rolled)", ["die"],
-                die=act.one_of(pause["choices"], "the die's index in the batch (from 0)")))
+                die=act.choice(((i, die_title(i, pause["batch"][i])) for i in pause["choices"]), "die",
+                               description="the die to re-roll, by its place in the roll as rolled")))
         return offered
+
+    @staticmethod
+    def line_choice(state: GameState, pause: Pause) -> act.Schema:
+        """RS.ATK.3: the target's model groups that tie, each by its models' name, how many stand as the attack
+        found them of how many the army list gave the line (the target's own, or its attached unit's)."""
+        lines = from_data(pause["attack_roll"]["profile"]).target.lines
+        target = state.units.get(pause["unit"])
+        led = target.leader_of if target is not None else None
+        listed = {line.name: line.count for uid, unit in state.units.items() for line in unit.models
+                  if pause["unit"] in (uid, unit.leader_of) or uid == led}
+
+        def title(index: int) -> str:
+            line = lines[index]
+            return line_title(line.name, line.count, max(line.count, listed.get(line.name, line.count)))
+        return act.choice(((c["line"], title(c["line"])) for c in pause["choices"]), "model_line",
+                          description="the group of the target's models that saves next")
 
     def _pause_of(self, state: GameState, seat: str, kind: str, rule: str) -> Pause:
         pause = self.attack_pause(state)

@@ -100,8 +100,10 @@ class CommandPhase(Persisting):
         if names and targets:
             offered.append(act.action("use_stratagem", "EXT.CP.1", "use a stratagem on one of your units (its "
                                       "effect is resolved at the table; it lasts its duration, or the phase)",
-                                      ["name", "unit"], name=act.one_of(names), unit=act.one_of(targets),
-                                      duration=act.one_of(list(DURATIONS), "its stated duration (CORE.PER.1)")))
+                                      ["name", "unit"], name=act.choice((n, f"{n} ({STRATAGEMS[n]} CP)") for n in names),
+                                      unit=act.one_of(targets),
+                                      duration=act.choice(DURATIONS.items(), description="its stated duration "
+                                                          "(CORE.PER.1)")))
         return offered
 
     @handles("use_stratagem")

@@ -102,7 +102,7 @@ class Persisting(Igougo):
         return [act.action("set_status", "CORE.PER.1", "record a status gained for a stated time (it ends by "
                            "itself)", ["unit", "status", "value", "duration"], unit=act.one_of(standing),
                            status=act.one_of(sorted(army.STATUSES)), value=act.const(True),
-                           duration=act.one_of(list(DURATIONS)), reason=act.text(200, "why"))]
+                           duration=act.choice(DURATIONS.items()), reason=act.text(200, "why"))]
 
     # -- appliers ------------------------------------------------------------------------
 

@@ -22,12 +22,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
-from warlog.domain import dice
+from warlog.domain import dice, rolls
 from warlog.domain import events as ev
 from warlog.domain.attacks.contract import target_from
 from warlog.domain.attacks.profile import ModelLine, Profile, Target, from_data
 from warlog.domain.attacks.sequence import Outcome, Progress, resolve
-from warlog.domain.attacks.steps import ATTACKER, Need
+from warlog.domain.attacks.steps import ATTACKER, READ_STEPS, Decision, Need, reading
 from warlog.domain.rules.ruleset import Ruleset
 from warlog.domain.state import GameState, Lines, Unit
 
@@ -86,6 +86,21 @@ class AttackDriver(Ruleset):
             self.request_roll(t, t.state.units[roller].owner, need.step,
                               str(dice.DiceExpr(count, need.sides)), need.rule, roller, attack_roll=context,
                               batch=need.number, **extra)
+
+    def attack_reading(self, request: ev.RollRequested) -> rolls.Reading | None:
+        """What a die of the attack's roll asked for must reach (`steps.reading`): the hit, wound or save the
+        attack waits for (a save's model line as the attack replayed so far names it); a Command Re-roll's die
+        as the step it re-rolls."""
+        context = request["context"]
+        if "attack_reroll" in context:
+            step, roll = context["attack_reroll"]["need"][0], context["attack_reroll"]["attack_roll"]
+        else:
+            step, roll = request["purpose"], context["attack_roll"]
+        if step not in READ_STEPS:
+            return None
+        profile = from_data(roll["profile"])
+        need = resolve(profile, roll["batches"]).need if step == "save" else None
+        return reading(profile, step, None if need is None else need.line)
 
     def attack_rolled(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         """A roll of the attack's dice is in: a re-roll goes back into its batch; a batch not yet whole waits
@@ -177,8 +192,21 @@ def record_decisions(t: Table, progress: Progress, context: ev.AttackRoll) -> ev
     for decision in progress.decisions[context["decided"]:]:
         extra = {"rules": list(decision.rules)} if len(decision.rules) > 1 else {}
         t.emit(DECISION_EVENTS.get(decision.step, "AttackStep"), {**ids, "step": decision.step, **decision.facts,
-                                                                 **extra}, decision.rules[0])
+                                                                 **extra, **said(context, decision)},
+               decision.rules[0])
     return {**context, "decided": len(progress.decisions)}
+
+
+def said(context: ev.AttackRoll, decision: Decision) -> dict[str, Any]:
+    """What the dice of a hit, wound, save or hazardous step mean (domain/rolls.py), read as the step's table
+    reads them; its `needed` where the step's facts carry none of their own. Nothing for a step rolling no dice."""
+    facts = decision.facts
+    if decision.step not in READ_STEPS or "dice" not in facts:
+        return {}
+    faces = facts["dice"]
+    read = rolls.read(faces, str(dice.DiceExpr(len(faces), 6)) if faces else "0",
+                      reading(from_data(context["profile"]), decision.step, facts.get("line")))
+    return {k: v for k, v in read.items() if k not in facts}
 
 
 Before = dict[str, tuple[ModelLine, ...]]  # unit -> the target's lines of it as the attack began

@@ -117,8 +117,11 @@ def inches(value: Any, field: str, maximum: int) -> str:
 
 def last_roll(data: Mapping[str, Any], entry: Data) -> LastRoll:
     """`data`: a roll's payload (DiceRolled, RollOff, or a ruleset's roll event)."""
+    outcomes = data.get("outcomes")
     return LastRoll(seq=entry["seq"], purpose=data["purpose"], faces=tuple(data["faces"]), total=data.get("total"),
-                    seat=entry["by"] or data.get("seat"), unit=data.get("unit"))
+                    seat=entry["by"] or data.get("seat"), unit=data.get("unit"), needed=data.get("needed"),
+                    outcomes=None if outcomes is None else tuple(outcomes), successes=data.get("successes"),
+                    text=data.get("text"))
 
 
 def alive(unit: Unit) -> bool:

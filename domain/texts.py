@@ -113,7 +113,10 @@ def _roll_off(w: Words, d: ev.RollOff) -> str:
 def _dice_rolled(w: Words, d: ev.DiceRolled) -> str:
     for_unit = f" for {w.unit_name(d['unit'])}" if d["unit"] else ""
     what = f'"{d["purpose"]}"' if d.get("free") else purpose(d["purpose"])
-    return f"{w.player(d['seat'])} rolled {d['spec']} for {what}{for_unit}: {faces(d['faces'])} (total {d['total']})"
+    rolled = f"{w.player(d['seat'])} rolled {d['spec']} for {what}{for_unit}: {faces(d['faces'])} (total {d['total']})"
+    if d.get("needed") is None or "text" not in d:  # nothing it must reach (or logged before rolls said so)
+        return rolled
+    return f"{rolled}; {d['text']}"  # what it means: "…; Charge: 7 on 2D6 against 9\": fails"
 
 
 @say("RollRequested")

@@ -240,6 +240,8 @@ def _attacks_rolled(w: Words, d: ev.AttacksRolled) -> str:
 def _hits(w: Words, d: ev.HitsScored) -> str:
     if d["automatic"]:
         return f"{attack(w, d)}: {plural(d['hits'], 'hit')}, hitting automatically"
+    if "text" in d:  # what the roll means (domain/rolls.py), SUSTAINED HITS added included
+        return f"{attack(w, d)}: {d['text'].removeprefix('Hit roll: ')}"
     crit = f", {d['criticals']} of them critical" if d["criticals"] else ""
     return f"{attack(w, d)}: {d['hits']} {'hit' if d['hits'] == 1 else 'hits'} of {d['attacks']} at {d['needed']}+{crit}"
 

@@ -294,3 +294,18 @@ def test_a_charge_reading_rounds_the_inches_up_to_the_total_needed():
     assert reading.needed == math.ceil(Decimal("7.5")) == 8
     assert rolls.read([4, 4], "2D6", reading)["text"] == 'Charge: 8 on 2D6 against 7.5": succeeds'
     assert rolls.read([3, 4], "2D6", reading)["text"] == 'Charge: 7 on 2D6 against 7.5": fails'
+
+
+def test_a_hit_roll_says_what_its_sustained_hits_add(new_game):
+    game = tracked(new_game("reference", dice="table"))
+    sustained = {**BOLTER, "name": "Storm bolter", "A": "3", "keywords": ["SUSTAINED HITS 1"]}
+    game.start([unit("shooters", 2, weapons=[sustained])], [unit("guard", 3)])
+    roll_off(game, "table")
+    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
+        play_awaited(game)
+    game.cmd("A", "select", unit="shooters", shooting="normal")
+    game.cmd("A", "attack", unit="shooters", weapon="Storm bolter", target="guard")
+    hit = keep_dice(game, roll(game, "A", [6, 6, 3, 2, 1, 4], "table"))["events"]
+    scored = next(e for e in hit if e["type"] == "HitsScored")
+    assert scored["data"]["text"] == "Hit roll: 4 hits of 6 at 3+, 2 of them critical: SUSTAINED HITS 1 adds 2"
+    assert scored["text"].endswith("4 hits of 6 at 3+, 2 of them critical: SUSTAINED HITS 1 adds 2.")

@@ -88,9 +88,9 @@ class AttackDriver(Ruleset):
                               batch=need.number, **extra)
 
     def attack_reading(self, request: ev.RollRequested) -> rolls.Reading | None:
-        """What a die of the attack's roll asked for must reach (`steps.reading`): the hit, wound or save the
-        attack waits for (a save's model line as the attack replayed so far names it); a Command Re-roll's die
-        as the step it re-rolls."""
+        """What a die of the attack's roll asked for must reach (`steps.reading`): the hit, wound, save or Feel
+        No Pain the attack waits for (a save's or Feel No Pain's model line as the attack replayed so far names
+        it); a Command Re-roll's die as the step it re-rolls."""
         context = request["context"]
         if "attack_reroll" in context:
             step, roll = context["attack_reroll"]["need"][0], context["attack_reroll"]["attack_roll"]
@@ -99,7 +99,7 @@ class AttackDriver(Ruleset):
         if step not in READ_STEPS:
             return None
         profile = from_data(roll["profile"])
-        need = resolve(profile, roll["batches"]).need if step == "save" else None
+        need = resolve(profile, roll["batches"]).need if step in ("save", "feel_no_pain") else None
         return reading(profile, step, None if need is None else need.line)
 
     def attack_rolled(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:

@@ -488,7 +488,8 @@ def hazardous_roll(profile: Profile, faces: Sequence[int]) -> Decision:
 
 # -- what a roll of the attack needs (domain/rolls.py) ----------------------------------------------------------
 
-READ_STEPS = ("hit", "hit_reroll", "wound", "wound_reroll", "save", "hazardous")  # dice that each reach a number
+READ_STEPS = ("hit", "hit_reroll", "wound", "wound_reroll", "save", "hazardous", "feel_no_pain")  # dice that each
+# reach a number
 
 
 def reading(profile: Profile, step: str, line: int | None = None) -> rolls.Reading | None:
@@ -511,6 +512,8 @@ def reading(profile: Profile, step: str, line: int | None = None) -> rolls.Readi
         return rolls.Reading("Saves", _save_facts(profile, line)[1], each=True, noun="save")
     if step == "hazardous":  # EXT.WPN.HAZARDOUS: each 1 fails
         return rolls.Reading("Hazardous", 2, each=True, noun="pass")
+    if step == "feel_no_pain" and line is not None and fnp_of(profile, line) is not None:  # EXT.FNP: X+ a wound
+        return rolls.Reading("Feel No Pain", fnp_of(profile, line), each=True, noun="ignored wound", ones_fail=False)
     return None
 
 

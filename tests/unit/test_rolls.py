@@ -96,3 +96,12 @@ def test_the_words_added_are_those_an_event_logged_before_lacks() -> None:
     assert rolls.added("DiceRolled", hits) == rolls.KEYS
     assert rolls.added("ReserveArriving", {"needed": 3}) == ()  # no roll event: its `needed` is its own
     assert rolls.as_before("DiceRolled", {"faces": [1], **hits}) == {"faces": [1]}
+
+
+def test_a_feel_no_pain_roll_reads_its_lines_x_plus() -> None:
+    profile = Profile(Weapon.of("gun", A=1, skill=3, S=4, AP=0, D=1),
+                      Target((ModelLine("Ghoul", 5, W=1, T=4, Sv=6, InSv=None, fnp=5),)), Situation())
+    read = rolls.read([5, 4, 6, 1], "4D6", steps.reading(profile, "feel_no_pain", 0))
+    assert read == {"needed": 5, "outcomes": ["success", "fail", "success", "fail"], "successes": 2,
+                    "text": "Feel No Pain: 2 ignored wounds of 4 at 5+"}
+    assert steps.reading(modern(), "feel_no_pain", 0) is None  # a line without Feel No Pain rolls none

@@ -114,15 +114,21 @@ def check_every_roll(game: GameClient, modern: bool) -> None:
     assert last["seq"] == latest["seq"] and {k: last[k] for k in WORDS} == {k: latest["data"][k] for k in WORDS}
 
 
-def test_the_reading_matches_the_rule_at_the_table_for_the_attack_steps(new_game):
-    """The faces are the test's: the words are asserted exactly (reference: 3+ to hit, a 6 critical)."""
+def shooting_at_the_table(new_game: Any, weapon: dict[str, Any]) -> GameClient:
+    """A reference game at the table, A's two shooters attacking B's guard with `weapon`, the hit roll awaited."""
     game = tracked(new_game("reference", dice="table"))
-    game.start([unit("shooters", 2, weapons=[BOLTER])], [unit("guard", 3)])
+    game.start([unit("shooters", 2, weapons=[weapon])], [unit("guard", 3)])
     roll_off(game, "table")
     while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
         play_awaited(game)
     game.cmd("A", "select", unit="shooters", shooting="normal")
-    game.cmd("A", "attack", unit="shooters", weapon="Bolter", target="guard")
+    game.cmd("A", "attack", unit="shooters", weapon=weapon["name"], target="guard")
+    return game
+
+
+def test_the_reading_matches_the_rule_at_the_table_for_the_attack_steps(new_game):
+    """The faces are the test's: the words are asserted exactly (reference: 3+ to hit, a 6 critical)."""
+    game = shooting_at_the_table(new_game, BOLTER)
     hit = keep_dice(game, roll(game, "A", [6, 3, 2, 1], "table"))["events"]
     rolled = next(e for e in hit if e["type"] == "DiceRolled")["data"]
     scored = next(e for e in hit if e["type"] == "HitsScored")["data"]
@@ -297,14 +303,8 @@ def test_a_charge_reading_rounds_the_inches_up_to_the_total_needed():
 
 
 def test_a_hit_roll_says_what_its_sustained_hits_add(new_game):
-    game = tracked(new_game("reference", dice="table"))
-    sustained = {**BOLTER, "name": "Storm bolter", "A": "3", "keywords": ["SUSTAINED HITS 1"]}
-    game.start([unit("shooters", 2, weapons=[sustained])], [unit("guard", 3)])
-    roll_off(game, "table")
-    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
-        play_awaited(game)
-    game.cmd("A", "select", unit="shooters", shooting="normal")
-    game.cmd("A", "attack", unit="shooters", weapon="Storm bolter", target="guard")
+    game = shooting_at_the_table(new_game, {**BOLTER, "name": "Storm bolter", "A": "3",
+                                            "keywords": ["SUSTAINED HITS 1"]})
     hit = keep_dice(game, roll(game, "A", [6, 6, 3, 2, 1, 4], "table"))["events"]
     scored = next(e for e in hit if e["type"] == "HitsScored")
     assert scored["data"]["text"] == "Hit roll: 4 hits of 6 at 3+, 2 of them critical: SUSTAINED HITS 1 adds 2"

@@ -105,3 +105,11 @@ def test_a_feel_no_pain_roll_reads_its_lines_x_plus() -> None:
     assert read == {"needed": 5, "outcomes": ["success", "fail", "success", "fail"], "successes": 2,
                     "text": "Feel No Pain: 2 ignored wounds of 4 at 5+"}
     assert steps.reading(modern(), "feel_no_pain", 0) is None  # a line without Feel No Pain rolls none
+
+
+def test_an_unmodified_one_fails_whatever_the_modifier_but_not_on_an_armour_penetration_die() -> None:
+    plus_one = rolls.Reading("Hit roll", 2, each=True, noun="hit", modifier=1)
+    assert rolls.read([1, 2], "2D6", plus_one)["outcomes"] == ["fail", "success"]
+    penetration = steps.reading(heresy(S=9, AV=10), "wound")  # D6 + 9 against AV 10: a 1 glances
+    assert rolls.read([1, 2], "2D6", penetration)["outcomes"] == ["success", "critical"]
+    assert [steps._wound_table(heresy(S=9, AV=10))[f] for f in (1, 2)] == [1, 2]

@@ -19,6 +19,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from warlog.api.schemas import COMPONENTS, ModelLine, Options, Status, Unit
 from warlog.domain.integrity import FORMS
+from warlog.domain.rolls import Outcome
 from warlog.domain.rules import registry
 
 Seat = Literal["A", "B"]
@@ -215,12 +216,24 @@ class Awaiting(OpenAnswer):
 
 
 class LastRoll(Answer):
+    """A roll, and what it means (CONTRACT.md "Rolls that say what they mean"): the four last fields are null
+    where the roll's event was logged before rolls said so."""
+
     seq: Seq
     purpose: str
     faces: list[int]
     total: int | None
     seat: Seat | None
     unit: str | None
+    needed: int | None = Field(description="the face each die must reach, or the total the roll must reach; "
+                                           "null when none")
+    outcomes: list[Outcome] | None = Field(
+        description="one per face: success, critical, fail, rerolled (a roll-off tied: rolled again) or unused "
+                    "(nothing reads it)")
+    successes: int | None = Field(description="the dice that succeeded; null when the roll counts none (a free "
+                                              "roll, a total)")
+    text: str | None = Field(description='the outcome in a sentence: "Hit roll: 4 hits of 12 at 3+, 2 of them '
+                                         'critical"')
 
 
 class RoundHead(Answer):

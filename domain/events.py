@@ -4,7 +4,8 @@ An event's data stays the JSON dict it was logged as (what the hash chain covers
 what it holds, for the appliers that read it (`data: events.UnitSelected`) and for mypy, and
 `tests/golden/test_event_payloads.py` holds every event of the golden logs and of new games to them (pydantic,
 strict, no key they do not name). `NotRequired` marks a key some events of the kind carry and others do not (a
-ruleset's own, or one written only in some cases). `JSONObject` is JSON whose shape is another module's (an attack's
+ruleset's own, or one written only in some cases; a roll event's `needed`, `outcomes`, `successes` and `text`,
+domain/rolls.py, which the events logged before rolls said what they mean lack). `JSONObject` is JSON whose shape is another module's (an attack's
 profile, `attacks.profile.to_data`; a roll request's context): the JSON boundary, said so.
 """
 
@@ -86,6 +87,23 @@ class AttackRoll(TypedDict):
     decided: int
     faces: list[int]
     then: NotRequired[JSONObject | None]
+
+
+class RollSaid(TypedDict):
+    """What a roll means (CONTRACT.md "Rolls that say what they mean", domain/rolls.py): each face's outcome, the
+    successes (null for a roll that counts none) and the outcome in a sentence. NotRequired: the events logged
+    before rolls said what they mean lack them, and stay as they were."""
+
+    outcomes: NotRequired[list[str]]
+    successes: NotRequired[int | None]
+    text: NotRequired[str]
+
+
+class RollNeeded(RollSaid):
+    """A roll event's words with `needed`, the face each die must reach or the total the roll must reach (null:
+    none), for a kind that did not log it before."""
+
+    needed: NotRequired[int | None]
 
 
 class ActionRedone(TypedDict):
@@ -195,7 +213,7 @@ class DamageInflicted(AttackStep):
     rules: NotRequired[list[str]]
 
 
-class DiceRolled(TypedDict):
+class DiceRolled(RollNeeded):
     purpose: str
     spec: str
     sides: int
@@ -233,14 +251,14 @@ class GameStarted(TypedDict):
     starting_strength: dict[str, int]
 
 
-class HazardousRolled(AttackStep):
+class HazardousRolled(AttackStep, RollNeeded):
     dice: list[int]
     ones: int
     models_destroyed: int
     mortal_wounds: int
 
 
-class HitsScored(AttackStep):
+class HitsScored(AttackStep, RollSaid):
     attacks: int
     dice: list[int]
     rerolled: list[int]
@@ -288,7 +306,7 @@ class ReserveDelayed(TypedDict):
     needed: int
 
 
-class RollOff(TypedDict):
+class RollOff(RollNeeded):
     purpose: str
     sub_phase: str
     spec: str
@@ -312,7 +330,7 @@ class RollRequested(TypedDict):
     context: JSONObject
 
 
-class SavesRolled(AttackStep):
+class SavesRolled(AttackStep, RollSaid):
     line: int
     model: str
     dice: list[int]
@@ -401,7 +419,7 @@ UnitSelected = TypedDict("UnitSelected", {
 })
 
 
-class WoundsScored(AttackStep):
+class WoundsScored(AttackStep, RollSaid):
     dice: list[int]
     rerolled: list[int]
     needed: int

@@ -20,7 +20,7 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate, event
 from typing_extensions import TypedDict, Unpack
 
-from warlog.domain import army, chain, dice, integrity
+from warlog.domain import army, chain, dice, integrity, rolls
 from warlog.domain import events as ev
 from warlog.domain.commands import Command, as_data, sent
 from warlog.domain.rules import actions
@@ -170,6 +170,8 @@ class Game(Aggregate):
             meta = {**ctx.next_meta(), **restoring}
             by = by if by is not None else ctx.seat
             request = ctx.request_of(cast(ev.Meta, meta)) if self._digests else None
+        if not self._roll_words:
+            data = rolls.as_before(type_, data)
         entry = self._entry(self.version + 1, type_, self._now(), by, rule, data, self.head, request)
         # what `self._log(entry=entry, meta=meta)` triggers, without the library binding the decorated method anew
         # and matching its arguments on every call
@@ -179,6 +181,8 @@ class Game(Aggregate):
     _ctx: Table | None = None
     _digests = True  # entries carry their request's digest; false while a request stored before them is
     # played again (domain/rerun.py), so that it makes the entries it made then
+    _roll_words = True  # roll events say what they mean (domain/rolls.py); false while a request stored before
+    # they did is played again, likewise
 
     def _now(self) -> str:
         return self._ctx.at if self._ctx else ""

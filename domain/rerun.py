@@ -27,7 +27,7 @@ from typing import cast
 
 from pydantic import ValidationError
 
-from warlog.domain import army
+from warlog.domain import army, rolls
 from warlog.domain import events as ev
 from warlog.domain.commands import from_record
 from warlog.domain.game import Game, Logged, logged
@@ -56,7 +56,7 @@ def first_unmatched(events: Sequence[Logged]) -> tuple[int, str] | None:
         first = group[0]
         seq = first.entry["seq"]
         try:
-            made = play_again(game, first.meta, first.entry)
+            made = play_again(game, first.meta, first.entry, said_before(group))
         except (Refused, ValidationError, KeyError, TypeError, ValueError) as error:
             return seq, f"the request stored with seq {seq} cannot be played again ({error})"
         stored = [(e.entry, e.meta) for e in group]
@@ -65,14 +65,24 @@ def first_unmatched(events: Sequence[Logged]) -> tuple[int, str] | None:
     return None
 
 
-def play_again(game: Game, meta: ev.Meta, entry: ev.Entry) -> list[tuple[ev.Entry, ev.Meta]]:
+def said_before(group: Sequence[Logged]) -> bool:
+    """Whether the stored events of one request are roll events logged before rolls said what they mean (none
+    carries `outcomes`, domain/rolls.py): played again, the request makes them as they were made then."""
+    rolled = [e.entry for e in group if e.entry["type"] in rolls.KINDS]
+    return bool(rolled) and not any("outcomes" in entry["data"] for entry in rolled)
+
+
+def play_again(game: Game, meta: ev.Meta, entry: ev.Entry, before_words: bool = False) -> list[tuple[ev.Entry, ev.Meta]]:
     """Play the request of which `meta`/`entry` are the first stored event on `game`; what it made (entries
-    with a request digest only where the stored one has one: it was stored before them otherwise)."""
+    with a request digest only where the stored one has one, roll events that say what they mean only where the
+    stored ones do: it was stored before them otherwise)."""
     game._digests = "request" in entry
+    game._roll_words = not before_words
     try:
         return _play_again(game, meta, entry)
     finally:
         vars(game).pop("_digests", None)
+        vars(game).pop("_roll_words", None)
 
 
 def _play_again(game: Game, meta: ev.Meta, entry: ev.Entry) -> list[tuple[ev.Entry, ev.Meta]]:

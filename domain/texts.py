@@ -118,7 +118,10 @@ def _roll_off(w: Words, d: ev.RollOff) -> str:
 def _dice_rolled(w: Words, d: ev.DiceRolled) -> str:
     for_unit = f" for {w.unit_name(d['unit'])}" if d["unit"] else ""
     what = f'"{d["purpose"]}"' if d.get("free") else purpose(d["purpose"])
-    return f"{w.player(d['seat'])} rolled {d['spec']} for {what}{for_unit}: {faces(d['faces'])} (total {d['total']})"
+    rolled = f"{w.player(d['seat'])} rolled {d['spec']} for {what}{for_unit}: {faces(d['faces'])} (total {d['total']})"
+    if d.get("needed") is None or "text" not in d:  # nothing it must reach (or logged before rolls said so)
+        return rolled
+    return f"{rolled}; {d['text']}"  # what it means: "…; Charge: 7 on 2D6 against 9\": fails"
 
 
 @say("RollRequested")
@@ -241,6 +244,8 @@ def _attacks_rolled(w: Words, d: ev.AttacksRolled) -> str:
 def _hits(w: Words, d: ev.HitsScored) -> str:
     if d["automatic"]:
         return f"{attack(w, d)}: {plural(d['hits'], 'hit')}, hitting automatically"
+    if "text" in d:  # what the roll means (domain/rolls.py), SUSTAINED HITS added included
+        return f"{attack(w, d)}: {d['text'].removeprefix('Hit roll: ')}"
     crit = f", {d['criticals']} of them critical" if d["criticals"] else ""
     return f"{attack(w, d)}: {d['hits']} {'hit' if d['hits'] == 1 else 'hits'} of {d['attacks']} at {d['needed']}+{crit}"
 

@@ -6,6 +6,7 @@ from typing import Any
 from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.state import GameState
 from warlog.domain.state.game import LastRoll
+from warlog.projections.state import roll_view
 
 
 def overlay_view(state: GameState, version: int) -> dict[str, Any]:
@@ -24,7 +25,7 @@ def overlay_view(state: GameState, version: int) -> dict[str, Any]:
         "sub_phase": state.sub_phase, "active_seat": state.active_seat,
         "whose_go": awaiting.get("seat"), "awaiting": awaiting["action"],
         "pass_points": dict(state.pass_points.items()), "cp": dict(state.cp.items()),
-        "last_roll": None if roll is None else roll.to_json(),
+        "last_roll": roll_view(roll),
         "units_destroyed": destroyed,  # by the seat that lost them
         "result": None if state.result is None else state.result.to_json(),
     }

@@ -4,15 +4,24 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from warlog.domain import army
+from warlog.domain import army, rolls
 from warlog.domain.attacks.driver import line_standing
 from warlog.domain.game import Game
 from warlog.domain.rules.basics import PLAYERS_CLEAR, Lasts
 from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.rules.ruleset import Ruleset
-from warlog.domain.state import GameState, Unit, Weapon
+from warlog.domain.state import GameState, LastRoll, Unit, Weapon
 from warlog.domain.state.turns import OtherTurn
 from warlog.domain.words import humane, lasting
+
+
+def roll_view(roll: LastRoll | None) -> dict[str, Any] | None:
+    """A roll as the answers show it: what it means (domain/rolls.py) null where its event, logged before rolls
+    said so, does not say (or where the roll has no `needed`, no `successes`)."""
+    if roll is None:
+        return None
+    return {**roll.to_json(), **{key: getattr(roll, key) for key in rolls.KEYS},
+            "outcomes": None if roll.outcomes is None else list(roll.outcomes)}
 
 
 def started_action(unit: Unit) -> str | None:
@@ -121,7 +130,7 @@ def state_view(state: GameState, version: int, seat: str | None = None,
         "options": state.options.to_json(), "dice_commitment": state.dice_commitment,
         "mustered": dict(state.mustered.items()),
         "result": None if state.result is None else state.result.to_json(),
-        "last_roll": None if state.last_roll is None else state.last_roll.to_json(),
+        "last_roll": roll_view(state.last_roll),
         # CORE.SEQ.1: rules triggered at once wait in this order (the active player's first); `awaiting` is the head
         "queue": [{"seat": r.seat, "purpose": r.purpose, "unit": r.unit, "spec": r.spec, "rule": r.rule}
                   for r in state.rolls],

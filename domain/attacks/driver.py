@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import TypedDict, Unpack
 
-from warlog.domain import dice
+from warlog.domain import dice, rolls
 from warlog.domain import events as ev
 from warlog.domain.attacks.contract import target_from
 from warlog.domain.attacks.profile import ModelLine, Profile, Target, from_data
 from warlog.domain.attacks.sequence import Outcome, Progress, resolve
-from warlog.domain.attacks.steps import ATTACKER, Need
+from warlog.domain.attacks.steps import ATTACKER, READ_STEPS, Decision, Need, reading, sustained_parts
 from warlog.domain.rules.ruleset import Ruleset
 from warlog.domain.state import GameState, Lines, Unit
 
@@ -95,6 +95,21 @@ class AttackDriver(Ruleset):
             self.request_roll(t, t.state.units[roller].owner, need.step,
                               str(dice.DiceExpr(count, need.sides)), need.rule, roller, attack_roll=context,
                               batch=need.number, **extra)
+
+    def attack_reading(self, request: ev.RollRequested) -> rolls.Reading | None:
+        """What a die of the attack's roll asked for must reach (`steps.reading`): the hit, wound, save or Feel
+        No Pain the attack waits for (a save's or Feel No Pain's model line as the attack replayed so far names
+        it); a Command Re-roll's die as the step it re-rolls."""
+        context = request["context"]
+        if "attack_reroll" in context:
+            step, roll = context["attack_reroll"]["need"][0], context["attack_reroll"]["attack_roll"]
+        else:
+            step, roll = request["purpose"], context["attack_roll"]
+        if step not in READ_STEPS:
+            return None
+        profile = from_data(roll["profile"])
+        need = resolve(profile, roll["batches"]).need if step in ("save", "feel_no_pain") else None
+        return reading(profile, step, None if need is None else need.line)
 
     def attack_rolled(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         """A roll of the attack's dice is in: a re-roll goes back into its batch; a batch not yet whole waits
@@ -183,11 +198,31 @@ def record_decisions(t: Table, progress: Progress, context: ev.AttackRoll) -> ev
     """Record what the attack module decided since the last batch, one event a step (the rule that decided it
     cited); the attack's context counts the decisions recorded."""
     ids = context["attack"]
-    for decision in progress.decisions[context["decided"]:]:
+    decided = progress.decisions[context["decided"]:]
+    for i, decision in enumerate(decided):
         extra = {"rules": list(decision.rules)} if len(decision.rules) > 1 else {}
+        then = decided[i + 1] if i + 1 < len(decided) else None
         t.emit(DECISION_EVENTS.get(decision.step, "AttackStep"), {**ids, "step": decision.step, **decision.facts,
-                                                                 **extra}, decision.rules[0])
+                                                                 **extra, **said(context, decision, then)},
+               decision.rules[0])
     return {**context, "decided": len(progress.decisions)}
+
+
+def said(context: ev.AttackRoll, decision: Decision, then: Decision | None = None) -> dict[str, Any]:
+    """What the dice of a hit, wound, save or hazardous step mean (domain/rolls.py), read as the step's table
+    reads them; its `needed` where the step's facts carry none of their own. Nothing for a step rolling no dice.
+    A hit roll whose SUSTAINED HITS follow at once (`then`, no die to roll for them) says what they add."""
+    facts = decision.facts
+    if decision.step not in READ_STEPS or "dice" not in facts:
+        return {}
+    faces = facts["dice"]
+    profile = from_data(context["profile"])
+    read = rolls.read(faces, str(dice.DiceExpr(len(faces), 6)) if faces else "0",
+                      reading(profile, decision.step, facts.get("line")))
+    if then is not None and then.step == "sustained" and then.facts["extra_hits"]:
+        amounts = " + ".join(str(part) for part in sustained_parts(profile)[0])
+        read["text"] += f": SUSTAINED HITS {amounts} adds {then.facts['extra_hits']}"
+    return {k: v for k, v in read.items() if k not in facts}
 
 
 Before = dict[str, tuple[ModelLine, ...]]  # unit -> the target's lines of it as the attack began

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from warlog.domain import dice
+from warlog.domain import dice, rolls
 from warlog.domain.attacks import tables
 from warlog.domain.attacks.abilities import effects
 from warlog.domain.attacks.allocation import Standing, next_group
@@ -484,6 +484,37 @@ def hazardous_roll(profile: Profile, faces: Sequence[int]) -> Decision:
     return Decision("hazardous", ("EXT.WPN.HAZARDOUS",),
                     {"dice": list(faces), "ones": ones, "models_destroyed": 0 if tough else ones,
                      "mortal_wounds": 3 * ones if tough else 0})
+
+
+# -- what a roll of the attack needs (domain/rolls.py) ----------------------------------------------------------
+
+READ_STEPS = ("hit", "hit_reroll", "wound", "wound_reroll", "save", "hazardous", "feel_no_pain")  # dice that each
+# reach a number
+
+
+def reading(profile: Profile, step: str, line: int | None = None) -> rolls.Reading | None:
+    """What each die of an attack roll must reach, as the step's own table reads it (`_hit_table`,
+    `_wound_table`, `_saves`, `hazardous_roll`); None for a roll nothing must reach (attacks, damage: totals)."""
+    modern = profile.tables == tables.MODERN
+    if step in ("hit", "hit_reroll"):
+        modifier, _ = hit_modifier(profile)
+        return rolls.Reading("Hit roll", hit_needed(profile), each=True, noun="hit", modifier=modifier,
+                             critical_on=min(profile.situation.critical_hit_on, 6) if modern else None)
+    if step in ("wound", "wound_reroll"):
+        setup = _wound_setup(profile)
+        if not modern and profile.target.AV is not None:  # D6 + S against AV: equal glances, above penetrates
+            needed = profile.target.AV - profile.weapon.S
+            return rolls.Reading("Armour penetration", needed, each=True, noun="hit", critical_on=needed + 1,
+                                 ones_fail=False)
+        return rolls.Reading("Wound roll", setup.needed, each=True, noun="wound", modifier=setup.modifier,
+                             critical_on=setup.critical_on if modern else None)
+    if step == "save" and line is not None:
+        return rolls.Reading("Saves", _save_facts(profile, line)[1], each=True, noun="save")
+    if step == "hazardous":  # EXT.WPN.HAZARDOUS: each 1 fails
+        return rolls.Reading("Hazardous", 2, each=True, noun="pass")
+    if step == "feel_no_pain" and line is not None and fnp_of(profile, line) is not None:  # EXT.FNP: X+ a wound
+        return rolls.Reading("Feel No Pain", fnp_of(profile, line), each=True, noun="ignored wound", ones_fail=False)
+    return None
 
 
 # -- Command Re-roll (EXT.CP.1, CORE.DICE.2) ---------------------------------------------------------

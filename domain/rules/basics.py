@@ -117,21 +117,28 @@ def inches(value: object, field: str, maximum: int) -> str:
 
 
 class Rolled(TypedDict):
-    """What `last_roll` reads of a roll's payload, `ev.DiceRolled` or `ev.RollOff` (a roll-off's names no total,
-    seat or unit)."""
+    """What `last_roll` reads of a roll's payload, `ev.DiceRolled`, `ev.RollOff` or a ruleset's roll event (a
+    roll-off's names no total, seat or unit; a roll logged before rolls said what they mean has no reading)."""
 
     purpose: str
     faces: list[int]
     total: NotRequired[int | None]
     seat: NotRequired[str | None]
     unit: NotRequired[str | None]
+    needed: NotRequired[int | None]
+    outcomes: NotRequired[list[str]]
+    successes: NotRequired[int | None]
+    text: NotRequired[str]
 
 
 def last_roll(data: ev.DiceRolled | ev.RollOff, entry: ev.Entry) -> LastRoll:
     """`data`: a roll's payload."""
     roll = cast(Rolled, data)  # the keys both kinds have, and those only a DiceRolled has, read where present
+    outcomes = roll.get("outcomes")
     return LastRoll(seq=entry["seq"], purpose=roll["purpose"], faces=tuple(roll["faces"]), total=roll.get("total"),
-                    seat=entry["by"] or roll.get("seat"), unit=roll.get("unit"))
+                    seat=entry["by"] or roll.get("seat"), unit=roll.get("unit"), needed=roll.get("needed"),
+                    outcomes=None if outcomes is None else tuple(outcomes), successes=roll.get("successes"),
+                    text=roll.get("text"))
 
 
 def alive(unit: Unit) -> bool:

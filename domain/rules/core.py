@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, cast
 
-from warlog.domain import army, dice
+from warlog.domain import army, dice, rolls
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules.basics import HEX, SEATS, handles, other
@@ -112,9 +112,11 @@ class CoreCommands(Flow):
             faces, counter = t.server_roll(dice.parse("2D6"))
             extra = {"counter": counter}
         winner = dice.roll_off_winner(*faces)
+        names = {s: seen.players.get(s) or f"player {s}" for s in SEATS}
         t.emit("RollOff", {"purpose": "roll_off", "sub_phase": step.name or step.phase, "spec": "2D6",
                            "sides": 6, "faces": faces, "dice": {"A": faces[0], "B": faces[1]},
-                           "winner": winner, "tie": winner is None, **extra}, "CORE.DICE.3")
+                           "winner": winner, "tie": winner is None, **extra,
+                           **rolls.roll_off(faces, names, winner)}, "CORE.DICE.3")
 
     @handles("choose_order")
     def choose_order(self, t: Table, seat: str, command: cmd.ChooseOrder) -> None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from typing_extensions import TypedDict, Unpack
 
-from warlog.domain import army, dice, texts
+from warlog.domain import army, dice, rolls, texts
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
@@ -25,7 +25,7 @@ from warlog.domain.rules.basics import SEATS, Awaiting, Lasts, Step, alive
 from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
-from warlog.domain.words import Text
+from warlog.domain.words import Text, humane
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -131,15 +131,23 @@ class Flow:
     # -- shared building blocks ----------------------------------------------------------
 
     def roll(self, t: Table, spec: str, purpose: str, rule: str | None, seat: str | None,
-             faces: Sequence[int] | None = None, unit: str | None = None, **extra: Unpack[RollNote]) -> ev.Entry:
-        """Record one roll: server dice now, or the table's faces already checked."""
+             faces: Sequence[int] | None = None, unit: str | None = None, reading: rolls.Reading | None = None,
+             **extra: Unpack[RollNote]) -> ev.Entry:
+        """Record one roll: server dice now, or the table's faces already checked; what it means as `reading`
+        (the rule asking for it says what it needs; none for a free roll) reads it (domain/rolls.py)."""
         expr = dice.parse(spec)
         data: dict[str, Any] = {"purpose": purpose, "spec": str(expr), "sides": expr.sides}
         if faces is None and expr.sides == 0:
             faces = []  # a constant ("7"): no die is drawn, so no counter is spent and there is nothing to prove
         elif faces is None:
             faces, data["counter"] = t.server_roll(expr)
-        data.update(faces=list(faces), total=sum(faces) + expr.modifier, seat=seat, unit=unit, **extra)
+        total = sum(faces) + expr.modifier
+        data.update(faces=list(faces), total=total, seat=seat, unit=unit, **extra)
+        if extra.get("free") or reading is None:  # nothing reads it: "2D6 for scatter: 3 and 5 (total 8)"
+            said = rolls.free(faces, data["spec"], purpose if extra.get("free") else humane(purpose), total)
+        else:
+            said = rolls.read(faces, data["spec"], reading, total)
+        data.update(said)
         return t.emit("DiceRolled", data, rule, by=seat)
 
     def request_roll(self, t: Table, seat: str, purpose: str, spec: str, rule: str, unit: str,
@@ -154,8 +162,13 @@ class Flow:
 
     def resolve_request(self, t: Table, request: ev.RollRequested, faces: list[int] | None) -> None:
         entry = self.roll(t, request["spec"], request["purpose"], request["rule"], request["seat"],
-                          faces, request["unit"], awaited=faces is not None)
+                          faces, request["unit"], self.roll_reading(t.state, request), awaited=faces is not None)
         self.on_roll(t, request, cast(ev.DiceRolled, entry["data"]))  # the entry `roll` logged: a DiceRolled
+
+    def roll_reading(self, state: GameState, request: ev.RollRequested) -> rolls.Reading | None:
+        """What a roll the rules asked for needs, as the rule that reads it (`on_roll`) judges it; None: nothing
+        the roll must reach (a total the players read)."""
+        return None
 
     def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         raise Refused(f"nothing resolves a {request['purpose']} roll here", rule=request["rule"])

@@ -88,7 +88,10 @@ class RollRequest(Record):
 class LastRoll(Record):
     """The last roll the state shows (`last_roll`; a free roll's is `last_free_roll`)."""
 
-    CODECS: ClassVar[dict[str, Codec]] = {"faces": tuple_of()}
+    CODECS: ClassVar[dict[str, Codec]] = {"faces": tuple_of(), "outcomes": tuple_of()}
+    # what the roll means (domain/rolls.py): None where its event was logged before rolls said so, and for a
+    # `needed` or `successes` the roll has none of (GET /state shows null either way)
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"needed", "outcomes", "successes", "text"})
 
     seq: int
     purpose: str
@@ -96,6 +99,10 @@ class LastRoll(Record):
     total: int | None
     seat: str | None
     unit: str | None
+    needed: int | None = None
+    outcomes: tuple[str, ...] | None = None
+    successes: int | None = None
+    text: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -125,6 +125,8 @@ def test_an_engaged_unit_that_falls_back_while_battle_shocked_makes_a_desperate_
     answer = roll(game, "B", 1, 2, 3, 5, 6)  # two failures: two mortal wounds
     hazards = next(e for e in answer["events"] if e["type"] == "HazardsRolled")
     assert hazards["data"]["mortal_wounds"] == 2
+    assert (hazards["data"]["needed"], hazards["data"]["outcomes"], hazards["data"]["text"]) == (
+        3, ["fail", "fail", "success", "success", "success"], "Hazards: 3 passes of 5 at 3+")  # each 1-2 fails
     assert game.state()["units"]["grots"]["models_alive"] == 3
     assert game.state()["awaiting"]["roll"]["purpose"] == "battle_shock"  # not battle-shocked: it tests now
 

@@ -49,6 +49,7 @@ def test_criticals_sustain_and_wound_at_once_the_defender_saves_and_feels_no_pai
     assert saves["SavesRolled"]["data"]["failed"] == 4 and saves["SavesRolled"]["data"]["needed"] == 5
     done = rolled(game, "B", "feel_no_pain", [5, 1, 1, 1])  # EXT.FNP: the first wound is not lost
     assert done["DiceRolled"]["data"]["seat"] == "B" and done["DiceRolled"]["rule"] == "EXT.FNP"
+    assert done["DiceRolled"]["data"]["text"] == "Feel No Pain: 1 ignored wound of 4 at 5+"  # the guard's 5+
     assert "EXT.FNP" in done["DamageInflicted"]["data"]["rules"]
     resolved = done["AttackResolved"]["data"]
     assert resolved["wounds_lost"] == 3 and resolved["models_destroyed"] == 3

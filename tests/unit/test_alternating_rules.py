@@ -358,6 +358,8 @@ def test_a_random_shot_weapon_rolls_its_overwatch_shots_per_model_one_fewer_then
     assert table.view()["awaiting"]["roll"]["spec"] == "5D6"
     resolved = event(table.do("B", "roll", dice=[6, 2, 3, 6, 1]), "OverwatchResolved")
     assert resolved["data"]["shots"] == 5
+    assert resolved["data"]["text"] == "5D6 for overwatch: 6, 2, 3, 6 and 1 (total 18)"  # the players read the hits
+    assert resolved["data"]["needed"] is None and resolved["data"]["outcomes"] == ["unused"] * 5
     assert table.view()["awaiting"]["action"] == "resolve_charge"  # its casualties are recorded first
     table.do("A", "resolve_charge")
     assert table.view()["awaiting"] == {"seat": "A", "action": "roll", "roll": {

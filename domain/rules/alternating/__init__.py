@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from warlog.domain import army
+from warlog.domain import army, rolls
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules.alternating import events as own
@@ -170,6 +170,18 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
             return {"seat": flow.winner, "action": "choose_order"}
         return {"seat": self.next_go(state), "action": "select"}
 
+    def roll_reading(self, state: GameState, request: ev.RollRequested) -> rolls.Reading | None:
+        purpose, context = request["purpose"], request["context"]
+        if purpose == "regroup":  # AA.MOV.2 convention: a Leadership test, 2D6 at most Ld
+            return rolls.leadership("Regroup", context["ld"], at_most=True)
+        if purpose == "reserve":  # AA.RES.1
+            return rolls.arrives_on("Reserves", RESERVE_ARRIVES_ON)
+        if purpose == "charge":  # AA.CHG.1: 2D6 against the inches measured
+            return rolls.charge(context["distance"])
+        if purpose == "overwatch_shots":
+            return rolls.Reading("Overwatch shots")
+        return None  # overwatch: the players read the hits
+
     def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         uid, context, total = request["unit"], request["context"], roll["total"]
         purpose = request["purpose"]
@@ -182,8 +194,9 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
         elif purpose == "overwatch_shots":
             self._overwatch_shots(t, request["seat"], uid, cast(ShotsAsked, context), roll["faces"])  # as asked
         elif purpose == "overwatch":  # hits are read by the players (snap shots, unchanged by the seed)
+            said = rolls.free(roll["faces"], roll["spec"], "overwatch", roll["total"])  # the players read the hits
             t.emit("OverwatchResolved", own.OverwatchResolved(unit=uid, against=context["against"], weapon=context["weapon"],
-                                         shots=len(roll["faces"]), faces=roll["faces"]), "AA.OW.1")
+                                         shots=len(roll["faces"]), faces=roll["faces"], **said), "AA.OW.1")
         elif purpose == "charge":
             self._charge_outcome(t, uid, cast(ChargeAsked, context), total)  # as `progress` asked
         else:

@@ -4,7 +4,7 @@ from typing import NotRequired
 
 from typing_extensions import TypedDict
 
-from warlog.domain.events import JSONObject
+from warlog.domain.events import JSONObject, RollNeeded
 
 
 class CountedUnit(TypedDict):
@@ -84,7 +84,7 @@ class OverwatchHeld(TypedDict):
     reason: str
 
 
-class OverwatchResolved(TypedDict):
+class OverwatchResolved(RollNeeded):
     unit: str
     against: str
     weapon: str

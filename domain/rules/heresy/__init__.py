@@ -21,13 +21,20 @@ from typing import TYPE_CHECKING, ClassVar, cast
 
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
+from warlog.domain import rolls
 from warlog.domain.attacks import Outcome
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
-from warlog.domain.rules.heresy.common import STATUS_ENDS, heresy_step, refuse_while_reacting
+from warlog.domain.rules.heresy.common import (
+    DANGEROUS_FAILS_ON,
+    RESERVES_ON,
+    STATUS_ENDS,
+    heresy_step,
+    refuse_while_reacting,
+)
 from warlog.domain.rules.heresy.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reserves import Reserves
@@ -102,6 +109,22 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
         if step.phase == "assault":
             self.end_of_turn_statuses(t, self.turn_seat(step))
         super().end_step(t, step)
+
+    def roll_reading(self, state: GameState, request: ev.RollRequested) -> rolls.Reading | None:
+        purpose, context = request["purpose"], request["context"]
+        if purpose == "reserve":  # HH.RES.1
+            return rolls.arrives_on("Reserves", RESERVES_ON)
+        if purpose == "dangerous_terrain":  # HH.MOV.4 convention: a die a model, failed on a 1
+            return rolls.Reading("Dangerous terrain", DANGEROUS_FAILS_ON + 1, each=True, noun="pass")
+        if purpose in ("leadership", "fight_leadership"):  # HH.ROUT.3 convention: 2D6 at most Ld
+            return rolls.leadership("Leadership", context["ld"], at_most=True)
+        if purpose == "charge":  # RS.CHG.2: 2D6 against the inches measured
+            return rolls.charge(context["distance"])
+        if purpose == "fall_back":
+            return rolls.Reading("Fall back")
+        if purpose in ATTACK_STEPS:
+            return self.attack_reading(request)
+        return None
 
     def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         uid, purpose = request["unit"], request["purpose"]

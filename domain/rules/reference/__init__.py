@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
-from warlog.domain import army
+from warlog.domain import army, rolls
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
@@ -27,7 +27,7 @@ from warlog.domain.rules.reference.commands import ReferenceSelect, Revive
 from warlog.domain.rules.reference.common import STATUS_ENDS, attached_to, engaged, members_of, on_battlefield, turn_of
 from warlog.domain.rules.reference.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.reference.fight import Fight
-from warlog.domain.rules.reference.movement import Movement
+from warlog.domain.rules.reference.movement import HAZARDS, Movement
 from warlog.domain.rules.reference.shooting import shooting_types
 from warlog.domain.rules.reference.split import Splitting
 from warlog.domain.rules.reference.texts import TEXTS
@@ -243,6 +243,20 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             self.score(t, seat, dict(command.control or {}))
 
     # -- rolls ---------------------------------------------------------------------------
+
+    def roll_reading(self, state: GameState, request: ev.RollRequested) -> rolls.Reading | None:
+        purpose, context = request["purpose"], request["context"]
+        if purpose == "battle_shock":  # RS.CMD.2: 2D6 at or above the unit's best Ld
+            return rolls.leadership("Battle-shock", context["ld"])
+        if purpose == "hazard":
+            return HAZARDS
+        if purpose == "charge":  # RS.CHG.2: the targets and inches are named after the roll
+            return rolls.Reading("Charge")
+        if purpose == "advance":
+            return rolls.Reading("Advance")
+        if purpose in ATTACK_STEPS:
+            return self.attack_reading(request)
+        return None
 
     def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         handler = ROLLS.get(request["purpose"])

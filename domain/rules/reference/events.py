@@ -4,7 +4,7 @@ from typing import NotRequired
 
 from typing_extensions import TypedDict
 
-from warlog.domain.events import AttackIds, AttackStep, JSONObject, JSONValue, ModelLines
+from warlog.domain.events import AttackIds, AttackStep, JSONObject, JSONValue, ModelLines, RollNeeded
 
 
 class AllocationChoice(TypedDict):
@@ -177,7 +177,7 @@ class GroupAllocated(AttackStep):
     among: list[int]
 
 
-class HazardsRolled(TypedDict):
+class HazardsRolled(RollNeeded):
     unit: str
     failures: int
     mortal_wounds: int

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from warlog.domain import army
+from warlog.domain import army, rolls
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
@@ -30,6 +30,7 @@ from warlog.domain.state import GameState, Unit
 if TYPE_CHECKING:
     from warlog.domain.game import Table
 
+HAZARDS = rolls.Reading("Hazards", 3, each=True, noun="pass")  # RS.MOV.4: a D6 a model, each 1-2 fails
 FREE_MOVES = ("normal", "advance", "remain_stationary")
 ENGAGED_MOVES = ("fall_back", "remain_stationary")
 MOVE_RULE = {"normal": "RS.MOV.2", "advance": "RS.MOV.3", "remain_stationary": "RS.MOV.1", "fall_back": "RS.MOV.4",
@@ -173,8 +174,8 @@ class Movement(CommandPhase, Shooting, Engagement):
         uid = request["unit"]
         per_failure = 3 if all_monster_or_vehicle(t.state.units, uid) else 1
         failures = sum(1 for f in faces if f <= 2)
-        t.emit("HazardsRolled", own.HazardsRolled(unit=uid, failures=failures, mortal_wounds=failures * per_failure),
-               "RS.MOV.4")
+        t.emit("HazardsRolled", own.HazardsRolled(unit=uid, failures=failures, mortal_wounds=failures * per_failure,
+                                                  **rolls.read(faces, request["spec"], HAZARDS)), "RS.MOV.4")
         if failures:
             self.damage(t, {"target": uid}, [failures * per_failure], mortal=True, rule="RS.MOV.4")
         units = t.state.units

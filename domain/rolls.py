@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Literal, TypedDict
+from typing import Literal, TypedDict
 
 from warlog.domain.words import inches
 

@@ -65,9 +65,40 @@ SELECTS = {"movement": "Move", "move": "Move", "reserves": "Enter from reserves"
 
 
 def titled(state: GameState, seat: str, offered: Iterable[Action]) -> list[Action]:
-    """The actions as a player reads them: a button's title, each field's label, choices named."""
-    return [replace(a, title=a.title or button(state, a), schema=_object(state, seat, a.type, a.schema))
-            for a in offered]
+    """The actions as a player reads them: a button's title, each field's label, choices named. The same offer
+    in the same words as the last time this seat of this game was offered it is answered as it was then
+    (`_Offers`: a write that changes neither, a free roll, a record, costs no second naming)."""
+    actions = list(offered)
+    return OFFERS.titled(state, seat, actions, lambda: [
+        replace(a, title=a.title or button(state, a), schema=_object(state, seat, a.type, a.schema)) for a in actions])
+
+
+class _Offers:
+    """The titled offers last made per game, seat and kinds of action, with what their words were read from: the
+    untitled actions (compared whole), every unit's title for the seat, each unit's weapons, the players' names,
+    the objectives and what a button reads (the phase, the roll awaited). Any of them different: named again."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self._kept: dict[tuple[str, str, tuple[str, ...]], tuple[object, list[Action]]] = {}
+
+    def titled(self, state: GameState, seat: str, actions: list[Action], name: Callable[[], list[Action]]
+               ) -> list[Action]:
+        key = (state.game_id, seat, tuple(a.type for a in actions))
+        read_from = (actions, UNIT_TITLES.of(state, seat), tuple((uid, u.weapons) for uid, u in state.units.items()),
+                     state.players, state.options.objectives, state.phase, state.sub_phase,
+                     state.rolls[0].spec if state.rolls else None)
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] == read_from:
+            return kept[1]
+        made = name()
+        if len(self._kept) >= self.size:
+            self._kept.clear()
+        self._kept[key] = (read_from, made)
+        return made
+
+
+OFFERS = _Offers()
 
 
 def button(state: GameState, action: Action) -> str:
@@ -139,9 +170,29 @@ def _unit_of(properties: dict[str, Schema]) -> str | None:
     return str(values[0]) if len(values) == 1 else None
 
 
+class _UnitTitles:
+    """Every unit's title as one seat reads it, made once for a state (its actions name the same units many times
+    over: each target list, each map of units near an objective), kept while the next call is about the same state
+    and seat. A state is immutable, so the titles made for it stay true of it."""
+
+    def __init__(self) -> None:
+        self._kept: tuple[GameState, str, dict[str, str]] | None = None
+
+    def of(self, state: GameState, seat: str) -> dict[str, str]:
+        kept = self._kept
+        if kept is None or kept[0] is not state or kept[1] != seat:
+            titles = {uid: unit_title(state, uid, owner=unit.owner != seat) for uid, unit in state.units.items()}
+            self._kept = kept = (state, seat, titles)
+        return kept[2]
+
+
+UNIT_TITLES = _UnitTitles()
+
+
 def _namer(state: GameState, seat: str, format_: str, unit: str | None) -> Callable[[Any], str]:  # the namer takes a JSON value (a const)
     if format_ == "unit":
-        return lambda uid: unit_title(state, uid, owner=uid in state.units and state.units[uid].owner != seat)
+        titles = UNIT_TITLES.of(state, seat)
+        return lambda uid: titles.get(uid) or unit_title(state, uid)
     if format_ == "seat":
         return lambda other: player_name(state, other)
     if format_ == "objective":

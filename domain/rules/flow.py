@@ -270,6 +270,17 @@ class Flow:
     # -- reading -------------------------------------------------------------------------
 
     def awaiting(self, state: GameState) -> Awaiting:
+        """What the game waits for now (CONTRACT.md "Reading"). A state is immutable, so what it awaits is kept
+        for the last state asked about (a view asks once a unit, through `eligible`); each caller gets its own
+        copy of the top level."""
+        kept = self._awaited
+        if kept is None or kept[0] is not state:
+            kept = self._awaited = (state, self.awaiting_now(state))
+        return cast(Awaiting, dict(kept[1]))
+
+    _awaited: tuple[GameState, Awaiting] | None = None
+
+    def awaiting_now(self, state: GameState) -> Awaiting:
         if state.status == "ended":
             return {"seat": None, "action": "none"}
         if state.status == "setup":

@@ -21,6 +21,8 @@ from warlog.domain.state import GameState
 from warlog.domain.words import Words, say
 
 GAMES = 256  # games whose texts are kept
+TEXTS = 4096  # texts kept of one game at most; past that its newest KEPT stay (a long log's export tells again)
+KEPT = 1024
 
 
 def narrate(state: GameState | None, events: Iterable[tuple[ev.Entry, ev.Meta]]) -> Iterator[tuple[str, GameState]]:
@@ -72,7 +74,12 @@ class Narrator:
             if last_state is not None:
                 with self._lock:
                     self._told[game_id] = (run[-1].entry["seq"], last_state)
-        return [told[e.entry["seq"]] for e in events]
+        said = [told[e.entry["seq"]] for e in events]
+        if len(told) > TEXTS:  # bounded: the newest stay, which the streams and the table app read
+            with self._lock:
+                newest = sorted(told)[-KEPT:]
+                self._texts[game_id] = {seq: told[seq] for seq in newest}
+        return said
 
     def keep(self, game_id: UUID, events: Sequence[Told], after: GameState) -> None:
         """Texts just told of events just stored (a write's answer, `seq` and `text` each), `after` the state the

@@ -96,6 +96,14 @@ def player_name(state: GameState, seat: str) -> str:
     return state.players.get(seat) or f"player {seat}"
 
 
+def shown_name(state: GameState, uid: str) -> str:
+    """The unit's name as players tell it from the others: its roster name, and where another unit of the same
+    player has the same name (two "Boyz"), its place among them in the army's order ("Boyz 2")."""
+    unit = state.units[uid]
+    same = [other for other, u in state.units.items() if u.owner == unit.owner and u.name == unit.name]
+    return unit.name if len(same) == 1 else f"{unit.name} {same.index(uid) + 1}"
+
+
 def unit_title(state: GameState, uid: str, owner: bool = True) -> str:
     """'Bob's Boyz (8 of 10)': the unit by name (its owner's name first, where `owner`) and, for a unit of more
     than one model, the models left of those it started with (its attached leader or bodyguard counted, as its
@@ -103,7 +111,7 @@ def unit_title(state: GameState, uid: str, owner: bool = True) -> str:
     unit = state.units.get(uid)
     if unit is None:
         return uid
-    name = f"{player_name(state, unit.owner)}'s {unit.name}" if owner else unit.name
+    name = f"{player_name(state, unit.owner)}'s {shown_name(state, uid)}" if owner else shown_name(state, uid)
     if unit.starting_strength <= 1:
         return name
     return f"{name} ({attached_models_of(state.units, uid)} of {unit.starting_strength})"
@@ -178,10 +186,11 @@ class Words:
         """'Bob's Boyz' (the owner's name first, where `owner`); the id only for a unit this game never had."""
         if uid is None:
             return "no unit"
-        unit = self._unit(uid)
-        if unit is None:
+        state = self._holding(uid)
+        if state is None:
             return uid
-        return f"{self.player(unit.owner)}'s {unit.name}" if owner else unit.name
+        name = shown_name(state, uid)
+        return f"{self.player(state.units[uid].owner)}'s {name}" if owner else name
 
     def unit(self, uid: str | None, owner: bool = True) -> str:
         """'Bob's Boyz (8 of 10)': its name and, for a unit of more than one model, the models left after the

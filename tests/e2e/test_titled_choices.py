@@ -152,3 +152,17 @@ def test_an_enemy_unit_is_named_with_its_owner_and_a_weapon_with_its_profile():
                                 "title": "Unit to attack"}
     assert fields["weapon"]["oneOf"][0] == {"const": "Boltgun", "title": 'Boltgun (24", A2, S4, AP0, D1)'}
     assert fields["models"]["title"] == "Models attacking" and fields["models"]["description"]
+
+
+def test_two_units_of_one_name_are_told_apart_everywhere_a_player_reads_them(new_game):
+    from tests.support.client import unit
+
+    game = new_game("alternating", dice="table")
+    game.start([unit("scouts", 5)], [unit("boyz-1", 10, name="Boyz"), unit("boyz-2", 10, name="Boyz")])
+    game.cmd("B", "record_casualties", unit="boyz-2", models=3)
+    form = next(a for a in game.state("B")["records"] if a["type"] == "record_casualties")
+    titles = {c["const"]: c["title"] for c in form["schema"]["properties"]["unit"]["oneOf"]}
+    assert titles["boyz-1"] == "Boyz 1 (10 of 10)" and titles["boyz-2"] == "Boyz 2 (7 of 10)"
+    recorded = [e for e in game.events() if e["type"] == "CasualtiesRecorded"][-1]
+    assert recorded["text"] == "Bob's Boyz 2 (7 of 10) lost 3 models."
+    assert game.state()["units"]["boyz-2"]["name"] == "Boyz"  # the roster's name, as mustered

@@ -21,7 +21,8 @@ from fastapi.responses import JSONResponse
 
 from warlog.api.deps import Caller, warlog_of
 from warlog.api.errors import Problem, problem_body, respond, ruling_problem
-from warlog.api.schemas import parse_command, parse_json
+from warlog.api.json_body import parse_json
+from warlog.api.schemas import parse_command
 from warlog.domain.application import Answer, Conflict, Deferred, NeedsStore, Viewer
 from warlog.domain.chain import canonical
 from warlog.domain.rulings import Malformed, Ruling

@@ -29,9 +29,9 @@ from eventsourcing.utils import retry
 from warlog.domain import events as ev
 from warlog.domain import heads, integrity
 from warlog.domain.commands import Command
-from warlog.domain.game import Game, Logged, logged
+from warlog.domain.game import Game, logged
 from warlog.domain.integrity import Damaged
-from warlog.domain.narration import Narrator, narrate
+from warlog.domain.narration import Narrator, Telling, narrate
 from warlog.domain.rulings import Malformed, NotFound, Refused, Ruling
 from warlog.domain.shards import APP_NAME, shard_name
 from warlog.domain.verifying import Verifying, digest, remember
@@ -107,7 +107,7 @@ def new_token(game_id: UUID) -> str:
 _SHARD_CLASSES: dict[tuple[type, int], type[Warlog]] = {}
 
 
-class Warlog(Verifying, Application[UUID]):
+class Warlog(Verifying, Telling, Application[UUID]):
     name = APP_NAME  # shard 0's; `Warlog.shard(k)` is shard k's class (domain/shards.py)
     snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Game: 100}
     env: ClassVar[dict[str, str]] = {
@@ -501,41 +501,6 @@ class Warlog(Verifying, Application[UUID]):
                 return result
         with self.lock(game_id):
             return view(self.game(game_id))
-
-    @staticmethod
-    def public(entry: ev.Entry, undone: bool, text: str) -> dict[str, Any]:
-        """An event as read: the stored entry, whether it stands undone now, and its text (neither hashed)."""
-        return {**entry, "undone": undone, "text": text}
-
-    def stored(self, game_id: UUID, after: int = 0, limit: int | None = None) -> Iterator[Any]:
-        """The stored events after seq `after`, each the next seq: a row missing or unreadable is damage."""
-        expected = after + 1
-        events = iter(self.repository.event_store.get(game_id, gt=after, limit=limit))
-        while True:
-            try:
-                event = next(events)
-            except StopIteration:
-                return
-            except Exception:
-                raise self._mark_damaged(game_id, Damaged(expected, "an event cannot be read", "unreadable")) from None
-            if event.originator_version != expected:
-                raise self._mark_damaged(game_id, Damaged(expected, "an event is missing", "missing"))
-            yield event
-            expected += 1
-
-    def entries(self, game_id: UUID, after: int = 0, limit: int | None = None,
-                game: Game | None = None) -> list[dict[str, Any]]:
-        if game is None:
-            return self.viewing(game_id, lambda current: self.entries(game_id, after, limit, current))
-        stored = list(self.stored(game_id, after, limit))
-        texts = self.narrator.texts(game_id, stored)
-        return [self.public(e.entry, game.is_undone(e.entry["seq"]), text) for e, text in zip(stored, texts)]
-
-    def told(self, game_id: UUID, after: int = 0, limit: int | None = None) -> list[tuple[dict[str, Any], ev.Meta]]:
-        """(entry, meta) of the stored events after seq `after`, each entry with its `text` (not hashed)."""
-        stored: list[Logged] = list(self.stored(game_id, after, limit))
-        texts = self.narrator.texts(game_id, stored)
-        return [({**e.entry, "text": text}, e.meta) for e, text in zip(stored, texts)]
 
 
 class PreconditionFailed(Malformed):

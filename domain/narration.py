@@ -10,16 +10,22 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
 from typing_extensions import TypedDict
 
 from warlog.domain import events as ev
-from warlog.domain.game import Logged, evolve
+from warlog.domain.game import Game, Logged, evolve
+from warlog.domain.integrity import Damaged
 from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.state import GameState
 from warlog.domain.words import Words, say
 
+if TYPE_CHECKING:
+    from eventsourcing.application import Repository
+
+T = TypeVar("T")
 GAMES = 256  # games whose texts are kept
 TEXTS = 4096  # texts kept of one game at most; past that its newest KEPT stay (a long log's export tells again)
 KEPT = 1024
@@ -97,3 +103,50 @@ class Narrator:
         with self._lock:
             self._texts.pop(game_id, None)
             self._told.pop(game_id, None)
+
+
+class Telling:
+    """A part of `Warlog` (domain/application.py): the log as read, each stored event checked to be the next, and
+    with its `text`."""
+
+    if TYPE_CHECKING:  # what it reads of `Warlog`, which defines each of these
+        narrator: Narrator
+        repository: Repository[UUID]
+
+        def viewing(self, game_id: UUID, view: Callable[[Game], T]) -> T: ...
+        def _mark_damaged(self, game_id: UUID, damage: Damaged) -> Damaged: ...
+
+    def stored(self, game_id: UUID, after: int = 0, limit: int | None = None) -> Iterator[Any]:
+        """The stored events after seq `after`, each the next seq: a row missing or unreadable is damage."""
+        expected = after + 1
+        events = iter(self.repository.event_store.get(game_id, gt=after, limit=limit))
+        while True:
+            try:
+                event = next(events)
+            except StopIteration:
+                return
+            except Exception:
+                raise self._mark_damaged(game_id, Damaged(expected, "an event cannot be read", "unreadable")) from None
+            if event.originator_version != expected:
+                raise self._mark_damaged(game_id, Damaged(expected, "an event is missing", "missing"))
+            yield event
+            expected += 1
+
+    @staticmethod
+    def public(entry: ev.Entry, undone: bool, text: str) -> dict[str, Any]:
+        """An event as read: the stored entry, whether it stands undone now, and its text (neither hashed)."""
+        return {**entry, "undone": undone, "text": text}
+
+    def entries(self, game_id: UUID, after: int = 0, limit: int | None = None,
+                game: Game | None = None) -> list[dict[str, Any]]:
+        if game is None:
+            return self.viewing(game_id, lambda current: self.entries(game_id, after, limit, current))
+        stored = list(self.stored(game_id, after, limit))
+        texts = self.narrator.texts(game_id, stored)
+        return [self.public(e.entry, game.is_undone(e.entry["seq"]), text) for e, text in zip(stored, texts)]
+
+    def told(self, game_id: UUID, after: int = 0, limit: int | None = None) -> list[tuple[dict[str, Any], ev.Meta]]:
+        """(entry, meta) of the stored events after seq `after`, each entry with its `text` (not hashed)."""
+        stored: list[Logged] = list(self.stored(game_id, after, limit))
+        texts = self.narrator.texts(game_id, stored)
+        return [({**e.entry, "text": text}, e.meta) for e, text in zip(stored, texts)]

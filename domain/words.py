@@ -104,15 +104,15 @@ def shown_name(state: GameState, uid: str) -> str:
     return unit.name if len(same) == 1 else f"{unit.name} {same.index(uid) + 1}"
 
 
-def unit_title(state: GameState, uid: str, owner: bool = True) -> str:
-    """'Bob's Boyz (8 of 10)': the unit by name (its owner's name first, where `owner`) and, for a unit of more
-    than one model, the models left of those it started with (its attached leader or bodyguard counted, as its
-    starting strength counts them, CORE.STR.1); the id only for a unit the state does not hold."""
+def unit_title(state: GameState, uid: str, owner: bool = True, counts: bool = True) -> str:
+    """'Bob's Boyz (8 of 10)': the unit by name (its owner's name first, where `owner`) and, where `counts` and for
+    a unit of more than one model, the models left of those it started with (its attached leader or bodyguard
+    counted, as its starting strength counts them, CORE.STR.1); the id only for a unit the state does not hold."""
     unit = state.units.get(uid)
     if unit is None:
         return uid
     name = f"{player_name(state, unit.owner)}'s {shown_name(state, uid)}" if owner else shown_name(state, uid)
-    if unit.starting_strength <= 1:
+    if not counts or unit.starting_strength <= 1:
         return name
     return f"{name} ({attached_models_of(state.units, uid)} of {unit.starting_strength})"
 
@@ -187,10 +187,7 @@ class Words:
         if uid is None:
             return "no unit"
         state = self._holding(uid)
-        if state is None:
-            return uid
-        name = shown_name(state, uid)
-        return f"{self.player(state.units[uid].owner)}'s {name}" if owner else name
+        return uid if state is None else unit_title(state, uid, owner, counts=False)
 
     def unit(self, uid: str | None, owner: bool = True) -> str:
         """'Bob's Boyz (8 of 10)': its name and, for a unit of more than one model, the models left after the

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from warlog.api.schemas import NotUtf8, parse_json
+from warlog.api.json_body import NotUtf8, parse_json
 from warlog.domain.rulings import Malformed
 
 

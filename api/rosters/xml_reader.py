@@ -8,7 +8,7 @@ from xml.etree.ElementTree import Element, ParseError
 import defusedxml.ElementTree as SafeTree
 from defusedxml import DefusedXmlException
 
-from warlog.api.schemas import MAX_DEPTH
+from warlog.api.json_body import MAX_DEPTH
 from warlog.domain.rulings import Malformed
 
 NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"

@@ -11,9 +11,10 @@ from pydantic import ValidationError
 
 from warlog.api.deps import Seat, no_unknown_query
 from warlog.api.errors import WRITES, problems
+from warlog.api.json_body import parse_json
 from warlog.api.rosters import convert, is_roster, sniff
 from warlog.api.routes.commands import WRITE_HEADERS
-from warlog.api.schemas import GameCreate, body_context, parse_army, parse_json, request_body
+from warlog.api.schemas import GameCreate, body_context, parse_army, request_body
 from warlog.api.sentences import invalid
 from warlog.api.wire import CreatedGame, MusterAnswer, answer
 from warlog.api.writing import Body, Endpoint, is_json, media_type, not_json, now, parsed_body, read_body, write

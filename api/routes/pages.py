@@ -12,7 +12,8 @@ from pydantic import Field, ValidationError
 
 from warlog.api.deps import no_unknown_query
 from warlog.api.errors import problems
-from warlog.api.schemas import Body, body_context, parse_json, request_body
+from warlog.api.json_body import parse_json
+from warlog.api.schemas import Body, body_context, request_body
 from warlog.api.sentences import invalid
 from warlog.api.writing import is_json, not_json, read_body
 

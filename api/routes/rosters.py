@@ -10,9 +10,9 @@ from pydantic_core import PydanticCustomError
 
 from warlog.api.deps import no_unknown_query
 from warlog.api.errors import problems
+from warlog.api.json_body import utf8
 from warlog.api.rosters import convert, is_roster, no_reading, readers
 from warlog.api.routes.games import ROSTER_BODY, ROSTER_OR_JSON, ROSTER_TYPE
-from warlog.api.schemas import utf8
 from warlog.api.wire import RosterConversion, answer
 from warlog.api.writing import is_json, media_type, not_json, read_body
 from warlog.domain.rules import registry

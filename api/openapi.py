@@ -57,7 +57,7 @@ def game_links(document: dict[str, Any]) -> dict[str, Any]:
 
 KNOWN_HEAD = {
     "name": "Known-Head", "in": "header", "required": False,
-    "schema": {"type": "string", "pattern": "^[1-9][0-9]{0,18}:[0-9a-f]{64}$"},
+    "schema": {"type": "string", "pattern": "^[1-9][0-9]{0,17}:[0-9a-f]{64}$"},
     "description": "`<seq>:<hash>`: the newest event this seat was shown (the table app sends it on every request). "
                    "The log must still hold it (RULES.md SVC.DAMAGED): when it ends before that seq, or has another "
                    "event there, the game is damaged from then on (409 SVC.DAMAGED, `damage` truncated or head; "

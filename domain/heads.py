@@ -94,9 +94,10 @@ def head_store(recorder: object) -> tuple[HeadStore, MemoryHeads | None]:
 
 
 def parse_known_head(value: str) -> tuple[int, str] | None:
-    """`<seq>:<hash>` (a seq from 1, 64 lower-case hex digits), or None when it is not that."""
+    """`<seq>:<hash>` (a seq from 1, of at most 18 digits: what a database integer column holds; 64 lower-case
+    hex digits), or None when it is not that."""
     seq, sep, digest = value.partition(":")
-    if not sep or not seq.isdigit() or len(seq) > 19 or len(digest) != 64:
+    if not sep or not seq.isdigit() or len(seq) > 18 or len(digest) != 64:
         return None
     if any(c not in "0123456789abcdef" for c in digest) or int(seq) < 1:
         return None

@@ -58,6 +58,20 @@ class Options(Body):
     actions: list[Name] = Field(default_factory=list, max_length=12, json_schema_extra={"uniqueItems": True},
                                 description="reference: the actions a unit may start instead of shooting (RS.CMD.3); "
                                             "none named: Secure objective, Sabotage, Recover intel")
+    clock_minutes: int | None = Field(None, ge=1, le=600, description=(
+        "MSN.CLK.1: a chess clock giving each seat this many minutes; `state.clock` then shows each seat's time "
+        "used and left. Absent: no clock (GET /summary still says the time each seat used)"))
+    clock_loses: bool = Field(False, description="MSN.CLK.1: a seat whose time has run out loses at the end of "
+                                                 "its current action (needs `clock_minutes`)")
+
+    def as_created(self) -> dict[str, Any]:
+        """The options as `GameCreated` logs them: the clock's only where it is asked for, so a game without a
+        clock logs what it logged before there was one."""
+        created = self.model_dump()
+        for name in ("clock_minutes", "clock_loses"):
+            if not created[name]:
+                del created[name]
+        return created
 
     @field_validator("objectives", "actions")
     @classmethod

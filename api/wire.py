@@ -21,6 +21,7 @@ from warlog.api.schemas import COMPONENTS, ModelLine, Options, Status, Unit
 from warlog.domain.integrity import FORMS
 from warlog.domain.rolls import Outcome
 from warlog.domain.rules import registry
+from warlog.domain.rules.results import By
 
 Seat = Literal["A", "B"]
 Hex64 = Annotated[str, Field(pattern="^[0-9a-f]{64}$", description="a SHA-256 digest, 64 lower-case hex digits")]
@@ -246,8 +247,17 @@ class RoundHead(Answer):
 
 
 class GameResult(Answer):
-    reason: str = Field(description="why the game ended, e.g. battle_rounds, concession")
-    winner: Seat | None
+    """How the game ended (RULES.md MSN): who won or a draw, how it was decided, the score and the rule."""
+
+    reason: str = Field(description="why the game ended: battle_rounds, concede, wipeout or time")
+    winner: Seat | None = Field(description="the seat that won; null at a draw")
+    draw: bool = Field(description="true when neither seat won (MSN.END.1: equal scores; MSN.END.2: both wiped out)")
+    by: By = Field(
+        description="what decided it: vp or destroyed after the last battle round (MSN.END.1), wipeout "
+                    "(MSN.END.2), concession (MSN.END.3), time (MSN.CLK.1)")
+    score: SeatCounts = Field(description="each seat's score as it stood: VP where the game has objectives, "
+                                          "else the points of the enemy units destroyed (MSN.END.1)")
+    rule: str = Field(description="the rule that decided the result, e.g. MSN.END.1")
 
 
 class EffectSince(Answer):

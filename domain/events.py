@@ -239,12 +239,18 @@ class GameCreated(TypedDict):
     options: JSONObject
     dice_commitment: str | None
     token_commitments: dict[str, str]
+    edition: NotRequired[int]  # the rules' edition (rules/editions.py); absent: 1
 
 
 class GameEnded(TypedDict):
     reason: str
     winner: str | None
     server_seed: str | None
+    # the result whole (rules/results.py); absent from a game created before results were judged (editions)
+    draw: NotRequired[bool]
+    by: NotRequired[str]
+    score: NotRequired[dict[str, int]]
+    rule: NotRequired[str]
 
 
 class GameStarted(TypedDict):

@@ -23,8 +23,9 @@ from typing_extensions import TypedDict, Unpack
 from warlog.domain import army, chain, dice, integrity, rolls
 from warlog.domain import events as ev
 from warlog.domain.commands import Command, as_data, sent
-from warlog.domain.rules import actions
+from warlog.domain.rules import actions, clock, editions
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import other
 from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.rules.ruleset import Ruleset
 from warlog.domain.rules.titles import titled
@@ -96,7 +97,8 @@ class Game(Aggregate):
         data = {"game_id": str(game_id), "ruleset": ruleset, "players": players, "dice": dice_mode,
                 "options": options,
                 "dice_commitment": dice.commitment(seed) if dice_mode == "server" else None,
-                "token_commitments": integrity.token_commitments(token_digests)}  # meta is outside the chain
+                "token_commitments": integrity.token_commitments(token_digests),  # meta is outside the chain
+                **editions.created_under()}
         entry = cls._entry(1, "GameCreated", at, None, "SVC.SETUP", data, chain.GENESIS)
         return cls(entry=entry, meta={"seed": seed.hex(), "tokens": token_digests})
 
@@ -115,7 +117,10 @@ class Game(Aggregate):
         data = entry["data"]
         if "counter" in data:
             self.next_counter = max(self.next_counter, data["counter"] + 1)
-        self.state = evolve(vars(self).get("state"), entry, meta)
+        before: GameState | None = vars(self).get("state")
+        charged = None if before is None else clock.charged(
+            find_ruleset(before.ruleset), before, self.pending_undo is not None, entry["at"])
+        self.state = clock.kept(evolve(before, entry, meta), charged, entry["at"])
         self._book(entry, meta)
 
     def _book(self, entry: ev.Entry, meta: ev.Meta) -> None:
@@ -268,6 +273,8 @@ class Game(Aggregate):
         with Table(self, seat, at, key, body, kind="action", command=as_data(command)) as table:
             ruleset.handle(table, seat, command)
             ruleset.advance(table)
+            if self.state.status != "ended" and self.state.options.clock_loses and clock.out(self.state, seat):
+                ruleset.end_game(table, "time", winner=other(seat))  # MSN.CLK.1, at the end of its action
 
     def ruling(self, ruleset: Ruleset, seat: str, command: Command) -> None:
         """CONTRACT.md "Legal actions": a command that moves the game on is accepted only as an instance of an

@@ -53,10 +53,30 @@ def _started(w: Words, d: ev.GameStarted) -> str:
     return f"{w.both} began their game with {plural(len(d['starting_strength']), 'unit')} on the table"
 
 
+# how a result was decided, after its score: "Bob won 45–30 on victory points (MSN.END.1)"
+DECIDED = {"vp": "on victory points", "destroyed": "on points destroyed"}
+
+
 @say("GameEnded")
 def _ended(w: Words, d: ev.GameEnded) -> str:
-    who = f"{w.player(d['winner'])} won" if d["winner"] else "neither won"
-    return f"{w.both}'s game ended ({humane(d['reason'])}): {who}"
+    winner, by = d["winner"], d.get("by")
+    if by is None:  # a result logged before results were whole (rules/editions.py)
+        who = f"{w.player(winner)} won" if winner else "neither won"
+        return f"{w.both}'s game ended ({humane(d['reason'])}): {who}"
+    loser = None if winner is None else "B" if winner == "A" else "A"
+    score = d.get("score") or {}
+    cited = f" ({d.get('rule')})"
+    if by in DECIDED:
+        points = f"{score.get(winner or 'A', 0)}–{score.get(loser or 'B', 0)}"
+        who = f"{w.player(winner)} won" if winner else f"{w.both} drew"
+        return f"{who} {points} {DECIDED[by]}{cited}"
+    if by == "wipeout":
+        if winner is None:
+            return f"Neither of {w.both} has a unit left on the battlefield: a draw{cited}"
+        return f"{w.player(winner)} won: {w.player(loser)} has no unit left on the battlefield{cited}"
+    if by == "concession":
+        return f"{w.player(loser)} conceded: {w.player(winner)} won{cited}"
+    return f"{w.player(loser)}'s time ran out: {w.player(winner)} won{cited}"
 
 
 @say("BattleRoundStarted")

@@ -16,7 +16,7 @@ HERE = Path(__file__).resolve().parent
 DEFAULT_SOURCE = HERE.parent.parent / "shared" / "RULES.md"
 TARGET = HERE.parent / "projections" / "rules_catalogue.json"
 SECTION = re.compile(r"^## (?P<title>[^(`]+?)\s*(?:\(`(?P<seed>[^`]+)`\))?\s*$")
-ROW = re.compile(r"^\|\s*(?P<id>(?:CORE|AA|RS|HH|SVC|EXT)\.[A-Z0-9_.]+)\s*\|\s*(?P<summary>.*?)\s*\|\s*$")
+ROW = re.compile(r"^\|\s*(?P<id>[A-Z]+(?:\.[A-Z0-9_]+)+)\s*\|\s*(?P<summary>.*?)\s*\|\s*$")
 
 
 def catalogue(text: str) -> dict[str, dict[str, str | None]]:

@@ -56,7 +56,7 @@ async def create_game(request: Request) -> dict[str, Any]:
         raise invalid(error, sent, body_context(GameCreate, "A game", "a game")) from None
     players = {p.seat: p.name for p in body.players}
     created: dict[str, Any] = await run_in_threadpool(request.app.state.shards.create_game, body.ruleset, players, body.dice,
-                                      body.options.model_dump(), now())
+                                      body.options.as_created(), now())
     request.state.log_context = {"game_id": created["game_id"]}
     return created
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing_extensions import TypedDict, Unpack
 
 from warlog.domain import events as ev
+from warlog.domain.rules import results
 from warlog.domain.rules.basics import evolves, last_roll
 from warlog.domain.rules.flow import Flow
 from warlog.domain.state import (
@@ -57,7 +58,8 @@ class CoreState(Flow):
             options=Options.from_json(data["options"]), dice_commitment=data["dice_commitment"], status="setup",
             battle_round=0, phase=None, sub_phase=None, active_seat=None, pos=None,
             pass_points=ZERO, declared_done=NO, cp=ZERO, entropy=PerSeat("", ""), mustered=NO, units=Frozen(),
-            step=None, rolls=(), combats=Frozen(), result=None, last_roll=None, destroyed=())
+            step=None, rolls=(), combats=Frozen(), result=None, last_roll=None, destroyed=(),
+            edition=data.get("edition"))
 
     @evolves("ArmyMustered")
     def _mustered(self, state: GameState, data: ev.ArmyMustered, entry: ev.Entry) -> GameState:
@@ -165,8 +167,14 @@ class CoreState(Flow):
 
     @evolves("GameEnded")
     def _ended(self, state: GameState, data: ev.GameEnded, entry: ev.Entry) -> GameState:
-        return replace(state, status="ended", rolls=(),
-                       result=Result(reason=data["reason"], winner=data["winner"]))
+        scored = self.scored_by(state)
+        by = data.get("by") or results.by_of(data["reason"], scored)  # a result logged before it was whole
+        score = data.get("score")
+        winner = data["winner"]
+        return replace(state, status="ended", rolls=(), result=Result(
+            reason=data["reason"], winner=winner, draw=data.get("draw", winner is None),
+            by=by, score=PerSeat(score["A"], score["B"]) if score else results.score(state, scored),
+            rule=data.get("rule") or results.RULE_BY[results.by_of(data["reason"], scored)]))
 
     @staticmethod
     def _unit_set(state: GameState, uid: str, **changes: Unpack[UnitChanges]) -> GameState:

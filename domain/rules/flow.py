@@ -20,8 +20,9 @@ from warlog.domain import army, dice, rolls, texts
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions, results
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import SEATS, Awaiting, Lasts, Step, alive
+from warlog.domain.rules.basics import SEATS, Awaiting, Lasts, Step, alive, other
 from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
@@ -246,26 +247,61 @@ class Flow:
 
     def end_step(self, t: Table, step: Step) -> None:
         pos = (t.state.pos or 0) + 1
-        if pos < len(self.round_layout(t.state)):
+        layout = self.round_layout(t.state)
+        phase_over = pos >= len(layout) or (layout[pos].phase, layout[pos].active) != (step.phase, step.active)
+        if phase_over and self.wiped_out(t):
+            return
+        if pos < len(layout):
             self.enter(t, pos)
             return
         self.end_round(t)
 
+    def wiped_out(self, t: Table) -> bool:
+        """MSN.END.2, at the end of a phase: a seat with nothing left on the battlefield or to come loses (both at
+        once: a draw). True if the game so ended."""
+        if not editions.fixed(t.state, "MSN.END.2"):
+            return False
+        gone = results.wiped_out(t.state)
+        if not gone:
+            return False
+        self.end_game(t, "wipeout", winner=None if len(gone) == 2 else other(gone[0]))
+        return True
+
     def end_round(self, t: Table) -> None:
         battle_round = t.state.battle_round
         t.emit("BattleRoundEnded", ev.BattleRoundEnded(battle_round=battle_round, head_hash=t.game.head), self.round_rule)
-        if battle_round >= t.state.options.battle_rounds:
-            self.end_game(t, "battle_rounds", winner=self.winner(t.state))
-        else:
+        if battle_round < t.state.options.battle_rounds:
             self.start_round(t, battle_round + 1)
+        elif editions.fixed(t.state, "MSN.END.1"):  # the higher score wins, equal is a draw
+            self.end_game(t, "battle_rounds",
+                          winner=results.higher(results.score(t.state, self.scored_by(t.state))))
+        else:  # as judged before MSN.END.1: the ruleset's own winner, if any
+            self.end_game(t, "battle_rounds", winner=self.winner(t.state))
+
+    def scored_by(self, state: GameState) -> results.Scored:
+        """Hook: how a game is scored (MSN.END.1): by VP where it has objectives, else by what each seat destroyed.
+        A ruleset whose own rules keep a score (a plugin's) answers "vp"."""
+        return results.scored_by(state)
 
     def winner(self, state: GameState) -> str | None:
-        """Hook: who won once the last battle round is over (None: no winner, or a draw)."""
+        """Hook of a game created before MSN.END.1 (rules/editions.py): who won once the last battle round is
+        over (None: no winner, or a draw)."""
         return None
 
     def end_game(self, t: Table, reason: str, winner: str | None) -> None:
+        """The game ends (SVC.ENDED). A game created under MSN.END logs its result whole: who won or a draw, how
+        it was decided, the score and the rule, which the event cites."""
         seed = t.game.seed if t.state.dice == "server" else None
-        t.emit("GameEnded", ev.GameEnded(reason=reason, winner=winner, server_seed=seed), "SVC.ENDED")
+        ended = ev.GameEnded(reason=reason, winner=winner, server_seed=seed)
+        if not editions.fixed(t.state, "MSN.END.1"):
+            t.emit("GameEnded", ended, "SVC.ENDED")
+            return
+        scored = self.scored_by(t.state)
+        by = results.by_of(reason, scored)
+        rule = results.RULE_BY[by]
+        points = results.score(t.state, scored)
+        t.emit("GameEnded", ev.GameEnded(**ended, draw=winner is None, by=by,
+                                         score=dict(points.items()), rule=rule), rule)
 
     # -- reading -------------------------------------------------------------------------
 

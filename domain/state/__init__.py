@@ -8,6 +8,7 @@ JSON the log stores (undo's restore events, snapshots) exactly as the dict-of-di
 from warlog.domain.state.game import (
     OTHER,
     PARTS,
+    Clock,
     Combat,
     GameState,
     LastRoll,
@@ -48,6 +49,7 @@ __all__ = [
     "AlternatingTurn",
     "Armour",
     "Claims",
+    "Clock",
     "Combat",
     "Effect",
     "Frozen",

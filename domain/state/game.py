@@ -58,14 +58,16 @@ class Options(Record):
     game made by `Game.create` alone may lack: they are read with those defaults)."""
 
     CODECS: ClassVar[dict[str, Codec]] = {"objectives": tuple_of(), "actions": tuple_of()}
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"objectives", "actions"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"objectives", "actions", "clock_minutes", "clock_loses"})
     DEFAULTED: ClassVar[frozenset[str]] = frozenset({"battle_rounds", "reserves_from_round", "spectator_delay_s"})
 
     battle_rounds: int = 5
     reserves_from_round: int = 2
     spectator_delay_s: int = 0
-    objectives: tuple[str, ...] | None = None  # reference: the objective markers' names (EXT.OBJ.1)
+    objectives: tuple[str, ...] | None = None  # the objective markers' names (EXT.OBJ.1, MSN.OBJ.1)
     actions: tuple[str, ...] | None = None  # reference: the actions a unit may start (RS.CMD.3)
+    clock_minutes: int | None = None  # MSN.CLK.1: each seat's time; None: no chess clock
+    clock_loses: bool | None = None  # MSN.CLK.1: a seat out of time loses at the end of its action
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -115,9 +117,28 @@ class RoundHead(Record):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Clock(Record):
+    """MSN.CLK.1 (rules/clock.py): each seat's seconds used, counted up to the time of the entry `at`."""
+
+    CODECS: ClassVar[dict[str, Codec]] = {"used": per_seat()}
+
+    used: PerSeat[float]
+    at: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Result(Record):
+    """How the game ended (RULES.md MSN, rules/results.py): who won or a draw, how it was decided, the score that
+    decided it and the rule."""
+
+    CODECS: ClassVar[dict[str, Codec]] = {"score": per_seat()}
+
     reason: str
     winner: str | None
+    draw: bool
+    by: str
+    score: PerSeat[int]
+    rule: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -155,9 +176,9 @@ class GameState(Record):
         "combats": map_of(record(Combat)), "result": nullable(record(Result)),
         "last_roll": nullable(record(LastRoll)), "destroyed": tuple_of(), "last_free_roll": record(LastRoll),
         "round_heads": tuple_of(record(RoundHead)), "turn_order": tuple_of(), "vp": SEATS,
-        "shooting_included": map_of()}
+        "shooting_included": map_of(), "clock": record(Clock)}
     OPTIONAL: ClassVar[frozenset[str]] = frozenset(
-        {"last_free_roll", "round_heads", "turn_order", "vp", "shooting_included"})
+        {"last_free_roll", "round_heads", "turn_order", "vp", "shooting_included", "edition", "clock"})
 
     game_id: str
     ruleset: str
@@ -189,6 +210,8 @@ class GameState(Record):
     round_heads: tuple[RoundHead, ...] | None = None
     vp: PerSeat[int] | None = None  # EXT.VP.1 (reference; a plugin's score)
     last_free_roll: LastRoll | None = None  # the overlay's; not part of GET /state
+    edition: int | None = None  # the rules' edition it was created under; None: 1 (rules/editions.py)
+    clock: Clock | None = None  # MSN.CLK.1: from the start on (rules/clock.py)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:

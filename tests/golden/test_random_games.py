@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 from tests.conftest import settings_for
 from tests.golden.driver import Driver, HttpTable, armies
 from tests.support.client import GameClient
+from tests.support.results import assert_result_adds_up
 from warlog.api.app import create_app
 from warlog.projections.rules import catalogue
 
@@ -33,7 +34,8 @@ def test_a_random_legal_five_round_game_ends_and_its_log_verifies(memory_http, d
     assert final["status"] == "ended"
     assert final["battle_round"] == 5
     assert final["awaiting"] == {"seat": None, "action": "none"}
-    assert final["result"] == {"reason": "battle_rounds", "winner": None}
+    assert final["result"]["reason"] == "battle_rounds" and final["result"]["by"] == "destroyed"
+    assert_result_adds_up(final)  # MSN.END.1: no objectives, so what each seat destroyed decides
     log = game.events()
     rounds = [e["data"]["battle_round"] for e in log if e["type"] == "BattleRoundEnded"]
     assert rounds == [1, 2, 3, 4, 5]
@@ -66,10 +68,15 @@ def test_a_random_game_played_only_from_the_offered_actions_ends_and_its_log_ver
 
     final = Driver(HttpTable(game, dice_mode), rng).play(limit=4000)
 
-    assert final["status"] == "ended" and final["battle_round"] == 5
+    assert final["status"] == "ended"
     assert final["actions"] == [] and final["anytime"] == []
+    assert_result_adds_up(final)
     log = game.events()
-    assert [e["data"]["battle_round"] for e in log if e["type"] == "BattleRoundEnded"] == [1, 2, 3, 4, 5]
+    rounds = [e["data"]["battle_round"] for e in log if e["type"] == "BattleRoundEnded"]
+    if final["result"]["by"] == "wipeout":  # MSN.END.2: a side wiped off the table ends it at that phase's end
+        assert rounds == list(range(1, final["battle_round"]))
+    else:
+        assert final["battle_round"] == 5 and rounds == [1, 2, 3, 4, 5]
     cited = {e["rule"] for e in log if e["rule"] is not None}
     assert cited <= set(catalogue()), f"rules not in RULES.md: {cited - set(catalogue())}"
     if ruleset == "heresy":  # every sub-phase was played, not only ended: moves, rushes, reactions, the roll-off,
@@ -86,7 +93,9 @@ def test_a_conceded_game_ends_at_once_reveals_the_seed_and_refuses_every_later_c
     game.start(army_a, army_b)
     game.cmd("B", "concede")
     state = game.state("A")
-    assert state["status"] == "ended" and state["result"] == {"reason": "concede", "winner": "A"}
+    assert state["status"] == "ended" and state["result"] == {"reason": "concede", "winner": "A", "draw": False,
+                                                      "by": "concession", "score": {"A": 0, "B": 0},
+                                                      "rule": "MSN.END.3"}
     assert game.refused("A", "confirm_count")["rule"] == "SVC.ENDED"
     verified = game.verify()
     assert verified["chain_ok"] is True and verified["dice_ok"] is True and verified["server_seed"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import StrictInt as Face
 from typing_extensions import TypedDict
@@ -115,9 +115,8 @@ class Duel(Ruleset):
         return replace(state, vp=(state.vp or NO_SCORE).replace(data["seat"], data["score"]),
                        step=replace(step, parts=step.parts.set("thrown", True)))
 
-    def winner(self, state: GameState) -> str | None:
-        score = state.vp or NO_SCORE
-        return None if score.A == score.B else max(SEATS, key=score.__getitem__)
+    def scored_by(self, state: GameState) -> Literal["vp", "destroyed"]:
+        return "vp"  # the higher running score wins (MSN.END.1, as the core judges it)
 
 
 def thrown(state: GameState) -> bool:

@@ -287,7 +287,7 @@ def test_a_concession_reads_as_who_conceded_and_who_won():
     table = Table([unit("a-1")], [unit("b-1")])
     conceded, ended = table.do("B", "concede")
     assert (conceded["type"], conceded["text"]) == ("Conceded", "Bob conceded the game.")
-    assert ended["text"] == "Alice and Bob's game ended (concede): Alice won."
+    assert (ended["rule"], ended["text"]) == ("MSN.END.3", "Bob conceded: Alice won (MSN.END.3).")
 
 
 def test_a_combat_ends_when_one_side_has_no_unit_left_in_it_and_the_survivors_are_no_longer_locked():

@@ -260,6 +260,23 @@ class GameResult(Answer):
     rule: str = Field(description="the rule that decided the result, e.g. MSN.END.1")
 
 
+class SeatClock(Answer):
+    """MSN.CLK.1: one seat's chess clock."""
+
+    used_s: float = Field(description="seconds of this seat's time used, up to the latest event (`since`)")
+    left_s: float = Field(description="seconds left of `options.clock_minutes`, at the latest event")
+    out: bool = Field(description="its time has run out (with `options.clock_loses` it loses at the end of its "
+                                  "current action)")
+    running: bool = Field(description="its time runs now: the game waits for this seat")
+    since: str | None = Field(description="while `running`, the time its clock runs from (the latest event's "
+                                          "`at`): a client ticks `used_s` and `left_s` on from it; else null")
+
+
+class SeatClocks(Answer):
+    A: SeatClock
+    B: SeatClock
+
+
 class EffectSince(Answer):
     battle_round: int
     phase: str | None
@@ -330,6 +347,8 @@ class UnitState(Answer):
     leader_of: str | None = Field(description="the unit it leads (attached to), if any")
     led_by: str | None = Field(description="the unit leading it, if any")
     status_details: list[StatusDetail] = Field(description="each of `statuses` in words, with how long it lasts")
+    points: int | None = Field(description="what its army list says it costs (MSN.END.1 scores a destroyed unit by "
+                                           "it); null where the army does not say")
 
 
 class CommandSchema(RootModel[dict[str, Any]]):
@@ -380,6 +399,9 @@ class State(Answer):
     units: dict[str, UnitState] = Field(description="every unit of both armies, by unit id")
     vp: SeatCounts | SkipJsonSchema[None] = absent(description="victory points scored so far, where the ruleset "
                                                                "keeps them (reference: EXT.VP.1)")
+    clock: SeatClocks | SkipJsonSchema[None] = absent(description=(
+        "MSN.CLK.1, with `options.clock_minutes`: each seat's time used and left, from the events' timestamps "
+        "(paused while an undo request waits); left out of a game without a clock"))
     actions: list[ActionOffered] = Field(description=(
         "what this seat may send now that moves the game on; a command that is no instance of one of these schemas "
         "is refused. Empty for a spectator, a past state (`?at=`) and while an undo request waits"))

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from warlog.api.schemas import Armour
-from warlog.api.wire import Answer, Event, Link, Seat, Seq, Version, absent
+from warlog.api.wire import Answer, Event, GameResult, Link, Seat, Seq, Version, absent
 
 # -- the audit -------------------------------------------------------------------------------------------------
 
@@ -265,4 +265,46 @@ class Analytics(Answer):
     attacks: list[AttackLuck]
 
 
-ANSWERS: tuple[type[BaseModel], ...] = (EventAudit, Story, Analytics)
+class SeatSummary(Answer):
+    """One seat's side of GET /summary (RULES.md MSN): its score, losses and gains by battle round, luck and time."""
+
+    player: str = Field(description="the player's name")
+    score: int = Field(description="its score as the game is scored (`scored_by`): VP, or the points it destroyed")
+    vp: int = Field(description="victory points scored so far (0 where the game scores none)")
+    vp_by_round: list[int] = Field(description="VP scored in each battle round, from round 1 (the round under way "
+                                               "so far)")
+    units_lost: int = Field(description="its units destroyed so far")
+    models_lost: int = Field(description="its models destroyed so far")
+    units_lost_by_round: list[int] = Field(description="its units destroyed in each battle round, from round 1")
+    models_lost_by_round: list[int] = Field(description="its models destroyed in each battle round, from round 1")
+    units_destroyed: int = Field(description="enemy units it destroyed")
+    models_destroyed: int = Field(description="enemy models it destroyed")
+    points_destroyed: int = Field(description="MSN.END.1: the points of the enemy units it destroyed (a unit's "
+                                              "`points`, else 1 per model)")
+    dice_rolled: int = Field(description="its dice that stand (not undone)")
+    luck_percentile: float | None = Field(description=(
+        "its dice luck: the analytics' mid-p percentiles of its roll purposes weighted by their dice; 50 is average "
+        "luck, above 50 luckier; null with no die rolled"))
+    time_used_s: float = Field(description="MSN.CLK.1: seconds the game waited for this seat, from the events' "
+                                           "timestamps (paused while an undo request waited), with or without a clock")
+
+
+class Summary(Answer):
+    """GET /summary: the game's result and how it came about, per seat (CONTRACT.md "In the players' words")."""
+
+    game_id: str
+    ruleset: str
+    version: Version
+    status: Literal["setup", "in_progress", "ended"]
+    battle_round: int
+    battle_rounds: int
+    scored_by: Literal["vp", "destroyed"] = Field(description=(
+        "MSN.END.1: how the game is scored: vp where it has objectives (or its ruleset keeps a score), else the "
+        "points of the enemy units destroyed"))
+    result: GameResult | None = Field(description="the result once the game has ended, as `state.result`")
+    text: str = Field(description="the result in a sentence (\"Bob won 45–30 on victory points (MSN.END.1)\"), or "
+                                  "the score so far while the game is under way")
+    seats: dict[Seat, SeatSummary]
+
+
+ANSWERS: tuple[type[BaseModel], ...] = (EventAudit, Story, Analytics, Summary)

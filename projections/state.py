@@ -7,6 +7,7 @@ from typing import Any
 from warlog.domain import army, rolls
 from warlog.domain.attacks.driver import line_standing
 from warlog.domain.game import Game
+from warlog.domain.rules import clock
 from warlog.domain.rules.basics import PLAYERS_CLEAR, Lasts
 from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.rules.ruleset import Ruleset
@@ -82,7 +83,7 @@ def unit_view(state: GameState, uid: str, eligible: bool, ruleset: Ruleset, led_
             # its datasheet: what a player reads off the unit's card
             "keywords": list(unit.keywords), "abilities": list(unit.abilities), "models": model_lines(unit),
             "weapons": [weapon_sheet(weapon) for weapon in unit.weapons], "leader_of": unit.leader_of,
-            "led_by": led_by, "status_details": status_details(ruleset, unit)}
+            "led_by": led_by, "status_details": status_details(ruleset, unit), "points": unit.points}
 
 
 class UnitViews:
@@ -141,6 +142,8 @@ def state_view(state: GameState, version: int, seat: str | None = None,
     }
     if ruleset.keeps_vp:
         view["vp"] = dict(state.vp.items()) if state.vp is not None else {"A": 0, "B": 0}
+    if state.options.clock_minutes is not None:  # MSN.CLK.1
+        view["clock"] = clock.shown(ruleset, state, game is not None and game.pending_undo is not None)
     if seat is not None:
         view["actions"], view["anytime"], view["records"] = [], [], []
         if game is not None:  # the request waits in the live game's books: a past or delayed state has no key

@@ -12,10 +12,11 @@ from warlog.api.deps import Reader, WarlogApp
 from warlog.api.errors import READS
 from warlog.api.horizon import entries_until, seeing, stored_until
 from warlog.api.wire import answer
-from warlog.api.wire_audit import Analytics
+from warlog.api.wire_audit import Analytics, Summary
 from warlog.projections.analytics import attacks_summary, summarize
 from warlog.projections.export import MEDIA_TYPES, proof_entries, render
 from warlog.projections.rows import game_rows
+from warlog.projections.summary import summary
 
 router = APIRouter(tags=["analytics"], responses=READS)
 ANALYTICS = (
@@ -37,6 +38,28 @@ async def analytics(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
         rows = game_rows(str(caller.game_id), entries)
         return {"game_id": str(caller.game_id), "version": seen.version, "game": rows.game,
                 **summarize(rows.dice, rows.facts), "attacks": attacks_summary(entries)}
+
+    return await run_in_threadpool(build)
+
+
+SUMMARY = (
+    "The game's result and how it came about (CONTRACT.md \"In the players' words\", RULES.md MSN), for any token: "
+    "how it is scored (`scored_by`: VP, or the points destroyed, MSN.END.1), `result` once ended and `text`, the "
+    "result in a sentence (while the game is under way, the score so far); per seat its score, VP by battle round, "
+    "units and models lost by round and destroyed, dice luck (the analytics' percentile, weighted by dice) and the "
+    "time the game waited for it (MSN.CLK.1, with or without a clock). A round's figures are the state as that "
+    "round ended, so an undone action counts nowhere; a spectator with a delay sees it as of its horizon.")
+
+
+@router.get("/games/{game_id}/summary", summary="The result and the game in figures, per seat",
+            description=SUMMARY, operation_id="getSummary", responses=answer(Summary, "the result and each seat's "
+                                                                                     "figures"))
+async def game_summary(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
+    def build() -> dict[str, Any]:
+        seen = seeing(warlog, caller, lambda seen: seen)
+        stored, undone = stored_until(warlog, seen)
+        rows = game_rows(str(caller.game_id), [{**entry, "undone": entry["seq"] in undone} for entry, _ in stored])
+        return summary(stored, rows.dice, seen.version)
 
     return await run_in_threadpool(build)
 

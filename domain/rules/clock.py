@@ -35,17 +35,24 @@ def waited_for(ruleset: Ruleset, state: GameState, paused: bool) -> tuple[str, .
     return tuple(s for s in SEATS if ruleset.actions(state, s))
 
 
+def charge(ruleset: Ruleset, state: GameState, paused: bool, used: PerSeat[float], since: str,
+           until: str) -> PerSeat[float]:
+    """Each seat's time used, with the time from `since` (the latest entry's) to `until` (the next entry's) given
+    to the seats the game waited for in `state`."""
+    spent = seconds(since, until)
+    seats = waited_for(ruleset, state, paused) if spent > 0 else ()
+    if not seats:
+        return used
+    return PerSeat(*(used[s] + (spent if s in seats else 0.0) for s in SEATS))
+
+
 def charged(ruleset: Ruleset, state: GameState, paused: bool, at: str) -> Clock | None:
     """The state's clock brought up to `at` (an entry's time): the time since its last entry goes to the seats
     the game waited for."""
     clock = state.clock
-    if clock is None or not at:
+    if clock is None or not at or seconds(clock.at, at) <= 0:
         return clock
-    spent = seconds(clock.at, at)
-    if spent <= 0:
-        return clock
-    seats = waited_for(ruleset, state, paused)
-    return Clock(used=PerSeat(*(clock.used[s] + (spent if s in seats else 0.0) for s in SEATS)), at=at)
+    return Clock(used=charge(ruleset, state, paused, clock.used, clock.at, at), at=at)
 
 
 def kept(state: GameState, clock: Clock | None, at: str) -> GameState:

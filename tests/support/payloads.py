@@ -42,7 +42,8 @@ def exported(folder: str) -> list[dict[str, Any]]:
 # what the players'-words issue (24) added to every unit of GET /state since the golden recordings were made:
 # a state compared as the recording read it leaves these out (tests/e2e/test_datasheets.py holds them)
 ROLL_WORDS = ("needed", "outcomes", "successes", "text")
-DATASHEET = ("keywords", "abilities", "models", "weapons", "leader_of", "led_by", "status_details")
+DATASHEET = ("keywords", "abilities", "models", "weapons", "leader_of", "led_by", "status_details",
+             "points")  # issue 25: what a destroyed unit scores (MSN.END.1)
 
 
 RESULT_WORDS = frozenset({"draw", "by", "score", "rule"})

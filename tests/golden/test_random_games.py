@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from tests.conftest import settings_for
 from tests.golden.driver import Driver, HttpTable, armies
 from tests.support.client import GameClient
-from tests.support.results import assert_result_adds_up
+from tests.support.results import assert_result_adds_up, assert_summary_adds_up
 from warlog.api.app import create_app
 from warlog.projections.rules import catalogue
 
@@ -36,6 +36,7 @@ def test_a_random_legal_five_round_game_ends_and_its_log_verifies(memory_http, d
     assert final["awaiting"] == {"seat": None, "action": "none"}
     assert final["result"]["reason"] == "battle_rounds" and final["result"]["by"] == "destroyed"
     assert_result_adds_up(final)  # MSN.END.1: no objectives, so what each seat destroyed decides
+    assert_summary_adds_up(memory_http, game.id, game.tokens["spectator"], final)
     log = game.events()
     rounds = [e["data"]["battle_round"] for e in log if e["type"] == "BattleRoundEnded"]
     assert rounds == [1, 2, 3, 4, 5]
@@ -71,6 +72,7 @@ def test_a_random_game_played_only_from_the_offered_actions_ends_and_its_log_ver
     assert final["status"] == "ended"
     assert final["actions"] == [] and final["anytime"] == []
     assert_result_adds_up(final)
+    assert_summary_adds_up(memory_http, game.id, game.tokens["B"], final)
     log = game.events()
     rounds = [e["data"]["battle_round"] for e in log if e["type"] == "BattleRoundEnded"]
     if final["result"]["by"] == "wipeout":  # MSN.END.2: a side wiped off the table ends it at that phase's end

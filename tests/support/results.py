@@ -34,3 +34,23 @@ def assert_result_adds_up(state: dict[str, Any]) -> None:
     if result["by"] == "wipeout":
         standing = {u["owner"] for u in state["units"].values() if u["models_alive"] > 0}
         assert result["rule"] == "MSN.END.2" and result["winner"] in (standing or {None}), result
+
+
+def assert_summary_adds_up(http: Any, game_id: str, token: str, state: dict[str, Any]) -> dict[str, Any]:
+    """GET /summary as a player would check it against the table: VP by round sums to the VP, losses by round to
+    the losses, the score is the result's, points destroyed are the datasheets' and the units lost are the units
+    the log says were destroyed (the analytics' count)."""
+    headers = {"Authorization": f"Bearer {token}"}
+    told = http.get(f"/games/{game_id}/summary", headers=headers).json()
+    analytics = http.get(f"/games/{game_id}/analytics", headers=headers).json()
+    assert told["status"] == state["status"] and told["result"] == state["result"]
+    for seat, side in told["seats"].items():
+        assert sum(side["vp_by_round"]) == side["vp"] == (state.get("vp") or {}).get(seat, 0), (seat, side)
+        assert sum(side["models_lost_by_round"]) == side["models_lost"], (seat, side)
+        assert sum(side["units_lost_by_round"]) == side["units_lost"], (seat, side)
+        assert len(side["vp_by_round"]) == state["battle_round"]
+        assert side["points_destroyed"] == destroyed_points(state, seat), (seat, side)
+        assert side["units_lost"] == analytics["units_destroyed"].get(seat, {"count": 0})["count"], (seat, side)
+        if state["result"] is not None:
+            assert side["score"] == state["result"]["score"][seat]
+    return told

@@ -160,6 +160,8 @@ def serve(args: argparse.Namespace) -> None:
         shown, note = lan_address()
     base_url = f"http://{shown}:{args.port}"
     here = f"http://127.0.0.1:{args.port}" if args.lan else base_url  # the demo is made over loopback
+    print(f"warlog is serving on {base_url}/ (API reference: {base_url}/docs); {where_data(args)}. Ctrl-C stops "
+          f"it.", flush=True)
     if args.demo or args.lan:
         def banner() -> None:
             with httpx.Client(timeout=10) as client:
@@ -178,6 +180,21 @@ def serve(args: argparse.Namespace) -> None:
     uvicorn.run(app, host=host, port=args.port, log_level="warning", access_log=False)
 
 
+def where_data(args: argparse.Namespace) -> str:
+    """Where `warlog serve` keeps its games, in a sentence (docs/operating.md says which files hold them)."""
+    from pathlib import Path
+
+    from warlog.api.settings import Settings
+
+    settings = Settings()
+    postgres = settings.postgres_params()
+    if settings.persistence == "popo":
+        return "games are kept in memory only (WARLOG_PERSISTENCE=popo): they end with the process"
+    if postgres is not None:
+        return f"games are stored in PostgreSQL, database {postgres['dbname']} on {postgres['host']}"
+    return f"games are stored in {Path(settings.db).resolve()} (with its -wal and -shm files while serving)"
+
+
 def store_settings(args: argparse.Namespace) -> Any:
     """The store a command-line tool opens: `--db`, `--postgres` (`--shards`), or the usual WARLOG_* settings."""
     from warlog.api.settings import Settings
@@ -190,12 +207,20 @@ def store_settings(args: argparse.Namespace) -> Any:
     return Settings(**chosen)
 
 
-def open_store(args: argparse.Namespace) -> Any:
-    """Every shard of the store (api/shards.py); a tool given another N than the database's refuses."""
+def open_store(args: argparse.Namespace, reads_only: bool = True) -> Any:
+    """Every shard of the store (api/shards.py); a tool given another N than the database's refuses. A tool that
+    only reads (`reads_only`) refuses an SQLite file that does not exist rather than make an empty one."""
+    from pathlib import Path
+
     from warlog.api.shards import LayoutRefused, Shards
 
+    settings = store_settings(args)
+    sqlite = settings.postgres_params() is None and settings.persistence != "popo"
+    if reads_only and sqlite and not Path(settings.db).is_file():
+        sys.exit(f"warlog {args.command}: no database at {settings.db}: give the file `warlog serve` writes "
+                 f"(--db PATH, or WARLOG_DB), or --postgres")
     try:
-        return Shards.open(store_settings(args))
+        return Shards.open(settings)
     except LayoutRefused as refused:
         sys.exit(f"warlog {args.command}: {refused}")
 
@@ -278,7 +303,7 @@ def project(args: argparse.Namespace) -> None:
     from warlog.projections.ledger import Ledger, catch_up, ledger_env, view_class
 
     stop = stopping()
-    shards = open_store(args)  # checks the layout (and makes every shard's tables)
+    shards = open_store(args, reads_only=False)  # checks the layout (and makes every shard's tables)
     settings = store_settings(args)
     view_env = ledger_env(settings.eventsourcing_env())
     if view_env["PERSISTENCE_MODULE"] == "eventsourcing.postgres":

@@ -185,6 +185,18 @@ def test_warlog_export_and_analytics_cover_every_game_in_the_store(new_game, app
     assert across["units_destroyed"] == {"B": {"count": 2}}
 
 
+@pytest.mark.parametrize("tool", [["export", "--out", "out"], ["analytics"]])
+def test_a_tool_that_only_reads_refuses_a_database_that_is_not_there(tmp_path, tool, monkeypatch):
+    """A typo in --db is said at once, and no empty database is left behind under the mistyped name."""
+    monkeypatch.chdir(tmp_path)
+    typo = tmp_path / "warlgo.db"
+    with pytest.raises(SystemExit) as refused:
+        warlog_cli([tool[0], "--db", str(typo), *tool[1:]])
+    assert str(refused.value) == (f"warlog {tool[0]}: no database at {typo}: give the file `warlog serve` writes "
+                                  f"(--db PATH, or WARLOG_DB), or --postgres")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_warlog_project_follows_the_store_into_the_ledger_until_stopped(new_game, app, tmp_path):
     """`warlog project` on SQLite: what was played before it started, and what is played while it runs; SIGTERM
     (what a service manager sends, and what reaches a job started with `&`, which ignores SIGINT) stops it."""

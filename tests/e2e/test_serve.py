@@ -134,3 +134,22 @@ def read_answer(raw: socket.socket) -> tuple[int, bytes]:
         assert chunk, "the server closed the connection"
         body += chunk
     return int(head.split(b" ")[1]), body
+
+
+def test_plain_serve_says_where_it_answers_and_where_the_games_are_kept(tmp_path):
+    """Issue 28: `warlog serve` with no flag is not silent: its address, the API reference and the data file."""
+    out, db = tmp_path / "serve.out", tmp_path / "games.db"
+    with out.open("wb") as sink:
+        process = subprocess.Popen([sys.executable, "-m", "warlog.api.cli", "serve", "--port", str(PORT + 1),
+                                    "--db", str(db)], stdout=sink, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + 30
+            while "Ctrl-C stops it." not in out.read_text(encoding="utf-8") and time.monotonic() < deadline:
+                assert process.poll() is None, out.read_text()
+                time.sleep(0.1)
+        finally:
+            process.terminate()
+            process.wait(10)
+    printed = out.read_text(encoding="utf-8")
+    assert (f"warlog is serving on http://127.0.0.1:{PORT + 1}/ (API reference: http://127.0.0.1:{PORT + 1}/docs); "
+            f"games are stored in {db} (with its -wal and -shm files while serving). Ctrl-C stops it.") in printed

@@ -6,6 +6,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi_offline import FastAPIOffline
 
 from warlog.api import errors, openapi
 from warlog.api.feed import Feed, PostgresListener
@@ -66,7 +67,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await appends.close()
         shards.close()
 
-    app = FastAPI(title="warlog", version="0.1.0", lifespan=lifespan, openapi_tags=TAGS,
+    # /docs and /redoc from the package's own copies of Swagger UI and ReDoc (fastapi-offline: FastAPI's
+    # documented self-hosting recipe, packaged and kept current), so a table with no internet still reads them
+    app = FastAPIOffline(title="warlog", version="0.1.0", lifespan=lifespan, openapi_tags=TAGS,
                   description="An event-sourced rules service for tabletop wargames. Every error is "
                               "application/problem+json; refusals name their rule (RULES.md).")
     app.state.settings = settings

@@ -3,6 +3,8 @@ route can give is there, as the problem+json it is."""
 import json
 import re
 
+import pytest
+
 
 def test_every_schema_reference_in_the_document_resolves(http):
     doc = http.get("/openapi.json").json()
@@ -126,3 +128,14 @@ def test_the_documents_event_kinds_describe_the_stored_logs_and_a_played_game(ht
                                         "components": doc["components"]})
             errors = [e.message for e in data.iter_errors(row["data"])]
             assert not errors, (folder, row["type"], errors[:3])
+
+
+@pytest.mark.parametrize("page", ["/docs", "/redoc"])
+def test_the_reference_pages_load_every_script_from_the_service_itself(http, page):
+    """Issue 28: a table with no internet still reads /docs and /redoc: no script or style from a CDN."""
+    html = http.get(page)
+    assert html.status_code == 200 and "text/html" in html.headers["content-type"]
+    assets = re.findall(r"""(?:src|href)=["']([^"']+\.(?:js|css|png))["']""", html.text)
+    assert assets and all(asset.startswith("/") for asset in assets), assets
+    for asset in assets:
+        assert http.get(asset).status_code == 200, asset

@@ -12,9 +12,9 @@ from warlog.api.deps import no_unknown_query
 from warlog.api.errors import problems
 from warlog.api.json_body import utf8
 from warlog.api.rosters import convert, is_roster, no_reading, readers
-from warlog.api.routes.games import ROSTER_BODY, ROSTER_OR_JSON, ROSTER_TYPE
+from warlog.api.routes.games import ROSTER_BODY, ROSTER_OR_JSON
 from warlog.api.wire import RosterConversion, answer
-from warlog.api.writing import is_json, media_type, not_json, read_body
+from warlog.api.writing import is_json, read_body
 from warlog.domain.rules import registry
 
 router = APIRouter(tags=["games"])
@@ -56,8 +56,7 @@ async def convert_roster(request: Request, ruleset: RosterRuleset = None) -> dic
     broken, or misses what the ruleset needs, is 422 naming its path in the roster (`field`)."""
     raw = await read_body(request, request.app.state.settings.max_army_bytes)
     content_type = request.headers.get("content-type")
-    if raw and not is_roster(raw, content_type) and media_type(content_type) != ROSTER_TYPE:
-        if not is_json(content_type):
-            raise not_json(content_type)  # neither a roster file nor JSON (which is then refused as no roster)
-        utf8(raw)  # JSON in another encoding is 415, as for every JSON body
+    if raw and not is_roster(raw, content_type) and is_json(content_type):
+        utf8(raw)  # JSON in another encoding is 415, as for every JSON body; any other body is a file, judged as
+        # one: a text file or a form is no roster (422, saying what warlog reads), not a wrong media type
     return await run_in_threadpool(convert, raw, ruleset)

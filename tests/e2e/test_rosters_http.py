@@ -1,6 +1,8 @@
 """Roster files over HTTP: muster a game from the file a player already has, or just convert it."""
 from pathlib import Path
 
+import pytest
+
 from tests.support.client import unit
 from tests.support.problems import assert_sentence
 from tests.support.rosters import as_ros, heresy_squad, tenth_list
@@ -90,6 +92,17 @@ def test_other_bodies_keep_the_415_rule(new_game):
     answer = post_roster(game, "A", b"units: none", "text/plain")
     assert answer.status_code == 415
     assert_sentence(answer.json())
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None])
+def test_a_text_file_to_convert_is_no_roster_and_says_what_warlog_reads(http, content_type):
+    """Issue 28: `curl --data-binary @notes.txt /rosters/convert` is told the file is no roster (422, as the
+    contract says), not that its media type is wrong."""
+    headers = {"Content-Type": content_type} if content_type else {}
+    refused = http.post("/rosters/convert", content=b"my army: 3 squads\n", headers=headers)
+    assert refused.status_code == 422
+    assert refused.json()["detail"] == "Not a roster: send a .rosz, a .ros (XML) or a New Recruit JSON file."
+    assert_sentence(refused.json())
 
 
 def test_the_same_roster_with_the_same_idempotency_key_answers_the_same(new_game):

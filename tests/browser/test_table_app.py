@@ -19,6 +19,7 @@ from tests.conftest import settings_for
 from tests.support.browser import WAIT_S, chromium, network
 from tests.support.client import GameClient, unit, vehicle
 from tests.support.live import serving
+from tests.support.shared import corpus
 from warlog.api.app import create_app
 
 PHONE, TABLET = (390, 844), (820, 1180)
@@ -480,7 +481,6 @@ def test_every_form_the_app_draws_from_a_real_game_gives_an_instance_of_its_sche
     assert reached <= checked, checked
 
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "rosters"
 
 
 def test_the_start_page_takes_a_roster_file_per_seat_previews_it_and_musters_it(phones, base_url):
@@ -489,9 +489,9 @@ def test_the_start_page_takes_a_roster_file_per_seat_previews_it_and_musters_it(
     Select(driver.find_element(By.ID, "ruleset")).select_by_value("reference")
     for seat, name in (("A", "40k10e_leagues-of-votann.rosz"), ("B", "40k10e_necrons.rosz")):
         Select(driver.find_element(By.CSS_SELECTOR, f'[data-seat="{seat}"] .army-source')).select_by_value("roster")
-        driver.find_element(By.CSS_SELECTOR, f'[data-seat="{seat}"] .army-file').send_keys(str(CORPUS / name))
+        driver.find_element(By.CSS_SELECTOR, f'[data-seat="{seat}"] .army-file').send_keys(str(corpus() / name))
     converted = httpx.post(f"{base_url}/rosters/convert?ruleset=reference",
-                           content=(CORPUS / "40k10e_necrons.rosz").read_bytes()).json()
+                           content=(corpus() / "40k10e_necrons.rosz").read_bytes()).json()
     preview = '[data-seat="B"] .army-preview'
     until(driver, lambda d: d.find_element(By.CSS_SELECTOR, preview).text.startswith(f"{len(converted['units'])} units"),
           "seat B's roster previewed")

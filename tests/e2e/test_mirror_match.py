@@ -3,16 +3,13 @@ match, two rosters from one list builder), the later army's colliding ids are re
 own links follow, the muster answer says so (`renamed`), and no army is refused for it."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from fastapi.testclient import TestClient
 
 from tests.conftest import settings_for
 from tests.support.client import GameClient, table_of, unit, vehicle
+from tests.support.shared import corpus
 from warlog.api.app import create_app
-
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "rosters"
 
 
 def the_list() -> list[dict]:
@@ -101,7 +98,7 @@ def test_an_army_with_an_id_twice_in_itself_is_still_refused(new_game):
 
 def test_two_players_importing_one_roster_file_both_muster_and_the_leader_follows_its_squad(new_game):
     game = new_game("reference")
-    raw = (CORPUS / "40k11e_newrecruit_aeldari-hank-2k.json").read_bytes()
+    raw = (corpus() / "40k11e_newrecruit_aeldari-hank-2k.json").read_bytes()
     answers = [game.http.post(f"/games/{game.id}/armies", content=raw,
                               headers=game.headers(seat, **{"Content-Type": "application/json"})) for seat in "AB"]
     assert [a.status_code for a in answers] == [200, 200], answers[1].text

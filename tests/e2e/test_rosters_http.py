@@ -1,13 +1,11 @@
 """Roster files over HTTP: muster a game from the file a player already has, or just convert it."""
-from pathlib import Path
 
 import pytest
 
 from tests.support.client import unit
 from tests.support.problems import assert_sentence
 from tests.support.rosters import as_ros, heresy_squad, tenth_list
-
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "rosters"
+from tests.support.shared import corpus
 
 
 def post_roster(game, seat, raw, content_type="application/octet-stream", **headers):
@@ -17,7 +15,7 @@ def post_roster(game, seat, raw, content_type="application/octet-stream", **head
 
 def test_a_rosz_musters_and_the_game_starts_at_the_rosters_model_counts(http, new_game):
     game = new_game("reference")
-    raw = (CORPUS / "40k10e_leagues-of-votann.rosz").read_bytes()
+    raw = (corpus() / "40k10e_leagues-of-votann.rosz").read_bytes()
     answer = post_roster(game, "A", raw, "text/plain")  # a zip is known by its bytes, whatever the type
     assert answer.status_code == 200, answer.text
     imported = answer.json()["import"]
@@ -34,7 +32,7 @@ def test_a_rosz_musters_and_the_game_starts_at_the_rosters_model_counts(http, ne
 
 def test_new_recruit_json_musters_with_its_leaders_attached(new_game):
     game = new_game("reference")
-    answer = post_roster(game, "A", (CORPUS / "40k11e_newrecruit_aeldari-hank-2k.json").read_bytes(),
+    answer = post_roster(game, "A", (corpus() / "40k11e_newrecruit_aeldari-hank-2k.json").read_bytes(),
                          "application/json")
     assert answer.status_code == 200, answer.text
     assert answer.json()["import"]["format"] == "json"
@@ -44,7 +42,7 @@ def test_new_recruit_json_musters_with_its_leaders_attached(new_game):
 
 def test_a_heresy_roster_musters_its_squad_embarked_and_the_game_starts(new_game):
     game = new_game("heresy")
-    answer = post_roster(game, "A", (CORPUS / "hh1-30k_traitor-legion-transports.ros").read_bytes(),
+    answer = post_roster(game, "A", (corpus() / "hh1-30k_traitor-legion-transports.ros").read_bytes(),
                          "application/xml")
     assert answer.status_code == 200, answer.text
     assert game.muster("B", [unit("b1", 10)]).status_code == 200
@@ -128,7 +126,7 @@ def test_warlog_import_prints_the_converted_roster(capsys):
     import json
 
     from warlog.api.cli import main
-    main(["import", str(CORPUS / "hh2_dark-angels.rosz"), "--ruleset", "heresy"])
+    main(["import", str(corpus() / "hh2_dark-angels.rosz"), "--ruleset", "heresy"])
     printed = json.loads(capsys.readouterr().out)
     assert printed["format"] == "rosz" and printed["ruleset"] == "heresy" and printed["units"]
 

@@ -1,0 +1,29 @@
+"""Files of ../shared read at test time (the roster corpus, RULES.md): they sit beside the project's own clone and
+never ship (the rosters embed publishers' rules text). A public clone has no ../shared: a test that needs it skips,
+naming what is missing; `.ci/run` sets WARLOG_SHARED_REQUIRED=1, so there its absence fails instead."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+REQUIRED = "WARLOG_SHARED_REQUIRED"
+
+
+def shared(*parts: str) -> Path:
+    """The path of a file or folder of ../shared; a skip (a failure under WARLOG_SHARED_REQUIRED=1) when absent."""
+    path = SHARED.joinpath(*parts)
+    if path.exists():
+        return path
+    why = (f"{path} is not here: ../shared (the roster corpus and RULES.md) sits beside the project's own clone and "
+           f"is not in a public one")
+    if os.environ.get(REQUIRED) == "1":
+        pytest.fail(why)
+    pytest.skip(why)
+
+
+def corpus() -> Path:
+    """The real roster files players made (../shared/rosters/, with its MANIFEST)."""
+    return shared("rosters")

@@ -23,6 +23,7 @@ from warlog.api.routes import (
     pages,
     reading,
     rosters,
+    rules,
     stream,
     undo,
 )
@@ -39,6 +40,7 @@ TAGS = [  # the order the API reference shows them in, whatever order the router
     {"name": "overlay", "description": "What a stream overlay shows, live, and the overlay page itself."},
     {"name": "analytics", "description": "Dice luck and damage per game, and the log exported."},
     {"name": "pages", "description": "The browser pages' helpers: a seat link's QR code."},
+    {"name": "rules", "description": "The rules every refusal, event and audit cites, by their IDs."},
 ]
 
 
@@ -90,7 +92,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     openapi.install(app)
     # FastAPI matches included routers in this order, and matching a router costs: play first, as the
     # commands are most of the traffic (one router matched instead of two per command)
-    for module in (commands, games, undo, reading, stream, audit, overlay, overlay_page, analytics, rosters, pages):
+    for module in (commands, games, undo, reading, stream, audit, overlay, overlay_page, analytics, rosters, pages,
+                   rules):
         app.include_router(module.router)
     if settings.cors_origins:  # the table app and overlays run in browsers on other origins; tokens are bearer
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],

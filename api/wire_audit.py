@@ -23,6 +23,12 @@ class RuleText(Answer):
     summary: str | None = Field(description="the rule in a line; null for an ID the catalogue does not know")
 
 
+class RuleCatalogue(Answer):
+    """GET /rules: every rule warlog cites."""
+
+    rules: list[RuleText]
+
+
 class SentRecord(Answer):
     """The request that made the event: the command as the service recorded it, who sent it, when."""
 
@@ -307,4 +313,4 @@ class Summary(Answer):
     seats: dict[Seat, SeatSummary]
 
 
-ANSWERS: tuple[type[BaseModel], ...] = (EventAudit, Story, Analytics, Summary)
+ANSWERS: tuple[type[BaseModel], ...] = (EventAudit, Story, Analytics, Summary, RuleCatalogue)

@@ -1,5 +1,5 @@
 """`warlog serve`, the store-wide tools (`warlog export`, `warlog analytics`, `warlog project`,
-`warlog reshard`), `warlog import` of a roster file and `warlog verify` of an export."""
+`warlog reshard`, `warlog backup` and `warlog restore`), `warlog import` of a roster file and `warlog verify` of an export."""
 from __future__ import annotations
 
 import argparse
@@ -329,6 +329,68 @@ def project(args: argparse.Namespace) -> None:
         shards.close()
 
 
+def sqlite_file(args: argparse.Namespace) -> Any:
+    """The SQLite file the store is (`--db`, WARLOG_DB); PostgreSQL is backed up with its own tools."""
+    from pathlib import Path
+
+    settings = store_settings(args)
+    if settings.postgres_params() is not None:
+        sys.exit(f"warlog {args.command}: the games are in PostgreSQL: back them up with pg_dump (pg_dump -Fc -d "
+                 f"DBNAME -f FILE) and put them back with pg_restore")
+    return Path(settings.db)
+
+
+def copy_sqlite(source: Any, target: Any) -> int:
+    """SQLite's online backup API: a consistent copy of a database in use (the events still in its -wal file
+    included), page by page; the number of games in the copy."""
+    import sqlite3
+    from contextlib import closing
+
+    with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(target)) as dst:
+        src.backup(dst)
+        games: int = dst.execute("SELECT COUNT(DISTINCT originator_id) FROM stored_events").fetchone()[0]
+    return games
+
+
+def backup(args: argparse.Namespace) -> None:
+    """Copy the SQLite store to PATH, safely while `warlog serve` runs (a plain `cp` of the file misses the events
+    still in its -wal file). One file holds every game: the events, each game's head record and the stored answers
+    of idempotent requests; the ledger (*.ledger.db) is rebuilt from them."""
+    from pathlib import Path
+
+    source, target = sqlite_file(args), Path(args.path)
+    if not source.is_file():
+        sys.exit(f"warlog backup: no database at {source}: give the file `warlog serve` writes (--db PATH, or "
+                 f"WARLOG_DB)")
+    if target.exists():
+        sys.exit(f"warlog backup: {target} exists already: name a new file")
+    games = copy_sqlite(source, target)
+    print(json.dumps({"backup": str(target), "of": str(source), "games": games, "bytes": target.stat().st_size}))
+
+
+def restore(args: argparse.Namespace) -> None:
+    """Put a backup made by `warlog backup` back as the store, with every `warlog serve` of it stopped. The ledger
+    projection beside it is removed: `warlog analytics` (or `warlog project`) rebuilds it from the events."""
+    import sqlite3
+    from pathlib import Path
+
+    source, target = Path(args.backup), sqlite_file(args)
+    try:
+        with sqlite3.connect(f"file:{source}?mode=ro", uri=True) as check:
+            check.execute("SELECT 1 FROM stored_events LIMIT 1")
+    except sqlite3.Error:
+        sys.exit(f"warlog restore: {source} is no warlog backup (an SQLite file of games, as `warlog backup` "
+                 f"writes)")
+    if target.exists() and not args.force:
+        sys.exit(f"warlog restore: {target} exists: stop every `warlog serve` of it, then run again with --force "
+                 f"to replace it")
+    games = copy_sqlite(source, target)
+    ledger = target.with_name(target.stem + ".ledger" + (target.suffix or ".db"))
+    for stale in (ledger, ledger.with_name(ledger.name + "-wal"), ledger.with_name(ledger.name + "-shm")):
+        stale.unlink(missing_ok=True)
+    print(json.dumps({"restored": str(target), "from": str(source), "games": games}))
+
+
 def reshard(args: argparse.Namespace) -> None:
     """Move every game to the shard --shards N names for it (api/shards.py), with every `warlog serve` stopped;
     cut short, it refuses every process until it is run again, and runs on from where it stopped."""
@@ -428,6 +490,16 @@ def main(argv: list[str] | None = None) -> None:
             tool.add_argument("--format", choices=("ndjson", "csv", "both"), default="both")
         if name == "analytics":
             tool.add_argument("--rebuild", action="store_true", help="rebuild the ledger from zero first")
+    saving = commands.add_parser("backup", help="copy the SQLite store, safely while it is served",
+                                 description=backup.__doc__)
+    saving.add_argument("path", help="the new file to write the copy to")
+    restoring = commands.add_parser("restore", help="put a backup back as the store (warlog serve stopped)",
+                                    description=restore.__doc__)
+    restoring.add_argument("backup", help="a file `warlog backup` wrote")
+    restoring.add_argument("--force", action="store_true", help="replace the store if it exists")
+    for tool, func in ((saving, backup), (restoring, restore)):
+        tool.add_argument("--db", default=None, help="the SQLite store (default ./warlog.db, or WARLOG_DB)")
+        tool.set_defaults(func=func, postgres=None)
     moving = commands.add_parser("reshard", help="move every game to the shard N names for it (PostgreSQL)",
                                  description=reshard.__doc__)
     moving.add_argument("--postgres", default=None, help="postgresql://user@host:port/db (or WARLOG_POSTGRES)")

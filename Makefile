@@ -10,11 +10,16 @@ $(BIN)/python:
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.runtime
+
+# what `make run` needs: the service alone, none of the test tools
+$(VENV)/.runtime: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
 	touch $@
 
 install: $(VENV)/.installed
 
-run: install
+run: $(VENV)/.runtime
 	$(BIN)/warlog serve --demo --port $(PORT)
 
 postgres:

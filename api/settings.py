@@ -16,26 +16,47 @@ from warlog.domain.shards import APP_NAME, shard_name
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="WARLOG_")
 
-    db: str = "warlog.db"                  # SQLite file (the default store)
-    postgres: str | None = None            # postgresql://user@host:port/db: use PostgreSQL instead
-    postgres_schema: str | None = None     # a PostgreSQL schema for every table (default: public)
-    shards: int = Field(1, ge=1, le=64)    # event stores in that database, a game's chosen by its id
-                                           # (api/shards.py); every process serving it is given the same N
-    persistence: str | None = None         # force "popo" (in memory) for quick tests
-    max_command_bytes: int = 64 * 1024
-    max_army_bytes: int = 1024 * 1024
-    requests_per_second: float = Field(50.0, gt=0)  # per token, with a burst of `burst`; across processes
-    burst: int = Field(200, ge=1)                   # on PostgreSQL (api/limits.py)
-    streams_per_token: int = 10
-    games_per_minute: float = Field(60.0, gt=0)     # POST /games per client address, with a burst of
-    games_burst: int = Field(60, ge=1)              # `games_burst` (a club creating its evening at once)
-    keepalive_s: float = 15.0
-    feed_poll_s: float | None = None       # streams re-read this often (default 0.5 s; 5 s once PostgreSQL
-                                           # LISTEN/NOTIFY wakes them)
-    sqlite_synchronous: Literal["NORMAL", "FULL", "EXTRA"] = "NORMAL"  # FULL: survive power cuts too
-    inline_writes: bool | None = None      # writes on the loop (true) or a thread (false); see write_mode
-    cors_origins: list[str] = ["*"]         # browser origins allowed to call the API ([] turns CORS off)
-    log_json: bool | None = None           # None: JSON when stdout is not a terminal
+    db: str = Field("warlog.db", description="the SQLite file holding every game (the default store); the ledger "
+                    "projection sits beside it as `*.ledger.db`")
+    postgres: str | None = Field(None, description="`postgresql://user@host:port/db`: store the games in PostgreSQL "
+                                 "instead (several processes on one database)")
+    postgres_schema: str | None = Field(None, description="a PostgreSQL schema for every table (default: public)")
+    shards: int = Field(1, ge=1, le=64, description="event stores in that PostgreSQL database, a game's chosen by "
+                        "its id; every process serving it must be given the same N (`warlog reshard` moves games)")
+    persistence: str | None = Field(None, description="`popo` keeps the games in memory only (quick tests): they "
+                                    "end with the process")
+    max_command_bytes: int = Field(64 * 1024, description="the largest command body accepted (413 past it)")
+    max_army_bytes: int = Field(1024 * 1024, description="the largest army or roster file accepted (413 past it)")
+    requests_per_second: float = Field(50.0, gt=0, description="requests a token may send a second, with a burst "
+                                       "of `burst` (across processes on PostgreSQL); 429 past it")
+    burst: int = Field(200, ge=1, description="the burst of requests a token may send at once")
+    streams_per_token: int = Field(10, description="live streams (SSE) one token may hold open")
+    games_per_minute: float = Field(60.0, gt=0, description="`POST /games` a client address may send a minute, "
+                                    "with a burst of `games_burst`")
+    games_burst: int = Field(60, ge=1, description="games one address may create at once (a club creating its "
+                             "evening)")
+    keepalive_s: float = Field(15.0, description="seconds between keep-alive comments on a quiet live stream")
+    feed_poll_s: float | None = Field(None, description="how often the live streams read the store again (default "
+                                      "0.5 s; 5 s once PostgreSQL's LISTEN/NOTIFY wakes them)")
+    sqlite_synchronous: Literal["NORMAL", "FULL", "EXTRA"] = Field(
+        "NORMAL", description="SQLite's `synchronous`: NORMAL survives a crash of the process, FULL a power cut too")
+    inline_writes: bool | None = Field(None, description="run writes on the event loop (true) or a worker thread "
+                                       "(false); default: the loop on SQLite, deferred appends on PostgreSQL")
+    cors_origins: list[str] = Field(["*"], description="browser origins allowed to call the API (`[]` turns CORS "
+                                    "off). Tokens are bearer tokens, never cookies, so `*` lends no one a "
+                                    "player's rights; narrow it to your own origins when the service is on the "
+                                    "internet")
+    log_json: bool | None = Field(None, description="log lines as JSON (true) or text (false); default: JSON when "
+                                  "standard output is not a terminal")
+
+    @classmethod
+    def table(cls) -> str:
+        """Every setting as a Markdown table (docs/operating.md holds it; a test holds the page to it)."""
+        rows = ["| variable | default | what it sets |", "|---|---|---|"]
+        for name, field in cls.model_fields.items():
+            default = "none" if field.default is None else f"`{field.default}`".replace("'", '"')
+            rows.append(f"| `WARLOG_{name.upper()}` | {default} | {field.description} |")
+        return "\n".join(rows) + "\n"
 
     def postgres_params(self) -> dict[str, Any] | None:
         """Where PostgreSQL is, from `postgres` or else from the library's own POSTGRES_* variables;

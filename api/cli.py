@@ -322,8 +322,12 @@ def project(args: argparse.Namespace) -> None:
     ledger = ledger_for(shards)
     try:
         print(f"following the store into {Ledger.name} (SIGTERM or Ctrl-C stops)", file=sys.stderr, flush=True)
+        total = 0
         while not stop.is_set():
-            catch_up(shards.apps, ledger)
+            done = catch_up(shards.apps, ledger)
+            if done:  # what it did, as it does it: a line a batch, nothing while the store is quiet
+                total += done
+                print(f"projected {done} event(s), {total} since it started", file=sys.stderr, flush=True)
             stop.wait(1.0)
     finally:
         shards.close()

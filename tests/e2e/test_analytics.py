@@ -4,6 +4,7 @@ import csv
 import io
 import itertools
 import json
+import re
 from datetime import datetime
 from fractions import Fraction
 from uuid import UUID
@@ -234,3 +235,6 @@ def test_warlog_project_follows_the_store_into_the_ledger_until_stopped(new_game
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=10) == 0, output(process)  # stopped gracefully: its stores closed, exit 0
     assert "SIGTERM, stopping" in output(process) and "Traceback" not in output(process)
+    said = re.findall(r"projected (\d+) event\(s\), (\d+) since it started", output(process))
+    assert said and int(said[-1][1]) == sum(int(done) for done, _ in said)  # it said what it did as it went
+    assert int(said[-1][1]) == store.recorder.max_notification_id()

@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+LAN ?=
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,8 +20,8 @@ $(VENV)/.runtime: pyproject.toml | $(BIN)/python
 
 install: $(VENV)/.installed
 
-run: $(VENV)/.runtime
-	$(BIN)/warlog serve --demo --port $(PORT)
+run: $(VENV)/.runtime  # make run LAN=1: phones on the table's network open it (plain HTTP, a trusted network)
+	$(BIN)/warlog serve --demo --port $(PORT) $(if $(LAN),--lan)
 
 postgres:
 	@bash ops/ensure-postgres.sh

@@ -27,6 +27,9 @@ class Fix:
 FIXES: dict[str, Fix] = {
     "MSN.END.1": Fix(2, "after the last battle round the seat with more VP, or else more destroyed, wins"),
     "MSN.END.2": Fix(2, "a seat with no unit left on the battlefield and none to come loses at the end of a phase"),
+    "AA.CHG.1": Fix(2, "a charger destroyed while its charge roll is awaited has the roll withdrawn, and play goes on"),
+    "AA.MOV.2": Fix(2, "a fleeing unit with no Leadership (a vehicle) takes no regroup test and stops falling back, "
+                       "rather than failing a test against Ld 0"),
 }
 
 # the edition a game created now is judged by

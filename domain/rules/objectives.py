@@ -155,10 +155,11 @@ class RoundObjectives(Flow):
         """The step is the round's last, and the round is scored."""
         return step is not None and self.scores_round(state) and state.pos == len(self.round_layout(state)) - 1
 
-    def round_end_action(self, state: GameState, base: Action) -> Action:
-        """The round's last `end_phase`, naming the units near each marker."""
-        return act.action("end_phase", "MSN.OBJ.1", f"{base.summary}: the battle round ends, and each seat "
-                          "scores 5 VP for each objective where it has more models within 3\" (MSN.OBJ.1)",
+    def round_end_action(self, state: GameState, ending: str) -> Action:
+        """The round's last `end_phase` (`ending`: what it ends, "the Assault phase"), naming the units near each
+        marker."""
+        return act.action("end_phase", "MSN.OBJ.1", f"end {ending}, naming the units within {RANGE} of each "
+                          f"objective: each seat scores {VP_PER_MARKER} VP for each one where it has more models",
                           control=near_schema(state))
 
     def check_round_end(self, state: GameState, step: Step | None, control: Mapping[str, Sequence[str]] | None) -> None:

@@ -53,6 +53,7 @@ def test_MSN_OBJ_1_markers_held_by_more_models_score_5_vp_each_and_vp_decide_the
 
     end = round_end(game)
     assert end["rule"] == "MSN.OBJ.1" and sorted(end["schema"]["properties"]["control"]["properties"]) == MARKERS
+    assert end["title"] == "End the battle round" and "battle round" in end["summary"]
     # the table: B's mob is falling back (alternating) or Routed (heresy), and B's boyz took one of A's squad
     game.cmd("B", "set_status", unit="mob", status=uncounted, value=True, reason="broke at the table")
     game.cmd("B", "record_casualties", unit="squad", models=1)

@@ -184,7 +184,7 @@ class Alternating(Alternation, TableRecords, objectives.RoundObjectives):  # Alt
     def play_actions(self, state: GameState, seat: str, awaiting: Awaiting) -> list[Action]:
         step = self.step(state)
         if self.ends_round(state, step) and step is not None:
-            return [self.round_end_action(state, self.end_phase_action(step))]
+            return [self.round_end_action(state, "the battle round")]
         return super().play_actions(state, seat, awaiting)
 
     @handles("end_phase")

@@ -274,7 +274,7 @@ class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # t
             if step.phase == "shooting":
                 offered += self.shoot_actions(state, seat)  # shooting.py's, which reads the state as it was handed
         if self.ends_round(state, step):  # MSN.OBJ.1: naming the units near each objective
-            return [*offered, self.round_end_action(state, self.end_phase_action(step))]
+            return [*offered, self.round_end_action(state, f"the {step.phase} phase and the battle round")]
         return [*offered, self.end_phase_action(step)]
 
     @staticmethod

@@ -11,6 +11,7 @@ import pytest
 from tests.golden.driver import Driver, HttpTable, armies
 from tests.support.client import GameClient, play_awaited, unit, vehicle
 from tests.support.results import assert_result_adds_up
+from warlog.domain.rules import editions
 
 MARKERS = ["alpha", "bravo", "charlie"]
 LISTED = [{"id": "alpha", "name": "Objective 1 (alpha)"}, {"id": "bravo", "name": "Objective 2 (bravo)"},
@@ -126,3 +127,20 @@ def test_MSN_OBJ_1_random_games_with_objectives_score_them_every_round_from_the_
         assert len(scored) == 4 and {seat: max(s["total"] for s in scored if s["seat"] == seat)
                                      for seat in "AB"} == final["vp"]
     assert game.verify()["commands_ok"] is True
+
+
+@pytest.mark.parametrize("ruleset", ["alternating", "heresy"])
+def test_MSN_OBJ_1_a_game_created_before_the_rule_keeps_its_rounds_as_they_were(new_game, ruleset, monkeypatch):
+    monkeypatch.setattr(editions, "created_under", lambda: {})  # created under edition 1, before MSN.OBJ.1
+    game = new_game(ruleset, dice="server", battle_rounds=2, objectives=MARKERS)
+    game.start(*armies_with_a_vehicle(ruleset))
+    for _ in range(600):
+        state = game.state()
+        if state["status"] == "ended":
+            break
+        seat = state["awaiting"]["seat"] or "A"
+        assert not [a for a in game.state(seat)["actions"] if "control" in a["schema"].get("properties", {})]
+        play_awaited(game)
+    log = game.events()
+    assert state["status"] == "ended" and not [e for e in log if e["type"] in ("ObjectivesHeld", "VictoryPointsScored")]
+    assert "score_objectives" not in {e["data"].get("sub_phase") for e in log if e["type"] == "StepStarted"}

@@ -54,7 +54,9 @@ class Options(Body):
     reserves_from_round: int = Field(2, ge=1, le=20)
     spectator_delay_s: int = Field(0, ge=0, le=3600)
     objectives: list[Name] = Field(default_factory=list, max_length=12, json_schema_extra={"uniqueItems": True},
-                                   description="reference: the objective markers' names (EXT.OBJ.1)")
+                                   description="the objective markers' names: reference scores them in each Command "
+                                               "phase (EXT.OBJ.1), alternating and heresy at the end of each "
+                                               "battle round from round 2 (MSN.OBJ.1)")
     actions: list[Name] = Field(default_factory=list, max_length=12, json_schema_extra={"uniqueItems": True},
                                 description="reference: the actions a unit may start instead of shooting (RS.CMD.3); "
                                             "none named: Secure objective, Sabotage, Recover intel")

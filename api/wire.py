@@ -371,6 +371,13 @@ class ActionOffered(Answer):
     body_schema: CommandSchema = Field(alias="schema")
 
 
+class ObjectiveMarker(Answer):
+    """An objective marker of the game (EXT.OBJ.1, MSN.OBJ.1)."""
+
+    id: str = Field(description="what a command names it by (its name in `options.objectives`)")
+    name: str = Field(description="what a player reads: \"Objective 2 (centre)\"")
+
+
 class State(Answer):
     """GET /state: the current-phase projection (CONTRACT.md "Reading")."""
 
@@ -398,7 +405,10 @@ class State(Answer):
     round_heads: list[RoundHead]
     units: dict[str, UnitState] = Field(description="every unit of both armies, by unit id")
     vp: SeatCounts | SkipJsonSchema[None] = absent(description="victory points scored so far, where the ruleset "
-                                                               "keeps them (reference: EXT.VP.1)")
+                                                               "keeps them (reference: EXT.VP.1) or the game scores "
+                                                               "objectives (MSN.OBJ.1)")
+    objectives: list[ObjectiveMarker] | SkipJsonSchema[None] = absent(
+        description="the game's objective markers (`options.objectives`), in every ruleset; absent without them")
     clock: SeatClocks | SkipJsonSchema[None] = absent(description=(
         "MSN.CLK.1, with `options.clock_minutes`: each seat's time used and left, from the events' timestamps "
         "(paused while an undo request waits); left out of a game without a clock"))

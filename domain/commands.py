@@ -90,7 +90,8 @@ class Select(Diceless):
 class EndPhase(Diceless):
     """The turn-by-turn rulesets' (rules/igougo.py): the active seat ends the phase."""
 
-    control: dict[str, tuple[str, ...]] | None = None  # reference Command phase: units within range of each objective
+    control: dict[str, tuple[str, ...]] | None = None  # units within range of each objective, where it scores them:
+    # reference's Command phase (EXT.OBJ.1), the end of a battle round in alternating and heresy (MSN.OBJ.1)
     type = "end_phase"
 
 

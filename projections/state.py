@@ -13,7 +13,7 @@ from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.rules.ruleset import Ruleset
 from warlog.domain.state import GameState, LastRoll, Unit, Weapon
 from warlog.domain.state.turns import OtherTurn
-from warlog.domain.words import humane, lasting
+from warlog.domain.words import humane, lasting, objective_title
 
 
 def roll_view(roll: LastRoll | None) -> dict[str, Any] | None:
@@ -140,10 +140,13 @@ def state_view(state: GameState, version: int, seat: str | None = None,
         "units": {uid: UNIT_VIEWS.view(state, uid, in_step and ruleset.eligible(state, uid), ruleset, leaders.get(uid))
                   for uid in state.units},
     }
-    if ruleset.keeps_vp:
+    if ruleset.keeps_vp or state.vp is not None or ruleset.scored_by(state) == "vp":  # EXT.VP.1, MSN.OBJ.1
         view["vp"] = dict(state.vp.items()) if state.vp is not None else {"A": 0, "B": 0}
     if state.options.clock_minutes is not None:  # MSN.CLK.1
         view["clock"] = clock.shown(ruleset, state, game is not None and game.pending_undo is not None)
+    if state.options.objectives:  # the markers by id (what a command names) and name, in every ruleset
+        view["objectives"] = [{"id": marker, "name": objective_title(state.options.objectives, marker)}
+                              for marker in state.options.objectives]
     if seat is not None:
         view["actions"], view["anytime"], view["records"] = [], [], []
         if game is not None:  # the request waits in the live game's books: a past or delayed state has no key

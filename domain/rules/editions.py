@@ -27,6 +27,11 @@ class Fix:
 FIXES: dict[str, Fix] = {
     "MSN.END.1": Fix(2, "after the last battle round the seat with more VP, or else more destroyed, wins"),
     "MSN.END.2": Fix(2, "a seat with no unit left on the battlefield and none to come loses at the end of a phase"),
+    "AA.CHG.1": Fix(2, "a charger destroyed while its charge roll is awaited has the roll withdrawn, and play goes on"),
+    "AA.MOV.2": Fix(2, "a fleeing unit with no Leadership (a vehicle) takes no regroup test and stops falling back, "
+                       "rather than failing a test against Ld 0"),
+    "MSN.OBJ.1": Fix(2, "in alternating and heresy, the command that ends a battle round from round 2 names the units "
+                        "near each objective, and each seat scores 5 VP a marker where it has more models"),
 }
 
 # the edition a game created now is judged by

@@ -113,6 +113,8 @@ def button(state: GameState, action: Action) -> str:
         return f"Roll {state.rolls[0].spec}"
     if action.type == "react" and held:
         return "Decline the reaction"
+    if action.type == "end_phase" and action.rule == "MSN.OBJ.1":  # the round's last, scoring the objectives
+        return "End the battle round"
     return BUTTONS.get(action.type) or humane(action.type).capitalize()
 
 

@@ -22,10 +22,18 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from warlog.domain import army, rolls
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
+from warlog.domain.rules import objectives
+from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.charges import ChargeAsked, ShotsAsked
 from warlog.domain.rules.alternating.commands import COMMANDS as OWN_COMMANDS
-from warlog.domain.rules.alternating.common import LAYOUT, RESERVE_ARRIVES_ON, STATUS_ENDS, overwatch_block
+from warlog.domain.rules.alternating.common import (
+    LAYOUT,
+    RESERVE_ARRIVES_ON,
+    SCORED_LAYOUT,
+    STATUS_ENDS,
+    overwatch_block,
+)
 from warlog.domain.rules.alternating.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.alternating.goes import Alternation
 from warlog.domain.rules.alternating.records import TableRecords
@@ -43,7 +51,8 @@ if TYPE_CHECKING:
 
 
 @register
-class Alternating(Alternation, TableRecords):  # Alternation builds on Counting, Charges and Combats
+class Alternating(Alternation, TableRecords, objectives.RoundObjectives):  # Alternation builds on Counting, Charges
+    # and Combats
     name = "alternating"
     title = "Alternating activation (8th/9th-edition armies, seed 000)"
     summary = ("one joint turn a battle round: both players act in every phase, unit by unit, with pass points "
@@ -52,12 +61,12 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
     anytime_commands = (*Ruleset.anytime_commands, "vehicle_hit", "blast_hit", "ongoing_reserves")
     commands = OWN_COMMANDS  # its select, the goes, the count, the vehicle records (commands.py)
     roster = RosterReading(older_ap=True, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:8th|9th)\b",))
-    event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS}
-    event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS}
+    event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS, **objectives.EVENTS}
+    event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS, **objectives.TEXTS}
     status_ends = STATUS_ENDS
 
     def round_layout(self, state: GameState) -> list[Step]:
-        return LAYOUT
+        return SCORED_LAYOUT if self.scores_round(state) else LAYOUT
 
     def check_army(self, units: list[dict[str, Any]]) -> None:
         """AA.MOV.2: a regroup roll is a Leadership test, so a unit that may fall back states its Ld. `units`: the
@@ -153,6 +162,8 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
     def step_awaiting(self, state: GameState, step: Step | None) -> Awaiting:
         if step is None:
             return {"seat": None, "action": "none"}
+        if self.ends_round(state, step):  # MSN.OBJ.1: either seat ends it, naming the units near each objective
+            return {"seat": None, "action": "end_phase", "rule": "MSN.OBJ.1"}
         flow = AlternatingStep.of(state.step)
         if step.kind == "count":
             waiting = [s for s in SEATS if flow.confirmed[s] is None]
@@ -169,6 +180,25 @@ class Alternating(Alternation, TableRecords):  # Alternation builds on Counting,
                 return {"seat": None, "action": "roll_off"}
             return {"seat": flow.winner, "action": "choose_order"}
         return {"seat": self.next_go(state), "action": "select"}
+
+    def play_actions(self, state: GameState, seat: str, awaiting: Awaiting) -> list[Action]:
+        step = self.step(state)
+        if self.ends_round(state, step) and step is not None:
+            return [self.round_end_action(state, "the battle round")]
+        return super().play_actions(state, seat, awaiting)
+
+    @handles("end_phase")
+    def end_phase(self, t: Table, seat: str, command: cmd.EndPhase) -> None:
+        """MSN.OBJ.1: the battle round ends with the objectives counted from the units the players name near each,
+        and each seat's VP."""
+        step = self.step(t.state)
+        if step is None or not self.ends_round(t.state, step):
+            raise Refused("no phase is ended by a player here: each sub-phase ends when its goes are done; a battle "
+                          "round from the second, in a game with objectives, ends with them scored",
+                          rule=self.awaited_rule(t.state))
+        self.check_round_end(t.state, step, command.control)
+        self.score_round(t, seat, command.control)
+        self.end_step(t, step)
 
     def roll_reading(self, state: GameState, request: ev.RollRequested) -> rolls.Reading | None:
         purpose, context = request["purpose"], request["context"]

@@ -74,4 +74,5 @@ class OngoingReserves(cmd.Diceless):
 
 
 COMMANDS: tuple[type[cmd.Command], ...] = (AlternatingSelect, ConfirmCount, Pass, DeclareDone, ResolveCharge,
-                                           VehicleHit, BlastHit, OngoingReserves)
+                                           VehicleHit, BlastHit, OngoingReserves,
+                                           cmd.EndPhase)  # the round's end, scoring objectives (MSN.OBJ.1)

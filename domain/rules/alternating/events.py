@@ -30,6 +30,14 @@ class ChargeRollCalled(TypedDict):
     seat: str
 
 
+class ChargeRollWithdrawn(TypedDict):
+    """AA.CHG.1: the charge roll awaited from a charger that is gone, withdrawn."""
+
+    unit: str
+    seat: str
+    reason: str
+
+
 class CombatEnded(TypedDict):
     combat: str
     units: list[str]
@@ -128,6 +136,7 @@ class RegroupPassed(TypedDict):
     total: NotRequired[int]
     ld: NotRequired[int]
     automatic: NotRequired[bool]
+    untested: NotRequired[str]  # why no regroup test was taken (a unit with no Leadership, AA.MOV.2)
 
 
 class VehicleHit(TypedDict):
@@ -142,6 +151,7 @@ class VehicleHit(TypedDict):
 EVENTS: dict[str, type] = {  # its own kinds; with domain/events.py's SHARED, all it logs
     "BlastHitResolved": BlastHitResolved,
     "ChargeRollCalled": ChargeRollCalled,
+    "ChargeRollWithdrawn": ChargeRollWithdrawn,
     "CombatEnded": CombatEnded,
     "CombatFought": CombatFought,
     "CombatJoined": CombatJoined,

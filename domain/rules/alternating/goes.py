@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from warlog.domain import army
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.charges import Charges
@@ -254,6 +255,10 @@ class Alternation(Counting, Charges, Combats):
         unit = t.state.units[uid]
         if army.unit_has_ability(unit, "ATSKNF"):  # CORE.DICE.1: automatic, not rolled
             self._regroup(t, uid, passed=True, automatic=True)
+        elif all(line.Ld is None for line in unit.models) and editions.fixed(t.state, "AA.MOV.2"):
+            # no Leadership to test (a vehicle): no test at all, never one against Ld 0; it stops falling back
+            t.emit("RegroupPassed", own.RegroupPassed(unit=uid, untested="it has no Leadership to test"), "AA.MOV.2")
+            self.change_status(t, uid, "falling_back", False, "AA.MOV.2", reason="it takes no regroup test")
         else:
             self.request_roll(t, seat, "regroup", "2D6", "AA.MOV.2", uid, ld=army.unit_leadership(unit))
 

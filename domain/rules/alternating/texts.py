@@ -69,6 +69,8 @@ def _conceded(w: Words, d: own.Conceded) -> str:
 
 @say("RegroupPassed")
 def _regroup_passed(w: Words, d: own.RegroupPassed) -> str:
+    if "untested" in d:
+        return f"{w.unit(d['unit'])} takes no regroup test ({d['untested']}) and no longer falls back"
     if d.get("automatic") or "total" not in d:
         return f"{w.unit(d['unit'])} regrouped automatically (And They Shall Know No Fear)"
     return f"{w.unit(d['unit'])} regrouped: {d['total']} on 2D6 against Ld {d.get('ld')}"
@@ -120,6 +122,11 @@ def _overwatch_held(w: Words, d: own.OverwatchHeld) -> str:
 @say("ChargeRollCalled")
 def _charge_roll_called(w: Words, d: own.ChargeRollCalled) -> str:
     return f"{w.player(d['seat'])} called for the charge roll of {w.unit(d['unit'])}, its overwatch resolved"
+
+
+@say("ChargeRollWithdrawn")
+def _charge_roll_withdrawn(w: Words, d: own.ChargeRollWithdrawn) -> str:
+    return f"The charge roll awaited from {w.player(d['seat'])} for {w.unit_name(d['unit'])} is withdrawn: {d['reason']}"
 
 
 # -- combats (AA.CC.1) ----------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from warlog.domain import events as ev
 from warlog.domain import rolls
 from warlog.domain.attacks import Outcome
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import objectives
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
 from warlog.domain.rules.heresy.combat import Combat
@@ -63,15 +64,16 @@ STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MO
 
 
 @register
-class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions, Assault and Shooting
+class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # the parts build on Reactions, Assault
+    # and Shooting; the round's end scores the objectives (MSN.OBJ.1)
     name = "heresy"
     title = "Heresy (the older era's tables, seed 002)"
     summary = ("a roll-off for the first turn each battle round, then each player's Movement, Shooting and Assault, "
                "with reactions, armour values and tactical statuses")
     phases = tuple(phase[:3] for phase in PHASES)
     commands = OWN_COMMANDS  # reserves, moves, reactions, rout, shooting, strikes (commands.py)
-    event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS}
-    event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS}
+    event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS, **objectives.EVENTS}
+    event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS, **objectives.TEXTS}
     status_ends = STATUS_ENDS
     roster = RosterReading(older_ap=True, systems=("horus heresy", "30,000", "30k"), systems_older_ap=True)
 
@@ -271,6 +273,8 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
             offered += self.combat_actions(state, seat)
             if step.phase == "shooting":
                 offered += self.shoot_actions(state, seat)  # shooting.py's, which reads the state as it was handed
+        if self.ends_round(state, step):  # MSN.OBJ.1: naming the units near each objective
+            return [*offered, self.round_end_action(state, f"the {step.phase} phase and the battle round")]
         return [*offered, self.end_phase_action(step)]
 
     @staticmethod
@@ -298,7 +302,10 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
             if step.name == "rout" and self.falling_back(state, seat):
                 raise Refused(f"{self.falling_back(state, seat)[0]} is Routed and must fall back first",
                               rule="HH.ROUT.1")
+        self.check_round_end(state, step, command.control)
         super().end_phase(t, seat, command)
+        if self.ends_round(state, step):  # MSN.OBJ.1: the last phase of the round ends with the objectives scored
+            self.score_round(t, seat, command.control)
 
     @handles("set_status")
     def set_status(self, t: Table, seat: str, command: cmd.SetStatus) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from warlog.domain import army
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import objectives
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.reference import events as own
@@ -24,13 +25,12 @@ from warlog.domain.rules.reference.common import (
 from warlog.domain.rules.reference.effects import DURATIONS, Persisting, duration_of
 from warlog.domain.rules.ruleset import SEATS, Step, alive, handles
 from warlog.domain.rulings import Malformed, Refused
-from warlog.domain.state import Frozen, GameState, PerSeat, ReferenceStep, ReferenceTurn, Unit, thaw
+from warlog.domain.state import Frozen, GameState, ReferenceStep, ReferenceTurn, Unit, thaw
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
 
-VP_PER_OBJECTIVE, VP_TURN_CAP = 5, 15
-NO_VP = PerSeat(0, 0)
+NO_VP = objectives.NO_VP
 
 
 class CommandPhase(Persisting):
@@ -148,26 +148,16 @@ class CommandPhase(Persisting):
         return step.phase == "command" and state.battle_round >= 2 and bool(state.options.objectives)
 
     def control_schema(self, state: GameState) -> dict[str, Any]:
-        near = [uid for uid, unit in state.units.items() if alive(unit) and not unit.in_reserves
-                and not unit.embarked_in]
-        return act.keyed(state.options.objectives or (), act.subset(near, 0, "units with models within range"),
-                         "for each objective marker, the units within range of it (measured at the table)")
+        return objectives.near_schema(state)
 
     def score(self, t: Table, seat: str, claims: Mapping[str, Sequence[str]]) -> None:
         state = t.state
-        for marker, near in claims.items():
-            if marker not in (state.options.objectives or ()):
-                raise Refused(f"no objective marker {marker!r} in this game", rule="EXT.OBJ.1")
-            for uid in near:
-                if uid not in state.units:
-                    raise Refused(f"no unit {uid!r} in this game", rule="EXT.OBJ.1")
+        objectives.check_claims(state, claims, "EXT.OBJ.1")
         control = objective_control(state, claims)
         held = [marker for marker, result in control.items() if result["controlled_by"] == seat]
         t.emit("ObjectivesControlled", own.ObjectivesControlled(seat=seat, objectives=control, attested_by=seat),
                "EXT.OBJ.1")
-        scored = min(VP_TURN_CAP, VP_PER_OBJECTIVE * len(held))
-        t.emit("VictoryPointsScored", own.VictoryPointsScored(seat=seat, objectives=held, vp=scored,
-                                                              total=(t.state.vp or NO_VP)[seat] + scored), "EXT.VP.1")
+        objectives.score(t, seat, held, "EXT.VP.1")
 
     def winner(self, state: GameState) -> str | None:
         """EXT.VP.1: more VP after the last battle round wins; equal VP is a draw."""

@@ -5,6 +5,7 @@ from typing import NotRequired
 from typing_extensions import TypedDict
 
 from warlog.domain.events import AttackIds, AttackStep, JSONObject, JSONValue, ModelLines, RollNeeded
+from warlog.domain.rules.objectives import VictoryPointsScored as VictoryPointsScored  # EXT.VP.1, as MSN.OBJ.1's
 
 
 class AllocationChoice(TypedDict):
@@ -254,13 +255,6 @@ class UnitSplit(TypedDict):
 
 
 UnitsEngaged = TypedDict("UnitsEngaged", {"units": list[str], "with": list[str], "reason": str})
-
-
-class VictoryPointsScored(TypedDict):
-    seat: str
-    objectives: list[str]
-    vp: int
-    total: int
 
 
 EVENTS: dict[str, type] = {  # its own kinds; with domain/events.py's SHARED, all it logs

@@ -10,7 +10,7 @@ import pytest
 
 from tests.golden.driver import Driver, HttpTable, armies
 from tests.support.client import GameClient, play_awaited, unit, vehicle
-from tests.support.results import assert_result_adds_up
+from tests.support.results import assert_result_adds_up, assert_summary_adds_up
 from warlog.domain.rules import editions
 
 MARKERS = ["alpha", "bravo", "charlie"]
@@ -119,11 +119,13 @@ def test_MSN_OBJ_1_random_games_with_objectives_score_them_every_round_from_the_
 
     assert final["status"] == "ended"
     assert_result_adds_up(final)
+    told = assert_summary_adds_up(game.http, game.id, game.tokens["spectator"], final)  # VP by round sums to VP
     log = game.events()
     held = [e["data"]["battle_round"] for e in log if e["type"] == "ObjectivesHeld"]
     if final["result"]["by"] != "wipeout":
         assert final["result"]["by"] == "vp" and held == [2, 3]
         scored = [e["data"] for e in log if e["type"] == "VictoryPointsScored"]
+        assert all(told["seats"][seat]["vp_by_round"][0] == 0 for seat in "AB")  # nothing scored in round 1
         assert len(scored) == 4 and {seat: max(s["total"] for s in scored if s["seat"] == seat)
                                      for seat in "AB"} == final["vp"]
     assert game.verify()["commands_ok"] is True

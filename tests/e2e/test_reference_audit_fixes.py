@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.test_reference_rules import events_of, until
-from tests.support.client import unit
+from tests.support.client import keep_dice, unit
 
 
 @pytest.mark.parametrize("dice", ["server", "table"])
@@ -20,3 +20,90 @@ def test_EXT_OBJ_1_control_sums_the_oc_of_every_model_line_in_range(new_game, di
     answer = game.cmd("A", "end_phase", control={"alpha": ["squad", "boyz"]})
     control = events_of(answer, "ObjectivesControlled")[0]["data"]["objectives"]["alpha"]
     assert control["oc"] == {"A": 6, "B": 5} and control["controlled_by"] == "A"
+
+
+def rolled_now(game, seat: str, purpose: str, faces: list[int], dice: str) -> list[dict]:
+    """The events of the roll the game awaits (table dice: these faces), or, with server dice, those the server's
+    own roll of it logged."""
+    if dice == "table":
+        assert game.state()["awaiting"]["roll"]["purpose"] == purpose
+        return keep_dice(game, game.cmd(seat, "roll", dice=faces))["events"]
+    return []
+
+
+def settled(game) -> list[dict]:
+    """Server dice: every Command Re-roll the attack offers declined; the game's events."""
+    while game.state()["awaiting"]["action"] in ("command_reroll", "keep_dice"):
+        game.cmd(game.state()["awaiting"]["seat"], "keep_dice")
+    return game.events()
+
+
+def since(game, seq: int) -> list[dict]:
+    return [e for e in game.events() if e["seq"] > seq]
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_EXT_FNP_feel_no_pain_stands_against_a_desperate_escapes_mortal_wounds(new_game, dice):
+    game = new_game("reference", dice=dice)
+    scouts = unit("scouts", 2)
+    scouts["models"][0].update(T=10, Sv=2, W=30)  # the grots' knives never wipe them out before B's turn
+    game.start([scouts],
+               [unit("grots", 30, abilities=("FEEL NO PAIN 5+",), statuses=("engaged",), engaged_with=["scouts"])])
+    until(game, 1, "B", "movement")
+    seq, standing = game.events()[-1]["seq"], game.state()["units"]["grots"]["models_alive"]  # after A's fight
+    game.cmd("B", "select", unit="grots", move="fall_back", escape="desperate")
+    rolled_now(game, "B", "hazard", [1, 2, 1] + [6] * (standing - 3), dice)  # three 1-2s: three mortal wounds
+    if dice == "table":
+        assert game.state()["awaiting"]["roll"] == {"purpose": "feel_no_pain_mortal", "unit": "grots", "spec": "3D6",
+                                                    "rule": "EXT.FNP"}
+        assert game.state("A")["awaiting"]["seat"] == "B"  # the grots' player rolls it
+    rolled_now(game, "B", "feel_no_pain_mortal", [5, 1, 6], dice)  # 5+: two of them are not lost
+    events = since(game, seq)
+    hazards = next(e for e in events if e["type"] == "HazardsRolled")["data"]
+    ignored = next(e for e in events if e["type"] == "MortalWoundsIgnored")  # 30 dice: never no 1-2 (p < 1e-5)
+    fnp = next(e for e in events if e["type"] == "DiceRolled" and e["data"]["purpose"] == "feel_no_pain_mortal")
+    assert ignored["rule"] == "EXT.FNP" and fnp["rule"] == "EXT.FNP" and fnp["data"]["seat"] == "B"
+    assert ignored["data"]["mortal_wounds"] == hazards["mortal_wounds"] == len(fnp["data"]["faces"])
+    assert ignored["data"]["ignored"] == sum(1 for f in fnp["data"]["faces"] if f >= 5)
+    lost = hazards["mortal_wounds"] - ignored["data"]["ignored"]
+    assert game.state()["units"]["grots"]["models_alive"] == standing - lost
+    if dice == "table":
+        assert lost == 1 and fnp["data"]["text"] == "Feel No Pain: 2 ignored wounds of 3 at 5+"
+    assert ignored["text"].startswith("Bob's Grots' Feel No Pain against the Desperate Escape's 3 mortal wounds") \
+        or dice == "server"
+
+
+GUN = {"name": "Plasma pistol", "type": "ranged", "range": 12, "A": "1", "skill": 3, "S": 8, "AP": -3, "D": "2",
+       "keywords": ["HAZARDOUS"]}
+HERO = {"name": "Hero", "count": 1, "M": 6, "T": 4, "Sv": 3, "InSv": 4, "W": 6, "Ld": 6, "OC": 1, "BS": 3, "WS": 3,
+        "A": 4, "hull_points": None}
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_EXT_FNP_feel_no_pain_stands_against_a_hazardous_weapons_mortal_wounds(new_game, dice):
+    for _ in range(60):  # server dice: until the hazard roll is a 1 (table dice: at once)
+        game = new_game("reference", dice=dice)
+        game.start([unit("hero", 1, keywords=("INFANTRY", "CHARACTER"), abilities=("FEEL NO PAIN 4+",),
+                         models=[HERO], weapons=[GUN])], [unit("boyz", 5)])
+        until(game, 1, "A", "shooting")
+        seq = game.events()[-1]["seq"]
+        game.cmd("A", "select", unit="hero", shooting="normal")
+        game.cmd("A", "attack", unit="hero", weapon="Plasma pistol", target="boyz")
+        rolled_now(game, "A", "hit", [1], dice)  # a miss: nothing else to roll but the hazard
+        rolled_now(game, "A", "hazardous", [1], dice)  # a 1: the CHARACTER takes 3 mortal wounds
+        while dice == "server" and game.state()["awaiting"]["action"] in ("command_reroll", "keep_dice"):
+            game.cmd(game.state()["awaiting"]["seat"], "keep_dice")
+        events = since(game, seq)
+        if any(e["type"] == "HazardousRolled" and e["data"]["mortal_wounds"] for e in events) or dice == "table":
+            break
+    if dice == "table":
+        assert game.state()["awaiting"]["roll"]["purpose"] == "feel_no_pain_mortal"
+        rolled_now(game, "A", "feel_no_pain_mortal", [4, 4, 2], dice)
+        events = since(game, seq)
+    ignored = next(e for e in events if e["type"] == "MortalWoundsIgnored")
+    fnp = next(e for e in events if e["type"] == "DiceRolled" and e["data"]["purpose"] == "feel_no_pain_mortal")
+    assert ignored["data"]["mortal_wounds"] == 3 and ignored["data"]["cause"] == "EXT.WPN.HAZARDOUS"
+    assert ignored["data"]["ignored"] == sum(1 for f in fnp["data"]["faces"] if f >= 4)
+    hero = game.state()["units"]["hero"]
+    assert hero["models_alive"] == 1 and hero["wounds_lost"] == 3 - ignored["data"]["ignored"]
+

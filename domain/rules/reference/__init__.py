@@ -27,6 +27,7 @@ from warlog.domain.rules.reference.commands import ReferenceSelect, Revive
 from warlog.domain.rules.reference.common import STATUS_ENDS, attached_to, engaged, members_of, on_battlefield, turn_of
 from warlog.domain.rules.reference.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.reference.fight import Fight
+from warlog.domain.rules.reference.mortal import FEEL_NO_PAIN, fnp_reading
 from warlog.domain.rules.reference.movement import HAZARDS, Movement
 from warlog.domain.rules.reference.shooting import shooting_types
 from warlog.domain.rules.reference.split import Splitting
@@ -46,6 +47,7 @@ FIRST_TURN = Step("command", None, "order", "CORE.DICE.3", "CORE.DICE.3", "CORE.
 ATTACK_STEPS = ("attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage", "feel_no_pain",
                 "mortal_damage", "mortal_feel_no_pain", "hazardous")  # the attack module's Need.step names
 ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard": "_hazards", "charge": "charge_rolled",
+         FEEL_NO_PAIN: "fnp_mortal_rolled",
          **{step: "attack_rolled" for step in ATTACK_STEPS}}
 
 
@@ -250,6 +252,8 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             return rolls.leadership("Battle-shock", context["ld"])
         if purpose == "hazard":
             return HAZARDS
+        if purpose == FEEL_NO_PAIN:  # EXT.FNP against mortal wounds outside an attack (mortal.py)
+            return fnp_reading(context["fnp"])
         if purpose == "charge":  # RS.CHG.2: the targets and inches are named after the roll
             return rolls.Reading("Charge")
         if purpose == "advance":

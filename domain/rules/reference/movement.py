@@ -22,7 +22,7 @@ from warlog.domain.rules.reference.common import (
     turn_of,
 )
 from warlog.domain.rules.reference.engagement import Engagement
-from warlog.domain.rules.reference.shooting import Shooting
+from warlog.domain.rules.reference.mortal import MortalWounds
 from warlog.domain.rules.ruleset import alive
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, Unit
@@ -41,7 +41,7 @@ def _capacity(unit: Unit) -> int | None:
     return unit.transport.capacity if unit.transport else None
 
 
-class Movement(CommandPhase, Shooting, Engagement):
+class Movement(CommandPhase, MortalWounds, Engagement):
     """Mixed into `Reference`: a Desperate Escape deals `Shooting`'s damage and calls for `CommandPhase`'s
     battle-shock roll; falling back disengages (`Engagement`)."""
 
@@ -176,12 +176,17 @@ class Movement(CommandPhase, Shooting, Engagement):
         failures = sum(1 for f in faces if f <= 2)
         t.emit("HazardsRolled", own.HazardsRolled(unit=uid, failures=failures, mortal_wounds=failures * per_failure,
                                                   **rolls.read(faces, request["spec"], HAZARDS)), "RS.MOV.4")
-        if failures:
-            self.damage(t, {"target": uid}, [failures * per_failure], mortal=True, rule="RS.MOV.4")
+        # EXT.FNP: its Feel No Pain stands against each mortal wound (`mortal_wounds`); then its battle-shock roll
+        self.mortal_wounds(t, uid, failures * per_failure, "RS.MOV.4", escaped=request["seat"],
+                           shocked=request["context"]["shocked"])
+
+    def after_mortal_wounds(self, t: Table, uid: str, then: dict[str, object]) -> None:
+        """RS.MOV.4: after its hazards, a unit that made a Desperate Escape and is not battle-shocked tests."""
         units = t.state.units
         unit = units[uid]
-        if alive(unit) and not request["context"]["shocked"] and "battle_shocked" not in unit.statuses:
-            self.battle_shock_roll(t, request["seat"], uid, army.strength_of(units, uid), "RS.MOV.4")
+        seat = then.get("escaped")
+        if isinstance(seat, str) and alive(unit) and not then["shocked"] and "battle_shocked" not in unit.statuses:
+            self.battle_shock_roll(t, seat, uid, army.strength_of(units, uid), "RS.MOV.4")
 
     def advanced(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         context = request["context"]

@@ -29,6 +29,8 @@ FIXES: dict[str, Fix] = {
     "MSN.END.2": Fix(2, "a seat with no unit left on the battlefield and none to come loses at the end of a phase"),
     "EXT.FNP": Fix(2, "Feel No Pain is rolled against mortal wounds outside an attack too (Desperate Escape, "
                       "HAZARDOUS)"),
+    "CORE.REV.1": Fix(2, "a returned model comes back with its full W, not with the wounds the model lost before it "
+                         "was destroyed"),
 }
 
 # the edition a game created now is judged by

@@ -107,3 +107,27 @@ def test_EXT_FNP_feel_no_pain_stands_against_a_hazardous_weapons_mortal_wounds(n
     hero = game.state()["units"]["hero"]
     assert hero["models_alive"] == 1 and hero["wounds_lost"] == 3 - ignored["data"]["ignored"]
 
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_CORE_REV_1_a_returned_model_comes_back_with_its_full_wounds(new_game, dice):
+    hero = dict(HERO, W=40, T=3, Sv=6)
+    game = new_game("reference", dice=dice)
+    game.start([unit("shooters", 10)], [unit("hero", 1, keywords=("INFANTRY", "CHARACTER"), models=[hero])])
+    until(game, 1, "A", "shooting")
+    game.cmd("A", "select", unit="shooters", shooting="normal")
+    game.cmd("A", "attack", unit="shooters", weapon="Boltgun", target="hero")
+    rolled_now(game, "A", "hit", [4, 4, 4] + [1] * 17, dice)  # 20 shots, three hit
+    rolled_now(game, "A", "wound", [4, 4, 4], dice)  # S4 against T3: 3+
+    rolled_now(game, "B", "save", [1, 1, 1], dice)  # three failed saves, three wounds lost
+    while game.state()["awaiting"]["action"] in ("command_reroll", "keep_dice"):
+        game.cmd(game.state()["awaiting"]["seat"], "keep_dice")
+    wounded = game.state()["units"]["hero"]["models"][0]["wounds_left"]  # 20 shots: never unwounded (p < 1e-3)
+    assert wounded is not None and wounded < 40 and (wounded == 37 or dice == "server")
+    game.cmd("B", "record_casualties", unit="hero", models=1, wounds=0)  # slain by a rule the table applies
+    assert game.state()["units"]["hero"]["models_alive"] == 0
+    revived = game.cmd("B", "revive", unit="hero", models=1, reason="a rule returns it")
+    assert [e["rule"] for e in revived["events"] if e["type"] == "ModelsRevived"] == ["CORE.REV.1"]
+    back = game.state()["units"]["hero"]
+    assert back["models_alive"] == 1 and back["models"][0]["alive"] == 1
+    assert back["models"][0]["wounds_left"] is None and back["wounds_lost"] == 0  # all 40 of its W, not 40 - 3
+

@@ -12,10 +12,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
+from typing_extensions import TypedDict
+
 from warlog.domain import army, rolls
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
+from warlog.domain.attacks.driver import line_standing
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
 from warlog.domain.rules.igougo import Igougo
@@ -37,7 +41,7 @@ from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, other
 from warlog.domain.rulings import Refused
-from warlog.domain.state import GameState, ReferenceStep, ReferenceTurn
+from warlog.domain.state import GameState, Lines, ReferenceStep, ReferenceTurn, Unit
 from warlog.domain.words import Text
 
 if TYPE_CHECKING:
@@ -309,7 +313,10 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
     def _revived(self, state: GameState, data: own.ModelsRevived, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         unit = state.units[uid]
-        unit = replace(unit, models_alive=unit.models_alive + data["models"], lines=None)
+        if editions.fixed(state, "CORE.REV.1"):  # with full W: the wounds a model died with are gone with it
+            unit = replace(unit, models_alive=unit.models_alive + data["models"], **_returned(unit, data["models"]))
+        else:
+            unit = replace(unit, models_alive=unit.models_alive + data["models"], lines=None)
         if unit.starting_strength == 1:
             unit = replace(unit, wounds_lost=0)  # with its full W
         state = state.with_unit(uid, unit)
@@ -339,6 +346,21 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             step = replace(step, fight=replace(fight, current=data["unit"], last=data["seat"],
                                                fought=(*fight.fought, *together)))
         return replace(state, step=step)
+
+
+def _returned(unit: Unit, models: int) -> _Standing:
+    """CORE.REV.1: the unit's model lines with `models` returned to the first lines short of their count, each
+    with its full W; a wounded model still standing keeps its wounds, none returns with the wounds it died with."""
+    alive, taken = line_standing(unit)
+    for i, line in enumerate(unit.models):
+        back = min(line.count - alive[i], models)
+        alive[i], models = alive[i] + back, models - back
+    return {"lines": Lines(alive=tuple(alive), taken=tuple(taken)), "model_damage": next((n for n in taken if n), 0)}
+
+
+class _Standing(TypedDict):
+    lines: Lines
+    model_damage: int
 
 
 def _selected_turn(turn: ReferenceTurn, data: ev.UnitSelected) -> ReferenceTurn:

@@ -31,6 +31,8 @@ FIXES: dict[str, Fix] = {
                       "HAZARDOUS)"),
     "CORE.REV.1": Fix(2, "a returned model comes back with its full W, not with the wounds the model lost before it "
                          "was destroyed"),
+    "EXT.WPN.HEAVY": Fix(2, "a unit never selected in the Movement phase Remained Stationary: its HEAVY weapons hit "
+                            "at +1"),
 }
 
 # the edition a game created now is judged by

@@ -131,3 +131,22 @@ def test_CORE_REV_1_a_returned_model_comes_back_with_its_full_wounds(new_game, d
     assert back["models_alive"] == 1 and back["models"][0]["alive"] == 1
     assert back["models"][0]["wounds_left"] is None and back["wounds_lost"] == 0  # all 40 of its W, not 40 - 3
 
+
+LASCANNON = {"name": "Lascannon", "type": "ranged", "range": 48, "A": "1", "skill": 4, "S": 12, "AP": -3, "D": "6",
+             "keywords": ["HEAVY"]}
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_EXT_WPN_HEAVY_a_unit_never_selected_in_the_movement_phase_remained_stationary(new_game, dice):
+    game = new_game("reference", dice=dice)
+    game.start([unit("devastators", 2, weapons=[LASCANNON])], [unit("boyz", 10)])
+    until(game, 1, "A", "shooting")  # its Movement phase ended with the devastators never selected
+    game.cmd("A", "select", unit="devastators", shooting="normal")
+    game.cmd("A", "attack", unit="devastators", weapon="Lascannon", target="boyz")
+    events = rolled_now(game, "A", "hit", [3, 2], dice) or settled(game)
+    hits = [e for e in events if e["type"] == "HitsScored"][-1]
+    assert "EXT.WPN.HEAVY" in hits["data"]["rules"] and hits["data"]["modifier"] == 1  # BS 4+, +1 to each die
+    assert hits["data"]["hits"] == sum(1 for f in hits["data"]["dice"] if f >= 3)
+    if dice == "table":
+        assert hits["data"]["hits"] == 1
+

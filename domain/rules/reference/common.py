@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from warlog.domain.attacks.driver import line_standing
+from warlog.domain.rules import editions
 from warlog.domain.rules.basics import Lasts
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.ruleset import alive
@@ -105,6 +106,13 @@ def objective_control(state: GameState, claims: Mapping[str, Sequence[str]]) -> 
 def turn_of(unit: Unit) -> ReferenceTurn:
     """The unit's reference turn flags."""
     return ReferenceTurn.of(unit.turn)
+
+
+def remained_stationary(state: GameState, unit: Unit) -> bool:
+    """EXT.WPN.HEAVY's Remained Stationary (RS.MOV.1): selected to Remain Stationary, or never selected to move in
+    this turn's Movement phase (a game created before the fix, rules/editions.py, only the former)."""
+    move = turn_of(unit).move
+    return move == "remain_stationary" or (move is None and editions.fixed(state, "EXT.WPN.HEAVY"))
 
 
 def with_turns(state: GameState, uids: Iterable[str], change: Callable[[ReferenceTurn], ReferenceTurn]) -> GameState:

@@ -23,6 +23,7 @@ from warlog.domain.rules.reference.common import (
     is_monster_or_vehicle,
     members_of,
     not_a_unit_alone,
+    remained_stationary,
 )
 from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
@@ -219,7 +220,7 @@ class Shooting(AttackDriver, Igougo):
         turn = ReferenceTurn.of(unit.turn)
         friends = {f for f, u in units.items() if u.owner == unit.owner}
         situation = Situation(
-            models=models, remained_stationary=turn.move == "remain_stationary",
+            models=models, remained_stationary=remained_stationary(state, unit),
             charged=bool(turn.charged), within_half_range=within_half_range,
             target_engaged_with_friendly=bool(friends & set(target.engaged_with)),
             attacker_keywords=frozenset(unit.keywords), defender_allocates=True)

@@ -33,6 +33,8 @@ FIXES: dict[str, Fix] = {
                          "was destroyed"),
     "EXT.WPN.HEAVY": Fix(2, "a unit never selected in the Movement phase Remained Stationary: its HEAVY weapons hit "
                             "at +1"),
+    "RS.CMD.3": Fix(2, "a leader and its bodyguard are one unit under battle-shock while either is (CORE.DESC.1): no "
+                       "stratagem targets either, their models count OC 0, and they escape desperately (RS.MOV.4)"),
 }
 
 # the edition a game created now is judged by

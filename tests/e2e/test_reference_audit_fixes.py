@@ -6,6 +6,7 @@ import pytest
 
 from tests.e2e.test_reference_rules import events_of, until
 from tests.support.client import keep_dice, unit
+from tests.support.instances import consts
 
 
 @pytest.mark.parametrize("dice", ["server", "table"])
@@ -150,3 +151,43 @@ def test_EXT_WPN_HEAVY_a_unit_never_selected_in_the_movement_phase_remained_stat
     if dice == "table":
         assert hits["data"]["hits"] == 1
 
+
+CAPTAIN = dict(HERO, name="Captain", W=5)
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_RS_CMD_3_no_stratagem_targets_a_leader_or_its_bodyguard_while_either_is_battle_shocked(new_game, dice):
+    game = new_game("reference", dice=dice)
+    character = ("INFANTRY", "CHARACTER")
+    game.start([unit("scouts", 3)],
+               [unit("guard", 5, statuses=("battle_shocked",)),  # the bodyguard holds the status
+                unit("captain", 1, leader_of="guard", keywords=character, models=[CAPTAIN]),
+                unit("vets", 5),
+                unit("chaplain", 1, leader_of="vets", keywords=character, models=[CAPTAIN],
+                     statuses=("battle_shocked",)),  # here the leader holds it
+                unit("boyz", 5)])
+    until(game, 1, "A", "movement")  # seat A's turn: Bob has gained 1 CP and has not tested yet
+    assert game.state("B")["cp"]["B"] >= 1
+    offers = [a for a in game.state("B")["actions"]
+              if a["type"] == "use_stratagem" and "Go to Ground" in consts(a["schema"]["properties"]["name"])]
+    assert consts(offers[0]["schema"]["properties"]["unit"]) == ["boyz"]  # neither part of a shocked unit
+    for uid in ("guard", "captain", "vets", "chaplain"):
+        problem = game.refused("B", "use_stratagem", name="Go to Ground", unit=uid)
+        assert problem["rule"] == "RS.CMD.3" and "battle-shocked" in problem["detail"]
+    used = game.cmd("B", "use_stratagem", name="Go to Ground", unit="boyz")
+    assert [e["rule"] for e in used["events"] if e["type"] == "StratagemUsed"] == ["EXT.CP.1"]
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_RS_MOV_4_a_bodyguard_whose_leader_is_battle_shocked_escapes_desperately(new_game, dice):
+    scouts = unit("scouts", 3)
+    scouts["models"][0].update(T=10, Sv=2, W=30)  # nobody is wiped out before B's turn
+    game = new_game("reference", dice=dice)
+    game.start([scouts], [unit("vets", 5, statuses=("engaged",), engaged_with=["scouts"]),
+                          unit("chaplain", 1, leader_of="vets", keywords=("INFANTRY", "CHARACTER"), models=[CAPTAIN])])
+    until(game, 1, "B", "movement")
+    game.cmd("B", "set_status", unit="chaplain", status="battle_shocked", value=True, reason="a rule the table applies")
+    (escape,) = [a for a in game.state("B")["actions"] if a["type"] == "select" and a["rule"] == "RS.MOV.4"]
+    assert consts(escape["schema"]["properties"]["unit"]) == ["vets"]
+    assert consts(escape["schema"]["properties"]["escape"]) == ["desperate"]  # the unit is battle-shocked
+    assert game.refused("B", "select", unit="vets", move="fall_back", escape="ordered")["rule"] == "RS.MOV.4"

@@ -16,6 +16,7 @@ from warlog.domain.rules.reference.commands import UseStratagem
 from warlog.domain.rules.reference.common import (
     STRATAGEMS,
     attached_to,
+    battle_shocked,
     members_of,
     objective_control,
     remember_roll,
@@ -79,13 +80,14 @@ class CommandPhase(Persisting):
     def rerollable(state: GameState, seat: str) -> list[str]:
         """Units of this seat standing with a roll just made that Command Re-roll may roll again; never a
         battle-shocked unit (RS.CMD.3), unless the roll is the battle-shock test that has just made it so."""
-        return [uid for uid, unit in seat_units(state, seat) if alive(unit) and _may_reroll(unit)]
+        return [uid for uid, unit in seat_units(state, seat)
+                if alive(unit) and _may_reroll(unit, battle_shocked(state, uid))]
 
     @staticmethod
     def stratagem_targets(state: GameState, seat: str) -> list[str]:
-        """EXT.CP.1: a unit of one's own still in play, never a battle-shocked one (RS.CMD.3)."""
-        return [uid for uid, unit in seat_units(state, seat)
-                if alive(unit) and "battle_shocked" not in unit.statuses]
+        """EXT.CP.1: a unit of one's own still in play, never a battle-shocked one (RS.CMD.3), a leader or its
+        bodyguard alike (CORE.DESC.1)."""
+        return [uid for uid, unit in seat_units(state, seat) if alive(unit) and not battle_shocked(state, uid)]
 
     def stratagem_actions(self, state: GameState, seat: str) -> list[Action]:
         cp, used = state.cp[seat], _used(state, seat)
@@ -125,7 +127,7 @@ class CommandPhase(Persisting):
         reroll = turn_of(unit).reroll
         if command.name == "Command Re-roll":
             if command.unit not in self.rerollable(state, seat) or reroll is None:
-                if reroll and "battle_shocked" in unit.statuses:
+                if reroll and battle_shocked(state, command.unit):
                     raise Refused(f"{command.unit} is battle-shocked: stratagems cannot target it", rule="RS.CMD.3")
                 raise Refused(f"{command.unit} has no roll just made that can be re-rolled", rule="EXT.CP.1")
         elif command.unit not in self.stratagem_targets(state, seat):
@@ -213,9 +215,9 @@ def _used(state: GameState, seat: str) -> tuple[str, ...]:
     return (ReferenceStep.of(state.step).stratagems or Frozen()).get(seat, ())
 
 
-def _may_reroll(unit: Unit) -> bool:
+def _may_reroll(unit: Unit, shocked: bool) -> bool:
     reroll = turn_of(unit).reroll
-    return reroll is not None and ("battle_shocked" not in unit.statuses or reroll.purpose == "battle_shock")
+    return reroll is not None and (not shocked or reroll.purpose == "battle_shock")
 
 
 def _fresh(unit: Unit) -> Unit:

@@ -15,6 +15,7 @@ from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import ReferenceSelect
 from warlog.domain.rules.reference.common import (
     all_monster_or_vehicle,
+    battle_shocked,
     engaged,
     members_of,
     on_battlefield,
@@ -83,7 +84,7 @@ class Movement(CommandPhase, MortalWounds, Engagement):
                                               move=act.one_of(("normal", "advance")), embark=act.one_of(room)))
         for shocked in (False, True):  # RS.MOV.4: a battle-shocked unit escapes desperately
             locked = [uid for uid in ready if on_battlefield(units[uid]) and engaged(units[uid])
-                      and ("battle_shocked" in units[uid].statuses) == shocked]
+                      and battle_shocked(state, uid) == shocked]
             if locked:
                 offered.append(act.action(
                     "select", "RS.MOV.4", "move an engaged unit: Fall Back or Remain Stationary", ["unit", "move"],
@@ -143,7 +144,7 @@ class Movement(CommandPhase, MortalWounds, Engagement):
         uid = command.unit
         if not engaged(unit):
             raise Refused("only an engaged unit falls back", rule="RS.MOV.4")
-        shocked = "battle_shocked" in unit.statuses
+        shocked = battle_shocked(t.state, uid)  # CORE.DESC.1: the leader's status is its bodyguard's too
         escape = command.escape or ("desperate" if shocked else "ordered")
         if escape not in ("ordered", "desperate"):
             raise Malformed("escape is ordered or desperate", field="escape")
@@ -185,7 +186,7 @@ class Movement(CommandPhase, MortalWounds, Engagement):
         units = t.state.units
         unit = units[uid]
         seat = then.get("escaped")
-        if isinstance(seat, str) and alive(unit) and not then["shocked"] and "battle_shocked" not in unit.statuses:
+        if isinstance(seat, str) and alive(unit) and not then["shocked"] and not battle_shocked(t.state, uid):
             self.battle_shock_roll(t, seat, uid, army.strength_of(units, uid), "RS.MOV.4")
 
     def advanced(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:

@@ -35,6 +35,8 @@ FIXES: dict[str, Fix] = {
                             "at +1"),
     "RS.CMD.3": Fix(2, "a leader and its bodyguard are one unit under battle-shock while either is (CORE.DESC.1): no "
                        "stratagem targets either, their models count OC 0, and they escape desperately (RS.MOV.4)"),
+    "RS.CMD.2": Fix(2, "a battle-shock test is taken on the unit's best Leadership, the lowest Ld among its models and "
+                       "its attached leader, not the highest"),
 }
 
 # the edition a game created now is judged by

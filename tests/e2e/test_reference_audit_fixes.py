@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.test_reference_rules import events_of, until
-from tests.support.client import keep_dice, unit
+from tests.support.client import keep_dice, play_awaited, unit
 from tests.support.instances import consts
 
 
@@ -176,6 +176,31 @@ def test_RS_CMD_3_no_stratagem_targets_a_leader_or_its_bodyguard_while_either_is
         assert problem["rule"] == "RS.CMD.3" and "battle-shocked" in problem["detail"]
     used = game.cmd("B", "use_stratagem", name="Go to Ground", unit="boyz")
     assert [e["rule"] for e in used["events"] if e["type"] == "StratagemUsed"] == ["EXT.CP.1"]
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_RS_CMD_2_an_attached_unit_tests_battle_shock_on_its_best_leadership(new_game, dice):
+    game = new_game("reference", dice=dice)
+    guard = unit("guard", 5, statuses=("battle_shocked",))  # Ld 7+
+    game.start([guard, unit("captain", 1, leader_of="guard", keywords=("INFANTRY", "CHARACTER"),
+                            models=[CAPTAIN])],  # Ld 6+: the better
+               [unit("boyz", 5)])
+    for _ in range(10):  # the roll-off, the first turn chosen: seat A's Command phase tests the guard
+        awaiting = game.state()["awaiting"]
+        if any(e["type"] == "BattleShockTested" for e in game.events()):
+            break
+        if awaiting.get("roll", {}).get("purpose") == "battle_shock":
+            assert awaiting["roll"]["unit"] == "guard"
+            game.cmd("A", "roll", dice=[3, 3])  # 6: passes against Ld 6, would fail against 7
+            break
+        play_awaited(game)
+    tested = [e for e in game.events() if e["type"] == "BattleShockTested"]
+    assert len(tested) == 1 and tested[0]["data"]["ld"] == 6 and tested[0]["data"]["unit"] == "guard"
+    assert tested[0]["data"]["passed"] == (tested[0]["data"]["total"] >= 6)
+    shocked = {uid: "battle_shocked" in game.state()["units"][uid]["statuses"] for uid in ("guard", "captain")}
+    assert shocked == {"guard": not tested[0]["data"]["passed"], "captain": not tested[0]["data"]["passed"]}
+    if dice == "table":
+        assert tested[0]["data"]["passed"] and tested[0]["text"].endswith("6 on 2D6 against Ld 6.")
 
 
 @pytest.mark.parametrize("dice", ["server", "table"])

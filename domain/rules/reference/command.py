@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import events as ev
+from warlog.domain.attacks.driver import line_standing
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.reference import events as own
@@ -59,8 +61,7 @@ class CommandPhase(Persisting):
 
     def battle_shock_roll(self, t: Table, seat: str, uid: str, band: str, rule: str = "RS.CMD.2",
                           **context: object) -> None:
-        units = t.state.units
-        ld = max(army.unit_leadership(units[m]) for m in members_of(units, uid))
+        ld = best_leadership(t.state, uid)
         self.request_roll(t, seat, "battle_shock", "2D6", rule, uid, ld=ld, strength=band, **context)
 
     def battle_shock_tested(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
@@ -208,6 +209,18 @@ class CommandPhase(Persisting):
     @evolves("VictoryPointsScored")
     def _scored(self, state: GameState, data: own.VictoryPointsScored, entry: ev.Entry) -> GameState:
         return replace(state, vp=(state.vp or NO_VP).replace(data["seat"], data["total"]))
+
+
+def best_leadership(state: GameState, uid: str) -> int:
+    """RS.CMD.2: the unit's best Leadership, the lowest Ld a 2D6 must reach among its model lines standing, its
+    attached leader's included (CORE.STR.1). A game created before the fix (rules/editions.py) read the highest."""
+    units = state.units
+    members = members_of(units, uid)
+    if not editions.fixed(state, "RS.CMD.2"):
+        return max(army.unit_leadership(units[m]) for m in members)
+    standing = [line.Ld for m in members for line, n in zip(units[m].models, line_standing(units[m])[0])
+                if n and line.Ld]
+    return min(standing, default=0)
 
 
 def _used(state: GameState, seat: str) -> tuple[str, ...]:

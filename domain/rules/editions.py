@@ -37,6 +37,8 @@ FIXES: dict[str, Fix] = {
                        "stratagem targets either, their models count OC 0, and they escape desperately (RS.MOV.4)"),
     "RS.CMD.2": Fix(2, "a battle-shock test is taken on the unit's best Leadership, the lowest Ld among its models and "
                        "its attached leader, not the highest"),
+    "CORE.STR.2": Fix(2, "the engagement of a unit destroyed ends by the rule that destroyed it (RS.ATK.4, RS.MOV.4, ...), "
+                         "not CORE.STR.2, which names the strength bands"),
 }
 
 # the edition a game created now is judged by

@@ -204,6 +204,59 @@ def test_RS_CMD_2_an_attached_unit_tests_battle_shock_on_its_best_leadership(new
 
 
 @pytest.mark.parametrize("dice", ["server", "table"])
+def test_RS_ATK_4_a_unit_destroyed_in_a_fight_ends_its_engagement_by_the_rule_that_destroyed_it(new_game, dice):
+    grot = unit("grot", 1, ranged=False, statuses=("engaged",), engaged_with=["scouts"])
+    grot["models"][0].update(T=1, Sv=7, W=1)
+    game = new_game("reference", dice=dice)
+    game.start([unit("scouts", 10)], [grot])
+    for _ in range(60):  # A's Fight phase: both pile in, the grot (not active) fights first, then the scouts
+        awaiting = game.state()["awaiting"]
+        if awaiting == {"seat": "A", "action": "attack", "unit": "scouts"}:
+            break
+        play_awaited(game)
+    seq = game.events()[-1]["seq"]
+    game.cmd("A", "attack", unit="scouts", weapon="Knife", target="grot")
+    rolled_now(game, "A", "hit", [6] * 10, dice)
+    rolled_now(game, "A", "wound", [6] * 10, dice)  # S4 against T1: 2+
+    while game.state()["awaiting"]["action"] == "roll":  # the grot's save: 7+, none made
+        awaiting = game.state()["awaiting"]
+        rolled_now(game, awaiting["seat"], awaiting["roll"]["purpose"], [1] * int(awaiting["roll"]["spec"][:-2]),
+                   dice)
+    settled(game)
+    events = since(game, seq)
+    assert game.state()["units"]["grot"]["models_alive"] == 0  # ten knives at one grot: it falls (p > 1 - 1e-9)
+    ended = next(e for e in events if e["type"] == "EngagementEnded")
+    assert ended["rule"] == "RS.ATK.4" and ended["data"] == {"unit": "grot", "with": ["scouts"],
+                                                            "reason": "was destroyed"}
+    assert all(e["rule"] == "RS.ATK.4" for e in events if e["type"] == "StatusLost"
+               and e["data"]["status"] == "engaged")
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_RS_SHO_2_and_RS_CHG_2_refusals_cite_the_rule_that_applies_not_CORE_OFF_1(new_game, dice):
+    game = new_game("reference", dice=dice)
+    game.start([unit("scouts", 5), unit("assault", 5)],
+               [unit("boyz", 5, statuses=("engaged",), engaged_with=["assault"]), unit("grots", 5),
+                unit("reserve", 5, in_reserves=True)])
+    until(game, 1, "A", "command")
+    problem = game.refused("A", "select", unit="scouts")
+    assert problem["rule"] == "RS.CMD.1"  # no unit is selected in the Command phase (not CORE.SEQ.1)
+    until(game, 1, "A", "shooting")
+    game.cmd("A", "select", unit="scouts", shooting="normal")
+    engaged = game.refused("A", "attack", unit="scouts", weapon="Boltgun", target="boyz")
+    assert engaged["rule"] == "RS.SHO.2" and "CORE.OFF.1" not in engaged["detail"]  # on the table, but engaged
+    away = game.refused("A", "attack", unit="scouts", weapon="Boltgun", target="reserve")
+    assert away["rule"] == "CORE.OFF.1"  # in strategic reserves: not on the battlefield
+    until(game, 1, "A", "charge")
+    game.cmd("A", "select", unit="scouts")
+    rolled_now(game, "A", "charge", [6, 6], dice)
+    own_unit = game.refused("A", "charge_move", unit="scouts", targets=["assault"], distance=5)
+    assert own_unit["rule"] == "RS.CHG.2"  # not an enemy unit: the charge's own rule
+    reserve = game.refused("A", "charge_move", unit="scouts", targets=["reserve"], distance=5)
+    assert reserve["rule"] == "CORE.OFF.1"
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
 def test_RS_MOV_4_a_bodyguard_whose_leader_is_battle_shocked_escapes_desperately(new_game, dice):
     scouts = unit("scouts", 3)
     scouts["models"][0].update(T=10, Sv=2, W=30)  # nobody is wiped out before B's turn

@@ -108,8 +108,8 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         step = self.step(state)
         units = state.units
         unit = units[uid]
-        if step is None or step.phase == "command":
-            return ("CORE.SEQ.1", "no unit is selected in this phase")
+        if step is None or step.phase == "command":  # RS.CMD.1: the Command phase selects no unit
+            return (step.rule if step else "RS.CMD.1", "no unit is selected in this phase")
         rule = step.rule
         if not alive(unit):
             return (rule, "the unit is destroyed")
@@ -151,7 +151,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         step = self.step(state)
         if step is None or step.phase == "command" or self.awaiting(seen)["action"] not in ("end_phase", "select"):
             raise Refused(f"no unit is selected now: the game awaits {self.awaiting(seen)['action']}",
-                          rule=step.rule if step else "CORE.SEQ.1")
+                          rule=step.rule if step else "RS.CMD.1")
         unit = state.units[command.unit]
         if unit.owner != seat:
             raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule=step.rule)

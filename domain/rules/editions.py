@@ -32,6 +32,18 @@ FIXES: dict[str, Fix] = {
                        "rather than failing a test against Ld 0"),
     "MSN.OBJ.1": Fix(2, "in alternating and heresy, the command that ends a battle round from round 2 names the units "
                         "near each objective, and each seat scores 5 VP a marker where it has more models"),
+    "EXT.FNP": Fix(2, "Feel No Pain is rolled against mortal wounds outside an attack too (Desperate Escape, "
+                      "HAZARDOUS)"),
+    "CORE.REV.1": Fix(2, "a returned model comes back with its full W, not with the wounds the model lost before it "
+                         "was destroyed"),
+    "EXT.WPN.HEAVY": Fix(2, "a unit never selected in the Movement phase Remained Stationary: its HEAVY weapons hit "
+                            "at +1"),
+    "RS.CMD.3": Fix(2, "a leader and its bodyguard are one unit under battle-shock while either is (CORE.DESC.1): no "
+                       "stratagem targets either, their models count OC 0, and they escape desperately (RS.MOV.4)"),
+    "RS.CMD.2": Fix(2, "a battle-shock test is taken on the unit's best Leadership, the lowest Ld among its models and "
+                       "its attached leader, not the highest"),
+    "CORE.STR.2": Fix(2, "the engagement of a unit destroyed ends by the rule that destroyed it (RS.ATK.4, RS.MOV.4, ...), "
+                         "not CORE.STR.2, which names the strength bands"),
 }
 
 # the edition a game created now is judged by

@@ -12,10 +12,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
+from typing_extensions import TypedDict
+
 from warlog.domain import army, rolls
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
+from warlog.domain.attacks.driver import line_standing
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
 from warlog.domain.rules.igougo import Igougo
@@ -27,6 +31,7 @@ from warlog.domain.rules.reference.commands import ReferenceSelect, Revive
 from warlog.domain.rules.reference.common import STATUS_ENDS, attached_to, engaged, members_of, on_battlefield, turn_of
 from warlog.domain.rules.reference.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.reference.fight import Fight
+from warlog.domain.rules.reference.mortal import FEEL_NO_PAIN, fnp_reading
 from warlog.domain.rules.reference.movement import HAZARDS, Movement
 from warlog.domain.rules.reference.shooting import shooting_types
 from warlog.domain.rules.reference.split import Splitting
@@ -36,7 +41,7 @@ from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, other
 from warlog.domain.rulings import Refused
-from warlog.domain.state import GameState, ReferenceStep, ReferenceTurn
+from warlog.domain.state import GameState, Lines, ReferenceStep, ReferenceTurn, Unit
 from warlog.domain.words import Text
 
 if TYPE_CHECKING:
@@ -46,6 +51,7 @@ FIRST_TURN = Step("command", None, "order", "CORE.DICE.3", "CORE.DICE.3", "CORE.
 ATTACK_STEPS = ("attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage", "feel_no_pain",
                 "mortal_damage", "mortal_feel_no_pain", "hazardous")  # the attack module's Need.step names
 ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard": "_hazards", "charge": "charge_rolled",
+         FEEL_NO_PAIN: "fnp_mortal_rolled",
          **{step: "attack_rolled" for step in ATTACK_STEPS}}
 
 
@@ -102,8 +108,8 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         step = self.step(state)
         units = state.units
         unit = units[uid]
-        if step is None or step.phase == "command":
-            return ("CORE.SEQ.1", "no unit is selected in this phase")
+        if step is None or step.phase == "command":  # RS.CMD.1: the Command phase selects no unit
+            return (step.rule if step else "RS.CMD.1", "no unit is selected in this phase")
         rule = step.rule
         if not alive(unit):
             return (rule, "the unit is destroyed")
@@ -145,7 +151,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         step = self.step(state)
         if step is None or step.phase == "command" or self.awaiting(seen)["action"] not in ("end_phase", "select"):
             raise Refused(f"no unit is selected now: the game awaits {self.awaiting(seen)['action']}",
-                          rule=step.rule if step else "CORE.SEQ.1")
+                          rule=step.rule if step else "RS.CMD.1")
         unit = state.units[command.unit]
         if unit.owner != seat:
             raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule=step.rule)
@@ -250,6 +256,8 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             return rolls.leadership("Battle-shock", context["ld"])
         if purpose == "hazard":
             return HAZARDS
+        if purpose == FEEL_NO_PAIN:  # EXT.FNP against mortal wounds outside an attack (mortal.py)
+            return fnp_reading(context["fnp"])
         if purpose == "charge":  # RS.CHG.2: the targets and inches are named after the roll
             return rolls.Reading("Charge")
         if purpose == "advance":
@@ -305,7 +313,10 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
     def _revived(self, state: GameState, data: own.ModelsRevived, entry: ev.Entry) -> GameState:
         uid = data["unit"]
         unit = state.units[uid]
-        unit = replace(unit, models_alive=unit.models_alive + data["models"], lines=None)
+        if editions.fixed(state, "CORE.REV.1"):  # with full W: the wounds a model died with are gone with it
+            unit = replace(unit, models_alive=unit.models_alive + data["models"], **_returned(unit, data["models"]))
+        else:
+            unit = replace(unit, models_alive=unit.models_alive + data["models"], lines=None)
         if unit.starting_strength == 1:
             unit = replace(unit, wounds_lost=0)  # with its full W
         state = state.with_unit(uid, unit)
@@ -335,6 +346,21 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             step = replace(step, fight=replace(fight, current=data["unit"], last=data["seat"],
                                                fought=(*fight.fought, *together)))
         return replace(state, step=step)
+
+
+def _returned(unit: Unit, models: int) -> _Standing:
+    """CORE.REV.1: the unit's model lines with `models` returned to the first lines short of their count, each
+    with its full W; a wounded model still standing keeps its wounds, none returns with the wounds it died with."""
+    alive, taken = line_standing(unit)
+    for i, line in enumerate(unit.models):
+        back = min(line.count - alive[i], models)
+        alive[i], models = alive[i] + back, models - back
+    return {"lines": Lines(alive=tuple(alive), taken=tuple(taken)), "model_damage": next((n for n in taken if n), 0)}
+
+
+class _Standing(TypedDict):
+    lines: Lines
+    model_damage: int
 
 
 def _selected_turn(turn: ReferenceTurn, data: ev.UnitSelected) -> ReferenceTurn:

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import events as ev
+from warlog.domain.attacks.driver import line_standing
 from warlog.domain.rules import actions as act
-from warlog.domain.rules import objectives
+from warlog.domain.rules import editions, objectives
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.reference import events as own
@@ -17,6 +18,7 @@ from warlog.domain.rules.reference.commands import UseStratagem
 from warlog.domain.rules.reference.common import (
     STRATAGEMS,
     attached_to,
+    battle_shocked,
     members_of,
     objective_control,
     remember_roll,
@@ -58,8 +60,7 @@ class CommandPhase(Persisting):
 
     def battle_shock_roll(self, t: Table, seat: str, uid: str, band: str, rule: str = "RS.CMD.2",
                           **context: object) -> None:
-        units = t.state.units
-        ld = max(army.unit_leadership(units[m]) for m in members_of(units, uid))
+        ld = best_leadership(t.state, uid)
         self.request_roll(t, seat, "battle_shock", "2D6", rule, uid, ld=ld, strength=band, **context)
 
     def battle_shock_tested(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
@@ -79,13 +80,14 @@ class CommandPhase(Persisting):
     def rerollable(state: GameState, seat: str) -> list[str]:
         """Units of this seat standing with a roll just made that Command Re-roll may roll again; never a
         battle-shocked unit (RS.CMD.3), unless the roll is the battle-shock test that has just made it so."""
-        return [uid for uid, unit in seat_units(state, seat) if alive(unit) and _may_reroll(unit)]
+        return [uid for uid, unit in seat_units(state, seat)
+                if alive(unit) and _may_reroll(unit, battle_shocked(state, uid))]
 
     @staticmethod
     def stratagem_targets(state: GameState, seat: str) -> list[str]:
-        """EXT.CP.1: a unit of one's own still in play, never a battle-shocked one (RS.CMD.3)."""
-        return [uid for uid, unit in seat_units(state, seat)
-                if alive(unit) and "battle_shocked" not in unit.statuses]
+        """EXT.CP.1: a unit of one's own still in play, never a battle-shocked one (RS.CMD.3), a leader or its
+        bodyguard alike (CORE.DESC.1)."""
+        return [uid for uid, unit in seat_units(state, seat) if alive(unit) and not battle_shocked(state, uid)]
 
     def stratagem_actions(self, state: GameState, seat: str) -> list[Action]:
         cp, used = state.cp[seat], _used(state, seat)
@@ -125,7 +127,7 @@ class CommandPhase(Persisting):
         reroll = turn_of(unit).reroll
         if command.name == "Command Re-roll":
             if command.unit not in self.rerollable(state, seat) or reroll is None:
-                if reroll and "battle_shocked" in unit.statuses:
+                if reroll and battle_shocked(state, command.unit):
                     raise Refused(f"{command.unit} is battle-shocked: stratagems cannot target it", rule="RS.CMD.3")
                 raise Refused(f"{command.unit} has no roll just made that can be re-rolled", rule="EXT.CP.1")
         elif command.unit not in self.stratagem_targets(state, seat):
@@ -198,14 +200,26 @@ class CommandPhase(Persisting):
         return replace(state, vp=(state.vp or NO_VP).replace(data["seat"], data["total"]))
 
 
+def best_leadership(state: GameState, uid: str) -> int:
+    """RS.CMD.2: the unit's best Leadership, the lowest Ld a 2D6 must reach among its model lines standing, its
+    attached leader's included (CORE.STR.1). A game created before the fix (rules/editions.py) read the highest."""
+    units = state.units
+    members = members_of(units, uid)
+    if not editions.fixed(state, "RS.CMD.2"):
+        return max(army.unit_leadership(units[m]) for m in members)
+    standing = [line.Ld for m in members for line, n in zip(units[m].models, line_standing(units[m])[0])
+                if n and line.Ld]
+    return min(standing, default=0)
+
+
 def _used(state: GameState, seat: str) -> tuple[str, ...]:
     """The stratagems this seat has used in the phase (EXT.CP.1: each once)."""
     return (ReferenceStep.of(state.step).stratagems or Frozen()).get(seat, ())
 
 
-def _may_reroll(unit: Unit) -> bool:
+def _may_reroll(unit: Unit, shocked: bool) -> bool:
     reroll = turn_of(unit).reroll
-    return reroll is not None and ("battle_shocked" not in unit.statuses or reroll.purpose == "battle_shock")
+    return reroll is not None and (not shocked or reroll.purpose == "battle_shock")
 
 
 def _fresh(unit: Unit) -> Unit:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from warlog.domain.attacks.driver import line_standing
+from warlog.domain.rules import editions
 from warlog.domain.rules.basics import Lasts
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.ruleset import alive
@@ -57,6 +58,16 @@ def members_of(units: Mapping[str, Unit], uid: str) -> list[str]:
     return [uid, leader] if leader else [uid]
 
 
+def battle_shocked(state: GameState, uid: str) -> bool:
+    """CORE.DESC.1: the unit is battle-shocked if one of its models is: an attached unit (leader and bodyguard,
+    CORE.STR.1) is, whichever of them holds the status, named as either. A game created before the fix
+    (rules/editions.py, RS.CMD.3) read each part alone."""
+    units = state.units
+    if not editions.fixed(state, "RS.CMD.3"):
+        return "battle_shocked" in units[uid].statuses
+    return any("battle_shocked" in units[m].statuses for m in members_of(units, attached_to(units, uid) or uid))
+
+
 def foes(state: GameState, seat: str) -> Iterator[tuple[str, Unit]]:
     """The enemy units on the battlefield that can be named (targeted, charged): an attached leader is not one
     of them, its bodyguard names the unit they form (CORE.STR.1)."""
@@ -94,7 +105,7 @@ def objective_control(state: GameState, claims: Mapping[str, Sequence[str]]) -> 
         oc = {"A": 0, "B": 0}
         for uid in near:
             unit = units[uid]
-            if on_battlefield(unit) and "battle_shocked" not in unit.statuses:
+            if on_battlefield(unit) and not battle_shocked(state, uid):  # RS.CMD.3: the whole attached unit
                 alive, _ = line_standing(unit)
                 oc[unit.owner] += sum(n * (line.OC or 0) for n, line in zip(alive, unit.models))
         result[marker] = own.Control(oc=oc, units=list(near),
@@ -105,6 +116,13 @@ def objective_control(state: GameState, claims: Mapping[str, Sequence[str]]) -> 
 def turn_of(unit: Unit) -> ReferenceTurn:
     """The unit's reference turn flags."""
     return ReferenceTurn.of(unit.turn)
+
+
+def remained_stationary(state: GameState, unit: Unit) -> bool:
+    """EXT.WPN.HEAVY's Remained Stationary (RS.MOV.1): selected to Remain Stationary, or never selected to move in
+    this turn's Movement phase (a game created before the fix, rules/editions.py, only the former)."""
+    move = turn_of(unit).move
+    return move == "remain_stationary" or (move is None and editions.fixed(state, "EXT.WPN.HEAVY"))
 
 
 def with_turns(state: GameState, uids: Iterable[str], change: Callable[[ReferenceTurn], ReferenceTurn]) -> GameState:

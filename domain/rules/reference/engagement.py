@@ -11,6 +11,7 @@ from typing_extensions import Unpack
 
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
+from warlog.domain.rules import editions
 from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.flow import CasualtyNote
 from warlog.domain.rules.igougo import Igougo
@@ -58,8 +59,9 @@ class Engagement(Igougo):
     def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Unpack[CasualtyNote]) -> None:
         super().casualties(t, uid, models, wounds, rule, **extra)
         unit = t.state.units[uid]
-        if not alive(unit) and unit.engaged_with:
-            self.disengage(t, uid, "CORE.STR.2", "was destroyed")
+        if not alive(unit) and unit.engaged_with:  # the rule that destroyed it ends its engagement (CORE.STR.2
+            # was cited before the fix, rules/editions.py: it names the strength bands, not what removed the models)
+            self.disengage(t, uid, rule if editions.fixed(t.state, "CORE.STR.2") else "CORE.STR.2", "was destroyed")
 
     # -- appliers ------------------------------------------------------------------------
 

@@ -200,6 +200,16 @@ class MortalWoundsInflicted(AttackStep):
     rules: list[str]
 
 
+class MortalWoundsIgnored(RollNeeded):
+    """EXT.FNP outside an attack: the unit's Feel No Pain against `mortal_wounds` dealt by `cause` (a rule)."""
+
+    unit: str
+    mortal_wounds: int
+    ignored: int
+    lost: int
+    cause: str
+
+
 class ObjectivesControlled(TypedDict):
     seat: str
     objectives: dict[str, Control]
@@ -280,6 +290,7 @@ EVENTS: dict[str, type] = {  # its own kinds; with domain/events.py's SHARED, al
     "GroupAllocated": GroupAllocated,
     "HazardsRolled": HazardsRolled,
     "ModelsRevived": ModelsRevived,
+    "MortalWoundsIgnored": MortalWoundsIgnored,
     "MortalWoundsInflicted": MortalWoundsInflicted,
     "ObjectivesControlled": ObjectivesControlled,
     "PiledIn": PiledIn,

@@ -15,6 +15,7 @@ from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import ReferenceSelect
 from warlog.domain.rules.reference.common import (
     all_monster_or_vehicle,
+    battle_shocked,
     engaged,
     members_of,
     on_battlefield,
@@ -22,7 +23,7 @@ from warlog.domain.rules.reference.common import (
     turn_of,
 )
 from warlog.domain.rules.reference.engagement import Engagement
-from warlog.domain.rules.reference.shooting import Shooting
+from warlog.domain.rules.reference.mortal import MortalWounds
 from warlog.domain.rules.ruleset import alive
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, Unit
@@ -41,7 +42,7 @@ def _capacity(unit: Unit) -> int | None:
     return unit.transport.capacity if unit.transport else None
 
 
-class Movement(CommandPhase, Shooting, Engagement):
+class Movement(CommandPhase, MortalWounds, Engagement):
     """Mixed into `Reference`: a Desperate Escape deals `Shooting`'s damage and calls for `CommandPhase`'s
     battle-shock roll; falling back disengages (`Engagement`)."""
 
@@ -83,7 +84,7 @@ class Movement(CommandPhase, Shooting, Engagement):
                                               move=act.one_of(("normal", "advance")), embark=act.one_of(room)))
         for shocked in (False, True):  # RS.MOV.4: a battle-shocked unit escapes desperately
             locked = [uid for uid in ready if on_battlefield(units[uid]) and engaged(units[uid])
-                      and ("battle_shocked" in units[uid].statuses) == shocked]
+                      and battle_shocked(state, uid) == shocked]
             if locked:
                 offered.append(act.action(
                     "select", "RS.MOV.4", "move an engaged unit: Fall Back or Remain Stationary", ["unit", "move"],
@@ -143,7 +144,7 @@ class Movement(CommandPhase, Shooting, Engagement):
         uid = command.unit
         if not engaged(unit):
             raise Refused("only an engaged unit falls back", rule="RS.MOV.4")
-        shocked = "battle_shocked" in unit.statuses
+        shocked = battle_shocked(t.state, uid)  # CORE.DESC.1: the leader's status is its bodyguard's too
         escape = command.escape or ("desperate" if shocked else "ordered")
         if escape not in ("ordered", "desperate"):
             raise Malformed("escape is ordered or desperate", field="escape")
@@ -176,12 +177,17 @@ class Movement(CommandPhase, Shooting, Engagement):
         failures = sum(1 for f in faces if f <= 2)
         t.emit("HazardsRolled", own.HazardsRolled(unit=uid, failures=failures, mortal_wounds=failures * per_failure,
                                                   **rolls.read(faces, request["spec"], HAZARDS)), "RS.MOV.4")
-        if failures:
-            self.damage(t, {"target": uid}, [failures * per_failure], mortal=True, rule="RS.MOV.4")
+        # EXT.FNP: its Feel No Pain stands against each mortal wound (`mortal_wounds`); then its battle-shock roll
+        self.mortal_wounds(t, uid, failures * per_failure, "RS.MOV.4", escaped=request["seat"],
+                           shocked=request["context"]["shocked"])
+
+    def after_mortal_wounds(self, t: Table, uid: str, then: dict[str, object]) -> None:
+        """RS.MOV.4: after its hazards, a unit that made a Desperate Escape and is not battle-shocked tests."""
         units = t.state.units
         unit = units[uid]
-        if alive(unit) and not request["context"]["shocked"] and "battle_shocked" not in unit.statuses:
-            self.battle_shock_roll(t, request["seat"], uid, army.strength_of(units, uid), "RS.MOV.4")
+        seat = then.get("escaped")
+        if isinstance(seat, str) and alive(unit) and not then["shocked"] and not battle_shocked(t.state, uid):
+            self.battle_shock_roll(t, seat, uid, army.strength_of(units, uid), "RS.MOV.4")
 
     def advanced(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         context = request["context"]

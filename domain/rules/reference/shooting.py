@@ -23,6 +23,8 @@ from warlog.domain.rules.reference.common import (
     is_monster_or_vehicle,
     members_of,
     not_a_unit_alone,
+    on_battlefield,
+    remained_stationary,
 )
 from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
@@ -194,7 +196,9 @@ class Shooting(AttackDriver, Igougo):
             raise Refused(alone[1], rule=alone[0])
         if command.target not in self.targets_of(state, command.unit, phase):
             why = "an enemy unit engaged with it" if phase == "fight" else "a visible enemy unit, unengaged"
-            raise Refused(f"{command.target} is not a target here: {why} on the battlefield (CORE.OFF.1)", rule=rule)
+            off = not on_battlefield(state.units[command.target])  # CORE.OFF.1: it cannot be targeted at all
+            raise Refused(f"{command.target} is not a target here: {why} on the battlefield",
+                          rule="CORE.OFF.1" if off else rule)
         most = unit.models_alive if phase == "shooting" else self.models_left(unit)
         models = command.models or most
         if not 1 <= models <= most:
@@ -219,7 +223,7 @@ class Shooting(AttackDriver, Igougo):
         turn = ReferenceTurn.of(unit.turn)
         friends = {f for f, u in units.items() if u.owner == unit.owner}
         situation = Situation(
-            models=models, remained_stationary=turn.move == "remain_stationary",
+            models=models, remained_stationary=remained_stationary(state, unit),
             charged=bool(turn.charged), within_half_range=within_half_range,
             target_engaged_with_friendly=bool(friends & set(target.engaged_with)),
             attacker_keywords=frozenset(unit.keywords), defender_allocates=True)

@@ -141,6 +141,13 @@ def _hazards(w: Words, d: own.HazardsRolled) -> str:
             f"{plural(d['mortal_wounds'], 'mortal wound')}")
 
 
+@say("MortalWoundsIgnored")
+def _mortal_wounds_ignored(w: Words, d: own.MortalWoundsIgnored) -> str:
+    cause = "Desperate Escape" if d["cause"] == "RS.MOV.4" else "Hazardous weapon"
+    return (f"{owns(w.unit_name(d['unit']))} Feel No Pain against the {cause}'s {plural(d['mortal_wounds'], 'mortal wound')}:"
+            f" {d['ignored']} ignored, {d['lost']} to lose")
+
+
 @say("DamageAllocated")
 def _damage_allocated(w: Words, d: own.DamageAllocated) -> str:
     kind = "mortal wound" if d["mortal"] else "damage"

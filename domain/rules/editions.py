@@ -27,6 +27,8 @@ class Fix:
 FIXES: dict[str, Fix] = {
     "MSN.END.1": Fix(2, "after the last battle round the seat with more VP, or else more destroyed, wins"),
     "MSN.END.2": Fix(2, "a seat with no unit left on the battlefield and none to come loses at the end of a phase"),
+    "EXT.WPN.BLAST": Fix(2, "a BLAST weapon is refused, and not offered, against a unit engaged with the attacker's "
+                            "army, rather than attacking without its extra attacks"),
 }
 
 # the edition a game created now is judged by

@@ -11,6 +11,7 @@ from warlog.domain import events as ev
 from warlog.domain.attacks import Outcome, Profile, Situation, to_data, weapon_from
 from warlog.domain.attacks.driver import AttackDriver, keep_lines, line_standing, standing_target
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.igougo import Igougo
@@ -70,6 +71,18 @@ def shooting_problem(unit: Unit, kind: str) -> str | None:
                 "close_quarters": "it needs [CLOSE-QUARTERS] weapons or MONSTER/VEHICLE",
                 "normal": "it has no ranged weapon"}[kind]
     return None
+
+
+def is_blast(weapon: UnitWeapon) -> bool:
+    return "BLAST" in weapon_keywords(weapon)
+
+
+def blast_blocked(state: GameState, uid: str, target: str) -> bool:
+    """EXT.WPN.BLAST: the target unit (with its attached leader) is within Engagement Range of a unit of the
+    attacker's army, the attacker's own unit included."""
+    units = state.units
+    friends = {f for f, u in units.items() if u.owner == units[uid].owner}
+    return any(friends & set(units[m].engaged_with) for m in members_of(units, target))
 
 
 def shooting_types(unit: Unit) -> list[str]:
@@ -144,18 +157,35 @@ class Shooting(AttackDriver, Igougo):
             if not (unit.selected and alive(unit)) or (phase == "fight" and not ReferenceTurn.of(unit.turn).fighting):
                 continue
             weapons, targets = self.weapons_open(state, uid, phase), self.targets_of(state, uid, phase)
-            if weapons and targets:
-                most = unit.models_alive if phase == "shooting" else self.models_left(unit)
-                precise = self.precision_applies(state, uid, weapons, targets)
+            most = unit.models_alive if phase == "shooting" else self.models_left(unit)
+            for group, aimed in self.weapon_groups(state, uid, weapons, targets):
+                precise = self.precision_applies(state, uid, group, aimed)
                 offered.append(act.action("attack", rule, f"attack with {uid}: one weapon at one target",
                                           ["unit", "weapon", "target"], unit=act.const(uid),
-                                          weapon=act.one_of(weapons), target=act.one_of(targets),
+                                          weapon=act.one_of(group), target=act.one_of(aimed),
                                           models=act.integer(1, most, "models attacking with it"),
                                           within_half_range=act.boolean("the target is within half the weapon's "
                                                                         "range (RAPID FIRE, MELTA; measured)"),
                                           precision=act.boolean("PRECISION: critical hits' wounds go to a "
                                                                 "CHARACTER in the target unit") if precise else None))
         return offered
+
+    @staticmethod
+    def weapon_groups(state: GameState, uid: str, weapons: list[str],
+                      targets: list[str]) -> list[tuple[list[str], list[str]]]:
+        """The open weapons with the targets each may attack: one group, unless EXT.WPN.BLAST keeps the unit's
+        BLAST weapons off some target (a unit engaged with the attacker's army), where they are a group of their
+        own with the targets left to them (none: not offered)."""
+        if not (weapons and targets):
+            return []
+        if not editions.fixed(state, "EXT.WPN.BLAST"):
+            return [(weapons, targets)]
+        blast = [w.name for w in state.units[uid].weapons if w.name in weapons and is_blast(w)]
+        open_to_blast = [target for target in targets if not blast_blocked(state, uid, target)]
+        if not blast or open_to_blast == targets:
+            return [(weapons, targets)]
+        rest = [w for w in weapons if w not in blast]
+        return [(group, aimed) for group, aimed in ((rest, targets), (blast, open_to_blast)) if group and aimed]
 
     @staticmethod
     def precision_applies(state: GameState, uid: str, weapons: list[str], targets: list[str]) -> bool:
@@ -195,6 +225,10 @@ class Shooting(AttackDriver, Igougo):
         if command.target not in self.targets_of(state, command.unit, phase):
             why = "an enemy unit engaged with it" if phase == "fight" else "a visible enemy unit, unengaged"
             raise Refused(f"{command.target} is not a target here: {why} on the battlefield (CORE.OFF.1)", rule=rule)
+        if is_blast(weapon) and editions.fixed(state, "EXT.WPN.BLAST") and blast_blocked(state, command.unit,
+                                                                                        command.target):
+            raise Refused(f"{command.weapon} is a BLAST weapon: it never attacks a unit within Engagement Range of "
+                          f"a unit of {command.unit}'s army, {command.unit} included", rule="EXT.WPN.BLAST")
         most = unit.models_alive if phase == "shooting" else self.models_left(unit)
         models = command.models or most
         if not 1 <= models <= most:

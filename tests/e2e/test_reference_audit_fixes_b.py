@@ -33,3 +33,78 @@ def test_EXT_WPN_BLAST_a_blast_weapon_never_attacks_a_unit_engaged_with_the_atta
                          "AttackDeclared")
     assert declared[0]["data"]["target"] == "boyz"
 
+
+def play_out(game, line: int = 0) -> list[dict]:
+    """Play the attack to its end: at the table the attacker's dice all 6s and the defender's all 1s; every
+    Command Re-roll declined; the defender's pick of the group to save next is `line`."""
+    events: list[dict] = []
+    while True:
+        awaiting = game.state()["awaiting"]
+        seat, action = awaiting["seat"], awaiting["action"]
+        if action == "roll":
+            count = int(awaiting["roll"]["spec"].split("D")[0] or 1)
+            attacker = seat == game.state()["active_seat"]
+            events += game.cmd(seat, "roll", dice=[6 if attacker else 1] * count)["events"]
+        elif action in ("keep_dice", "command_reroll"):
+            events += game.cmd(seat, "keep_dice")["events"]
+        elif action == "allocate":
+            events += game.cmd(seat, "allocate", line=line)["events"]
+        else:
+            return events
+
+
+def attacks_analysed(game) -> list[dict]:
+    return game.http.get(f"/games/{game.id}/analytics", headers=game.headers("A")).json()["attacks"]
+
+
+def shooting_at(new_game, dice: str, weapon: dict, army_b: list[dict]):
+    game = new_game("reference", dice=dice)
+    game.start([unit("shooters", 2, weapons=[weapon])], army_b)
+    until(game, 1, "A", "shooting")
+    game.cmd("A", "select", unit="shooters", shooting="normal")
+    return game
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_EXT_WPN_PRECISION_an_attack_sending_critical_wounds_to_a_character_has_its_exact_odds(new_game, dice):
+    from tests.e2e.test_reference_attacks import CAPTAIN
+
+    sniper = {"name": "Sniper rifle", "type": "ranged", "range": 36, "A": "3", "skill": 3, "S": 4, "AP": -1,
+              "D": "1", "keywords": ["PRECISION"]}
+    game = shooting_at(new_game, dice, sniper, [unit("guard", 3), unit("captain", 1, leader_of="guard",
+                                                                    keywords=("INFANTRY", "CHARACTER"),
+                                                                    models=[CAPTAIN])])
+    game.cmd("A", "attack", unit="shooters", weapon="Sniper rifle", target="guard", precision=True)
+    resolved = [e for e in play_out(game) if e["type"] == "AttackResolved"]
+    (attack,) = attacks_analysed(game)
+    assert "unsupported" not in attack  # the odds are computed, PRECISION and all
+    assert (attack["attacker"], attack["target"], attack["weapon"]) == ("shooters", "guard", "Sniper rifle")
+    for reading in ("wounds_lost", "models_destroyed"):
+        assert 0 <= attack[reading]["luck_percentile"] <= 100 and 0 < attack[reading]["p_at_least_this_good"] <= 1
+    if dice == "table":  # six critical hits, every save failed: the captain (4 W) falls, two wounds spill over
+        assert resolved[0]["data"]["models_destroyed"] == 3
+        assert attack["models_destroyed"]["luck_percentile"] > 90
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_RS_ATK_3_an_attacks_odds_follow_the_order_its_defender_allocated_in(new_game, dice):
+    from dataclasses import replace
+
+    from warlog.domain.attacks import distribution, from_data, luck
+
+    flamer = {"name": "Flamer", "type": "ranged", "range": 12, "A": "3", "skill": 3, "S": 8, "AP": 0, "D": "1",
+              "keywords": ["TORRENT"]}  # six automatic hits that wound on 2+: the defender is asked to allocate
+    squad = unit("squad", 2, models=[
+        {"name": "Trooper", "count": 1, "M": 6, "T": 4, "Sv": 6, "W": 1, "Ld": 6, "OC": 1, "BS": 3, "WS": 3, "A": 1},
+        {"name": "Gunner", "count": 1, "M": 6, "T": 4, "Sv": 6, "W": 2, "Ld": 6, "OC": 1, "BS": 3, "WS": 3, "A": 1}])
+    game = shooting_at(new_game, dice, flamer, [squad])
+    declared = events_of(game.cmd("A", "attack", unit="shooters", weapon="Flamer", target="squad"),
+                         "AttackDeclared")[0]
+    events = play_out(game, line=1)  # the defender sends the wounds to its gunner first
+    assert [e["data"]["line"] for e in events if e["type"] == "GroupAllocated"] == [1]
+    (attack,) = attacks_analysed(game)
+    profile = from_data(declared["data"]["profile"])
+    picked = distribution(replace(profile, target=replace(profile.target, order=(1, 0))))
+    destroyed = next(e for e in events if e["type"] == "AttackResolved")["data"]["models_destroyed"]
+    assert attack["models_destroyed"] == luck(picked.models_destroyed, destroyed)
+    assert picked.models_destroyed != distribution(profile).models_destroyed  # the order changes the odds

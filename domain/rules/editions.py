@@ -29,6 +29,8 @@ FIXES: dict[str, Fix] = {
     "MSN.END.2": Fix(2, "a seat with no unit left on the battlefield and none to come loses at the end of a phase"),
     "EXT.WPN.BLAST": Fix(2, "a BLAST weapon is refused, and not offered, against a unit engaged with the attacker's "
                             "army, rather than attacking without its extra attacks"),
+    "RS.SHO.2": Fix(2, "each model's weapon is a weapon: an attack's `targets` gives each model its own target, "
+                       "in shooting and in fights, and each target's attack resolves on its own"),
 }
 
 # the edition a game created now is judged by

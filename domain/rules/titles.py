@@ -39,6 +39,7 @@ LABELS: dict[str | tuple[str, str], str] = {
     "within_half_range": "Within half range", "pile_in": "Pile in (inches)", "reached_edge": "Reached the edge",
     "exclude": "Counted units to leave out", "include": "Units to count as well", "control": "Units near each objective",
     ("select", "unit"): "Unit to select", ("attack", "unit"): "Unit attacking", ("attack", "target"): "Unit to attack",
+    ("attack", "targets"): "Each model's target",
     ("attack", "models"): "Models attacking", ("strike", "unit"): "Unit striking",
     ("record_casualties", "unit"): "Unit that lost models", ("record_casualties", "models"): "Models removed",
     ("revive", "models"): "Models returned", ("split", "models"): "Models to split off", ("revive", "unit"): "Unit to return models to",

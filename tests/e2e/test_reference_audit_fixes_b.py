@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_reference_rules import events_of, offered, until
-from tests.support.client import unit
+from tests.e2e.test_reference_rules import chainswords, events_of, offered, until
+from tests.support.client import play_awaited, unit
 from tests.support.instances import consts
 
 CANNON = {"name": "Battle cannon", "type": "ranged", "range": 48, "A": "D6", "skill": 4, "S": 9, "AP": -1, "D": "3",
@@ -43,8 +43,8 @@ def play_out(game, line: int = 0) -> list[dict]:
         seat, action = awaiting["seat"], awaiting["action"]
         if action == "roll":
             count = int(awaiting["roll"]["spec"].split("D")[0] or 1)
-            attacker = seat == game.state()["active_seat"]
-            events += game.cmd(seat, "roll", dice=[6 if attacker else 1] * count)["events"]
+            defender = awaiting["roll"]["purpose"] in ("save", "feel_no_pain", "mortal_feel_no_pain")
+            events += game.cmd(seat, "roll", dice=[1 if defender else 6] * count)["events"]
         elif action in ("keep_dice", "command_reroll"):
             events += game.cmd(seat, "keep_dice")["events"]
         elif action == "allocate":
@@ -108,3 +108,75 @@ def test_RS_ATK_3_an_attacks_odds_follow_the_order_its_defender_allocated_in(new
     destroyed = next(e for e in events if e["type"] == "AttackResolved")["data"]["models_destroyed"]
     assert attack["models_destroyed"] == luck(picked.models_destroyed, destroyed)
     assert picked.models_destroyed != distribution(profile).models_destroyed  # the order changes the odds
+
+
+def aimed(events: list[dict]) -> list[tuple[str, str, int]]:
+    """Each attack declared: its weapon, target and models."""
+    return [(e["data"]["weapon"], e["data"]["target"], e["data"]["models"]) for e in events
+            if e["type"] == "AttackDeclared"]
+
+
+def resolved_at(events: list[dict]) -> list[str]:
+    return [e["data"]["target"] for e in events if e["type"] == "AttackResolved"]
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_RS_SHO_2_each_models_gun_is_a_weapon_three_boltguns_at_one_unit_and_two_at_another(new_game, dice):
+    game = new_game("reference", dice=dice)
+    game.start([unit("squad", 5), unit("second", 5)], [unit("boyz", 10), unit("grots", 5)])
+    until(game, 1, "A", "shooting")
+    game.cmd("A", "select", unit="squad", shooting="normal")
+    one, each = offered(game, "A", "attack")  # the one-target form as it was, and each model's target
+    assert consts(one["schema"]["properties"]["target"]) == ["boyz", "grots"]
+    targets = each["schema"]["properties"]["targets"]
+    assert targets["title"] == "Each model's target" and targets["maxItems"] == 5
+    assert targets["items"]["format"] == "unit"
+    assert [c["title"] for c in targets["items"]["oneOf"]] == ["Bob's Boyz (10 of 10)", "Bob's Grots (5 of 5)"]
+    assert "target" not in each["schema"]["properties"] and "targets" in each["schema"]["required"]
+
+    problem = game.refused("A", "attack", unit="squad", weapon="Boltgun", targets=["boyz", "second"])
+    assert problem["rule"] == "RS.SHO.2"  # each model's target is judged as a target
+    answer = game.cmd("A", "attack", unit="squad", weapon="Boltgun",
+                      targets=["boyz", "boyz", "grots", "boyz", "grots"])
+    events = answer["events"] + play_out(game)
+    assert aimed(events) == [("Boltgun", "boyz", 3), ("Boltgun", "grots", 2)]  # each target its own attack
+    assert resolved_at(events) == ["boyz", "grots"]
+    declared = [e for e in events if e["type"] == "AttackDeclared"]
+    assert [e["data"]["profile"]["situation"]["models"] for e in declared] == [3, 2]
+    assert [e["by"] for e in declared] == ["A", "A"]  # the attacker's, also when the defender's roll led to it
+    assert [len(e["data"]["profile"]["target"]["lines"]) for e in declared] == [1, 1]
+    assert declared[1]["data"]["profile"]["target"]["lines"][0]["name"] == "Model"
+    if dice == "table":  # every die its best: three boltguns' 6 hits at the boyz, two's 4 at the grots
+        hits = [e["data"]["hits"] for e in events if e["type"] == "AttackResolved"]
+        assert hits == [6, 4] and game.state()["units"]["grots"]["models_alive"] == 1
+    assert offered(game, "A", "attack") == []  # the boltguns have all fired
+
+    game.cmd("A", "select", unit="second", shooting="normal")  # the one-target form works as before
+    answer = game.cmd("A", "attack", unit="second", weapon="Boltgun", target="boyz", models=2)
+    assert aimed(answer["events"] + play_out(game)) == [("Boltgun", "boyz", 2)]
+    assert game.verify()["commands_ok"] is True  # every request plays again to its events
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_RS_FGT_3_each_models_melee_weapon_is_a_weapon_in_a_fight_too(new_game, dice):
+    game = new_game("reference", dice=dice)
+    game.start([chainswords(engaged_with=["boyz", "grots"])],
+               [unit("boyz", 10, weapons=[]), unit("grots", 5, weapons=[])])  # they have nothing to fight with
+    for _ in range(200):
+        state = game.state()
+        if state["phase"] == "fight" and state["awaiting"] == {"seat": "A", "action": "attack", "unit": "chargers"}:
+            break
+        if state["phase"] == "fight" and state["awaiting"] == {"seat": "A", "action": "select"}:
+            game.cmd("A", "select", unit="chargers", fight="normal")
+        else:
+            play_awaited(game)
+    _, each = offered(game, "A", "attack")
+    assert each["schema"]["properties"]["targets"]["maxItems"] == 5
+    answer = game.cmd("A", "attack", unit="chargers", weapon="Chainsword", targets=["grots", "boyz", "grots", "grots"])
+    events = answer["events"] + play_out(game)
+    assert aimed(events) == [("Chainsword", "grots", 3), ("Chainsword", "boyz", 1)]
+    assert resolved_at(events) == ["grots", "boyz"]
+    assert game.state()["awaiting"] == {"seat": "A", "action": "attack", "unit": "chargers"}
+    (last,) = offered(game, "A", "attack")  # one model has not fought: its fist, at one target
+    assert consts(last["schema"]["properties"]["weapon"]) == ["Fist"]
+    assert last["schema"]["properties"]["models"]["maximum"] == 1 and "targets" not in last["schema"]["properties"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import events as ev
@@ -159,16 +159,29 @@ class Shooting(AttackDriver, Igougo):
             weapons, targets = self.weapons_open(state, uid, phase), self.targets_of(state, uid, phase)
             most = unit.models_alive if phase == "shooting" else self.models_left(unit)
             for group, aimed in self.weapon_groups(state, uid, weapons, targets):
-                precise = self.precision_applies(state, uid, group, aimed)
-                offered.append(act.action("attack", rule, f"attack with {uid}: one weapon at one target",
-                                          ["unit", "weapon", "target"], unit=act.const(uid),
-                                          weapon=act.one_of(group), target=act.one_of(aimed),
-                                          models=act.integer(1, most, "models attacking with it"),
-                                          within_half_range=act.boolean("the target is within half the weapon's "
-                                                                        "range (RAPID FIRE, MELTA; measured)"),
-                                          precision=act.boolean("PRECISION: critical hits' wounds go to a "
-                                                                "CHARACTER in the target unit") if precise else None))
+                offered += self.attack_offers(state, uid, rule, group, aimed, most)
         return offered
+
+    def attack_offers(self, state: GameState, uid: str, rule: str, weapons: list[str], targets: list[str],
+                      most: int) -> list[Action]:
+        """The attack with these weapons at one of these targets; and (RS.SHO.2, each model's weapon a weapon)
+        where there are two targets or more for two models or more, the attack with each model's weapon at a
+        target of its own: `targets`, one entry a model."""
+        precise = self.precision_applies(state, uid, weapons, targets)
+        common = {"unit": act.const(uid), "weapon": act.one_of(weapons),
+                  "within_half_range": act.boolean("the target is within half the weapon's range (RAPID FIRE, "
+                                                   "MELTA; measured)"),
+                  "precision": act.boolean("PRECISION: critical hits' wounds go to a CHARACTER in the target "
+                                           "unit") if precise else None}
+        offers = [act.action("attack", rule, f"attack with {uid}: one weapon at one target",
+                             ["unit", "weapon", "target"], target=act.one_of(targets),
+                             models=act.integer(1, most, "models attacking with it"), **common)]
+        if editions.fixed(state, "RS.SHO.2") and len(targets) > 1 and most > 1:
+            each = {"type": "array", "items": act.one_of(targets), "minItems": 1, "maxItems": most,
+                    "description": "one entry a model attacking with the weapon: the unit it attacks"}
+            offers.append(act.action("attack", rule, f"attack with {uid}: one weapon, each model's at its target",
+                                     ["unit", "weapon", "targets"], targets=each, **common))
+        return offers
 
     @staticmethod
     def weapon_groups(state: GameState, uid: str, weapons: list[str],
@@ -210,8 +223,6 @@ class Shooting(AttackDriver, Igougo):
             raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule=rule)
         if not unit.selected or (phase == "fight" and not ReferenceTurn.of(unit.turn).fighting):
             raise Refused(f"select {command.unit} for this phase before it attacks", rule=step.rule)
-        if command.target not in state.units:
-            raise NotFound(f"no unit {command.target!r} in this game", field="target")
         wanted = "ranged" if phase == "shooting" else "melee"
         weapon = next((w for w in unit.weapons if w.name == command.weapon and w.type == wanted), None)
         if weapon is None:
@@ -219,30 +230,87 @@ class Shooting(AttackDriver, Igougo):
         if command.weapon not in self.weapons_open(state, command.unit, phase):
             raise Refused(f"{command.weapon} was used this phase, or this type of shooting does not fire it",
                           rule="RS.SHO.1" if phase == "shooting" else "RS.FGT.3")
-        alone = not_a_unit_alone(state.units, [command.target])
-        if alone:
-            raise Refused(alone[1], rule=alone[0])
-        if command.target not in self.targets_of(state, command.unit, phase):
-            why = "an enemy unit engaged with it" if phase == "fight" else "a visible enemy unit, unengaged"
-            raise Refused(f"{command.target} is not a target here: {why} on the battlefield (CORE.OFF.1)", rule=rule)
-        if is_blast(weapon) and editions.fixed(state, "EXT.WPN.BLAST") and blast_blocked(state, command.unit,
-                                                                                        command.target):
-            raise Refused(f"{command.weapon} is a BLAST weapon: it never attacks a unit within Engagement Range of "
-                          f"a unit of {command.unit}'s army, {command.unit} included", rule="EXT.WPN.BLAST")
-        most = unit.models_alive if phase == "shooting" else self.models_left(unit)
-        models = command.models or most
-        if not 1 <= models <= most:
-            raise Malformed(f"models must lie in 1..{most}", field="models")
+        aims = self.aims_of(state, command, phase, rule)
+        for target in aims:
+            self.judge_target(state, command.unit, weapon, target, phase, rule)
         if command.within_half_range is not None and type(command.within_half_range) is not bool:
             raise Malformed("within_half_range is true or false (measured at the table)", field="within_half_range")
         if command.precision is not None and type(command.precision) is not bool:
             raise Malformed("precision is true or false", field="precision")
-        profile = self.attack_profile(state, command.unit, weapon, command.target, models,
-                                      bool(command.within_half_range), bool(command.precision))
-        attack: ev.AttackDeclared = {"attacker": command.unit, "target": command.target, "weapon": weapon.name, "models": models,
-                  "phase": phase, "within_half_range": bool(command.within_half_range),
-                  "abilities": sorted(k.text for k in profile.weapon.keywords if k.known), "profile": to_data(profile)}
-        self.declare_attack(t, attack, rule)
+        how = {"phase": phase, "rule": rule, "within_half_range": bool(command.within_half_range),
+               "precision": bool(command.precision)}
+        (target, models), *rest = aims.items()
+        self.declare_aim(t, command.unit, weapon, target, models, how, [[uid, n] for uid, n in rest])
+
+    def aims_of(self, state: GameState, command: Attack, phase: str, rule: str) -> dict[str, int]:
+        """The models attacking each target, in the order named: `target` with `models` (default: all), or
+        `targets`, one entry a model (RS.SHO.2 per model's weapon)."""
+        unit = state.units[command.unit]
+        most = unit.models_alive if phase == "shooting" else self.models_left(unit)
+        if command.targets is None:
+            if command.target is None:
+                raise Malformed("name the target (or each model's, `targets`)", field="target")
+            models = command.models or most
+            if not 1 <= models <= most:
+                raise Malformed(f"models must lie in 1..{most}", field="models")
+            return {command.target: models}
+        if not editions.fixed(state, "RS.SHO.2"):
+            raise Refused("in this game's edition a weapon attacks one target: send `target`", rule=rule)
+        if command.target is not None or command.models is not None:
+            raise Malformed("`targets` names each model's target: send it without `target` and `models`",
+                            field="targets")
+        if not 1 <= len(command.targets) <= most:
+            raise Malformed(f"targets names 1 to {most} models' targets, one entry a model", field="targets")
+        aims: dict[str, int] = {}
+        for target in command.targets:
+            aims[target] = aims.get(target, 0) + 1
+        return aims
+
+    def judge_target(self, state: GameState, uid: str, weapon: UnitWeapon, target: str, phase: str,
+                     rule: str) -> None:
+        """RS.SHO.2 / RS.FGT.3 (CORE.STR.1, EXT.WPN.BLAST): whether this weapon of the unit may attack it."""
+        if target not in state.units:
+            raise NotFound(f"no unit {target!r} in this game", field="target")
+        alone = not_a_unit_alone(state.units, [target])
+        if alone:
+            raise Refused(alone[1], rule=alone[0])
+        if target not in self.targets_of(state, uid, phase):
+            why = "an enemy unit engaged with it" if phase == "fight" else "a visible enemy unit, unengaged"
+            raise Refused(f"{target} is not a target here: {why} on the battlefield (CORE.OFF.1)", rule=rule)
+        if is_blast(weapon) and editions.fixed(state, "EXT.WPN.BLAST") and blast_blocked(state, uid, target):
+            raise Refused(f"{weapon.name} is a BLAST weapon: it never attacks a unit within Engagement Range of "
+                          f"a unit of {uid}'s army, {uid} included", rule="EXT.WPN.BLAST")
+
+    def declare_aim(self, t: Table, uid: str, weapon: UnitWeapon, target: str, models: int, how: Mapping[str, Any],
+                    rest: list[list[Any]]) -> None:
+        """Declare the weapon's attack at one target, `how` the command asked for it (its phase and rule, the
+        attested range and PRECISION); `rest`: the targets after this one and their models, each declared in turn
+        as the attack before it ends (RS.SHO.2 per model's weapon), carried with the attack's dice as `then`."""
+        profile = self.attack_profile(t.state, uid, weapon, target, models, how["within_half_range"],
+                                      how["precision"])
+        attack: ev.AttackDeclared = {"attacker": uid, "target": target, "weapon": weapon.name, "models": models,
+                                     "phase": how["phase"], "within_half_range": how["within_half_range"],
+                                     "abilities": sorted(k.text for k in profile.weapon.keywords if k.known),
+                                     "profile": to_data(profile)}
+        seat = t.state.units[uid].owner  # the attacker's, also where the defender's roll ended the attack before
+        if rest:
+            self.declare_attack(t, attack, how["rule"], seat, then={**how, "aims": rest})
+        else:
+            self.declare_attack(t, attack, how["rule"], seat)
+
+    def next_aim(self, t: Table, uid: str, weapon_name: str, then: Mapping[str, Any]) -> None:
+        """The weapon's attack at its next target, once the one before it is resolved: each target still standing
+        and still one it may attack, with the models it names that are left."""
+        how = {key: then[key] for key in ("phase", "rule", "within_half_range", "precision")}
+        unit = t.state.units[uid]
+        wanted = "ranged" if how["phase"] == "shooting" else "melee"
+        weapon = next(w for w in unit.weapons if w.name == weapon_name and w.type == wanted)
+        aims = [list(aim) for aim in then["aims"]]
+        while aims and alive(unit):
+            (target, models), aims = aims[0], aims[1:]
+            if alive(t.state.units[target]) and target in self.targets_of(t.state, uid, how["phase"]):
+                self.declare_aim(t, uid, weapon, target, min(models, unit.models_alive), how, aims)
+                return
 
     def attack_profile(self, state: GameState, uid: str, weapon: UnitWeapon, target_uid: str, models: int,
                        within_half_range: bool, precision: bool = False) -> Profile:
@@ -266,7 +334,8 @@ class Shooting(AttackDriver, Igougo):
         return profile
 
     def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
-        """EXT.WPN.HAZARDOUS: after the attack's losses, the hazard's on the attacker."""
+        """EXT.WPN.HAZARDOUS: after the attack's losses, the hazard's on the attacker; then the weapon's attack at
+        its next target, if its models were aimed at more than one (RS.SHO.2)."""
         hazard = outcome.hazardous
         if hazard is not None and (hazard.facts["models_destroyed"] or hazard.facts["mortal_wounds"]):
             attacker = context["attack"]["attacker"]
@@ -275,6 +344,9 @@ class Shooting(AttackDriver, Igougo):
             else:
                 self.damage(t, {"target": attacker}, [hazard.facts["mortal_wounds"]], mortal=True,
                             rule="EXT.WPN.HAZARDOUS")
+        then = context.get("then")
+        if then and then.get("aims"):  # RS.SHO.2: the weapon's models aimed at another target attack it now
+            self.next_aim(t, context["attack"]["attacker"], context["attack"]["weapon"], then)
 
     def damage(self, t: Table, attack: Mapping[str, str], amounts: list[int], mortal: bool = False,
                rule: str = "RS.ATK.4") -> None:

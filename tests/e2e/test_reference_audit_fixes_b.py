@@ -133,22 +133,25 @@ def test_RS_SHO_2_each_models_gun_is_a_weapon_three_boltguns_at_one_unit_and_two
     assert targets["items"]["format"] == "unit"
     assert [c["title"] for c in targets["items"]["oneOf"]] == ["Bob's Boyz (10 of 10)", "Bob's Grots (5 of 5)"]
     assert "target" not in each["schema"]["properties"] and "targets" in each["schema"]["required"]
+    near = each["schema"]["properties"]["within_half_range_of"]  # each target's own range, attested
+    assert near["title"] == "Targets within half range" and consts(near["items"]) == ["boyz", "grots"]
 
     problem = game.refused("A", "attack", unit="squad", weapon="Boltgun", targets=["boyz", "second"])
     assert problem["rule"] == "RS.SHO.2"  # each model's target is judged as a target
     answer = game.cmd("A", "attack", unit="squad", weapon="Boltgun",
-                      targets=["boyz", "boyz", "grots", "boyz", "grots"])
+                      targets=["boyz", "boyz", "grots", "boyz", "grots"], within_half_range_of=["grots"])
     events = answer["events"] + play_out(game)
     assert aimed(events) == [("Boltgun", "boyz", 3), ("Boltgun", "grots", 2)]  # each target its own attack
     assert resolved_at(events) == ["boyz", "grots"]
     declared = [e for e in events if e["type"] == "AttackDeclared"]
     assert [e["data"]["profile"]["situation"]["models"] for e in declared] == [3, 2]
+    assert [e["data"]["within_half_range"] for e in declared] == [False, True]  # RAPID FIRE at the grots only
     assert [e["by"] for e in declared] == ["A", "A"]  # the attacker's, also when the defender's roll led to it
     assert [len(e["data"]["profile"]["target"]["lines"]) for e in declared] == [1, 1]
     assert declared[1]["data"]["profile"]["target"]["lines"][0]["name"] == "Model"
-    if dice == "table":  # every die its best: three boltguns' 6 hits at the boyz, two's 4 at the grots
+    if dice == "table":  # every die its best: three boltguns' 6 hits at the boyz, two's 4 + 2 (RAPID FIRE 1)
         hits = [e["data"]["hits"] for e in events if e["type"] == "AttackResolved"]
-        assert hits == [6, 4] and game.state()["units"]["grots"]["models_alive"] == 1
+        assert hits == [6, 6] and game.state()["units"]["boyz"]["models_alive"] == 4
     assert offered(game, "A", "attack") == []  # the boltguns have all fired
 
     game.cmd("A", "select", unit="second", shooting="normal")  # the one-target form works as before

@@ -146,8 +146,9 @@ class Attack(cmd.Diceless):
     within_half_range: bool | None = None  # attested: RAPID FIRE and MELTA read it
     precision: bool | None = None  # PRECISION weapons: send the critical hits' wounds to a CHARACTER
     targets: tuple[str, ...] | None = None  # each attacking model's target, one entry a model (RS.SHO.2)
+    within_half_range_of: tuple[str, ...] | None = None  # with `targets`: those within half range (attested)
     type = "attack"
-    later = ("targets",)
+    later = ("targets", "within_half_range_of")
 
 
 COMMANDS: tuple[type[cmd.Command], ...] = (ReferenceSelect, cmd.EndPhase, UseStratagem, CommandReroll, KeepDice,

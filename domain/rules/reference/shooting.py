@@ -169,18 +169,20 @@ class Shooting(AttackDriver, Igougo):
         target of its own: `targets`, one entry a model."""
         precise = self.precision_applies(state, uid, weapons, targets)
         common = {"unit": act.const(uid), "weapon": act.one_of(weapons),
-                  "within_half_range": act.boolean("the target is within half the weapon's range (RAPID FIRE, "
-                                                   "MELTA; measured)"),
                   "precision": act.boolean("PRECISION: critical hits' wounds go to a CHARACTER in the target "
                                            "unit") if precise else None}
         offers = [act.action("attack", rule, f"attack with {uid}: one weapon at one target",
                              ["unit", "weapon", "target"], target=act.one_of(targets),
-                             models=act.integer(1, most, "models attacking with it"), **common)]
+                             models=act.integer(1, most, "models attacking with it"),
+                             within_half_range=act.boolean("the target is within half the weapon's range "
+                                                           "(RAPID FIRE, MELTA; measured)"), **common)]
         if editions.fixed(state, "RS.SHO.2") and len(targets) > 1 and most > 1:
             each = {"type": "array", "items": act.one_of(targets), "minItems": 1, "maxItems": most,
                     "description": "one entry a model attacking with the weapon: the unit it attacks"}
+            near = act.subset(targets, 0, "the targets within half the weapon's range (RAPID FIRE, MELTA; measured)")
             offers.append(act.action("attack", rule, f"attack with {uid}: one weapon, each model's at its target",
-                                     ["unit", "weapon", "targets"], targets=each, **common))
+                                     ["unit", "weapon", "targets"], targets=each, within_half_range_of=near,
+                                     **common))
         return offers
 
     @staticmethod
@@ -233,12 +235,10 @@ class Shooting(AttackDriver, Igougo):
         aims = self.aims_of(state, command, phase, rule)
         for target in aims:
             self.judge_target(state, command.unit, weapon, target, phase, rule)
-        if command.within_half_range is not None and type(command.within_half_range) is not bool:
-            raise Malformed("within_half_range is true or false (measured at the table)", field="within_half_range")
+        near = self.near_of(command, aims)
         if command.precision is not None and type(command.precision) is not bool:
             raise Malformed("precision is true or false", field="precision")
-        how = {"phase": phase, "rule": rule, "within_half_range": bool(command.within_half_range),
-               "precision": bool(command.precision)}
+        how = {"phase": phase, "rule": rule, "near": near, "precision": bool(command.precision)}
         (target, models), *rest = aims.items()
         self.declare_aim(t, command.unit, weapon, target, models, how, [[uid, n] for uid, n in rest])
 
@@ -266,6 +266,23 @@ class Shooting(AttackDriver, Igougo):
             aims[target] = aims.get(target, 0) + 1
         return aims
 
+    @staticmethod
+    def near_of(command: Attack, aims: dict[str, int]) -> list[str]:
+        """The targets within half the weapon's range, as attested (RAPID FIRE, MELTA): `within_half_range` of
+        the one target, `within_half_range_of` naming those of `targets`."""
+        if command.targets is None:
+            if command.within_half_range_of is not None:
+                raise Malformed("name the one target's range with within_half_range", field="within_half_range_of")
+            if command.within_half_range is not None and type(command.within_half_range) is not bool:
+                raise Malformed("within_half_range is true or false (measured at the table)",
+                                field="within_half_range")
+            return list(aims) if command.within_half_range else []
+        if command.within_half_range is not None:
+            raise Malformed("with `targets`, name those within half range in within_half_range_of",
+                            field="within_half_range")
+        named = set(command.within_half_range_of or ())  # a unit it names that is not attacked: nothing to read
+        return [target for target in aims if target in named]
+
     def judge_target(self, state: GameState, uid: str, weapon: UnitWeapon, target: str, phase: str,
                      rule: str) -> None:
         """RS.SHO.2 / RS.FGT.3 (CORE.STR.1, EXT.WPN.BLAST): whether this weapon of the unit may attack it."""
@@ -286,10 +303,10 @@ class Shooting(AttackDriver, Igougo):
         """Declare the weapon's attack at one target, `how` the command asked for it (its phase and rule, the
         attested range and PRECISION); `rest`: the targets after this one and their models, each declared in turn
         as the attack before it ends (RS.SHO.2 per model's weapon), carried with the attack's dice as `then`."""
-        profile = self.attack_profile(t.state, uid, weapon, target, models, how["within_half_range"],
-                                      how["precision"])
+        within = target in how["near"]
+        profile = self.attack_profile(t.state, uid, weapon, target, models, within, how["precision"])
         attack: ev.AttackDeclared = {"attacker": uid, "target": target, "weapon": weapon.name, "models": models,
-                                     "phase": how["phase"], "within_half_range": how["within_half_range"],
+                                     "phase": how["phase"], "within_half_range": within,
                                      "abilities": sorted(k.text for k in profile.weapon.keywords if k.known),
                                      "profile": to_data(profile)}
         seat = t.state.units[uid].owner  # the attacker's, also where the defender's roll ended the attack before
@@ -301,7 +318,7 @@ class Shooting(AttackDriver, Igougo):
     def next_aim(self, t: Table, uid: str, weapon_name: str, then: Mapping[str, Any]) -> None:
         """The weapon's attack at its next target, once the one before it is resolved: each target still standing
         and still one it may attack, with the models it names that are left."""
-        how = {key: then[key] for key in ("phase", "rule", "within_half_range", "precision")}
+        how = {key: then[key] for key in ("phase", "rule", "near", "precision")}
         unit = t.state.units[uid]
         wanted = "ranged" if how["phase"] == "shooting" else "melee"
         weapon = next(w for w in unit.weapons if w.name == weapon_name and w.type == wanted)

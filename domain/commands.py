@@ -35,6 +35,9 @@ class Command:
     type: ClassVar[str] = "command"
     # what as_data records for a field this class lacks, by name in order (`Select`: stored logs)
     recorded: ClassVar[tuple[str, ...]] = ()
+    # fields the class gained after logs recorded it: recorded only where they differ from their default, so a
+    # stored request is recorded (and its digest hashed) as it was
+    later: ClassVar[tuple[str, ...]] = ()
     __pydantic_config__: ClassVar[dict[str, str]] = {"extra": "forbid"}  # read by the boundary's parser: a field no command has is 422
 
 
@@ -194,7 +197,8 @@ def from_record(command_class: type[Command], data: Mapping[str, object]) -> Com
 def as_data(command: Command) -> dict[str, Any]:
     """The command as recorded for the audit (JSON-able): its fields, and those its class records but lacks at
     null, in the recorded order."""
-    own = {f.name: _plain(getattr(command, f.name)) for f in fields(command)}
+    own = {f.name: _plain(getattr(command, f.name)) for f in fields(command)
+           if f.name not in command.later or getattr(command, f.name) != f.default}
     data = {name: own.pop(name, None) for name in command.recorded}
     data.update(own)
     data["type"] = command.type

@@ -127,20 +127,23 @@ def attacks_summary(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every standing attack (reference) against its own exact odds (domain.attacks): the profile it was
     declared with (abilities, re-rolls and the target line by line) gives the distribution of the damage it
     could deal and of the models it could destroy; the luck is the attacker's (the defender's: 100 minus)."""
-    from warlog.domain.attacks import Unsupported, attack_luck, from_data
+    from warlog.domain.attacks import Unsupported, as_allocated, attack_luck, from_data
 
     declared: dict[str, Any] | None = None
+    picks: list[int] = []  # the groups its defender picked to save next, in order (RS.ATK.3)
     attacks = []
     for entry in entries:
         if entry["type"] == "AttackDeclared" and "profile" in entry["data"]:
-            declared = entry
+            declared, picks = entry, []
+        elif entry["type"] == "GroupAllocated" and declared is not None and not entry["undone"]:
+            picks.append(entry["data"]["line"])
         elif entry["type"] == "AttackResolved" and declared is not None and not entry["undone"]:
             data = entry["data"]
             odds: Mapping[str, dict[str, float] | str]
-            try:
-                odds = attack_luck(from_data(declared["data"]["profile"]), data["wounds_lost"],
-                                   data["models_destroyed"])
-            except Unsupported as unsupported:  # e.g. PRECISION wounds on a CHARACTER: no exact odds yet
+            try:  # the odds of the attack as its defender allocated it
+                odds = attack_luck(as_allocated(from_data(declared["data"]["profile"]), picks),
+                                   data["wounds_lost"], data["models_destroyed"])
+            except Unsupported as unsupported:  # a choice the exact odds do not model
                 odds = {"unsupported": str(unsupported)}
             attacks.append({"seq": declared["seq"], "seat": declared["by"], "attacker": data["attacker"],
                             "target": data["target"], "weapon": data["weapon"], "wounds_lost": data["wounds_lost"],

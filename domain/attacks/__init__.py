@@ -54,8 +54,9 @@ Conventions where RULES.md is silent (each also said where it is applied):
   reads it, so the replay sees the final faces (re-rolls come before modifiers, CORE.DICE.2).
 - RS.ATK.3 with `Situation.defender_allocates`: where several groups tie for the next wounds (none wounded,
   two non-CHARACTER lines), the sequence asks for a Need("allocate", 1, n): the defender's pick 1..n of
-  `tied_groups` (no die: the rules ask the defending seat). `distribution` reads the odds as if the
-  defender took allocation order; `simulate` picks at random.
+  `tied_groups` (no die: the rules ask the defending seat). `distribution` reads the odds in the target's
+  allocation order; `as_allocated(profile, picks)` makes the groups the defender picked that order, so an
+  attack's odds follow its defender's allocation (the analytics read them so); `simulate` picks at random.
 
 The rules keep the profile (`to_data(profile)`) and the batches rolled so far with the pending roll and call
 `resolve(profile, batches)` again when the next batch arrives: replay gives the same decisions.
@@ -71,7 +72,7 @@ The same profile gives the exact odds, so the luck of that attack is read agains
 from warlog.domain.attacks.abilities import ABILITIES, Ability, Keyword, effects, parse_keyword, parse_keywords
 from warlog.domain.attacks.allocation import Standing, allocation_order, tied_groups
 from warlog.domain.attacks.contract import feel_no_pain, profile_from, target_from, weapon_from
-from warlog.domain.attacks.odds import Odds, Unsupported, attack_luck, distribution, luck
+from warlog.domain.attacks.odds import Odds, Unsupported, as_allocated, attack_luck, distribution, luck
 from warlog.domain.attacks.profile import ModelLine, Profile, Situation, Target, Weapon, from_data, to_data
 from warlog.domain.attacks.sequence import DiceMismatch, Outcome, Progress, attack_sequence, resolve, simulate
 from warlog.domain.attacks.steps import (
@@ -105,6 +106,7 @@ __all__ = [
     "Unsupported",
     "Weapon",
     "allocation_order",
+    "as_allocated",
     "attack_luck",
     "attack_sequence",
     "distribution",

@@ -64,10 +64,12 @@ class AttackDriver(Ruleset):
     resolved_fields: tuple[str, ...] = ("hits", "wounds", "failed_saves", "wounds_lost", "models_destroyed")
     attack_choices = False
 
-    def declare_attack(self, t: Table, attack: ev.AttackDeclared, rule: str, **extra: Unpack[Following]) -> None:
+    def declare_attack(self, t: Table, attack: ev.AttackDeclared, rule: str, by: str | None = None,
+                       **extra: Unpack[Following]) -> None:
         """Declare one weapon's attack (`AttackDeclared`: its ids, what the ruleset says of it, its profile as
-        data, for replay and for its odds), then roll it step by step from the first; `extra` rides along."""
-        t.emit("AttackDeclared", attack, rule)
+        data, for replay and for its odds), then roll it step by step from the first; `extra` rides along. `by`:
+        the attacking seat, where another seat's request declares it (an attack following one just resolved)."""
+        t.emit("AttackDeclared", attack, rule, by)
         ids = ev.AttackIds(attacker=attack["attacker"], target=attack["target"], weapon=attack["weapon"])
         context = ev.AttackRoll(attack=ids, profile=attack["profile"], batches=[], decided=0, faces=[])
         if "then" in extra:  # heresy: what follows the attack

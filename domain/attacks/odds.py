@@ -12,15 +12,20 @@ It follows `sequence.attack_sequence` step for step, but sums probabilities inst
 4. devastating mortal wounds afterwards, spilling, Feel No Pain per wound, folded in by Horner's
    scheme over their count.
 
+PRECISION (EXT.WPN.PRECISION) with the attacker's CHARACTER line: each attack's law tells the critical hits'
+wounds apart, those are saved by that line alone first (its group as step 3 reads one), and the rest of the
+attack is read against the target as they left it, the wounds they did not use added to the others.
+The allocation order is the target's (`Target.order`, the defender's choice; `as_allocated` makes it the
+order the defender picked as the attack went, RS.ATK.3).
+
 Floats throughout; `luck` gives the mid-p percentile of an observed value (50 = average).
-PRECISION wounds sent to a CHARACTER are not modelled (`Unsupported`).
 """
 from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from warlog.domain import dice
@@ -49,12 +54,15 @@ from warlog.domain.attacks.steps import (
 Dist = dict[int, float]
 Pair = tuple[int, int]  # (wounds to save, devastating wounds); or a model's state: (slot, wounds on it)
 Law = dict[Pair, float]  # a joint distribution over pairs
+Triple = tuple[int, int, int]  # (PRECISION wounds, other wounds to save, devastating wounds)
+Law3 = dict[Triple, float]
 K = TypeVar("K", bound=Hashable)  # what a distribution is over: a count, or a pair
 TINY = 1e-16  # probabilities below this are dropped while convolving
 
 
 class Unsupported(ValueError):
-    """The profile uses a choice the exact distribution does not model."""
+    """The profile uses a choice the exact distribution does not model (none since PRECISION is modelled; kept
+    for the readers that catch it)."""
 
 
 @dataclass(frozen=True)
@@ -118,8 +126,9 @@ def _die(outcome_of: Callable[[int], int], reroll: Callable[[int], bool]) -> lis
 
 # -- per attack --------------------------------------------------------------------------------------
 
-def _per_attack(profile: Profile) -> tuple[Law, Dist]:
-    """One attack's joint law of (wounds to save, devastating wounds) and its hits scored."""
+def _per_attack(profile: Profile, precise: bool = False) -> tuple[Law3, Dist]:
+    """One attack's joint law of (PRECISION wounds, other wounds to save, devastating wounds) and its hits scored;
+    `precise`: the critical hits' wounds go to the attacker's CHARACTER line (their count apart, else 0)."""
     if automatic_hits(profile):
         hit = [0.0, 1.0, 0.0]  # CORE.DICE.1: automatic hits are never critical
     else:
@@ -134,22 +143,23 @@ def _per_attack(profile: Profile) -> tuple[Law, Dist]:
                  lambda f: bool(_to_reroll(policy, [f], lambda g: wound_result(profile, g, needed, w_mod,
                                                                                 critical_on) == 0)))
     devastating = bool(effects(profile.weapon.keywords, "critical_wound_mortal", profile))
-    one_wound = {(0, 0): wound[0], (1, 0): wound[1] + (0 if devastating else wound[2])}
+    to = (1, 0, 0) if precise else (0, 1, 0)  # where a critical hit's wound goes (PRECISION: the CHARACTER)
+    one_wound = {(0, 0, 0): wound[0], (0, 1, 0): wound[1] + (0 if devastating else wound[2])}
+    critical_wound = {(0, 0, 0): wound[0], to: wound[1] + (0 if devastating else wound[2])}
     if devastating:
-        one_wound[(0, 1)] = wound[2]
+        one_wound[(0, 0, 1)] = critical_wound[(0, 0, 1)] = wound[2]
     sustained = parts_dist(sustained_parts(profile)[0]) if sustained_parts(profile)[0] else {0: 1.0}
     is_lethal = lethal(profile)
 
-    joint: Law = defaultdict(float)
+    joint: Law3 = defaultdict(float)
     hits: Dist = defaultdict(float)
     hits[0] += hit[0]
-    joint[(0, 0)] += hit[0]
+    joint[(0, 0, 0)] += hit[0]
     _add(joint, _wound_dice(one_wound, 1), hit[1])
     hits[1] += hit[1]
+    own = {to: 1.0} if is_lethal else critical_wound  # LETHAL: the critical hit wounds at once
     for extra, p in sustained.items():
-        rolls = extra + (0 if is_lethal else 1)
-        shift = (1, 0) if is_lethal else (0, 0)
-        _add(joint, {(a + shift[0], b): q for (a, b), q in _wound_dice(one_wound, rolls).items()}, hit[2] * p)
+        _add(joint, _convolve3(own, _wound_dice(one_wound, extra)), hit[2] * p)
         hits[1 + extra] += hit[2] * p
     return dict(joint), dict(hits)
 
@@ -159,18 +169,18 @@ def _add(into: dict[K, float], dist: Mapping[K, float], weight: float) -> None:
         into[k] += weight * p
 
 
-def _convolve2(a: Mapping[Pair, float], b: Mapping[Pair, float]) -> Law:
-    out: Law = defaultdict(float)
-    for (i, j), p in a.items():
-        for (k, m), q in b.items():
-            out[(i + k, j + m)] += p * q
-    return {k: v for k, v in out.items() if v > TINY}
+def _convolve3(a: Mapping[Triple, float], b: Mapping[Triple, float]) -> Law3:
+    out: Law3 = defaultdict(float)
+    for (i, j, k), p in a.items():
+        for (x, y, z), q in b.items():
+            out[(i + x, j + y, k + z)] += p * q
+    return {key: v for key, v in out.items() if v > TINY}
 
 
-def _wound_dice(one: Mapping[Pair, float], n: int) -> Law:
-    out: Law = {(0, 0): 1.0}
+def _wound_dice(one: Mapping[Triple, float], n: int) -> Law3:
+    out: Law3 = {(0, 0, 0): 1.0}
     for _ in range(n):
-        out = _convolve2(out, one)
+        out = _convolve3(out, one)
     return out
 
 
@@ -248,44 +258,52 @@ def _one_failure(slots: _Slots, profile: Profile, damage: Dist, line: int) -> Ca
     return step
 
 
+def _group(profile: Profile, slots: _Slots, group: tuple[int, int, int],
+           counts: Iterable[int]) -> tuple[dict[int, Law], dict[int, Dist]]:
+    """One group's saves and damage for each number of wounds that may reach it: the states it is left in
+    (slot, wounds on it; not destroyed) and, once it is destroyed, the wounds it passes on (RS.ATK.3)."""
+    line, first, end = group
+    damage = parts_dist(damage_parts(profile)[0], floor=0)
+    counts = set(counts)
+    q = sum(1 for f in range(1, 7) if not saved(profile, line, f)) / 6
+    step = _one_failure(slots, profile, damage, line)
+    alive = [{slots.entry(first): 1.0}]  # alive[f]: in-group states after f failures, not yet destroyed
+    wiped = [0.0]  # wiped[f]: destroyed exactly at failure f
+    for _ in range(max(counts, default=0)):
+        nxt: Law = defaultdict(float)
+        gone = 0.0
+        for (pos, taken), p in alive[-1].items():
+            for state, r in step(pos, taken).items():
+                if state[0] >= end:
+                    gone += p * r
+                else:
+                    nxt[state] += p * r
+        alive.append({s: p for s, p in nxt.items() if p > TINY})
+        wiped.append(gone)
+    after: dict[int, Law] = {}
+    passed: dict[int, Dist] = {}
+    for w in counts:
+        binomial = [math.comb(w, f) * q ** f * (1 - q) ** (w - f) for f in range(w + 1)]
+        stays: Law = defaultdict(float)
+        for f, b in enumerate(binomial):
+            for state, p in alive[f].items():
+                stays[state] += b * p
+        at_least = 1.0
+        moves: Dist = defaultdict(float)
+        for j in range(1, w + 1):
+            at_least -= binomial[j - 1]
+            if wiped[j]:
+                moves[w - j] += wiped[j] * max(0.0, at_least)
+        after[w], passed[w] = dict(stays), dict(moves)
+    return after, passed
+
+
 def _allocation(profile: Profile, slots: _Slots, wounds: Mapping[Pair, float]) -> dict[tuple[Pair, int], float]:
     """{(state, devastating): p} after the wounds to save, group by group (state = (slot, wounds on it))."""
-    damage = parts_dist(damage_parts(profile)[0], floor=0)
     terminal: dict[tuple[Pair, int], float] = defaultdict(float)
     carry: Law = dict(wounds)  # (wounds to allocate, devastating) at this group
-    for line, first, end in slots.groups:
-        q = sum(1 for f in range(1, 7) if not saved(profile, line, f)) / 6
-        most = max((w for w, _ in carry), default=0)
-        entry = slots.entry(first)
-        step = _one_failure(slots, profile, damage, line)
-        alive = [{entry: 1.0}]  # alive[f]: in-group states after f failures, not yet destroyed
-        wiped = [0.0]  # wiped[f]: destroyed exactly at failure f
-        for _ in range(most):
-            nxt: Law = defaultdict(float)
-            gone = 0.0
-            for (pos, taken), p in alive[-1].items():
-                for state, r in step(pos, taken).items():
-                    if state[0] >= end:
-                        gone += p * r
-                    else:
-                        nxt[state] += p * r
-            alive.append({s: p for s, p in nxt.items() if p > TINY})
-            wiped.append(gone)
-        after: dict[int, Law] = {}
-        passed: dict[int, Dist] = {}
-        for w in {w for w, _ in carry}:
-            binomial = [math.comb(w, f) * q ** f * (1 - q) ** (w - f) for f in range(w + 1)]
-            stays: Law = defaultdict(float)
-            for f, b in enumerate(binomial):
-                for state, p in alive[f].items():
-                    stays[state] += b * p
-            at_least = 1.0
-            moves: Dist = defaultdict(float)
-            for j in range(1, w + 1):
-                at_least -= binomial[j - 1]
-                if wiped[j]:
-                    moves[w - j] += wiped[j] * max(0.0, at_least)
-            after[w], passed[w] = dict(stays), dict(moves)
+    for group in slots.groups:
+        after, passed = _group(profile, slots, group, (w for w, _ in carry))
         nxt_carry: Law = defaultdict(float)
         for (w, dev), p in carry.items():
             for state, r in after[w].items():
@@ -339,18 +357,30 @@ def _mortal(profile: Profile, slots: _Slots, by_devastating: Mapping[int, Mappin
 
 def distribution(profile: Profile) -> Odds:
     """The exact odds of `profile`'s attack: attacks, hits, wounds, wounds lost and models destroyed."""
-    if profile.situation.precision_line is not None and effects(profile.weapon.keywords, "precision", profile):
-        raise Unsupported("PRECISION wounds allocated to a CHARACTER are not modelled")
+    line = profile.situation.precision_line
+    precise = line is not None and bool(effects(profile.weapon.keywords, "precision", profile))
     parts, _ = attack_parts(profile)
     attacks = parts_dist(parts, profile.situation.models, floor=0)
-    per_attack, hits_one = _per_attack(profile)
-    joint = _mixture(attacks, per_attack, _convolve2, {(0, 0): 1.0})
+    per_attack, hits_one = _per_attack(profile, precise)
+    joint = _mixture(attacks, per_attack, _convolve3, {(0, 0, 0): 1.0})
     hits = _mixture(attacks, hits_one, convolve, {0: 1.0})
     wounds: Dist = defaultdict(float)
-    for (normal, dev), p in joint.items():
-        wounds[normal + dev] += p
+    for (aimed, normal, dev), p in joint.items():
+        wounds[aimed + normal + dev] += p
+    if line is not None and precise:
+        lost, destroyed = _precise_losses(profile, line, joint)
+    else:
+        law: Law = defaultdict(float)
+        for (_, normal, dev), p in joint.items():
+            law[(normal, dev)] += p
+        lost, destroyed = _losses_of(profile, law)
+    return Odds(_sorted(attacks), _sorted(hits), _sorted(wounds), _sorted(lost), _sorted(destroyed))
+
+
+def _losses_of(profile: Profile, wounds: Mapping[Pair, float]) -> tuple[Dist, Dist]:
+    """Wounds lost and models destroyed by (wounds to save, devastating wounds) in the allocation order."""
     slots = _Slots.of(profile)
-    terminal = _allocation(profile, slots, joint)
+    terminal = _allocation(profile, slots, wounds)
     by_dev: dict[int, Law] = defaultdict(lambda: defaultdict(float))
     for (state, dev), p in terminal.items():
         by_dev[dev][state] += p
@@ -361,7 +391,49 @@ def distribution(profile: Profile) -> Odds:
     for (pos, taken), p in final.items():
         lost[before[pos] + taken - (slots.start[pos] if pos < len(slots.line) else 0)] += p
         destroyed[pos] += p
-    return Odds(_sorted(attacks), _sorted(hits), _sorted(wounds), _sorted(lost), _sorted(destroyed))
+    return lost, destroyed
+
+
+def _precise_losses(profile: Profile, line: int, joint: Mapping[Triple, float]) -> tuple[Dist, Dist]:
+    """EXT.WPN.PRECISION: the critical hits' wounds saved by the CHARACTER line alone first (the wounds it does
+    not use once destroyed join the others), then the rest as usual against the target as they left it."""
+    model = profile.target.lines[line]
+    slots = _Slots.of(profile)
+    group = next((g for g in slots.groups if g[0] == line), None)
+    rest = replace(profile, situation=replace(profile.situation, precision_line=None))
+    by_aimed: dict[int, Law] = defaultdict(lambda: defaultdict(float))
+    for (aimed, normal, dev), p in joint.items():
+        by_aimed[aimed][(normal, dev)] += p
+    after, passed = _group(profile, slots, group, by_aimed) if group else ({}, {})
+    lost: Dist = defaultdict(float)
+    destroyed: Dist = defaultdict(float)
+    for aimed, law in by_aimed.items():
+        ends: dict[Triple, float] = defaultdict(float)  # the CHARACTER line's models, wounds on one, wounds left
+        if group is None:
+            ends[(0, 0, aimed)] = 1.0
+        else:
+            for (pos, taken), r in after[aimed].items():
+                ends[(group[2] - pos, taken, 0)] += r
+            for left, r in passed[aimed].items():
+                ends[(0, 0, left)] += r
+        for (count, taken, left), r in ends.items():
+            lines = tuple(replace(m, count=count, wounds_taken=taken) if i == line else m
+                          for i, m in enumerate(profile.target.lines))
+            then = replace(rest, target=replace(profile.target, lines=lines))
+            first_lost = model.count * model.W - model.wounds_taken - (count * model.W - taken)
+            more_lost, more_destroyed = _losses_of(then, {(normal + left, dev): p for (normal, dev), p in law.items()})
+            _add(lost, {k + first_lost: p * r for k, p in more_lost.items()}, 1.0)
+            _add(destroyed, {k + model.count - count: p * r for k, p in more_destroyed.items()}, 1.0)
+    return lost, destroyed
+
+
+def as_allocated(profile: Profile, picks: Sequence[int]) -> Profile:
+    """The profile with the groups its defender picked as the attack went (RS.ATK.3, in the order picked) as its
+    target's allocation order: the odds of the attack as the defender allocated it."""
+    order = tuple(dict.fromkeys([*picks, *(profile.target.order or ())]))
+    if not order or order == profile.target.order:
+        return profile
+    return replace(profile, target=replace(profile.target, order=order))
 
 
 def _sorted(dist: Mapping[int, float]) -> Dist:

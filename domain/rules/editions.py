@@ -44,6 +44,10 @@ FIXES: dict[str, Fix] = {
                        "its attached leader, not the highest"),
     "CORE.STR.2": Fix(2, "the engagement of a unit destroyed ends by the rule that destroyed it (RS.ATK.4, RS.MOV.4, ...), "
                          "not CORE.STR.2, which names the strength bands"),
+    "EXT.WPN.BLAST": Fix(2, "a BLAST weapon is refused, and not offered, against a unit engaged with the attacker's "
+                            "army, rather than attacking without its extra attacks"),
+    "RS.SHO.2": Fix(2, "each model's weapon is a weapon: an attack's `targets` gives each model its own target, "
+                       "in shooting and in fights, and each target's attack resolves on its own"),
 }
 
 # the edition a game created now is judged by

@@ -23,7 +23,7 @@ from warlog.domain.words import humane, objective_title, player_name, unit_title
 # a command's field -> what its choice names (`format`)
 FORMATS = {"unit": "unit", "target": "unit", "targets": "unit", "embark": "unit", "near": "unit",
            "weapon": "weapon", "weapons": "weapon", "first": "seat", "objective": "objective",
-           "line": "model_line", "die": "die"}
+           "line": "model_line", "die": "die", "within_half_range_of": "unit"}
 
 # a field's label (its `title`), by (command type, field) first, then by field
 LABELS: dict[str | tuple[str, str], str] = {
@@ -39,6 +39,7 @@ LABELS: dict[str | tuple[str, str], str] = {
     "within_half_range": "Within half range", "pile_in": "Pile in (inches)", "reached_edge": "Reached the edge",
     "exclude": "Counted units to leave out", "include": "Units to count as well", "control": "Units near each objective",
     ("select", "unit"): "Unit to select", ("attack", "unit"): "Unit attacking", ("attack", "target"): "Unit to attack",
+    ("attack", "targets"): "Each model's target", ("attack", "within_half_range_of"): "Targets within half range",
     ("attack", "models"): "Models attacking", ("strike", "unit"): "Unit striking",
     ("record_casualties", "unit"): "Unit that lost models", ("record_casualties", "models"): "Models removed",
     ("revive", "models"): "Models returned", ("split", "models"): "Models to split off", ("revive", "unit"): "Unit to return models to",

@@ -5,6 +5,7 @@ import json
 import math
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -16,9 +17,9 @@ from warlog.domain.attacks import (
     Profile,
     Situation,
     Target,
-    Unsupported,
     Weapon,
     allocation_order,
+    as_allocated,
     attack_luck,
     distribution,
     feel_no_pain,
@@ -307,8 +308,9 @@ def test_precision_lets_the_attacker_send_critical_hit_wounds_to_a_character():
     assert (progress.need.step, progress.need.line, progress.need.number) == ("save", 1, 1)
     progress = resolve(profile, [[6, 4, 4], [5, 1], [1]])
     assert progress.need.line == 0 and progress.need.number == 1
-    with pytest.raises(Unsupported):
-        distribution(profile)
+    odds = distribution(profile)  # EXT.WPN.PRECISION is in the odds too, no longer Unsupported
+    assert sum(odds.wounds_lost.values()) == pytest.approx(1.0)
+    assert odds.wounds_lost != distribution(replace(profile, situation=Situation())).wounds_lost
 
 
 def test_hazardous_costs_a_model_or_three_mortal_wounds_to_a_character():
@@ -402,8 +404,19 @@ def every_roll(profile, batches=(), p=1.0):
             Situation(remained_stationary=True, hit_modifier=1, reroll_hits="failed")),
     Profile(gun("TORRENT", A=2, S=8, AP=-1, D=1),
             Target((ModelLine("Gunner", 1, W=1, Sv=4), ModelLine("Trooper", 1, W=1, Sv=5)), order=(1, 0))),
+    Profile(gun("PRECISION", "SUSTAINED HITS 1", A=1, S=4, AP=-1, D=2),
+            Target((ModelLine("Trooper", 1, W=1, Sv=4),
+                    ModelLine("Captain", 1, W=3, Sv=3, fnp=5, wounds_taken=1, keywords=CHARACTER))),
+            Situation(models=1, precision_line=1)),
+    Profile(gun("PRECISION", "LETHAL HITS", "DEVASTATING WOUNDS", A=1, S=4, D=1),
+            Target((ModelLine("Trooper", 2, W=1, Sv=5), ModelLine("Captain", 1, W=1, Sv=4, keywords=CHARACTER))),
+            Situation(models=2, precision_line=1)),
+    as_allocated(Profile(gun("TORRENT", A=2, S=8, AP=-1, D=1),  # the defender picked the trooper: the gunner last
+                         Target((ModelLine("Gunner", 1, W=1, Sv=4), ModelLine("Trooper", 1, W=2, Sv=6)))), [1]),
 ], ids=["sustained-lethal-leader", "devastating-anti-twin-fnp", "torrent-melta-lance-invulnerable",
-        "heavy-capped-hit-re-roll-twin-linked", "a-destroyed-group-passes-its-wounds-on"])
+        "heavy-capped-hit-re-roll-twin-linked", "a-destroyed-group-passes-its-wounds-on",
+        "precision-sustained-on-a-wounded-character-fnp", "precision-lethal-devastating-spills-from-the-character",
+        "the-defenders-picked-order"])
 def test_the_exact_odds_equal_the_sum_over_every_roll_of_a_small_attack(profile):
     lost, destroyed = Counter(), Counter()
     for outcome, p in every_roll(profile):

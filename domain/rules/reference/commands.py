@@ -135,15 +135,20 @@ class Consolidate(cmd.Diceless):
 
 @dataclass(frozen=True)
 class Attack(cmd.Diceless):
-    """Reference: one weapon's attacks from a selected unit at one target, rolled through RS.ATK.1-4."""
+    """Reference: one weapon's attacks from a selected unit, rolled through RS.ATK.1-4: at one `target` (with
+    `models` of it), or with `targets` each model's weapon at its own target, one entry a model (RS.SHO.2: three
+    boltguns at one unit and two at another), each target's attack resolved in turn."""
 
     unit: str
     weapon: str
-    target: str
+    target: str | None = None     # the one target (required unless `targets` is sent)
     models: int | None = None     # attacking models (default: every model alive)
     within_half_range: bool | None = None  # attested: RAPID FIRE and MELTA read it
     precision: bool | None = None  # PRECISION weapons: send the critical hits' wounds to a CHARACTER
+    targets: tuple[str, ...] | None = None  # each attacking model's target, one entry a model (RS.SHO.2)
+    within_half_range_of: tuple[str, ...] | None = None  # with `targets`: those within half range (attested)
     type = "attack"
+    later = ("targets", "within_half_range_of")
 
 
 COMMANDS: tuple[type[cmd.Command], ...] = (ReferenceSelect, cmd.EndPhase, UseStratagem, CommandReroll, KeepDice,

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import events as ev
 from warlog.domain.attacks import Outcome, Profile, Situation, to_data, weapon_from
 from warlog.domain.attacks.driver import AttackDriver, keep_lines, line_standing, standing_target
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.igougo import Igougo
@@ -72,6 +73,18 @@ def shooting_problem(unit: Unit, kind: str) -> str | None:
                 "close_quarters": "it needs [CLOSE-QUARTERS] weapons or MONSTER/VEHICLE",
                 "normal": "it has no ranged weapon"}[kind]
     return None
+
+
+def is_blast(weapon: UnitWeapon) -> bool:
+    return "BLAST" in weapon_keywords(weapon)
+
+
+def blast_blocked(state: GameState, uid: str, target: str) -> bool:
+    """EXT.WPN.BLAST: the target unit (with its attached leader) is within Engagement Range of a unit of the
+    attacker's army, the attacker's own unit included."""
+    units = state.units
+    friends = {f for f, u in units.items() if u.owner == units[uid].owner}
+    return any(friends & set(units[m].engaged_with) for m in members_of(units, target))
 
 
 def shooting_types(unit: Unit) -> list[str]:
@@ -146,18 +159,50 @@ class Shooting(AttackDriver, Igougo):
             if not (unit.selected and alive(unit)) or (phase == "fight" and not ReferenceTurn.of(unit.turn).fighting):
                 continue
             weapons, targets = self.weapons_open(state, uid, phase), self.targets_of(state, uid, phase)
-            if weapons and targets:
-                most = unit.models_alive if phase == "shooting" else self.models_left(unit)
-                precise = self.precision_applies(state, uid, weapons, targets)
-                offered.append(act.action("attack", rule, f"attack with {uid}: one weapon at one target",
-                                          ["unit", "weapon", "target"], unit=act.const(uid),
-                                          weapon=act.one_of(weapons), target=act.one_of(targets),
-                                          models=act.integer(1, most, "models attacking with it"),
-                                          within_half_range=act.boolean("the target is within half the weapon's "
-                                                                        "range (RAPID FIRE, MELTA; measured)"),
-                                          precision=act.boolean("PRECISION: critical hits' wounds go to a "
-                                                                "CHARACTER in the target unit") if precise else None))
+            most = unit.models_alive if phase == "shooting" else self.models_left(unit)
+            for group, aimed in self.weapon_groups(state, uid, weapons, targets):
+                offered += self.attack_offers(state, uid, rule, group, aimed, most)
         return offered
+
+    def attack_offers(self, state: GameState, uid: str, rule: str, weapons: list[str], targets: list[str],
+                      most: int) -> list[Action]:
+        """The attack with these weapons at one of these targets; and (RS.SHO.2, each model's weapon a weapon)
+        where there are two targets or more for two models or more, the attack with each model's weapon at a
+        target of its own: `targets`, one entry a model."""
+        precise = self.precision_applies(state, uid, weapons, targets)
+        common = {"unit": act.const(uid), "weapon": act.one_of(weapons),
+                  "precision": act.boolean("PRECISION: critical hits' wounds go to a CHARACTER in the target "
+                                           "unit") if precise else None}
+        offers = [act.action("attack", rule, f"attack with {uid}: one weapon at one target",
+                             ["unit", "weapon", "target"], target=act.one_of(targets),
+                             models=act.integer(1, most, "models attacking with it"),
+                             within_half_range=act.boolean("the target is within half the weapon's range "
+                                                           "(RAPID FIRE, MELTA; measured)"), **common)]
+        if editions.fixed(state, "RS.SHO.2") and len(targets) > 1 and most > 1:
+            each = {"type": "array", "items": act.one_of(targets), "minItems": 1, "maxItems": most,
+                    "description": "one entry a model attacking with the weapon: the unit it attacks"}
+            near = act.subset(targets, 0, "the targets within half the weapon's range (RAPID FIRE, MELTA; measured)")
+            offers.append(act.action("attack", rule, f"attack with {uid}: one weapon, each model's at its target",
+                                     ["unit", "weapon", "targets"], targets=each, within_half_range_of=near,
+                                     **common))
+        return offers
+
+    @staticmethod
+    def weapon_groups(state: GameState, uid: str, weapons: list[str],
+                      targets: list[str]) -> list[tuple[list[str], list[str]]]:
+        """The open weapons with the targets each may attack: one group, unless EXT.WPN.BLAST keeps the unit's
+        BLAST weapons off some target (a unit engaged with the attacker's army), where they are a group of their
+        own with the targets left to them (none: not offered)."""
+        if not (weapons and targets):
+            return []
+        if not editions.fixed(state, "EXT.WPN.BLAST"):
+            return [(weapons, targets)]
+        blast = [w.name for w in state.units[uid].weapons if w.name in weapons and is_blast(w)]
+        open_to_blast = [target for target in targets if not blast_blocked(state, uid, target)]
+        if not blast or open_to_blast == targets:
+            return [(weapons, targets)]
+        rest = [w for w in weapons if w not in blast]
+        return [(group, aimed) for group, aimed in ((rest, targets), (blast, open_to_blast)) if group and aimed]
 
     @staticmethod
     def precision_applies(state: GameState, uid: str, weapons: list[str], targets: list[str]) -> bool:
@@ -182,8 +227,6 @@ class Shooting(AttackDriver, Igougo):
             raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule=rule)
         if not unit.selected or (phase == "fight" and not ReferenceTurn.of(unit.turn).fighting):
             raise Refused(f"select {command.unit} for this phase before it attacks", rule=step.rule)
-        if command.target not in state.units:
-            raise NotFound(f"no unit {command.target!r} in this game", field="target")
         wanted = "ranged" if phase == "shooting" else "melee"
         weapon = next((w for w in unit.weapons if w.name == command.weapon and w.type == wanted), None)
         if weapon is None:
@@ -191,28 +234,104 @@ class Shooting(AttackDriver, Igougo):
         if command.weapon not in self.weapons_open(state, command.unit, phase):
             raise Refused(f"{command.weapon} was used this phase, or this type of shooting does not fire it",
                           rule="RS.SHO.1" if phase == "shooting" else "RS.FGT.3")
-        alone = not_a_unit_alone(state.units, [command.target])
-        if alone:
-            raise Refused(alone[1], rule=alone[0])
-        if command.target not in self.targets_of(state, command.unit, phase):
-            why = "an enemy unit engaged with it" if phase == "fight" else "a visible enemy unit, unengaged"
-            off = not on_battlefield(state.units[command.target])  # CORE.OFF.1: it cannot be targeted at all
-            raise Refused(f"{command.target} is not a target here: {why} on the battlefield",
-                          rule="CORE.OFF.1" if off else rule)
-        most = unit.models_alive if phase == "shooting" else self.models_left(unit)
-        models = command.models or most
-        if not 1 <= models <= most:
-            raise Malformed(f"models must lie in 1..{most}", field="models")
-        if command.within_half_range is not None and type(command.within_half_range) is not bool:
-            raise Malformed("within_half_range is true or false (measured at the table)", field="within_half_range")
+        aims = self.aims_of(state, command, phase, rule)
+        for target in aims:
+            self.judge_target(state, command.unit, weapon, target, phase, rule)
+        near = self.near_of(command, aims)
         if command.precision is not None and type(command.precision) is not bool:
             raise Malformed("precision is true or false", field="precision")
-        profile = self.attack_profile(state, command.unit, weapon, command.target, models,
-                                      bool(command.within_half_range), bool(command.precision))
-        attack: ev.AttackDeclared = {"attacker": command.unit, "target": command.target, "weapon": weapon.name, "models": models,
-                  "phase": phase, "within_half_range": bool(command.within_half_range),
-                  "abilities": sorted(k.text for k in profile.weapon.keywords if k.known), "profile": to_data(profile)}
-        self.declare_attack(t, attack, rule)
+        how = {"phase": phase, "rule": rule, "near": near, "precision": bool(command.precision)}
+        (target, models), *rest = aims.items()
+        self.declare_aim(t, command.unit, weapon, target, models, how, [[uid, n] for uid, n in rest])
+
+    def aims_of(self, state: GameState, command: Attack, phase: str, rule: str) -> dict[str, int]:
+        """The models attacking each target, in the order named: `target` with `models` (default: all), or
+        `targets`, one entry a model (RS.SHO.2 per model's weapon)."""
+        unit = state.units[command.unit]
+        most = unit.models_alive if phase == "shooting" else self.models_left(unit)
+        if command.targets is None:
+            if command.target is None:
+                raise Malformed("name the target (or each model's, `targets`)", field="target")
+            models = command.models or most
+            if not 1 <= models <= most:
+                raise Malformed(f"models must lie in 1..{most}", field="models")
+            return {command.target: models}
+        if not editions.fixed(state, "RS.SHO.2"):
+            raise Refused("in this game's edition a weapon attacks one target: send `target`", rule=rule)
+        if command.target is not None or command.models is not None:
+            raise Malformed("`targets` names each model's target: send it without `target` and `models`",
+                            field="targets")
+        if not 1 <= len(command.targets) <= most:
+            raise Malformed(f"targets names 1 to {most} models' targets, one entry a model", field="targets")
+        aims: dict[str, int] = {}
+        for target in command.targets:
+            aims[target] = aims.get(target, 0) + 1
+        return aims
+
+    @staticmethod
+    def near_of(command: Attack, aims: dict[str, int]) -> list[str]:
+        """The targets within half the weapon's range, as attested (RAPID FIRE, MELTA): `within_half_range` of
+        the one target, `within_half_range_of` naming those of `targets`."""
+        if command.targets is None:
+            if command.within_half_range_of is not None:
+                raise Malformed("name the one target's range with within_half_range", field="within_half_range_of")
+            if command.within_half_range is not None and type(command.within_half_range) is not bool:
+                raise Malformed("within_half_range is true or false (measured at the table)",
+                                field="within_half_range")
+            return list(aims) if command.within_half_range else []
+        if command.within_half_range is not None:
+            raise Malformed("with `targets`, name those within half range in within_half_range_of",
+                            field="within_half_range")
+        named = set(command.within_half_range_of or ())  # a unit it names that is not attacked: nothing to read
+        return [target for target in aims if target in named]
+
+    def judge_target(self, state: GameState, uid: str, weapon: UnitWeapon, target: str, phase: str,
+                     rule: str) -> None:
+        """RS.SHO.2 / RS.FGT.3 (CORE.STR.1, EXT.WPN.BLAST): whether this weapon of the unit may attack it."""
+        if target not in state.units:
+            raise NotFound(f"no unit {target!r} in this game", field="target")
+        alone = not_a_unit_alone(state.units, [target])
+        if alone:
+            raise Refused(alone[1], rule=alone[0])
+        if target not in self.targets_of(state, uid, phase):
+            why = "an enemy unit engaged with it" if phase == "fight" else "a visible enemy unit, unengaged"
+            off = not on_battlefield(state.units[target])  # CORE.OFF.1: it cannot be targeted at all
+            raise Refused(f"{target} is not a target here: {why} on the battlefield",
+                          rule="CORE.OFF.1" if off else rule)
+        if is_blast(weapon) and editions.fixed(state, "EXT.WPN.BLAST") and blast_blocked(state, uid, target):
+            raise Refused(f"{weapon.name} is a BLAST weapon: it never attacks a unit within Engagement Range of "
+                          f"a unit of {uid}'s army, {uid} included", rule="EXT.WPN.BLAST")
+
+    def declare_aim(self, t: Table, uid: str, weapon: UnitWeapon, target: str, models: int, how: Mapping[str, Any],
+                    rest: list[list[Any]]) -> None:
+        """Declare the weapon's attack at one target, `how` the command asked for it (its phase and rule, the
+        attested range and PRECISION); `rest`: the targets after this one and their models, each declared in turn
+        as the attack before it ends (RS.SHO.2 per model's weapon), carried with the attack's dice as `then`."""
+        within = target in how["near"]
+        profile = self.attack_profile(t.state, uid, weapon, target, models, within, how["precision"])
+        attack: ev.AttackDeclared = {"attacker": uid, "target": target, "weapon": weapon.name, "models": models,
+                                     "phase": how["phase"], "within_half_range": within,
+                                     "abilities": sorted(k.text for k in profile.weapon.keywords if k.known),
+                                     "profile": to_data(profile)}
+        seat = t.state.units[uid].owner  # the attacker's, also where the defender's roll ended the attack before
+        if rest:
+            self.declare_attack(t, attack, how["rule"], seat, then={**how, "aims": rest})
+        else:
+            self.declare_attack(t, attack, how["rule"], seat)
+
+    def next_aim(self, t: Table, uid: str, weapon_name: str, then: Mapping[str, Any]) -> None:
+        """The weapon's attack at its next target, once the one before it is resolved: each target still standing
+        and still one it may attack, with the models it names that are left."""
+        how = {key: then[key] for key in ("phase", "rule", "near", "precision")}
+        unit = t.state.units[uid]
+        wanted = "ranged" if how["phase"] == "shooting" else "melee"
+        weapon = next(w for w in unit.weapons if w.name == weapon_name and w.type == wanted)
+        aims = [list(aim) for aim in then["aims"]]
+        while aims and alive(unit):
+            (target, models), aims = aims[0], aims[1:]
+            if alive(t.state.units[target]) and target in self.targets_of(t.state, uid, how["phase"]):
+                self.declare_aim(t, uid, weapon, target, min(models, unit.models_alive), how, aims)
+                return
 
     def attack_profile(self, state: GameState, uid: str, weapon: UnitWeapon, target_uid: str, models: int,
                        within_half_range: bool, precision: bool = False) -> Profile:
@@ -236,7 +355,8 @@ class Shooting(AttackDriver, Igougo):
         return profile
 
     def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
-        """EXT.WPN.HAZARDOUS: after the attack's losses, the hazard's on the attacker."""
+        """EXT.WPN.HAZARDOUS: after the attack's losses, the hazard's on the attacker; then the weapon's attack at
+        its next target, if its models were aimed at more than one (RS.SHO.2)."""
         hazard = outcome.hazardous
         if hazard is not None and (hazard.facts["models_destroyed"] or hazard.facts["mortal_wounds"]):
             attacker = context["attack"]["attacker"]
@@ -245,6 +365,9 @@ class Shooting(AttackDriver, Igougo):
             else:
                 self.damage(t, {"target": attacker}, [hazard.facts["mortal_wounds"]], mortal=True,
                             rule="EXT.WPN.HAZARDOUS")
+        then = context.get("then")
+        if then and then.get("aims"):  # RS.SHO.2: the weapon's models aimed at another target attack it now
+            self.next_aim(t, context["attack"]["attacker"], context["attack"]["weapon"], then)
 
     def damage(self, t: Table, attack: Mapping[str, str], amounts: list[int], mortal: bool = False,
                rule: str = "RS.ATK.4") -> None:

@@ -27,6 +27,8 @@ class Fix:
 FIXES: dict[str, Fix] = {
     "MSN.END.1": Fix(2, "after the last battle round the seat with more VP, or else more destroyed, wins"),
     "MSN.END.2": Fix(2, "a seat with no unit left on the battlefield and none to come loses at the end of a phase"),
+    "RS.FGT.2": Fix(2, "heresy: units still Locked in Combat with each other at the start of an Assault phase fight "
+                       "again, and a unit stays locked while one enemy it is locked with stands"),
 }
 
 # the edition a game created now is judged by

@@ -24,12 +24,14 @@ from warlog.domain import events as ev
 from warlog.domain import rolls
 from warlog.domain.attacks import Outcome
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.heresy.common import (
     DANGEROUS_FAILS_ON,
+    LOCKED,
     RESERVES_ON,
     STATUS_ENDS,
     heresy_step,
@@ -95,7 +97,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
             self.begin_rout(t, step.active)
 
     def progress(self, t: Table, step: Step) -> bool:
-        return self.close_dead_window(t)
+        return self.close_dead_window(t) or self.continue_combat(t)
 
     def step_over(self, state: GameState, step: Step) -> bool:
         flow = heresy_step(state)
@@ -181,12 +183,18 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
         uid = data["unit"]
         unit = state.units[uid]
         since = (unit.since or Frozen()).set(data["status"], self.turn_stamp(state))
-        return state.with_unit(uid, replace(unit, since=since))
+        state = state.with_unit(uid, replace(unit, since=since))
+        foe = data.get("foe")
+        if foe and data["status"] == LOCKED and editions.fixed(state, "RS.FGT.2"):  # both sides know whom
+            state = _linked(state, uid, foe)
+        return state
 
     @evolves("StatusLost")
     def _lost_since(self, state: GameState, data: ev.StatusLost, entry: ev.Entry) -> GameState:
         state = Ruleset._lost(self, state, data, entry)
         uid = data["unit"]
+        if data["status"] == LOCKED and editions.fixed(state, "RS.FGT.2"):  # out of every combat it was in
+            state = _unlinked(state, uid)
         unit = state.units[uid]
         if unit.since is None or data["status"] not in unit.since:
             return state
@@ -309,6 +317,25 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
         if command.rule is None and command.status in STATUS_RULE:
             command = dataclasses.replace(command, rule=STATUS_RULE[command.status])
         super().set_status(t, seat, command)
+
+
+def _linked(state: GameState, uid: str, foe: str) -> GameState:
+    """`uid` and `foe` are Locked in Combat with each other (`engaged_with`, kept sorted on both sides)."""
+    for one, other_uid in ((uid, foe), (foe, uid)):
+        unit = state.units[one]
+        if other_uid not in unit.engaged_with:
+            state = state.with_unit(one, replace(unit, engaged_with=tuple(sorted((*unit.engaged_with, other_uid)))))
+    return state
+
+
+def _unlinked(state: GameState, uid: str) -> GameState:
+    """`uid` is locked with nobody any more, and nobody with it."""
+    for one, unit in state.units.items():
+        if one == uid and unit.engaged_with:
+            state = state.with_unit(one, replace(unit, engaged_with=()))
+        elif uid in unit.engaged_with:
+            state = state.with_unit(one, replace(unit, engaged_with=tuple(u for u in unit.engaged_with if u != uid)))
+    return state
 
 
 __all__ = ["Heresy"]

@@ -1,0 +1,89 @@
+"""Issue 25, "Heresy: the partly-kept rules": each held over HTTP in both dice modes and named by the rule it
+keeps."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.e2e.test_heresy import a_goes_first, offered, to_sub_phase
+from tests.support.client import GameClient, unit
+
+LOCKED = "locked_in_combat"
+
+
+def fighter(uid: str, count: int, engaged_with: list[str], **profile: Any) -> dict[str, Any]:
+    """A unit that cannot die in a few fights (W 20) nor break (Ld 12: 2D6 never exceeds it), locked with
+    `engaged_with` as mustered."""
+    body = unit(uid, count, statuses=(LOCKED,), engaged_with=engaged_with)
+    body["models"][0].update(W=20, Ld=12, WS=4, T=4, Sv=3, **profile)
+    body["weapons"][-1].update(name="Chainsword", A="1", S=4, AP=0)
+    return body
+
+
+def events_since(game: GameClient, seq: int, kind: str) -> list[dict[str, Any]]:
+    return [e for e in game.events() if e["seq"] > seq and e["type"] == kind]
+
+
+def last_seq(game: GameClient) -> int:
+    return game.events()[-1]["seq"]
+
+
+def fight_out(game: GameClient) -> None:
+    """Strike with every unit awaited and roll every die asked at the table (all ones: every blow misses)."""
+    for _ in range(40):
+        awaiting = game.state()["awaiting"]
+        if awaiting["action"] == "strike":
+            [strike] = offered(game, awaiting["seat"], "strike")
+            weapon = strike["schema"]["properties"]["weapon"]["oneOf"][0]["const"]
+            game.cmd(awaiting["seat"], "strike", unit=awaiting["unit"], weapon=weapon)
+        elif "roll" in awaiting:
+            count = int(re.match(r"(\d*)D6", awaiting["roll"]["spec"]).group(1) or 1)
+            game.cmd(awaiting["seat"], "roll", dice=[1] * count)
+        else:
+            return
+    raise AssertionError("the fight never ended")
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_RS_FGT_2_units_still_locked_at_the_start_of_an_assault_phase_fight_again(new_game, dice):
+    game = new_game("heresy", dice=dice)
+    game.start([fighter("legion", 2, ["militia"], I=4)], [fighter("militia", 2, ["legion"], I=3)])
+    a_goes_first(game)
+    for seat in ("A", "B"):  # in each player's Assault phase, the combat goes on
+        seq = last_seq(game)
+        to_sub_phase(game, seat, None, "assault")
+        [began] = events_since(game, seq, "FightBegan")
+        assert began["rule"] == "RS.FGT.2" and sorted(began["data"]["units"]) == ["legion", "militia"]
+        assert game.state()["awaiting"] == {"seat": "A", "action": "strike", "unit": "legion", "rule": "RS.FGT.3"}
+        assert game.refused(seat, "end_phase")["rule"] == "RS.FGT.3"
+        fight_out(game)
+        [resolved] = events_since(game, seq, "FightResolved")
+        assert resolved["data"]["destroyed"] == []
+        units = game.state()["units"]
+        assert LOCKED in units["legion"]["statuses"] and LOCKED in units["militia"]["statuses"]
+        # once a phase: the pair has fought, and the phase waits only for its end
+        assert game.state()["awaiting"] == {"seat": seat, "action": "end_phase"}
+        game.cmd(seat, "end_phase")
+    assert game.verify()["commands_ok"] is True
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_RS_FGT_2_a_charge_that_locked_two_units_is_fought_again_in_the_next_assault_phase(new_game, dice):
+    game = new_game("heresy", dice=dice)
+    legion, militia = fighter("legion", 2, [], I=4), fighter("militia", 2, [], I=3)
+    legion["statuses"] = militia["statuses"] = []
+    game.start([legion], [militia])
+    a_goes_first(game)
+    to_sub_phase(game, "A", None, "assault")
+    game.cmd("A", "select", unit="legion", targets=["militia"], distance=2)  # 2D6 always reaches 2"
+    if game.state()["awaiting"].get("roll"):
+        game.cmd("A", "roll", dice=[1, 1])
+    fight_out(game)
+    seq = last_seq(game)
+    game.cmd("A", "end_phase")
+    to_sub_phase(game, "B", None, "assault")
+    [began] = events_since(game, seq, "FightBegan")
+    assert began["rule"] == "RS.FGT.2" and began["data"]["units"] == ["militia", "legion"]  # B's unit first
+    assert game.state()["awaiting"]["action"] == "strike"

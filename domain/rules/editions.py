@@ -29,6 +29,7 @@ FIXES: dict[str, Fix] = {
     "MSN.END.2": Fix(2, "a seat with no unit left on the battlefield and none to come loses at the end of a phase"),
     "RS.FGT.2": Fix(2, "heresy: units still Locked in Combat with each other at the start of an Assault phase fight "
                        "again, and a unit stays locked while one enemy it is locked with stands"),
+    "HH.MOV.2": Fix(2, "heresy: a Pinned or Routed unit cannot declare a charge (a charge is a move)"),
 }
 
 # the edition a game created now is judged by

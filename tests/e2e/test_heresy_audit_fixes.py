@@ -9,6 +9,7 @@ import pytest
 
 from tests.e2e.test_heresy import a_goes_first, offered, to_sub_phase
 from tests.support.client import GameClient, unit
+from tests.support.instances import consts
 
 LOCKED = "locked_in_combat"
 
@@ -28,6 +29,11 @@ def events_since(game: GameClient, seq: int, kind: str) -> list[dict[str, Any]]:
 
 def last_seq(game: GameClient) -> int:
     return game.events()[-1]["seq"]
+
+
+def unit_choices(schema: dict[str, Any]) -> list[Any]:
+    """The units an offer names: its one const, or its choices."""
+    return [schema["const"]] if "const" in schema else consts(schema)
 
 
 def fight_out(game: GameClient) -> None:
@@ -87,3 +93,25 @@ def test_RS_FGT_2_a_charge_that_locked_two_units_is_fought_again_in_the_next_ass
     [began] = events_since(game, seq, "FightBegan")
     assert began["rule"] == "RS.FGT.2" and began["data"]["units"] == ["militia", "legion"]  # B's unit first
     assert game.state()["awaiting"]["action"] == "strike"
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+@pytest.mark.parametrize("status", ["pinned", "routed"])
+def test_HH_MOV_2_a_pinned_or_routed_unit_cannot_declare_a_charge(new_game, dice, status):
+    game = new_game("heresy", dice=dice)
+    held = unit("held", 3, statuses=(status,))
+    game.start([held, unit("free", 3)], [unit("militia", 3)])
+    a_goes_first(game)
+    if status == "routed":  # it falls back in the Rout sub-phase, staying on the table
+        to_sub_phase(game, "A", "rout")
+        if game.state()["awaiting"]["action"] == "roll":
+            game.cmd("A", "roll", dice=[1])
+        game.cmd("A", "fall_back", unit="held", reached_edge=False)
+    to_sub_phase(game, "A", None, "assault")
+    charging = {uid for a in offered(game, "A", "select") for uid in unit_choices(a["schema"]["properties"]["unit"])}
+    assert charging == {"free"}
+    problem = game.refused("A", "select", unit="held", targets=["militia"])
+    assert problem["rule"] == "HH.MOV.2" and status.title() in problem["detail"]
+    problem = game.refused("A", "select", unit="held", targets=["militia"], distance=6)
+    assert problem["rule"] == "HH.MOV.2"
+    game.cmd("A", "select", unit="free", targets=["militia"])  # the one not held charges as before

@@ -29,6 +29,8 @@ FIXES: dict[str, Fix] = {
     "MSN.END.2": Fix(2, "a seat with no unit left on the battlefield and none to come loses at the end of a phase"),
     "RS.FGT.2": Fix(2, "heresy: units still Locked in Combat with each other at the start of an Assault phase fight "
                        "again, and a unit stays locked while one enemy it is locked with stands"),
+    "HH.ROUT.3": Fix(2, "heresy: a unit with no Leadership (a vehicle) takes no Leadership test: at its table edge "
+                        "it stays as one that passed, and losing a fight it does not test"),
     "HH.MOV.2": Fix(2, "heresy: a Pinned or Routed unit cannot declare a charge (a charge is a move)"),
 }
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.test_heresy import a_goes_first, offered, to_sub_phase
-from tests.support.client import GameClient, unit
+from tests.support.client import GameClient, unit, vehicle
 from tests.support.instances import consts
 
 LOCKED = "locked_in_combat"
@@ -115,3 +115,28 @@ def test_HH_MOV_2_a_pinned_or_routed_unit_cannot_declare_a_charge(new_game, dice
     problem = game.refused("A", "select", unit="held", targets=["militia"], distance=6)
     assert problem["rule"] == "HH.MOV.2"
     game.cmd("A", "select", unit="free", targets=["militia"])  # the one not held charges as before
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_HH_ROUT_3_a_vehicle_takes_no_leadership_test(new_game, dice):
+    game = new_game("heresy", dice=dice)
+    rhino = vehicle("rhino", statuses=("routed",))
+    rhino["models"][0]["Ld"] = None
+    game.start([rhino], [unit("militia", 3)])
+    a_goes_first(game)
+    to_sub_phase(game, "A", "rout")
+    if game.state()["awaiting"]["action"] == "roll":  # the fall back's distance: D6 + I
+        game.cmd("A", "roll", dice=[2])
+    assert game.state()["awaiting"] == {"seat": "A", "action": "fall_back", "unit": "rhino", "rule": "HH.ROUT.2"}
+    seq = last_seq(game)
+    game.cmd("A", "fall_back", unit="rhino", reached_edge=True)
+    after = [e for e in game.events() if e["seq"] > seq]
+    assert not [e for e in after if e["type"] in ("RollRequested", "DiceRolled", "LeadershipTested")]
+    lost = next(e for e in after if e["type"] == "StatusLost")
+    assert lost["rule"] == "HH.ROUT.3" and lost["data"]["status"] == "routed"
+    assert "no Leadership" in lost["data"]["reason"]
+    state = game.state()
+    rhino_now = state["units"]["rhino"]
+    assert rhino_now["models_alive"] == 1 and "routed" not in rhino_now["statuses"]
+    assert "suppressed" in rhino_now["statuses"]
+    assert state["awaiting"] == {"seat": "A", "action": "end_phase"}

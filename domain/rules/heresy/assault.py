@@ -250,6 +250,8 @@ class Assault(Shooting):
         for uid in (a, b):
             if uid not in gone and foe_of(fight, uid) in gone:
                 self.unlock(t, uid, "its foe was destroyed")
+        if loser is not None and editions.fixed(t.state, "HH.ROUT.3") and not army.unit_leadership(units[loser]):
+            loser = None  # no Leadership to test: it stays in the fight (never tested as Ld 0)
         if loser is not None:
             units = t.state.units
             self.request_roll(t, units[loser].owner, "fight_leadership", "2D6", "HH.ROUT.3", loser,

@@ -31,6 +31,7 @@ FIXES: dict[str, Fix] = {
                        "again, and a unit stays locked while one enemy it is locked with stands"),
     "HH.ROUT.3": Fix(2, "heresy: a unit with no Leadership (a vehicle) takes no Leadership test: at its table edge "
                         "it stays as one that passed, and losing a fight it does not test"),
+    "HH.EMB.1": Fix(2, "heresy: a unit embarked in a transport may disembark in its Move sub-phase"),
     "HH.MOV.2": Fix(2, "heresy: a Pinned or Routed unit cannot declare a charge (a charge is a move)"),
 }
 

@@ -140,3 +140,47 @@ def test_HH_ROUT_3_a_vehicle_takes_no_leadership_test(new_game, dice):
     assert rhino_now["models_alive"] == 1 and "routed" not in rhino_now["statuses"]
     assert "suppressed" in rhino_now["statuses"]
     assert state["awaiting"] == {"seat": "A", "action": "end_phase"}
+
+
+def embarked_game(new_game, dice: str) -> GameClient:
+    """Seat A: a Rhino carrying a squad (M 6); seat B: militia. At seat A's Move sub-phase."""
+    game = new_game("heresy", dice=dice)
+    rhino = vehicle("rhino", capacity=10)
+    rhino["name"] = "Rhino"
+    game.start([rhino, unit("squad", 5, embarked_in="rhino")], [unit("militia", 3)])
+    a_goes_first(game)
+    to_sub_phase(game, "A", "move")
+    return game
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_HH_EMB_1_a_unit_embarked_in_a_transport_disembarks_and_moves_less_2(new_game, dice):
+    game = embarked_game(new_game, dice)
+    out = offered(game, "A", "disembark")
+    assert [a["title"] for a in out] == ["Disembark from Rhino", "Disembark from Rhino through difficult terrain"]
+    assert all(a["rule"] == "HH.EMB.1" for a in out)
+    assert out[0]["schema"]["properties"]["distance"]["maximum"] == 4  # M 6 less 2"
+    assert out[1]["schema"]["properties"]["distance"]["maximum"] == 2  # and less 2" more through difficult terrain
+    assert not offered(game, "A", "move") or all(
+        "squad" not in unit_choices(a["schema"]["properties"]["unit"]) for a in offered(game, "A", "move"))
+    assert game.refused("A", "disembark", unit="squad", placed=True, distance=5)["rule"] == "HH.EMB.1"
+    answer = game.cmd("A", "disembark", unit="squad", placed=True, distance=4)
+    out_of, moved = answer["events"][:2]
+    assert (out_of["type"], out_of["rule"], out_of["data"]["transport"]) == ("UnitDisembarked", "HH.EMB.1", "rhino")
+    assert "disembarked from Rhino" in out_of["text"] and "rhino" not in out_of["text"]
+    assert (moved["type"], moved["rule"], moved["data"]["distance"]) == ("UnitMoved", "HH.EMB.1", "4")
+    state = game.state()
+    assert state["units"]["squad"]["embarked_in"] is None
+    assert not offered(game, "A", "disembark")  # once: it has moved
+    assert game.refused("A", "disembark", unit="squad", placed=True, distance=1)["rule"] == "HH.EMB.1"
+    game.cmd("A", "end_phase")  # it counts as having moved: not Stationary
+    assert "stationary" not in game.state()["units"]["squad"]["statuses"]
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_HH_EMB_1_no_unit_disembarks_from_a_transport_that_rushed(new_game, dice):
+    game = embarked_game(new_game, dice)
+    game.cmd("A", "move", unit="rhino", move="rush", distance=10)
+    assert not offered(game, "A", "disembark")
+    problem = game.refused("A", "disembark", unit="squad", placed=True, distance=2)
+    assert problem["rule"] == "HH.EMB.1" and "rushed" in problem["detail"]

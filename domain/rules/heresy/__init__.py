@@ -3,7 +3,7 @@
 Each battle round opens with a roll-off for the first turn (CORE.DICE.3: the winner chooses who goes
 first), then each player's turn: Movement (Reserves, Move, Rout sub-phases, HH.MOV.0), Shooting and
 Assault, each ended by the active seat with `end_phase`. The sub-phases live in their own modules
-(reserves, movement, rout, reactions, combat; shooting and assault roll attacks, charges and fights
+(reserves, movement, embark, rout, reactions, combat; shooting and assault roll attacks, charges and fights
 through `domain/attacks` on its heresy tables); this one holds the turn and the tactical statuses.
 
 Tactical statuses are status events with their causes. Where the seed gives no duration (conventions):
@@ -37,8 +37,8 @@ from warlog.domain.rules.heresy.common import (
     heresy_step,
     refuse_while_reacting,
 )
+from warlog.domain.rules.heresy.embark import Embarking
 from warlog.domain.rules.heresy.events import EVENTS as OWN_EVENTS
-from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reserves import Reserves
 from warlog.domain.rules.heresy.rout import Rout
 from warlog.domain.rules.heresy.shooting import ATTACK_STEPS, FightGoesOn, SnapShotsGoOn
@@ -65,7 +65,7 @@ STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MO
 
 
 @register
-class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions, Assault and Shooting
+class Heresy(Reserves, Embarking, Rout, Combat):  # the parts build on Movement, Reactions, Assault and Shooting
     name = "heresy"
     title = "Heresy (the older era's tables, seed 002)"
     summary = ("a roll-off for the first turn each battle round, then each player's Movement, Shooting and Assault, "
@@ -252,7 +252,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
         if action != "end_phase":
             return False
         if step.name == "move":
-            return self.move_block(state, uid) is None
+            return self.move_block(state, uid) is None or self.disembark_block(state, uid) is None
         if step.phase in ("shooting", "assault"):
             return self.combat_block(state, uid) is None
         return False
@@ -274,7 +274,7 @@ class Heresy(Reserves, Movement, Rout, Combat):  # the parts build on Reactions,
             return self.strike_actions(state, seat)
         offered: list[Action] = []
         if step.name == "move":
-            offered += self.move_actions(state, seat)
+            offered += self.move_actions(state, seat) + self.disembark_actions(state, seat)
         elif step.phase in ("shooting", "assault"):
             offered += self.combat_actions(state, seat)
             if step.phase == "shooting":

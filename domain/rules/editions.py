@@ -48,6 +48,12 @@ FIXES: dict[str, Fix] = {
                             "army, rather than attacking without its extra attacks"),
     "RS.SHO.2": Fix(2, "each model's weapon is a weapon: an attack's `targets` gives each model its own target, "
                        "in shooting and in fights, and each target's attack resolves on its own"),
+    "RS.FGT.2": Fix(2, "heresy: units still Locked in Combat with each other at the start of an Assault phase fight "
+                       "again, and a unit stays locked while one enemy it is locked with stands"),
+    "HH.ROUT.3": Fix(2, "heresy: a unit with no Leadership (a vehicle) takes no Leadership test: at its table edge "
+                        "it stays as one that passed, and losing a fight it does not test"),
+    "HH.EMB.1": Fix(2, "heresy: a unit embarked in a transport may disembark in its Move sub-phase"),
+    "HH.MOV.2": Fix(2, "heresy: a Pinned or Routed unit cannot declare a charge (a charge is a move)"),
 }
 
 # the edition a game created now is judged by

@@ -195,12 +195,13 @@ class HeresyFight(Record):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HeresyStep(StepState):
     CODECS: ClassVar[dict[str, Codec]] = {**StepState.CODECS, "fight": record(HeresyFight),
-                                          "windows": tuple_of(record(Window))}
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"fight", "ended", "windows"})
+                                          "windows": tuple_of(record(Window)), "fought": STRS}
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"fight", "ended", "windows", "fought"})
 
     fight: HeresyFight | None = None
     windows: tuple[Window, ...] | None = None  # the reactions on offer, the first one open now
     ended: bool | None = None
+    fought: tuple[str, ...] | None = None  # RS.FGT.2 (edition 2): the units that fought in this step
 
 
 # -- a ruleset this module does not know ------------------------------------------------------------------

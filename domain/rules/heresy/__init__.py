@@ -3,7 +3,7 @@
 Each battle round opens with a roll-off for the first turn (CORE.DICE.3: the winner chooses who goes
 first), then each player's turn: Movement (Reserves, Move, Rout sub-phases, HH.MOV.0), Shooting and
 Assault, each ended by the active seat with `end_phase`. The sub-phases live in their own modules
-(reserves, movement, rout, reactions, combat; shooting and assault roll attacks, charges and fights
+(reserves, movement, embark, rout, reactions, combat; shooting and assault roll attacks, charges and fights
 through `domain/attacks` on its heresy tables); this one holds the turn and the tactical statuses.
 
 Tactical statuses are status events with their causes. Where the seed gives no duration (conventions):
@@ -24,20 +24,21 @@ from warlog.domain import events as ev
 from warlog.domain import rolls
 from warlog.domain.attacks import Outcome
 from warlog.domain.rules import actions as act
-from warlog.domain.rules import objectives
+from warlog.domain.rules import editions, objectives
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.heresy.common import (
     DANGEROUS_FAILS_ON,
+    LOCKED,
     RESERVES_ON,
     STATUS_ENDS,
     heresy_step,
     refuse_while_reacting,
 )
+from warlog.domain.rules.heresy.embark import Embarking
 from warlog.domain.rules.heresy.events import EVENTS as OWN_EVENTS
-from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reserves import Reserves
 from warlog.domain.rules.heresy.rout import Rout
 from warlog.domain.rules.heresy.shooting import ATTACK_STEPS, FightGoesOn, SnapShotsGoOn
@@ -64,8 +65,8 @@ STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MO
 
 
 @register
-class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # the parts build on Reactions, Assault
-    # and Shooting; the round's end scores the objectives (MSN.OBJ.1)
+class Heresy(Reserves, Embarking, Rout, Combat, objectives.RoundObjectives):  # the parts build on Movement,
+    # Reactions, Assault and Shooting; the round's end scores the objectives (MSN.OBJ.1)
     name = "heresy"
     title = "Heresy (the older era's tables, seed 002)"
     summary = ("a roll-off for the first turn each battle round, then each player's Movement, Shooting and Assault, "
@@ -97,7 +98,7 @@ class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # t
             self.begin_rout(t, step.active)
 
     def progress(self, t: Table, step: Step) -> bool:
-        return self.close_dead_window(t)
+        return self.close_dead_window(t) or self.continue_combat(t)
 
     def step_over(self, state: GameState, step: Step) -> bool:
         flow = heresy_step(state)
@@ -183,12 +184,18 @@ class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # t
         uid = data["unit"]
         unit = state.units[uid]
         since = (unit.since or Frozen()).set(data["status"], self.turn_stamp(state))
-        return state.with_unit(uid, replace(unit, since=since))
+        state = state.with_unit(uid, replace(unit, since=since))
+        foe = data.get("foe")
+        if foe and data["status"] == LOCKED and editions.fixed(state, "RS.FGT.2"):  # both sides know whom
+            state = _linked(state, uid, foe)
+        return state
 
     @evolves("StatusLost")
     def _lost_since(self, state: GameState, data: ev.StatusLost, entry: ev.Entry) -> GameState:
         state = Ruleset._lost(self, state, data, entry)
         uid = data["unit"]
+        if data["status"] == LOCKED and editions.fixed(state, "RS.FGT.2"):  # out of every combat it was in
+            state = _unlinked(state, uid)
         unit = state.units[uid]
         if unit.since is None or data["status"] not in unit.since:
             return state
@@ -246,7 +253,7 @@ class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # t
         if action != "end_phase":
             return False
         if step.name == "move":
-            return self.move_block(state, uid) is None
+            return self.move_block(state, uid) is None or self.disembark_block(state, uid) is None
         if step.phase in ("shooting", "assault"):
             return self.combat_block(state, uid) is None
         return False
@@ -268,7 +275,7 @@ class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # t
             return self.strike_actions(state, seat)
         offered: list[Action] = []
         if step.name == "move":
-            offered += self.move_actions(state, seat)
+            offered += self.move_actions(state, seat) + self.disembark_actions(state, seat)
         elif step.phase in ("shooting", "assault"):
             offered += self.combat_actions(state, seat)
             if step.phase == "shooting":
@@ -316,6 +323,25 @@ class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # t
         if command.rule is None and command.status in STATUS_RULE:
             command = dataclasses.replace(command, rule=STATUS_RULE[command.status])
         super().set_status(t, seat, command)
+
+
+def _linked(state: GameState, uid: str, foe: str) -> GameState:
+    """`uid` and `foe` are Locked in Combat with each other (`engaged_with`, kept sorted on both sides)."""
+    for one, other_uid in ((uid, foe), (foe, uid)):
+        unit = state.units[one]
+        if other_uid not in unit.engaged_with:
+            state = state.with_unit(one, replace(unit, engaged_with=tuple(sorted((*unit.engaged_with, other_uid)))))
+    return state
+
+
+def _unlinked(state: GameState, uid: str) -> GameState:
+    """`uid` is locked with nobody any more, and nobody with it."""
+    for one, unit in state.units.items():
+        if one == uid and unit.engaged_with:
+            state = state.with_unit(one, replace(unit, engaged_with=()))
+        elif uid in unit.engaged_with:
+            state = state.with_unit(one, replace(unit, engaged_with=tuple(u for u in unit.engaged_with if u != uid)))
+    return state
 
 
 __all__ = ["Heresy"]

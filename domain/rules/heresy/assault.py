@@ -19,7 +19,11 @@ in the classic manner of the era, each step citing the shared rule it follows:
   weapon the tables read (a vehicle target included), or a unit without an Initiative or a Leadership is
   declared as before and its outcome recorded (`set_status`, `record_casualties`), as the action's
   summary says.
-  A fight that goes on in a later Assault phase between units still Locked in Combat is the table's too.
+- A combat goes on (RS.FGT.2: a unit engaged is eligible to fight; edition 2): units still Locked in Combat
+  with each other at the start of an Assault phase fight again, in either player's Assault phase, once a
+  phase, pair by pair before anything else (the active player's unit first). Who is locked with whom is
+  `engaged_with`, as the army names it or a charge that reached makes it; a unit stays locked while one enemy
+  it is locked with stands. In edition 1 such a fight was the table's.
 """
 from __future__ import annotations
 
@@ -32,11 +36,19 @@ from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import Strike
-from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, heresy_step, initiative
+from warlog.domain.rules.heresy.common import (
+    LOCKED,
+    enemies_on_battlefield,
+    heresy_step,
+    initiative,
+    on_battlefield,
+    reaction_window,
+)
 from warlog.domain.rules.heresy.shooting import FightGoesOn, Shooting, tables_gap
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
@@ -63,6 +75,16 @@ def rolled_charge_gap(units: Mapping[str, Unit], uid: str, target: str) -> str |
         if not army.unit_leadership(units[unit]):
             return f"{unit} has no Leadership to test if it loses"
     return None
+
+
+def locked_foes(units: Mapping[str, Unit], uid: str) -> list[str]:
+    """The enemy units `uid` is Locked in Combat with, both standing and locked (`engaged_with`, as the army
+    named it or a charge made it, either side's)."""
+    unit = units[uid]
+    if LOCKED not in unit.statuses or not on_battlefield(unit):
+        return []
+    return [foe for foe, other in units.items() if other.owner != unit.owner and LOCKED in other.statuses
+            and on_battlefield(other) and (foe in unit.engaged_with or uid in other.engaged_with)]
 
 
 def foe_of(fight: HeresyFight, uid: str) -> str:
@@ -139,13 +161,49 @@ class Assault(Shooting):
             return
         for one, foe in ((uid, target), (target, uid)):
             self.change_status(t, one, LOCKED, True, "HH.MOV.2", reason=f"{uid}'s charge reached {target}", foe=foe)
+        self.begin_fight(t, uid, target, "RS.FGT.3")
+
+    def begin_fight(self, t: Table, uid: str, foe: str, rule: str) -> None:
+        """The two units fight in Initiative order: a charge that reached (RS.FGT.3), or a combat that goes on
+        (RS.FGT.2)."""
         units = t.state.units
-        steps = sorted({initiative(units[uid]), initiative(units[target])}, reverse=True)
-        t.emit("FightBegan", own.FightBegan(units=[uid, target], initiative_steps=steps,
-                              initiative={uid: initiative(units[uid]),
-                                             target: initiative(units[target])}),
-               "RS.FGT.3")
+        steps = sorted({initiative(units[uid]), initiative(units[foe])}, reverse=True)
+        t.emit("FightBegan", own.FightBegan(units=[uid, foe], initiative_steps=steps,
+                                            initiative={uid: initiative(units[uid]), foe: initiative(units[foe])}),
+               rule)
         self.fight_goes_on(t, None)
+
+    # -- a combat that goes on (RS.FGT.2, edition 2) --------------------------------------------
+
+    def continuing_combat(self, state: GameState) -> tuple[str, str] | None:
+        """RS.FGT.2: units still Locked in Combat at the start of an Assault phase are engaged, so eligible to
+        fight: the next pair (the active player's unit first) that has not fought in this phase, if the tables
+        can fight it (else it stays the table's, as a charge they cannot roll)."""
+        step = self.step(state)
+        if step is None or step.phase != "assault" or not editions.fixed(state, "RS.FGT.2") or state.rolls \
+                or reaction_window(state) is not None or fight_under_way(state) is not None:
+            return None
+        fought, units = heresy_step(state).fought or (), state.units
+        for uid in sorted(units, key=lambda u: units[u].owner != step.active):
+            for foe in locked_foes(units, uid):
+                if not (uid in fought and foe in fought) and (rolled_charge_gap(units, uid, foe) is None
+                                                              or rolled_charge_gap(units, foe, uid) is None):
+                    return uid, foe
+        return None
+
+    def continue_combat(self, t: Table) -> bool:
+        """The `progress` hook: the next combat that goes on begins (True), or none is left (False)."""
+        pair = self.continuing_combat(t.state)
+        if pair is None:
+            return False
+        self.begin_fight(t, *pair, "RS.FGT.2")
+        return True
+
+    def unlock(self, t: Table, uid: str, reason: str) -> None:
+        """Locked in Combat ends for `uid`, unless (edition 2) it is still locked with another enemy unit."""
+        if editions.fixed(t.state, "RS.FGT.2") and locked_foes(t.state.units, uid):
+            return
+        self.change_status(t, uid, LOCKED, False, "HH.MOV.2", reason=reason)
 
     # -- the fight ----------------------------------------------------------------------------
 
@@ -191,7 +249,9 @@ class Assault(Shooting):
                "RS.FGT.3")
         for uid in (a, b):
             if uid not in gone and foe_of(fight, uid) in gone:
-                self.change_status(t, uid, LOCKED, False, "HH.MOV.2", reason="its foe was destroyed")
+                self.unlock(t, uid, "its foe was destroyed")
+        if loser is not None and editions.fixed(t.state, "HH.ROUT.3") and not army.unit_leadership(units[loser]):
+            loser = None  # no Leadership to test: it stays in the fight (never tested as Ld 0)
         if loser is not None:
             units = t.state.units
             self.request_roll(t, units[loser].owner, "fight_leadership", "2D6", "HH.ROUT.3", loser,
@@ -208,7 +268,7 @@ class Assault(Shooting):
         self.change_status(t, uid, "routed", True, "HH.ROUT.1", reason="it lost the fight and failed its "
                                                                       "Leadership test (convention)")
         self.change_status(t, uid, LOCKED, False, "HH.MOV.2", reason="it is Routed: it falls back")
-        self.change_status(t, foe, LOCKED, False, "HH.MOV.2", reason=f"{uid} broke from the fight")
+        self.unlock(t, foe, f"{uid} broke from the fight")
 
     def strike_actions(self, state: GameState, seat: str) -> list[Action]:
         fight = fight_under_way(state)
@@ -250,7 +310,10 @@ class Assault(Shooting):
         fight = HeresyFight(units=tuple(data["units"]), initiative_steps=tuple(data["initiative_steps"]),
                             initiative=Frozen(data["initiative"]), step=None, striking=(), struck=(),
                             models=Frozen(), caused=Frozen({uid: 0 for uid in data["units"]}), over=False)
-        return replace(state, step=replace(heresy_step(state), fight=fight))
+        step = replace(heresy_step(state), fight=fight)
+        if editions.fixed(state, "RS.FGT.2"):  # each fights once a phase, as its combat goes on
+            step = replace(step, fought=tuple(dict.fromkeys((*(step.fought or ()), *data["units"]))))
+        return replace(state, step=step)
 
     @evolves("InitiativeStepBegan")
     def _initiative_step(self, state: GameState, data: own.InitiativeStepBegan, entry: ev.Entry) -> GameState:

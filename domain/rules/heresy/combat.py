@@ -6,7 +6,8 @@ what follows is rolled by the service where the units' profiles allow it (`shoot
 table's, recorded with `free_roll`, `record_casualties` and `set_status` (Pinned, Routed, Locked in
 Combat, each with its reason). What the seed does say is enforced here: a unit that rushed, in the Move
 sub-phase or entering play, neither shoots nor charges that turn (HH.MOV.5, HH.RES.3); and, as HH.MOV.2
-stops a unit Locked in Combat from moving, it does not charge (convention: a charge is a move).
+stops a unit Locked in Combat from moving, it does not charge (convention: a charge is a move), nor (edition 2)
+does a Pinned or Routed unit, which HH.MOV.2 stops from moving too.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.heresy import events as own
@@ -64,6 +66,10 @@ class Combat(Assault):
             return ("HH.MOV.5", f"no enemy unit is on the battlefield to {doing} at")
         if doing == "charge" and LOCKED in unit.statuses:
             return ("HH.MOV.2", "it is Locked in Combat: a charge is a move (convention)")
+        if doing == "charge" and editions.fixed(state, "HH.MOV.2"):
+            for status, named in (("pinned", "Pinned"), ("routed", "Routed")):
+                if status in unit.statuses:
+                    return ("HH.MOV.2", f"it is {named}: a charge is a move (convention)")
         strikers = self.strikers(state)
         if strikers:
             return ("RS.FGT.3", f"the fight goes on: {strikers[0]} strikes next")

@@ -39,6 +39,21 @@ class Move(cmd.Diceless):
 
 
 @dataclass(frozen=True)
+class Disembark(cmd.Diceless):
+    """Heresy: a unit embarked in a transport gets out in the Move sub-phase (HH.EMB.1): each model placed within
+    2" of the transport (attested), then a normal move less 2"."""
+
+    unit: str
+    placed: bool = False                         # attested: each model is placed within 2" of the transport
+    distance: Any = None                         # inches moved after, at most M - 2 (HH.EMB.1)
+    difficult: bool = False                      # its path crossed difficult terrain: -2" (HH.MOV.4)
+    dangerous: int = 0                           # models that moved through dangerous terrain: one test each
+    coherency_lost: bool = False                 # attested: it genuinely cannot keep coherency (HH.MOV.3)
+    near: tuple[str, ...] = ()                   # enemy units within 12" of it at the end (HH.REACT.1)
+    type = "disembark"
+
+
+@dataclass(frozen=True)
 class React(cmd.Diceless):
     """Heresy: the opponent's answer to a reaction window: a reaction move (HH.REACT.1), snap shots at a
     unit entering play (HH.RES.4), or `act: false` to decline."""
@@ -88,4 +103,5 @@ class Strike(cmd.Diceless):
     type = "strike"
 
 
-COMMANDS: tuple[type[cmd.Command], ...] = (cmd.Select, cmd.EndPhase, Enter, Move, React, FallBack, Shoot, Strike)
+COMMANDS: tuple[type[cmd.Command], ...] = (cmd.Select, cmd.EndPhase, Enter, Move, Disembark, React, FallBack, Shoot,
+                                           Strike)

@@ -1,7 +1,9 @@
 """The Rout sub-phase (HH.ROUT.1-3): Routed units fall back 1D6 + I; at the table edge, a Leadership test.
 
 The service rolls the distance; the players move the unit along the path the rules describe and attest
-whether a model reached its deployment zone's table edge. Units in reserves (or embarked) do not rout.
+whether a model reached its deployment zone's table edge. A unit with no Leadership (a vehicle, Ld null) takes
+no test there (edition 2): it has none to fail, so it stays, as a unit that passed (never tested as Ld 0).
+Units in reserves (or embarked) do not rout.
 
 A fall back is a move the active player's unit ends in its Movement phase, so, like any other move, it
 opens a reaction move (HH.REACT.1) for each enemy unit the players say it ended within 12" of (`near`).
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING
 from warlog.domain import army
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.heresy import events as own
@@ -84,7 +87,9 @@ class Rout(Reactions):
         near = checked_near(state, seat, command.near)
         t.emit("FellBack", own.FellBack(unit=uid, seat=seat, distance=fall_back_distance(unit), reached_edge=reached,
                             near=near, attested_by=seat), "HH.ROUT.2")
-        if reached:
+        if reached and not army.unit_leadership(unit) and editions.fixed(state, "HH.ROUT.3"):
+            self.regroup(t, uid, "it has no Leadership to test (never tested as Ld 0): it stays")
+        elif reached:
             self.request_roll(t, seat, "leadership", "2D6", "HH.ROUT.3", uid, ld=army.unit_leadership(unit))
         for target in near:  # a fall back is a move in the Movement phase: it may draw reactions (HH.REACT.1)
             self.offer_reaction(t, target, against=uid)
@@ -98,11 +103,15 @@ class Rout(Reactions):
         if not alive(unit):
             return
         if passed:
-            self.change_status(t, uid, "routed", False, "HH.ROUT.3", reason="passed its Leadership test at the edge")
-            self.change_status(t, uid, "suppressed", True, "HH.ROUT.3", reason="passed its Leadership test at the edge")
+            self.regroup(t, uid, "passed its Leadership test at the edge")
         else:
             self.casualties(t, uid, unit.models_alive, 0, "HH.ROUT.3", reason="failed its Leadership test at "
                                                                               "the edge")
+
+    def regroup(self, t: Table, uid: str, reason: str) -> None:
+        """HH.ROUT.3: at the edge, the unit stays: it loses Routed and gains Suppressed."""
+        self.change_status(t, uid, "routed", False, "HH.ROUT.3", reason=reason)
+        self.change_status(t, uid, "suppressed", True, "HH.ROUT.3", reason=reason)
 
     @evolves("FallBackRolled")
     def _fall_back_rolled(self, state: GameState, data: own.FallBackRolled, entry: ev.Entry) -> GameState:

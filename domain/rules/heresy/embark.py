@@ -1,0 +1,145 @@
+"""Disembarking (HH.EMB.1, a convention: the seed names transports but not how units leave them).
+
+A unit embarked in a transport may disembark when selected in its owner's Move sub-phase, unless its transport
+rushed or arrived from reserves this turn: each model is placed within 2" of the transport (attested by the
+player who sends it) and the unit may then make a normal move less 2" (difficult and dangerous terrain as any
+move, HH.MOV.4). It counts as having moved; like any move it may draw reactions (HH.REACT.1, `near`).
+A game of edition 1 (before the rule was written) offers no way out, as it did.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from warlog.domain import dice
+from warlog.domain import events as ev
+from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
+from warlog.domain.rules.actions import Action
+from warlog.domain.rules.basics import seat_units
+from warlog.domain.rules.heresy import events as own
+from warlog.domain.rules.heresy.commands import Disembark
+from warlog.domain.rules.heresy.common import (
+    Block,
+    allowance,
+    enemies_on_battlefield,
+    movement_block,
+    on_battlefield,
+    refuse_while_reacting,
+)
+from warlog.domain.rules.heresy.movement import Movement
+from warlog.domain.rules.heresy.reactions import checked_near, near_field
+from warlog.domain.rules.ruleset import alive, handles, inches
+from warlog.domain.rulings import Malformed, Refused
+from warlog.domain.state import GameState, HeresyTurn, Unit
+from warlog.domain.words import unit_title
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
+
+DISEMBARK_PENALTY = 2  # HH.EMB.1: the move after disembarking is a normal move less 2"
+
+
+def disembark_allowance(unit: Unit, difficult: bool) -> int:
+    """HH.EMB.1: M less 2" (and less 2" more through difficult terrain, HH.MOV.4)."""
+    return max(0, allowance(unit, False, difficult) - DISEMBARK_PENALTY)
+
+
+class Embarking(Movement):
+    """Mixed into `Heresy`: a unit leaving its transport in the Move sub-phase."""
+
+    def disembark_block(self, state: GameState, uid: str) -> Block:
+        """May this unit disembark now? HH.EMB.1 (its transport neither rushed nor arrived), HH.MOV.2."""
+        step = self.step(state)
+        unit = state.units[uid]
+        if not editions.fixed(state, "HH.EMB.1"):
+            return ("HH.EMB.1", "this game's edition of the rules has no disembarking")
+        if step is None or step.name != "move":
+            return ("HH.EMB.1", "a unit disembarks when selected in the Move sub-phase")
+        if unit.owner != step.active:
+            return ("HH.EMB.1", f"it is seat {step.active}'s Move sub-phase")
+        if not alive(unit) or not unit.embarked_in:
+            return ("HH.EMB.1", "it is not embarked in a transport")
+        transport = state.units.get(unit.embarked_in)
+        if transport is None or not on_battlefield(transport):
+            return ("HH.EMB.1", f"its transport {unit.embarked_in} is not on the battlefield")
+        carried = HeresyTurn.of(transport.turn)
+        if carried.rushed:
+            return ("HH.EMB.1", f"its transport {unit.embarked_in} rushed this turn")
+        if carried.arrived:
+            return ("HH.EMB.1", f"its transport {unit.embarked_in} arrived from reserves this turn")
+        if unit.selected:
+            return ("HH.EMB.1", "it has already been selected this sub-phase")
+        return movement_block(unit)
+
+    def disembark_actions(self, state: GameState, seat: str) -> list[Action]:
+        enemies = enemies_on_battlefield(state, seat)
+        offered = []
+        for uid, unit in seat_units(state, seat):
+            if self.disembark_block(state, uid) is None:
+                offered += _disembark_offers(state, uid, unit, enemies)
+        return offered
+
+    @handles("disembark")
+    def disembark(self, t: Table, seat: str, command: Disembark) -> None:
+        state = t.state
+        uid = command.unit
+        refuse_while_reacting(state)
+        block = self.disembark_block(state, uid)
+        if block:
+            raise Refused(block[1], rule=block[0])
+        if command.placed is not True:
+            raise Malformed("attest that each model is placed within 2\" of the transport (placed: true)",
+                            field="placed")
+        unit = state.units[uid]
+        distance = inches(0 if command.distance is None else command.distance, "distance", 1000)
+        most = disembark_allowance(unit, bool(command.difficult))
+        if Decimal(distance) > most:
+            raise Refused(f"{uid} may move at most {most}\" after disembarking, not {distance}\"", rule="HH.EMB.1")
+        most_tests = min(unit.models_alive, dice.MAX_DICE)
+        if type(command.dangerous) is not int or not 0 <= command.dangerous <= most_tests:
+            raise Malformed(f"dangerous: 0..{most_tests} models", field="dangerous")
+        near = checked_near(state, seat, command.near)
+        t.emit("UnitDisembarked", ev.UnitDisembarked(unit=uid, transport=unit.embarked_in or "",
+                                                     reason="each model placed within 2\" of it (attested)"),
+               "HH.EMB.1")
+        t.emit("UnitMoved", own.UnitMoved(unit=uid, seat=seat, move="normal", distance=distance, allowance=most,
+                                          difficult=bool(command.difficult), dangerous=command.dangerous,
+                                          coherency_lost=bool(command.coherency_lost), near=near, attested_by=seat),
+               "HH.EMB.1")  # it counts as having moved, even 0"
+        if command.coherency_lost:
+            self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
+        if command.dangerous:
+            self.request_roll(t, seat, "dangerous_terrain", f"{command.dangerous}D6", "HH.MOV.4", uid)
+        for target in near:
+            self.offer_reaction(t, target, against=uid)
+
+
+def _disembark_offers(state: GameState, uid: str, unit: Unit, enemies: list[str]) -> list[Action]:
+    """Disembarking, then a move in the open or through difficult terrain."""
+    transport = unit_title(state, unit.embarked_in or "", owner=False, counts=False)
+    offered = []
+    for difficult in (False, True):
+        most = disembark_allowance(unit, difficult)
+        fields: dict[str, Any] = {
+            "unit": act.const(uid),
+            "placed": {"const": True, "description": "attested: each model is placed within 2\" of the transport"},
+            "distance": act.number(0, most, f"inches moved after disembarking, at most {most}\" (M less "
+                                            f"{DISEMBARK_PENALTY}\"" + (", less 2\" difficult terrain)" if difficult
+                                                                        else ")")),
+            "difficult": act.const(difficult),
+            "dangerous": act.integer(0, min(unit.models_alive, dice.MAX_DICE),
+                                     "models that moved through dangerous terrain: each tests, removed on a 1"),
+            "coherency_lost": act.boolean("attested: the unit genuinely cannot end in coherency (it gains "
+                                          "Suppressed)"),
+        }
+        if enemies:
+            fields["near"] = near_field(enemies)
+        summary = (f"disembark {uid} from {unit.embarked_in}: place each model within 2\" of it, then move up to "
+                   f"{most}\"" + (" through difficult terrain" if difficult else ""))
+        title = f"Disembark from {transport}" + (" through difficult terrain" if difficult else "")
+        offered.append(replace(act.action("disembark", "HH.EMB.1", summary,
+                                          ["unit", "placed", *(["difficult"] if difficult else [])], **fields),
+                               title=title))
+    return offered

@@ -1,5 +1,12 @@
 """BattleScribe `.ros` XML into the tree New Recruit's JSON has: containers become lists, attributes keys,
-element text `$text`. Parsed with defusedxml: no DTDs, no entity expansion, no external fetches."""
+element text `$text`. Parsed with defusedxml: no DTDs, no entity expansion, no external fetches.
+
+Every layout the roster schema has had reads as the current one (2.03, New Recruit):
+- 2.01 and before: a profile names its type in `profileTypeName=` (now `typeName=`) and a characteristic
+  holds its value in `value=` (now the element's text);
+- 1.15 and before: a force files its selections by category (`force → categories → category →
+  selections`); they are read as the force's own selections, in document order, each keeping its `type=`
+  and taking the category it is filed under as one of its own (its keyword)."""
 from __future__ import annotations
 
 from typing import Any
@@ -36,6 +43,25 @@ def tree(element: Element, depth: int = 0) -> dict[str, Any]:
     text = (element.text or "").strip()
     if not len(element) and text:
         node["$text"] = text
+    return older_layouts(node, local(element.tag))
+
+
+def older_layouts(node: dict[str, Any], name: str) -> dict[str, Any]:
+    """An element of an older layout as the current layout writes it (see the module's docstring)."""
+    if name == "profile" and "typeName" not in node and "profileTypeName" in node:
+        node["typeName"] = node["profileTypeName"]
+    elif name == "characteristic" and "$text" not in node and isinstance(node.get("value"), str):
+        node["$text"] = node["value"].strip()
+    elif name == "force":
+        filed = []
+        for category in [c for c in node.get("categories") or [] if isinstance(c, dict)]:
+            for item in [s for s in category.get("selections") or [] if isinstance(s, dict)]:
+                item.setdefault("categories", []).append({"name": category.get("name", "")})  # its keyword
+                filed.append(item)
+        if filed:
+            node["selections"] = list(node.get("selections") or []) + filed
+            for category in node["categories"]:
+                category.pop("selections", None)
     return node
 
 

@@ -47,6 +47,29 @@ def profile_kind(profile: Node) -> str:
         return "wound track"
     if name.startswith("abilit"):
         return "ability"
+    return shape_kind(chars(profile))
+
+
+SAVE_NAMES = {"SAVE": "SV", "SAV": "SV", "LEADERSHIP": "LD", "MOVE": "M", "MOVEMENT": "M", "WOUNDS": "W",
+              "TOUGHNESS": "T", "STRENGTH": "S", "ATTACKS": "A"}
+STATLINE_SHAPES = ({"WS", "BS", "S", "T", "W", "A"},  # the older editions and the Horus Heresy (with I, Ld, Sv)
+                   {"M", "T", "SV", "W", "LD", "OC"},  # 10th and 11th
+                   {"M", "HEALTH", "SV", "CONTROL"})  # Age of Sigmar 4
+VEHICLE_SHAPES = ({"FRONT", "SIDE", "REAR"}, {"FRONT ARMOUR", "SIDE ARMOUR", "REAR ARMOUR"}, {"ARMOUR VALUE", "HP"},
+                  {"ARMOUR VALUE", "HULL POINTS"})
+
+
+def shape_kind(c: dict[str, str]) -> str:
+    """A profile whose type name says nothing known, known by its characteristics: a vehicle's statline
+    (armour facings), a model's (the edition's set: WS BS S T W A, M T Sv W Ld OC …), a weapon (a range, a
+    strength and an AP or damage), else "other". A Horus Heresy Knight's "Knights and Titans" is a statline."""
+    names = {SAVE_NAMES.get(n, n) for n in c}
+    if any(shape <= names for shape in VEHICLE_SHAPES):
+        return "vehicle"
+    if any(shape <= names for shape in STATLINE_SHAPES):
+        return "statline"
+    if names & {"RANGE", "R", "RNG"} and "S" in names and names & {"AP", "D", "DMG"}:
+        return "weapon"
     return "other"
 
 

@@ -81,10 +81,19 @@ def units_of(tree: Node, ctx: Context) -> list[Found]:
             if has_statline(selection, where):
                 found.append(Found(selection, where))
             else:
-                ctx.note(where, f"{selection.get('type', 'selection')} {values.text(selection.get('name'))!r}: "
-                                "army configuration (detachment, battle size, warlord …), not a unit")
+                ctx.note(where, no_statline(selection))
         stack[0:0] = [(sub, f"{path}/forces/{i}") for i, sub in enumerate(listed(force, "forces"))]
     return found
+
+
+def no_statline(selection: Node) -> str:
+    """What a selection with no statline anywhere under it is: a unit or a model the file gives no profile
+    for, or army configuration."""
+    name = values.text(selection.get("name"))
+    if selection.get("type") in ("unit", "model"):
+        return f"a unit with no statline in this file: {name or 'unnamed'} (not mustered)"
+    return (f"{selection.get('type', 'selection')} {name!r}: army configuration (detachment, battle size, "
+            "warlord …), not a unit")
 
 
 def has_statline(selection: Node, path: str) -> bool:
@@ -310,7 +319,8 @@ def to_units(tree: Node, ruleset: str, reads_older_ap: bool,
         unit.unit = {"id": ctx.unit_id(values.text(unit.selection.get("name"))),
                      **build(unit, skip_of[id(unit)], ctx)}
         if not unit.unit["models"]:
-            ctx.note(unit.path, "a selection with no model statline: not mapped")
+            ctx.note(unit.path, f"a unit with no statline in this file: {values.text(unit.selection.get('name'))} "
+                                "(its models have none: not mustered)")
         sid = unit.selection.get("id")
         if isinstance(sid, str):
             by_selection[sid] = unit

@@ -41,3 +41,17 @@ def test_a_profile_of_no_known_shape_is_still_listed_not_read():
     tree["roster"]["forces"][0]["selections"][0]["profiles"] = [profile("Ion Shield", "Knight Gear", Effect="x")]
     converted = convert(as_ros(tree))
     assert any("'Knight Gear' profile is not read" in u["what"] for u in converted["unmapped"])
+
+
+@pytest.mark.parametrize("encode", [as_ros, as_json])
+def test_a_unit_with_no_statline_is_said_as_a_unit_not_army_configuration(encode):
+    tree = roster("Warhammer 40,000 10th Edition",
+                  selection("Detachment", selections=[selection("Plague Host")]),
+                  selection("Great Unclean One", "model", selections=[selection("Bilesword")]),
+                  selection("Nurglings", "unit", selections=[selection("Nurgling", "model", 3)]),
+                  selection("Strange Beast", "model", profiles=[profile(
+                      "Strange Beast", "Unit", M='8"', T="9", SV="3+", W="12", LD="6+", OC="4")]))
+    said = {u["path"]: u["what"] for u in convert(encode(tree))["unmapped"]}
+    assert said["roster/forces/0/selections/1"].startswith("a unit with no statline in this file: Great Unclean One")
+    assert said["roster/forces/0/selections/2"].startswith("a unit with no statline in this file: Nurglings")
+    assert "army configuration" in said["roster/forces/0/selections/0"]

@@ -55,3 +55,29 @@ def test_a_unit_with_no_statline_is_said_as_a_unit_not_army_configuration(encode
     assert said["roster/forces/0/selections/1"].startswith("a unit with no statline in this file: Great Unclean One")
     assert said["roster/forces/0/selections/2"].startswith("a unit with no statline in this file: Nurglings")
     assert "army configuration" in said["roster/forces/0/selections/0"]
+
+
+def tenth(**values: str) -> dict:
+    line = {"M": '6"', "T": "4", "SV": "3+", "W": "2", "LD": "6+", "OC": "1", **values}
+    return roster("Warhammer 40,000 10th Edition", selection("Marine", "model", profiles=[
+        profile("Marine", "Unit", **line),
+        profile("Bolt rifle", "Ranged Weapons", Range='24"', A="2", BS="3+", S="4", AP="", D="1")]))
+
+
+@pytest.mark.parametrize("encode", [as_ros, as_json])
+def test_an_empty_characteristic_is_listed_by_unit_and_characteristic_never_silently_null(encode):
+    converted = convert(encode(tenth(T="")))
+    said = {u["path"]: u["what"] for u in converted["unmapped"]}
+    assert said["roster/forces/0/selections/0/profiles/0/characteristics/T"] == \
+        "Marine: T is empty in this file: no convention: not read (null)"
+    assert said["roster/forces/0/selections/0/profiles/1/characteristics/AP"] == \
+        "Bolt rifle: AP is empty in this file: no AP assumed"
+    assert converted["units"][0]["weapons"][0]["AP"] == 0
+
+
+def test_an_empty_movement_takes_the_editions_convention_and_says_it_is_assumed():
+    converted = convert(as_ros(tenth(M="")))
+    assert converted["units"][0]["models"][0]["M"] == 6
+    said = [u["what"] for u in converted["unmapped"] if u["path"].startswith("roster/forces/0/selections/0/profiles/0")]
+    assert "Marine: M is empty in this file: the edition's move is assumed (listed below)" in said
+    assert any("no Movement stated: 6\" assumed" in what for what in said)

@@ -10,6 +10,7 @@ from typing import Any
 
 from warlog.api.rosters import read as values
 from warlog.api.rosters.read import Missing, profile_kind
+from warlog.domain.rulings import Malformed
 
 Node = dict[str, Any]
 
@@ -67,7 +68,8 @@ def units_of(tree: Node, ctx: Context) -> list[Found]:
         raise Missing("roster", 'not a roster: no "roster" object')
     forces = listed(roster, "forces")
     if not forces:
-        raise Missing("roster/forces", "the roster has no forces")
+        raise Malformed("This roster is empty: it holds no force, so no unit; warlog reads the units a "
+                        "roster's forces hold", field="roster/forces")
     found: list[Found] = []
     stack = [(force, f"roster/forces/{i}") for i, force in enumerate(forces)]
     while stack:  # forces hold sub-forces (HH 3rd, AoS regiments); in document order

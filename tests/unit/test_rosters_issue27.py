@@ -4,6 +4,7 @@ import pytest
 
 from tests.support.rosters import as_json, as_ros, profile, roster, selection
 from warlog.api.rosters import convert
+from warlog.domain.rulings import Malformed
 
 HERESY = "(HH V2) Horus Heresy (2022)"
 
@@ -81,3 +82,52 @@ def test_an_empty_movement_takes_the_editions_convention_and_says_it_is_assumed(
     said = [u["what"] for u in converted["unmapped"] if u["path"].startswith("roster/forces/0/selections/0/profiles/0")]
     assert "Marine: M is empty in this file: the edition's move is assumed (listed below)" in said
     assert any("no Movement stated: 6\" assumed" in what for what in said)
+
+
+def refusal(raw: bytes) -> Malformed:
+    with pytest.raises(Malformed) as refused:
+        convert(raw)
+    return refused.value
+
+
+def one_sentence(detail: str) -> bool:
+    return detail[:1].isupper() and detail.count(". ") == 0 and not detail.endswith(".") and "Traceback" not in detail
+
+
+@pytest.mark.parametrize("raw, says", [
+    (b'{"army": {"name": "x"}, "points": 2000}', "keys army, points"),
+    (b'{"units": []}', "army of JSON units"),
+    (b'[{"roster": {}}]', "top level is a list"),
+])
+def test_json_that_is_not_new_recruits_says_what_it_is_and_what_warlog_reads(raw, says):
+    refused = refusal(raw)
+    assert refused.field == "roster" and one_sentence(refused.detail)
+    assert refused.detail.startswith("This JSON is not a New Recruit roster") and says in refused.detail
+    assert "New Recruit or ListForge JSON" in refused.detail and ".rosz" in refused.detail
+
+
+def test_a_battlescribe_roster_put_through_a_generic_xml_to_json_converter_is_named_as_such():
+    raw = b'{"roster": {"_name": "x", "forces": {"force": [{"_name": "f", "selections": {"selection": []}}]}}}'
+    refused = refusal(raw)
+    assert refused.field == "roster/forces" and "generic XML-to-JSON converter" in refused.detail
+
+
+@pytest.mark.parametrize("encode", [as_ros, as_json])
+def test_a_game_warlog_does_not_play_with_no_statline_it_reads_says_so(encode):
+    tree = roster("Middle-earth Strategy Battle Game", selection("Warband", selections=[
+        selection("Captain of Minas Tirith", "model", profiles=[profile(
+            "Captain of Minas Tirith", "Hero", Mv='6"', F="5/4+", S="4", D="6", A="2", W="2", C="5", I="4")])]))
+    refused = refusal(encode(tree))
+    assert refused.field == "roster/forces" and one_sentence(refused.detail)
+    assert refused.detail.startswith("This roster is for Middle-earth Strategy Battle Game, which warlog does "
+                                     "not play") and "Horus Heresy" in refused.detail
+
+
+@pytest.mark.parametrize("tree", [
+    {"roster": {"name": "Empty list", "gameSystemName": "Warhammer 40,000 10th Edition",
+                "forces": [{"name": "Army Roster", "selections": []}]}},
+    {"roster": {"name": "Empty list", "gameSystemName": "Warhammer 40,000 10th Edition", "forces": []}},
+])
+def test_an_empty_roster_says_it_is_empty(tree):
+    refused = refusal(as_json(tree))
+    assert refused.field == "roster/forces" and one_sentence(refused.detail) and "is empty" in refused.detail

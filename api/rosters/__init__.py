@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from warlog.api.rosters import mapping, sniff
+from warlog.api.rosters import costs, mapping, sniff
 from warlog.api.rosters import read as values
 from warlog.api.schemas import ArmyIn, body_context, dumped
 from warlog.api.sentences import AtParameter, invalid
@@ -92,7 +92,8 @@ def convert(raw: bytes, ruleset: str | None = None) -> dict[str, Any]:
     if not units:
         raise Malformed(nothing_read(roster, system, native), field="roster/forces")
     check(units, paths, chosen)
-    return {"format": encoding, "ruleset": chosen, "units": units, "unmapped": unmapped}
+    return {"format": encoding, "ruleset": chosen, "units": units, "unmapped": unmapped,
+            "summary": costs.summary(roster, units, unmapped)}
 
 
 PLAYED = "Warhammer 40,000 (8th to 11th) and the Horus Heresy (1st to 3rd)"

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from warlog.api.rosters import costs
 from warlog.api.rosters import read as values
 from warlog.api.rosters.read import Missing, profile_kind
 from warlog.domain.rulings import Malformed
@@ -319,7 +320,8 @@ def to_units(tree: Node, ruleset: str, reads_older_ap: bool,
     by_selection: dict[str, Found] = {}
     for unit in everything:
         unit.unit = {"id": ctx.unit_id(values.text(unit.selection.get("name"))),
-                     **build(unit, skip_of[id(unit)], ctx)}
+                     **build(unit, skip_of[id(unit)], ctx),
+                     "points": costs.unit_points(unit.selection, unit.path, skip_of[id(unit)])}
         if not unit.unit["models"]:
             ctx.note(unit.path, f"a unit with no statline in this file: {values.text(unit.selection.get('name'))} "
                                 "(its models have none: not mustered)")

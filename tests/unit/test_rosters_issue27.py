@@ -131,3 +131,46 @@ def test_a_game_warlog_does_not_play_with_no_statline_it_reads_says_so(encode):
 def test_an_empty_roster_says_it_is_empty(tree):
     refused = refusal(as_json(tree))
     assert refused.field == "roster/forces" and one_sentence(refused.detail) and "is empty" in refused.detail
+
+
+def costed(node: dict, **costs: float) -> dict:
+    node["costs"] = [{"name": name.replace("_", " "), "value": value} for name, value in costs.items()]
+    return node
+
+
+def priced_list(stated: float = 120) -> dict:
+    squad = costed(selection("Squad", "unit", selections=[
+        costed(selection("Trooper", "model", 5, profiles=[profile(
+            "Trooper", "Unit", M='6"', T="4", SV="3+", W="2", LD="6+", OC="2")]), pts=90),
+        costed(selection("Heavy gun"), pts=10)]), pts=0, PL=5)
+    tree = roster("Warhammer 40,000 10th Edition", costed(selection("Detachment"), CP=-2), squad,
+                  costed(selection("Walker", "model", profiles=[profile(
+                      "Walker", "Unit", M='8"', T="9", SV="3+", W="12", LD="6+", OC="4")]), pts=20, PL=3))
+    return costed(tree["roster"], pts=stated, PL=8, CP=-2, Blessings=1) and tree
+
+
+@pytest.mark.parametrize("encode", [as_ros, as_json])
+def test_each_unit_carries_its_points_and_the_summary_reads_them_against_the_rosters_total(encode):
+    converted = convert(encode(priced_list()))
+    assert [(u["name"], u["points"]) for u in converted["units"]] == [("Squad", 100), ("Walker", 20)]
+    assert converted["summary"] == {"points": 120, "stated_points": 120,
+                                    "costs": {"PL": 8, "CP": -2, "Blessings": 1}}
+    assert not any(u["path"] == "roster/costs" for u in converted["unmapped"])
+
+
+def test_a_stated_total_the_units_do_not_reach_is_listed():
+    converted = convert(as_json(priced_list(stated=135)))
+    assert converted["summary"]["stated_points"] == 135 and converted["summary"]["points"] == 120
+    assert any(u["path"] == "roster/costs" and "states 135 points" in u["what"] for u in converted["unmapped"])
+
+
+def test_a_roster_without_costs_gives_null_points_and_no_made_up_total():
+    tree = priced_list()
+    del tree["roster"]["costs"]
+    for item in tree["roster"]["forces"][0]["selections"]:
+        item.pop("costs", None)
+        for child in item["selections"]:
+            child.pop("costs", None)
+    converted = convert(as_json(tree))
+    assert [u.get("points") for u in converted["units"]] == [None, None]  # null: absent, as the Unit schema has it
+    assert converted["summary"] == {"points": 0, "stated_points": None, "costs": {}}

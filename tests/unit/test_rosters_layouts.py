@@ -41,3 +41,10 @@ def test_a_1_15_roster_filed_by_category_gives_the_same_units_keyworded_by_its_c
 def test_each_layout_says_its_battle_size_is_no_unit(layout):
     assert any(u["path"] == "roster/forces/0/selections/0" and "Battle Size" in u["what"]
                for u in read(layout)["unmapped"])
+
+
+@pytest.mark.parametrize("layout", ["2_03", "2_01", "1_15"])
+def test_each_layout_gives_the_units_points_and_the_rosters_total(layout):
+    converted = read(layout)
+    assert [u["points"] for u in converted["units"]] == [110, 40]
+    assert converted["summary"]["points"] == converted["summary"]["stated_points"] == 150

@@ -1,6 +1,15 @@
 """The common roster tree (roster -> forces -> selections -> profiles -> characteristics) to the contract's
 Unit list for one ruleset. Everything it cannot map is listed with its path, never dropped; it never copies
-a roster's rules text into what it answers (only names and numbers)."""
+a roster's rules text into what it answers (only names and numbers).
+
+Nested units, one rule for every file: a unit bought inside another selection stands as its own unit. A
+nested unit is a selection of type "unit" with a statline under it (a retinue under its character: HH 2nd's
+Deathwing Companion Detachment under Corswain), or a selection other than a model whose statlines are all
+vehicles, bought inside a unit that fields a model that is no vehicle (a squad's dedicated transport: HH 1st
+and 2nd's Rhino under a Tactical Squad; not a Land Raider's own hull, nor one vehicle of a squadron). Each is
+taken out of the unit it was bought in (its models, weapons, transport and points are its own, never the
+holder's); a transport carries the unit it was bought in when it fits, and a retinue is listed as bought
+under its holder."""
 from __future__ import annotations
 
 import re
@@ -106,19 +115,40 @@ def has_statline(selection: Node, path: str) -> bool:
                for i, child in enumerate(listed(selection, "selections")))
 
 
-def nested_transports(found: Found) -> list[Found]:
-    """A vehicle bought as an upgrade inside an infantry squad is its own unit (HH 1st: the Rhino of a
-    Tactical Squad), and the squad starts embarked in it."""
-    unit_is_vehicle = any(is_vehicle_statline(p) for p, _ in statlines(found.selection, found.path))
-    if unit_is_vehicle:
-        return []
-    out = []
-    for index, child in enumerate(listed(found.selection, "selections")):
-        where = f"{found.path}/selections/{index}"
-        lines = statlines(child, where)
-        if child.get("type") != "model" and lines and all(is_vehicle_statline(p) for p, _ in lines):
-            out.append(Found(child, where, nested_in=found))
+def nested_units(found: Found) -> list[Found]:
+    """The units bought inside `found`, at any depth, and those bought inside them (see the module's rule)."""
+    out: list[Found] = []
+
+    def walk(node: Node, path: str) -> None:
+        for index, child in enumerate(listed(node, "selections")):
+            where = f"{path}/selections/{index}"
+            if child.get("type") == "model":
+                continue
+            if is_nested_unit(found, child, where):
+                inner = Found(child, where, nested_in=found)
+                out.append(inner)
+                out.extend(nested_units(inner))
+            else:
+                walk(child, where)
+
+    walk(found.selection, found.path)
     return out
+
+
+def statline_paths(selection: Node, path: str) -> Iterator[tuple[Node, str]]:
+    yield from statlines(selection, path)
+    for index, child in enumerate(listed(selection, "selections")):
+        yield from statline_paths(child, f"{path}/selections/{index}")
+
+
+def is_nested_unit(holder: Found, child: Node, where: str) -> bool:
+    if child.get("type") == "unit":
+        return has_statline(child, where)
+    lines = statlines(child, where)
+    if not lines or not all(is_vehicle_statline(p) for p, _ in lines):
+        return False
+    return any(not is_vehicle_statline(p) and not at.startswith(f"{where}/")
+               for p, at in statline_paths(holder.selection, holder.path))
 
 
 # -- one unit ---------------------------------------------------------------------------------------------
@@ -313,7 +343,7 @@ def to_units(tree: Node, ruleset: str, reads_older_ap: bool,
     found = units_of(tree, ctx)
     everything: list[Found] = []
     for unit in found:
-        inner = nested_transports(unit)
+        inner = nested_units(unit)
         everything.append(unit)
         everything.extend(inner)
     skip_of = {id(u): {t.path for t in everything if t.nested_in is u} for u in everything}
@@ -335,9 +365,14 @@ def to_units(tree: Node, ruleset: str, reads_older_ap: bool,
 
 
 def embark(units: list[Found], ctx: Context) -> None:
+    """A transport bought inside a unit carries it when it fits; a retinue is listed as bought under its holder."""
     for unit in units:
         squad = unit.nested_in
         if squad is None or not squad.unit.get("models"):
+            continue
+        if unit.selection.get("type") == "unit" and not unit.unit.get("transport"):
+            ctx.note(unit.path, f"{unit.unit['name']} was bought under {squad.unit['name']}: it stands as its "
+                                "own unit (not attached)")
             continue
         capacity = (unit.unit.get("transport") or {}).get("capacity")
         aboard = sum(line["count"] for line in squad.unit["models"])

@@ -30,3 +30,18 @@ def test_the_other_cost_types_are_summarised_as_the_roster_writes_them():
     assert read("40k11e_newrecruit_aeldari-hank-2k.json")["summary"]["costs"] == {"Detachment Points": 3}
     kill_team = read("killteam2021_kommandos.rosz")["summary"]
     assert kill_team["stated_points"] is None and kill_team["costs"] == {"EP": 0}
+
+
+def test_every_nested_unit_of_the_hh_dark_angels_file_stands_as_its_own_unit():
+    converted = read("hh2_dark-angels_LEADING-SPACE-typenames.ros")
+    units = {u["id"]: u for u in converted["units"]}
+    assert len(units) == 9  # 6 bought at the top, a retinue and two Rhinos bought inside them
+    corswain = units["corswain-1"]
+    assert [m["name"] for m in corswain["models"]] == ["Corswain"]
+    assert corswain["transport"] is None and "TRANSPORT" not in corswain["keywords"]
+    retinue = units["deathwing-companion-detachment-1"]
+    assert retinue["embarked_in"] == "rhino-transport-1" and units["rhino-transport-1"]["transport"]["capacity"] == 12
+    assert units["tactical-squad-2"]["embarked_in"] == "rhino-transport-2"
+    assert [m["name"] for m in units["land-raider-spartan-1"]["models"]] == ["Land Raider Spartan"]
+    assert any("Deathwing Companion Detachment was bought under Corswain" in u["what"] for u in converted["unmapped"])
+    assert sum(u["points"] for u in units.values()) == converted["summary"]["stated_points"] == 1485

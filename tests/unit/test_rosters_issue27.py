@@ -174,3 +174,27 @@ def test_a_roster_without_costs_gives_null_points_and_no_made_up_total():
     converted = convert(as_json(tree))
     assert [u.get("points") for u in converted["units"]] == [None, None]  # null: absent, as the Unit schema has it
     assert converted["summary"] == {"points": 0, "stated_points": None, "costs": {}}
+
+
+def body(name: str, count: int = 1, **line: str) -> dict:
+    values = {"WS": "4", "BS": "4", "S": "4", "T": "4", "W": "1", "I": "4", "A": "1", "Ld": "8", "Save": "3+", **line}
+    return selection(name, "model", count, profiles=[profile(name, "Unit", **values)])
+
+
+def rhino() -> dict:
+    return selection("Rhino", profiles=[profile("Rhino", "Vehicle", BS="4", Front="11", Side="11", Rear="10", HP="3",
+                                                Transport_Capacity="10")])
+
+
+@pytest.mark.parametrize("encode", [as_ros, as_json])
+def test_nested_units_all_stand_as_their_own_units_at_any_depth(encode):
+    tree = roster(HERESY, selection("Champion", "unit", selections=[
+        body("Champion", W="3"),
+        selection("Retinue", "unit", selections=[body("Guard", 4), rhino()])]),
+        selection("Squad", "unit", selections=[body("Trooper", 10), rhino()]),
+        selection("Squadron", "unit", selections=[rhino(), rhino()]))
+    units = {u["id"]: u for u in convert(encode(tree))["units"]}
+    assert set(units) == {"champion-1", "retinue-1", "rhino-1", "squad-1", "rhino-2", "squadron-1"}
+    assert units["champion-1"]["transport"] is None and len(units["champion-1"]["models"]) == 1
+    assert (units["retinue-1"]["embarked_in"], units["squad-1"]["embarked_in"]) == ("rhino-1", "rhino-2")
+    assert units["squadron-1"]["models"][0]["count"] == 2  # a squadron's vehicles are its own, not nested

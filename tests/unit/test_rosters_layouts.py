@@ -1,6 +1,8 @@
 """Every layout the BattleScribe roster schema has had reads as the current one: hand-written fixtures
 (tests/fixtures/rosters/layout_*.ros, made-up names and numbers, no rules text) of one list in 2.03, 2.01
-(`profileTypeName=`, `<characteristic value=>`) and 1.15 (`force → categories → category → selections`)."""
+(`profileTypeName=`, `<characteristic value=>`), 1.15 (`force → categories → category → selections`) and
+before 1.15 (`catalogueLinks`, the selections at the roster's top naming their force and category), as the
+BSData schemas repository's roster migrations describe them."""
 from pathlib import Path
 
 import pytest
@@ -31,19 +33,20 @@ def test_a_2_01_roster_with_attribute_characteristics_gives_the_same_units():
     assert read("2_01")["unmapped"] == read("2_03")["unmapped"]
 
 
-def test_a_1_15_roster_filed_by_category_gives_the_same_units_keyworded_by_its_category():
-    older, current = read("1_15")["units"], read("2_03")["units"]
+@pytest.mark.parametrize("layout", ["1_15", "1_14"])
+def test_a_roster_filed_by_category_gives_the_same_units_keyworded_by_its_category(layout):
+    older, current = read(layout)["units"], read("2_03")["units"]
     assert without_keywords(older) == without_keywords(current)
     assert "TROOPS" in older[0]["keywords"] and "HEAVY SUPPORT" in older[1]["keywords"]
 
 
-@pytest.mark.parametrize("layout", ["2_03", "2_01", "1_15"])
+@pytest.mark.parametrize("layout", ["2_03", "2_01", "1_15", "1_14"])
 def test_each_layout_says_its_battle_size_is_no_unit(layout):
     assert any(u["path"] == "roster/forces/0/selections/0" and "Battle Size" in u["what"]
                for u in read(layout)["unmapped"])
 
 
-@pytest.mark.parametrize("layout", ["2_03", "2_01", "1_15"])
+@pytest.mark.parametrize("layout", ["2_03", "2_01", "1_15", "1_14"])
 def test_each_layout_gives_the_units_points_and_the_rosters_total(layout):
     converted = read(layout)
     assert [u["points"] for u in converted["units"]] == [110, 40]

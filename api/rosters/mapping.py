@@ -165,12 +165,16 @@ def model_lines(found: Found, skip: set[str], ctx: Context) -> list[tuple[Node, 
                 continue
             mine = statlines(child, where)
             count = values.number(child) * multiplier
+            name = values.text(child.get("name"))
+            if not mine and not inherited and child.get("type") == "model":
+                mine = upgraded(child, where, skip)  # HH 1st: an Adept bought up to a Magos has the Magos's line
+                name = values.text(mine[0][0].get("name")) if mine else name
             if mine or child.get("type") == "model":
-                chosen = pick(mine or inherited, values.text(child.get("name")), where, ctx)
+                chosen = pick(mine or inherited, name, where, ctx)
                 if chosen is None:
                     ctx.note(where, "a model with no statline on it or its unit: not mapped")
                     continue
-                lines.append((*chosen, count, values.text(child.get("name"))))
+                lines.append((*chosen, count, name))
             else:
                 walk(child, where, inherited, multiplier)
 
@@ -180,6 +184,15 @@ def model_lines(found: Found, skip: set[str], ctx: Context) -> list[tuple[Node, 
         if chosen is not None:
             lines.append((*chosen, values.number(found.selection), values.text(found.selection.get("name"))))
     return lines
+
+
+def upgraded(model: Node, path: str, skip: set[str]) -> list[tuple[Node, str]]:
+    """The statlines an upgrade bought on a model with none of its own gives it (the first upgrade that has one)."""
+    for index, child in enumerate(listed(model, "selections")):
+        where = f"{path}/selections/{index}"
+        if where not in skip and child.get("type") != "model" and statlines(child, where):
+            return statlines(child, where)
+    return []
 
 
 BRACKET = re.compile(r"\[(\d+)\]")

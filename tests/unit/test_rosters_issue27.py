@@ -198,3 +198,14 @@ def test_nested_units_all_stand_as_their_own_units_at_any_depth(encode):
     assert units["champion-1"]["transport"] is None and len(units["champion-1"]["models"]) == 1
     assert (units["retinue-1"]["embarked_in"], units["squad-1"]["embarked_in"]) == ("rhino-1", "rhino-2")
     assert units["squadron-1"]["models"][0]["count"] == 2  # a squadron's vehicles are its own, not nested
+
+
+@pytest.mark.parametrize("encode", [as_ros, as_json])
+def test_a_model_whose_statline_comes_with_an_upgrade_bought_on_it_fields_that_statline(encode):
+    adept = selection("Adept", "model", selections=[selection("Magos", profiles=[profile(
+        "Magos", "Unit", WS="3", BS="3", S="3", T="3", W="2", I="3", A="1", LD="9", Save="3+")])])
+    tree = roster(HERESY, selection("Auxilia", "unit", selections=[adept, body("Servitor", 4)]))
+    converted = convert(encode(tree))
+    assert [(m["name"], m["count"], m["W"]) for m in converted["units"][0]["models"]] == [
+        ("Magos", 1, 2), ("Servitor", 4, 1)]
+    assert not any("no statline" in u["what"] or "does not field" in u["what"] for u in converted["unmapped"])

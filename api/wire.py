@@ -124,13 +124,26 @@ def roster_readers(schema: dict[str, Any]) -> None:
     schema["enum"] = [name for name in registry.names() if name in readers()]
 
 
+class RosterSummary(Answer):
+    """What the roster says the list costs, read against the units converted."""
+
+    points: int = Field(ge=0, description="the units' `points` summed (MSN.END.1 scores a game without objectives "
+                                          "by the points destroyed)")
+    stated_points: int | None = Field(description="the roster's own points total as the file states it (null where "
+                                                  "it states none); where it differs from `points`, `unmapped` says so")
+    costs: dict[str, float] = Field(description="the roster's other cost types by the name it writes (PL, CP, "
+                                                "Detachment Points, a faction's own …): its stated totals, else "
+                                                "its selections' sum")
+
+
 class RosterConversion(Answer):
     """POST /rosters/convert: the roster file read as the contract's units, no game touched."""
 
     format: Literal["rosz", "ros", "json"]
     ruleset: str = Field(json_schema_extra=roster_readers)
-    units: list[Unit]
+    units: list[Unit] = Field(description="each with the `points` the roster gives it (null where none)")
     unmapped: list[Unmapped]
+    summary: RosterSummary
 
 
 class EventsPage(Answer):

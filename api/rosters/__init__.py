@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from warlog.api.rosters import mapping, sniff
+from warlog.api.rosters import costs, mapping, sniff
 from warlog.api.rosters import read as values
 from warlog.api.schemas import ArmyIn, body_context, dumped
 from warlog.api.sentences import AtParameter, invalid
@@ -90,9 +90,28 @@ def convert(raw: bytes, ruleset: str | None = None) -> dict[str, Any]:
                                                       f"the rulesets: its units are given as read, checked as "
                                                       f"{chosen} units"})
     if not units:
-        raise Malformed("the roster holds no unit with a statline", field="roster/forces")
+        raise Malformed(nothing_read(roster, system, native), field="roster/forces")
     check(units, paths, chosen)
-    return {"format": encoding, "ruleset": chosen, "units": units, "unmapped": unmapped}
+    return {"format": encoding, "ruleset": chosen, "units": units, "unmapped": unmapped,
+            "summary": costs.summary(roster, units, unmapped)}
+
+
+PLAYED = "Warhammer 40,000 (8th to 11th) and the Horus Heresy (1st to 3rd)"
+
+
+def nothing_read(roster: dict[str, Any], system: str, native: str | None) -> str:
+    """Why a roster gave no unit, in one sentence: it is empty, its game is one warlog does not play, or
+    none of its selections has a statline."""
+    name = values.text(roster.get("name"))[:60] or "unnamed"
+    if not any(mapping.listed(force, "selections") or mapping.listed(force, "forces")
+               for force in mapping.listed(roster, "forces")):
+        return (f"This roster ({name}) is empty: its forces hold no selection; warlog reads the units a "
+                f"roster's forces hold")
+    if native is None:
+        return (f"This roster is for {system[:60] or 'a game system it does not name'}, which warlog does not "
+                f"play, and none of its selections has a statline warlog reads; warlog plays rosters of {PLAYED}")
+    return (f"This roster ({name}, {system[:60]}) holds no unit with a statline warlog reads: every selection "
+            f"is listed as army configuration or a unit with no profile")
 
 
 def check(units: list[dict[str, Any]], paths: list[str], ruleset: str) -> None:

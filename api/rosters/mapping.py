@@ -1,6 +1,15 @@
 """The common roster tree (roster -> forces -> selections -> profiles -> characteristics) to the contract's
 Unit list for one ruleset. Everything it cannot map is listed with its path, never dropped; it never copies
-a roster's rules text into what it answers (only names and numbers)."""
+a roster's rules text into what it answers (only names and numbers).
+
+Nested units, one rule for every file: a unit bought inside another selection stands as its own unit. A
+nested unit is a selection of type "unit" with a statline under it (a retinue under its character: HH 2nd's
+Deathwing Companion Detachment under Corswain), or a selection other than a model whose statlines are all
+vehicles, bought inside a unit that fields a model that is no vehicle (a squad's dedicated transport: HH 1st
+and 2nd's Rhino under a Tactical Squad; not a Land Raider's own hull, nor one vehicle of a squadron). Each is
+taken out of the unit it was bought in (its models, weapons, transport and points are its own, never the
+holder's); a transport carries the unit it was bought in when it fits, and a retinue is listed as bought
+under its holder."""
 from __future__ import annotations
 
 import re
@@ -8,8 +17,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from warlog.api.rosters import costs
 from warlog.api.rosters import read as values
 from warlog.api.rosters.read import Missing, profile_kind
+from warlog.domain.rulings import Malformed
 
 Node = dict[str, Any]
 
@@ -67,7 +78,8 @@ def units_of(tree: Node, ctx: Context) -> list[Found]:
         raise Missing("roster", 'not a roster: no "roster" object')
     forces = listed(roster, "forces")
     if not forces:
-        raise Missing("roster/forces", "the roster has no forces")
+        raise Malformed("This roster is empty: it holds no force, so no unit; warlog reads the units a "
+                        "roster's forces hold", field="roster/forces")
     found: list[Found] = []
     stack = [(force, f"roster/forces/{i}") for i, force in enumerate(forces)]
     while stack:  # forces hold sub-forces (HH 3rd, AoS regiments); in document order
@@ -81,10 +93,19 @@ def units_of(tree: Node, ctx: Context) -> list[Found]:
             if has_statline(selection, where):
                 found.append(Found(selection, where))
             else:
-                ctx.note(where, f"{selection.get('type', 'selection')} {values.text(selection.get('name'))!r}: "
-                                "army configuration (detachment, battle size, warlord …), not a unit")
+                ctx.note(where, no_statline(selection))
         stack[0:0] = [(sub, f"{path}/forces/{i}") for i, sub in enumerate(listed(force, "forces"))]
     return found
+
+
+def no_statline(selection: Node) -> str:
+    """What a selection with no statline anywhere under it is: a unit or a model the file gives no profile
+    for, or army configuration."""
+    name = values.text(selection.get("name"))
+    if selection.get("type") in ("unit", "model"):
+        return f"a unit with no statline in this file: {name or 'unnamed'} (not mustered)"
+    return (f"{selection.get('type', 'selection')} {name!r}: army configuration (detachment, battle size, "
+            "warlord …), not a unit")
 
 
 def has_statline(selection: Node, path: str) -> bool:
@@ -94,19 +115,40 @@ def has_statline(selection: Node, path: str) -> bool:
                for i, child in enumerate(listed(selection, "selections")))
 
 
-def nested_transports(found: Found) -> list[Found]:
-    """A vehicle bought as an upgrade inside an infantry squad is its own unit (HH 1st: the Rhino of a
-    Tactical Squad), and the squad starts embarked in it."""
-    unit_is_vehicle = any(is_vehicle_statline(p) for p, _ in statlines(found.selection, found.path))
-    if unit_is_vehicle:
-        return []
-    out = []
-    for index, child in enumerate(listed(found.selection, "selections")):
-        where = f"{found.path}/selections/{index}"
-        lines = statlines(child, where)
-        if child.get("type") != "model" and lines and all(is_vehicle_statline(p) for p, _ in lines):
-            out.append(Found(child, where, nested_in=found))
+def nested_units(found: Found) -> list[Found]:
+    """The units bought inside `found`, at any depth, and those bought inside them (see the module's rule)."""
+    out: list[Found] = []
+
+    def walk(node: Node, path: str) -> None:
+        for index, child in enumerate(listed(node, "selections")):
+            where = f"{path}/selections/{index}"
+            if child.get("type") == "model":
+                continue
+            if is_nested_unit(found, child, where):
+                inner = Found(child, where, nested_in=found)
+                out.append(inner)
+                out.extend(nested_units(inner))
+            else:
+                walk(child, where)
+
+    walk(found.selection, found.path)
     return out
+
+
+def statline_paths(selection: Node, path: str) -> Iterator[tuple[Node, str]]:
+    yield from statlines(selection, path)
+    for index, child in enumerate(listed(selection, "selections")):
+        yield from statline_paths(child, f"{path}/selections/{index}")
+
+
+def is_nested_unit(holder: Found, child: Node, where: str) -> bool:
+    if child.get("type") == "unit":
+        return has_statline(child, where)
+    lines = statlines(child, where)
+    if not lines or not all(is_vehicle_statline(p) for p, _ in lines):
+        return False
+    return any(not is_vehicle_statline(p) and not at.startswith(f"{where}/")
+               for p, at in statline_paths(holder.selection, holder.path))
 
 
 # -- one unit ---------------------------------------------------------------------------------------------
@@ -123,12 +165,16 @@ def model_lines(found: Found, skip: set[str], ctx: Context) -> list[tuple[Node, 
                 continue
             mine = statlines(child, where)
             count = values.number(child) * multiplier
+            name = values.text(child.get("name"))
+            if not mine and not inherited and child.get("type") == "model":
+                mine = upgraded(child, where, skip)  # HH 1st: an Adept bought up to a Magos has the Magos's line
+                name = values.text(mine[0][0].get("name")) if mine else name
             if mine or child.get("type") == "model":
-                chosen = pick(mine or inherited, values.text(child.get("name")), where, ctx)
+                chosen = pick(mine or inherited, name, where, ctx)
                 if chosen is None:
                     ctx.note(where, "a model with no statline on it or its unit: not mapped")
                     continue
-                lines.append((*chosen, count, values.text(child.get("name"))))
+                lines.append((*chosen, count, name))
             else:
                 walk(child, where, inherited, multiplier)
 
@@ -138,6 +184,15 @@ def model_lines(found: Found, skip: set[str], ctx: Context) -> list[tuple[Node, 
         if chosen is not None:
             lines.append((*chosen, values.number(found.selection), values.text(found.selection.get("name"))))
     return lines
+
+
+def upgraded(model: Node, path: str, skip: set[str]) -> list[tuple[Node, str]]:
+    """The statlines an upgrade bought on a model with none of its own gives it (the first upgrade that has one)."""
+    for index, child in enumerate(listed(model, "selections")):
+        where = f"{path}/selections/{index}"
+        if where not in skip and child.get("type") != "model" and statlines(child, where):
+            return statlines(child, where)
+    return []
 
 
 BRACKET = re.compile(r"\[(\d+)\]")
@@ -301,16 +356,18 @@ def to_units(tree: Node, ruleset: str, reads_older_ap: bool,
     found = units_of(tree, ctx)
     everything: list[Found] = []
     for unit in found:
-        inner = nested_transports(unit)
+        inner = nested_units(unit)
         everything.append(unit)
         everything.extend(inner)
     skip_of = {id(u): {t.path for t in everything if t.nested_in is u} for u in everything}
     by_selection: dict[str, Found] = {}
     for unit in everything:
         unit.unit = {"id": ctx.unit_id(values.text(unit.selection.get("name"))),
-                     **build(unit, skip_of[id(unit)], ctx)}
+                     **build(unit, skip_of[id(unit)], ctx),
+                     "points": costs.unit_points(unit.selection, unit.path, skip_of[id(unit)])}
         if not unit.unit["models"]:
-            ctx.note(unit.path, "a selection with no model statline: not mapped")
+            ctx.note(unit.path, f"a unit with no statline in this file: {values.text(unit.selection.get('name'))} "
+                                "(its models have none: not mustered)")
         sid = unit.selection.get("id")
         if isinstance(sid, str):
             by_selection[sid] = unit
@@ -321,9 +378,14 @@ def to_units(tree: Node, ruleset: str, reads_older_ap: bool,
 
 
 def embark(units: list[Found], ctx: Context) -> None:
+    """A transport bought inside a unit carries it when it fits; a retinue is listed as bought under its holder."""
     for unit in units:
         squad = unit.nested_in
         if squad is None or not squad.unit.get("models"):
+            continue
+        if unit.selection.get("type") == "unit" and not unit.unit.get("transport"):
+            ctx.note(unit.path, f"{unit.unit['name']} was bought under {squad.unit['name']}: it stands as its "
+                                "own unit (not attached)")
             continue
         capacity = (unit.unit.get("transport") or {}).get("capacity")
         aboard = sum(line["count"] for line in squad.unit["models"])

@@ -47,6 +47,29 @@ def profile_kind(profile: Node) -> str:
         return "wound track"
     if name.startswith("abilit"):
         return "ability"
+    return shape_kind(chars(profile))
+
+
+SAVE_NAMES = {"SAVE": "SV", "SAV": "SV", "LEADERSHIP": "LD", "MOVE": "M", "MOVEMENT": "M", "WOUNDS": "W",
+              "TOUGHNESS": "T", "STRENGTH": "S", "ATTACKS": "A"}
+STATLINE_SHAPES = ({"WS", "BS", "S", "T", "W", "A"},  # the older editions and the Horus Heresy (with I, Ld, Sv)
+                   {"M", "T", "SV", "W", "LD", "OC"},  # 10th and 11th
+                   {"M", "HEALTH", "SV", "CONTROL"})  # Age of Sigmar 4
+VEHICLE_SHAPES = ({"FRONT", "SIDE", "REAR"}, {"FRONT ARMOUR", "SIDE ARMOUR", "REAR ARMOUR"}, {"ARMOUR VALUE", "HP"},
+                  {"ARMOUR VALUE", "HULL POINTS"})
+
+
+def shape_kind(c: dict[str, str]) -> str:
+    """A profile whose type name says nothing known, known by its characteristics: a vehicle's statline
+    (armour facings), a model's (the edition's set: WS BS S T W A, M T Sv W Ld OC …), a weapon (a range, a
+    strength and an AP or damage), else "other". A Horus Heresy Knight's "Knights and Titans" is a statline."""
+    names = {SAVE_NAMES.get(n, n) for n in c}
+    if any(shape <= names for shape in VEHICLE_SHAPES):
+        return "vehicle"
+    if any(shape <= names for shape in STATLINE_SHAPES):
+        return "statline"
+    if names & {"RANGE", "R", "RNG"} and "S" in names and names & {"AP", "D", "DMG"}:
+        return "weapon"
     return "other"
 
 
@@ -116,6 +139,30 @@ def wound_track_top(selection: Node, statline: dict[str, str]) -> dict[str, str]
     return out
 
 
+CONVENTIONS = {"M": "the edition's move is assumed (listed below)", "W": "1 is assumed (listed below)"}
+
+
+def empty_statline(c: dict[str, str], where: str, name: str, ctx: Context) -> None:
+    """A characteristic the file states with no value: where the contract has a convention (Movement, W) it
+    is assumed and listed; otherwise it is listed by model and characteristic, never silently null."""
+    for field, names in STATLINE.items():
+        column, value = first(c, *names)
+        if column is not None and not (value or "").strip():
+            what = CONVENTIONS.get(field, "no convention: not read (null)")
+            ctx.note(f"{where}/characteristics/{column}", f"{name}: {column} is empty in this file: {what}")
+
+
+WEAPON_EMPTY = {"A": "1 attack assumed", "D": "1 damage assumed", "AP": "no AP assumed", "S": "not read (null)",
+                "RANGE": "not read (null)", "BS": "the model's skill is used", "WS": "the model's skill is used"}
+
+
+def empty_weapon(c: dict[str, str], where: str, name: str, ctx: Context) -> None:
+    """A weapon's characteristic stated with no value, listed by weapon and characteristic with what is used."""
+    for column, what in WEAPON_EMPTY.items():
+        if column in c and not c[column].strip():
+            ctx.note(f"{where}/characteristics/{column}", f"{name}: {column} is empty in this file: {what}")
+
+
 def unit_type_keywords(value: str) -> list[str]:
     """HH "Unit Type": "Infantry (Character)", "Vehicle (Tank, Transport)" -> INFANTRY, CHARACTER, …"""
     return [w.strip().upper() for w in re.split(r"[(),/]", value) if w.strip() and w.strip() != "-"]
@@ -126,6 +173,7 @@ def model_line(profile: Node, where: str, name: str, count: int, selection: Node
     c = chars(profile)
     track = wound_track_top(selection, c) if any(v == "*" for v in c.values()) else {}
     line: dict[str, Any] = {"name": name[:200], "count": min(count, 500)}
+    empty_statline(c, where, name, ctx)
     keywords: list[str] = []
     for field, names in STATLINE.items():
         column, value = first(c, *names)
@@ -288,6 +336,7 @@ def weapons(profile: Node, where: str, kind: str, base: dict[str, str], ctx: Con
     type_parts = attacks(weapon, c, type_parts, integer(base.get("A")), where, ctx)
     numbers(weapon, c, integer(base.get("S")), where, ctx, older_ap)
     weapon_keywords(weapon, c, type_parts, where, ctx)
+    empty_weapon(c, where, weapon["name"], ctx)
     return [weapon]
 
 

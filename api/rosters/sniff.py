@@ -20,7 +20,7 @@ def encoding(raw: bytes) -> str | None:
     head = raw[:64].lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith(b"<"):
         return "ros"
-    if head.startswith(b"{"):
+    if head.startswith((b"{", b"[")):  # a list is JSON too, and is told it is not a roster by what it is
         return "json"
     return None
 

@@ -1,6 +1,6 @@
 """Files of ../shared read at test time (the roster corpus, RULES.md): they sit beside the project's own clone and
 never ship (the rosters embed publishers' rules text). A public clone has no ../shared: a test that needs it skips,
-naming what is missing; `.ci/run` sets WARLOG_SHARED_REQUIRED=1, so there its absence fails instead."""
+naming what is missing (or set WARLOG_SHARED to where it is); `.ci/run` sets WARLOG_SHARED_REQUIRED=1, so there its absence fails instead."""
 from __future__ import annotations
 
 import os
@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+SHARED = Path(os.environ.get("WARLOG_SHARED") or Path(__file__).resolve().parents[2].parent / "shared")
+# WARLOG_SHARED names ../shared where the clone does not sit beside it (a git worktree elsewhere)
 REQUIRED = "WARLOG_SHARED_REQUIRED"
 
 

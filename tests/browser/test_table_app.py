@@ -160,7 +160,10 @@ def test_two_phones_play_the_seed_movement_by_tapping_with_an_undo_asked_and_app
     awaits(a, "A", "choose_order")  # Alice won it (CORE.DICE.3)
     until(a, lambda d: [x.text for x in d.find_elements(By.CSS_SELECTOR, "#roll-faces .die")], "the roll-off's faces",
           ["5", "3"])
-    assert text(a, "roll-what").startswith("Roll Off")
+    assert text(a, "roll-what").startswith("Roll off")
+    assert "Alice" in text(a, "roll-text")  # the roll-off says who won it, in words
+    assert [d.get_attribute("data-outcome") for d in a.find_elements(By.CSS_SELECTOR, "#roll-faces .die")] == \
+        ["success", "fail"]
 
     # Bob asks to undo the roll-off (it rolled dice: AA needs Alice's consent), Alice approves on her phone
     tap(b, '[data-anytime="undo"]')
@@ -353,7 +356,7 @@ def test_the_start_page_creates_a_game_from_a_demo_army_and_a_pasted_one_and_han
     assert links["spectator"].startswith(f"{base_url}/games/{game_id}/overlay.html?token=")
     driver.get(links["A"])
     until(driver, lambda d: offered(d), "start_game offered to Ann", ["start_game"])
-    assert text(driver, "name-A") == "Ann (A)"
+    assert text(driver, "name-A") == "Ann"
     units = [card.get_attribute("data-unit") for card in driver.find_elements(By.CSS_SELECTOR, "#units .unit")]
     assert units == ["scouts-1", "scouts-2", "scouts-3", "rhino-1", "tactical-1", "grots-1"]  # demo A, pasted B
 

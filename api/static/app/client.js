@@ -53,6 +53,12 @@ export class Client {
     return body;
   }
 
+  async blob(path) {  // a file this seat may read (a chart, the export), with its token in a header, not the URL
+    const response = await fetch(this.base + path, {headers: this.headers(), cache: "no-store"});
+    if (!response.ok) throw new Problem(response.status, await response.json().catch(() => null));
+    return response.blob();
+  }
+
   queue() {
     try { return JSON.parse(localStorage.getItem(this.store) || "[]"); } catch { return []; }
   }

@@ -3,7 +3,10 @@
 // field(schema, name) -> {el, read()} where read() gives {present, value}; an optional field left
 // alone is absent, never a default the player did not choose.
 
+import {dieChoice} from "./dice.js";
+
 export const words = (name) => String(name ?? "").replace(/_/g, " ");
+let context = {};  // what a form is drawn against: {lastRoll} (a die's choice is drawn as the roll's dice)
 
 function make(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -65,6 +68,7 @@ function yesNo(schema, name) {
 function choices(schema, name) {
   const offered = options(schema);
   const format = schema.format || schema.items?.format;
+  if (format === "die") return dieChoice(offered, context.lastRoll, name);  // tap the die itself
   if (offered.length <= 4) {  // a few: buttons, one tap each
     let chosen = offered.length === 1 ? offered[0].value : undefined;
     const group = make("div", {class: "choices", role: "radiogroup", "data-field": name, "data-format": format});
@@ -206,6 +210,7 @@ export function hasChoices(schema) {
   return Object.values(schema.properties || {}).some((sub) => !("const" in sub));
 }
 
-export function commandForm(schema) {
-  return object(schema, "");
+export function commandForm(schema, drawnAgainst = {}) {
+  context = drawnAgainst;
+  try { return object(schema, ""); } finally { context = {}; }
 }

@@ -1,7 +1,10 @@
 // The table app: the moment, the units, the legal actions as forms, the log, live from the event feed.
 // What may be sent comes only from the state's "actions" and "anytime" (CONTRACT.md, "Legal actions").
 import {Client} from "./client.js";
+import {drawRoll} from "./dice.js";
 import {commandForm, field, hasChoices, make, words} from "./form.js";
+import {showMoment} from "./moment.js";
+import {showResult} from "./ending.js";
 
 const el = (id) => document.getElementById(id);
 const put = (id, text) => { el(id).textContent = text; };
@@ -12,76 +15,54 @@ const title = (text) => words(text).replace(/\b\w/g, (c) => c.toUpperCase());
 const sentence = (type) => String(type).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 
 const LOG_LINES = 300;  // the newest; a long game's whole log stays a tap away in each event's audit
-const app = {state: null, undo: null, events: new Map(), lastSeq: 0, undone: new Set(), source: null, refreshing: null};
+const app = {state: null, events: new Map(), lastSeq: 0, undone: new Set(), source: null, refreshing: null};
 const client = new Client(gameId, token, {onAnswer: answered, onQueue: queued});
 
-// -- the moment ---------------------------------------------------------------------------
+// -- the moment, the units, the roll ----------------------------------------------------------
 
-function whoseGo(state) {
-  if (state.status === "ended") {
-    const winner = state.result?.winner;
-    return winner ? `${state.players[winner]} wins` : "Game over";
-  }
-  const {seat, action} = state.awaiting || {};
-  if (!action || action === "none") return "";
-  const who = seat ? `${state.players[seat]}'s go` : "Either player";
-  return `${who} · ${words(action)}`;
-}
-
-function showMoment(state) {
-  put("round", state.status === "setup" ? "Setting up" : `Round ${state.battle_round} of ${state.options?.battle_rounds ?? "?"}`);
-  put("phase", title(state.phase || ""));
-  put("sub-phase", state.sub_phase ? `· ${title(state.sub_phase)}` : "");
-  put("whose-go", whoseGo(state));
-  for (const seat of ["A", "B"]) {
-    put(`name-${seat}`, `${state.players[seat]} (${seat})`);
-    put(`pp-${seat}`, String(state.pass_points?.[seat] ?? 0));
-    put(`cp-${seat}`, String(state.cp?.[seat] ?? 0));
-    put(`vp-${seat}`, state.vp ? String(state.vp[seat] ?? 0) : "–");
-    put(`done-${seat}`, state.declared_done?.[seat] ? "declared done" : "");
-    el(`seat-${seat}`).classList.toggle("to-act", state.awaiting?.seat === seat);
-    el(`seat-${seat}`).classList.toggle("me", fragment.get("seat") === seat);
-  }
-}
+const mySeat = fragment.get("seat");
+const unitName = (id) => app.state?.units?.[id]?.name || words(id);
 
 function showUnits(state) {
   const cards = Object.entries(state.units || {}).map(([id, unit]) => make("article",
     {class: `unit owner-${unit.owner} ${unit.strength}${unit.eligible ? " eligible" : ""}`, "data-unit": id},
-    make("h3", {text: unit.name || id}),
-    make("div", {class: "unit-id", text: `${id} · ${state.players[unit.owner] ?? unit.owner}`}),
+    make("h3", {text: unit.name || words(id)}),
+    make("div", {class: "unit-id", text: state.players[unit.owner] ?? ""}),
     make("div", {class: "models", text: `${unit.models_alive} / ${unit.starting_strength}`}),
     make("div", {class: "band", text: words(unit.strength)}),
-    unit.statuses?.length ? make("div", {class: "statuses", text: unit.statuses.map(words).join(", ")}) : null,
-    unit.embarked_in ? make("div", {class: "statuses", text: `embarked in ${unit.embarked_in}`}) : null,
+    unit.status_details?.length ? make("div", {class: "statuses", text: unit.status_details.map((s) => `${s.title} (${s.until})`).join(", ")})
+      : unit.statuses?.length ? make("div", {class: "statuses", text: unit.statuses.map(words).join(", ")}) : null,
+    unit.embarked_in ? make("div", {class: "statuses", text: `embarked in ${unitName(unit.embarked_in)}`}) : null,
     make("div", {class: "flags", text: [unit.eligible && "eligible", unit.selected && "selected"].filter(Boolean).join(" · ")})));
   el("units").replaceChildren(...cards);
 }
 
-// the newest roll still standing, from the log: every roll event carries spec, faces, total and purpose
-function lastRoll() {
-  const rolls = [...app.events.values()].filter((e) => Array.isArray(e.data?.faces) && !app.undone.has(e.seq));
-  const newest = rolls.sort((a, b) => b.seq - a.seq)[0];
-  return newest && {seq: newest.seq, purpose: newest.data.purpose, unit: newest.data.unit, faces: newest.data.faces,
-    total: newest.data.total, seat: newest.data.seat ?? newest.by};
+// the newest roll standing: the state's `last_roll`, or a newer free roll from the log (the state leaves those out)
+function lastRoll(state) {
+  const free = [...app.events.values()].filter((e) => e.type === "DiceRolled" && e.data?.free && !app.undone.has(e.seq))
+    .sort((a, b) => b.seq - a.seq)[0];
+  const roll = state.last_roll;
+  if (free && (!roll || free.seq > roll.seq)) {
+    return {seq: free.seq, purpose: free.data.purpose, unit: free.data.unit, seat: free.by, faces: free.data.faces,
+      total: free.data.total, needed: free.data.needed, outcomes: free.data.outcomes, successes: free.data.successes,
+      text: free.data.text ?? free.text};
+  }
+  return roll;
 }
 
 let shownRoll = null;
 function showRoll(roll) {
   el("roll").hidden = !roll;
-  if (!roll || roll.seq === shownRoll) return;
-  shownRoll = roll.seq;
-  put("roll-what", `${title(roll.purpose)}${roll.unit ? ` (${roll.unit})` : ""}${roll.seat ? ` · ${app.state.players[roll.seat] ?? roll.seat}` : ""}`);
-  el("roll-faces").replaceChildren();
-  roll.faces.forEach((face, i) => setTimeout(() => {  // faces appear one by one, as dice land
-    if (shownRoll === roll.seq) el("roll-faces").append(make("span", {class: "die fresh", text: String(face)}));
-  }, i * 90));
-  put("roll-total", roll.total == null ? "" : `= ${roll.total}`);
+  const key = roll && JSON.stringify([roll.seq, roll.faces, roll.outcomes]);
+  if (!roll || key === shownRoll) return;
+  shownRoll = key;
+  drawRoll(el("roll-body"), roll, app.state);
 }
 
 // -- what this seat may send --------------------------------------------------------------
 
 function actionCard(action) {
-  const form = commandForm(action.schema);
+  const form = commandForm(action.schema, {lastRoll: app.state?.last_roll});
   const send = make("button", {type: "submit", class: "send", "data-action": action.type, text: action.title || title(action.type)});
   const card = make("form", {class: "action", "data-action": action.type, novalidate: true},
     make("div", {class: "summary", text: action.summary}), make("div", {class: "rule", text: action.rule}),
@@ -166,23 +147,33 @@ function drawAnytime(state, anytime) {
   el("anytime").replaceChildren(make("div", {class: "buttons"}, ...buttons), app.freeRoll);
 }
 
-function showConsent(undo, state) {
-  const pending = undo?.pending_request;
+// An undo waiting for an answer (state.undo_request): the seat that asked waits, and may withdraw it; the other
+// seat reads what would be undone, in the events' own words, and approves or rejects it.
+function showConsent(state) {
+  if (!state) return;
+  const pending = state.undo_request;
   el("consent").hidden = !pending;
-  if (!pending) return;
-  const who = state.players[pending.requested_by] ?? pending.requested_by;
-  const what = pending.seqs.map((seq) => app.events.get(seq)).filter(Boolean).map((e) => sentence(e.type)).join(", ");
-  const children = [make("h2", {text: "Undo asked"}),
-    make("p", {text: `${who} asks to undo ${what || `events ${pending.seqs.join(", ")}`}.`})];
+  if (!pending) return el("consent").replaceChildren();  // no answer left to tap once it is gone
+  const asker = pending.requested_by, other = asker === "A" ? "B" : "A";
+  const [askerName, otherName] = [state.players[asker] ?? "", state.players[other] ?? ""];
   const anytime = state.anytime || [];
-  if (pending.you_answer && (anytime.includes("approve") || anytime.includes("reject"))) {
-    children.push(make("div", {class: "buttons"}, ...["approve", "reject"].filter((t) => anytime.includes(t)).map((type) => {
-      const button = make("button", {type: "button", class: `anytime ${type}`, "data-consent": type, text: title(type)});
-      button.addEventListener("click", () => client.send(ANYTIME[type][0], null, ANYTIME[type][1]));
-      return button;
-    })));
+  const undone = pending.seqs.map((seq) => app.events.get(seq)).filter(Boolean).map((e) => e.text || sentence(e.type));
+  const button = (type, text) => {
+    const tapped = make("button", {type: "button", class: `anytime ${type}`, "data-consent": type, text});
+    tapped.addEventListener("click", () => client.send(ANYTIME[type][0], null, ANYTIME[type][1]));
+    return tapped;
+  };
+  const what = make("ul", {class: "undo-what"}, ...(undone.length ? undone : [`${pending.seqs.length} earlier events`])
+    .map((line) => make("li", {text: line})));
+  const children = [make("h2", {text: "Undo asked"})];
+  if (pending.you_answer) {
+    children.push(make("p", {text: `${askerName} asks to undo:`}), what, make("div", {class: "buttons"},
+      ...[["approve", "Approve"], ["reject", "Reject"]].filter(([type]) => anytime.includes(type)).map(([type, text]) => button(type, text))));
+  } else if (anytime.includes("withdraw")) {
+    children.push(make("p", {class: "waiting", text: `Waiting for ${otherName}`}), make("p", {class: "hint", text: "You asked to undo:"}), what,
+      make("div", {class: "buttons"}, button("withdraw", "Withdraw")));
   } else {
-    children.push(make("p", {class: "hint", text: "Waiting for the other player's answer."}));
+    children.push(make("p", {text: `${askerName} asks to undo:`}), what, make("p", {class: "waiting", text: `Waiting for ${otherName}`}));
   }
   el("consent").replaceChildren(...children);
 }
@@ -195,12 +186,18 @@ function showProblem(problem) {
   if (!problem) return;
   box.replaceChildren(make("strong", {text: problem.title || "Refused"}), make("span", {text: ` ${problem.detail || ""}`}),
     problem.rule ? make("span", {class: "rule", text: ` (${problem.rule})`}) : null);
+  box.scrollIntoView({block: "nearest"});
 }
 
+// A write's answer carries `view`, this seat's state right after it (CONTRACT.md "One request a tap"): shown as
+// it is, with no read after the tap. Only an answer without one (a refusal) sends the page back to /state.
 function answered(item, status, body) {
   if (status >= 400) showProblem(body || {title: `HTTP ${status}`});
   else showProblem(null);
-  refresh();
+  const fresh = (body?.events || []).filter(remember);
+  if (fresh.length) drawLog();
+  if (body?.view) show(body.view);
+  else refresh();
 }
 
 function queued(items, offline) {
@@ -212,12 +209,8 @@ function queued(items, offline) {
 // -- the log ------------------------------------------------------------------------------
 
 function logLine(event) {
-  const by = event.by ? ` · ${app.state?.players?.[event.by] ?? event.by}` : "";
-  const data = event.data || {};
-  const detail = data.faces ? ` ${data.spec || ""} → ${data.faces.join(" ")}${data.purpose ? ` (${data.purpose})` : ""}`
-    : data.unit ? ` ${data.unit}` : "";
   const line = make("li", {"data-seq": String(event.seq), class: app.undone.has(event.seq) ? "undone" : ""},
-    make("span", {class: "seq", text: `#${event.seq}`}), make("span", {class: "what", text: sentence(event.type) + detail + by}),
+    make("span", {class: "seq", text: `#${event.seq}`}), make("span", {class: "what", text: event.text || sentence(event.type)}),
     make("span", {class: "rule", text: event.rule || ""}));
   line.addEventListener("click", () => openAudit(event.seq));
   return line;
@@ -237,7 +230,7 @@ function remember(event) {
 function drawLog() {
   const newest = [...app.events.values()].sort((a, b) => b.seq - a.seq).slice(0, LOG_LINES);
   el("log").replaceChildren(...newest.map(logLine));
-  if (app.state) showRoll(lastRoll());
+  if (app.state) showRoll(lastRoll(app.state));
 }
 
 async function openAudit(seq) {
@@ -260,14 +253,20 @@ async function openAudit(seq) {
 
 // -- live ---------------------------------------------------------------------------------
 
-function refresh() {  // re-read the state (and what undo would do) after each event; one read at a time
+// Everything the page shows of a state: from a read of /state, or from a write's `view`
+function show(state) {
+  if (app.state && state.version < app.state.version) return;  // an older answer overtaken by a newer one
+  app.state = state;
+  showMoment(state, mySeat, () => app.state); showUnits(state); showActions(state); showRoll(lastRoll(state));
+  showConsent(state); showResult(state, client);
+  document.body.dataset.version = String(state.version);
+}
+
+function refresh() {  // re-read the state; one read at a time
   if (app.refreshing) { app.refreshAgain = true; return app.refreshing; }
   app.refreshing = (async () => {
     try {
-      const [state, undo] = await Promise.all([client.get("/state"), client.get("/undo")]);
-      app.state = state; app.undo = undo;
-      showMoment(state); showUnits(state); showActions(state); showRoll(lastRoll()); showConsent(undo, state);
-      document.body.dataset.version = String(state.version);
+      show(await client.get("/state"));
     } catch (error) {
       if (error.status) showProblem(error.body);
     } finally {
@@ -276,6 +275,18 @@ function refresh() {  // re-read the state (and what undo would do) after each e
     }
   })();
   return app.refreshing;
+}
+
+// An event from the feed the state shown does not hold yet: the other phone's move (re-read /state), or this
+// phone's own, whose answer (with its `view`) is on its way; a burst of events is one read.
+function behind(seq) {
+  app.wanted = Math.max(app.wanted || 0, seq);
+  clearTimeout(app.behindTimer);
+  app.behindTimer = setTimeout(() => {
+    if ((app.state?.version ?? 0) >= app.wanted) return;
+    if (client.sending) return behind(app.wanted);  // our own write is in flight: its answer brings the view
+    refresh();
+  }, 40);
 }
 
 async function catchUp() {
@@ -293,7 +304,9 @@ function follow() {  // the feed from the last seq seen: after a lost connection
   const source = app.source = new EventSource(url);
   source.onopen = () => { document.body.dataset.connection = "live"; queued(client.queue(), client.offline); };
   source.onmessage = (message) => {
-    if (remember(JSON.parse(message.data))) { drawLog(); refresh(); }
+    const event = JSON.parse(message.data);
+    if (remember(event)) { drawLog(); showConsent(app.state); }
+    behind(event.seq);
   };
   source.onerror = () => {
     document.body.dataset.connection = "lost";

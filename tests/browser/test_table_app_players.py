@@ -1,0 +1,205 @@
+"""The table app as players read it (issue 26), in real Chromium against a real uvicorn: a tap's answer shown from
+its `view` with no read after it, the last roll as coloured dice with a re-roll chosen by tapping a die, the
+header with whose go and the clock, an undo asked, withdrawn, answered in words, the result screen with its
+charts, and no id, "null" or "undefined" on a page mid-game in any ruleset. Every wait is bounded."""
+import httpx
+import pytest
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+
+from tests.browser.test_table_app import (
+    PHONE,
+    TABLET,
+    open_seat,
+    phone_sized,
+    seed_game,
+    send,
+    tap,
+    text,
+    until,
+    version,
+)
+from tests.conftest import settings_for
+from tests.support.browser import WAIT_S
+from tests.support.client import GameClient, unit
+from tests.support.live import serving
+from tests.unit.test_reference_choices import TWO_LINES
+from warlog.api.app import create_app
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory):
+    with serving(create_app(settings_for(tmp_path_factory.mktemp("table-app-players"), keepalive_s=1))) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def phones(base_url, tmp_path_factory):
+    """Alice's phone and Bob's tablet: two browsers, two storages, two feeds (quit before the server)."""
+    drivers: dict[str, webdriver.Chrome] = {}
+    try:
+        drivers["A"] = phone_sized(tmp_path_factory.mktemp("phone-a"), PHONE)
+        drivers["B"] = phone_sized(tmp_path_factory.mktemp("tablet-b"), TABLET)
+        yield drivers
+    finally:
+        for driver in drivers.values():
+            driver.quit()
+
+
+@pytest.fixture
+def http(base_url):
+    with httpx.Client(base_url=base_url, timeout=WAIT_S) as client:
+        yield client
+
+STATE_READS = ("return performance.getEntriesByType('resource')"
+               ".filter((e) => new URL(e.name).pathname.endsWith('/state')).length")
+
+
+def state_reads(driver) -> int:
+    return driver.execute_script(STATE_READS)
+
+
+def watch_reads(driver) -> None:
+    driver.execute_script("performance.setResourceTimingBufferSize(100000)")
+
+
+def test_a_phone_shows_its_own_tap_from_the_answer_and_reads_the_state_only_for_the_other_phones_moves(
+        phones, base_url, http):
+    game = seed_game(http)
+    a, b = phones["A"], phones["B"]
+    for role, driver in phones.items():
+        open_seat(driver, base_url, game, role)
+        watch_reads(driver)
+    reads_a, reads_b = state_reads(a), state_reads(b)
+    send(a, "start_game")  # waits until A's page shows a newer state
+    assert version(a) == game.state("A")["version"]
+    until(b, lambda d: text(d, "sub-phase"), "the pass-point sub-phase on B", "· Movement Pass Points")
+    send(a, "confirm_count")
+    until(b, lambda d: version(d), "A's count on B", game.state("B")["version"])
+    assert text(a, "whose-go").startswith("Bob's go")  # from the answer's view
+    assert state_reads(a) == reads_a, "A's page read /state after its own taps"
+    assert state_reads(b) > reads_b  # B follows A's moves from the stream, reading its state then
+    reads_a = state_reads(a)
+    send(b, "confirm_count")  # now the other way round
+    until(a, lambda d: version(d), "B's count on A", game.state("A")["version"])
+    assert state_reads(a) > reads_a
+
+
+def reference_shooting(http, **options) -> GameClient:
+    """A reference game (server dice) at Alice's shooting phase, her Shooters selected to shoot the Squad."""
+    game = GameClient(http, "reference", "server", {"battle_rounds": 1, **options})
+    game.start([unit("shooters", 10)], [unit("squad", 6, models=TWO_LINES)])
+    while (state := game.state())["phase"] != "shooting" or state["active_seat"] != "A":
+        awaiting = state["awaiting"]
+        body = {"roll_off": {}, "choose_order": {"first": "A"}}.get(awaiting["action"])
+        game.cmd(awaiting["seat"] or "A", awaiting["action"] if body is not None else "end_phase", **(body or {}))
+    game.cmd("A", "select", unit="shooters", shooting="normal")
+    return game
+
+
+def shown_dice(driver, css="#roll-faces .die"):
+    return [(d.get_attribute("data-face"), d.get_attribute("data-outcome")) for d in driver.find_elements(By.CSS_SELECTOR, css)]
+
+
+def test_the_last_roll_is_drawn_as_coloured_dice_and_a_re_roll_is_chosen_by_tapping_the_die(phones, base_url, http):
+    game = reference_shooting(http)
+    game.cmd("A", "attack", unit="shooters", weapon="Boltgun", target="squad")  # 20 hit dice at 3+: some miss
+    rolled = game.state("A")["last_roll"]
+    phone = phones["A"]
+    open_seat(phone, base_url, game, "A")
+    expected = [(str(face), outcome) for face, outcome in zip(rolled["faces"], rolled["outcomes"])]
+    until(phone, shown_dice, "the hit roll face by face, coloured by its outcomes", expected)
+    figures = [(f.find_element(By.CLASS_NAME, "big").text, f.find_element(By.CLASS_NAME, "small").text.lower())
+               for f in phone.find_elements(By.CSS_SELECTOR, "#roll-figures .figure")]
+    assert figures == [("3+", "needed"), (str(rolled["successes"]), "successes")]  # in large type
+    assert float(phone.find_element(By.CSS_SELECTOR, "#roll-figures .big").value_of_css_property("font-size")
+                 .removesuffix("px")) >= 36
+    assert text(phone, "roll-text") == rolled["text"]
+    assert text(phone, "roll-what") == "Hit · Shooters · Alice"  # names, never ids
+    colours = {d.get_attribute("data-outcome"): d.value_of_css_property("background-color")
+               for d in phone.find_elements(By.CSS_SELECTOR, "#roll-faces .die")}
+    assert colours["success"] != colours["fail"]
+
+    # the Command Re-roll: the roll's dice to tap, the failed ones tappable, no dropdown, no index
+    form = '#actions form[data-action="command_reroll"]'
+    assert not phone.find_elements(By.CSS_SELECTOR, f"{form} select")
+    tappable = phone.find_elements(By.CSS_SELECTOR, f'{form} [data-field="die"] button.die')
+    offered = {x["const"] for x in next(a for a in game.state("A")["actions"] if a["type"] == "command_reroll")
+               ["schema"]["properties"]["die"]["oneOf"]}
+    assert {int(b.get_attribute("data-value")) for b in tappable} == offered
+    assert all(b.get_attribute("data-outcome") == "fail" for b in tappable)
+    assert len(phone.find_elements(By.CSS_SELECTOR, f'{form} [data-field="die"] .die')) == len(rolled["faces"])
+    die = tappable[-1]
+    chosen = int(die.get_attribute("data-value"))
+    assert die.text == str(rolled["faces"][chosen])
+    send(phone, "command_reroll", f'[data-field="die"] button.die[data-value="{chosen}"]')
+    used = [e for e in game.events() if e["type"] == "StratagemUsed"]
+    assert [e["data"]["roll"]["die"] for e in used] == [chosen]
+
+
+def test_the_header_says_whose_go_in_every_phase_with_the_clock_of_the_awaited_seat_lit_and_ticking(
+        phones, base_url, http):
+    game = GameClient(http, "reference", "server", {"battle_rounds": 1, "clock_minutes": 30})
+    game.start([unit("shooters", 10)], [unit("squad", 6)])
+    phone = phones["B"]
+    open_seat(phone, base_url, game, "B")
+    phases = set()
+    for _ in range(40):
+        state = game.state("B")
+        until(phone, lambda d: version(d), f"version {state['version']}", state["version"])
+        if state["status"] == "ended":
+            break
+        seat, action = state["awaiting"]["seat"], state["awaiting"]["action"]
+        go = text(phone, "whose-go")
+        if seat:
+            assert go.startswith(f"{state['players'][seat]}'s go"), (state["phase"], go)
+            assert phone.find_element(By.ID, f"clock-{seat}").get_attribute("class").split() == \
+                ["clock", "running"]
+        assert text(phone, "cp-A") == str(state["cp"]["A"]) and text(phone, "vp-B") == str(state["vp"]["B"])
+        phases.add(state["phase"])
+        body = {"roll_off": {}, "choose_order": {"first": "A"}}.get(action)
+        game.cmd(seat or "A", action if body is not None else "end_phase", **(body or {}))
+    assert {"command", "movement", "shooting", "charge", "fight"} <= phases
+    # the clock of a game under way: used and left per seat, ticking on from `since` without a read
+    game = GameClient(http, "reference", "server", {"clock_minutes": 30})
+    game.start([unit("shooters", 10)], [unit("squad", 6)])
+    open_seat(phone, base_url, game, "B")
+    until(phone, lambda d: d.find_element(By.ID, "clock-A").is_displayed(), "the clock")
+    first = text(phone, "clock-A")
+    assert first.endswith("left") and "used" in first
+    until(phone, lambda d: text(d, "clock-A") != first, "the clock ticking")
+    assert version(phone) == game.state("B")["version"]
+
+
+def test_an_undo_asked_shows_waiting_and_withdraw_to_the_asker_and_what_it_undoes_in_words_to_the_other(
+        phones, base_url, http):
+    game = seed_game(http)
+    a, b = phones["A"], phones["B"]
+    for role, driver in phones.items():
+        open_seat(driver, base_url, game, role)
+    game.cmd("A", "start_game")
+    game.cmd("A", "confirm_count")
+    game.cmd("B", "confirm_count")
+    game.cmd("B", "roll_off", dice={"A": 5, "B": 3})
+    roll_off = [e for e in game.events() if e["type"] == "RollOff"][-1]
+    until(b, lambda d: version(d), "the roll-off on B", game.state("B")["version"])
+    tap(b, '[data-anytime="undo"]')
+    until(b, lambda d: "Waiting for Alice" in text(d, "consent"), "Bob waiting for Alice")
+    assert b.find_elements(By.CSS_SELECTOR, '#consent [data-consent="withdraw"]')
+    assert not b.find_elements(By.CSS_SELECTOR, '#consent [data-consent="approve"]')
+    until(a, lambda d: d.find_elements(By.CSS_SELECTOR, '#consent [data-consent="approve"]'), "Approve on A")
+    assert "Bob asks to undo" in text(a, "consent") and roll_off["text"] in text(a, "consent")
+    assert a.find_element(By.CSS_SELECTOR, '#consent [data-consent="reject"]').is_displayed()
+    assert text(a, "whose-go") == "Alice to answer the undo"
+
+    tap(b, '#consent [data-consent="withdraw"]')  # Bob thinks better of it
+    until(a, lambda d: not d.find_element(By.ID, "consent").is_displayed(), "the request gone on A")
+    until(b, lambda d: not d.find_element(By.ID, "consent").is_displayed(), "the request gone on B")
+    assert [e["type"] for e in game.events()][-1] == "UndoWithdrawn"
+
+    tap(b, '[data-anytime="undo"]')  # asked again; Alice rejects it
+    until(a, lambda d: d.find_element(By.ID, "consent").is_displayed(), "the second request on A")
+    tap(a, '#consent [data-consent="reject"]')
+    until(b, lambda d: not d.find_element(By.ID, "consent").is_displayed(), "the rejected request gone on B")
+    assert not any(e["undone"] for e in game.events() if e["type"] == "RollOff")
+

@@ -2,6 +2,8 @@
 its `view` with no read after it, the last roll as coloured dice with a re-roll chosen by tapping a die, the
 header with whose go and the clock, an undo asked, withdrawn, answered in words, the result screen with its
 charts, and no id, "null" or "undefined" on a page mid-game in any ruleset. Every wait is bounded."""
+import re
+
 import httpx
 import pytest
 from selenium import webdriver
@@ -202,4 +204,70 @@ def test_an_undo_asked_shows_waiting_and_withdraw_to_the_asker_and_what_it_undoe
     tap(a, '#consent [data-consent="reject"]')
     until(b, lambda d: not d.find_element(By.ID, "consent").is_displayed(), "the rejected request gone on B")
     assert not any(e["undone"] for e in game.events() if e["type"] == "RollOff")
+
+
+
+def charts_shown(driver):
+    return driver.execute_script("return [...document.querySelectorAll('#result-charts figure img')]"
+                                 ".filter((i) => i.complete && i.naturalWidth > 100).length")
+
+
+def play_out(game: GameClient) -> None:
+    """Play the game to its end with the plainest moves: each phase ended as it comes."""
+    while (state := game.state("A"))["status"] != "ended":
+        seat, action = state["awaiting"]["seat"], state["awaiting"]["action"]
+        body = {"roll_off": {}, "choose_order": {"first": "A"}}.get(action)
+        game.cmd(seat or "A", action if body is not None else "end_phase", **(body or {}))
+
+
+def test_the_result_screen_says_who_won_how_and_by_which_rule_with_the_summary_as_charts(phones, base_url, http):
+    game = GameClient(http, "reference", "server", {"battle_rounds": 1})
+    game.start([unit("shooters", 10)], [unit("squad", 6)])
+    phone, other = phones["A"], phones["B"]
+    open_seat(phone, base_url, game, "A")
+    open_seat(other, base_url, game, "B")
+    phone.execute_script("window.confirm = () => true")  # the player confirms the concession
+    tap(phone, '[data-anytime="concede"]')
+    for driver in (phone, other):
+        until(driver, lambda d: d.find_element(By.ID, "result").is_displayed(), "the result screen")
+        assert text(driver, "result-headline") == "Bob wins"
+        assert text(driver, "result-score") == "Alice 0 – 0 Bob"
+        assert text(driver, "result-how") == "Decided by concession (MSN.END.3)"
+        summary = http.get(f"/games/{game.id}/summary", headers=game.headers("A")).json()
+        until(driver, lambda d: text(d, "result-text"), "the summary's sentence", summary["text"])
+        until(driver, charts_shown, "three charts drawn", 3)
+    captions = [f.text for f in phone.find_elements(By.CSS_SELECTOR, "#result-charts figcaption")]
+    assert captions == ["Victory points by battle round", "Units and models lost by battle round",
+                        "Dice luck (50 is average)"]
+    assert text(phone, "whose-go") == "Bob wins"
+    tap(phone, "#result-export")
+    until(phone, lambda d: text(d, "result-export"), "the export downloaded", "Downloaded the game's log (NDJSON)")
+
+    # a game played to its last round: a draw on VP, said so, with its rule
+    game = GameClient(http, "reference", "server", {"battle_rounds": 1})
+    game.start([unit("shooters", 10)], [unit("squad", 6)])
+    play_out(game)
+    result = game.state("A")["result"]
+    open_seat(phone, base_url, game, "A")
+    until(phone, lambda d: d.find_element(By.ID, "result").is_displayed(), "the result screen")
+    assert text(phone, "result-headline") == ("A draw" if result["draw"] else
+                                              f"{game.state('A')['players'][result['winner']]} wins")
+    how = {"vp": "on victory points", "destroyed": "on points of enemy units destroyed"}[result["by"]]
+    assert text(phone, "result-how") == f"Decided {how} ({result['rule']})"
+    until(phone, charts_shown, "three charts drawn", 3)
+
+
+def test_a_chart_is_an_svg_drawn_from_the_summary_for_any_token(http):
+    game = GameClient(http, "reference", "server", {"battle_rounds": 1})
+    game.start([unit("shooters", 10)], [unit("squad", 6)])
+    play_out(game)
+    for chart in ("vp", "losses", "luck"):
+        for role in ("A", "spectator"):
+            answer = http.get(f"/games/{game.id}/charts/{chart}", headers=game.headers(role))
+            assert answer.status_code == 200 and answer.headers["content-type"] == "image/svg+xml"
+            assert answer.text.lstrip().startswith("<?xml") and "<svg" in answer.text
+            assert "Alice" in answer.text and "Bob" in answer.text
+            assert not re.search(r"<script[^>]*href", answer.text)  # pygal's tooltips script is never fetched
+    assert http.get(f"/games/{game.id}/charts/vp").status_code == 401
+    assert http.get(f"/games/{game.id}/charts/pie", headers=game.headers("A")).status_code == 422
 

@@ -2,6 +2,7 @@
 its `view` with no read after it, the last roll as coloured dice with a re-roll chosen by tapping a die, the
 header with whose go and the clock, an undo asked, withdrawn, answered in words, the result screen with its
 charts, and no id, "null" or "undefined" on a page mid-game in any ruleset. Every wait is bounded."""
+import random
 import re
 
 import httpx
@@ -271,3 +272,45 @@ def test_a_chart_is_an_svg_drawn_from_the_summary_for_any_token(http):
     assert http.get(f"/games/{game.id}/charts/vp").status_code == 401
     assert http.get(f"/games/{game.id}/charts/pie", headers=game.headers("A")).status_code == 422
 
+
+VISIBLE_TEXTS = """
+const shown = (node) => node.checkVisibility ? node.checkVisibility() : node.offsetParent !== null;
+const own = [...document.querySelectorAll('body *')].filter((node) => shown(node) && !node.closest('script'))
+  .map((node) => (node.tagName === 'OPTION' ? node.textContent : node.innerText || '').trim()).filter(Boolean);
+const options = [...document.querySelectorAll('option')].map((o) => o.textContent.trim());
+return {texts: [...own, ...options], page: document.body.innerText};"""
+
+
+@pytest.mark.parametrize("ruleset,moments", [("alternating", 24), ("reference", 14), ("heresy", 14)])
+def test_no_visible_text_is_a_unit_id_null_or_undefined_on_a_page_mid_game(phones, base_url, http, ruleset, moments):
+    from tests.support.instances import instance
+
+    rng = random.Random(f"words-{ruleset}")
+    game = GameClient(http, ruleset, "server")
+    army_a, army_b = [unit("a-squad-1"), unit("a-squad-2", 10)], [unit("b-mob-1", 10), unit("b-mob-2")]
+    game.start(army_a, army_b)  # each unit named ("A Squad 1") apart from its id ("a-squad-1")
+    for _ in range(moments):
+        state = game.state()
+        if state["status"] == "ended":
+            break
+        seat = state["awaiting"]["seat"] or rng.choice("AB")
+        offered = [a for a in game.state(seat)["actions"] if a["type"] == state["awaiting"]["action"]]
+        if offered:
+            assert game.send(seat, instance(rng.choice(offered)["schema"], rng)).status_code in (200, 202)
+    state = game.state()
+    assert state["status"] == "in_progress" and state["battle_round"] >= 1
+    ids = set(state["units"])
+    assert all(state["units"][uid]["name"] != uid for uid in ids)
+    for role, driver in phones.items():
+        open_seat(driver, base_url, game, role)
+        until(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#log li")) == len(game.events()), "the log")
+        driver.execute_script("document.getElementById('records-card').open = true")
+        seen = driver.execute_script(VISIBLE_TEXTS)
+        assert not ids & set(seen["texts"]), (role, sorted(ids & set(seen["texts"])))
+        for uid in ids:  # nor inside a sentence
+            found = re.search(rf"(?<![\w-]){re.escape(uid)}(?![\w-])", seen["page"])
+            assert not found, (role, uid, found and seen["page"][max(0, found.start() - 120):found.end() + 60])
+        for word in (r"\(from 0\)", r"\bnull\b", r"\bundefined\b", r"\bNaN\b", r"\[object Object\]"):
+            assert not re.search(word, seen["page"]), (role, word, seen["page"])
+        names = {state["units"][uid]["name"] for uid in ids}
+        assert names <= {t for t in seen["texts"]}  # the units by name, on their cards

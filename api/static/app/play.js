@@ -61,11 +61,20 @@ function showRoll(roll) {
 
 // -- what this seat may send --------------------------------------------------------------
 
+// Some actions' summaries still name a unit by its id ("select a-squad-1 to shoot"): read with its name instead
+// (a service-side wording gap, reported; nothing is judged here, an id is only swapped for the unit's own name)
+function named(text) {
+  const units = app.state?.units || {};
+  const ids = Object.keys(units).sort((x, y) => y.length - x.length).map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  if (!ids.length || !text) return text || "";
+  return String(text).replace(new RegExp(`(?<![\\w-])(${ids.join("|")})(?![\\w-])`, "g"), (id) => units[id]?.name || id);
+}
+
 function actionCard(action) {
   const form = commandForm(action.schema, {lastRoll: app.state?.last_roll});
   const send = make("button", {type: "submit", class: "send", "data-action": action.type, text: action.title || title(action.type)});
   const card = make("form", {class: "action", "data-action": action.type, novalidate: true},
-    make("div", {class: "summary", text: action.summary}), make("div", {class: "rule", text: action.rule}),
+    make("div", {class: "summary", text: named(action.summary)}), make("div", {class: "rule", text: action.rule}),
     hasChoices(action.schema) ? form.el : null, send);
   card.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -240,7 +249,7 @@ async function openAudit(seq) {
   try {
     const audit = await client.get(`/audit/${seq}`);
     const rule = audit.rule;
-    body.replaceChildren(make("h2", {text: `#${seq} ${sentence(audit.event.type)}`}),
+    body.replaceChildren(make("h2", {text: audit.event.text || `#${seq} ${sentence(audit.event.type)}`}),
       rule ? make("p", {class: "rule-text"}, make("strong", {text: rule.id}), make("span", {text: ` ${rule.summary ?? "(no summary)"}`})) : make("p", {text: "No rule: a record only."}),
       audit.sent ? make("p", {text: `Sent by ${audit.sent.by ?? "the service"}: ${audit.sent.command?.type ?? audit.sent.endpoint ?? ""}`}) : null,
       audit.dice ? make("p", {text: `Dice: ${JSON.stringify(audit.dice.faces ?? audit.dice)}`}) : null,

@@ -31,6 +31,13 @@ def config(title: str, colours: tuple[str, ...], **more: Any) -> dict[str, Any]:
             "height": 360, "print_values": True, "explicit_size": False, "disable_xml_declaration": False, **more}
 
 
+def counts(*series: list[int]) -> dict[str, Any]:
+    """A count's axis: whole numbers from 0, at most some ten of them (pygal would draw 0.1, 0.2, ... for 0 and 1)."""
+    top = max([1, *(value for values in series for value in values)])
+    step = -(-top // 8)
+    return {"range": (0, top), "y_labels": list(range(0, top + step, step))}
+
+
 def rounds(summary: dict[str, Any], key: str) -> list[str]:
     played = max((len(seat[key]) for seat in summary["seats"].values()), default=0)
     return [f"Round {n}" for n in range(1, played + 1)]
@@ -39,7 +46,8 @@ def rounds(summary: dict[str, Any], key: str) -> list[str]:
 def vp_chart(summary: dict[str, Any]) -> pygal.Graph:
     seats = summary["seats"]
     chart = pygal.Bar(**config("Victory points by battle round", (SEAT_COLOURS["A"], SEAT_COLOURS["B"]),
-                               x_title="Battle round", y_title="VP scored", min_scale=1))
+                               x_title="Battle round", y_title="VP scored",
+                               **counts(*(seats[seat]["vp_by_round"] for seat in ("A", "B")))))
     chart.x_labels = rounds(summary, "vp_by_round")
     for seat in ("A", "B"):
         chart.add(seats[seat]["player"], seats[seat]["vp_by_round"])
@@ -51,7 +59,9 @@ def losses_chart(summary: dict[str, Any]) -> pygal.Graph:
     lighter = {"A": "#8fb7e8", "B": "#e39c95"}
     chart = pygal.Bar(**config("Units and models lost by battle round",
                                (SEAT_COLOURS["A"], lighter["A"], SEAT_COLOURS["B"], lighter["B"]),
-                               x_title="Battle round", y_title="Lost", min_scale=1))
+                               x_title="Battle round", y_title="Lost",
+                               **counts(*(seats[seat][key] for seat in ("A", "B")
+                                          for key in ("units_lost_by_round", "models_lost_by_round")))))
     chart.x_labels = rounds(summary, "units_lost_by_round")
     for seat in ("A", "B"):
         chart.add(f"{seats[seat]['player']}: units", seats[seat]["units_lost_by_round"])

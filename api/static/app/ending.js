@@ -48,8 +48,8 @@ async function fill(client, version, summary, charts) {
     try {
       const svg = await client.blob(`/charts/${chart}`);
       if (drawnFor !== version) return;
-      charts.append(make("figure", {class: "chart", "data-chart": chart},
-        make("img", {src: URL.createObjectURL(svg), alt: label}), make("figcaption", {text: label})));
+      charts.append(make("figure", {class: "chart", "data-chart": chart},  // the chart's own title is its caption
+        make("img", {src: URL.createObjectURL(svg), alt: label})));
     } catch (error) {
       charts.append(make("p", {class: "hint", text: `${label}: could not be drawn (${error.message})`}));
     }

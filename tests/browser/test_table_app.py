@@ -130,8 +130,8 @@ def send_choosing(driver, action, value, *also):
     until(driver, lambda d: version(d) > before, f"a newer state after {action} {value}")
 
 
-def offered(driver):
-    return [f.get_attribute("data-action") for f in driver.find_elements(By.CSS_SELECTOR, "#actions form.action")]
+def offered(driver):  # read in one go: the page may redraw its forms between two WebDriver calls
+    return driver.execute_script("return [...document.querySelectorAll('#actions form.action')].map((f) => f.dataset.action)")
 
 
 def awaits(driver, seat, action):
@@ -320,8 +320,10 @@ def test_a_command_queued_on_a_stale_phone_is_refused_in_words_with_its_rule(pho
         game.cmd("A", "confirm_count")  # Alice confirmed from another device meanwhile
     finally:
         network(phone, online=True)
-    until(phone, lambda d: d.find_element(By.ID, "problem").is_displayed(), "the refusal")
-    assert "already confirmed" in text(phone, "problem") and "(AA.PP.1)" in text(phone, "problem")
+    # at the form that sent it while that form is still offered, else at the top of the page
+    shown = until(phone, lambda d: d.execute_script("return [...document.querySelectorAll('#problem, .form-problem')]"
+                                                    ".filter((e) => e.checkVisibility()).map((e) => e.innerText)"), "the refusal")
+    assert "already confirmed" in shown[0] and "(AA.PP.1)" in shown[0]
     assert [e["by"] for e in game.events() if e["type"] == "CountConfirmed"] == ["A"]
 
 

@@ -316,3 +316,30 @@ def test_no_visible_text_is_a_unit_id_null_or_undefined_on_a_page_mid_game(phone
             assert not re.search(word, seen["page"]), (role, word, seen["page"])
         names = {state["units"][uid]["name"] for uid in ids}
         assert names <= {t for t in seen["texts"]}  # the units by name, on their cards
+
+
+def test_a_refusal_is_shown_at_the_form_that_sent_it_with_its_field_marked(phones, base_url, http):
+    game = GameClient(http, "alternating", "table")
+    game.start([unit("a-squad-1")], [unit("b-mob-1")])
+    phone = phones["A"]
+    open_seat(phone, base_url, game, "A")
+    form = 'form.free-roll'
+    for name, typed in (("spec", "2D6"), ("purpose", "who holds the ruin"), ("dice", "4 2 6")):  # one die too many
+        field = phone.find_element(By.CSS_SELECTOR, f'{form} input[data-field="{name}"]')
+        phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+        field.send_keys(typed)
+    tap(phone, f"{form} button.send")
+    refusal = until(phone, lambda d: d.find_elements(By.CSS_SELECTOR, f"{form} .form-problem"), "the refusal at the form")[0]
+    assert "needs 2 dice" in refusal.text and "null" not in refusal.text
+    assert phone.find_element(By.CSS_SELECTOR, f'{form} div.field[data-field="dice"]').get_attribute("aria-invalid") == "true"
+    assert not phone.find_element(By.ID, "problem").is_displayed()  # not at the top of the page, off-screen
+    assert phone.execute_script("const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight",
+                                refusal)
+    faces = phone.find_element(By.CSS_SELECTOR, f'{form} input[data-field="dice"]')
+    faces.clear()
+    faces.send_keys("4 2")
+    before = version(phone)
+    tap(phone, f"{form} button.send")
+    until(phone, lambda d: version(d) > before, "the free roll recorded")
+    assert not phone.find_elements(By.CSS_SELECTOR, f"{form} .form-problem, {form} .at-fault")
+    assert [e["data"]["faces"] for e in game.events() if e["type"] == "DiceRolled" and e["data"].get("free")] == [[4, 2]]

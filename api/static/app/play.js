@@ -79,8 +79,8 @@ function actionCard(action) {
   card.addEventListener("submit", (event) => {
     event.preventDefault();
     const got = form.read();
-    if (!got.present) return showProblem({title: "Not sent", detail: `${words(got.missing)} is needed`});
-    client.send("/commands", got.value, action.summary);
+    if (!got.present) return formProblem(card, {title: "Not sent", detail: `${words(got.missing)} is needed`, field: `/${got.missing}`});
+    sendFrom(card, "/commands", got.value, action.summary);
   });
   return card;
 }
@@ -107,10 +107,10 @@ function freeRollForm(state) {
     for (const [name, f] of [["spec", spec], ["purpose", purpose], ["dice", faces]]) {
       if (!f) continue;
       const got = f.read();
-      if (!got.present) return showProblem({title: "Not sent", detail: `${name} is needed`});
+      if (!got.present) return formProblem(form, {title: "Not sent", detail: `${name} is needed`, field: `/${name}`});
       body[name] = name === "dice" ? got.value.trim().split(/[\s,]+/).map(Number) : got.value;
     }
-    client.send("/commands", body, `free roll ${body.spec}`);
+    sendFrom(form, "/commands", body, `free roll ${body.spec}`);
   });
   return form;
 }
@@ -189,6 +189,30 @@ function showConsent(state) {
 
 // -- answers and refusals -----------------------------------------------------------------
 
+// A refusal is shown at the form that sent it, in the service's words, its field (`field`, a JSON pointer) marked
+const sentFrom = new Map();  // a tap's Idempotency-Key -> the form it was sent from
+
+function sendFrom(form, path, body, label) {
+  clearFormProblem(form);
+  sentFrom.set(client.send(path, body, label), form);
+}
+
+function clearFormProblem(form) {
+  form.querySelector(".form-problem")?.remove();
+  for (const marked of form.querySelectorAll(".at-fault")) { marked.classList.remove("at-fault"); marked.removeAttribute("aria-invalid"); }
+}
+
+function formProblem(form, problem) {
+  clearFormProblem(form);
+  const name = String(problem.field || "").split("/").filter(Boolean)[0];
+  const at = name && !/[^\w-]/.test(name) ? form.querySelector(`[data-field="${name}"]`) : null;
+  if (at) { at.classList.add("at-fault"); at.setAttribute("aria-invalid", "true"); }
+  const box = make("div", {class: "form-problem", role: "alert"}, make("strong", {text: problem.title || "Refused"}),
+    make("span", {text: ` ${problem.detail || ""}`}), problem.rule ? make("span", {class: "rule", text: ` (${problem.rule})`}) : null);
+  form.insertBefore(box, form.querySelector("button.send"));
+  box.scrollIntoView({block: "nearest"});
+}
+
 function showProblem(problem) {
   const box = el("problem");
   box.hidden = !problem;
@@ -201,8 +225,11 @@ function showProblem(problem) {
 // A write's answer carries `view`, this seat's state right after it (CONTRACT.md "One request a tap"): shown as
 // it is, with no read after the tap. Only an answer without one (a refusal) sends the page back to /state.
 function answered(item, status, body) {
-  if (status >= 400) showProblem(body || {title: `HTTP ${status}`});
-  else showProblem(null);
+  const form = sentFrom.get(item.key);
+  sentFrom.delete(item.key);
+  if (status >= 400 && form?.isConnected) { showProblem(null); formProblem(form, body || {title: `HTTP ${status}`}); }
+  else if (status >= 400) showProblem(body || {title: `HTTP ${status}`});
+  else { showProblem(null); if (form) clearFormProblem(form); }
   const fresh = (body?.events || []).filter(remember);
   if (fresh.length) drawLog();
   if (body?.view) show(body.view);

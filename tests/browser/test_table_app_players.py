@@ -343,3 +343,25 @@ def test_a_refusal_is_shown_at_the_form_that_sent_it_with_its_field_marked(phone
     until(phone, lambda d: version(d) > before, "the free roll recorded")
     assert not phone.find_elements(By.CSS_SELECTOR, f"{form} .form-problem, {form} .at-fault")
     assert [e["data"]["faces"] for e in game.events() if e["type"] == "DiceRolled" and e["data"].get("free")] == [[4, 2]]
+
+
+def test_tapping_a_unit_opens_its_datasheet_which_follows_the_game(phones, base_url, http):
+    game = GameClient(http, "reference", "server")
+    game.start([unit("a-squad-1")], [unit("squad", 6, models=TWO_LINES)])
+    phone = phones["A"]
+    open_seat(phone, base_url, game, "A")
+    tap(phone, '#units button.sheet-open[data-sheet="squad"]')
+    until(phone, lambda d: d.find_element(By.ID, "datasheet").is_displayed(), "the datasheet")
+    assert text(phone, "datasheet-name") == "Squad"
+    rows = phone.execute_script("return [...document.querySelectorAll('#datasheet-body table.sheet')].map((t) =>"
+                                " [...t.querySelectorAll('tbody tr')].map((r) => [...r.cells].map((c) => c.innerText)))")
+    models, weapons = rows
+    assert [row[:2] for row in models] == [["Trooper", "4 of 4"], ["Gunner", "2 of 2"]]
+    boltgun = next(row for row in weapons if row[0] == "Boltgun")
+    assert '24"' in boltgun and "RAPID FIRE 1" in boltgun
+    facts = text(phone, "datasheet-body")
+    assert "Bob" in facts and "6 of 6" in facts
+    game.cmd("B", "record_casualties", unit="squad", models=1)  # the table resolved a casualty: the sheet follows
+    until(phone, lambda d: "5 of 6" in text(d, "datasheet-body"), "the casualty on the open datasheet")
+    tap(phone, "#datasheet-close")
+    assert not phone.find_element(By.ID, "datasheet").is_displayed()

@@ -1,6 +1,7 @@
 // The table app: the moment, the units, the legal actions as forms, the log, live from the event feed.
 // What may be sent comes only from the state's "actions" and "anytime" (CONTRACT.md, "Legal actions").
 import {Client} from "./client.js";
+import {datasheet} from "./datasheet.js";
 import {drawRoll} from "./dice.js";
 import {commandForm, field, hasChoices, make, words} from "./form.js";
 import {showMoment} from "./moment.js";
@@ -26,7 +27,8 @@ const unitName = (id) => app.state?.units?.[id]?.name || words(id);
 function showUnits(state) {
   const cards = Object.entries(state.units || {}).map(([id, unit]) => make("article",
     {class: `unit owner-${unit.owner} ${unit.strength}${unit.eligible ? " eligible" : ""}`, "data-unit": id},
-    make("h3", {text: unit.name || words(id)}),
+    make("h3", {}, make("button", {type: "button", class: "sheet-open", "data-sheet": id, text: unit.name || words(id),
+      "aria-label": `${unit.name || words(id)}: open the datasheet`})),
     make("div", {class: "unit-id", text: state.players[unit.owner] ?? ""}),
     make("div", {class: "models", text: `${unit.models_alive} / ${unit.starting_strength}`}),
     make("div", {class: "band", text: words(unit.strength)}),
@@ -35,6 +37,15 @@ function showUnits(state) {
     unit.embarked_in ? make("div", {class: "statuses", text: `embarked in ${unitName(unit.embarked_in)}`}) : null,
     make("div", {class: "flags", text: [unit.eligible && "eligible", unit.selected && "selected"].filter(Boolean).join(" · ")})));
   el("units").replaceChildren(...cards);
+  for (const button of el("units").querySelectorAll("button.sheet-open")) button.addEventListener("click", () => openSheet(button.dataset.sheet));
+}
+
+function openSheet(id) {  // the unit's datasheet, from the state shown (it follows the game while open)
+  app.sheet = id;
+  const unit = app.state?.units?.[id];
+  if (!unit) return;
+  el("datasheet-body").replaceChildren(...datasheet(id, unit, app.state));
+  if (!el("datasheet").open) el("datasheet").showModal();
 }
 
 // the newest roll standing: the state's `last_roll`, or a newer free roll from the log (the state leaves those out)
@@ -137,6 +148,8 @@ function showActions(state) {
 }
 
 function drawActions(state, actions) {
+  const shown = el("actions").querySelector(".form-problem");  // a refusal at a form no longer offered: kept, on top
+  if (shown?.problem) showProblem(shown.problem);
   el("actions").replaceChildren(...(actions.length ? actions.map(actionCard)
     : [make("p", {class: "hint", text: state.status === "ended" ? "The game has ended." : "Nothing for you to do: the other player's go."})]));
 }
@@ -209,6 +222,7 @@ function formProblem(form, problem) {
   if (at) { at.classList.add("at-fault"); at.setAttribute("aria-invalid", "true"); }
   const box = make("div", {class: "form-problem", role: "alert"}, make("strong", {text: problem.title || "Refused"}),
     make("span", {text: ` ${problem.detail || ""}`}), problem.rule ? make("span", {class: "rule", text: ` (${problem.rule})`}) : null);
+  box.problem = problem;
   form.insertBefore(box, form.querySelector("button.send"));
   box.scrollIntoView({block: "nearest"});
 }
@@ -295,6 +309,7 @@ function show(state) {
   app.state = state;
   showMoment(state, mySeat, () => app.state); showUnits(state); showActions(state); showRoll(lastRoll(state));
   showConsent(state); showResult(state, client);
+  if (el("datasheet").open && app.sheet) openSheet(app.sheet);
   document.body.dataset.version = String(state.version);
 }
 
@@ -354,8 +369,13 @@ function follow() {  // the feed from the last seq seen: after a lost connection
 
 async function main() {
   el("audit-close").addEventListener("click", () => el("audit").close());
+  el("datasheet-close").addEventListener("click", () => el("datasheet").close());
   // a phone that changes network can keep a dead stream open for minutes: start again from the last seq seen
   addEventListener("online", () => { follow(); refresh(); });
+  // a page left (kept in the back-forward cache) must not hold its stream: a browser opens six connections to a
+  // host, and pages left with their streams open starved the next page of its reads and writes
+  addEventListener("pagehide", () => { const source = app.source; app.source = null; source?.close(); });
+  addEventListener("pageshow", (event) => { if (event.persisted) { follow(); refresh(); } });
   if (!token) { showProblem({title: "No token", detail: "open this page from a seat's link (…#token=…)"}); return; }
   await refresh();
   await catchUp();

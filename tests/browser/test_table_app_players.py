@@ -365,3 +365,22 @@ def test_tapping_a_unit_opens_its_datasheet_which_follows_the_game(phones, base_
     until(phone, lambda d: "5 of 6" in text(d, "datasheet-body"), "the casualty on the open datasheet")
     tap(phone, "#datasheet-close")
     assert not phone.find_element(By.ID, "datasheet").is_displayed()
+
+
+def test_a_phone_buzzes_when_it_becomes_its_go_if_its_player_asked(phones, base_url, http):
+    game = seed_game(http)
+    phone = phones["A"]
+    open_seat(phone, base_url, game, "A")
+    phone.execute_script("window.buzzes = []; navigator.vibrate = (pattern) => { window.buzzes.push(pattern); return true; }")
+    tap(phone, "#buzz")  # asked for, on this device
+    assert phone.execute_script("return localStorage.getItem('warlog:buzz')") == "on"
+    game.cmd("A", "start_game")
+    game.cmd("A", "confirm_count")
+    game.cmd("B", "confirm_count")  # Bob's roll-off: not Alice's go yet
+    until(phone, lambda d: version(d), "Bob's roll-off awaited on A", game.state("A")["version"])
+    assert phone.execute_script("return window.buzzes.length") == 0
+    game.cmd("B", "roll_off", dice={"A": 5, "B": 3})  # Alice won it: her go, to choose who goes first
+    until(phone, lambda d: d.execute_script("return window.buzzes.length"), "one buzz", 1)
+    assert text(phone, "whose-go").startswith("Alice's go")
+    tap(phone, "#buzz")  # switched off again
+    assert phone.execute_script("return localStorage.getItem('warlog:buzz')") == "off"

@@ -303,9 +303,36 @@ async function openAudit(seq) {
 
 // -- live ---------------------------------------------------------------------------------
 
+// A short buzz (and a beep) when it becomes this phone's go, if the player asked for it (kept on this device)
+const BUZZ = "warlog:buzz";
+let beeper = null;
+function setUpBuzz() {
+  const box = el("buzz");
+  el("buzz-row").hidden = !["A", "B"].includes(mySeat);
+  box.checked = localStorage.getItem(BUZZ) === "on";
+  box.addEventListener("change", () => {
+    localStorage.setItem(BUZZ, box.checked ? "on" : "off");
+    if (box.checked && !beeper && window.AudioContext) beeper = new AudioContext();  // made on a tap, as browsers ask
+  });
+}
+
+function buzz() {
+  if (localStorage.getItem(BUZZ) !== "on") return;
+  navigator.vibrate?.([120, 60, 120]);
+  if (!beeper) return;
+  const tone = beeper.createOscillator(), volume = beeper.createGain();
+  volume.gain.value = 0.15;
+  tone.frequency.value = 880;
+  tone.connect(volume).connect(beeper.destination);
+  tone.start();
+  tone.stop(beeper.currentTime + 0.15);
+}
+
 // Everything the page shows of a state: from a read of /state, or from a write's `view`
 function show(state) {
   if (app.state && state.version < app.state.version) return;  // an older answer overtaken by a newer one
+  const mine = (s) => Boolean(s && s.status !== "ended" && s.awaiting?.seat && s.awaiting.seat === mySeat);
+  if (app.state && !mine(app.state) && mine(state)) buzz();  // it has just become this phone's go
   app.state = state;
   showMoment(state, mySeat, () => app.state); showUnits(state); showActions(state); showRoll(lastRoll(state));
   showConsent(state); showResult(state, client);
@@ -370,6 +397,7 @@ function follow() {  // the feed from the last seq seen: after a lost connection
 async function main() {
   el("audit-close").addEventListener("click", () => el("audit").close());
   el("datasheet-close").addEventListener("click", () => el("datasheet").close());
+  setUpBuzz();
   // a phone that changes network can keep a dead stream open for minutes: start again from the last seq seen
   addEventListener("online", () => { follow(); refresh(); });
   // a page left (kept in the back-forward cache) must not hold its stream: a browser opens six connections to a

@@ -88,16 +88,43 @@ def test_a_phone_shows_its_own_tap_from_the_answer_and_reads_the_state_only_for_
     assert state_reads(a) > reads_a
 
 
-def reference_shooting(http, **options) -> GameClient:
+def reference_shooting(http, select: bool = True) -> GameClient:
     """A reference game (server dice) at Alice's shooting phase, her Shooters selected to shoot the Squad."""
-    game = GameClient(http, "reference", "server", {"battle_rounds": 1, **options})
-    game.start([unit("shooters", 10)], [unit("squad", 6, models=TWO_LINES)])
+    game = GameClient(http, "reference", "server", {"battle_rounds": 1})
+    game.start([unit("shooters", 10), unit("snipers", 3)], [unit("squad", 6, models=TWO_LINES)])
     while (state := game.state())["phase"] != "shooting" or state["active_seat"] != "A":
         awaiting = state["awaiting"]
         body = {"roll_off": {}, "choose_order": {"first": "A"}}.get(awaiting["action"])
         game.cmd(awaiting["seat"] or "A", awaiting["action"] if body is not None else "end_phase", **(body or {}))
-    game.cmd("A", "select", unit="shooters", shooting="normal")
+    if select:
+        game.cmd("A", "select", unit="shooters", shooting="normal")
     return game
+
+
+def test_a_unit_is_chosen_from_cards_with_its_title_and_statline(phones, base_url, http):
+    game = reference_shooting(http, select=False)
+    phone = phones["A"]
+    open_seat(phone, base_url, game, "A")
+    offer = next(a for a in game.state("A")["actions"] if a["type"] == "start_action")
+    titles = {c["const"]: c["title"] for c in offer["schema"]["properties"]["unit"]["oneOf"]}
+    cards = until(phone, lambda d: d.execute_script(
+        "return [...document.querySelectorAll('#actions form[data-action=\"start_action\"] [data-field=\"unit\"] .unit-card')]"
+        ".map((c) => [c.dataset.value, c.querySelector('.card-title').innerText, c.querySelector('.card-stats').innerText])"),
+        "the units as cards")
+    assert {value: title for value, title, _ in cards} == titles == {"shooters": "Shooters (10 of 10)",
+                                                                    "snipers": "Snipers (3 of 3)"}
+    assert all(stats == "M 6 · T 4 · Sv 4 · W 1 · Ld 7 · OC 1" for _, _, stats in cards)
+    assert not phone.find_elements(By.CSS_SELECTOR, '#actions select[data-field="unit"]')
+    # one select form a unit, each saying which unit it selects, by name
+    shown = phone.execute_script("return [...document.querySelectorAll('#actions form[data-action=\"select\"]')]"
+                                 ".map((f) => f.querySelector('.unit-card.fixed .card-title').innerText)")
+    assert shown == ["Shooters (10 of 10)", "Snipers (3 of 3)"]
+    form = phone.find_elements(By.CSS_SELECTOR, '#actions form[data-action="select"]')[1]
+    before = version(phone)
+    phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", form)
+    form.find_element(By.CSS_SELECTOR, "button.send").click()
+    until(phone, lambda d: version(d) > before, "Snipers selected")
+    assert [e["data"]["unit"] for e in game.events() if e["type"] == "UnitSelected"][-1] == "snipers"
 
 
 def shown_dice(driver, css="#roll-faces .die"):

@@ -81,12 +81,15 @@ function named(text) {
   return String(text).replace(new RegExp(`(?<![\\w-])(${ids.join("|")})(?![\\w-])`, "g"), (id) => units[id]?.name || id);
 }
 
+// a form whose unit is fixed (one form a unit) still shows which unit it is for
+const namesItsUnit = (schema) => Object.values(schema.properties || {}).some((sub) => "const" in sub && sub.format === "unit");
+
 function actionCard(action) {
-  const form = commandForm(action.schema, {lastRoll: app.state?.last_roll});
+  const form = commandForm(action.schema, {lastRoll: app.state?.last_roll, units: app.state?.units});
   const send = make("button", {type: "submit", class: "send", "data-action": action.type, text: action.title || title(action.type)});
   const card = make("form", {class: "action", "data-action": action.type, novalidate: true},
     make("div", {class: "summary", text: named(action.summary)}), make("div", {class: "rule", text: action.rule}),
-    hasChoices(action.schema) ? form.el : null, send);
+    hasChoices(action.schema) || namesItsUnit(action.schema) ? form.el : null, send);
   card.addEventListener("submit", (event) => {
     event.preventDefault();
     const got = form.read();

@@ -411,3 +411,25 @@ def test_a_phone_buzzes_when_it_becomes_its_go_if_its_player_asked(phones, base_
     assert text(phone, "whose-go").startswith("Alice's go")
     tap(phone, "#buzz")  # switched off again
     assert phone.execute_script("return localStorage.getItem('warlog:buzz')") == "off"
+
+
+def test_a_long_game_opens_with_its_newest_events_and_earlier_ones_a_tap_away(phones, base_url, http):
+    game = GameClient(http, "alternating", "server")
+    game.start([unit("a-squad-1")], [unit("b-mob-1")])
+    for n in range(330):
+        game.cmd("A" if n % 2 else "B", "free_roll", spec="D6", purpose=f"roll {n}")
+    total = len(game.events())
+    phone = phones["A"]
+    phone.get("about:blank")
+    open_seat(phone, base_url, game, "A")
+    until(phone, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#log li")), "the newest 300 events", 300)
+    reads = phone.execute_script("return performance.getEntriesByType('resource').map((e) => new URL(e.name))"
+                                 ".filter((u) => u.pathname.endsWith('/events')).map((u) => u.searchParams.get('after'))")
+    assert reads == [str(total - 300)]  # one page: the newest, not the whole log
+    assert text(phone, "log-earlier") == f"Show earlier events ({total - 300} more)"
+    top = phone.find_element(By.CSS_SELECTOR, "#log li").get_attribute("data-seq")
+    assert top == str(total)
+    tap(phone, "#log-earlier")
+    until(phone, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#log li")), "the whole log", total)
+    assert not phone.find_element(By.ID, "log-earlier").is_displayed()
+    assert "roll 0" in text(phone, "log")

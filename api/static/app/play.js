@@ -15,7 +15,7 @@ const token = fragment.get("token") || "";
 const title = (text) => words(text).replace(/\b\w/g, (c) => c.toUpperCase());
 const sentence = (type) => String(type).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 
-const LOG_LINES = 300;  // the newest; a long game's whole log stays a tap away in each event's audit
+const LOG_LINES = 300;  // read at first: the newest; earlier ones a page at a time, on a tap (a long game opens fast)
 const app = {state: null, events: new Map(), lastSeq: 0, undone: new Set(), source: null, refreshing: null};
 const client = new Client(gameId, token, {onAnswer: answered, onQueue: queued});
 
@@ -281,9 +281,20 @@ function remember(event) {
 }
 
 function drawLog() {
-  const newest = [...app.events.values()].sort((a, b) => b.seq - a.seq).slice(0, LOG_LINES);
-  el("log").replaceChildren(...newest.map(logLine));
+  const shown = [...app.events.values()].sort((a, b) => b.seq - a.seq);
+  const oldest = shown.length ? shown[shown.length - 1].seq : 1;
+  el("log").replaceChildren(...shown.map(logLine));
+  el("log-earlier").hidden = oldest <= 1;
+  el("log-earlier").textContent = `Show earlier events (${oldest - 1} more)`;
   if (app.state) showRoll(lastRoll(app.state));
+}
+
+async function readEarlier() {  // the page of events before the oldest shown
+  const oldest = Math.min(...app.events.keys());
+  const after = Math.max(0, oldest - 1 - LOG_LINES);
+  const page = await client.get(`/events?after=${after}&limit=${oldest - 1 - after}`);
+  page.events.forEach(remember);
+  drawLog();
 }
 
 async function openAudit(seq) {
@@ -408,7 +419,9 @@ async function main() {
   addEventListener("pagehide", () => { const source = app.source; app.source = null; source?.close(); });
   addEventListener("pageshow", (event) => { if (event.persisted) { follow(); refresh(); } });
   if (!token) { showProblem({title: "No token", detail: "open this page from a seat's link (…#token=…)"}); return; }
+  el("log-earlier").addEventListener("click", readEarlier);
   await refresh();
+  app.lastSeq = Math.max(0, (app.state?.version ?? 0) - LOG_LINES);  // the newest events only, however long the game
   await catchUp();
   follow();
   client.flush();  // whatever an earlier visit left waiting

@@ -26,8 +26,8 @@ export function whoseGo(state) {
   return `${who} · ${asked(state, action)}`;
 }
 
-export function clockText(seconds) {
-  const whole = Math.max(0, Math.floor(seconds));
+export function clockText(seconds, roundUp = false) {  // time left rounds up: 29:59.6 left reads 30:00
+  const whole = Math.max(0, roundUp ? Math.ceil(seconds) : Math.floor(seconds));
   const [h, m, s] = [Math.floor(whole / 3600), Math.floor(whole / 60) % 60, whole % 60];
   const two = (n) => String(n).padStart(2, "0");
   return h ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
@@ -47,7 +47,7 @@ function showClock(state) {
     box.classList.toggle("running", running);
     box.classList.toggle("out", mine.out || left <= 0);
     box.querySelector(".used").textContent = `${clockText(mine.used_s + ran)} used`;
-    box.querySelector(".left").textContent = mine.out || left <= 0 ? "out of time" : `${clockText(left)} left`;
+    box.querySelector(".left").textContent = mine.out || left <= 0 ? "out of time" : `${clockText(left, true)} left`;
   }
   if (state.clock && !ticking) ticking = setInterval(() => showClock(currentState()), 1000);
 }

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 
+from warlog.api.charts import CHARTS, Chart, draw
 from warlog.api.deps import Reader, WarlogApp
 from warlog.api.errors import READS
 from warlog.api.horizon import entries_until, seeing, stored_until
@@ -55,13 +56,30 @@ SUMMARY = (
             description=SUMMARY, operation_id="getSummary", responses=answer(Summary, "the result and each seat's "
                                                                                      "figures"))
 async def game_summary(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
-    def build() -> dict[str, Any]:
-        seen = seeing(warlog, caller, lambda seen: seen)
-        stored, undone = stored_until(warlog, seen)
-        rows = game_rows(str(caller.game_id), [{**entry, "undone": entry["seq"] in undone} for entry, _ in stored])
-        return summary(stored, rows.dice, seen.version)
+    return await run_in_threadpool(summary_of, caller, warlog)
 
-    return await run_in_threadpool(build)
+
+def summary_of(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
+    seen = seeing(warlog, caller, lambda seen: seen)
+    stored, undone = stored_until(warlog, seen)
+    rows = game_rows(str(caller.game_id), [{**entry, "undone": entry["seq"] in undone} for entry, _ in stored])
+    return summary(stored, rows.dice, seen.version)
+
+
+CHART_ABOUT = (
+    "GET /summary's figures drawn as an SVG chart (drawn by pygal), for any token: `vp` — "
+    + CHARTS["vp"] + "; `losses` — " + CHARTS["losses"] + "; `luck` — " + CHARTS["luck"] + ". The same while "
+    "the game is under way, so far. The table app shows them on its result screen.")
+
+
+@router.get("/games/{game_id}/charts/{chart}", summary="A chart of the summary (SVG)", description=CHART_ABOUT,
+            operation_id="getSummaryChart", response_class=Response,
+            responses={200: {"description": "the chart as a standalone SVG document",
+                             "content": {"image/svg+xml": {"schema": {"type": "string"}}}}})
+async def summary_chart(caller: Reader, warlog: WarlogApp,
+                        chart: Annotated[Chart, Path(description="which chart: vp, losses or luck")]) -> Response:
+    drawn = await run_in_threadpool(lambda: draw(summary_of(caller, warlog), chart))
+    return Response(drawn, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
 @router.get("/games/{game_id}/export", summary="This game's events, or every die, as NDJSON or CSV",

@@ -131,8 +131,8 @@ def send_choosing(driver, action, value, *also):
     until(driver, lambda d: version(d) > before, f"a newer state after {action} {value}")
 
 
-def offered(driver):
-    return [f.get_attribute("data-action") for f in driver.find_elements(By.CSS_SELECTOR, "#actions form.action")]
+def offered(driver):  # read in one go: the page may redraw its forms between two WebDriver calls
+    return driver.execute_script("return [...document.querySelectorAll('#actions form.action')].map((f) => f.dataset.action)")
 
 
 def awaits(driver, seat, action):
@@ -161,7 +161,10 @@ def test_two_phones_play_the_seed_movement_by_tapping_with_an_undo_asked_and_app
     awaits(a, "A", "choose_order")  # Alice won it (CORE.DICE.3)
     until(a, lambda d: [x.text for x in d.find_elements(By.CSS_SELECTOR, "#roll-faces .die")], "the roll-off's faces",
           ["5", "3"])
-    assert text(a, "roll-what").startswith("Roll Off")
+    assert text(a, "roll-what").startswith("Roll off")
+    assert "Alice" in text(a, "roll-text")  # the roll-off says who won it, in words
+    assert [d.get_attribute("data-outcome") for d in a.find_elements(By.CSS_SELECTOR, "#roll-faces .die")] == \
+        ["success", "fail"]
 
     # Bob asks to undo the roll-off (it rolled dice: AA needs Alice's consent), Alice approves on her phone
     tap(b, '[data-anytime="undo"]')
@@ -318,8 +321,10 @@ def test_a_command_queued_on_a_stale_phone_is_refused_in_words_with_its_rule(pho
         game.cmd("A", "confirm_count")  # Alice confirmed from another device meanwhile
     finally:
         network(phone, online=True)
-    until(phone, lambda d: d.find_element(By.ID, "problem").is_displayed(), "the refusal")
-    assert "already confirmed" in text(phone, "problem") and "(AA.PP.1)" in text(phone, "problem")
+    # at the form that sent it while that form is still offered, else at the top of the page
+    shown = until(phone, lambda d: d.execute_script("return [...document.querySelectorAll('#problem, .form-problem')]"
+                                                    ".filter((e) => e.checkVisibility()).map((e) => e.innerText)"), "the refusal")
+    assert "already confirmed" in shown[0] and "(AA.PP.1)" in shown[0]
     assert [e["by"] for e in game.events() if e["type"] == "CountConfirmed"] == ["A"]
 
 
@@ -354,7 +359,7 @@ def test_the_start_page_creates_a_game_from_a_demo_army_and_a_pasted_one_and_han
     assert links["spectator"].startswith(f"{base_url}/games/{game_id}/overlay.html?token=")
     driver.get(links["A"])
     until(driver, lambda d: offered(d), "start_game offered to Ann", ["start_game"])
-    assert text(driver, "name-A") == "Ann (A)"
+    assert text(driver, "name-A") == "Ann"
     units = [card.get_attribute("data-unit") for card in driver.find_elements(By.CSS_SELECTOR, "#units .unit")]
     assert units == ["scouts-1", "scouts-2", "scouts-3", "rhino-1", "tactical-1", "grots-1"]  # demo A, pasted B
 

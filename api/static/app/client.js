@@ -53,6 +53,12 @@ export class Client {
     return body;
   }
 
+  async blob(path) {  // a file this seat may read (a chart, the export), with its token in a header, not the URL
+    const response = await fetch(this.base + path, {headers: this.headers(), cache: "no-store"});
+    if (!response.ok) throw new Problem(response.status, await response.json().catch(() => null));
+    return response.blob();
+  }
+
   queue() {
     try { return JSON.parse(localStorage.getItem(this.store) || "[]"); } catch { return []; }
   }
@@ -63,9 +69,12 @@ export class Client {
   }
 
   // A tap: `path` is "/commands", "/undo", "/redo", "/undo/approve" or "/undo/reject"
+  // Returns the tap's Idempotency-Key, which its answer's item carries (so a page can tell where it was sent from)
   send(path, body = null, label = "") {
-    this.save([...this.queue(), {key: newKey(), path, body, label, tapped: Date.now()}]);
-    return this.flush();
+    const item = {key: newKey(), path, body, label, tapped: Date.now()};
+    this.save([...this.queue(), item]);
+    this.flush();
+    return item.key;
   }
 
   async flush() {

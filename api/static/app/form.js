@@ -3,7 +3,10 @@
 // field(schema, name) -> {el, read()} where read() gives {present, value}; an optional field left
 // alone is absent, never a default the player did not choose.
 
+import {dieChoice} from "./dice.js";
+
 export const words = (name) => String(name ?? "").replace(/_/g, " ");
+let context = {};  // what a form is drawn against: {lastRoll} (a die's choice is drawn as the roll's dice)
 
 function make(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -65,6 +68,8 @@ function yesNo(schema, name) {
 function choices(schema, name) {
   const offered = options(schema);
   const format = schema.format || schema.items?.format;
+  if (format === "die") return dieChoice(offered, context.lastRoll, name);  // tap the die itself
+  if (format === "unit" && context.units) return unitCards(offered, name);  // a card a unit, whatever their number
   if (offered.length <= 4) {  // a few: buttons, one tap each
     let chosen = offered.length === 1 ? offered[0].value : undefined;
     const group = make("div", {class: "choices", role: "radiogroup", "data-field": name, "data-format": format});
@@ -85,6 +90,31 @@ function choices(schema, name) {
     ...offered.map(({value, text}, i) => make("option", {value: String(i), "data-value": String(value), text})));
   return {el: select, read: () => (select.value === "" ? {present: false, missing: name}
     : {present: true, value: offered[Number(select.value)].value})};
+}
+
+// A unit's card: its title as the service gives it ("Assault Squad (8 of 10)") and its statline, from the state
+const STATS = ["M", "T", "Sv", "InSv", "W", "Ld", "OC"];
+function statline(unit) {
+  const line = unit?.models?.find((model) => (model.alive ?? model.count) > 0) || unit?.models?.[0];
+  return line ? STATS.filter((key) => line[key] != null).map((key) => `${key} ${line[key]}`).join(" · ") : "";
+}
+
+function unitCards(offered, name) {
+  let chosen = offered.length === 1 ? offered[0].value : undefined;
+  const group = make("div", {class: "choices unit-cards", role: "radiogroup", "data-field": name, "data-format": "unit"});
+  for (const {value, text} of offered) {
+    const unit = context.units[value];
+    const card = make("button", {type: "button", class: `choice unit-card${unit ? ` owner-${unit.owner}` : ""}`, role: "radio",
+      "data-value": String(value), "aria-checked": String(value === chosen)},
+      make("span", {class: "card-title", text}), make("span", {class: "card-stats", text: statline(unit)}));
+    card.addEventListener("click", () => {
+      chosen = value;
+      for (const other of group.children) other.setAttribute("aria-checked", String(other === card));
+      group.dispatchEvent(new Event("input", {bubbles: true}));
+    });
+    group.append(card);
+  }
+  return {el: group, read: () => (chosen === undefined ? {present: false, missing: name} : {present: true, value: chosen})};
 }
 
 function dicePad(schema, name) {
@@ -186,6 +216,12 @@ function input(schema, name) {
 
 // One field of a schema; `required` says whether the command needs it (else it is optional and may be left out).
 export function field(schema, name, required = true) {
+  if ("const" in schema && schema.format === "unit" && context.units?.[schema.const]) {  // the form's own unit, shown
+    const unit = context.units[schema.const];
+    return {el: make("div", {class: `unit-card fixed owner-${unit.owner}`, "data-field": name, "data-value": String(schema.const)},
+      make("span", {class: "card-title", text: `${unit.name} (${unit.models_alive} of ${unit.starting_strength})`}),
+      make("span", {class: "card-stats", text: statline(unit)})), read: () => ({present: true, value: schema.const})};
+  }
   if ("const" in schema) return {el: make("span", {hidden: true}), read: () => ({present: true, value: schema.const})};
   if (!required && schema.type === "boolean") return yesNo(schema, name);
   let inner;
@@ -206,6 +242,7 @@ export function hasChoices(schema) {
   return Object.values(schema.properties || {}).some((sub) => !("const" in sub));
 }
 
-export function commandForm(schema) {
-  return object(schema, "");
+export function commandForm(schema, drawnAgainst = {}) {
+  context = drawnAgainst;
+  try { return object(schema, ""); } finally { context = {}; }
 }

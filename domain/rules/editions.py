@@ -48,6 +48,7 @@ FIXES: dict[str, Fix] = {
                             "army, rather than attacking without its extra attacks"),
     "RS.SHO.2": Fix(2, "each model's weapon is a weapon: an attack's `targets` gives each model its own target, "
                        "in shooting and in fights, and each target's attack resolves on its own"),
+    "HH.MOV.1": Fix(2, "a heresy unit selected that moves 0\" is Stationary, not moved"),
 }
 
 # the edition a game created now is judged by

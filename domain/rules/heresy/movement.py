@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from warlog.domain import dice
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.heresy import events as own
@@ -92,6 +93,9 @@ class Movement(Reactions):
         if command.distance is None:
             raise Malformed("a move gives the inches moved (distance)", field="distance")
         distance = inches(command.distance, "distance", 1000)
+        if Decimal(distance) == 0 and editions.fixed(state, "HH.MOV.1"):
+            self.stayed_put(t, seat, uid, command)
+            return
         rush = command.move == "rush"
         most = allowance(unit, rush, bool(command.difficult))
         if Decimal(distance) > most:
@@ -112,6 +116,15 @@ class Movement(Reactions):
             self.request_roll(t, seat, "dangerous_terrain", f"{command.dangerous}D6", "HH.MOV.4", uid)
         for target in near:
             self.offer_reaction(t, target, against=uid)
+
+    def stayed_put(self, t: Table, seat: str, uid: str, command: Move) -> None:
+        """HH.MOV.1: a unit selected that moves 0" has not moved: it is Stationary (no rush, no terrain crossed,
+        no move ended near an enemy); coherency it genuinely cannot keep still costs it Suppressed (HH.MOV.3)."""
+        t.emit("UnitMoved", own.UnitMoved(unit=uid, seat=seat, move="stationary", distance="0", attested_by=seat),
+               "HH.MOV.1")
+        self.change_status(t, uid, "stationary", True, "HH.MOV.1", reason="it moved 0\": it remained stationary")
+        if command.coherency_lost:
+            self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
 
     def dangerous_rolled(self, t: Table, uid: str, roll: ev.DiceRolled) -> None:
         """HH.MOV.4 convention: each model's D6 fails on a 1, and that model is removed as a casualty."""

@@ -49,6 +49,8 @@ FIXES: dict[str, Fix] = {
     "RS.SHO.2": Fix(2, "each model's weapon is a weapon: an attack's `targets` gives each model its own target, "
                        "in shooting and in fights, and each target's attack resolves on its own"),
     "HH.MOV.1": Fix(2, "a heresy unit selected that moves 0\" is Stationary, not moved"),
+    "HH.REACT.1": Fix(2, "the reacting seat may claim a reaction move itself, terrain applies to it, and the "
+                         "once-a-round cap is the option one_reaction_per_round"),
 }
 
 # the edition a game created now is judged by

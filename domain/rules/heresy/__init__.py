@@ -259,7 +259,7 @@ class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # t
         if action == "react":
             return self.react_actions(state, seat)
         if awaiting["seat"] != seat:
-            return []
+            return self.claim_actions(state, seat)  # HH.REACT.1: a reaction the opponent claims itself
         if action == "enter":
             return self.enter_actions(state, seat)
         if action == "fall_back":

@@ -41,16 +41,21 @@ class Move(cmd.Diceless):
 @dataclass(frozen=True)
 class React(cmd.Diceless):
     """Heresy: the opponent's answer to a reaction window: a reaction move (HH.REACT.1), snap shots at a
-    unit entering play (HH.RES.4), or `act: false` to decline."""
+    unit entering play (HH.RES.4), or `act: false` to decline; or a reaction move the opponent claims itself
+    (`against`: the enemy unit whose move ended within 12" of its unit)."""
 
     unit: str | None = None
     act: bool = True
     move: str = "normal"                         # a reaction is never a rush (HH.MOV.5)
     direction: str | None = None                 # toward | away (from the enemy unit that moved)
     distance: Any = None                         # inches, at most the unit's Initiative
+    against: str | None = None                   # a reaction claimed: the enemy unit whose move it answers
+    difficult: bool = False                      # its path crossed difficult terrain: -2" (HH.MOV.4)
+    dangerous: int = 0                           # models that moved through dangerous terrain: one test each
     weapons: tuple[str, ...] = ()                # snap shots: the weapons fired
     facing: str | None = None                    # snap shots at a vehicle: the armour facing hit (attested)
     type = "react"
+    later = ("against", "difficult", "dangerous")
 
 
 @dataclass(frozen=True)

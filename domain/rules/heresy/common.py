@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from warlog.domain import dice
 from warlog.domain.rules.basics import Lasts
 from warlog.domain.rules.ruleset import alive, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
@@ -112,3 +113,12 @@ def reaction_seat(state: GameState) -> str | None:
     """Reactions belong to the player whose turn it is not (HH.REACT.1)."""
     active = state.active_seat
     return other(active) if active else None
+
+
+def checked_dangerous(unit: Unit, dangerous: object) -> int:
+    """HH.MOV.4: how many models went through dangerous terrain, one test each (at most one roll's dice)."""
+    most = min(unit.models_alive, dice.MAX_DICE)
+    if type(dangerous) is not int or not 0 <= dangerous <= most:
+        raise Malformed(f"dangerous: 0..{most} models", field="dangerous")
+    return dangerous
+

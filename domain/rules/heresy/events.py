@@ -71,6 +71,8 @@ class ReactionMade(TypedDict):
     direction: NotRequired[str]
     distance: NotRequired[str]
     up_to: NotRequired[int]
+    difficult: NotRequired[bool]
+    dangerous: NotRequired[int]
     attested_by: str
     weapons: NotRequired[list[str]]
     facing: NotRequired[None]
@@ -82,6 +84,8 @@ class ReactionOffered(TypedDict):
     against: str
     seat: str
     up_to: NotRequired[int]
+    claimed: NotRequired[bool]
+    attested_by: NotRequired[str]
 
 
 class ShootingDeclared(TypedDict):

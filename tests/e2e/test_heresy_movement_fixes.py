@@ -101,3 +101,100 @@ def test_HH_REACT_1_the_once_a_round_cap_is_an_option_off_by_default(new_game, d
     assert game.state()["awaiting"]["action"] == ("end_phase" if capped else "react")
     assert game.state()["options"].get("one_reaction_per_round", False) is capped
 
+
+def to_arrival(game: GameClient, dice: str) -> None:
+    """A's unit in reserves passes its roll (at the table a 5; the service's 3+ may take a few turns)."""
+    if dice == "table":
+        game.cmd("A", "roll", dice=[5])
+    while game.state()["awaiting"]["action"] != "enter":
+        to_sub_phase(game, "B", "reserves")
+        to_sub_phase(game, "A", "reserves")
+
+
+def roll_if_table(game: GameClient, seat: str, faces: list[int]) -> list[dict]:
+    if game.state()["awaiting"].get("roll"):
+        return game.cmd(seat, "roll", dice=faces)["events"]
+    return []
+
+
+@pytest.mark.parametrize("dice", DICE)
+def test_HH_MOV_3_where_no_model_may_end_is_attested_on_every_move(new_game, dice):
+    game = new_game("heresy", dice=dice, battle_rounds=12)
+    game.start([unit("legion-1"), unit("legion-2", in_reserves=True)], [unit("militia")])
+    a_goes_first(game)
+    to_arrival(game, dice)
+    [placed, *rushes] = [a for a in game.state()["actions"] if a["type"] == "enter"]
+    clear = placed["schema"]["properties"]["clear"]
+    assert clear["const"] is True and clear["title"].startswith("Every model ends clear") and "1\"" in clear[
+        "description"] and all("clear" in a["schema"]["properties"] for a in rushes)
+    assert game.refused("A", "enter", unit="legion-2", from_edge=True, clear=False)["rule"] == "HH.MOV.3"
+    arrived = game.cmd("A", "enter", unit="legion-2", from_edge=True)["events"][0]
+    assert arrived["data"]["clear"] is True and arrived["by"] == "A"
+    game.cmd("B", "react", act=False)  # no snap shots
+    game.cmd("A", "end_phase")
+    assert all(a["schema"]["properties"]["clear"]["const"] is True
+               for a in game.state()["actions"] if a["type"] == "move" and "distance" in a["schema"]["properties"])
+    problem = game.refused("A", "move", unit="legion-1", move="normal", distance=5, clear=False)
+    assert problem["rule"] == "HH.MOV.3" and "within 1\"" in problem["detail"]
+    moved = game.cmd("A", "move", unit="legion-1", move="normal", distance=5, near=["militia"])["events"][0]
+    assert moved["data"]["clear"] is True and moved["rule"] == "HH.MOV.1"
+    assert game.refused("B", "react", unit="militia", direction="away", distance=2, clear=False)["rule"] == "HH.MOV.3"
+    made = game.cmd("B", "react", unit="militia", direction="away", distance=2)["events"][0]
+    assert made["data"]["clear"] is True and made["data"]["attested_by"] == "B"
+
+
+@pytest.mark.parametrize("dice", DICE)
+def test_HH_MOV_3_a_reaction_move_or_a_rush_into_play_out_of_coherency_gains_suppressed(new_game, dice):
+    game = new_game("heresy", dice=dice, battle_rounds=12)
+    game.start([unit("legion-1", in_reserves=True)], [unit("militia"), unit("scouts")])
+    a_goes_first(game)
+    to_arrival(game, dice)
+    answer = game.cmd("A", "enter", unit="legion-1", from_edge=True, rush=True, distance=6, near=["scouts"],
+                      coherency_lost=True)
+    gained = events_of(answer, "StatusGained")[0]
+    assert (gained["rule"], gained["data"]["unit"], gained["data"]["status"]) == ("HH.MOV.3", "legion-1", "suppressed")
+    game.cmd("B", "react", act=False)  # no snap shots; then the scouts' reaction move
+    assert game.state()["awaiting"]["unit"] == "scouts"
+    answer = game.cmd("B", "react", unit="scouts", direction="toward", distance=3, coherency_lost=True)
+    assert [(e["type"], e["rule"]) for e in answer["events"]] == [("ReactionMade", "HH.REACT.1"),
+                                                                  ("StatusGained", "HH.MOV.3")]
+    assert "suppressed" in game.state()["units"]["scouts"]["statuses"]
+    assert "suppressed" in game.state()["units"]["legion-1"]["statuses"]
+
+
+@pytest.mark.parametrize("dice", DICE)
+def test_HH_MOV_4_difficult_and_dangerous_terrain_on_a_rush_into_play(new_game, dice):
+    game = new_game("heresy", dice=dice, battle_rounds=12)
+    game.start([unit("legion-1", 5, in_reserves=True)], [unit("militia")])
+    a_goes_first(game)
+    to_arrival(game, dice)
+    maxima = {a["schema"]["properties"]["difficult"]["const"]: a["schema"]["properties"]["distance"]["maximum"]
+              for a in game.state()["actions"] if "difficult" in a["schema"]["properties"]}
+    assert maxima == {False: 10, True: 8}  # M 6 + I 4, less 2" through difficult terrain
+    problem = game.refused("A", "enter", unit="legion-1", from_edge=True, rush=True, distance=9, difficult=True)
+    assert problem["rule"] == "HH.MOV.4"
+    answer = game.cmd("A", "enter", unit="legion-1", from_edge=True, rush=True, distance=8, difficult=True,
+                      dangerous=2)
+    arrived = answer["events"][0]
+    assert arrived["type"] == "ReserveArrived" and arrived["rule"] == "HH.MOV.4"
+    assert arrived["data"]["allowance"] == 8 and arrived["data"]["dangerous"] == 2
+    events = answer["events"] + roll_if_table(game, "A", [1, 6])
+    tested = events_of({"events": events}, "DangerousTerrainTested")[0]
+    assert tested["rule"] == "HH.MOV.4" and tested["data"]["tests"] == 2
+    assert game.state()["units"]["legion-1"]["models_alive"] == 5 - tested["data"]["failed"]
+    if dice == "table":
+        assert tested["data"]["failed"] == 1
+
+
+@pytest.mark.parametrize("dice", DICE)
+def test_HH_MOV_4_a_move_through_terrain_cites_the_terrain_rule(new_game, dice):
+    game = new_game("heresy", dice=dice)
+    at_move(game, [unit("legion-1"), unit("legion-2"), unit("legion-3")], [unit("militia")])
+    rules = {}
+    for uid, fields in (("legion-1", {"move": "normal", "distance": 3, "difficult": True}),
+                        ("legion-2", {"move": "rush", "distance": 7, "dangerous": 1}),
+                        ("legion-3", {"move": "rush", "distance": 7})):
+        answer = game.cmd("A", "move", unit=uid, **fields)
+        rules[uid] = answer["events"][0]["rule"]
+        roll_if_table(game, "A", [4])
+    assert rules == {"legion-1": "HH.MOV.4", "legion-2": "HH.MOV.4", "legion-3": "HH.MOV.5"}

@@ -73,6 +73,8 @@ class ReactionMade(TypedDict):
     up_to: NotRequired[int]
     difficult: NotRequired[bool]
     dangerous: NotRequired[int]
+    coherency_lost: NotRequired[bool]
+    clear: NotRequired[bool]
     attested_by: str
     weapons: NotRequired[list[str]]
     facing: NotRequired[None]
@@ -106,6 +108,7 @@ class UnitMoved(TypedDict):
     coherency_lost: NotRequired[bool]
     near: NotRequired[list[str]]
     attested_by: NotRequired[str]
+    clear: NotRequired[bool]
 
 
 EVENTS: dict[str, type] = {  # its own kinds; with domain/events.py's SHARED, all it logs

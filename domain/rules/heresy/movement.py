@@ -3,7 +3,10 @@
 Distances are the table's (CORE.DIST.1): the move carries the inches measured, whether the path crossed
 difficult terrain, how many models went through dangerous terrain, whether coherency was lost, and which
 enemy units it ended within 12" of (each may react, HH.REACT.1). The service works out the allowance and
-shows it as the distance's `maximum`.
+shows it as the distance's `maximum`. A unit selected that moves 0" has not moved: it is Stationary (HH.MOV.1).
+Every move (a rush into play and a reaction move too) attests that no model ends within 1" of an enemy model,
+on impassable terrain, on another model or off the table (`clear`, HH.MOV.3); its event cites HH.MOV.4 where
+terrain bore on it, else the rule of the move (HH.MOV.1, a rush HH.MOV.5).
 """
 from __future__ import annotations
 
@@ -24,8 +27,12 @@ from warlog.domain.rules.heresy.common import (
     DIFFICULT_PENALTY,
     Block,
     allowance,
+    checked_clear,
+    checked_dangerous,
+    clear_field,
     enemies_on_battlefield,
     initiative,
+    move_rule,
     movement,
     movement_block,
     refuse_while_reacting,
@@ -72,7 +79,7 @@ class Movement(Reactions):
                               "Stationary)", ["unit", "move"], unit=act.one_of(ready), move=act.const("stationary"))]
         enemies = enemies_on_battlefield(state, seat)
         for uid in ready:
-            offered += _move_offers(uid, state.units[uid], enemies)
+            offered += _move_offers(uid, state.units[uid], enemies, editions.fixed(state, "HH.MOV.3"))
         return offered
 
     @handles("move")
@@ -102,14 +109,15 @@ class Movement(Reactions):
             rule = "HH.MOV.4" if command.difficult and Decimal(distance) <= most + DIFFICULT_PENALTY else \
                 "HH.MOV.5" if rush else "HH.MOV.1"
             raise Refused(f"{uid} may move at most {most}\" this way, not {distance}\"", rule=rule)
-        most_tests = min(unit.models_alive, dice.MAX_DICE)
-        if type(command.dangerous) is not int or not 0 <= command.dangerous <= most_tests:
-            raise Malformed(f"dangerous: 0..{most_tests} models", field="dangerous")
+        dangerous = checked_dangerous(unit, command.dangerous)
         near = checked_near(state, seat, command.near)
-        t.emit("UnitMoved", own.UnitMoved(unit=uid, seat=seat, move=command.move, distance=distance,
-                             allowance=most, difficult=bool(command.difficult),
-                             dangerous=command.dangerous, coherency_lost=bool(command.coherency_lost),
-                             near=near, attested_by=seat), "HH.MOV.5" if rush else "HH.MOV.1")
+        moved = own.UnitMoved(unit=uid, seat=seat, move=command.move, distance=distance, allowance=most,
+                              difficult=bool(command.difficult), dangerous=dangerous,
+                              coherency_lost=bool(command.coherency_lost), near=near, attested_by=seat)
+        if checked_clear(state, command.clear):
+            moved["clear"] = True
+        t.emit("UnitMoved", moved, move_rule(state, "HH.MOV.5" if rush else "HH.MOV.1", bool(command.difficult),
+                                             dangerous))
         if command.coherency_lost:
             self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
         if command.dangerous:
@@ -152,7 +160,7 @@ class Movement(Reactions):
         return state.with_unit(data["unit"], replace(unit, selected=True, turn=turn))
 
 
-def _move_offers(uid: str, unit: Unit, enemies: list[str]) -> list[Action]:
+def _move_offers(uid: str, unit: Unit, enemies: list[str], fixed_clear: bool) -> list[Action]:
     """A unit's normal moves and rushes, each in the open or through difficult terrain."""
     offered = []
     models = min(unit.models_alive, dice.MAX_DICE)  # one test per model, in one roll
@@ -169,6 +177,8 @@ def _move_offers(uid: str, unit: Unit, enemies: list[str]) -> list[Action]:
             }
             if enemies:
                 fields["near"] = near_field(enemies)
+            if fixed_clear:
+                fields["clear"] = clear_field()
             summary = (f"{'rush' if move == 'rush' else 'move'} {uid} up to {most}\""
                        + (" through difficult terrain" if difficult else "")
                        + (": no shooting or charging this turn" if move == "rush" else ""))

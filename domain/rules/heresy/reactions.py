@@ -43,7 +43,9 @@ from warlog.domain.rules.heresy.common import (
     LOCKED,
     REACTION_RANGE,
     Block,
+    checked_clear,
     checked_dangerous,
+    clear_field,
     heresy_step,
     initiative,
     movement_block,
@@ -337,7 +339,14 @@ class Reactions(Shooting):
         dangerous = checked_dangerous(unit, command.dangerous)
         made: dict[str, Any] = {**_ids(window), "direction": command.direction, "distance": distance, "up_to": most,
                                 "difficult": bool(command.difficult), "dangerous": dangerous}
+        coherency = editions.fixed(t.state, "HH.MOV.3")  # HH.MOV.3 on a reaction move too
+        if coherency:
+            made["coherency_lost"] = bool(command.coherency_lost)
+        if checked_clear(t.state, command.clear):
+            made["clear"] = True
         t.emit("ReactionMade", {**made, "attested_by": seat}, "HH.REACT.1")
+        if coherency and command.coherency_lost:
+            self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
         if dangerous:
             self.request_roll(t, seat, "dangerous_terrain", f"{dangerous}D6", "HH.MOV.4", uid)
 
@@ -405,6 +414,10 @@ def reaction_move_offers(state: GameState, uid: str, against: list[str], claim: 
     unit, offered = state.units[uid], []
     for difficult in (False, True):
         fields = terrain_fields(unit, difficult)
+        if editions.fixed(state, "HH.MOV.3"):
+            fields["coherency_lost"] = act.boolean("attested: the unit genuinely cannot end in coherency (it gains "
+                                                   "Suppressed)")
+            fields["clear"] = clear_field()
         most = fields["distance"]["maximum"]
         if claim:
             fields["against"] = act.one_of(against, f"attested: the enemy unit whose move ended within "

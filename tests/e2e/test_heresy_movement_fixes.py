@@ -62,6 +62,7 @@ def test_HH_REACT_1_the_reacting_seat_claims_a_reaction_the_moving_player_did_no
     assert [a["schema"]["properties"]["against"]["oneOf"][-1]["const"] for a in claims(game)] == ["legion-2"] * 2
     game.cmd("A", "end_phase")  # the sub-phase over, its moves can no longer be answered
     assert claims(game) == []
+    assert game.verify()["commands_ok"] is True  # the claim played again makes the same events
 
 
 @pytest.mark.parametrize("dice", DICE)
@@ -141,6 +142,7 @@ def test_HH_MOV_3_where_no_model_may_end_is_attested_on_every_move(new_game, dic
     assert game.refused("B", "react", unit="militia", direction="away", distance=2, clear=False)["rule"] == "HH.MOV.3"
     made = game.cmd("B", "react", unit="militia", direction="away", distance=2)["events"][0]
     assert made["data"]["clear"] is True and made["data"]["attested_by"] == "B"
+    assert game.verify()["commands_ok"] is True
 
 
 @pytest.mark.parametrize("dice", DICE)

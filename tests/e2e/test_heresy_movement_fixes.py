@@ -200,3 +200,15 @@ def test_HH_MOV_4_a_move_through_terrain_cites_the_terrain_rule(new_game, dice):
         rules[uid] = answer["events"][0]["rule"]
         roll_if_table(game, "A", [4])
     assert rules == {"legion-1": "HH.MOV.4", "legion-2": "HH.MOV.4", "legion-3": "HH.MOV.5"}
+
+
+@pytest.mark.parametrize("dice", DICE)
+def test_HH_MOV_4_a_rush_into_play_through_terrain_reads_so(new_game, dice):
+    game = new_game("heresy", dice=dice, battle_rounds=12)
+    game.start([unit("legion-1", 5, in_reserves=True)], [unit("militia")])
+    a_goes_first(game)
+    to_arrival(game, dice)
+    answer = game.cmd("A", "enter", unit="legion-1", from_edge=True, rush=True, distance=5, difficult=True,
+                      dangerous=1, coherency_lost=True)
+    assert answer["events"][0]["text"].endswith(
+        "moving 5\" (through difficult terrain, 1 model through dangerous terrain and out of coherency).")

@@ -47,6 +47,8 @@ def test_HH_REACT_1_the_reacting_seat_claims_a_reaction_the_moving_player_did_no
     assert game.state()["awaiting"] == {"seat": "A", "action": "end_phase"}
     offers = claims(game)
     assert {a["schema"]["properties"]["unit"]["const"] for a in offers} == {"militia"}  # the Pinned scouts cannot
+    units = game.state("B")["units"]
+    assert (units["militia"]["eligible"], units["scouts"]["eligible"]) == (True, False)
     against = offers[0]["schema"]["properties"]["against"]
     assert against["title"] == "Enemy unit that moved" and [c["const"] for c in against["oneOf"]] == ["legion-1"]
     answer = game.cmd("B", "react", unit="militia", against="legion-1", direction="away", distance=3)

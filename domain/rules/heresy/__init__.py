@@ -240,6 +240,9 @@ class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # t
             return uid in self.snap_shooters(state, awaiting["against"])
         if action == "strike":
             return bool(uid == awaiting["unit"])
+        if action in ("enter", "fall_back", "end_phase") and any(
+                self.claim_block(state, uid, moved) is None for moved in self.moved_this_sub_phase(state)):
+            return True  # HH.REACT.1: a reaction its player may claim
         if action in ("enter", "fall_back"):
             active = self.turn_seat(step)
             return uid in (self.arriving(state, active) if action == "enter" else self.falling_back(state, active))

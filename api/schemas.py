@@ -65,12 +65,15 @@ class Options(Body):
         "used and left. Absent: no clock (GET /summary still says the time each seat used)"))
     clock_loses: bool = Field(False, description="MSN.CLK.1: a seat whose time has run out loses at the end of "
                                                  "its current action (needs `clock_minutes`)")
+    one_reaction_per_round: bool = Field(False, description=(
+        "heresy: a unit makes at most one reaction (HH.REACT.1, HH.RES.4) a battle round; no seed states such a "
+        "cap, so without it a unit may react to every enemy move that ends within 12\" of it"))
 
     def as_created(self) -> dict[str, Any]:
-        """The options as `GameCreated` logs them: the clock's only where it is asked for, so a game without a
-        clock logs what it logged before there was one."""
+        """The options as `GameCreated` logs them: the clock's and the reaction cap only where asked for, so a
+        game without them logs what it logged before there were any."""
         created = self.model_dump()
-        for name in ("clock_minutes", "clock_loses"):
+        for name in ("clock_minutes", "clock_loses", "one_reaction_per_round"):
             if not created[name]:
                 del created[name]
         return created

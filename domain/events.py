@@ -297,6 +297,10 @@ class ReserveArrived(TypedDict):
     distance: NotRequired[str]
     allowance: NotRequired[int]
     near: NotRequired[list[str]]
+    difficult: NotRequired[bool]
+    dangerous: NotRequired[int]
+    coherency_lost: NotRequired[bool]
+    clear: NotRequired[bool]
 
 
 class ReserveArriving(TypedDict):

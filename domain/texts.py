@@ -218,7 +218,13 @@ def _delayed(w: Words, d: ev.ReserveDelayed) -> str:
 def _arrived(w: Words, d: ev.ReserveArrived) -> str:
     moved = f", moving {inches(d['distance'])}" if d.get("distance") else ""
     edge = " from the table edge" if d.get("from_edge") else ""
-    return f"{w.unit(d['unit'])} arrived from reserves{edge}{moved}"
+    how = ["through difficult terrain"] if d.get("difficult") else []  # heresy's rush into play (HH.MOV.3, 4)
+    if d.get("dangerous"):
+        how.append(f"{plural(d.get('dangerous', 0), 'model')} through dangerous terrain")
+    if d.get("coherency_lost"):
+        how.append("out of coherency")
+    ways = f" ({listed(how)})" if how else ""
+    return f"{w.unit(d['unit'])} arrived from reserves{edge}{moved}{ways}"
 
 
 # -- charges ----------------------------------------------------------------------------------------------------

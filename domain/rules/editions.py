@@ -54,6 +54,13 @@ FIXES: dict[str, Fix] = {
                         "it stays as one that passed, and losing a fight it does not test"),
     "HH.EMB.1": Fix(2, "heresy: a unit embarked in a transport may disembark in its Move sub-phase"),
     "HH.MOV.2": Fix(2, "heresy: a Pinned or Routed unit cannot declare a charge (a charge is a move)"),
+    "HH.MOV.1": Fix(2, "a heresy unit selected that moves 0\" is Stationary, not moved"),
+    "HH.REACT.1": Fix(2, "the reacting seat may claim a reaction move itself, terrain applies to it, and the "
+                         "once-a-round cap is the option one_reaction_per_round"),
+    "HH.MOV.3": Fix(2, "every heresy move attests that no model ends within 1\" of an enemy, on impassable terrain, "
+                       "on another model or off the table; coherency counts on reaction moves and rushes into play"),
+    "HH.MOV.4": Fix(2, "difficult and dangerous terrain count on a rush into play, and a move through terrain cites "
+                       "HH.MOV.4"),
 }
 
 # the edition a game created now is judged by

@@ -21,7 +21,7 @@ from warlog.domain.state import GameState, Weapon
 from warlog.domain.words import humane, objective_title, player_name, unit_title, weapon_title
 
 # a command's field -> what its choice names (`format`)
-FORMATS = {"unit": "unit", "target": "unit", "targets": "unit", "embark": "unit", "near": "unit",
+FORMATS = {"unit": "unit", "target": "unit", "targets": "unit", "embark": "unit", "near": "unit", "against": "unit",
            "weapon": "weapon", "weapons": "weapon", "first": "seat", "objective": "objective",
            "line": "model_line", "die": "die", "within_half_range_of": "unit"}
 
@@ -37,6 +37,9 @@ LABELS: dict[str | tuple[str, str], str] = {
     "hit": "Kind of hit", "hull_points": "Hull points lost", "strength": "Strength", "rush": "Rush",
     "centre_over_hull": "Marker's centre over the hull", "precision": "Precision",
     "within_half_range": "Within half range", "pile_in": "Pile in (inches)", "reached_edge": "Reached the edge",
+    "against": "Enemy unit that moved", "difficult": "Through difficult terrain",
+    "dangerous": "Models through dangerous terrain", "coherency_lost": "Out of coherency",
+    "clear": "Every model ends clear (1\" from enemies, on the table, off impassable terrain)",
     "exclude": "Counted units to leave out", "include": "Units to count as well", "control": "Units near each objective",
     ("select", "unit"): "Unit to select", ("attack", "unit"): "Unit attacking", ("attack", "target"): "Unit to attack",
     ("attack", "targets"): "Each model's target", ("attack", "within_half_range_of"): "Targets within half range",

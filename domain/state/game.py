@@ -58,7 +58,8 @@ class Options(Record):
     game made by `Game.create` alone may lack: they are read with those defaults)."""
 
     CODECS: ClassVar[dict[str, Codec]] = {"objectives": tuple_of(), "actions": tuple_of()}
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"objectives", "actions", "clock_minutes", "clock_loses"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"objectives", "actions", "clock_minutes", "clock_loses",
+                                                 "one_reaction_per_round"})
     DEFAULTED: ClassVar[frozenset[str]] = frozenset({"battle_rounds", "reserves_from_round", "spectator_delay_s"})
 
     battle_rounds: int = 5
@@ -68,6 +69,7 @@ class Options(Record):
     actions: tuple[str, ...] | None = None  # reference: the actions a unit may start (RS.CMD.3)
     clock_minutes: int | None = None  # MSN.CLK.1: each seat's time; None: no chess clock
     clock_loses: bool | None = None  # MSN.CLK.1: a seat out of time loses at the end of its action
+    one_reaction_per_round: bool | None = None  # heresy, HH.REACT.1: a unit reacts at most once a battle round
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

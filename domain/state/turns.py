@@ -89,9 +89,9 @@ class HeresyTurn(Turn):
     """Heresy: what the unit did in its player's turn. `fall_back` holds null once the unit has fallen back
     (`FellBack`), so its absence is ABSENT."""
 
-    CODECS: ClassVar[dict[str, Codec]] = {"fired": tuple_of(), "targets": tuple_of()}
+    CODECS: ClassVar[dict[str, Codec]] = {"fired": tuple_of(), "targets": tuple_of(), "reacted_to": tuple_of()}
     OPTIONAL: ClassVar[frozenset[str]] = frozenset(
-        {"moved", "rushed", "arrived", "reacted", "fell_back", "shot", "targets", "fired", "charged"})
+        {"moved", "rushed", "arrived", "reacted", "fell_back", "shot", "targets", "fired", "charged", "reacted_to"})
 
     moved: str | None = None  # the move it made (HH.MOV)
     rushed: bool | None = None
@@ -103,6 +103,7 @@ class HeresyTurn(Turn):
     targets: tuple[str, ...] | None = None
     fired: tuple[str, ...] | None = None  # the weapons it has fired
     charged: bool | None = None
+    reacted_to: tuple[str, ...] | None = None  # HH.REACT.1: the enemy units whose moves it was offered a reaction to
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

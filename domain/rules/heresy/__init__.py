@@ -247,6 +247,9 @@ class Heresy(Reserves, Embarking, Rout, Combat, objectives.RoundObjectives):  # 
             return uid in self.snap_shooters(state, awaiting["against"])
         if action == "strike":
             return bool(uid == awaiting["unit"])
+        if action in ("enter", "fall_back", "end_phase") and any(
+                self.claim_block(state, uid, moved) is None for moved in self.moved_this_sub_phase(state)):
+            return True  # HH.REACT.1: a reaction its player may claim
         if action in ("enter", "fall_back"):
             active = self.turn_seat(step)
             return uid in (self.arriving(state, active) if action == "enter" else self.falling_back(state, active))
@@ -266,7 +269,7 @@ class Heresy(Reserves, Embarking, Rout, Combat, objectives.RoundObjectives):  # 
         if action == "react":
             return self.react_actions(state, seat)
         if awaiting["seat"] != seat:
-            return []
+            return self.claim_actions(state, seat)  # HH.REACT.1: a reaction the opponent claims itself
         if action == "enter":
             return self.enter_actions(state, seat)
         if action == "fall_back":

@@ -21,7 +21,12 @@ class Enter(cmd.Diceless):
     rush: bool = False
     distance: Any = None                         # a rush: inches moved (at most M + I)
     near: tuple[str, ...] = ()                   # a rush: enemy units within 12" of it at the end (HH.REACT.1)
+    difficult: bool = False                      # a rush: its path crossed difficult terrain: -2" (HH.MOV.4)
+    dangerous: int = 0                           # a rush: models through dangerous terrain, one test each (HH.MOV.4)
+    coherency_lost: bool = False                 # a rush: attested, it genuinely cannot keep coherency (HH.MOV.3)
+    clear: bool = True                           # attested: none ends within 1" of an enemy, off the table... (HH.MOV.3)
     type = "enter"
+    later = ("difficult", "dangerous", "coherency_lost", "clear")
 
 
 @dataclass(frozen=True)
@@ -35,7 +40,9 @@ class Move(cmd.Diceless):
     dangerous: int = 0                           # models that moved through dangerous terrain: one test each
     coherency_lost: bool = False                 # attested: it genuinely cannot keep coherency (HH.MOV.3)
     near: tuple[str, ...] = ()                   # enemy units within 12" of it at the end (HH.REACT.1)
+    clear: bool = True                           # attested: none ends within 1" of an enemy, off the table... (HH.MOV.3)
     type = "move"
+    later = ("clear",)
 
 
 @dataclass(frozen=True)
@@ -56,16 +63,23 @@ class Disembark(cmd.Diceless):
 @dataclass(frozen=True)
 class React(cmd.Diceless):
     """Heresy: the opponent's answer to a reaction window: a reaction move (HH.REACT.1), snap shots at a
-    unit entering play (HH.RES.4), or `act: false` to decline."""
+    unit entering play (HH.RES.4), or `act: false` to decline; or a reaction move the opponent claims itself
+    (`against`: the enemy unit whose move ended within 12" of its unit)."""
 
     unit: str | None = None
     act: bool = True
     move: str = "normal"                         # a reaction is never a rush (HH.MOV.5)
     direction: str | None = None                 # toward | away (from the enemy unit that moved)
     distance: Any = None                         # inches, at most the unit's Initiative
+    against: str | None = None                   # a reaction claimed: the enemy unit whose move it answers
+    difficult: bool = False                      # its path crossed difficult terrain: -2" (HH.MOV.4)
+    dangerous: int = 0                           # models that moved through dangerous terrain: one test each
+    coherency_lost: bool = False                 # attested: it genuinely cannot keep coherency (HH.MOV.3)
+    clear: bool = True                           # attested: none ends within 1" of an enemy, off the table... (HH.MOV.3)
     weapons: tuple[str, ...] = ()                # snap shots: the weapons fired
     facing: str | None = None                    # snap shots at a vehicle: the armour facing hit (attested)
     type = "react"
+    later = ("against", "difficult", "dangerous", "coherency_lost", "clear")
 
 
 @dataclass(frozen=True)

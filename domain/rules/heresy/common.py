@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from warlog.domain import dice
+from warlog.domain.rules import editions
 from warlog.domain.rules.basics import Lasts
 from warlog.domain.rules.ruleset import alive, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
@@ -26,6 +28,8 @@ RESERVES_ON = 3            # HH.RES.1: a D6, arriving on 3+
 DANGEROUS_FAILS_ON = 1     # HH.MOV.4 convention: a D6 per model, failed on a 1
 KIND_RULE = {"move": "HH.REACT.1", "snap_shots": "HH.RES.4"}  # the rule of each kind of reaction window
 Block = tuple[str, str] | None
+CLEAR = ("attested: no model ends within 1\" of an enemy model, on impassable terrain, on another model or off the "
+         "table")
 
 
 def on_battlefield(unit: Unit) -> bool:
@@ -112,3 +116,42 @@ def reaction_seat(state: GameState) -> str | None:
     """Reactions belong to the player whose turn it is not (HH.REACT.1)."""
     active = state.active_seat
     return other(active) if active else None
+
+
+def clear_field() -> dict[str, object]:
+    """HH.MOV.3, attested on every move: where no model may end it."""
+    return {"const": True, "description": CLEAR}
+
+
+def checked_clear(state: GameState, clear: object) -> bool:
+    """HH.MOV.3 (its fix): the player attests that no model ends the move within 1" of an enemy model, on
+    impassable terrain, on another model or off the table; a move that cannot is made again. Whether the
+    event records the attestation (not before the fix)."""
+    if not editions.fixed(state, "HH.MOV.3"):
+        return False
+    if clear is not True:
+        raise Refused("no model may end a move within 1\" of an enemy model, on impassable terrain, on another "
+                      "model or off the table: place the models so, then send the move", rule="HH.MOV.3")
+    return True
+
+
+def checked_dangerous(unit: Unit, dangerous: object) -> int:
+    """HH.MOV.4: how many models went through dangerous terrain, one test each (at most one roll's dice)."""
+    most = min(unit.models_alive, dice.MAX_DICE)
+    if type(dangerous) is not int or not 0 <= dangerous <= most:
+        raise Malformed(f"dangerous: 0..{most} models", field="dangerous")
+    return dangerous
+
+
+def move_rule(state: GameState, rule: str, difficult: bool, dangerous: int) -> str:
+    """The rule a move's event cites: HH.MOV.4 where terrain bore on it (its fix), else the move's own."""
+    return "HH.MOV.4" if (difficult or dangerous) and editions.fixed(state, "HH.MOV.4") else rule
+
+
+def rush_terrain(unit: Unit, difficult: bool) -> dict[str, dict[str, object]]:
+    """A rush entering play (HH.MOV.4's fix): difficult terrain, models through dangerous terrain, coherency."""
+    return {"difficult": {"const": difficult},
+            "dangerous": {"type": "integer", "minimum": 0, "maximum": min(unit.models_alive, dice.MAX_DICE),
+                          "description": "models that moved through dangerous terrain: each tests, removed on a 1"},
+            "coherency_lost": {"type": "boolean", "description": "attested: the unit genuinely cannot end in "
+                                                                 "coherency (it gains Suppressed)"}}

@@ -71,6 +71,10 @@ class ReactionMade(TypedDict):
     direction: NotRequired[str]
     distance: NotRequired[str]
     up_to: NotRequired[int]
+    difficult: NotRequired[bool]
+    dangerous: NotRequired[int]
+    coherency_lost: NotRequired[bool]
+    clear: NotRequired[bool]
     attested_by: str
     weapons: NotRequired[list[str]]
     facing: NotRequired[None]
@@ -82,6 +86,8 @@ class ReactionOffered(TypedDict):
     against: str
     seat: str
     up_to: NotRequired[int]
+    claimed: NotRequired[bool]
+    attested_by: NotRequired[str]
 
 
 class ShootingDeclared(TypedDict):
@@ -102,6 +108,7 @@ class UnitMoved(TypedDict):
     coherency_lost: NotRequired[bool]
     near: NotRequired[list[str]]
     attested_by: NotRequired[str]
+    clear: NotRequired[bool]
 
 
 EVENTS: dict[str, type] = {  # its own kinds; with domain/events.py's SHARED, all it logs

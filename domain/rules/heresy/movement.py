@@ -3,7 +3,10 @@
 Distances are the table's (CORE.DIST.1): the move carries the inches measured, whether the path crossed
 difficult terrain, how many models went through dangerous terrain, whether coherency was lost, and which
 enemy units it ended within 12" of (each may react, HH.REACT.1). The service works out the allowance and
-shows it as the distance's `maximum`.
+shows it as the distance's `maximum`. A unit selected that moves 0" has not moved: it is Stationary (HH.MOV.1).
+Every move (a rush into play and a reaction move too) attests that no model ends within 1" of an enemy model,
+on impassable terrain, on another model or off the table (`clear`, HH.MOV.3); its event cites HH.MOV.4 where
+terrain bore on it, else the rule of the move (HH.MOV.1, a rush HH.MOV.5).
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from warlog.domain import dice
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.heresy import events as own
@@ -23,8 +27,12 @@ from warlog.domain.rules.heresy.common import (
     DIFFICULT_PENALTY,
     Block,
     allowance,
+    checked_clear,
+    checked_dangerous,
+    clear_field,
     enemies_on_battlefield,
     initiative,
+    move_rule,
     movement,
     movement_block,
     refuse_while_reacting,
@@ -71,7 +79,7 @@ class Movement(Reactions):
                               "Stationary)", ["unit", "move"], unit=act.one_of(ready), move=act.const("stationary"))]
         enemies = enemies_on_battlefield(state, seat)
         for uid in ready:
-            offered += _move_offers(uid, state.units[uid], enemies)
+            offered += _move_offers(uid, state.units[uid], enemies, editions.fixed(state, "HH.MOV.3"))
         return offered
 
     @handles("move")
@@ -92,26 +100,39 @@ class Movement(Reactions):
         if command.distance is None:
             raise Malformed("a move gives the inches moved (distance)", field="distance")
         distance = inches(command.distance, "distance", 1000)
+        if Decimal(distance) == 0 and editions.fixed(state, "HH.MOV.1"):
+            self.stayed_put(t, seat, uid, command)
+            return
         rush = command.move == "rush"
         most = allowance(unit, rush, bool(command.difficult))
         if Decimal(distance) > most:
             rule = "HH.MOV.4" if command.difficult and Decimal(distance) <= most + DIFFICULT_PENALTY else \
                 "HH.MOV.5" if rush else "HH.MOV.1"
             raise Refused(f"{uid} may move at most {most}\" this way, not {distance}\"", rule=rule)
-        most_tests = min(unit.models_alive, dice.MAX_DICE)
-        if type(command.dangerous) is not int or not 0 <= command.dangerous <= most_tests:
-            raise Malformed(f"dangerous: 0..{most_tests} models", field="dangerous")
+        dangerous = checked_dangerous(unit, command.dangerous)
         near = checked_near(state, seat, command.near)
-        t.emit("UnitMoved", own.UnitMoved(unit=uid, seat=seat, move=command.move, distance=distance,
-                             allowance=most, difficult=bool(command.difficult),
-                             dangerous=command.dangerous, coherency_lost=bool(command.coherency_lost),
-                             near=near, attested_by=seat), "HH.MOV.5" if rush else "HH.MOV.1")
+        moved = own.UnitMoved(unit=uid, seat=seat, move=command.move, distance=distance, allowance=most,
+                              difficult=bool(command.difficult), dangerous=dangerous,
+                              coherency_lost=bool(command.coherency_lost), near=near, attested_by=seat)
+        if checked_clear(state, command.clear):
+            moved["clear"] = True
+        t.emit("UnitMoved", moved, move_rule(state, "HH.MOV.5" if rush else "HH.MOV.1", bool(command.difficult),
+                                             dangerous))
         if command.coherency_lost:
             self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
         if command.dangerous:
             self.request_roll(t, seat, "dangerous_terrain", f"{command.dangerous}D6", "HH.MOV.4", uid)
         for target in near:
             self.offer_reaction(t, target, against=uid)
+
+    def stayed_put(self, t: Table, seat: str, uid: str, command: Move) -> None:
+        """HH.MOV.1: a unit selected that moves 0" has not moved: it is Stationary (no rush, no terrain crossed,
+        no move ended near an enemy); coherency it genuinely cannot keep still costs it Suppressed (HH.MOV.3)."""
+        t.emit("UnitMoved", own.UnitMoved(unit=uid, seat=seat, move="stationary", distance="0", attested_by=seat),
+               "HH.MOV.1")
+        self.change_status(t, uid, "stationary", True, "HH.MOV.1", reason="it moved 0\": it remained stationary")
+        if command.coherency_lost:
+            self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
 
     def dangerous_rolled(self, t: Table, uid: str, roll: ev.DiceRolled) -> None:
         """HH.MOV.4 convention: each model's D6 fails on a 1, and that model is removed as a casualty."""
@@ -139,7 +160,7 @@ class Movement(Reactions):
         return state.with_unit(data["unit"], replace(unit, selected=True, turn=turn))
 
 
-def _move_offers(uid: str, unit: Unit, enemies: list[str]) -> list[Action]:
+def _move_offers(uid: str, unit: Unit, enemies: list[str], fixed_clear: bool) -> list[Action]:
     """A unit's normal moves and rushes, each in the open or through difficult terrain."""
     offered = []
     models = min(unit.models_alive, dice.MAX_DICE)  # one test per model, in one roll
@@ -156,6 +177,8 @@ def _move_offers(uid: str, unit: Unit, enemies: list[str]) -> list[Action]:
             }
             if enemies:
                 fields["near"] = near_field(enemies)
+            if fixed_clear:
+                fields["clear"] = clear_field()
             summary = (f"{'rush' if move == 'rush' else 'move'} {uid} up to {most}\""
                        + (" through difficult terrain" if difficult else "")
                        + (": no shooting or charging this turn" if move == "rush" else ""))

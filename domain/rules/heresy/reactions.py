@@ -12,8 +12,12 @@ action says.
 Conventions where the seed is silent: a reaction move opens no further reaction (HH.REACT.1 lets a unit
 react in its opponent's Movement phase to an enemy unit's move; the unit that reacted moves in the active
 player's own Movement phase, where the active player has no reaction); a fall back (`rout`) is the active
-player's move and does open reactions. A unit makes at most one reaction per battle round (it reacts only
-in the opponent's turn, so once per opponent's Movement phase); a reaction move is a move, so HH.MOV.2's
+player's move and does open reactions. The moving player names the enemy units it ended near (`near`); the
+reacting player may also claim a reaction itself (`react` with `against`, attested) for any of its units to
+any move the active player's units ended in the sub-phase under way, until that sub-phase ends, one reaction
+per unit to each move. No seed caps reactions a round: the option `one_reaction_per_round` does (games of the
+first edition always had that cap). A reaction move is a move: difficult and dangerous terrain count
+(HH.MOV.4), and so HH.MOV.2's
 list (Pinned, Routed, Locked in Combat, Movement 0) stops it too; snap shots come from a unit on the
 battlefield, not Locked in Combat, with ranged weapons (a vehicle only with DEFENSIVE ones).
 """
@@ -24,18 +28,24 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from warlog.domain import army
+from warlog.domain import army, dice
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import React
 from warlog.domain.rules.heresy.common import (
+    DANGEROUS_FAILS_ON,
+    DIFFICULT_PENALTY,
     KIND_RULE,
     LOCKED,
     REACTION_RANGE,
     Block,
+    checked_clear,
+    checked_dangerous,
+    clear_field,
     heresy_step,
     initiative,
     movement_block,
@@ -46,7 +56,7 @@ from warlog.domain.rules.heresy.common import (
 )
 from warlog.domain.rules.heresy.shooting import FACINGS, Shooting, SnapShotsGoOn, has_facings, tables_gap
 from warlog.domain.rules.ruleset import alive, handles, inches
-from warlog.domain.rulings import Malformed, Refused
+from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit, Weapon, Window
 
 if TYPE_CHECKING:
@@ -77,6 +87,27 @@ def checked_near(state: GameState, seat: str, near: Iterable[str]) -> list[str]:
     return named_enemies(state, seat, near, "near")
 
 
+def capped(state: GameState) -> bool:
+    """A unit reacts at most once a battle round: always before HH.REACT.1's fix, since it only with the option
+    `one_reaction_per_round` (no seed states the cap)."""
+    return not editions.fixed(state, "HH.REACT.1") or bool(state.options.one_reaction_per_round)
+
+
+def reaction_allowance(unit: Unit, difficult: bool) -> int:
+    """HH.REACT.1 and HH.MOV.4: its Initiative, less 2" through difficult terrain."""
+    return max(0, initiative(unit) - (DIFFICULT_PENALTY if difficult else 0))
+
+
+def terrain_fields(unit: Unit, difficult: bool) -> dict[str, Any]:
+    """HH.MOV.4 on a reaction move: difficult terrain (its allowance less 2"), models through dangerous terrain."""
+    most = reaction_allowance(unit, difficult)
+    text = f"I {initiative(unit)}" + (f" - {DIFFICULT_PENALTY} difficult terrain" if difficult else "")
+    return {"difficult": act.const(difficult), "distance": act.number(0, most, f"inches moved, at most {most}\" ({text})"),
+            "dangerous": act.integer(0, min(unit.models_alive, dice.MAX_DICE),
+                                     f"models that moved through dangerous terrain: each tests, removed on a "
+                                     f"{DANGEROUS_FAILS_ON}")}
+
+
 class Reactions(Shooting):
     """Mixed into `Heresy`: opening, offering and answering reaction windows (snap shots are `Shooting`'s attacks;
     the window open now is `common.reaction_window`, which every part that must wait for it reads)."""
@@ -88,7 +119,7 @@ class Reactions(Shooting):
             return ("HH.REACT.1", "no reaction on your own turn: reactions are made in the opponent's turn")
         if not on_battlefield(unit):
             return (rule, "it is not on the battlefield")
-        if HeresyTurn.of(unit.turn).reacted:
+        if HeresyTurn.of(unit.turn).reacted and capped(state):
             return (rule, "it has already reacted this battle round")
         if not on_battlefield(state.units[against]):
             return (rule, f"{against} is no longer on the battlefield")
@@ -153,7 +184,9 @@ class Reactions(Shooting):
             return []
         against, rule = window.against, KIND_RULE[window.kind]
         offered = []
-        if window.kind == "move":
+        if window.kind == "move" and editions.fixed(state, "HH.REACT.1"):
+            offered += reaction_move_offers(state, _window_unit(window), [against])
+        elif window.kind == "move":
             uid = _window_unit(window)
             most = initiative(state.units[uid])
             offered.append(act.action(
@@ -164,6 +197,46 @@ class Reactions(Shooting):
         else:
             offered += self._snap_offers(state, rule, against)
         offered.append(act.action("react", rule, f"decline the reaction to {against}", ["act"], act=act.const(False)))
+        return offered
+
+    def moved_this_sub_phase(self, state: GameState) -> list[str]:
+        """HH.REACT.1: the active player's units that ended a move in the Movement sub-phase under way (a move, a
+        rush, a rush entering play, a fall back): each is a move the opponent may claim a reaction to."""
+        step = self.step(state)
+        if step is None or step.phase != "movement" or step.active is None:
+            return []
+        moved = []
+        for uid, unit in seat_units(state, step.active):
+            turn = HeresyTurn.of(unit.turn)
+            if on_battlefield(unit) and (
+                    (step.name == "move" and unit.selected and turn.moved not in (None, "stationary"))
+                    or (step.name == "reserves" and bool(turn.arrived and turn.rushed))
+                    or (step.name == "rout" and turn.fell_back is not None)):
+                moved.append(uid)
+        return moved
+
+    def claim_block(self, state: GameState, uid: str, against: str) -> Block:
+        """May the reacting seat claim a reaction move of `uid` to `against`'s move (HH.REACT.1)?"""
+        if not editions.fixed(state, "HH.REACT.1"):
+            return ("HH.REACT.1", "a reaction is made when the moving player names the unit near (near)")
+        if reaction_window(state) is not None:
+            return ("HH.REACT.1", "answer the reaction offered first")
+        if against not in self.moved_this_sub_phase(state):
+            return ("HH.REACT.1", f"{against} has ended no move this sub-phase that a reaction may answer")
+        if against in (HeresyTurn.of(state.units[uid].turn).reacted_to or ()):
+            return ("HH.REACT.1", f"it has already been offered a reaction to {against}'s move")
+        return self.reaction_block(state, uid, "move", against)
+
+    def claim_actions(self, state: GameState, seat: str) -> list[Action]:
+        """HH.REACT.1: the reacting seat claims a reaction itself, for a unit the moving player did not name."""
+        if seat != reaction_seat(state) or not editions.fixed(state, "HH.REACT.1") or reaction_window(state):
+            return []
+        moved = self.moved_this_sub_phase(state)
+        offered = []
+        for uid, _ in seat_units(state, seat):
+            against = [x for x in moved if self.claim_block(state, uid, x) is None]
+            if against:
+                offered += reaction_move_offers(state, uid, against, claim=True)
         return offered
 
     def _snap_offers(self, state: GameState, rule: str, against: str) -> list[Action]:
@@ -192,8 +265,13 @@ class Reactions(Shooting):
             raise Refused("no reaction on your own turn: reactions are made in the opponent's turn",
                           rule="HH.REACT.1")
         window = reaction_window(state)
+        if window is None and command.against is not None and editions.fixed(state, "HH.REACT.1"):
+            self._claim(t, seat, command)
+            return
         if window is None or window.seat != seat:
             raise Refused("no reaction is offered to you now", rule="HH.REACT.1")
+        if command.against not in (None, window.against) and window.kind == "move":
+            raise Refused(f"answer the reaction offered to {window.against}'s move first", rule="HH.REACT.1")
         rule = KIND_RULE[window.kind]
         if command.move == "rush":
             raise Refused("a unit never rushes in a reaction", rule="HH.MOV.5")
@@ -209,6 +287,27 @@ class Reactions(Shooting):
         else:
             self._snap_shots(t, seat, command.unit, command, window)
 
+    def _claim(self, t: Table, seat: str, command: React) -> None:
+        """HH.REACT.1: the reacting seat names its unit and the enemy unit whose move ended within 12" of it
+        (attested), and moves it: the window it opens is answered at once."""
+        state, uid, against = t.state, command.unit, command.against
+        if command.move == "rush":
+            raise Refused("a unit never rushes in a reaction", rule="HH.MOV.5")
+        if not command.act or uid is None or against is None:
+            raise Malformed("a reaction claimed names the unit that reacts (unit) and acts", field="unit")
+        for name, field in ((uid, "unit"), (against, "against")):
+            if name not in state.units:
+                raise NotFound(f"no unit {name!r} in this game", field=field)
+        if state.units[uid].owner != seat:
+            raise Refused(f"{uid} is not your unit", rule="HH.REACT.1")
+        block = self.claim_block(state, uid, against)
+        if block:
+            raise Refused(block[1], rule=block[0])
+        t.emit("ReactionOffered", own.ReactionOffered(kind="move", unit=uid, against=against, seat=seat,
+                                                      up_to=initiative(state.units[uid]), claimed=True,
+                                                      attested_by=seat), "HH.REACT.1")
+        self._reaction_move(t, seat, command, _open(t.state))
+
     def _reaction_move(self, t: Table, seat: str, command: React, window: Window) -> None:
         uid = _window_unit(window)
         if command.unit != uid:
@@ -218,11 +317,38 @@ class Reactions(Shooting):
         if command.distance is None:
             raise Malformed("a reaction move gives the inches moved (distance)", field="distance")
         distance = inches(command.distance, "distance", 1000)
+        if editions.fixed(t.state, "HH.REACT.1"):
+            self._terrain_reaction(t, seat, command, window, distance)
+            return
         most = initiative(t.state.units[uid])
         if Decimal(distance) > most:
             raise Refused(f"a reaction moves at most the unit's Initiative, {most}\"", rule="HH.REACT.1")
         t.emit("ReactionMade", {**_ids(window), "direction": command.direction, "distance": distance,
                                 "up_to": most, "attested_by": seat}, "HH.REACT.1")
+
+    def _terrain_reaction(self, t: Table, seat: str, command: React, window: Window, distance: str) -> None:
+        """HH.REACT.1 with HH.MOV.4: up to its Initiative, less 2" through difficult terrain; each model through
+        dangerous terrain tests."""
+        uid = _window_unit(window)
+        unit = t.state.units[uid]
+        most = reaction_allowance(unit, bool(command.difficult))
+        if Decimal(distance) > most:
+            rule = "HH.MOV.4" if command.difficult and Decimal(distance) <= most + DIFFICULT_PENALTY else "HH.REACT.1"
+            less = " less 2\" through difficult terrain" if command.difficult else ""
+            raise Refused(f"a reaction moves at most the unit's Initiative{less}, {most}\"", rule=rule)
+        dangerous = checked_dangerous(unit, command.dangerous)
+        made: dict[str, Any] = {**_ids(window), "direction": command.direction, "distance": distance, "up_to": most,
+                                "difficult": bool(command.difficult), "dangerous": dangerous}
+        coherency = editions.fixed(t.state, "HH.MOV.3")  # HH.MOV.3 on a reaction move too
+        if coherency:
+            made["coherency_lost"] = bool(command.coherency_lost)
+        if checked_clear(t.state, command.clear):
+            made["clear"] = True
+        t.emit("ReactionMade", {**made, "attested_by": seat}, "HH.REACT.1")
+        if coherency and command.coherency_lost:
+            self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
+        if dangerous:
+            self.request_roll(t, seat, "dangerous_terrain", f"{dangerous}D6", "HH.MOV.4", uid)
 
     def _snap_shots(self, t: Table, seat: str, uid: str, command: React, window: Window) -> None:
         state = t.state
@@ -264,13 +390,55 @@ class Reactions(Shooting):
 
     @evolves("ReactionMade")
     def _made(self, state: GameState, data: own.ReactionMade, entry: ev.Entry) -> GameState:
-        state = _window_closed(state)
+        state = _answered(_window_closed(state), data["kind"], data["unit"], data["against"])
         unit = state.units[data["unit"]]
         return state.with_unit(data["unit"], replace(unit, turn=replace(HeresyTurn.of(unit.turn), reacted=True)))
 
     @evolves("ReactionDeclined")
     def _declined(self, state: GameState, data: own.ReactionDeclined, entry: ev.Entry) -> GameState:
-        return _window_closed(state)
+        return _answered(_window_closed(state), data["kind"], data["unit"], data["against"])
+
+
+def _answered(state: GameState, kind: str, uid: str | None, against: str) -> GameState:
+    """HH.REACT.1 (its fix): a unit offered a reaction move to an enemy unit's move claims none to it again."""
+    if kind != "move" or uid is None or not editions.fixed(state, "HH.REACT.1"):
+        return state
+    unit = state.units[uid]
+    turn = HeresyTurn.of(unit.turn)
+    return state.with_unit(uid, replace(unit, turn=replace(turn, reacted_to=(*(turn.reacted_to or ()), against))))
+
+
+def reaction_move_offers(state: GameState, uid: str, against: list[str], claim: bool = False) -> list[Action]:
+    """A reaction move of `uid` (HH.REACT.1), in the open or through difficult terrain (HH.MOV.4): to the enemy
+    unit of its window, or, claimed, to one of those that ended a move this sub-phase (`against`, attested)."""
+    unit, offered = state.units[uid], []
+    for difficult in (False, True):
+        fields = terrain_fields(unit, difficult)
+        if editions.fixed(state, "HH.MOV.3"):
+            fields["coherency_lost"] = act.boolean("attested: the unit genuinely cannot end in coherency (it gains "
+                                                   "Suppressed)")
+            fields["clear"] = clear_field()
+        most = fields["distance"]["maximum"]
+        if claim:
+            fields["against"] = act.one_of(against, f"attested: the enemy unit whose move ended within "
+                                                    f"{REACTION_RANGE}\" of it")
+        how = "claim a reaction: " if claim else "react with "
+        terrain = " through difficult terrain" if difficult else ""
+        summary = f"{how}{uid} moves up to {most}\"{terrain} toward or away from {' or '.join(against)}"
+        required = ["unit", *(["against"] if claim else []), "direction", "distance"]
+        offered.append(act.action(
+            "react", "HH.REACT.1", summary, required + (["difficult"] if difficult else []),
+            unit=act.const(uid), act=act.const(True), move=act.one_of(["normal"], "a reaction is never a rush"),
+            direction=act.one_of(DIRECTIONS), **fields))
+    return offered
+
+
+def _open(state: GameState) -> Window:
+    """The window open now (one was just offered)."""
+    window = reaction_window(state)
+    if window is None:
+        raise ValueError("no reaction window is open")
+    return window
 
 
 def _window_closed(state: GameState) -> GameState:

@@ -7,16 +7,23 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.heresy.commands import Enter
 from warlog.domain.rules.heresy.common import (
+    DIFFICULT_PENALTY,
     RESERVES_ON,
     allowance,
+    checked_clear,
+    checked_dangerous,
+    clear_field,
     enemies_on_battlefield,
     initiative,
+    move_rule,
     movement,
     refuse_while_reacting,
+    rush_terrain,
 )
 from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_field
 from warlog.domain.rules.ruleset import alive, handles, inches
@@ -48,6 +55,7 @@ class Reserves(Reactions):
         return [uid for uid, unit in seat_units(state, seat) if unit.arriving and alive(unit)]
 
     def enter_actions(self, state: GameState, seat: str) -> list[Action]:
+        fixed = editions.fixed(state, "HH.MOV.3")  # attested where the models end, on every move
         offered = []
         for uid in self.arriving(state, seat):
             unit = state.units[uid]
@@ -55,18 +63,24 @@ class Reserves(Reactions):
                                                             "as casualties")
             edge = {**act.const(True), "description": "attested: the first model is placed on a point of your "
                                                       "deployment zone's table edge"}
+            clear = clear_field() if fixed else None
             offered.append(act.action("enter", "HH.RES.2", f"bring {uid} into play from your deployment zone's edge "
                                       "(it may shoot and charge this turn)", ["unit", "from_edge"],
-                                      unit=act.const(uid), from_edge=edge, removed=removed, rush=act.const(False)))
-            most = allowance(unit, rush=True, difficult=False)
+                                      unit=act.const(uid), from_edge=edge, removed=removed, rush=act.const(False),
+                                      clear=clear))
             enemies = enemies_on_battlefield(state, seat)
-            offered.append(act.action(
-                "enter", "HH.MOV.5", f"bring {uid} into play and rush up to {most}\" (M {movement(unit)} + I "
-                f"{initiative(unit)}): it can neither shoot nor charge this turn", ["unit", "from_edge", "rush",
-                                                                                          "distance"],
-                unit=act.const(uid), from_edge=edge, removed=removed, rush=act.const(True),
-                distance=act.number(0, most, f"inches rushed, at most {most}\""),
-                near=near_field(enemies) if enemies else None))
+            for difficult in (False, True) if editions.fixed(state, "HH.MOV.4") else (False,):
+                most = allowance(unit, rush=True, difficult=difficult)
+                terrain = " through difficult terrain" if difficult else ""
+                less = f" - {DIFFICULT_PENALTY} difficult terrain" if difficult else ""
+                offered.append(act.action(
+                    "enter", "HH.MOV.5", f"bring {uid} into play and rush up to {most}\"{terrain} (M {movement(unit)}"
+                    f" + I {initiative(unit)}{less}): it can neither shoot nor charge this turn",
+                    ["unit", "from_edge", "rush", "distance", *(["difficult"] if difficult else [])],
+                    unit=act.const(uid), from_edge=edge, removed=removed, rush=act.const(True),
+                    distance=act.number(0, most, f"inches rushed, at most {most}\""),
+                    near=near_field(enemies) if enemies else None, clear=clear, **(
+                        rush_terrain(unit, difficult) if editions.fixed(state, "HH.MOV.4") else {})))
         return offered
 
     @handles("enter")
@@ -91,19 +105,51 @@ class Reserves(Reactions):
         data: dict[str, Any] = {"unit": uid, "seat": seat, "from_edge": True, "removed": command.removed,
                                 "rush": bool(command.rush)}
         if command.rush:
-            if command.distance is None:
-                raise Malformed("a rush gives the inches moved (distance)", field="distance")
-            data["distance"] = inches(command.distance, "distance", 1000)
-            data["allowance"] = allowance(unit, rush=True, difficult=False)
-            if Decimal(data["distance"]) > data["allowance"]:
-                raise Refused(f"a rush moves at most M + I = {data['allowance']}\"", rule="HH.MOV.5")
-            data["near"] = checked_near(state, seat, command.near)
+            data.update(self._rush_entry(state, seat, command))
         elif command.distance is not None or command.near:
             raise Malformed("an arriving unit is placed; only a rush gives a distance and the units it ended near",
                             field="distance" if command.distance is not None else "near")
-        t.emit("ReserveArrived", data, "HH.MOV.5" if command.rush else "HH.RES.2")
+        elif editions.fixed(state, "HH.MOV.4") and (command.difficult or command.dangerous or command.coherency_lost):
+            raise Malformed("an arriving unit is placed in coherency (HH.RES.2); only a rush crosses terrain",
+                            field="difficult" if command.difficult else "dangerous" if command.dangerous
+                            else "coherency_lost")
+        if checked_clear(state, command.clear):
+            data["clear"] = True
+        rule = move_rule(state, "HH.MOV.5", bool(data.get("difficult")), data.get("dangerous", 0))
+        t.emit("ReserveArrived", data, rule if command.rush else "HH.RES.2")
+        self._arrival_follows(t, seat, uid, command, data)
+
+    def _rush_entry(self, state: GameState, seat: str, command: Enter) -> dict[str, Any]:
+        """HH.MOV.5 on entry: up to M + I; with HH.MOV.4's fix, less 2\" through difficult terrain, models through
+        dangerous terrain tested, and coherency it genuinely cannot keep costing Suppressed (HH.MOV.3)."""
+        if command.distance is None:
+            raise Malformed("a rush gives the inches moved (distance)", field="distance")
+        unit = state.units[command.unit]
+        terrain = editions.fixed(state, "HH.MOV.4")
+        difficult = bool(command.difficult) and terrain
+        data: dict[str, Any] = {"distance": inches(command.distance, "distance", 1000),
+                                "allowance": allowance(unit, rush=True, difficult=difficult)}
+        if Decimal(data["distance"]) > data["allowance"]:
+            rule = "HH.MOV.4" if difficult and Decimal(data["distance"]) <= data["allowance"] + DIFFICULT_PENALTY \
+                else "HH.MOV.5"
+            less = " less 2\" through difficult terrain" if difficult else ""
+            raise Refused(f"a rush moves at most M + I{less} = {data['allowance']}\"", rule=rule)
+        data["near"] = checked_near(state, seat, command.near)
+        if terrain:
+            data.update(difficult=difficult, dangerous=checked_dangerous(unit, command.dangerous),
+                        coherency_lost=bool(command.coherency_lost))
+        return data
+
+    def _arrival_follows(self, t: Table, seat: str, uid: str, command: Enter, data: dict[str, Any]) -> None:
+        """Casualties of the placing (HH.RES.2), Suppressed and dangerous terrain tests of a rush (HH.MOV.3, 4),
+        snap shots at it (HH.RES.4), then the reactions its rush may draw (HH.REACT.1)."""
         if command.removed:
             self.casualties(t, uid, command.removed, 0, "HH.RES.2", reason="could not enter in coherency")
+        if data.get("coherency_lost"):
+            self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
+        if data.get("dangerous") and alive(t.state.units[uid]):
+            tests = min(data["dangerous"], t.state.units[uid].models_alive)
+            self.request_roll(t, seat, "dangerous_terrain", f"{tests}D6", "HH.MOV.4", uid)
         self.offer_snap_shots(t, uid)
         for target in data.get("near", ()):  # a rush is a move: HH.REACT.1 as for any other
             self.offer_reaction(t, target, against=uid)

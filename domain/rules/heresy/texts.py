@@ -51,6 +51,9 @@ def _dangerous(w: Words, d: own.DangerousTerrainTested) -> str:
 
 @say("ReactionOffered")
 def _offered(w: Words, d: own.ReactionOffered) -> str:
+    if d["kind"] == "move" and d.get("claimed"):
+        return (f"{w.player(d['seat'])} claimed a reaction: {w.unit_name(d['unit'])} was within "
+                f"{inches(REACTION_RANGE)} of {w.unit_name(d['against'])} at the end of its move")
     if d["kind"] == "move":
         up_to = f" up to {inches(d['up_to'])} toward or away from it" if "up_to" in d else ""
         return f"{w.unit_name(d['unit'])} may react to the move of {w.unit_name(d['against'])}:{up_to or ' a move'}"
@@ -67,8 +70,12 @@ def _made(w: Words, d: own.ReactionMade) -> str:
                 f"{w.unit_name(d['against'])}, which entered play{facing}")
     distance = f" {inches(d['distance'])}" if "distance" in d else ""
     direction = {"toward": " toward it", "away": " away from it"}.get(d.get("direction") or "", "")
-    up_to = f" (up to {inches(d['up_to'])}, its Initiative)" if "up_to" in d else ""
-    return f"{w.unit_name(d['unit'])} reacted to {w.unit_name(d['against'])}, moving{distance}{direction}{up_to}"
+    up_to = f" (up to {inches(d['up_to'])}, its Initiative{' less 2 through difficult terrain' if d.get('difficult') else ''})" \
+        if "up_to" in d else ""
+    dangerous = f", {plural(d.get('dangerous', 0), 'model')} through dangerous terrain" if d.get("dangerous") else ""
+    coherency = ", out of coherency" if d.get("coherency_lost") else ""
+    return (f"{w.unit_name(d['unit'])} reacted to {w.unit_name(d['against'])}, moving{distance}{direction}{up_to}"
+            f"{dangerous}{coherency}")
 
 
 @say("ReactionDeclined")

@@ -92,7 +92,8 @@ def convert(raw: bytes, ruleset: str | None = None) -> dict[str, Any]:
     if not units:
         raise Malformed(nothing_read(roster, system, native), field="roster/forces")
     check(units, paths, chosen)
-    return {"format": encoding, "ruleset": chosen, "units": units, "unmapped": unmapped,
+    shown = [{**unit, "points": unit.get("points")} for unit in units]  # CONTRACT.md: null where the roster has none
+    return {"format": encoding, "ruleset": chosen, "units": shown, "unmapped": unmapped,
             "summary": costs.summary(roster, units, unmapped)}
 
 

@@ -3,7 +3,6 @@ a real uvicorn on 127.0.0.1. The page is opened once and must follow the game wi
 Every wait is bounded (a bound on failure, not a timing check). Chromium missing is a failure, not a skip:
 `make chromium` (ops/ensure-chromium.sh) installs it."""
 
-import httpx
 import pytest
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
@@ -35,10 +34,6 @@ def browser(base_url, tmp_path_factory):
         driver.quit()
 
 
-@pytest.fixture
-def http(base_url):
-    with httpx.Client(base_url=base_url, timeout=WAIT_S) as client:
-        yield client
 
 
 def started(http) -> GameClient:

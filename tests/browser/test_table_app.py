@@ -5,24 +5,20 @@ a phone-sized one loses the network, taps, comes back, and its command lands onc
 (a bound on failure, not a timing check)."""
 import json
 import random
-from pathlib import Path
 
 import httpx
 import pytest
-from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from ops.service import free_port
 from tests.conftest import settings_for
-from tests.support.browser import WAIT_S, chromium, network
+from tests.support.browser import WAIT_S, network
 from tests.support.client import GameClient, unit, vehicle
 from tests.support.live import serving
 from tests.support.shared import corpus
 from warlog.api.app import create_app
-
-PHONE, TABLET = (390, 844), (820, 1180)
 
 
 @pytest.fixture(scope="module")
@@ -31,35 +27,10 @@ def base_url(tmp_path_factory):
         yield url
 
 
-def phone_sized(profile: Path, size: tuple[int, int]) -> webdriver.Chrome:
-    driver = chromium(profile, size)
-    try:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size == PHONE})
-    except BaseException:
-        driver.quit()  # its chromedriver and Chromium end with it
-        raise
-    return driver
 
 
-@pytest.fixture(scope="module")
-def phones(base_url, tmp_path_factory):
-    """Seat A's phone and seat B's tablet: two browsers, so two storages and two feeds (quit before the server),
-    each quit even when the other failed to start."""
-    drivers: dict[str, webdriver.Chrome] = {}
-    try:
-        drivers["A"] = phone_sized(tmp_path_factory.mktemp("phone-a"), PHONE)
-        drivers["B"] = phone_sized(tmp_path_factory.mktemp("tablet-b"), TABLET)
-        yield drivers
-    finally:
-        for driver in drivers.values():
-            driver.quit()
 
 
-@pytest.fixture
-def http(base_url):
-    with httpx.Client(base_url=base_url, timeout=WAIT_S) as client:
-        yield client
 
 
 def seed_game(http, dice="table") -> GameClient:

@@ -5,16 +5,11 @@ charts, and no id, "null" or "undefined" on a page mid-game in any ruleset. Ever
 import random
 import re
 
-import httpx
 import pytest
-from selenium import webdriver
 from selenium.webdriver.common.by import By
 
 from tests.browser.test_table_app import (
-    PHONE,
-    TABLET,
     open_seat,
-    phone_sized,
     seed_game,
     send,
     tap,
@@ -23,7 +18,6 @@ from tests.browser.test_table_app import (
     version,
 )
 from tests.conftest import settings_for
-from tests.support.browser import WAIT_S
 from tests.support.client import GameClient, unit
 from tests.support.live import serving
 from tests.unit.test_reference_choices import TWO_LINES
@@ -36,23 +30,8 @@ def base_url(tmp_path_factory):
         yield url
 
 
-@pytest.fixture(scope="module")
-def phones(base_url, tmp_path_factory):
-    """Alice's phone and Bob's tablet: two browsers, two storages, two feeds (quit before the server)."""
-    drivers: dict[str, webdriver.Chrome] = {}
-    try:
-        drivers["A"] = phone_sized(tmp_path_factory.mktemp("phone-a"), PHONE)
-        drivers["B"] = phone_sized(tmp_path_factory.mktemp("tablet-b"), TABLET)
-        yield drivers
-    finally:
-        for driver in drivers.values():
-            driver.quit()
 
 
-@pytest.fixture
-def http(base_url):
-    with httpx.Client(base_url=base_url, timeout=WAIT_S) as client:
-        yield client
 
 STATE_READS = ("return performance.getEntriesByType('resource')"
                ".filter((e) => new URL(e.name).pathname.endsWith('/state')).length")

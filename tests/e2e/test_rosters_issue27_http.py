@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from tests.support.problems import assert_sentence
 from tests.support.rosters import as_json, as_ros, as_rosz, profile, roster, selection
-from tests.support.shared import corpus
+from tests.support.shared import CORPUS_FILES, corpus
 from warlog.api.cli import main
 from warlog.api.rosters import convert
 
@@ -31,13 +31,7 @@ def test_a_file_warlog_cannot_read_is_422_in_one_sentence_saying_what_it_is(http
 
 # -- the CLI and POST /rosters/convert agree on every file of the corpus -----------------------------------
 
-CORPUS = ["40k10e_leagues-of-votann.rosz", "40k10e_necrons.rosz", "40k10e_ultramarines.rosz",
-          "40k11e_newrecruit_aeldari-hank-2k.json", "40k8e_imperial-knights.ros", "40k8e_magnus_NOT-ZIPPED.rosz",
-          "40k9e_grey-knights-land-raider.rosz", "40k9e_wound-track-monsters.ros", "aos4_newrecruit_kruleboyz.json",
-          "aos4_newrecruit_kruleboyz.rosz", "hh1-30k_mechanicum-knight-bunker.ros",
-          "hh1-30k_traitor-legion-transports.ros", "hh2_dark-angels.rosz",
-          "hh2_dark-angels_LEADING-SPACE-typenames.ros", "hh3_newrecruit_dark-angels-small.rosz",
-          "killteam2021_kommandos.rosz"]
+CORPUS = CORPUS_FILES
 
 
 def test_the_corpus_list_here_is_the_whole_corpus():
@@ -99,3 +93,12 @@ def test_a_converted_roster_mustered_as_unit_json_gives_the_same_units(new_game,
     for unit in converted["units"]:
         assert mustered_json[unit["id"]]["starting_strength"] == sum(m["count"] for m in unit["models"])
         assert mustered_json[unit["id"]].get("points") == unit.get("points")
+
+
+def test_a_converted_unit_says_its_points_and_null_where_the_roster_states_none(http):
+    """CONTRACT.md "Roster import": each unit carries the points the roster gives it, null where none."""
+    from tests.support.rosters import as_ros, heresy_squad
+
+    converted = http.post("/rosters/convert", content=as_ros(heresy_squad())).json()
+    assert converted["units"] and [unit["points"] for unit in converted["units"]] == [None] * len(converted["units"])
+    assert converted["summary"]["points"] == 0  # the file states no cost at all

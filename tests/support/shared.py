@@ -28,3 +28,13 @@ def shared(*parts: str) -> Path:
 def corpus() -> Path:
     """The real roster files players made (../shared/rosters/, with its MANIFEST)."""
     return shared("rosters")
+
+
+# the corpus's files by name (tests/unit/test_rosters_corpus.py holds the folder to this list, MANIFEST aside)
+CORPUS_FILES = (
+    "40k10e_leagues-of-votann.rosz", "40k10e_necrons.rosz", "40k10e_ultramarines.rosz",
+    "40k11e_newrecruit_aeldari-hank-2k.json", "40k8e_imperial-knights.ros", "40k8e_magnus_NOT-ZIPPED.rosz",
+    "40k9e_grey-knights-land-raider.rosz", "40k9e_wound-track-monsters.ros", "aos4_newrecruit_kruleboyz.json",
+    "aos4_newrecruit_kruleboyz.rosz", "hh1-30k_mechanicum-knight-bunker.ros", "hh1-30k_traitor-legion-transports.ros",
+    "hh2_dark-angels.rosz", "hh2_dark-angels_LEADING-SPACE-typenames.ros", "hh3_newrecruit_dark-angels-small.rosz",
+    "killteam2021_kommandos.rosz")

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.support.shared import corpus
+from tests.support.shared import CORPUS_FILES, corpus
 from warlog.api.rosters import convert
 
 RULESET = {  # 40k 10th/11th -> reference; 8th/9th -> alternating; Horus Heresy -> heresy
@@ -27,6 +27,7 @@ def read(name: str, ruleset: str | None = None) -> dict:
 
 def test_the_corpus_is_there_and_every_file_in_it_is_tested():
     assert {p.name for p in corpus().iterdir() if p.name != "MANIFEST.md"} == set(RULESET) | set(OTHER_GAMES)
+    assert set(CORPUS_FILES) == set(RULESET) | set(OTHER_GAMES)
 
 
 def explained(unmapped: list[dict]) -> bool:

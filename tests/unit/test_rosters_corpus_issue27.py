@@ -1,16 +1,10 @@
 """Issue 27 on the real corpus (../shared/rosters, read at test time, never copied)."""
 import pytest
 
-from tests.support.shared import corpus
+from tests.support.shared import CORPUS_FILES, corpus
 from warlog.api.rosters import convert
 
-FILES = ["40k10e_leagues-of-votann.rosz", "40k10e_necrons.rosz", "40k10e_ultramarines.rosz",
-         "40k11e_newrecruit_aeldari-hank-2k.json", "40k8e_imperial-knights.ros", "40k8e_magnus_NOT-ZIPPED.rosz",
-         "40k9e_grey-knights-land-raider.rosz", "40k9e_wound-track-monsters.ros", "aos4_newrecruit_kruleboyz.json",
-         "aos4_newrecruit_kruleboyz.rosz", "hh1-30k_mechanicum-knight-bunker.ros",
-         "hh1-30k_traitor-legion-transports.ros", "hh2_dark-angels.rosz",
-         "hh2_dark-angels_LEADING-SPACE-typenames.ros", "hh3_newrecruit_dark-angels-small.rosz",
-         "killteam2021_kommandos.rosz"]
+FILES = CORPUS_FILES
 
 
 def read(name: str) -> dict:

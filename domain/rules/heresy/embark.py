@@ -23,6 +23,7 @@ from warlog.domain.rules.heresy.commands import Disembark
 from warlog.domain.rules.heresy.common import (
     Block,
     allowance,
+    checked_dangerous,
     enemies_on_battlefield,
     movement_block,
     on_battlefield,
@@ -97,23 +98,16 @@ class Embarking(Movement):
         most = disembark_allowance(unit, bool(command.difficult))
         if Decimal(distance) > most:
             raise Refused(f"{uid} may move at most {most}\" after disembarking, not {distance}\"", rule="HH.EMB.1")
-        most_tests = min(unit.models_alive, dice.MAX_DICE)
-        if type(command.dangerous) is not int or not 0 <= command.dangerous <= most_tests:
-            raise Malformed(f"dangerous: 0..{most_tests} models", field="dangerous")
+        dangerous = checked_dangerous(unit, command.dangerous)
         near = checked_near(state, seat, command.near)
         t.emit("UnitDisembarked", ev.UnitDisembarked(unit=uid, transport=unit.embarked_in or "",
                                                      reason="each model placed within 2\" of it (attested)"),
                "HH.EMB.1")
         t.emit("UnitMoved", own.UnitMoved(unit=uid, seat=seat, move="normal", distance=distance, allowance=most,
-                                          difficult=bool(command.difficult), dangerous=command.dangerous,
+                                          difficult=bool(command.difficult), dangerous=dangerous,
                                           coherency_lost=bool(command.coherency_lost), near=near, attested_by=seat),
                "HH.EMB.1")  # it counts as having moved, even 0"
-        if command.coherency_lost:
-            self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
-        if command.dangerous:
-            self.request_roll(t, seat, "dangerous_terrain", f"{command.dangerous}D6", "HH.MOV.4", uid)
-        for target in near:
-            self.offer_reaction(t, target, against=uid)
+        self.after_move(t, seat, uid, bool(command.coherency_lost), dangerous, near)
 
 
 def _disembark_offers(state: GameState, uid: str, unit: Unit, enemies: list[str]) -> list[Action]:

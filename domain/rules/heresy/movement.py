@@ -118,10 +118,16 @@ class Movement(Reactions):
             moved["clear"] = True
         t.emit("UnitMoved", moved, move_rule(state, "HH.MOV.5" if rush else "HH.MOV.1", bool(command.difficult),
                                              dangerous))
-        if command.coherency_lost:
+        self.after_move(t, seat, uid, bool(command.coherency_lost), dangerous, near)
+
+    def after_move(self, t: Table, seat: str, uid: str, coherency_lost: bool, dangerous: int,
+                   near: list[str]) -> None:
+        """What a move made sets going: Suppressed for coherency it could not keep (HH.MOV.3), a dangerous terrain
+        test a model through it (HH.MOV.4), and a reaction offered to each enemy unit it ended near (HH.REACT.1)."""
+        if coherency_lost:
             self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
-        if command.dangerous:
-            self.request_roll(t, seat, "dangerous_terrain", f"{command.dangerous}D6", "HH.MOV.4", uid)
+        if dangerous:
+            self.request_roll(t, seat, "dangerous_terrain", f"{dangerous}D6", "HH.MOV.4", uid)
         for target in near:
             self.offer_reaction(t, target, against=uid)
 

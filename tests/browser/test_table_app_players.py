@@ -412,3 +412,17 @@ def test_a_long_game_opens_with_its_newest_events_and_earlier_ones_a_tap_away(ph
     until(phone, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#log li")), "the whole log", total)
     assert not phone.find_element(By.ID, "log-earlier").is_displayed()
     assert "roll 0" in text(phone, "log")
+
+
+def test_a_rule_in_the_log_links_to_its_text_on_the_rules_page(phones, base_url, http):
+    """Issue 28: a rule ID the table app shows (in the log, as in a refusal and the audit) opens /rules.html at that
+    rule."""
+    game = seed_game(http)
+    game.cmd("A", "start_game")
+    phone = phones["A"]
+    open_seat(phone, base_url, game, "A")
+    cited = until(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#log a.rule"), "a rule in the log")
+    rule = cited[0].text
+    assert cited[0].get_attribute("href") == f"{base_url}/rules.html#{rule}"
+    phone.get(f"{base_url}/rules.html#{rule}")
+    until(phone, lambda d: d.find_element(By.ID, rule).is_displayed(), f"the rule {rule} on the rules page")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.test_heresy import a_goes_first, to_sub_phase
+from tests.e2e.test_heresy import a_goes_first, offered, to_sub_phase
 from tests.support.client import GameClient, unit
 
 DICE = ["server", "table"]
@@ -214,3 +214,40 @@ def test_HH_MOV_4_a_rush_into_play_through_terrain_reads_so(new_game, dice):
                       dangerous=1, coherency_lost=True)
     assert answer["events"][0]["text"].endswith(
         "moving 5\" (through difficult terrain, 1 model through dangerous terrain and out of coherency).")
+
+
+@pytest.mark.parametrize("dice", DICE)
+def test_HH_MOV_4_a_fall_back_crosses_terrain_keeps_coherency_and_ends_clear_as_every_move_does(new_game, dice):
+    game = new_game("heresy", dice=dice)
+    game.start([unit("legion-1"), unit("routers", statuses=("routed",))], [unit("militia")])
+    a_goes_first(game)
+    to_sub_phase(game, "A", "rout")
+    roll_if_table(game, "A", [3])  # D6 + I 4: 7" (server dice: rolled at the rout's start)
+    rolled = next(e for e in game.events() if e["type"] == "FallBackRolled")["data"]["distance"]
+    [action] = offered(game, "A", "fall_back")
+    fields = action["schema"]["properties"]
+    assert fields["clear"]["const"] is True and {"difficult", "dangerous", "coherency_lost"} <= set(fields)
+    problem = game.refused("A", "fall_back", unit="routers", reached_edge=False, clear=False)
+    assert problem["rule"] == "HH.MOV.3" and "within 1\"" in problem["detail"]
+    answer = game.cmd("A", "fall_back", unit="routers", reached_edge=False, difficult=True, dangerous=2,
+                      coherency_lost=True)
+    fell = answer["events"][0]
+    assert (fell["type"], fell["rule"]) == ("FellBack", "HH.MOV.4")  # terrain bore on it: HH.MOV.4, not HH.ROUT.2
+    assert fell["data"]["distance"] == str(max(0, int(rolled) - 2)) and fell["data"]["clear"] is True
+    assert "through difficult terrain" in fell["text"] and "2 models through dangerous terrain" in fell["text"]
+    assert "suppressed" in game.state()["units"]["routers"]["statuses"]  # HH.MOV.3: coherency it could not keep
+    tested = answer["events"] + roll_if_table(game, "A", [1, 5])  # a D6 a model through dangerous terrain
+    assert any(e["type"] == "DangerousTerrainTested" for e in tested)
+    assert game.verify()["commands_ok"] is True
+
+
+@pytest.mark.parametrize("dice", DICE)
+def test_HH_ROUT_2_a_plain_fall_back_cites_its_own_rule_and_moves_its_roll(new_game, dice):
+    game = new_game("heresy", dice=dice)
+    game.start([unit("legion-1"), unit("routers", statuses=("routed",))], [unit("militia")])
+    a_goes_first(game)
+    to_sub_phase(game, "A", "rout")
+    roll_if_table(game, "A", [3])
+    rolled = next(e for e in game.events() if e["type"] == "FallBackRolled")["data"]["distance"]
+    fell = game.cmd("A", "fall_back", unit="routers", reached_edge=False)["events"][0]
+    assert fell["rule"] == "HH.ROUT.2" and fell["data"]["distance"] == rolled and fell["data"]["difficult"] is False

@@ -218,13 +218,21 @@ function clearFormProblem(form) {
   for (const marked of form.querySelectorAll(".at-fault")) { marked.classList.remove("at-fault"); marked.removeAttribute("aria-invalid"); }
 }
 
+// a rule ID as a link to its text on the rules page (GET /rules.html#ID), which every refusal, event and audit cites
+function ruleLink(id, text = id) {
+  const link = make("a", {class: "rule", href: `/rules.html#${encodeURIComponent(id)}`, target: "_blank",
+    rel: "noopener", title: "what this rule says", text});
+  link.addEventListener("click", (event) => event.stopPropagation());  // a log line's own tap opens its audit
+  return link;
+}
+
 function formProblem(form, problem) {
   clearFormProblem(form);
   const name = String(problem.field || "").split("/").filter(Boolean)[0];
   const at = name && !/[^\w-]/.test(name) ? form.querySelector(`[data-field="${name}"]`) : null;
   if (at) { at.classList.add("at-fault"); at.setAttribute("aria-invalid", "true"); }
   const box = make("div", {class: "form-problem", role: "alert"}, make("strong", {text: problem.title || "Refused"}),
-    make("span", {text: ` ${problem.detail || ""}`}), problem.rule ? make("span", {class: "rule", text: ` (${problem.rule})`}) : null);
+    make("span", {text: ` ${problem.detail || ""} `}), problem.rule ? ruleLink(problem.rule, `(${problem.rule})`) : null);
   box.problem = problem;
   form.insertBefore(box, form.querySelector("button.send"));
   box.scrollIntoView({block: "nearest"});
@@ -234,8 +242,8 @@ function showProblem(problem) {
   const box = el("problem");
   box.hidden = !problem;
   if (!problem) return;
-  box.replaceChildren(make("strong", {text: problem.title || "Refused"}), make("span", {text: ` ${problem.detail || ""}`}),
-    problem.rule ? make("span", {class: "rule", text: ` (${problem.rule})`}) : null);
+  box.replaceChildren(make("strong", {text: problem.title || "Refused"}), make("span", {text: ` ${problem.detail || ""} `}),
+    problem.rule ? ruleLink(problem.rule, `(${problem.rule})`) : null);
   box.scrollIntoView({block: "nearest"});
 }
 
@@ -264,7 +272,7 @@ function queued(items, offline) {
 function logLine(event) {
   const line = make("li", {"data-seq": String(event.seq), class: app.undone.has(event.seq) ? "undone" : ""},
     make("span", {class: "seq", text: `#${event.seq}`}), make("span", {class: "what", text: event.text || sentence(event.type)}),
-    make("span", {class: "rule", text: event.rule || ""}));
+    event.rule ? ruleLink(event.rule) : make("span", {class: "rule"}));
   line.addEventListener("click", () => openAudit(event.seq));
   return line;
 }
@@ -305,7 +313,7 @@ async function openAudit(seq) {
     const audit = await client.get(`/audit/${seq}`);
     const rule = audit.rule;
     body.replaceChildren(make("h2", {text: audit.event.text || `#${seq} ${sentence(audit.event.type)}`}),
-      rule ? make("p", {class: "rule-text"}, make("strong", {text: rule.id}), make("span", {text: ` ${rule.summary ?? "(no summary)"}`})) : make("p", {text: "No rule: a record only."}),
+      rule ? make("p", {class: "rule-text"}, make("strong", {}, ruleLink(rule.id)), make("span", {text: ` ${rule.summary ?? "(no summary)"}`})) : make("p", {text: "No rule: a record only."}),
       audit.sent ? make("p", {text: `Sent by ${audit.sent.by ?? "the service"}: ${audit.sent.command?.type ?? audit.sent.endpoint ?? ""}`}) : null,
       audit.dice ? make("p", {text: `Dice: ${JSON.stringify(audit.dice.faces ?? audit.dice)}`}) : null,
       ...(audit.causes || []).map((cause) => make("p", {class: "hint", text: `because of #${cause.seq} ${sentence(cause.type)}: ${cause.why}`})),

@@ -90,7 +90,12 @@ class FallBack(cmd.Diceless):
     unit: str
     reached_edge: bool = False
     near: tuple[str, ...] = ()                   # enemy units within 12" of it at the end (HH.REACT.1)
+    difficult: bool = False                      # its path crossed difficult terrain: 2" less (HH.MOV.4)
+    dangerous: int = 0                           # models through dangerous terrain, one test each (HH.MOV.4)
+    coherency_lost: bool = False                 # attested, it genuinely cannot keep coherency (HH.MOV.3)
+    clear: bool = True                           # attested: none ends within 1" of an enemy, off the table... (HH.MOV.3)
     type = "fall_back"
+    later = ("difficult", "dangerous", "coherency_lost", "clear")
 
 
 @dataclass(frozen=True)

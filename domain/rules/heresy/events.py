@@ -21,10 +21,15 @@ class FallBackRolled(TypedDict):
 class FellBack(TypedDict):
     unit: str
     seat: str
-    distance: str | None
+    distance: str | None  # the inches it fell back (its roll, 2" less through difficult terrain)
     reached_edge: bool
     near: list[str]
     attested_by: str
+    # HH.MOV.3/4 on a fall back (edition 2): the terrain it crossed, coherency, where no model ended (attested)
+    difficult: NotRequired[bool]
+    dangerous: NotRequired[int]
+    coherency_lost: NotRequired[bool]
+    clear: NotRequired[bool]
 
 
 class FightBegan(TypedDict):

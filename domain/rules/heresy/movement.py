@@ -120,17 +120,6 @@ class Movement(Reactions):
                                              dangerous))
         self.after_move(t, seat, uid, bool(command.coherency_lost), dangerous, near)
 
-    def after_move(self, t: Table, seat: str, uid: str, coherency_lost: bool, dangerous: int,
-                   near: list[str]) -> None:
-        """What a move made sets going: Suppressed for coherency it could not keep (HH.MOV.3), a dangerous terrain
-        test a model through it (HH.MOV.4), and a reaction offered to each enemy unit it ended near (HH.REACT.1)."""
-        if coherency_lost:
-            self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
-        if dangerous:
-            self.request_roll(t, seat, "dangerous_terrain", f"{dangerous}D6", "HH.MOV.4", uid)
-        for target in near:
-            self.offer_reaction(t, target, against=uid)
-
     def stayed_put(self, t: Table, seat: str, uid: str, command: Move) -> None:
         """HH.MOV.1: a unit selected that moves 0" has not moved: it is Stationary (no rush, no terrain crossed,
         no move ended near an enemy); coherency it genuinely cannot keep still costs it Suppressed (HH.MOV.3)."""

@@ -139,6 +139,17 @@ class Reactions(Shooting):
         return [uid for uid, _ in seat_units(state, seat)
                 if self.reaction_block(state, uid, "snap_shots", against) is None]
 
+    def after_move(self, t: Table, seat: str, uid: str, coherency_lost: bool, dangerous: int,
+                   near: list[str]) -> None:
+        """What a move made sets going: Suppressed for coherency it could not keep (HH.MOV.3), a dangerous terrain
+        test a model through it (HH.MOV.4), and a reaction offered to each enemy unit it ended near (HH.REACT.1)."""
+        if coherency_lost:
+            self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
+        if dangerous:
+            self.request_roll(t, seat, "dangerous_terrain", f"{dangerous}D6", "HH.MOV.4", uid)
+        for target in near:
+            self.offer_reaction(t, target, against=uid)
+
     def offer_reaction(self, t: Table, uid: str, against: str) -> None:
         """HH.REACT.1: an enemy unit ended its move within 12" of `uid`."""
         state = t.state

@@ -6,11 +6,15 @@ no test there (edition 2): it has none to fail, so it stays, as a unit that pass
 Units in reserves (or embarked) do not rout.
 
 A fall back is a move the active player's unit ends in its Movement phase, so, like any other move, it
-opens a reaction move (HH.REACT.1) for each enemy unit the players say it ended within 12" of (`near`).
+opens a reaction move (HH.REACT.1) for each enemy unit the players say it ended within 12" of (`near`), and
+(edition 2) the players attest where no model ended (`clear`, HH.MOV.3), the difficult terrain its path crossed
+(2" less), the models that went through dangerous terrain (a test each) and coherency it could not keep
+(Suppressed), as on every other move (HH.MOV.3/4).
 """
 from __future__ import annotations
 
 from dataclasses import replace
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from warlog.domain import army
@@ -21,7 +25,18 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import FallBack
-from warlog.domain.rules.heresy.common import LOCKED, enemies_on_battlefield, initiative, on_battlefield
+from warlog.domain.rules.heresy.common import (
+    DIFFICULT_PENALTY,
+    LOCKED,
+    checked_clear,
+    checked_dangerous,
+    clear_field,
+    enemies_on_battlefield,
+    initiative,
+    move_rule,
+    on_battlefield,
+    rush_terrain,
+)
 from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_field
 from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Refused
@@ -29,6 +44,21 @@ from warlog.domain.state import ABSENT, GameState, HeresyTurn, Unit
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
+
+
+def fall_back_terrain(unit: Unit) -> dict[str, dict[str, object]]:
+    """What a player attests of a fall back (HH.MOV.3/4): where no model ended, the terrain its path crossed (a
+    choice, not a const: the distance is rolled, the path the table's), models through dangerous terrain,
+    coherency."""
+    return {"clear": clear_field(), **rush_terrain(unit, False),
+            "difficult": act.boolean("attested: its path crossed difficult terrain (it falls back 2\" less)")}
+
+
+def less_difficult(distance: str | None, difficult: bool) -> str | None:
+    """HH.MOV.4: difficult terrain reduces the move by 2" (never below 0)."""
+    if distance is None or not difficult:
+        return distance
+    return str(max(Decimal(0), Decimal(distance) - DIFFICULT_PENALTY))
 
 
 def must_fall_back(unit: Unit) -> bool:
@@ -65,14 +95,19 @@ class Rout(Reactions):
     def fall_back_actions(self, state: GameState, seat: str) -> list[Action]:
         enemies = enemies_on_battlefield(state, seat)
         near = {"near": near_field(enemies)} if enemies else {}
-        return [act.action("fall_back", "HH.ROUT.2",
-                           f"fall back {uid} {fall_back_distance(state.units[uid])}\" as directly as possible toward "
-                           "the nearest point of its deployment zone (or the nearest table edge), never within 1\" "
-                           "of an enemy; say whether a model reached the table edge",
-                           ["unit", "reached_edge"], unit=act.const(uid),
-                           reached_edge=act.boolean("attested: a model reached the deployment zone's table edge "
-                                                    "(a Leadership test follows)"), **near)
-                for uid in self.falling_back(state, seat)]
+        terrain = editions.fixed(state, "HH.MOV.4")  # HH.MOV.3/4 bear on a fall back too (edition 2)
+        offered = []
+        for uid in self.falling_back(state, seat):
+            unit = state.units[uid]
+            fields = {**near, **(fall_back_terrain(unit) if terrain else {})}
+            offered.append(act.action(
+                "fall_back", "HH.ROUT.2",
+                f"fall back {uid} {fall_back_distance(unit)}\" as directly as possible toward the nearest point of "
+                "its deployment zone (or the nearest table edge), never within 1\" of an enemy; say whether a model "
+                "reached the table edge", ["unit", "reached_edge"],
+                unit=act.const(uid), reached_edge=act.boolean("attested: a model reached the deployment zone's table "
+                                                              "edge (a Leadership test follows)"), **fields))
+        return offered
 
     @handles("fall_back")
     def fall_back_unit(self, t: Table, seat: str, command: FallBack) -> None:
@@ -85,14 +120,21 @@ class Rout(Reactions):
                           "sub-phase", rule="HH.ROUT.1")
         reached = command.reached_edge is True
         near = checked_near(state, seat, command.near)
-        t.emit("FellBack", own.FellBack(unit=uid, seat=seat, distance=fall_back_distance(unit), reached_edge=reached,
-                            near=near, attested_by=seat), "HH.ROUT.2")
+        fell = own.FellBack(unit=uid, seat=seat, distance=fall_back_distance(unit), reached_edge=reached, near=near,
+                            attested_by=seat)
+        dangerous, coherency_lost = 0, False
+        if editions.fixed(state, "HH.MOV.4"):  # where it went and what it crossed (HH.MOV.3/4), attested
+            dangerous, coherency_lost = checked_dangerous(unit, command.dangerous), command.coherency_lost is True
+            fell["distance"] = less_difficult(fell["distance"], command.difficult is True)
+            fell["difficult"], fell["dangerous"] = command.difficult is True, dangerous
+            fell["coherency_lost"], fell["clear"] = coherency_lost, checked_clear(state, command.clear)
+        t.emit("FellBack", fell, move_rule(state, "HH.ROUT.2", fell.get("difficult", False), dangerous))
         if reached and not army.unit_leadership(unit) and editions.fixed(state, "HH.ROUT.3"):
             self.regroup(t, uid, "it has no Leadership to test (never tested as Ld 0): it stays")
         elif reached:
             self.request_roll(t, seat, "leadership", "2D6", "HH.ROUT.3", uid, ld=army.unit_leadership(unit))
-        for target in near:  # a fall back is a move in the Movement phase: it may draw reactions (HH.REACT.1)
-            self.offer_reaction(t, target, against=uid)
+        # a fall back is a move in the Movement phase: coherency, dangerous terrain, and reactions (HH.REACT.1)
+        self.after_move(t, seat, uid, coherency_lost, dangerous, near)
 
     def leadership_rolled(self, t: Table, uid: str, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         """HH.ROUT.3 convention: 2D6, passed when the total is at most Ld."""

@@ -147,4 +147,6 @@ def _fall_back_rolled(w: Words, d: own.FallBackRolled) -> str:
 def _fell_back(w: Words, d: own.FellBack) -> str:
     distance = f" {inches(d['distance'])}" if d["distance"] is not None else ""
     edge = " and reached its table edge" if d["reached_edge"] else ""
-    return f"{w.unit(d['unit'])} fell back{distance}{edge}{nearby(w, d['near'])}"
+    terrain = " through difficult terrain" if d.get("difficult") else ""
+    dangerous = f", {plural(d['dangerous'], 'model')} through dangerous terrain" if d.get("dangerous") else ""
+    return f"{w.unit(d['unit'])} fell back{distance}{terrain}{edge}{dangerous}{nearby(w, d['near'])}"

@@ -15,6 +15,7 @@ the changes, so that what is built from the registry (the OpenAPI document) is b
 from __future__ import annotations
 
 import importlib
+import threading
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,8 @@ BUILT_IN = ("alternating", "reference", "heresy")  # modules of this package, ea
 ENTRY_POINTS = "warlog.rulesets"
 RULESETS: dict[str, Ruleset] = {}
 _loaded = False
+_loading = False  # the thread holding `_lock` is loading them now
+_lock = threading.RLock()
 _generation = 0
 _tables: dict[str, dict[str, type[cmd.Command]]] = {}
 
@@ -81,18 +84,27 @@ def generation() -> int:
 
 
 def load() -> None:
-    """Import the built-in rulesets and those of installed packages (each registers itself), once."""
-    global _loaded
+    """Import the built-in rulesets and those of installed packages (each registers itself), once. Requests that
+    come together to a fresh process wait for the one loading them: none sees the list half made. (A ruleset of
+    an installed package registers from within the load: its own `load()` returns at once.)"""
+    global _loaded, _loading
     if _loaded:
         return
-    _loaded = True
-    for module in BUILT_IN:
-        importlib.import_module(f"warlog.domain.rules.{module}")
-    for point in entry_points(group=ENTRY_POINTS):
-        found = point.load()
-        name = found.__dict__.get("name") if isinstance(found, type) else None
-        if name and name not in RULESETS:
-            register(found)
+    with _lock:
+        if _loaded or _loading:
+            return
+        _loading = True
+        try:
+            for module in BUILT_IN:
+                importlib.import_module(f"warlog.domain.rules.{module}")
+            for point in entry_points(group=ENTRY_POINTS):
+                found = point.load()
+                name = found.__dict__.get("name") if isinstance(found, type) else None
+                if name and name not in RULESETS:
+                    register(found)
+            _loaded = True
+        finally:
+            _loading = False
 
 
 def names() -> tuple[str, ...]:

@@ -129,10 +129,15 @@ def test_a_mirror_match_from_one_roster_says_which_units_were_renamed(phone, bas
     phone.get(f"{base_url}/")
     choose_roster(phone, "A", TENTH)
     choose_roster(phone, "B", TENTH)
-    create_and_wait(phone)
+    game_id = create_and_wait(phone)
     said = phone.find_element(By.ID, "renamed").text
     assert "renamed" in said and "Bob's army" in said
-    assert all(f"{unit['name']} {unit['id']} is now " in said for unit in own["units"])  # every id collides
+    assert all(f"{unit['name']} ({unit['id']} is now " in said for unit in own["units"])  # every id collides
+    token = seat_link(phone, "B").split("#token=")[1].split("&")[0]
+    units = httpx.get(f"{base_url}/games/{game_id}/state", headers={"Authorization": f"Bearer {token}"},
+                      timeout=WAIT_S).json()["units"]
+    owners = [units[unit["id"]]["owner"] for unit in own["units"]]
+    assert owners == ["A"] * len(own["units"]) and sum(u["owner"] == "B" for u in units.values()) == len(own["units"])
     assert phone.execute_script("return document.documentElement.scrollWidth") <= NARROW[0]
 
 

@@ -158,7 +158,7 @@ function renamedSentence(seat, names, renamed, units) {
   if (!pairs.length) return null;
   const named = (id) => units.find((unit) => unit.id === id)?.name || id;
   return `${names[seat]}'s army shares unit ids with the other army, so the service renamed ${pairs.length === 1 ?
-    "one" : pairs.length} of ${names[seat]}'s: ` + pairs.map(([from, to]) => `${named(from)} ${from} is now ${to}`).join("; ") + ".";
+    "one" : pairs.length} of ${names[seat]}'s: ` + pairs.map(([from, to]) => `${named(from)} (${from} is now ${to})`).join("; ") + ".";
 }
 
 async function create() {

@@ -10,8 +10,10 @@ CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver"
 WAIT_S = 10.0
 
 
-def chromium(profile: Path, size: tuple[int, int]) -> webdriver.Chrome:
-    """A headless browser window of that size, with its own profile; fails (never skips) without Chromium."""
+def chromium(profile: Path, size: tuple[int, int], hosts: tuple[str, ...] = ()) -> webdriver.Chrome:
+    """A headless browser window of that size, with its own profile; fails (never skips) without Chromium.
+    `hosts`: names Chromium resolves to 127.0.0.1 (`--host-resolver-rules`), every other name left unresolved, so
+    a page can be opened at a plain-HTTP origin the browser deems insecure while reaching only loopback."""
     assert CHROMIUM.is_file() and CHROMEDRIVER.is_file(), \
         "Chromium and chromedriver are needed at /usr/bin: run `make chromium` (ops/ensure-chromium.sh)"
     options = webdriver.ChromeOptions()
@@ -20,6 +22,9 @@ def chromium(profile: Path, size: tuple[int, int]) -> webdriver.Chrome:
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  f"--window-size={size[0]},{size[1]}", f"--user-data-dir={profile}"):
         options.add_argument(flag)
+    if hosts:
+        rules = ", ".join(f"MAP {host} 127.0.0.1" for host in hosts)
+        options.add_argument(f"--host-resolver-rules={rules}, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1")
     driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
     try:
         driver.set_page_load_timeout(WAIT_S)

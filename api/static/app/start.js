@@ -25,7 +25,7 @@ function rosterFile(seat, block) {
 const ARMY_SOURCES = {
   demo: async (seat) => ({json: {units: await demoArmy(seat)}}),
   json: async (seat, block) => ({json: {units: pastedArmy(seat, block.querySelector(".army-json"))}}),
-  roster: async (seat, block) => ({file: rosterFile(seat, block)}),
+  roster: async (seat, block) => ({file: rosterFile(seat, block), units: block.converted?.units || []}),
 };
 
 async function refusal(response) {
@@ -42,20 +42,49 @@ async function muster(gameId, seat, army, token) {
   return response.json();
 }
 
+// the ruleset a roster file is read as: the player's choice, else the one a roster already set, else none (the
+// service answers the roster's own game system, and the page takes it as the game's ruleset)
+function rosterRuleset() {
+  const select = el("ruleset");
+  return select.dataset.chosen || select.dataset.fromRoster ? select.value : null;
+}
+
+function unmappedList(unmapped) {
+  if (!unmapped.length) return make("p", {class: "unmapped-none", text: "Everything in the file was mapped."});
+  return make("details", {class: "unmapped", open: ""},
+    make("summary", {text: `${unmapped.length} ${unmapped.length === 1 ? "entry" : "entries"} not mapped (or assumed)`}),
+    make("ul", {}, ...unmapped.map((item) => make("li", {}, make("span", {text: item.what}), " ",
+      make("code", {text: item.path})))));
+}
+
+function pointsLine(summary) {
+  const stated = summary.stated_points === null || summary.stated_points === summary.points ? ""
+    : ` (the roster states ${summary.stated_points})`;
+  return `${summary.points} points${stated}`;
+}
+
 async function preview(block) {  // what the service makes of a roster file, before any game exists
   const out = block.querySelector(".army-preview");
   const file = block.querySelector(".army-file").files[0];
   out.hidden = !file;
   if (!file) return;
   out.textContent = "reading the roster…";
-  const response = await fetch(`/rosters/convert?ruleset=${encodeURIComponent(el("ruleset").value)}`,
+  block.converted = null;
+  const ruleset = rosterRuleset();
+  const response = await fetch(`/rosters/convert${ruleset ? `?ruleset=${encodeURIComponent(ruleset)}` : ""}`,
     {method: "POST", body: file, headers: {"Content-Type": file.type || "application/octet-stream"}});
   if (!response.ok) { out.textContent = (await refusal(response)).message; return; }
   const converted = await response.json();
+  block.converted = converted;
   const models = (unit) => unit.models.reduce((sum, line) => sum + line.count, 0);
-  out.textContent = `${converted.units.length} units: ` +
-    converted.units.map((unit) => `${unit.name} (${models(unit)})`).join(", ") +
-    (converted.unmapped.length ? `; ${converted.unmapped.length} entries not mapped (listed in the import answer)` : "");
+  const readAs = ruleset ? `read as ${converted.ruleset}`
+    : `read as ${converted.ruleset}, the roster's own game system (choose another ruleset above to read it as that)`;
+  if (!ruleset) { el("ruleset").value = converted.ruleset; el("ruleset").dataset.fromRoster = converted.ruleset; }
+  out.replaceChildren(
+    make("p", {class: "army-units", text: `${converted.units.length} units, ${pointsLine(converted.summary)}: ` +
+      converted.units.map((unit) => `${unit.name} (${models(unit)})`).join(", ")}),
+    make("p", {class: "army-ruleset", text: readAs}),
+    unmappedList(converted.unmapped));
 }
 
 async function post(path, body, token) {
@@ -76,13 +105,18 @@ async function qrCode(link) {  // a POST: the link's token never rides in a URL 
   return img;
 }
 
+// the clipboard API is a secure context's (https, localhost): on a plain-HTTP LAN address the browser withholds it,
+// so Copy selects the link and copies the selection (execCommand, still allowed on a tap), or leaves it selected
 function copyButton(link) {
   const button = make("button", {type: "button", class: "copy", text: "Copy"});
   button.addEventListener("click", async () => {
-    try { await navigator.clipboard.writeText(link); button.textContent = "Copied"; } catch {
-      // no clipboard outside a secure context: select the link instead, for a long press
-      getSelection().selectAllChildren(button.previousSibling); button.textContent = "Selected";
+    if (navigator.clipboard && window.isSecureContext) {
+      try { await navigator.clipboard.writeText(link); button.textContent = "Copied"; return; } catch { /* below */ }
     }
+    getSelection().selectAllChildren(button.previousSibling);
+    let copied = false;
+    try { copied = document.execCommand("copy"); } catch { copied = false; }
+    button.textContent = copied ? "Copied" : "Selected: copy it from the menu";
   });
   return button;
 }
@@ -107,6 +141,26 @@ async function showLinks(created, names) {
   el("links").dataset.gameId = created.game_id;
 }
 
+function gameOptions() {
+  const options = {battle_rounds: Number(el("battle-rounds").value), spectator_delay_s: Number(el("spectator-delay").value)};
+  const objectives = el("objectives").value.split(",").map((name) => name.trim()).filter(Boolean);
+  if (objectives.length) options.objectives = objectives;
+  if (el("clock-minutes").value) {
+    options.clock_minutes = Number(el("clock-minutes").value);
+    options.clock_loses = el("clock-loses").checked;
+  }
+  return options;
+}
+
+// the muster answer's `renamed` (a mirror match: ids the other army already used), said in words
+function renamedSentence(seat, names, renamed, units) {
+  const pairs = Object.entries(renamed || {});
+  if (!pairs.length) return null;
+  const named = (id) => units.find((unit) => unit.id === id)?.name || id;
+  return `${names[seat]}'s army shares unit ids with the other army, so the service renamed ${pairs.length === 1 ?
+    "one" : pairs.length} of ${names[seat]}'s: ` + pairs.map(([from, to]) => `${named(from)} (${from} is now ${to})`).join("; ") + ".";
+}
+
 async function create() {
   el("problem").hidden = true;
   el("create").disabled = true;
@@ -117,17 +171,53 @@ async function create() {
       const seat = block.dataset.seat;
       armies[seat] = await ARMY_SOURCES[block.querySelector(".army-source").value](seat, block);
     }
-    const options = {battle_rounds: Number(el("battle-rounds").value), spectator_delay_s: Number(el("spectator-delay").value)};
-    const created = await post("/games", {ruleset: el("ruleset").value, dice: el("dice").value, options,
+    const created = await post("/games", {ruleset: el("ruleset").value, dice: el("dice").value, options: gameOptions(),
       players: ["A", "B"].map((seat) => ({seat, name: names[seat]}))});
-    for (const seat of ["A", "B"]) await muster(created.game_id, seat, armies[seat], created.tokens[seat]);
+    const notes = [];
+    for (const seat of ["A", "B"]) {
+      const answer = await muster(created.game_id, seat, armies[seat], created.tokens[seat]);
+      notes.push(renamedSentence(seat, names, answer.renamed, armies[seat].json?.units || armies[seat].units));
+    }
+    el("renamed").replaceChildren(...notes.filter(Boolean).map((note) => make("p", {text: note})));
+    el("renamed").hidden = !notes.some(Boolean);
     await showLinks(created, names);
+    remember(created, names, el("ruleset").value);
   } catch (error) {
     el("problem").hidden = false;
     el("problem").textContent = error.message;
   } finally {
     el("create").disabled = false;
   }
+}
+
+const DICE = {  // what each dice mode means for the players at the table (how the service works, no rule)
+  server: "The service rolls every die and publishes a commitment to its seed first, so anyone can check the rolls afterwards.",
+  table: "The players roll real dice at the table and enter the faces; the service records them and applies the rules.",
+};
+function explainDice() { el("dice-explained").textContent = DICE[el("dice").value]; }
+
+// "your games": the games made on this device, kept in its storage (with their links: a link is its seat)
+const GAMES_KEY = "warlog:games";
+const myGames = () => { try { return JSON.parse(localStorage.getItem(GAMES_KEY)) || []; } catch { return []; } };
+
+function remember(created, names, ruleset) {
+  const seatLink = (seat) => `/play/${created.game_id}#token=${created.tokens[seat]}&seat=${seat}`;
+  const game = {game_id: created.game_id, ruleset, names, made: new Date().toISOString(),
+    links: {A: seatLink("A"), B: seatLink("B"), watch: `/play/${created.game_id}#token=${created.tokens.spectator}`}};
+  localStorage.setItem(GAMES_KEY, JSON.stringify([game, ...myGames().filter((g) => g.game_id !== game.game_id)].slice(0, 20)));
+  showMyGames();
+}
+
+function showMyGames() {
+  const games = myGames();
+  el("my-games").hidden = !games.length;
+  el("my-game-list").replaceChildren(...games.map((game) => make("li", {"data-game-id": game.game_id},
+    make("span", {class: "my-game-title", text: `${game.names.A} v ${game.names.B}, ${game.ruleset}, ` +
+      new Date(game.made).toLocaleString()}),
+    make("span", {class: "my-game-links"},
+      make("a", {href: game.links.A, "data-seat": "A", text: `resume as ${game.names.A}`}), " · ",
+      make("a", {href: game.links.B, "data-seat": "B", text: `resume as ${game.names.B}`}), " · ",
+      make("a", {href: game.links.watch, "data-seat": "watch", text: "watch"})))));
 }
 
 for (const block of el("armies").querySelectorAll("[data-seat]")) {
@@ -140,8 +230,12 @@ for (const block of el("armies").querySelectorAll("[data-seat]")) {
   block.querySelector(".army-file").addEventListener("change", () => preview(block));
 }
 el("ruleset").addEventListener("change", () => {
+  el("ruleset").dataset.chosen = el("ruleset").value;  // the player's choice: a roster file no longer sets it
   for (const block of el("armies").querySelectorAll("[data-seat]")) {
     if (block.querySelector(".army-source").value === "roster") preview(block);
   }
 });
 el("create").addEventListener("click", create);
+el("dice").addEventListener("change", explainDice);
+explainDice();
+showMyGames();

@@ -6,6 +6,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi_offline import FastAPIOffline
 
 from warlog.api import errors, openapi
@@ -99,5 +100,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match",
                                           "Last-Event-ID", "Known-Head"], expose_headers=["Retry-After"])
+    # gzip for every answer of 500 bytes or more that asks for it (pages, modules, CSS, JSON): Starlette's own, which
+    # leaves text/event-stream alone (its default exclude_content_types), so the streams are neither compressed nor
+    # held back; level 6, zlib's default, as an answer's view is compressed on every write (9 buys ~1% here)
+    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     app.add_middleware(RequestLog)  # outermost: the log line, and problem+json 500 for an unexpected failure
     return app

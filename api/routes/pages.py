@@ -2,7 +2,9 @@
 QR code of a seat's link. The pages are clients of the HTTP contract and hold no rule (STYLE.md)."""
 from __future__ import annotations
 
+import hashlib
 import io
+import re
 from importlib.resources import files
 
 import segno
@@ -21,8 +23,24 @@ router = APIRouter(tags=["pages"])
 STATIC = files("warlog.api") / "static" / "app"  # package data: pyproject ships api/static/** (tests/e2e checks)
 TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".html": "text/html; charset=utf-8"}
-ASSETS = {item.name: item.read_text(encoding="utf-8") for item in STATIC.iterdir()
-          if any(item.name.endswith(ending) for ending in TYPES)}
+FILES = {item.name: item.read_text(encoding="utf-8") for item in STATIC.iterdir()
+         if any(item.name.endswith(ending) for ending in TYPES)}
+# One version for the app's files together: its modules import each other in a cycle (form.js <-> dice.js), so a
+# file's own hash could not cover what it imports; a change to any file gives every file a new address
+VERSION = hashlib.sha256("".join(name + FILES[name] for name in sorted(FILES)).encode()).hexdigest()[:16]
+IMMUTABLE = "public, max-age=31536000, immutable"  # a versioned address never changes what it answers
+
+
+def versioned(text: str) -> str:
+    """The app's references to its own files (`/app/app.css` in a page, `./form.js` in a module) with `?v=`:
+    every importer names a module by the same address, so the browser loads it once."""
+    names = "|".join(re.escape(name) for name in FILES if not name.endswith(".html"))
+    return re.sub(rf"""(["'])((?:/app/|\./)(?:{names}))\1""", rf"\1\2?v={VERSION}\1", text)
+
+
+ASSETS = {name: versioned(text) for name, text in FILES.items()}
+# weak: the same file is sent gzipped or not (GZipMiddleware in api/app.py), equal in meaning, not in bytes
+ETAGS = {name: f'W/"{hashlib.sha256(text.encode()).hexdigest()[:20]}"' for name, text in ASSETS.items()}
 HEADERS = {
     "Referrer-Policy": "no-referrer",  # a seat's link carries its token (in the fragment, but never leak it)
     "X-Content-Type-Options": "nosniff",
@@ -32,19 +50,29 @@ HEADERS = {
 }
 
 
-def page(name: str) -> HTMLResponse:
-    return HTMLResponse(ASSETS[name], headers={**HEADERS, "Cache-Control": "no-cache"})
+def served(request: Request, name: str, cache: str) -> Response:
+    """A file of the app with its ETag; 304 with no body when the browser already holds it (If-None-Match)."""
+    headers = {**HEADERS, "Cache-Control": cache, "ETag": ETAGS[name]}
+    kind = TYPES["." + name.rsplit(".", 1)[1]]
+    held = {tag.strip() for tag in request.headers.get("if-none-match", "").split(",")}
+    if held & {ETAGS[name], ETAGS[name].removeprefix("W/"), "*"}:  # the weak comparison RFC 9110 asks of a GET
+        return Response(status_code=304, headers=headers)
+    return Response(ASSETS[name], media_type=kind, headers=headers)
+
+
+def page(request: Request, name: str) -> Response:
+    return served(request, name, "no-cache")  # revalidated on every load: its files' addresses may have changed
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
-async def start_page() -> HTMLResponse:
-    return page("start.html")
+async def start_page(request: Request) -> Response:
+    return page(request, "start.html")
 
 
 @router.get("/play/{game_id}", response_class=HTMLResponse, include_in_schema=False)
-async def table_app(game_id: str) -> HTMLResponse:
+async def table_app(game_id: str, request: Request) -> Response:
     # the token is in the fragment (#token=...), which a browser never sends: nothing to check here
-    return page("play.html")
+    return page(request, "play.html")
 
 
 @router.get("/app/demo-armies.json", include_in_schema=False)
@@ -55,11 +83,11 @@ async def demo_armies() -> JSONResponse:
 
 
 @router.get("/app/{name}", include_in_schema=False)
-async def asset(name: str) -> Response:
+async def asset(name: str, request: Request) -> Response:
     if name not in ASSETS or name.endswith(".html"):
         raise HTTPException(404, f"no page file {name!r}")
-    kind = TYPES["." + name.rsplit(".", 1)[1]]
-    return Response(ASSETS[name], media_type=kind, headers={**HEADERS, "Cache-Control": "no-cache"})
+    # the address the pages use (`?v=` this version) is kept a year; any other is revalidated by its ETag
+    return served(request, name, IMMUTABLE if request.query_params.get("v") == VERSION else "no-cache")
 
 
 class QrRequest(Body):

@@ -15,7 +15,7 @@ def test_the_start_page_is_served_as_html_that_loads_only_its_own_files(http):
     response = http.get("/")
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
     assert "Start a game" in response.text
-    assert re.findall(r'(?:src|href)="(/[^"]*)"', response.text) == ["/app/app.css", "/app/start.js"]
+    assert re.findall(r'(?:src|href)="(/[^"?]*)\?v=[0-9a-f]+"', response.text) == ["/app/app.css", "/app/start.js"]
     assert "script-src 'self'" in response.headers["content-security-policy"]
     assert response.headers["referrer-policy"] == "no-referrer"
 
@@ -24,7 +24,7 @@ def test_the_table_app_is_one_page_for_every_game_and_asks_no_token_of_the_serve
     game = new_game()
     response = http.get(f"/play/{game.id}")  # the token is in the fragment, which no request carries
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
-    assert '<script type="module" src="/app/play.js">' in response.text
+    assert re.search(r'<script type="module" src="/app/play.js\?v=[0-9a-f]+">', response.text)
     assert http.get("/play/any-id-at-all").text == response.text  # the page reads its game from its address
 
 

@@ -1,6 +1,7 @@
 """axe-core (its default rules: WCAG 2.x A and AA, and its best practices) on every page a table sees, in a real
-headless Chromium at a phone's size and a laptop's: the start page, a seat's page mid-game in each ruleset, the
-result screen and the streamers' overlay. Each page and size must have no violation. axe is injected as the
+headless Chromium at a phone's size and a laptop's: the start page (and its links once a game is made), a seat's
+page mid-game in each ruleset (and with table dice, the roll-off's faces to enter), a unit's datasheet, an event's
+audit, the result screen and the streamers' overlay. Each page and size must have no violation. axe is injected as the
 npm package ships it (`make axe`: ops/ensure-axe.sh puts it at .cache/axe-core/axe.min.js); missing is a
 failure, not a skip."""
 from __future__ import annotations
@@ -51,11 +52,11 @@ def browser(request: pytest.FixtureRequest, base_url: str,
         driver.quit()
 
 
-def mid_game(http: Any, ruleset: str) -> GameClient:
-    game = GameClient(http, ruleset, "server")
+def mid_game(http: Any, ruleset: str, dice: str = "server", moments: int = MOMENTS) -> GameClient:
+    game = GameClient(http, ruleset, dice)
     game.start([unit("scouts-1", abilities=("ATSKNF",)), unit("scouts-2"), vehicle("rhino", capacity=10)],
                [unit("boyz-1", 10), unit("boyz-2", 10)])
-    for _ in range(MOMENTS):
+    for _ in range(moments):
         if game.state()["status"] == "ended":
             break
         play_awaited(game)
@@ -69,6 +70,7 @@ def games(base_url: str) -> Iterator[dict[str, GameClient]]:
 
     with httpx.Client(base_url=base_url, timeout=WAIT_S) as http:
         made = {ruleset: mid_game(http, ruleset) for ruleset in RULESETS}
+        made["table-dice"] = mid_game(http, "alternating", "table", 2)  # the roll-off's faces, rolled at the table
         ended = GameClient(http)
         ended.start([unit("scouts-1")], [unit("boyz-1")])
         ended.cmd("A", "concede")
@@ -93,7 +95,27 @@ def seat_page(ruleset: str) -> Callable[[webdriver.Chrome, str, dict[str, GameCl
         game = games[ruleset]
         driver.get(f"{base_url}/play/{game.id}#token={game.tokens['A']}&seat=A")
         until(driver, "#log li", "the game's log")
+        if ruleset == "table-dice":
+            until(driver, 'form[data-action="roll_off"] input', "the roll-off's faces to enter")
     return open_it
+
+
+def a_sheet(driver: webdriver.Chrome, base_url: str, games: dict[str, GameClient]) -> None:
+    seat_page("reference")(driver, base_url, games)
+    driver.find_element(By.CSS_SELECTOR, "button.sheet-open").click()
+    until(driver, "#datasheet[open]", "the datasheet")
+
+
+def an_audit(driver: webdriver.Chrome, base_url: str, games: dict[str, GameClient]) -> None:
+    seat_page("alternating")(driver, base_url, games)
+    driver.execute_script("document.querySelector('#log li').click()")
+    until(driver, "#audit[open]", "an event's audit")
+
+
+def links(driver: webdriver.Chrome, base_url: str, games: dict[str, GameClient]) -> None:
+    start_page(driver, base_url, games)
+    driver.find_element(By.ID, "create").click()
+    until(driver, "#links img.qr", "the links and their codes")
 
 
 def result_screen(driver: webdriver.Chrome, base_url: str, games: dict[str, GameClient]) -> None:
@@ -109,8 +131,8 @@ def overlay(driver: webdriver.Chrome, base_url: str, games: dict[str, GameClient
     WebDriverWait(driver, WAIT_S).until(lambda d: d.find_element(By.ID, "name-A").text.strip())
 
 
-PAGES = {"start": start_page, **{f"seat-{r}": seat_page(r) for r in RULESETS}, "result": result_screen,
-         "overlay": overlay}
+PAGES = {"start": start_page, "start-links": links, **{f"seat-{r}": seat_page(r) for r in (*RULESETS, "table-dice")},
+         "datasheet": a_sheet, "audit": an_audit, "result": result_screen, "overlay": overlay}
 
 RUN_AXE = """const done = arguments[arguments.length - 1];
 axe.run(document, {resultTypes: ["violations"]}).then(

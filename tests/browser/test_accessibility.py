@@ -14,6 +14,7 @@ import pytest
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.browser.conftest import PHONE, phone_sized
@@ -108,7 +109,7 @@ def a_sheet(driver: webdriver.Chrome, base_url: str, games: dict[str, GameClient
 
 def an_audit(driver: webdriver.Chrome, base_url: str, games: dict[str, GameClient]) -> None:
     seat_page("alternating")(driver, base_url, games)
-    driver.execute_script("document.querySelector('#log li').click()")
+    driver.find_element(By.CSS_SELECTOR, "#log li button.seq").send_keys(Keys.ENTER)  # by keyboard, as by a tap
     until(driver, "#audit[open]", "an event's audit")
 
 

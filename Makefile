@@ -32,11 +32,14 @@ chromium:
 haproxy:
 	@bash ops/ensure-haproxy.sh
 
+axe:
+	@bash ops/ensure-axe.sh
+
 lint: install
 	$(BIN)/ruff check .
 	PYTHON=$(BIN)/python bash ops/typecheck.sh
 
-test: install lint postgres chromium haproxy
+test: install lint postgres chromium haproxy axe
 	$(BIN)/python -m pytest
 
-.PHONY: install lint run test postgres chromium haproxy
+.PHONY: install lint run test postgres chromium haproxy axe

@@ -11,7 +11,7 @@ export function dieFace(face, outcome, attrs = {}) {
   return make(attrs.tag || "span", {class: `die${outcome ? ` ${outcome}` : ""}${attrs.class ? ` ${attrs.class}` : ""}`,
     "data-face": String(face), "data-outcome": outcome || null, title: attrs.title || null,
     "aria-label": attrs.label || (said ? `${face}, ${said}` : String(face)), type: attrs.type || null,
-    role: attrs.role || null, "aria-checked": attrs.checked ?? null}, make("span", {text: String(face), "aria-hidden": "true"}));
+    role: attrs.role || (attrs.tag ? null : "img"), "aria-checked": attrs.checked ?? null}, make("span", {text: String(face), "aria-hidden": "true"}));
 }
 
 const unitName = (state, id) => state.units?.[id]?.name || words(id);

@@ -51,7 +51,7 @@ function optional(inner, schema, name) {
 // An optional yes/no: two buttons, neither chosen at first (so nothing is sent); tapping the chosen one clears it.
 function yesNo(schema, name) {
   let chosen;
-  const group = make("div", {class: "choices", role: "radiogroup", "data-field": name});
+  const group = make("div", {class: "choices", role: "radiogroup", "data-field": name, "aria-label": label(schema, name)});
   for (const [option, text] of [[true, "yes"], [false, "no"]]) {
     const button = make("button", {type: "button", class: "choice", role: "radio", "data-value": String(option),
       "aria-checked": "false", text});
@@ -69,10 +69,11 @@ function choices(schema, name) {
   const offered = options(schema);
   const format = schema.format || schema.items?.format;
   if (format === "die") return dieChoice(offered, context.lastRoll, name);  // tap the die itself
-  if (format === "unit" && context.units) return unitCards(offered, name);  // a card a unit, whatever their number
+  if (format === "unit" && context.units) return unitCards(offered, name, label(schema, name));  // a card a unit, whatever their number
   if (offered.length <= 4) {  // a few: buttons, one tap each
     let chosen = offered.length === 1 ? offered[0].value : undefined;
-    const group = make("div", {class: "choices", role: "radiogroup", "data-field": name, "data-format": format});
+    const group = make("div", {class: "choices", role: "radiogroup", "data-field": name, "data-format": format,
+      "aria-label": label(schema, name)});
     for (const {value: option, text} of offered) {
       const button = make("button", {type: "button", class: "choice", role: "radio", "data-value": String(option),
         "aria-checked": String(option === chosen), text});
@@ -85,7 +86,7 @@ function choices(schema, name) {
     }
     return {el: group, read: () => (chosen === undefined ? {present: false, missing: name} : {present: true, value: chosen})};
   }
-  const select = make("select", {"data-field": name, "data-format": format},
+  const select = make("select", {"data-field": name, "data-format": format, "aria-label": label(schema, name)},
     make("option", {value: "", text: "— choose —"}),
     ...offered.map(({value, text}, i) => make("option", {value: String(i), "data-value": String(value), text})));
   return {el: select, read: () => (select.value === "" ? {present: false, missing: name}
@@ -99,9 +100,10 @@ function statline(unit) {
   return line ? STATS.filter((key) => line[key] != null).map((key) => `${key} ${line[key]}`).join(" · ") : "";
 }
 
-function unitCards(offered, name) {
+function unitCards(offered, name, named) {
   let chosen = offered.length === 1 ? offered[0].value : undefined;
-  const group = make("div", {class: "choices unit-cards", role: "radiogroup", "data-field": name, "data-format": "unit"});
+  const group = make("div", {class: "choices unit-cards", role: "radiogroup", "data-field": name, "data-format": "unit",
+    "aria-label": named});
   for (const {value, text} of offered) {
     const unit = context.units[value];
     const card = make("button", {type: "button", class: `choice unit-card${unit ? ` owner-${unit.owner}` : ""}`, role: "radio",
@@ -205,8 +207,8 @@ function input(schema, name) {
   const numeric = kind === "integer" || kind === "number";
   const box = make("input", numeric
     ? {type: "number", inputmode: kind === "integer" ? "numeric" : "decimal", min: schema.minimum, max: schema.maximum,
-       step: kind === "integer" ? "1" : "any", "data-field": name}
-    : {type: "text", minlength: schema.minLength, maxlength: schema.maxLength, "data-field": name,
+       step: kind === "integer" ? "1" : "any", "data-field": name, "aria-label": label(schema, name)}
+    : {type: "text", minlength: schema.minLength, maxlength: schema.maxLength, "data-field": name, "aria-label": label(schema, name),
        placeholder: schema.description || ""});
   return {el: box, read: () => {
     if (box.value === "" || !box.checkValidity()) return {present: false, missing: name};

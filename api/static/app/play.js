@@ -271,7 +271,8 @@ function queued(items, offline) {
 
 function logLine(event) {
   const line = make("li", {"data-seq": String(event.seq), class: app.undone.has(event.seq) ? "undone" : ""},
-    make("span", {class: "seq", text: `#${event.seq}`}), make("span", {class: "what", text: event.text || sentence(event.type)}),
+    make("button", {type: "button", class: "seq", text: `#${event.seq}`, "aria-label": `#${event.seq}: open its audit`}),
+    make("span", {class: "what", text: event.text || sentence(event.type)}),
     event.rule ? ruleLink(event.rule) : make("span", {class: "rule"}));
   line.addEventListener("click", () => openAudit(event.seq));
   return line;

@@ -1,0 +1,91 @@
+"""The README's pictures of the table app, on a phone (390x844) and a tablet (820x1180), in headless Chromium
+against `warlog serve` (a subprocess, SQLite): the table at the first go, a unit's datasheet, the last roll's dice,
+the result screen of a conceded game; and the streamers' overlay at a stream's width.
+
+  .venv/bin/python ops/screenshots.py [--to docs]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+
+from ops.bench.table_app import chromium, ready, to_first_go, wait  # noqa: E402
+from ops.service import Service  # noqa: E402
+from warlog.api.cli import create_demo, play_link  # noqa: E402
+
+SIZES = {"phone": (390, 844, True), "tablet": (820, 1180, False)}
+
+
+def demo_game(url: str, client: httpx.Client, ended: bool = False) -> dict[str, str]:
+    created = create_demo(url, client)
+    gid, tokens = created["game_id"], created["tokens"]
+    for body in ({"type": "start_game"},) + (({"type": "concede"},) if ended else ()):
+        client.post(f"{url}/games/{gid}/commands", json=body,
+                    headers={"Authorization": f"Bearer {tokens['A']}"}).raise_for_status()
+    return {"id": gid, **tokens}
+
+
+def shoot(driver, to: Path, name: str, size: str) -> None:
+    driver.save_screenshot(str(to / f"{name}-{size}.png"))
+
+
+def pages(url: str, to: Path, tmp: Path, playing: dict[str, str], ended: dict[str, str]) -> None:
+    for size, (width, height, mobile) in SIZES.items():
+        driver = chromium(tmp / size, width, height, mobile)
+        try:
+            driver.get(play_link(url, playing["id"], playing["A"], "A"))
+            ready(driver)
+            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#roll-faces .die"), "the last roll's dice")
+            shoot(driver, to, "table", size)
+            driver.execute_script("document.getElementById('roll').scrollIntoView({block: 'center'})")
+            driver.execute_script("return new Promise((done) => setTimeout(done, 600))")  # the faces have landed
+            shoot(driver, to, "dice", size)
+            driver.find_element(By.CSS_SELECTOR, "button.sheet-open").click()
+            wait(driver, lambda d: d.find_element(By.ID, "datasheet").get_attribute("open") is not None, "the datasheet")
+            shoot(driver, to, "datasheet", size)
+            driver.get(play_link(url, ended["id"], ended["B"], "B"))
+            ready(driver)
+            wait(driver, lambda d: d.find_element(By.ID, "result").is_displayed(), "the result")
+            driver.execute_script("window.scrollTo(0, 0)")
+            shoot(driver, to, "result", size)
+        finally:
+            driver.quit()
+    overlay = chromium(tmp / "overlay", 1920, 330)
+    try:
+        overlay.get(f"{url}/games/{playing['id']}/overlay.html?token={playing['spectator']}")
+        wait(overlay, lambda d: d.find_elements(By.CSS_SELECTOR, "#roll-faces .die"), "the overlay's roll")
+        overlay.execute_script("return new Promise((done) => setTimeout(done, 600))")
+        overlay.save_screenshot(str(to / "overlay.png"))
+    finally:
+        overlay.quit()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--to", type=Path, default=ROOT / "docs", help="where the PNGs go")
+    args = parser.parse_args()
+    args.to.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        service = Service(["--db", str(Path(tmp) / "warlog.db")], {}, Path(tmp) / "serve.log")
+        service.start()
+        try:
+            with httpx.Client(timeout=10) as client:
+                playing, ended = demo_game(service.url, client), demo_game(service.url, client, ended=True)
+            to_first_go(service.url, playing["id"], {seat: playing[seat] for seat in ("A", "B")})
+            pages(service.url, args.to, Path(tmp), playing, ended)
+        finally:
+            service.stop()
+    for png in sorted(args.to.glob("*.png")):
+        print(f"{png.name} ({png.stat().st_size / 1024:.0f} KB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -503,6 +503,19 @@ class UnitsLost(Answer):
     B: list[str]
 
 
+class OverlayRoll(LastRoll):
+    """The newest roll as the overlay draws it: as GET /state's `last_roll` shows a roll, and its unit by name."""
+
+    unit_name: str | None = Field(description="the unit it is for as the players name it (\"Boyz 2\" where a "
+                                              "player has two Boyz); null where it is for none")
+
+
+class OverlayResult(GameResult):
+    """How the game ended, and the sentence the event that ended it says (its `text`)."""
+
+    text: str | None = Field(description='the `GameEnded` event\'s `text`: "Bob conceded: Alice won (MSN.END.3)."')
+
+
 class Overlay(Answer):
     """What a stream overlay draws."""
 
@@ -519,9 +532,13 @@ class Overlay(Answer):
     awaiting: str = Field(description="the state's `awaiting.action`")
     pass_points: SeatCounts
     cp: SeatCounts
-    last_roll: LastRoll | None = Field(description="the newest roll, a free roll included")
-    units_destroyed: UnitsLost = Field(description="by the seat that lost them")
-    result: GameResult | None
+    vp: SeatCounts | SkipJsonSchema[None] = absent(description="victory points so far, where the game scores "
+                                                               "them (as GET /state's `vp`); absent elsewhere")
+    last_roll: OverlayRoll | None = Field(description="the newest roll, a free roll included: its faces, "
+                                                      "`outcomes` (one a face), `needed`, `successes` and `text`")
+    units_destroyed: UnitsLost = Field(description="unit ids, by the seat that lost them")
+    units_destroyed_names: UnitsLost = Field(description="the same units by name, in the same order")
+    result: OverlayResult | None = Field(description="null until the game has ended")
 
 
 # -- refusals --------------------------------------------------------------------------------------------------

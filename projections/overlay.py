@@ -1,4 +1,5 @@
-"""The compact view a stream overlay draws: where the game is, whose go, the last roll, the losses."""
+"""The compact view a stream overlay draws: where the game is, whose go, the score, the last roll, the losses and
+the result, in the players' words (names, the roll's and the result's own sentences)."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,10 +7,12 @@ from typing import Any
 from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.state import GameState
 from warlog.domain.state.game import LastRoll
-from warlog.projections.state import roll_view
+from warlog.domain.words import shown_name
+from warlog.projections.state import roll_view, vp_view
 
 
-def overlay_view(state: GameState, version: int) -> dict[str, Any]:
+def overlay_view(state: GameState, version: int, result_text: str | None = None) -> dict[str, Any]:
+    """`result_text`: the sentence of the `GameEnded` event that ended the game (its `text`), once it has."""
     ruleset = find_ruleset(state.ruleset)
     awaiting = ruleset.awaiting(state)
     destroyed: dict[str, list[str]] = {"A": [], "B": []}
@@ -17,18 +20,31 @@ def overlay_view(state: GameState, version: int) -> dict[str, Any]:
         unit = state.units.get(uid)
         if unit is not None and unit.owner in destroyed:
             destroyed[unit.owner].append(uid)
-    roll = latest_roll(state)
-    return {
+    view = {
         "game_id": state.game_id, "version": version, "status": state.status,
         "players": dict(state.players), "battle_round": state.battle_round,
         "battle_rounds": state.options.battle_rounds, "phase": state.phase,
         "sub_phase": state.sub_phase, "active_seat": state.active_seat,
         "whose_go": awaiting.get("seat"), "awaiting": awaiting["action"],
         "pass_points": dict(state.pass_points.items()), "cp": dict(state.cp.items()),
-        "last_roll": roll_view(roll),
+        "last_roll": overlay_roll(state, latest_roll(state)),
         "units_destroyed": destroyed,  # by the seat that lost them
-        "result": None if state.result is None else state.result.to_json(),
+        "units_destroyed_names": {seat: [shown_name(state, uid) for uid in lost] for seat, lost in destroyed.items()},
+        "result": None if state.result is None else {**state.result.to_json(), "text": result_text},
     }
+    vp = vp_view(ruleset, state)
+    if vp is not None:
+        view["vp"] = vp
+    return view
+
+
+def overlay_roll(state: GameState, roll: LastRoll | None) -> dict[str, Any] | None:
+    """The roll as GET /state shows it, and the name of the unit it is for."""
+    view = roll_view(roll)
+    if roll is None or view is None:
+        return None
+    uid = roll.unit
+    return {**view, "unit_name": shown_name(state, uid) if uid is not None and uid in state.units else uid}
 
 
 def latest_roll(state: GameState) -> LastRoll | None:

@@ -25,6 +25,13 @@ def roll_view(roll: LastRoll | None) -> dict[str, Any] | None:
             "outcomes": None if roll.outcomes is None else list(roll.outcomes)}
 
 
+def vp_view(ruleset: Ruleset, state: GameState) -> dict[str, int] | None:
+    """Each seat's victory points where the game scores them (EXT.VP.1, MSN.OBJ.1); None where it does not."""
+    if ruleset.keeps_vp or state.vp is not None or ruleset.scored_by(state) == "vp":
+        return dict(state.vp.items()) if state.vp is not None else {"A": 0, "B": 0}
+    return None
+
+
 def started_action(unit: Unit) -> str | None:
     """Reference: the action the unit started this turn (RS.CMD.3); a plugin's turn keeps its flags as JSON."""
     turn = unit.turn
@@ -140,8 +147,9 @@ def state_view(state: GameState, version: int, seat: str | None = None,
         "units": {uid: UNIT_VIEWS.view(state, uid, in_step and ruleset.eligible(state, uid), ruleset, leaders.get(uid))
                   for uid in state.units},
     }
-    if ruleset.keeps_vp or state.vp is not None or ruleset.scored_by(state) == "vp":  # EXT.VP.1, MSN.OBJ.1
-        view["vp"] = dict(state.vp.items()) if state.vp is not None else {"A": 0, "B": 0}
+    vp = vp_view(ruleset, state)
+    if vp is not None:
+        view["vp"] = vp
     if state.options.clock_minutes is not None:  # MSN.CLK.1
         view["clock"] = clock.shown(ruleset, state, game is not None and game.pending_undo is not None)
     if state.options.objectives:  # the markers by id (what a command names) and name, in every ruleset

@@ -10,7 +10,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.conftest import settings_for
 from tests.support.browser import WAIT_S, chromium
-from tests.support.client import GameClient, unit
+from tests.support.client import GameClient, play_awaited, unit
 from tests.support.live import serving
 from warlog.api.app import create_app
 
@@ -101,5 +101,50 @@ def test_the_page_lists_a_lost_unit_under_the_seat_that_lost_it(browser, base_ur
     open_overlay(browser, base_url, game, role="A")
     shows(browser, lambda b: (text(b, "lost-A"), text(b, "lost-B")), ("none", "none"))
     game.cmd("B", "record_casualties", unit="boyz-1", models=3)
-    shows(browser, lambda b: (text(b, "lost-A"), text(b, "lost-B")), ("none", "boyz-1"))
+    shows(browser, lambda b: (text(b, "lost-A"), text(b, "lost-B")), ("none", "Boyz 1"))  # by name, never the id
     assert browser.execute_script("return window.openedOnce === true"), "the page reloaded"
+
+
+def outcomes(browser):
+    return [die.get_attribute("data-outcome") for die in browser.find_elements(By.CSS_SELECTOR, "#roll-faces .die")]
+
+
+def colour(browser, css):
+    return browser.execute_script(f"return getComputedStyle(document.querySelector({css!r})).backgroundColor")
+
+
+def test_the_page_shows_names_vp_and_cp_the_dice_coloured_by_outcome_and_the_result(browser, base_url, http):
+    """A reference game at the table (it keeps VP): Alice's hit roll of 6, 3, 2 and 1 at 3+, then Bob concedes."""
+    game = GameClient(http, "reference", "table")
+    bolter = {"name": "Bolter", "type": "ranged", "range": 24, "A": "2", "skill": 3, "S": 4, "AP": 0, "D": "1",
+              "keywords": []}
+    game.start([unit("shooters", 2, name="Intercessors", weapons=[bolter])], [unit("guard", 3, name="Guardsmen")])
+    open_overlay(browser, base_url, game)
+    shows(browser, lambda b: (text(b, "name-A"), text(b, "name-B")), ("Alice", "Bob"))
+    assert browser.find_element(By.ID, "vp-A").is_displayed()  # the game scores VP: shown beside CP
+    assert [text(browser, f"{stat}-{seat}") for stat in ("vp", "cp") for seat in "AB"] == ["0"] * 4
+    assert browser.find_element(By.ID, "result").is_displayed() is False
+
+    game.cmd("A", "roll_off", dice={"A": 6, "B": 1})
+    game.cmd("A", "choose_order", first="A")
+    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
+        play_awaited(game)
+    cp = game.state()["cp"]
+    game.cmd("A", "select", unit="shooters", shooting="normal")
+    game.cmd("A", "attack", unit="shooters", weapon="Bolter", target="guard")
+    game.cmd("A", "roll", dice=[6, 3, 2, 1])
+    shows(browser, faces, [6, 3, 2, 1])
+    assert outcomes(browser) == ["critical", "success", "fail", "fail"]
+    assert len({colour(browser, f"#roll-faces .die:nth-child({i})") for i in (1, 2, 3)}) == 3  # three colours
+    assert text(browser, "roll-what") == "Hit (Intercessors) · Alice"
+    assert (text(browser, "roll-needed"), text(browser, "roll-successes")) == ("3", "2")
+    assert text(browser, "roll-text") == "Hit roll: 2 hits of 4 at 3+, 1 of them critical"
+    assert [text(browser, f"cp-{seat}") for seat in "AB"] == [str(cp["A"]), str(cp["B"])]
+
+    game.cmd("B", "concede")
+    shows(browser, lambda b: text(b, "result"), "Bob conceded: Alice won (MSN.END.3).")
+    assert text(browser, "whose-go") == "Alice wins"
+    assert browser.execute_script("return window.openedOnce === true"), "the page reloaded"
+    assert browser.execute_script(
+        "return [document.documentElement, document.body].map(e => getComputedStyle(e).backgroundColor)"
+    ) == [TRANSPARENT, TRANSPARENT]

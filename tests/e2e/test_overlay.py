@@ -7,7 +7,8 @@ import httpx
 import pytest
 
 from tests.conftest import settings_for
-from tests.support.client import GameClient, table_of, unit
+from tests.e2e.test_roll_words import BOLTER, roll_off
+from tests.support.client import GameClient, play_awaited, table_of, unit
 from tests.support.live import WAIT_S, messages, serving
 from warlog.api import horizon as api_horizon
 from warlog.api import writing as api_writing
@@ -180,3 +181,75 @@ def test_the_overlay_shows_a_free_roll_as_the_last_roll_until_it_is_undone(new_g
     assert game.post("B", "undo").status_code == 202
     assert game.post("A", "undo/approve").status_code == 200
     assert overlay(game)["last_roll"]["seq"] == roll_off["seq"]
+
+
+# -- in the players' words (issue 26, "Overlay"): VP and CP per seat, unit names, the last roll's outcomes, the result
+
+WORDS = ("faces", "needed", "outcomes", "successes", "text")
+
+
+def shooting(new_game, dice):
+    """A reference game (it keeps VP, EXT.VP.1): A's two shooters attack B's guard; the hit roll is the next roll
+    (at the table, awaited; with server dice, rolled in the attack's answer)."""
+    game = new_game("reference", dice=dice)
+    game.start([unit("shooters", 2, name="Intercessors", weapons=[BOLTER])], [unit("guard", 3, name="Guardsmen")])
+    roll_off(game, dice)
+    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
+        play_awaited(game)
+    game.cmd("A", "select", unit="shooters", shooting="normal")
+    game.cmd("A", "attack", unit="shooters", weapon="Bolter", target="guard")
+    return game
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_the_overlay_shows_vp_and_cp_per_seat_and_the_last_roll_with_its_outcomes_and_its_unit_by_name(
+        new_game, dice):
+    game = shooting(new_game, dice)
+    if dice == "table":
+        game.cmd("A", "roll", dice=[6, 3, 2, 1])
+    state, seen = game.state(), overlay(game, "spectator")
+    assert seen["vp"] == state["vp"] == {"A": 0, "B": 0} and seen["cp"] == state["cp"]
+    assert seen["players"] == {"A": "Alice", "B": "Bob"}
+    roll = seen["last_roll"]
+    assert roll["purpose"] == "hit" and roll["unit"] == "shooters" and roll["unit_name"] == "Intercessors"
+    assert {k: roll[k] for k in WORDS} == {k: state["last_roll"][k] for k in WORDS}  # the state's own words
+    assert len(roll["outcomes"]) == len(roll["faces"]) and roll["needed"] == 3
+    assert roll["successes"] == sum(o in ("success", "critical") for o in roll["outcomes"])
+    assert roll["text"].startswith(f"Hit roll: {roll['successes']} hit")
+    if dice == "table":
+        assert (roll["faces"], roll["outcomes"], roll["successes"]) == (
+            [6, 3, 2, 1], ["critical", "success", "fail", "fail"], 2)
+        assert roll["text"] == "Hit roll: 2 hits of 4 at 3+, 1 of them critical"
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_the_overlay_names_the_units_each_seat_lost_and_shows_no_vp_where_the_game_scores_none(new_game, dice):
+    game = new_game(dice=dice)
+    game.start([unit("scouts-1", name="Scouts")], [unit("boyz-1", 3, name="Boyz"), unit("boyz-2", 3, name="Boyz")])
+    game.cmd("B", "record_casualties", unit="boyz-2", models=3)
+    seen = overlay(game, "spectator")
+    assert seen["units_destroyed"] == {"A": [], "B": ["boyz-2"]}
+    assert seen["units_destroyed_names"] == {"A": [], "B": ["Boyz 2"]}  # told apart from the other Boyz
+    assert "vp" not in seen and "vp" not in game.state()  # alternating without objectives scores no VP
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_the_overlay_shows_the_result_with_the_sentence_of_the_event_that_ended_the_game(new_game, dice):
+    game = started(new_game, dice=dice)
+    assert overlay(game)["result"] is None
+    ended = next(e for e in game.cmd("B", "concede")["events"] if e["type"] == "GameEnded")
+    seen = overlay(game, "spectator")
+    assert seen["status"] == "ended"
+    assert seen["result"] == {**game.state()["result"], "text": ended["text"]}
+    assert (seen["result"]["winner"], seen["result"]["by"]) == ("A", "concession")
+    assert seen["result"]["text"] == "Bob conceded: Alice won (MSN.END.3)."
+
+
+def test_a_delayed_spectator_sees_the_result_only_once_the_delay_has_passed(new_game, clock):
+    game = started(new_game, spectator_delay_s=60)
+    clock.advance(100)
+    game.cmd("B", "concede")
+    assert overlay(game, "spectator")["result"] is None and overlay(game, "spectator")["status"] == "in_progress"
+    assert overlay(game, "A")["result"]["text"] == "Bob conceded: Alice won (MSN.END.3)."
+    clock.advance(61)
+    assert overlay(game, "spectator")["result"] == overlay(game, "A")["result"]

@@ -207,16 +207,16 @@ def store_settings(args: argparse.Namespace) -> Any:
     return Settings(**chosen)
 
 
-def open_store(args: argparse.Namespace, reads_only: bool = True) -> Any:
-    """Every shard of the store (api/shards.py); a tool given another N than the database's refuses. A tool that
-    only reads (`reads_only`) refuses an SQLite file that does not exist rather than make an empty one."""
+def open_store(args: argparse.Namespace) -> Any:
+    """Every shard of the store (api/shards.py); a tool given another N than the database's refuses. The tools
+    read a store `warlog serve` wrote: an SQLite file that does not exist is refused, never made empty."""
     from pathlib import Path
 
     from warlog.api.shards import LayoutRefused, Shards
 
     settings = store_settings(args)
     sqlite = settings.postgres_params() is None and settings.persistence != "popo"
-    if reads_only and sqlite and not Path(settings.db).is_file():
+    if sqlite and not Path(settings.db).is_file():
         sys.exit(f"warlog {args.command}: no database at {settings.db}: give the file `warlog serve` writes "
                  f"(--db PATH, or WARLOG_DB), or --postgres")
     try:
@@ -303,7 +303,7 @@ def project(args: argparse.Namespace) -> None:
     from warlog.projections.ledger import Ledger, catch_up, ledger_env, view_class
 
     stop = stopping()
-    shards = open_store(args, reads_only=False)  # checks the layout (and makes every shard's tables)
+    shards = open_store(args)  # checks the layout (and makes every shard's tables); a typo in --db is refused
     settings = store_settings(args)
     view_env = ledger_env(settings.eventsourcing_env())
     if view_env["PERSISTENCE_MODULE"] == "eventsourcing.postgres":

@@ -186,7 +186,7 @@ def test_warlog_export_and_analytics_cover_every_game_in_the_store(new_game, app
     assert across["units_destroyed"] == {"B": {"count": 2}}
 
 
-@pytest.mark.parametrize("tool", [["export", "--out", "out"], ["analytics"]])
+@pytest.mark.parametrize("tool", [["export", "--out", "out"], ["analytics"], ["project"]])
 def test_a_tool_that_only_reads_refuses_a_database_that_is_not_there(tmp_path, tool, monkeypatch):
     """A typo in --db is said at once, and no empty database is left behind under the mistyped name."""
     monkeypatch.chdir(tmp_path)

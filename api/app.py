@@ -45,6 +45,17 @@ TAGS = [  # the order the API reference shows them in, whatever order the router
 ]
 
 
+def deferred_appends(settings: Settings, shards: Shards) -> dict[int, AsyncAppends]:
+    """A shard's application (by id) -> its appends awaited on the loop, in the "deferred" write mode."""
+    postgres = settings.postgres_params()
+    appends = {}
+    for shard in shards:
+        if postgres is None or not isinstance(shard.recorder, OneTripRecorder):
+            raise RuntimeError("deferred writes are PostgreSQL's (Settings.write_mode)")  # write_mode says so
+        appends[id(shard)] = AsyncAppends(shard.recorder, postgres, shards.n)
+    return appends
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     configure(settings.log_json)
@@ -77,13 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               "application/problem+json; refusals name their rule (RULES.md).")
     app.state.settings = settings
     app.state.write_mode = settings.write_mode()
-    app.state.appends = {}  # a shard's application -> its appends on the loop, in "deferred" mode
-    if app.state.write_mode == "deferred":
-        postgres = settings.postgres_params()
-        for shard in shards:
-            if postgres is None or not isinstance(shard.recorder, OneTripRecorder):
-                raise RuntimeError("deferred writes are PostgreSQL's (Settings.write_mode)")  # write_mode says so
-            app.state.appends[id(shard)] = AsyncAppends(shard.recorder, postgres, shards.n)
+    app.state.appends = deferred_appends(settings, shards) if app.state.write_mode == "deferred" else {}
     app.state.turns = Turns()
     app.state.shards = shards
     app.state.feed = Feed(poll_s=settings.feed_poll_s or 0.5)

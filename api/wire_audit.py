@@ -29,6 +29,21 @@ class RuleCatalogue(Answer):
     rules: list[RuleText]
 
 
+class RulesetCard(Answer):
+    """One ruleset as a start page offers it."""
+
+    name: str = Field(description="what `POST /games` takes as `ruleset`")
+    title: str = Field(description="the game and editions it models")
+    summary: str = Field(description="how it plays, in a line")
+    rosters: bool = Field(description="it reads roster files (`POST /rosters/convert`, `POST /armies`)")
+
+
+class RulesetList(Answer):
+    """GET /rulesets: the rulesets a game may be played by."""
+
+    rulesets: list[RulesetCard]
+
+
 class SentRecord(Answer):
     """The request that made the event: the command as the service recorded it, who sent it, when."""
 
@@ -313,4 +328,4 @@ class Summary(Answer):
     seats: dict[Seat, SeatSummary]
 
 
-ANSWERS: tuple[type[BaseModel], ...] = (EventAudit, Story, Analytics, Summary, RuleCatalogue)
+ANSWERS: tuple[type[BaseModel], ...] = (EventAudit, Story, Analytics, Summary, RuleCatalogue, RulesetList)

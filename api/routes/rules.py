@@ -1,5 +1,6 @@
 """The rules warlog cites (RULES.md's table, shipped in the package as projections/rules_catalogue.json): every
-refusal, event and audit names a rule by its ID, and these answer what the ID says, with no token."""
+refusal, event and audit names a rule by its ID, and these answer what the ID says, with no token; and the rulesets
+a game may be played by, from the registry (the start page's choices)."""
 from __future__ import annotations
 
 import html
@@ -11,8 +12,10 @@ from fastapi.responses import HTMLResponse
 
 from warlog.api.deps import no_unknown_query
 from warlog.api.errors import Problem, problems
+from warlog.api.rosters import readers
 from warlog.api.wire import answer
-from warlog.api.wire_audit import RuleCatalogue, RuleText
+from warlog.api.wire_audit import RuleCatalogue, RulesetList, RuleText
+from warlog.domain.rules import registry
 from warlog.projections.rules import catalogue, rule_view
 
 router = APIRouter(tags=["rules"], dependencies=[Depends(no_unknown_query)])
@@ -37,6 +40,18 @@ async def rule(rule_id: str) -> dict[str, Any]:
     found: dict[str, Any] | None = rule_view(rule_id)
     assert found is not None
     return found
+
+
+@router.get("/rulesets", summary="The rulesets a game may be played by", operation_id="listRulesets",
+            openapi_extra=ANONYMOUS, responses=answer(RulesetList, "each ruleset: its name, title and how it plays"),
+            description="Each ruleset a game may be created with (`POST /games`'s `ruleset`), from the service's own "
+                        "registry, in the order a start page offers them: its `name`, a `title` naming the game and "
+                        "editions it models, a `summary` of how it plays in a line, and whether it reads roster "
+                        "files (`rosters`). A client shows these rather than restating them.")
+async def rulesets() -> dict[str, Any]:
+    reading = set(readers())
+    return {"rulesets": [{"name": name, "title": found.title, "summary": found.summary, "rosters": name in reading}
+                         for name in registry.names() for found in [registry.find_ruleset(name)]]}
 
 
 @router.get("/rules.html", response_class=HTMLResponse, include_in_schema=False)

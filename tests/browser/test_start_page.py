@@ -168,3 +168,17 @@ def test_copy_falls_back_to_select_and_copy_where_the_clipboard_api_is_withheld(
     row.find_element(By.CSS_SELECTOR, "button.copy").click()
     until(phone, lambda d: row.find_element(By.CSS_SELECTOR, "button.copy").text, "Copy's answer", "Copied")
     assert phone.execute_script("return getSelection().toString()") == link
+
+
+def test_each_ruleset_is_offered_by_its_title_and_said_in_a_line_as_the_service_describes_it(phone, base_url):
+    rulesets = httpx.get(f"{base_url}/rulesets", timeout=WAIT_S).json()["rulesets"]
+    assert [r["name"] for r in rulesets][:3] == ["alternating", "reference", "heresy"]
+    phone.get(f"{base_url}/")
+    select = phone.find_element(By.ID, "ruleset")
+    until(phone, lambda d: [o.text for o in Select(d.find_element(By.ID, "ruleset")).options],
+          "each ruleset offered by its title", [r["title"] for r in rulesets])
+    for ruleset in rulesets:
+        Select(select).select_by_value(ruleset["name"])
+        until(phone, lambda d: d.find_element(By.ID, "ruleset-explained").text, f"{ruleset['name']} in a line",
+              ruleset["summary"])
+    assert phone.execute_script("return document.documentElement.scrollWidth") <= NARROW[0]

@@ -33,3 +33,14 @@ def test_the_rules_page_has_an_anchor_for_every_rule(http):
     for rule in http.get("/rules").json()["rules"]:
         assert f'id="{rule["id"]}"' in page.text
     assert "<h1>The rules warlog cites</h1>" in page.text
+
+
+def test_the_rulesets_are_listed_with_their_titles_and_how_they_play(http):
+    listed = http.get("/rulesets")
+    assert listed.status_code == 200
+    rulesets = {r["name"]: r for r in listed.json()["rulesets"]}
+    assert list(rulesets)[:3] == ["alternating", "reference", "heresy"]
+    assert all(r["title"] and r["summary"] and r["rosters"] for r in rulesets.values())
+    created = http.post("/games", json={"ruleset": "heresy", "dice": "server",
+                                        "players": [{"seat": "A", "name": "A"}, {"seat": "B", "name": "B"}]})
+    assert created.status_code == 201  # a listed name is what POST /games takes

@@ -79,7 +79,11 @@ async function preview(block) {  // what the service makes of a roster file, bef
   const models = (unit) => unit.models.reduce((sum, line) => sum + line.count, 0);
   const readAs = ruleset ? `read as ${converted.ruleset}`
     : `read as ${converted.ruleset}, the roster's own game system (choose another ruleset above to read it as that)`;
-  if (!ruleset) { el("ruleset").value = converted.ruleset; el("ruleset").dataset.fromRoster = converted.ruleset; }
+  if (!ruleset) {
+    el("ruleset").value = converted.ruleset;
+    el("ruleset").dataset.fromRoster = converted.ruleset;
+    explainRuleset();
+  }
   out.replaceChildren(
     make("p", {class: "army-units", text: `${converted.units.length} units, ${pointsLine(converted.summary)}: ` +
       converted.units.map((unit) => `${unit.name} (${models(unit)})`).join(", ")}),
@@ -196,6 +200,23 @@ const DICE = {  // what each dice mode means for the players at the table (how t
 };
 function explainDice() { el("dice-explained").textContent = DICE[el("dice").value]; }
 
+// the rulesets as the service's registry describes them (GET /rulesets): each choice names the game it models and
+// a line says how it plays; the page restates none of it
+const RULESETS = new Map();
+function explainRuleset() { el("ruleset-explained").textContent = RULESETS.get(el("ruleset").value)?.summary ?? ""; }
+
+async function describeRulesets() {
+  const response = await fetch("/rulesets").catch(() => null);
+  if (!response?.ok) return;  // the names alone still serve
+  const {rulesets} = await response.json();
+  const select = el("ruleset");
+  const chosen = select.value;  // read now: a roster file may have set it while the list was on its way
+  for (const ruleset of rulesets) RULESETS.set(ruleset.name, ruleset);
+  select.replaceChildren(...[...RULESETS.values()].map((r) => make("option", {value: r.name, text: r.title})));
+  select.value = RULESETS.has(chosen) ? chosen : select.options[0].value;
+  explainRuleset();
+}
+
 // "your games": the games made on this device, kept in its storage (with their links: a link is its seat)
 const GAMES_KEY = "warlog:games";
 const myGames = () => { try { return JSON.parse(localStorage.getItem(GAMES_KEY)) || []; } catch { return []; } };
@@ -231,6 +252,7 @@ for (const block of el("armies").querySelectorAll("[data-seat]")) {
 }
 el("ruleset").addEventListener("change", () => {
   el("ruleset").dataset.chosen = el("ruleset").value;  // the player's choice: a roster file no longer sets it
+  explainRuleset();
   for (const block of el("armies").querySelectorAll("[data-seat]")) {
     if (block.querySelector(".army-source").value === "roster") preview(block);
   }
@@ -238,4 +260,5 @@ el("ruleset").addEventListener("change", () => {
 el("create").addEventListener("click", create);
 el("dice").addEventListener("change", explainDice);
 explainDice();
+describeRulesets();
 showMyGames();

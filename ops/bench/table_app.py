@@ -1,5 +1,6 @@
 """Issue 11: the table app's figures, in real headless Chromium against `warlog serve` (a subprocess, SQLite).
 
+  interactive   a first load's navigation start until its first /state answer is in (the app draws from it)
   page weight   bytes transferred for a first load of /play/{id} on an empty profile: the page's own files
                 (HTML, JS modules, CSS), from the browser's Resource Timing; the API reads it then makes are
                 listed apart
@@ -73,6 +74,14 @@ def page_weight(driver) -> tuple[int, int, list[str]]:
                     if "/games/" in e["name"]}))
 
 
+def interactive_ms(driver) -> float:
+    """Time to interactive, as near as the page can say it: from the navigation's start until its first `/state`
+    answer has arrived (the app draws the moment and its actions from that answer at once, and takes taps then)."""
+    return float(driver.execute_script(
+        "const s = performance.getEntriesByType('resource').find(e => new URL(e.name).pathname.endsWith('/state'));"
+        "return s ? s.responseEnd : NaN"))
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -91,6 +100,7 @@ def measure(url: str, tmp: Path, taps: int, shots: Path | None) -> None:
         phone.get(play_link(url, gid, tokens["A"], "A"))
         ready(phone)
         transferred, decoded, reads = page_weight(phone)
+        interactive = interactive_ms(phone)
         tablet.get(play_link(url, gid, tokens["B"], "B"))
         ready(tablet)
         overlay.get(f"{url}/games/{gid}/overlay.html?token={tokens['spectator']}")
@@ -138,6 +148,7 @@ def measure(url: str, tmp: Path, taps: int, shots: Path | None) -> None:
         print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         print(f"page weight, first load of /play/{{id}} (its own files): {transferred / 1024:.1f} KB transferred, "
               f"{decoded / 1024:.1f} KB decoded; then the API reads: {', '.join(reads)}")
+        print(f"time to interactive (navigation start -> first /state answer in): {interactive:.1f} ms")
         for name, values in (("tap on A -> line in B's log", to_phone), ("event -> overlay painted", to_overlay),
                              ("tap on A -> overlay painted", tap_to_overlay)):
             print(f"{name:30} p50 {statistics.median(values):6.1f} ms   p90 {percentile(values, .9):6.1f} ms   "

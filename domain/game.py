@@ -118,8 +118,8 @@ class Game(Aggregate):
         if "counter" in data:
             self.next_counter = max(self.next_counter, data["counter"] + 1)
         before: GameState | None = vars(self).get("state")
-        charged = None if before is None else clock.charged(
-            find_ruleset(before.ruleset), before, self.pending_undo is not None, entry["at"])
+        charged = None if before is None or before.clock is None else clock.charged(  # a game with no clock: no
+            find_ruleset(before.ruleset), before, self.pending_undo is not None, entry["at"])  # lookup per event
         self.state = clock.kept(evolve(before, entry, meta), charged, entry["at"])
         self._book(entry, meta)
 

@@ -83,7 +83,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # /docs and /redoc from the package's own copies of Swagger UI and ReDoc (fastapi-offline: FastAPI's
     # documented self-hosting recipe, packaged and kept current), so a table with no internet still reads them
+    # FastAPI's native OpenTelemetry off: warlog tells each request in its own log line (api/logging.py), and
+    # asking whether a telemetry provider is configured cost every request a few environment reads
     app = FastAPIOffline(title="warlog", version="0.1.0", lifespan=lifespan, openapi_tags=TAGS,
+                  telemetry={"tracing": False, "metrics": False, "logs": False},
                   description="An event-sourced rules service for tabletop wargames. Every error is "
                               "application/problem+json; refusals name their rule (RULES.md).")
     app.state.settings = settings

@@ -27,7 +27,7 @@ from warlog.domain.application import Answer, Conflict, Deferred, NeedsStore, Vi
 from warlog.domain.chain import canonical
 from warlog.domain.rulings import Malformed, Ruling
 from warlog.domain.writes import BodyRefused, Play, Sent, Write
-from warlog.projections.state import live_view
+from warlog.projections.state import KeptView, live_view
 
 
 def now() -> str:
@@ -302,5 +302,14 @@ class Answered(JSONResponse):
 
     OPTIONS = orjson.OPT_NON_STR_KEYS  # a map keyed by seq (analytics) is written with its keys as strings, as json does
 
+    KEPT_PARTS = ("units", "actions", "records")  # a view's bulk, the same while its view is kept
+
     def render(self, content: Any) -> bytes:
+        view = content.get("view") if isinstance(content, dict) else None
+        if isinstance(view, KeptView):  # its datasheets and offers written once while the view is kept
+            rendered = view.rendered
+            if not rendered:
+                rendered.update({part: orjson.Fragment(orjson.dumps(view[part], option=self.OPTIONS))
+                                 for part in self.KEPT_PARTS if part in view})
+            content = {**content, "view": {**view, **rendered}}
         return orjson.dumps(content, option=self.OPTIONS)

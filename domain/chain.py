@@ -17,6 +17,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+import orjson
+
 if TYPE_CHECKING:
     from warlog.domain import events as ev
 
@@ -33,7 +35,18 @@ def event_hash(event: Mapping[str, object]) -> str:
     body = {name: event[name] for name in HASHED_FIELDS}
     if REQUEST in event:
         body[REQUEST] = event[REQUEST]
-    return hashlib.sha256(canonical(body).encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical_bytes(body)).hexdigest()
+
+
+def canonical_bytes(value: object) -> bytes:
+    """`canonical(value)` as UTF-8, written by orjson where it can: for what an event holds (strings, integers,
+    booleans, null, lists and objects keyed by strings; never a float, CONTRACT.md "Reading") its bytes are exactly
+    the standard encoder's with these settings, several times faster. Anything orjson will not write as the
+    standard encoder does (a key that is no string, an integer past 64 bits) is written by the standard encoder."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return canonical(value).encode("utf-8")
 
 
 def digest(value: object) -> str:

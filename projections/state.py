@@ -1,7 +1,9 @@
 """The current-phase projection: what `GET /state` serves (CONTRACT.md "Reading"), read off the typed state."""
 from __future__ import annotations
 
+import copy
 import threading
+from dataclasses import fields
 from typing import Any
 
 from warlog.domain import army, rolls
@@ -123,6 +125,59 @@ class UnitViews:
 UNIT_VIEWS = UnitViews()
 
 
+# what a state holds that GET /state never reads (the overlay's last free roll), or reads apart from the rest, each
+# time (the clock, which runs): a write that changes nothing else (a free roll) leaves the rest of a view as it was
+NOT_KEPT = frozenset({"last_free_roll", "clock"})
+KEPT_FIELDS = tuple(f.name for f in fields(GameState) if f.name not in NOT_KEPT)
+
+
+class KeptView(dict[str, Any]):
+    """A seat's view drawn from the one `SeatViews` keeps: `rendered` is kept with it (the same dict while the view
+    is kept), so what a renderer makes of the view's unchanged parts once serves every answer drawn from it
+    (api/writing.py `Answered` writes the datasheets and offers once)."""
+
+    rendered: dict[str, Any]
+
+
+class SeatViews:
+    """A seat's view of its live game kept from the last time it was read, while every state field it reads is the
+    very value it was, the undo request is as it was and the seat is open to the same `anytime`: a state is made of
+    immutable values, each kept the same object until an event changes it, so a free roll (which changes only the
+    overlay's last free roll) makes no offer, datasheet or title again. What changes on every write (the version,
+    the clock) is put in each time. Kept strongly, a bounded number of games."""
+
+    def __init__(self, size: int = 1024) -> None:
+        self.size = size
+        self._kept: dict[tuple[str, str], tuple[tuple[object, ...], object, list[str], dict[str, Any],
+                                                dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+
+    def view(self, game: Game, seat: str) -> dict[str, Any]:
+        state, version = game.state, game.version  # one game's, however a write goes on meanwhile
+        read = tuple(getattr(state, name) for name in KEPT_FIELDS)
+        anytime = game.anytime(seat)
+        key = (state.game_id, seat)
+        kept = self._kept.get(key)
+        if (kept is not None and kept[1] == game.pending_undo and kept[2] == anytime
+                and all(a is b for a, b in zip(kept[0], read, strict=True))):
+            made, rendered = kept[3], kept[4]
+        else:
+            made, rendered = state_view(state, 0, seat, game), {}
+            with self._lock:
+                if len(self._kept) >= self.size:
+                    self._kept.clear()
+                self._kept[key] = (read, copy.deepcopy(game.pending_undo), anytime, made, rendered)
+        view = KeptView(made)
+        view["version"] = version
+        view.rendered = rendered
+        if state.options.clock_minutes is not None:  # MSN.CLK.1: it runs, so it is read each time
+            view["clock"] = clock.shown(find_ruleset(state.ruleset), state, game.pending_undo is not None)
+        return view
+
+
+SEAT_VIEWS = SeatViews()
+
+
 def state_view(state: GameState, version: int, seat: str | None = None,
                game: Game | None = None) -> dict[str, Any]:
     """`game`: the live game, whose seat gets its legal actions; a past or delayed state offers none."""
@@ -169,7 +224,9 @@ def state_view(state: GameState, version: int, seat: str | None = None,
 def live_view(game: Game, seat: str) -> dict[str, Any]:
     """GET /state as `seat` reads the live game now: what GET /state answers a seat, and what a seat's write
     answers beside its events (`view`, CONTRACT.md "One request a tap")."""
-    return state_view(game.state, game.version, seat, game)
+    if seat not in ("A", "B"):
+        return state_view(game.state, game.version, seat, game)
+    return SEAT_VIEWS.view(game, seat)
 
 
 def pending_request(game: Game, seat: str | None) -> dict[str, Any] | None:

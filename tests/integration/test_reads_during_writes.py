@@ -136,6 +136,7 @@ def test_the_state_read_over_http_while_a_command_is_applied_is_one_version(tmp_
             return real(state, version, *args)
 
         monkeypatch.setattr(projected, "state_view", state_view)
+        monkeypatch.setattr(projected, "SEAT_VIEWS", projected.SeatViews())  # drawn anew, not the view kept
         state = game.state("A")
         monkeypatch.undo()
         assert staged

@@ -35,7 +35,9 @@ def build(payloads):
     return events
 
 
-json_leaf = st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=12)
+# integers past 64 bits too: the service writes canonical JSON with orjson, and with the standard encoder what
+# orjson will not write as it does
+json_leaf = st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.integers(-2**70, 2**70) | st.text(max_size=12)
 json_data = st.dictionaries(st.text(min_size=1, max_size=8),
                             st.recursive(json_leaf, lambda inner: st.lists(inner, max_size=3)
                                          | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=6),

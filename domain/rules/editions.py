@@ -61,6 +61,8 @@ FIXES: dict[str, Fix] = {
                        "on another model or off the table; coherency counts on reaction moves and rushes into play"),
     "HH.MOV.4": Fix(2, "difficult and dangerous terrain count on a rush into play, and a move through terrain cites "
                        "HH.MOV.4"),
+    "CORE.SEQ.1": Fix(3, "reference and heresy: a battle round's start and end cite no rule (RULES.md has no ID for "
+                         "their rounds) rather than CORE.SEQ.1, which orders rules triggered at the same time"),
 }
 
 # the edition a game created now is judged by

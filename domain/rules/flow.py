@@ -201,10 +201,18 @@ class Flow:
         t.emit("StatusGained" if value else "StatusLost", {"unit": uid, "status": status, **extra}, rule)
 
     def start_round(self, t: Table, battle_round: int) -> None:
-        t.emit("BattleRoundStarted", ev.BattleRoundStarted(battle_round=battle_round), self.round_rule)
+        t.emit("BattleRoundStarted", ev.BattleRoundStarted(battle_round=battle_round), self.round_cited(t.state))
         self.enter(t, 0)
 
-    round_rule = "CORE.SEQ.1"
+    round_rule: str | None = None  # the rule of a battle round's structure, where RULES.md has one (AA.TURN.1)
+
+    def round_cited(self, state: GameState) -> str | None:
+        """What a battle round's start and end cite: the ruleset's round rule. RULES.md gives the reference and
+        heresy rounds (a turn each) no ID of their own, so they cite none; games created before that fix cited
+        CORE.SEQ.1, which orders rules triggered at once and governs no round."""
+        if self.round_rule is None and not editions.fixed(state, "CORE.SEQ.1"):
+            return "CORE.SEQ.1"
+        return self.round_rule
 
     def enter(self, t: Table, pos: int) -> None:
         """Enter step `pos` of the round; its `begin` decides what it awaits or skips."""
@@ -269,7 +277,8 @@ class Flow:
 
     def end_round(self, t: Table) -> None:
         battle_round = t.state.battle_round
-        t.emit("BattleRoundEnded", ev.BattleRoundEnded(battle_round=battle_round, head_hash=t.game.head), self.round_rule)
+        t.emit("BattleRoundEnded", ev.BattleRoundEnded(battle_round=battle_round, head_hash=t.game.head),
+               self.round_cited(t.state))
         if battle_round < t.state.options.battle_rounds:
             self.start_round(t, battle_round + 1)
         elif editions.fixed(t.state, "MSN.END.1"):  # the higher score wins, equal is a draw

@@ -15,7 +15,7 @@ for side in before after; do
   for part in domain api projections; do ln -s "$work/$side/$part" "$work/$side-link/warlog/$part"; done
 done
 py=.venv/bin/python
-quiet() { grep -v '"event": "request"' | grep -v 'Deprecat\|from starlette'; }
+quiet() { grep -v '"event": \?"request"' | grep -v 'Deprecat\|from starlette'; }
 for round in 1 2; do
   for side in before after; do
     echo "=== free_roll, $side, round $round (load $(cut -d' ' -f1 /proc/loadavg))"

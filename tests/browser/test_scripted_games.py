@@ -16,6 +16,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
+from tests.browser.test_start_page import choose_ruleset
 from tests.browser.test_table_app import until, version
 from tests.conftest import settings_for
 from tests.support.live import serving
@@ -37,8 +38,7 @@ def make_game(driver, base_url, ruleset, dice, armies=None) -> dict[str, str]:
     """The start page as a player fills it in: the ruleset, the dice, one battle round, each seat's army (the demo
     armies, or Unit JSON pasted); answers each seat's link as the page lists it."""
     driver.get(f"{base_url}/")
-    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'#ruleset option[value="{ruleset}"]'), f"{ruleset} offered")
-    Select(driver.find_element(By.ID, "ruleset")).select_by_value(ruleset)
+    choose_ruleset(driver, ruleset)
     Select(driver.find_element(By.ID, "dice")).select_by_value(dice)
     rounds = driver.find_element(By.ID, "battle-rounds")
     rounds.clear()

@@ -67,10 +67,10 @@ def test_a_phone_shows_its_own_tap_from_the_answer_and_reads_the_state_only_for_
     assert state_reads(a) > reads_a
 
 
-def reference_shooting(http, select: bool = True) -> GameClient:
+def reference_shooting(http, select: bool = True, army_a=None) -> GameClient:
     """A reference game (server dice) at Alice's shooting phase, her Shooters selected to shoot the Squad."""
     game = GameClient(http, "reference", "server", {"battle_rounds": 1})
-    game.start([unit("shooters", 10), unit("snipers", 3)], [unit("squad", 6, models=TWO_LINES)])
+    game.start(army_a or [unit("shooters", 10), unit("snipers", 3)], [unit("squad", 6, models=TWO_LINES)])
     while (state := game.state())["phase"] != "shooting" or state["active_seat"] != "A":
         awaiting = state["awaiting"]
         body = {"roll_off": {}, "choose_order": {"first": "A"}}.get(awaiting["action"])
@@ -111,15 +111,9 @@ PLASMA = {"name": "Plasma gun", "type": "ranged", "range": 24, "A": "1", "skill"
 
 
 def test_a_weapon_is_chosen_from_cards_with_its_profile_as_the_units_datasheet_gives_it(phones, base_url, http):
-    game = GameClient(http, "reference", "server", {"battle_rounds": 1})
     shooters = unit("shooters", 10)
     shooters["weapons"].insert(1, PLASMA)
-    game.start([shooters], [unit("squad", 6, models=TWO_LINES)])
-    while (state := game.state())["phase"] != "shooting":
-        awaiting = state["awaiting"]
-        body = {"roll_off": {}, "choose_order": {"first": "A"}}.get(awaiting["action"])
-        game.cmd(awaiting["seat"] or "A", awaiting["action"] if body is not None else "end_phase", **(body or {}))
-    game.cmd("A", "select", unit="shooters", shooting="normal")
+    game = reference_shooting(http, army_a=[shooters])
     phone = phones["A"]
     open_seat(phone, base_url, game, "A")
     sheet = {w["name"]: w for w in game.state("A")["units"]["shooters"]["weapons"] if w["type"] == "ranged"}

@@ -1,6 +1,6 @@
 """axe-core (its default rules: WCAG 2.x A and AA, and its best practices) on every page a table sees, in a real
 headless Chromium at a phone's size and a laptop's: the start page (and its links once a game is made), a seat's
-page mid-game in each ruleset (and with table dice, the roll-off's faces to enter), a unit's datasheet, an event's
+page mid-game in each ruleset (and with table dice, the roll-off's faces to enter; an attack's weapons as cards), a unit's datasheet, an event's
 audit, the result screen and the streamers' overlay. Each page and size must have no violation. axe is injected as the
 npm package ships it (`make axe`: ops/ensure-axe.sh puts it at .cache/axe-core/axe.min.js); missing is a
 failure, not a skip."""
@@ -65,6 +65,16 @@ def mid_game(http: Any, ruleset: str, dice: str = "server", moments: int = MOMEN
     return game
 
 
+def at_attack(http: Any) -> GameClient:
+    """A reference game at Alice's shooting, her unit selected: its attack's weapons and targets as cards."""
+    game = GameClient(http, "reference", "server")
+    game.start([unit("scouts-1")], [unit("boyz-1", 10)])
+    while game.state()["phase"] != "shooting":
+        play_awaited(game)
+    game.cmd("A", "select", unit="scouts-1", shooting="normal")
+    return game
+
+
 @pytest.fixture(scope="module")
 def games(base_url: str) -> Iterator[dict[str, GameClient]]:
     import httpx
@@ -72,6 +82,7 @@ def games(base_url: str) -> Iterator[dict[str, GameClient]]:
     with httpx.Client(base_url=base_url, timeout=WAIT_S) as http:
         made = {ruleset: mid_game(http, ruleset) for ruleset in RULESETS}
         made["table-dice"] = mid_game(http, "alternating", "table", 2)  # the roll-off's faces, rolled at the table
+        made["attack"] = at_attack(http)
         ended = GameClient(http)
         ended.start([unit("scouts-1")], [unit("boyz-1")])
         ended.cmd("A", "concede")
@@ -98,6 +109,8 @@ def seat_page(ruleset: str) -> Callable[[webdriver.Chrome, str, dict[str, GameCl
         until(driver, "#log li", "the game's log")
         if ruleset == "table-dice":
             until(driver, 'form[data-action="roll_off"] input', "the roll-off's faces to enter")
+        if ruleset == "attack":
+            until(driver, 'form[data-action="attack"] .weapon-card', "the weapons as cards")
     return open_it
 
 
@@ -132,7 +145,7 @@ def overlay(driver: webdriver.Chrome, base_url: str, games: dict[str, GameClient
     WebDriverWait(driver, WAIT_S).until(lambda d: d.find_element(By.ID, "name-A").text.strip())
 
 
-PAGES = {"start": start_page, "start-links": links, **{f"seat-{r}": seat_page(r) for r in (*RULESETS, "table-dice")},
+PAGES = {"start": start_page, "start-links": links, **{f"seat-{r}": seat_page(r) for r in (*RULESETS, "table-dice", "attack")},
          "datasheet": a_sheet, "audit": an_audit, "result": result_screen, "overlay": overlay}
 
 RUN_AXE = """const done = arguments[arguments.length - 1];

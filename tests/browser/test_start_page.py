@@ -11,6 +11,7 @@ import pytest
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tests.conftest import settings_for
@@ -48,6 +49,20 @@ def until(driver, read, what, expected=True):
         raise AssertionError(f"waited {WAIT_S}s for {what}; last seen: {read(driver)!r}") from None
 
 
+def chosen_ruleset(driver):
+    return driver.execute_script("return document.querySelector('#ruleset input[name=\"ruleset\"]:checked')?.value")
+
+
+def choose_ruleset(driver, name):
+    """Tap the ruleset's card, once the service's description of it is on the page."""
+    css = f'#ruleset label.ruleset-card[data-ruleset="{name}"]'
+    until(driver, lambda d: bool(d.find_elements(By.CSS_SELECTOR, f"{css} .card-summary")), f"the {name} card described")
+    card = driver.find_element(By.CSS_SELECTOR, css)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", card)
+    card.click()
+    assert chosen_ruleset(driver) == name
+
+
 def convert(base_url, name, ruleset=None):
     query = f"?ruleset={ruleset}" if ruleset else ""
     answer = httpx.post(f"{base_url}/rosters/convert{query}", content=(corpus() / name).read_bytes(), timeout=WAIT_S)
@@ -83,9 +98,9 @@ def test_a_roster_file_sets_its_own_ruleset_and_lists_what_was_not_mapped_with_i
     own = convert(base_url, TENTH)  # no ruleset: the roster's game system
     assert own["ruleset"] == "reference"
     phone.get(f"{base_url}/")
-    assert Select(phone.find_element(By.ID, "ruleset")).first_selected_option.get_attribute("value") != own["ruleset"]
+    assert chosen_ruleset(phone) != own["ruleset"]
     preview = choose_roster(phone, "A", TENTH)
-    assert phone.find_element(By.ID, "ruleset").get_attribute("value") == own["ruleset"]
+    assert chosen_ruleset(phone) == own["ruleset"]
     assert unmapped_shown(preview) == [item["path"] for item in own["unmapped"]]
     assert f"{own['summary']['points']} points" in preview.text and "the roster's own game system" in preview.text
     assert own["units"][0]["name"] in preview.text
@@ -93,11 +108,11 @@ def test_a_roster_file_sets_its_own_ruleset_and_lists_what_was_not_mapped_with_i
 
     chosen = convert(base_url, TENTH, "alternating")  # the player's choice wins over the roster's own
     assert len(chosen["unmapped"]) != len(own["unmapped"])
-    Select(phone.find_element(By.ID, "ruleset")).select_by_value("alternating")
+    choose_ruleset(phone, "alternating")
     until(phone, lambda d: unmapped_shown(d.find_element(By.CSS_SELECTOR, '[data-seat="A"] .army-preview')),
           "seat A's roster read again as alternating", [item["path"] for item in chosen["unmapped"]])
     preview = choose_roster(phone, "B", TENTH)  # a later roster file leaves the player's choice be
-    assert phone.find_element(By.ID, "ruleset").get_attribute("value") == "alternating"
+    assert chosen_ruleset(phone) == "alternating"
     assert unmapped_shown(preview) == [item["path"] for item in chosen["unmapped"]]
     assert "read as alternating" in preview.text and "own game system" not in preview.text
     assert phone.execute_script("return document.documentElement.scrollWidth") <= NARROW[0]
@@ -170,15 +185,28 @@ def test_copy_falls_back_to_select_and_copy_where_the_clipboard_api_is_withheld(
     assert phone.execute_script("return getSelection().toString()") == link
 
 
-def test_each_ruleset_is_offered_by_its_title_and_said_in_a_line_as_the_service_describes_it(phone, base_url):
+def test_each_ruleset_is_a_card_with_its_title_and_its_line_as_the_service_describes_it(phone, base_url):
     rulesets = httpx.get(f"{base_url}/rulesets", timeout=WAIT_S).json()["rulesets"]
     assert [r["name"] for r in rulesets][:3] == ["alternating", "reference", "heresy"]
     phone.get(f"{base_url}/")
-    select = phone.find_element(By.ID, "ruleset")
-    until(phone, lambda d: [o.text for o in Select(d.find_element(By.ID, "ruleset")).options],
-          "each ruleset offered by its title", [r["title"] for r in rulesets])
-    for ruleset in rulesets:
-        Select(select).select_by_value(ruleset["name"])
-        until(phone, lambda d: d.find_element(By.ID, "ruleset-explained").text, f"{ruleset['name']} in a line",
-              ruleset["summary"])
+    cards = "return [...document.querySelectorAll('#ruleset label.ruleset-card')].map((c) => [c.querySelector('input').value," \
+            " c.querySelector('.card-title').innerText, c.querySelector('.card-summary')?.innerText])"
+    until(phone, lambda d: d.execute_script(cards), "each ruleset a card, as the service describes it",
+          [[r["name"], r["title"], r["summary"]] for r in rulesets])
+    assert phone.find_element(By.CSS_SELECTOR, "#ruleset legend").text == "Ruleset"  # one labelled group of radios
+    assert not phone.find_elements(By.CSS_SELECTOR, "select#ruleset")
+    for ruleset in reversed(rulesets):  # a tap on a card checks it, and only it
+        choose_ruleset(phone, ruleset["name"])
+        assert len(phone.find_elements(By.CSS_SELECTOR, '#ruleset input[name="ruleset"]:checked')) == 1
+    # by keyboard: the checked card takes the focus and the arrow keys move the choice, as in any radio group
+    phone.find_element(By.CSS_SELECTOR, '#ruleset input[name="ruleset"]:checked').send_keys(Keys.ARROW_DOWN)
+    assert chosen_ruleset(phone) == rulesets[1]["name"]
+    assert phone.execute_script("return document.activeElement.value") == rulesets[1]["name"]
+    outline = phone.execute_script("return getComputedStyle(document.activeElement.closest('label')).outlineStyle")
+    assert outline != "none"  # the focused card is marked
+    create_and_wait(phone)  # the game is made with the card chosen
+    token = seat_link(phone, "A").split("#token=")[1].split("&")[0]
+    state = httpx.get(f"{base_url}/games/{phone.find_element(By.ID, 'links').get_attribute('data-game-id')}/state",
+                      headers={"Authorization": f"Bearer {token}"}, timeout=WAIT_S).json()
+    assert state["ruleset"] == rulesets[1]["name"]
     assert phone.execute_script("return document.documentElement.scrollWidth") <= NARROW[0]

@@ -13,6 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from ops.service import free_port
+from tests.browser.test_start_page import choose_ruleset
 from tests.conftest import settings_for
 from tests.support.browser import WAIT_S, network
 from tests.support.client import GameClient, unit, vehicle
@@ -462,7 +463,7 @@ def test_every_form_the_app_draws_from_a_real_game_gives_an_instance_of_its_sche
 def test_the_start_page_takes_a_roster_file_per_seat_previews_it_and_musters_it(phones, base_url):
     driver = phones["B"]
     driver.get(f"{base_url}/")
-    Select(driver.find_element(By.ID, "ruleset")).select_by_value("reference")
+    choose_ruleset(driver, "reference")
     for seat, name in (("A", "40k10e_leagues-of-votann.rosz"), ("B", "40k10e_necrons.rosz")):
         Select(driver.find_element(By.CSS_SELECTOR, f'[data-seat="{seat}"] .army-source')).select_by_value("roster")
         driver.find_element(By.CSS_SELECTOR, f'[data-seat="{seat}"] .army-file').send_keys(str(corpus() / name))

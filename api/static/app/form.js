@@ -6,7 +6,7 @@
 import {dieChoice} from "./dice.js";
 
 export const words = (name) => String(name ?? "").replace(/_/g, " ");
-let context = {};  // what a form is drawn against: {lastRoll} (a die's choice is drawn as the roll's dice)
+let context = {};  // what a form is drawn against: {lastRoll, units, seat, unit} (a die's choice as the roll's dice)
 
 function make(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -68,29 +68,42 @@ function yesNo(schema, name) {
 function choices(schema, name) {
   const offered = options(schema);
   const format = schema.format || schema.items?.format;
+  const named = label(schema, name);
   if (format === "die") return dieChoice(offered, context.lastRoll, name);  // tap the die itself
-  if (format === "unit" && context.units) return unitCards(offered, name, label(schema, name));  // a card a unit, whatever their number
-  if (offered.length <= 4) {  // a few: buttons, one tap each
-    let chosen = offered.length === 1 ? offered[0].value : undefined;
-    const group = make("div", {class: "choices", role: "radiogroup", "data-field": name, "data-format": format,
-      "aria-label": label(schema, name)});
-    for (const {value: option, text} of offered) {
-      const button = make("button", {type: "button", class: "choice", role: "radio", "data-value": String(option),
-        "aria-checked": String(option === chosen), text});
-      button.addEventListener("click", () => {
-        chosen = option;
-        for (const other of group.children) other.setAttribute("aria-checked", String(other === button));
-        group.dispatchEvent(new Event("input", {bubbles: true}));
-      });
-      group.append(button);
-    }
-    return {el: group, read: () => (chosen === undefined ? {present: false, missing: name} : {present: true, value: chosen})};
+  if (format === "unit" && context.units) {  // a card a unit, whatever their number
+    return cardChoices(offered, name, named, "unit", (value, text) => unitCard(context.units[value], text));
   }
-  const select = make("select", {"data-field": name, "data-format": format, "aria-label": label(schema, name)},
+  if (format === "weapon" && context.units) {  // a card a weapon: its profile as the unit's datasheet gives it
+    return cardChoices(offered, name, named, "weapon", (value, text) => weaponCard(wielded(value), text));
+  }
+  if (offered.length <= 4) {  // a few: buttons, one tap each
+    return cardChoices(offered, name, named, format, (value, text) => ({children: [text]}));
+  }
+  const select = make("select", {"data-field": name, "data-format": format, "aria-label": named},
     make("option", {value: "", text: "— choose —"}),
     ...offered.map(({value, text}, i) => make("option", {value: String(i), "data-value": String(value), text})));
   return {el: select, read: () => (select.value === "" ? {present: false, missing: name}
     : {present: true, value: offered[Number(select.value)].value})};
+}
+
+// One tap a choice: a button for each (a card where `draw` gives it more than its title), one of them chosen
+function cardChoices(offered, name, named, format, draw) {
+  let chosen = offered.length === 1 ? offered[0].value : undefined;
+  const cards = format === "unit" || format === "weapon";
+  const group = make("div", {class: cards ? `choices ${format}-cards` : "choices", role: "radiogroup", "data-field": name,
+    "data-format": format, "aria-label": named});
+  for (const {value, text} of offered) {
+    const {card = "", children} = draw(value, text);
+    const button = make("button", {type: "button", class: cards ? `choice ${format}-card${card}` : "choice", role: "radio",
+      "data-value": String(value), "aria-checked": String(value === chosen)}, ...children);
+    button.addEventListener("click", () => {
+      chosen = value;
+      for (const other of group.children) other.setAttribute("aria-checked", String(other === button));
+      group.dispatchEvent(new Event("input", {bubbles: true}));
+    });
+    group.append(button);
+  }
+  return {el: group, read: () => (chosen === undefined ? {present: false, missing: name} : {present: true, value: chosen})};
 }
 
 // A unit's card: its title as the service gives it ("Assault Squad (8 of 10)") and its statline, from the state
@@ -100,23 +113,25 @@ function statline(unit) {
   return line ? STATS.filter((key) => line[key] != null).map((key) => `${key} ${line[key]}`).join(" · ") : "";
 }
 
-function unitCards(offered, name, named) {
-  let chosen = offered.length === 1 ? offered[0].value : undefined;
-  const group = make("div", {class: "choices unit-cards", role: "radiogroup", "data-field": name, "data-format": "unit",
-    "aria-label": named});
-  for (const {value, text} of offered) {
-    const unit = context.units[value];
-    const card = make("button", {type: "button", class: `choice unit-card${unit ? ` owner-${unit.owner}` : ""}`, role: "radio",
-      "data-value": String(value), "aria-checked": String(value === chosen)},
-      make("span", {class: "card-title", text}), make("span", {class: "card-stats", text: statline(unit)}));
-    card.addEventListener("click", () => {
-      chosen = value;
-      for (const other of group.children) other.setAttribute("aria-checked", String(other === card));
-      group.dispatchEvent(new Event("input", {bubbles: true}));
-    });
-    group.append(card);
-  }
-  return {el: group, read: () => (chosen === undefined ? {present: false, missing: name} : {present: true, value: chosen})};
+function unitCard(unit, text) {
+  return {card: unit ? ` owner-${unit.owner}` : "",
+    children: [make("span", {class: "card-title", text}), make("span", {class: "card-stats", text: statline(unit)})]};
+}
+
+// The weapon a choice names, read off the unit the form is for (else off this seat's units), as the state's
+// datasheet gives it: its name, its `profile` (Range, A, BS or WS, S, AP, D, in the service's notation) and keywords
+function wielded(name) {
+  const units = context.unit ? [context.units[context.unit]]
+    : Object.values(context.units).filter((unit) => unit.owner === context.seat);
+  return units.flatMap((unit) => unit?.weapons || []).find((weapon) => weapon.name === name);
+}
+
+function weaponCard(weapon, text) {
+  if (!weapon?.profile) return {children: [make("span", {class: "card-title", text})]};  // no profile: its title
+  const stats = Object.entries(weapon.profile).map(([key, value]) => make("span", {class: "stat"},
+    make("span", {class: "stat-key", text: key}), " ", make("span", {class: "stat-value", text: String(value)})));
+  return {children: [make("span", {class: "card-title", text: weapon.name}), make("span", {class: "card-stats"}, ...stats),
+    weapon.keywords?.length ? make("span", {class: "card-keywords", text: weapon.keywords.join(", ")}) : null].filter(Boolean)};
 }
 
 function dicePad(schema, name) {
@@ -220,9 +235,9 @@ function input(schema, name) {
 export function field(schema, name, required = true) {
   if ("const" in schema && schema.format === "unit" && context.units?.[schema.const]) {  // the form's own unit, shown
     const unit = context.units[schema.const];
+    const {children} = unitCard(unit, `${unit.name} (${unit.models_alive} of ${unit.starting_strength})`);
     return {el: make("div", {class: `unit-card fixed owner-${unit.owner}`, "data-field": name, "data-value": String(schema.const)},
-      make("span", {class: "card-title", text: `${unit.name} (${unit.models_alive} of ${unit.starting_strength})`}),
-      make("span", {class: "card-stats", text: statline(unit)})), read: () => ({present: true, value: schema.const})};
+      ...children), read: () => ({present: true, value: schema.const})};
   }
   if ("const" in schema) return {el: make("span", {hidden: true}), read: () => ({present: true, value: schema.const})};
   if (!required && schema.type === "boolean") return yesNo(schema, name);
@@ -245,6 +260,8 @@ export function hasChoices(schema) {
 }
 
 export function commandForm(schema, drawnAgainst = {}) {
-  context = drawnAgainst;
+  // the unit the form is for, where it is fixed: the one whose weapons its weapon choice names
+  const fixed = Object.values(schema.properties || {}).find((sub) => "const" in sub && sub.format === "unit");
+  context = {...drawnAgainst, unit: fixed && drawnAgainst.units?.[fixed.const] ? fixed.const : null};
   try { return object(schema, ""); } finally { context = {}; }
 }

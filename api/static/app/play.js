@@ -85,7 +85,7 @@ function named(text) {
 const namesItsUnit = (schema) => Object.values(schema.properties || {}).some((sub) => "const" in sub && sub.format === "unit");
 
 function actionCard(action) {
-  const form = commandForm(action.schema, {lastRoll: app.state?.last_roll, units: app.state?.units});
+  const form = commandForm(action.schema, {lastRoll: app.state?.last_roll, units: app.state?.units, seat: mySeat});
   const send = make("button", {type: "submit", class: "send", "data-action": action.type, text: action.title || title(action.type)});
   const card = make("form", {class: "action", "data-action": action.type, novalidate: true},
     make("div", {class: "summary", text: named(action.summary)}), make("div", {class: "rule", text: action.rule}),

@@ -42,11 +42,16 @@ async function muster(gameId, seat, army, token) {
   return response.json();
 }
 
+// the ruleset cards (radio inputs): the one checked, and checking one as a roster file sets it (no change event)
+const rulesetInputs = () => [...el("ruleset").querySelectorAll('input[name="ruleset"]')];
+const chosenRuleset = () => rulesetInputs().find((input) => input.checked)?.value ?? null;
+function checkRuleset(name) { for (const input of rulesetInputs()) input.checked = input.value === name; }
+
 // the ruleset a roster file is read as: the player's choice, else the one a roster already set, else none (the
 // service answers the roster's own game system, and the page takes it as the game's ruleset)
 function rosterRuleset() {
-  const select = el("ruleset");
-  return select.dataset.chosen || select.dataset.fromRoster ? select.value : null;
+  const cards = el("ruleset");
+  return cards.dataset.chosen || cards.dataset.fromRoster ? chosenRuleset() : null;
 }
 
 function unmappedList(unmapped) {
@@ -80,9 +85,8 @@ async function preview(block) {  // what the service makes of a roster file, bef
   const readAs = ruleset ? `read as ${converted.ruleset}`
     : `read as ${converted.ruleset}, the roster's own game system (choose another ruleset above to read it as that)`;
   if (!ruleset) {
-    el("ruleset").value = converted.ruleset;
+    checkRuleset(converted.ruleset);
     el("ruleset").dataset.fromRoster = converted.ruleset;
-    explainRuleset();
   }
   out.replaceChildren(
     make("p", {class: "army-units", text: `${converted.units.length} units, ${pointsLine(converted.summary)}: ` +
@@ -175,7 +179,7 @@ async function create() {
       const seat = block.dataset.seat;
       armies[seat] = await ARMY_SOURCES[block.querySelector(".army-source").value](seat, block);
     }
-    const created = await post("/games", {ruleset: el("ruleset").value, dice: el("dice").value, options: gameOptions(),
+    const created = await post("/games", {ruleset: chosenRuleset(), dice: el("dice").value, options: gameOptions(),
       players: ["A", "B"].map((seat) => ({seat, name: names[seat]}))});
     const notes = [];
     for (const seat of ["A", "B"]) {
@@ -185,7 +189,7 @@ async function create() {
     el("renamed").replaceChildren(...notes.filter(Boolean).map((note) => make("p", {text: note})));
     el("renamed").hidden = !notes.some(Boolean);
     await showLinks(created, names);
-    remember(created, names, el("ruleset").value);
+    remember(created, names, chosenRuleset());
   } catch (error) {
     el("problem").hidden = false;
     el("problem").textContent = error.message;
@@ -200,21 +204,18 @@ const DICE = {  // what each dice mode means for the players at the table (how t
 };
 function explainDice() { el("dice-explained").textContent = DICE[el("dice").value]; }
 
-// the rulesets as the service's registry describes them (GET /rulesets): each choice names the game it models and
-// a line says how it plays; the page restates none of it
-const RULESETS = new Map();
-function explainRuleset() { el("ruleset-explained").textContent = RULESETS.get(el("ruleset").value)?.summary ?? ""; }
-
+// the rulesets as the service's registry describes them (GET /rulesets), a card each: its title names the game it
+// models and a line says how it plays; the page restates none of it
 async function describeRulesets() {
   const response = await fetch("/rulesets").catch(() => null);
   if (!response?.ok) return;  // the names alone still serve
   const {rulesets} = await response.json();
-  const select = el("ruleset");
-  const chosen = select.value;  // read now: a roster file may have set it while the list was on its way
-  for (const ruleset of rulesets) RULESETS.set(ruleset.name, ruleset);
-  select.replaceChildren(...[...RULESETS.values()].map((r) => make("option", {value: r.name, text: r.title})));
-  select.value = RULESETS.has(chosen) ? chosen : select.options[0].value;
-  explainRuleset();
+  if (!rulesets.length) return;
+  const chosen = chosenRuleset();  // read now: a roster file may have set it while the list was on its way
+  el("ruleset-cards").replaceChildren(...rulesets.map((ruleset) => make("label", {class: "ruleset-card", "data-ruleset": ruleset.name},
+    make("input", {type: "radio", name: "ruleset", value: ruleset.name}),
+    make("span", {class: "card-title", text: ruleset.title}), make("span", {class: "card-summary", text: ruleset.summary}))));
+  checkRuleset(rulesets.some((ruleset) => ruleset.name === chosen) ? chosen : rulesets[0].name);
 }
 
 // "your games": the games made on this device, kept in its storage (with their links: a link is its seat)
@@ -250,9 +251,8 @@ for (const block of el("armies").querySelectorAll("[data-seat]")) {
   });
   block.querySelector(".army-file").addEventListener("change", () => preview(block));
 }
-el("ruleset").addEventListener("change", () => {
-  el("ruleset").dataset.chosen = el("ruleset").value;  // the player's choice: a roster file no longer sets it
-  explainRuleset();
+el("ruleset").addEventListener("change", () => {  // a card checked (a radio's change bubbles up to its fieldset)
+  el("ruleset").dataset.chosen = chosenRuleset();  // the player's choice: a roster file no longer sets it
   for (const block of el("armies").querySelectorAll("[data-seat]")) {
     if (block.querySelector(".army-source").value === "roster") preview(block);
   }

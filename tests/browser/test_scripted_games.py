@@ -172,6 +172,8 @@ def ended(phones, headline, how):
         assert driver.find_element(By.ID, "result-how").text == how
         assert whose_go(driver) == headline
         assert not offered(driver)  # nothing left to tap
+        until(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#actions form"),
+              "no form of play left in the page")  # not only hidden: a stale form is no form to keep
 
 
 def test_an_alternating_game_with_server_dice_is_played_to_its_result_by_tapping(phones, base_url):

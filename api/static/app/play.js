@@ -137,7 +137,11 @@ function showActions(state) {
   el("actions-card").hidden = spectator;
   el("anytime-card").hidden = spectator;
   // redrawn only when what is offered changes: the other player's moves must not wipe a half-filled form
-  if (spectator) return;
+  if (spectator) {  // nothing offered (the game over, or a spectator's page): no form of play stays in the page
+    if (app.offer !== undefined) el("actions").replaceChildren();
+    app.offer = undefined;
+    return;
+  }
   const offer = JSON.stringify([actions, state.status]);
   if (offer !== app.offer) drawActions(state, actions);
   app.offer = offer;

@@ -309,9 +309,10 @@ class Warlog(Verifying, Telling, Application[UUID]):
         write.check(game)  # the body (415, 422), and the checks that need the game (unknown units 404, dice 422)
         self._check_version(game, write.sent.if_match)  # If-Match (412)
         before = vars(game).get("state")  # what the new events' texts read their names from
-        status = write.act(game, self)  # the ruling (409, nothing made), then the events
+        with game.making() as made:
+            status = write.act(game, self)  # the ruling (409, nothing made), then the events
         pending = [logged(event) for event in game.pending_events]
-        told = list(narrate(before, ((e.entry, e.meta) for e in pending)))
+        told = list(narrate(before, ((e.entry, e.meta) for e in pending), made if len(made) == len(pending) else None))
         return self._answer(game.version, [e.entry for e in pending], status or 200, [text for text, _ in told],
                             None if viewer is None else viewer(game))
 

@@ -5,6 +5,7 @@ server dice as in CONTRACT.md "Server dice".
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import re
@@ -68,6 +69,11 @@ def parse(spec: str) -> DiceExpr:
     """Parse "2", "D6", "d6", "D3+1", "2D6", "D6-1", "2D6+2" (whitespace tolerant)."""
     if not isinstance(spec, str):
         raise DiceSpecError(f"a dice expression is text, got {type(spec).__name__}")
+    return _parsed(spec)
+
+
+@functools.lru_cache(maxsize=512)  # a game asks for the same few specs on every roll; a refusal is never kept
+def _parsed(spec: str) -> DiceExpr:
     text = re.sub(r"\s+", "", spec)
     if not text:
         raise DiceSpecError("empty dice expression")

@@ -13,7 +13,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, Protocol, cast
 from uuid import UUID
 
@@ -121,7 +122,22 @@ class Game(Aggregate):
         charged = None if before is None or before.clock is None else clock.charged(  # a game with no clock: no
             find_ruleset(before.ruleset), before, self.pending_undo is not None, entry["at"])  # lookup per event
         self.state = clock.kept(evolve(before, entry, meta), charged, entry["at"])
+        if self._made is not None:
+            self._made.append(self.state)
         self._book(entry, meta)
+
+    _made: list[GameState] | None = None  # while a write runs (`making`): the state after each event it makes
+
+    @contextmanager
+    def making(self) -> Iterator[list[GameState]]:
+        """The states the events made inside it leave, in order (what their texts are told from: no event
+        applied twice). Held only while it runs, so that no snapshot takes it."""
+        made: list[GameState] = []
+        self._made = made
+        try:
+            yield made
+        finally:
+            vars(self).pop("_made", None)
 
     def _book(self, entry: ev.Entry, meta: ev.Meta) -> None:
         """Keep the request and action books that undo, redo and idempotency read."""

@@ -31,11 +31,13 @@ TEXTS = 4096  # texts kept of one game at most; past that its newest KEPT stay (
 KEPT = 1024
 
 
-def narrate(state: GameState | None, events: Iterable[tuple[ev.Entry, ev.Meta]]) -> Iterator[tuple[str, GameState]]:
+def narrate(state: GameState | None, events: Iterable[tuple[ev.Entry, ev.Meta]],
+            made: Sequence[GameState] | None = None) -> Iterator[tuple[str, GameState]]:
     """(the event's text, the state after it) for each event in turn, from the state before the first (None:
-    the first is the game's creation)."""
-    for entry, meta in events:
-        after = evolve(state, entry, meta)
+    the first is the game's creation). `made`: the states the events left as the game applied them
+    (`Game.making`), where the writer has them; else each event is applied here."""
+    for n, (entry, meta) in enumerate(events):
+        after = made[n] if made is not None and n < len(made) else evolve(state, entry, meta)
         yield say(find_ruleset(after.ruleset).event_texts, Words(state, after, entry)), after
         state = after
 

@@ -152,6 +152,10 @@ class SeatViews:
                                                 dict[str, Any]]] = {}
         self._lock = threading.Lock()
 
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
     def view(self, game: Game, seat: str) -> dict[str, Any]:
         state, version = game.state, game.version  # one game's, however a write goes on meanwhile
         read = tuple(getattr(state, name) for name in KEPT_FIELDS)

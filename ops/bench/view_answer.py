@@ -5,8 +5,10 @@ the cost is measured in this process, on the application object, with the same S
 uses: `Warlog.write` of one `free_roll` (seat A; judged, appended, its answer made and rendered to JSON) with the view
 (`projections.state.live_view`, the function GET /state answers with) against the same write without it, the two
 alternated command by command on the same started demo game, `--commands` of each after `--warmup`, bounded by
-`--seconds`. The view's own build (live_view on the game the write left) is timed apart as well, and beside it
-one GET /state's build on the same game, the read a client no longer sends after its tap.
+`--seconds`; a third write, with its view drawn anew (the views `projections.state.SEAT_VIEWS` keeps forgotten
+first), says what the view costs after a write that moves play on, where no kept view serves. The view's own
+build (live_view on the game the write left) is timed apart as well, and beside it one GET /state's build on the
+same game, the read a client no longer sends after its tap.
 
 Over HTTP (in process, `httpx` over ASGI: the whole app, no socket), for scale: the p50 of the same POST, which
 answers the view, and of the GET /state it spares the client, alternated.
@@ -51,7 +53,7 @@ from warlog.api.app import create_app
 from warlog.api.settings import Settings
 from warlog.api.writing import Answered
 from warlog.domain.writes import Play, Sent
-from warlog.projections.state import live_view
+from warlog.projections.state import SEAT_VIEWS, live_view
 
 SIZES = (10, 100, 1000)
 
@@ -101,7 +103,9 @@ def main() -> int:
             game_id = UUID(new_started_game(warlog)["game_id"])
             viewer = partial(live_view, seat="A")
 
-            def write(with_view: bool) -> tuple[float, dict[str, Any]]:
+            def write(with_view: bool, anew: bool = False) -> tuple[float, dict[str, Any]]:
+                if anew:  # the kept views forgotten: the view drawn whole, as after a write that moves play on
+                    SEAT_VIEWS.clear()
                 started = time.perf_counter()
                 answer = warlog.write(game_id, Play(Sent("A", AT), command), viewer if with_view else None)
                 answer_bytes(answer)  # rendered as the route renders it: the view's bytes are part of its cost
@@ -110,6 +114,7 @@ def main() -> int:
             for n in range(args.warmup):
                 write(n % 2 == 0)
             samples: dict[bool, list[float]] = {True: [], False: []}
+            drawn_anew: list[float] = []
             build: list[float] = []
             budget = Budget(args.seconds)
             for n in range(args.commands):
@@ -119,6 +124,7 @@ def main() -> int:
                 for with_view in ((True, False) if n % 2 else (False, True)):
                     took, _ = write(with_view)
                     samples[with_view].append(took)
+                drawn_anew.append(write(True, anew=True)[0])
                 game = warlog.read(game_id)  # nobody else writes: the game as the last write left it
                 started = time.perf_counter()
                 live_view(game, "A")
@@ -126,6 +132,8 @@ def main() -> int:
             with_p50, without_p50 = percentile(samples[True], 50), percentile(samples[False], 50)
             print(f"   command with its view     {summary(samples[True])}")
             print(f"   the same command without  {summary(samples[False])}")
+            print(f"   with its view drawn anew  {summary(drawn_anew)} (no kept view: "
+                  f"{ratio(percentile(drawn_anew, 50), without_p50)} the command without)")
             print(f"   the view's build alone    {summary(build)} (= one GET /state's build on this game)")
 
             with contextlib.redirect_stdout(io.StringIO()):  # the app's one JSON line a request, not wanted here
@@ -146,7 +154,8 @@ def main() -> int:
             warlog.close()
     smallest, largest = min(sizes), max(sizes)
     print(f"RESULT view_answer: command p50 {with_p50 * 1000:.3f} ms with the view, {without_p50 * 1000:.3f} ms "
-          f"without = {ratio(with_p50, without_p50)}; the view's build p50 {percentile(build, 50) * 1000:.3f} ms; "
+          f"without = {ratio(with_p50, without_p50)} ({ratio(percentile(drawn_anew, 50), without_p50)} with the view "
+          f"drawn anew, no kept view); the view's build p50 {percentile(build, 50) * 1000:.3f} ms; "
           f"over HTTP a POST answering its view p50 {percentile(http['POST /commands'], 50) * 1000:.2f} ms, the GET "
           f"/state it spares {percentile(http['GET /state'], 50) * 1000:.2f} ms; "
           "answer bytes " + ", ".join(f"{v} at {k} events" for k, v in sorted(sizes.items()))

@@ -93,8 +93,16 @@ class Flow:
         first step starts: the last round's position may lie past this round's layout, which can be shorter)."""
         if state.status != "in_progress" or state.pos is None:
             return None
-        layout = self.round_layout(state)
+        kept = self._layout
+        if kept is not None and kept[0] is state:  # a state's rulings ask for its step many times over
+            layout = kept[1]
+        else:
+            layout = self.round_layout(state)
+            self._layout = (state, layout)
         return layout[state.pos] if state.pos < len(layout) else None
+
+    # the round's layout for the state it was last made for (a state is immutable: the layout stays true of it)
+    _layout: tuple[GameState, list[Step]] | None = None
 
     def check_army(self, units: list[dict[str, Any]]) -> None:
         """Hook: characteristics this ruleset's rules read that a unit must state (422 naming the field). `units`:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from warlog.domain import dice
 from warlog.domain import events as ev
@@ -41,7 +41,7 @@ from warlog.domain.rules.reference.common import STRATAGEMS
 from warlog.domain.rules.reference.shooting import Shooting
 from warlog.domain.rules.ruleset import handles
 from warlog.domain.rulings import Refused
-from warlog.domain.state import Frozen, GameState, ReferenceStep, freeze, thaw
+from warlog.domain.state import JSON, Frozen, GameState, ReferenceStep, freeze, thaw
 from warlog.domain.words import die_title, line_title
 
 if TYPE_CHECKING:
@@ -49,6 +49,20 @@ if TYPE_CHECKING:
 
 REROLL = "Command Re-roll"
 Pause = dict[str, Any]  # a paused attack: the event's data that paused it (`CommandRerollOffered`, ...), JSON
+
+
+_THAWED: list[tuple[JSON, Pause]] = []  # the pause last read and its JSON: a state's offers, awaiting and ruling
+# read the same paused attack several times, and thawing its whole roll each time was a tenth of an attack's write
+
+
+def _thawed(pause: JSON) -> Pause:
+    """A paused attack's JSON (read, never changed, by its readers), made once while the pause is the same value."""
+    kept = _THAWED[0] if _THAWED else None
+    if kept is not None and kept[0] is pause:
+        return kept[1]
+    made = cast(Pause, thaw(pause))
+    _THAWED[:] = [(pause, made)]
+    return made
 
 
 class AttackChoices(CommandPhase, Shooting):
@@ -61,7 +75,7 @@ class AttackChoices(CommandPhase, Shooting):
         if state.rolls or state.step is None:
             return None
         pause = ReferenceStep.of(state.step).attack_pause
-        return None if pause is None else dict(thaw(pause))
+        return None if pause is None else dict(_thawed(pause))
 
     def command_reroll_open(self, state: GameState, seat: str, uid: str) -> bool:
         """EXT.CP.1 with RS.CMD.3: the CP, not used this phase, the unit standing and not battle-shocked."""

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from uuid import UUID
 
 import httpx
 import pytest
 
 from tests.golden.test_scenarios import SCENARIOS, played
 from tests.support.client import GameClient, play_awaited, unit
+from warlog.projections.state import state_view
 
 WRITES = ("/commands", "/armies", "/undo", "/undo/approve", "/undo/reject", "/undo/withdraw", "/redo")
 
@@ -90,3 +92,20 @@ def test_a_refused_command_answers_a_problem_without_a_view(new_game):
     game.start([unit("scouts-1")], [unit("boyz-1")])
     refused = game.refused("A", "end_phase")
     assert "view" not in refused and refused["rule"]
+
+
+@pytest.mark.parametrize("ruleset", sorted(BY_RULESET))
+def test_free_rolls_answer_each_seat_its_view_as_drawn_anew_the_clock_and_version_moving_on(new_game, ruleset):
+    """A free roll leaves what either seat may do as it was, so its view is the one kept for the seat
+    (projections/state.py `SeatViews`), with the version and the running chess clock (MSN.CLK.1) put in: each
+    answer is what the seat's state drawn anew, with nothing kept, reads, for the seat that rolled and the other."""
+    http = new_game(ruleset).http
+    game = GameClient(http, ruleset, "server", {"clock_minutes": 60})
+    game.start([unit("scouts")], [unit("boyz")])
+    warlog = http.app.state.shards.apps[0]
+    for seat in ("A", "A", "B", "A", "B"):
+        answer = game.send(seat, {"type": "free_roll", "spec": "D6", "purpose": "scatter"}).json()
+        live = warlog.read(UUID(game.id))
+        drawn = json.loads(json.dumps(state_view(live.state, live.version, seat, live)))  # no kept view read
+        assert answer["view"] == drawn
+        assert answer["view"]["version"] == answer["version"] and "clock" in drawn

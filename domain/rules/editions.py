@@ -63,6 +63,9 @@ FIXES: dict[str, Fix] = {
                        "HH.MOV.4"),
     "CORE.SEQ.1": Fix(3, "reference and heresy: a battle round's start and end cite no rule (RULES.md has no ID for "
                          "their rounds) rather than CORE.SEQ.1, which orders rules triggered at the same time"),
+    # defects-h (issue 25's named defects)
+    "SVC.SETUP": Fix(3, "a mustered engaged_with naming a unit of its own army, or one the other army (mustered) does "
+                        "not have, is refused (422), and start_game is refused while one names no enemy unit"),
 }
 
 # the edition a game created now is judged by

@@ -1,0 +1,74 @@
+"""Issue 25, the defects the audits named and left: each held over HTTP in both dice modes and named by the rule it
+keeps."""
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.test_heresy import a_goes_first, to_sub_phase
+from tests.e2e.test_heresy_audit_fixes import LOCKED, fight_out, fighter
+from tests.support.client import GameClient, unit
+
+DICE = ["server", "table"]
+
+
+def engaged(game: GameClient) -> dict[str, list[str]]:
+    return {uid: shown["engaged_with"] for uid, shown in game.state()["units"].items()}
+
+
+@pytest.mark.parametrize("dice", DICE)
+def test_RS_FGT_2_get_state_names_the_enemy_units_each_unit_is_locked_with(new_game, dice):
+    game = new_game("heresy", dice=dice)
+    # only the legion's army names the lock; both sides read it
+    free, scouts = fighter("free", 2, []), fighter("scouts", 2, [])  # not locked yet, and none falls or breaks
+    free["statuses"] = scouts["statuses"] = []
+    game.start([fighter("legion", 2, ["militia"]), free], [fighter("militia", 2, []), scouts])
+    assert engaged(game) == {"legion": ["militia"], "militia": ["legion"], "free": [], "scouts": []}
+    a_goes_first(game)
+    to_sub_phase(game, "A", None, "assault")
+    fight_out(game)  # the mustered pair fights again (RS.FGT.2), and nobody falls
+    game.cmd("A", "select", unit="free", targets=["scouts"], distance=2)  # 2D6 always reaches 2"
+    if game.state()["awaiting"].get("roll"):
+        game.cmd("A", "roll", dice=[1, 1])
+    fight_out(game)
+    units = game.state()["units"]
+    assert LOCKED in units["free"]["statuses"] and LOCKED in units["scouts"]["statuses"]
+    assert engaged(game) == {"legion": ["militia"], "militia": ["legion"], "free": ["scouts"], "scouts": ["free"]}
+
+
+def problem_of(response) -> dict:
+    assert response.status_code == 422, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    return response.json()
+
+
+@pytest.mark.parametrize("dice", DICE)
+def test_SVC_SETUP_a_mustered_engaged_with_naming_no_enemy_unit_is_refused(new_game, dice):
+    game = new_game("heresy", dice=dice)
+    before = len(game.events())
+    own = problem_of(game.muster("A", [unit("legion"), unit("legion-2", engaged_with=["militia", "legion"])]))
+    assert own["field"] == "/units/1/engaged_with/1"
+    assert own["detail"] == ("`legion-2` cannot start engaged with 'legion', a unit of its own army (only with an "
+                             "enemy unit).")
+    game.muster("B", [unit("militia")]).raise_for_status()
+    unknown = problem_of(game.muster("A", [unit("legion", engaged_with=["militia", "ghosts"])]))
+    assert unknown["field"] == "/units/0/engaged_with/1"
+    assert unknown["detail"] == "`legion` cannot start engaged with 'ghosts': the other army has no unit of that id."
+    assert len(game.events()) == before + 1 and game.state()["mustered"] == {"A": False, "B": True}
+    game.muster("A", [unit("legion", engaged_with=["militia"])]).raise_for_status()  # an enemy unit: accepted
+    assert game.state()["mustered"] == {"A": True, "B": True}
+    assert game.verify()["commands_ok"] is True
+
+
+@pytest.mark.parametrize("dice", DICE)
+def test_SVC_SETUP_start_game_judges_a_name_mustered_before_the_other_army(new_game, dice):
+    game = new_game("heresy", dice=dice)
+    game.muster("A", [unit("legion", engaged_with=["militia"])]).raise_for_status()  # B's army is not yet known
+    game.muster("B", [unit("scouts")]).raise_for_status()
+    before = len(game.events())
+    problem = game.refused("A", "start_game")
+    assert problem["status"] == 409 and problem["rule"] == "SVC.SETUP" and "militia" in problem["detail"]
+    assert len(game.events()) == before and game.state()["status"] == "setup"
+    game.muster("B", [unit("militia", statuses=(LOCKED,)), unit("scouts")]).raise_for_status()
+    game.cmd("A", "start_game")
+    assert game.state()["status"] == "in_progress"
+    assert game.verify()["commands_ok"] is True

@@ -7,8 +7,9 @@ edition it is created under in its `GameCreated` (`edition`, in the hashed data)
 created under edition 1.
 
 Each fix that changes the events a request makes is one entry of `FIXES`, by the rule it fixes, with the
-edition that brought it and what changed, in a sentence. A rule reads `fixed(state, rule)`: whether this game is
-judged by the fix. A fix never changes how an event already logged is applied: replaying a log gives the same
+edition that brought it and what changed, in a sentence; a rule fixed again in a later edition has one more entry,
+its key the rule's ID, a slash and a word for the later fix (`HH.REACT.1/latest`). A rule reads `fixed(state,
+rule)`: whether this game is judged by the fix. A fix never changes how an event already logged is applied: replaying a log gives the same
 state in every edition.
 """
 from __future__ import annotations
@@ -66,6 +67,8 @@ FIXES: dict[str, Fix] = {
     # defects-h (issue 25's named defects)
     "SVC.SETUP": Fix(3, "a mustered engaged_with naming a unit of its own army, or one the other army (mustered) does "
                         "not have, is refused (422), and start_game is refused while one names no enemy unit"),
+    "HH.REACT.1/latest": Fix(3, "heresy: a reaction the reacting seat claims answers the latest enemy move of the "
+                                "sub-phase, the one that opened the chance to react, not any earlier move"),
 }
 
 # the edition a game created now is judged by

@@ -72,3 +72,37 @@ def test_SVC_SETUP_start_game_judges_a_name_mustered_before_the_other_army(new_g
     game.cmd("A", "start_game")
     assert game.state()["status"] == "in_progress"
     assert game.verify()["commands_ok"] is True
+
+
+def claimable(game: GameClient, seat: str = "B") -> dict[str, set[str]]:
+    """The moves each of the seat's units may claim a reaction to: unit -> the enemy units whose move it answers."""
+    found: dict[str, set[str]] = {}
+    for action in game.state(seat)["actions"]:
+        fields = action["schema"]["properties"]
+        if "against" in fields:
+            found.setdefault(fields["unit"]["const"], set()).update(c["const"] for c in fields["against"]["oneOf"])
+    return found
+
+
+@pytest.mark.parametrize("dice", DICE)
+def test_HH_REACT_1_a_claimed_reaction_answers_only_the_latest_enemy_move(new_game, dice):
+    game = new_game("heresy", dice=dice)
+    game.start([unit("legion-1"), unit("legion-2"), unit("legion-3")], [unit("militia"), unit("scouts")])
+    a_goes_first(game)
+    to_sub_phase(game, "A", "move")
+    game.cmd("A", "move", unit="legion-1", move="normal", distance=6)  # A names no unit near
+    assert claimable(game) == {"militia": {"legion-1"}, "scouts": {"legion-1"}}
+    game.cmd("A", "move", unit="legion-2", move="normal", distance=5)
+    assert claimable(game) == {"militia": {"legion-2"}, "scouts": {"legion-2"}}  # legion-1's chance has passed
+    game.cmd("A", "move", unit="legion-3", move="normal", distance=0)  # Stationary: no move to react to
+    assert claimable(game) == {"militia": {"legion-2"}, "scouts": {"legion-2"}}
+    before = len(game.events())
+    problem = game.refused("B", "react", unit="militia", against="legion-1", direction="away", distance=2)
+    assert problem["rule"] == "HH.REACT.1"
+    assert problem["detail"] == "A reaction answers the latest enemy move, legion-2's, not legion-1's."
+    assert len(game.events()) == before
+    answer = game.cmd("B", "react", unit="militia", against="legion-2", direction="away", distance=2)
+    assert [e["type"] for e in answer["events"]] == ["ReactionOffered", "ReactionMade"]
+    assert answer["events"][1]["data"]["against"] == "legion-2"
+    assert claimable(game) == {"scouts": {"legion-2"}}
+    assert game.verify()["commands_ok"] is True

@@ -69,6 +69,9 @@ FIXES: dict[str, Fix] = {
                         "not have, is refused (422), and start_game is refused while one names no enemy unit"),
     "HH.REACT.1/latest": Fix(3, "heresy: a reaction the reacting seat claims answers the latest enemy move of the "
                                 "sub-phase, the one that opened the chance to react, not any earlier move"),
+    "EXT.WPN.HAZARDOUS": Fix(3, "a HAZARDOUS weapon whose models attack several targets (RS.SHO.2 `targets`) is "
+                                "rolled for once, a D6 a model that attacked with it, after its last target, not once "
+                                "a target"),
 }
 
 # the edition a game created now is judged by

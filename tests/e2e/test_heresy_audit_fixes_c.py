@@ -6,6 +6,8 @@ import pytest
 
 from tests.e2e.test_heresy import a_goes_first, to_sub_phase
 from tests.e2e.test_heresy_audit_fixes import LOCKED, fight_out, fighter
+from tests.e2e.test_reference_audit_fixes_b import resolved_at
+from tests.e2e.test_reference_rules import until
 from tests.support.client import GameClient, unit
 
 DICE = ["server", "table"]
@@ -105,4 +107,51 @@ def test_HH_REACT_1_a_claimed_reaction_answers_only_the_latest_enemy_move(new_ga
     assert [e["type"] for e in answer["events"]] == ["ReactionOffered", "ReactionMade"]
     assert answer["events"][1]["data"]["against"] == "legion-2"
     assert claimable(game) == {"scouts": {"legion-2"}}
+    assert game.verify()["commands_ok"] is True
+
+
+PLASMA = {"name": "Plasma gun", "type": "ranged", "range": 24, "A": "1", "skill": 3, "S": 8, "AP": -3, "D": "2",
+          "keywords": ["HAZARDOUS"]}
+
+
+@pytest.mark.parametrize("dice", DICE)
+def test_EXT_WPN_HAZARDOUS_a_weapon_aimed_at_several_targets_is_rolled_for_once_a_model(new_game, dice):
+    """Reference (RS.SHO.2 `targets` is the reference's; heresy fires each weapon at one target): three plasma guns
+    at the boyz and two at the grots make one hazard roll of five dice, after both attacks, not one a target."""
+    game = new_game("reference", dice=dice)
+    game.start([unit("squad", 5, weapons=[PLASMA])], [unit("boyz", 10), unit("grots", 5)])
+    until(game, 1, "A", "shooting")
+    game.cmd("A", "select", unit="squad", shooting="normal")
+    events = game.cmd("A", "attack", unit="squad", weapon="Plasma gun",
+                      targets=["boyz", "boyz", "grots", "boyz", "grots"])["events"]
+    while (awaiting := game.state()["awaiting"])["action"] in ("roll", "keep_dice", "command_reroll", "allocate"):
+        if awaiting["action"] != "roll":
+            events += game.cmd(awaiting["seat"], "keep_dice" if awaiting["action"] != "allocate" else "allocate",
+                               **({"line": 0} if awaiting["action"] == "allocate" else {}))["events"]
+            continue
+        roll = awaiting["roll"]
+        if roll["purpose"] == "hazardous":
+            assert roll == {"purpose": "hazardous", "unit": "squad", "spec": "5D6", "rule": "EXT.WPN.HAZARDOUS"}
+            assert awaiting["seat"] == "A" and resolved_at(events) == ["boyz", "grots"]  # after the last target
+            faces = [1, 6, 6, 1, 6]
+        else:
+            count = int(roll["spec"].split("D")[0] or 1)
+            faces = [1 if roll["purpose"] in ("save", "feel_no_pain") else 6] * count
+        events += game.cmd(awaiting["seat"], "roll", dice=faces)["events"]
+    assert [(e["data"]["target"], e["data"]["models"]) for e in events if e["type"] == "AttackDeclared"] == [
+        ("boyz", 3), ("grots", 2)]
+    [hazard] = [e for e in events if e["type"] == "HazardousRolled"]  # one roll, a die a model that fired
+    kinds = [e["type"] for e in events]
+    assert kinds.index("HazardousRolled") > max(i for i, k in enumerate(kinds) if k == "AttackResolved")
+    assert hazard["rule"] == "EXT.WPN.HAZARDOUS" and len(hazard["data"]["dice"]) == 5
+    assert hazard["data"]["weapon"] == "Plasma gun" and hazard["data"]["attacker"] == "squad"
+    ones = hazard["data"]["dice"].count(1)
+    assert hazard["data"]["ones"] == ones == hazard["data"]["models_destroyed"]
+    assert hazard["data"]["text"] == f"Hazardous: {5 - ones} passes of 5 at 2+"
+    assert game.state()["units"]["squad"]["models_alive"] == 5 - ones
+    if dice == "table":
+        assert ones == 2
+    lost = [e for e in events if e["type"] in ("CasualtiesRecorded", "ModelsDestroyed", "UnitDestroyed")
+            and e["rule"] == "EXT.WPN.HAZARDOUS"]
+    assert bool(lost) == bool(ones)
     assert game.verify()["commands_ok"] is True

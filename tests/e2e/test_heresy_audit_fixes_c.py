@@ -155,3 +155,27 @@ def test_EXT_WPN_HAZARDOUS_a_weapon_aimed_at_several_targets_is_rolled_for_once_
             and e["rule"] == "EXT.WPN.HAZARDOUS"]
     assert bool(lost) == bool(ones)
     assert game.verify()["commands_ok"] is True
+
+
+@pytest.mark.parametrize("dice", DICE)
+def test_the_summary_is_walked_once_a_version_and_its_cached_answer_is_a_fresh_ones(new_game, dice, monkeypatch):
+    from tests.e2e.test_results import summary
+    from warlog.projections import summary as summaries
+    walks: list[int] = []
+    walk = summaries.walk
+    monkeypatch.setattr(summaries, "walk", lambda stored: walks.append(1) or walk(stored))
+    game = new_game("heresy", dice=dice)
+    game.start([unit("legion-1")], [unit("militia")])
+    game.cmd("A", "free_roll", spec="2D6", purpose="a tally", **({"dice": [3, 4]} if dice == "table" else {}))
+    first = summary(game)
+    assert summary(game) == first and summary(game, "spectator") == first and len(walks) == 1  # polled: no walk
+    for chart in ("vp", "losses", "luck"):
+        assert game.http.get(f"/games/{game.id}/charts/{chart}", headers=game.headers("B")).status_code == 200
+    assert len(walks) == 1  # the charts draw the summary kept
+    game.cmd("B", "record_casualties", unit="legion-1", models=2)
+    a_goes_first(game)
+    later = summary(game)
+    assert len(walks) == 2 and later["version"] > first["version"]
+    assert later["seats"]["A"]["models_lost"] == 2 and first["seats"]["A"]["models_lost"] == 0
+    summaries.SUMMARIES.clear()
+    assert summary(game) == later and len(walks) == 3  # the kept answer is what a fresh walk makes

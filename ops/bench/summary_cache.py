@@ -15,22 +15,9 @@ import asyncio
 import contextlib
 import io
 import time
-from uuid import UUID
 
 import httpx
-from harness import (
-    UNLIMITED,
-    Budget,
-    Warlog,
-    grow,
-    header,
-    new_started_game,
-    percentile,
-    ratio,
-    sqlite_env,
-    summary,
-    workdir,
-)
+from harness import UNLIMITED, Budget, build_game, header, percentile, ratio, sqlite_env, summary, workdir
 
 from warlog.api.app import create_app
 from warlog.api.settings import Settings
@@ -71,18 +58,13 @@ def main() -> int:
     header(f"summary_cache: GET /summary and /charts/vp on a {args.events}-event game, kept against afresh")
     with workdir() as tmp:
         db = tmp / "warlog.db"
-        warlog = Warlog(env=sqlite_env(db))
-        try:
-            game = new_started_game(warlog)
-            version = grow(warlog, UUID(game["game_id"]), args.events)
-        finally:
-            warlog.close()
+        game = build_game(sqlite_env(db), args.events)
         with contextlib.redirect_stdout(io.StringIO()):  # the app's one JSON line a request, not wanted here
             samples = asyncio.run(polled(str(db), game, args.requests, args.seconds))
     for name, taken in samples.items():
         print(f"   {name:20} {summary(taken)}")
     p50 = {name: percentile(taken, 50) for name, taken in samples.items()}
-    print(f"RESULT summary_cache at {version} events: GET /summary p50 {p50['summary kept'] * 1000:.2f} ms kept, "
+    print(f"RESULT summary_cache at {game['version']} events: GET /summary p50 {p50['summary kept'] * 1000:.2f} ms kept, "
           f"{p50['summary afresh'] * 1000:.2f} ms afresh = {ratio(p50['summary afresh'], p50['summary kept'])} "
           f"faster kept; GET /charts/vp {p50['charts/vp kept'] * 1000:.2f} ms kept, "
           f"{p50['charts/vp afresh'] * 1000:.2f} ms afresh = {ratio(p50['charts/vp afresh'], p50['charts/vp kept'])}")

@@ -114,6 +114,32 @@ PLASMA = {"name": "Plasma gun", "type": "ranged", "range": 24, "A": "1", "skill"
           "keywords": ["HAZARDOUS"]}
 
 
+def hazard_after(game: GameClient, unit_id: str, targets: list[str], faces: list[int]) -> list[dict]:
+    """A HAZARDOUS weapon's attack at each model's target played out (at the table the attacker's dice all 6s, the
+    defender's all 1s, and the hazard roll `faces`): its events. The hazard roll is asked once, a die a model, after
+    the last target's attack."""
+    events = game.cmd("A", "attack", unit=unit_id, weapon="Plasma gun", targets=targets)["events"]
+    while (awaiting := game.state()["awaiting"])["action"] in ("roll", "keep_dice", "command_reroll", "allocate"):
+        if awaiting["action"] != "roll":
+            events += game.cmd(awaiting["seat"], "keep_dice" if awaiting["action"] != "allocate" else "allocate",
+                               **({"line": 0} if awaiting["action"] == "allocate" else {}))["events"]
+            continue
+        roll = awaiting["roll"]
+        if roll["purpose"] == "hazardous":
+            assert roll == {"purpose": "hazardous", "unit": unit_id, "spec": f"{len(targets)}D6",
+                            "rule": "EXT.WPN.HAZARDOUS"}
+            assert awaiting["seat"] == "A" and resolved_at(events) == list(dict.fromkeys(targets))  # after the last
+            dice = faces
+        else:
+            count = int(roll["spec"].split("D")[0] or 1)
+            dice = [1 if roll["purpose"] in ("save", "feel_no_pain", "feel_no_pain_mortal") else 6] * count
+        events += game.cmd(awaiting["seat"], "roll", dice=dice)["events"]
+    kinds = [e["type"] for e in events]
+    assert kinds.count("HazardousRolled") == 1  # one roll, a die a model that attacked with it
+    assert kinds.index("HazardousRolled") > max(i for i, k in enumerate(kinds) if k == "AttackResolved")
+    return events
+
+
 @pytest.mark.parametrize("dice", DICE)
 def test_EXT_WPN_HAZARDOUS_a_weapon_aimed_at_several_targets_is_rolled_for_once_a_model(new_game, dice):
     """Reference (RS.SHO.2 `targets` is the reference's; heresy fires each weapon at one target): three plasma guns
@@ -122,27 +148,10 @@ def test_EXT_WPN_HAZARDOUS_a_weapon_aimed_at_several_targets_is_rolled_for_once_
     game.start([unit("squad", 5, weapons=[PLASMA])], [unit("boyz", 10), unit("grots", 5)])
     until(game, 1, "A", "shooting")
     game.cmd("A", "select", unit="squad", shooting="normal")
-    events = game.cmd("A", "attack", unit="squad", weapon="Plasma gun",
-                      targets=["boyz", "boyz", "grots", "boyz", "grots"])["events"]
-    while (awaiting := game.state()["awaiting"])["action"] in ("roll", "keep_dice", "command_reroll", "allocate"):
-        if awaiting["action"] != "roll":
-            events += game.cmd(awaiting["seat"], "keep_dice" if awaiting["action"] != "allocate" else "allocate",
-                               **({"line": 0} if awaiting["action"] == "allocate" else {}))["events"]
-            continue
-        roll = awaiting["roll"]
-        if roll["purpose"] == "hazardous":
-            assert roll == {"purpose": "hazardous", "unit": "squad", "spec": "5D6", "rule": "EXT.WPN.HAZARDOUS"}
-            assert awaiting["seat"] == "A" and resolved_at(events) == ["boyz", "grots"]  # after the last target
-            faces = [1, 6, 6, 1, 6]
-        else:
-            count = int(roll["spec"].split("D")[0] or 1)
-            faces = [1 if roll["purpose"] in ("save", "feel_no_pain") else 6] * count
-        events += game.cmd(awaiting["seat"], "roll", dice=faces)["events"]
+    events = hazard_after(game, "squad", ["boyz", "boyz", "grots", "boyz", "grots"], [1, 6, 6, 1, 6])
     assert [(e["data"]["target"], e["data"]["models"]) for e in events if e["type"] == "AttackDeclared"] == [
         ("boyz", 3), ("grots", 2)]
-    [hazard] = [e for e in events if e["type"] == "HazardousRolled"]  # one roll, a die a model that fired
-    kinds = [e["type"] for e in events]
-    assert kinds.index("HazardousRolled") > max(i for i, k in enumerate(kinds) if k == "AttackResolved")
+    [hazard] = [e for e in events if e["type"] == "HazardousRolled"]
     assert hazard["rule"] == "EXT.WPN.HAZARDOUS" and len(hazard["data"]["dice"]) == 5
     assert hazard["data"]["weapon"] == "Plasma gun" and hazard["data"]["attacker"] == "squad"
     ones = hazard["data"]["dice"].count(1)
@@ -154,6 +163,29 @@ def test_EXT_WPN_HAZARDOUS_a_weapon_aimed_at_several_targets_is_rolled_for_once_
     lost = [e for e in events if e["type"] in ("CasualtiesRecorded", "ModelsDestroyed", "UnitDestroyed")
             and e["rule"] == "EXT.WPN.HAZARDOUS"]
     assert bool(lost) == bool(ones)
+    assert game.verify()["commands_ok"] is True
+
+
+@pytest.mark.parametrize("dice", DICE)
+def test_EXT_WPN_HAZARDOUS_a_characters_mortal_wounds_come_after_every_target_and_meet_its_feel_no_pain(new_game,
+                                                                                                      dice):
+    from tests.e2e.test_reference_audit_fixes import HERO
+    heroes = unit("heroes", 2, keywords=("INFANTRY", "CHARACTER"), abilities=("FEEL NO PAIN 5+",),
+                  models=[{**HERO, "count": 2}], weapons=[PLASMA])
+    game = new_game("reference", dice=dice)
+    game.start([heroes], [unit("boyz", 10), unit("grots", 5)])
+    until(game, 1, "A", "shooting")
+    game.cmd("A", "select", unit="heroes", shooting="normal")
+    events = hazard_after(game, "heroes", ["boyz", "grots"], [1, 6])  # before: a 1 at the boyz lost the grots' shot
+    assert resolved_at(events) == ["boyz", "grots"]
+    [hazard] = [e for e in events if e["type"] == "HazardousRolled"]
+    ones = hazard["data"]["dice"].count(1)
+    assert (hazard["data"]["models_destroyed"], hazard["data"]["mortal_wounds"]) == (0, 3 * ones)
+    ignored = [e["data"] for e in events if e["type"] == "MortalWoundsIgnored"]
+    assert [(d["mortal_wounds"], d["cause"]) for d in ignored] == ([(3 * ones, "EXT.WPN.HAZARDOUS")] if ones else [])
+    if dice == "table":  # the Feel No Pain dice all 1s: the three are lost
+        [line] = game.state()["units"]["heroes"]["models"]
+        assert ones == 1 and ignored[0]["lost"] == 3 and (line["alive"], line["wounds_left"]) == (2, 3)
     assert game.verify()["commands_ok"] is True
 
 

@@ -350,6 +350,9 @@ class UnitState(Answer):
     in_reserves: bool
     arriving: bool
     embarked_in: str | None
+    engaged_with: list[str] = Field(description="the enemy units it is engaged with (heresy: Locked in Combat with), "
+                                                "as its army named them or a charge or a fight made them; both sides "
+                                                "name each other")
     action: str | None = Field(description="reference: the action it started this turn (RS.CMD.3)")
     effects: list[UnitEffect]
     keywords: list[str]

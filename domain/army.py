@@ -121,6 +121,32 @@ def validate_army(seat: str, units: list[dict[str, Any]]) -> None:
                             field=f"units.{index}.transport.capacity")
 
 
+def check_engaged(units: list[dict[str, Any]], enemies: Collection[str] | None) -> None:
+    """SVC.SETUP: each unit an army says one of its units starts engaged with (`engaged_with`) is an enemy unit:
+    none of this army's, and one of `enemies` (the other army's unit ids) once that army is mustered (None: not yet,
+    and `start_game` judges it then, `foreign_engagement`). 422 naming the field."""
+    own = {unit["id"] for unit in units}
+    for index, unit in enumerate(units):
+        for place, foe in enumerate(unit.get("engaged_with") or ()):
+            where = f"units.{index}.engaged_with.{place}"
+            if foe in own:
+                raise Malformed(f"{unit['id']!r} cannot start engaged with {foe!r}, a unit of its own army (only "
+                                "with an enemy unit)", field=where)
+            if enemies is not None and foe not in enemies:
+                raise Malformed(f"{unit['id']!r} cannot start engaged with {foe!r}: the other army has no unit "
+                                "of that id", field=where)
+
+
+def foreign_engagement(units: Mapping[str, Unit]) -> str | None:
+    """SVC.SETUP at `start_game`: why a unit's `engaged_with` names no enemy unit (an army mustered before the other
+    named a unit that army does not have), or None."""
+    for uid, unit in units.items():
+        for foe in unit.engaged_with:
+            if foe not in units or units[foe].owner == unit.owner:
+                return f"{uid}'s engaged_with names {foe!r}, which is no enemy unit"
+    return None
+
+
 def _check_models(unit: Mapping[str, Any], where: str) -> None:
     """The counts the strength bands divide by must be possible ones (CORE.STR.1/2); `unit`: as sent (JSON)."""
     if not unit.get("models"):

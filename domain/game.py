@@ -264,6 +264,8 @@ class Game(Aggregate):
             raise Refused("an undo request is waiting for an answer", rule="SVC.UNDO.PENDING")
         others = {uid for uid, u in self.state.units.items() if u.owner != seat}  # the other seat's unit ids
         army.validate_army(seat, units)  # as sent: an id the other army uses is renamed, not refused
+        if editions.fixed(self.state, "SVC.SETUP"):
+            army.check_engaged(units, others if self.state.mustered[other(seat)] else None)
         units, renamed = army.distinct_ids(units, others)
         find_ruleset(self.state.ruleset).check_army(units)
         mustered = ev.ArmyMustered(seat=seat, units=units)

@@ -1,6 +1,7 @@
-"""The README's pictures of the table app, on a phone (390x844) and a tablet (820x1180), in headless Chromium
-against `warlog serve` (a subprocess, SQLite): the table at the first go, a unit's datasheet, the last roll's dice,
-the result screen of a conceded game; and the streamers' overlay at a stream's width.
+"""The README's pictures, in headless Chromium against `warlog serve` (a subprocess, SQLite): the start page with
+its links; the table app on a phone (390x844) and a tablet (820x1180): the table at the first go, a unit's
+datasheet, the last roll's dice, the result screen of a conceded game; and the streamers' overlay at a stream's
+width. The one place they are taken (ops/bench/table_app.py measures the same pages, and takes none).
 
   .venv/bin/python ops/screenshots.py [--to docs]
 """
@@ -17,7 +18,7 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
-from ops.bench.table_app import chromium, ready, to_first_go, wait  # noqa: E402
+from ops.bench.table_app import chromium, ready, wait  # noqa: E402
 from ops.service import Service  # noqa: E402
 from warlog.api.cli import create_demo, play_link  # noqa: E402
 
@@ -31,6 +32,36 @@ def demo_game(url: str, client: httpx.Client, ended: bool = False) -> dict[str, 
         client.post(f"{url}/games/{gid}/commands", json=body,
                     headers={"Authorization": f"Bearer {tokens['A']}"}).raise_for_status()
     return {"id": gid, **tokens}
+
+
+def to_first_go(url: str, gid: str, tokens: dict[str, str]) -> None:
+    """Both counts confirmed, the roll-off rolled, Alice first: the moment the README's pictures show."""
+    with httpx.Client(base_url=f"{url}/games/{gid}", timeout=10) as client:
+        def send(seat: str, body: dict) -> dict:
+            answer = client.post("/commands", json=body, headers={"Authorization": f"Bearer {tokens[seat]}"})
+            answer.raise_for_status()
+            return answer.json()
+
+        send("A", {"type": "confirm_count"})
+        send("B", {"type": "confirm_count"})
+        rolled = send("A", {"type": "roll_off"})
+        winner = next(e["data"]["winner"] for e in rolled["events"] if e["type"] == "RollOff")
+        send(winner, {"type": "choose_order", "first": "A"})
+        send("A", {"type": "free_roll", "spec": "2D6", "purpose": "dangerous terrain"})
+
+
+def start_page(url: str, to: Path, tmp: Path) -> None:
+    """The start page once a game is created, at its seats' links and QR codes."""
+    start = chromium(tmp / "start", 760, 1150)
+    try:
+        start.get(f"{url}/")
+        start.find_element(By.ID, "create").click()
+        wait(start, lambda d: d.execute_script("return [...document.querySelectorAll('img.qr')]"
+                                               ".filter(i => i.complete && i.naturalWidth).length === 2"), "the QR codes")
+        start.execute_script("document.getElementById('links').scrollIntoView({block: 'start'})")
+        start.save_screenshot(str(to / "start-page.png"))
+    finally:
+        start.quit()
 
 
 def shoot(driver, to: Path, name: str, size: str) -> None:
@@ -81,6 +112,7 @@ def main() -> None:
                 playing, ended = demo_game(service.url, client), demo_game(service.url, client, ended=True)
             to_first_go(service.url, playing["id"], {seat: playing[seat] for seat in ("A", "B")})
             pages(service.url, args.to, Path(tmp), playing, ended)
+            start_page(service.url, args.to, Path(tmp))
         finally:
             service.stop()
     for png in sorted(args.to.glob("*.png")):

@@ -75,15 +75,16 @@ def status_details(ruleset: Ruleset, unit: Unit) -> list[dict[str, Any]]:
     return details
 
 
-def unit_view(state: GameState, uid: str, eligible: bool, ruleset: Ruleset, led_by: str | None) -> dict[str, Any]:
+def unit_view(state: GameState, uid: str, eligible: bool, ruleset: Ruleset, led_by: str | None,
+              engaged: tuple[str, ...] = ()) -> dict[str, Any]:
     """A unit as GET /state shows it: its counters, and its datasheet (CONTRACT.md "In the players' words");
-    `led_by`: the unit leading it, if any."""
+    `led_by`: the unit leading it, if any; `engaged`: the enemy units it is engaged with (`Ruleset.engaged_with`)."""
     unit = state.units[uid]
     return {"owner": unit.owner, "name": unit.name, "models_alive": unit.models_alive,
             "starting_strength": unit.starting_strength, "strength": army.strength_of(state.units, uid),
             "wounds_lost": unit.wounds_lost or 0, "statuses": list(unit.statuses),
             "selected": unit.selected, "eligible": eligible, "in_reserves": unit.in_reserves,
-            "arriving": unit.arriving, "embarked_in": unit.embarked_in,
+            "arriving": unit.arriving, "embarked_in": unit.embarked_in, "engaged_with": list(engaged),
             "action": started_action(unit),
             # CORE.PER.1/2 (reference): what lasts for a while, since when and until when
             "effects": [{"effect": e.effect, "by": e.by, "until": e.until, "since_seq": e.seq,
@@ -103,22 +104,25 @@ class UnitViews:
 
     def __init__(self, size: int = 8192) -> None:
         self.size = size
-        self._kept: dict[tuple[str, str], tuple[Unit, Unit | None, bool, str | None, dict[str, Any]]] = {}
+        self._kept: dict[tuple[str, str], tuple[Unit, Unit | None, bool, str | None, tuple[str, ...],
+                                                dict[str, Any]]] = {}
         self._lock = threading.Lock()
 
     def view(self, state: GameState, uid: str, eligible: bool, ruleset: Ruleset, led_by: str | None) -> dict[str, Any]:
         unit = state.units[uid]
+        engaged = ruleset.engaged_with(state, uid)  # read off other units too: compared, not kept by identity
         partner_uid = unit.leader_of or led_by  # its strength counts its leader or bodyguard (army.strength_of)
         partner = state.units.get(partner_uid) if partner_uid else None
         key = (state.game_id, uid)
         kept = self._kept.get(key)
-        if kept is not None and kept[0] is unit and kept[1] is partner and kept[2] == eligible and kept[3] == led_by:
-            return kept[4]
-        made = unit_view(state, uid, eligible, ruleset, led_by)
+        if (kept is not None and kept[0] is unit and kept[1] is partner and kept[2] == eligible and kept[3] == led_by
+                and kept[4] == engaged):
+            return kept[5]
+        made = unit_view(state, uid, eligible, ruleset, led_by, engaged)
         with self._lock:
             if len(self._kept) >= self.size:
                 self._kept.clear()
-            self._kept[key] = (unit, partner, eligible, led_by, made)
+            self._kept[key] = (unit, partner, eligible, led_by, engaged, made)
         return made
 
 

@@ -8,7 +8,9 @@ clock's (domain/rules/clock.py `charge`), charged along the same walk, so a game
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -143,3 +145,38 @@ def _so_far(state: GameState, scored: str, score: PerSeat[int]) -> str:
     if state.status == "setup":
         return f"{state.players['A']} and {state.players['B']} are setting up; nothing is scored yet"
     return f"Battle round {state.battle_round} of {state.options.battle_rounds}: {players} {how} so far"
+
+
+class Summaries:
+    """Each game's summary kept by the version it was made at (the caller's horizon: a delayed spectator's is an
+    earlier one than a seat's): a game's log up to a version never changes, so a client polling the summary, or
+    its charts, between two writes is answered without walking the log again. Bounded: the `size` summaries read
+    last are kept (least recently read out), strongly; a kept summary is never changed (its readers only read)."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str, version: int, make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """The summary of `game_id` as of `version`: kept, else `make()` (outside the lock: two readers of a new
+        version may both make it, and keep the same)."""
+        key = (game_id, version)
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+                return kept
+        made = make()
+        with self._lock:
+            self._kept[key] = made
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return made
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+SUMMARIES = Summaries()

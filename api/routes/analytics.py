@@ -17,7 +17,7 @@ from warlog.api.wire_audit import Analytics, Summary
 from warlog.projections.analytics import attacks_summary, summarize
 from warlog.projections.export import MEDIA_TYPES, proof_entries, render
 from warlog.projections.rows import game_rows
-from warlog.projections.summary import summary
+from warlog.projections.summary import SUMMARIES, summary
 
 router = APIRouter(tags=["analytics"], responses=READS)
 ANALYTICS = (
@@ -60,10 +60,16 @@ async def game_summary(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
 
 
 def summary_of(caller: Reader, warlog: WarlogApp) -> dict[str, Any]:
+    """The summary as of the caller's horizon, walked once a version (`SUMMARIES`): polling it, or a chart of it,
+    between two writes reads no log."""
     seen = seeing(warlog, caller, lambda seen: seen)
-    stored, undone = stored_until(warlog, seen)
-    rows = game_rows(str(caller.game_id), [{**entry, "undone": entry["seq"] in undone} for entry, _ in stored])
-    return summary(stored, rows.dice, seen.version)
+
+    def walked() -> dict[str, Any]:
+        stored, undone = stored_until(warlog, seen)
+        rows = game_rows(str(caller.game_id), [{**entry, "undone": entry["seq"] in undone} for entry, _ in stored])
+        return summary(stored, rows.dice, seen.version)
+
+    return SUMMARIES.get(str(caller.game_id), seen.version, walked)
 
 
 CHART_ABOUT = (

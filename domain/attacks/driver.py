@@ -29,7 +29,16 @@ from warlog.domain import events as ev
 from warlog.domain.attacks.contract import target_from
 from warlog.domain.attacks.profile import ModelLine, Profile, Target, from_data
 from warlog.domain.attacks.sequence import Outcome, Progress, resolve
-from warlog.domain.attacks.steps import ATTACKER, READ_STEPS, Decision, Need, reading, sustained_parts
+from warlog.domain.attacks.steps import (
+    ATTACKER,
+    HAZARDOUS,
+    READ_STEPS,
+    Decision,
+    Need,
+    hazard,
+    reading,
+    sustained_parts,
+)
 from warlog.domain.rules.ruleset import Ruleset
 from warlog.domain.state import GameState, Lines, Unit
 
@@ -103,6 +112,8 @@ class AttackDriver(Ruleset):
         No Pain the attack waits for (a save's or Feel No Pain's model line as the attack replayed so far names
         it); a Command Re-roll's die as the step it re-rolls."""
         context = request["context"]
+        if "weapon_hazard" in context:  # rolled after the weapon's last attack (`weapon_hazard`)
+            return HAZARDOUS
         if "attack_reroll" in context:
             step, roll = context["attack_reroll"]["need"][0], context["attack_reroll"]["attack_roll"]
         else:
@@ -119,6 +130,9 @@ class AttackDriver(Ruleset):
         if "attack_reroll" in request["context"]:  # EXT.CP.1: a Command Re-roll of one roll of the batch
             self.attack_rerolled(t, request, roll)
             return
+        if "weapon_hazard" in request["context"]:
+            self.weapon_hazard_rolled(t, request, roll)
+            return
         context = cast(ev.AttackRoll, request["context"]["attack_roll"])  # as attack_goes_on asked for it
         faces = context["faces"] + roll["faces"]
         if len(faces) < request["context"]["batch"]:
@@ -129,6 +143,30 @@ class AttackDriver(Ruleset):
             self.batch_done(t, context, faces)
             return
         self.batch_rolled(t, context, Need(*need), faces)
+
+    def weapon_hazard(self, t: Table, ids: ev.AttackIds, models: int) -> None:
+        """EXT.WPN.HAZARDOUS once the weapon has attacked every target its models picked (RS.SHO.2, each model's
+        weapon a weapon): one D6 a model that attacked with it, in one roll by its player, rather than one roll a
+        target (its attacks' profiles say `hazard_after`). A unit of more than `dice.MAX_DICE` models rolls that
+        many."""
+        uid = ids["attacker"]
+        unit = t.state.units[uid]
+        self.request_roll(t, unit.owner, "hazardous", str(dice.DiceExpr(min(models, dice.MAX_DICE), 6)),
+                          "EXT.WPN.HAZARDOUS", uid, weapon_hazard={**ids, "keywords": sorted(unit.keywords)})
+
+    def weapon_hazard_rolled(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
+        context = request["context"]["weapon_hazard"]
+        ids = ev.AttackIds(attacker=context["attacker"], target=context["target"], weapon=context["weapon"])
+        decision = hazard(context["keywords"], roll["faces"])
+        read = rolls.read(roll["faces"], request["spec"], HAZARDOUS)
+        t.emit("HazardousRolled", {**ids, "step": "hazardous", **decision.facts,
+                                   **{k: v for k, v in read.items() if k not in decision.facts}}, "EXT.WPN.HAZARDOUS")
+        self.hazard_suffered(t, ids["attacker"], decision.facts)
+
+    def hazard_suffered(self, t: Table, uid: str, facts: Mapping[str, Any]) -> None:
+        """Hook: what a HAZARDOUS roll costs `uid` (`facts`: its `models_destroyed`, else `mortal_wounds`); a
+        ruleset that calls `weapon_hazard` applies it."""
+        raise NotImplementedError(f"{type(self).__name__} rolls no HAZARDOUS weapon after its last target")
 
     def batch_done(self, t: Table, context: ev.AttackRoll, faces: list[int]) -> None:
         """A whole batch is in: it joins those rolled so far and the attack goes on."""

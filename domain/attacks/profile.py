@@ -66,6 +66,7 @@ class Situation:
     precision_line: int | None = None  # EXT.WPN.PRECISION: the CHARACTER line the attacker picks
     defender_allocates: bool = False  # RS.ATK.3: the defender picks among tied groups as the attack goes ("allocate")
     snap_shots: bool = False  # heresy tables: snap shots hit only on a 6 (HH.RES.4)
+    hazard_after: bool = False  # EXT.WPN.HAZARDOUS: rolled once after the weapon's last target (RS.SHO.2), not here
 
     def __post_init__(self) -> None:
         for policy in (self.reroll_hits, self.reroll_wounds):
@@ -147,14 +148,15 @@ class Profile:
 
 # -- as data (an event's or a pending roll's JSON) ----------------------------------------------------
 
-ERA_FIELDS = {"snap_shots": False, "WS": None, "AV": None, "tables": MODERN}  # written only when set
+# written only when set: the heresy tables' fields, and a field added since profiles were first logged
+ERA_FIELDS = {"snap_shots": False, "WS": None, "AV": None, "tables": MODERN, "hazard_after": False}
 
 
 def to_data(profile: Profile) -> dict[str, Any]:
     """The profile as plain JSON data; keywords as the roster wrote them. `from_data` reads it back.
 
-    The fields only the heresy tables read (`ERA_FIELDS`) are written only when they differ from
-    their defaults, so a modern profile's data is what it was before the tables existed."""
+    The fields only the heresy tables read, and `hazard_after` (`ERA_FIELDS`), are written only when they differ
+    from their defaults, so a modern profile's data is what it was before they existed."""
     weapon, situation, target = profile.weapon, profile.situation, profile.target
     data = {
         "weapon": {"name": weapon.name, "A": weapon.A, "skill": weapon.skill, "S": weapon.S, "AP": weapon.AP,

@@ -110,7 +110,7 @@ def attack_sequence(profile: Profile) -> Sequence_:
     standing, mortal = yield from _mortal_wounds(profile, standing, devastating, tally)
 
     hazard = None
-    if hazardous(profile) and profile.situation.models:  # EXT.WPN.HAZARDOUS, after the attack
+    if hazardous(profile) and profile.situation.models and not profile.situation.hazard_after:  # EXT.WPN.HAZARDOUS
         hazard = hazardous_roll(profile, (yield Need("hazardous", profile.situation.models, 6, ATTACKER,
                                                      "EXT.WPN.HAZARDOUS")))
         yield hazard

@@ -6,7 +6,7 @@ says which dice each step needs (`Need`); the functions here never roll.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -477,10 +477,18 @@ def hazardous(profile: Profile) -> bool:
 
 
 def hazardous_roll(profile: Profile, faces: Sequence[int]) -> Decision:
+    """EXT.WPN.HAZARDOUS after the attack (`hazard`)."""
+    return hazard(profile.situation.attacker_keywords, faces)
+
+
+HAZARDOUS = rolls.Reading("Hazardous", 2, each=True, noun="pass")  # EXT.WPN.HAZARDOUS: each 1 fails
+
+
+def hazard(attacker_keywords: Collection[str], faces: Sequence[int]) -> Decision:
     """EXT.WPN.HAZARDOUS: each 1 destroys a model that used the weapon (CHARACTER, MONSTER, VEHICLE: 3 mortal
     wounds)."""
     ones = sum(1 for f in faces if f == 1)
-    tough = bool({"CHARACTER", "MONSTER", "VEHICLE"} & profile.situation.attacker_keywords)
+    tough = bool({"CHARACTER", "MONSTER", "VEHICLE"} & set(attacker_keywords))
     return Decision("hazardous", ("EXT.WPN.HAZARDOUS",),
                     {"dice": list(faces), "ones": ones, "models_destroyed": 0 if tough else ones,
                      "mortal_wounds": 3 * ones if tough else 0})
@@ -510,8 +518,8 @@ def reading(profile: Profile, step: str, line: int | None = None) -> rolls.Readi
                              critical_on=setup.critical_on if modern else None)
     if step == "save" and line is not None:
         return rolls.Reading("Saves", _save_facts(profile, line)[1], each=True, noun="save")
-    if step == "hazardous":  # EXT.WPN.HAZARDOUS: each 1 fails
-        return rolls.Reading("Hazardous", 2, each=True, noun="pass")
+    if step == "hazardous":
+        return HAZARDOUS
     if step == "feel_no_pain" and line is not None and fnp_of(profile, line) is not None:  # EXT.FNP: X+ a wound
         return rolls.Reading("Feel No Pain", fnp_of(profile, line), each=True, noun="ignored wound", ones_fail=False)
     return None

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 from warlog.domain import army, dice, rolls
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
+from warlog.domain.rules import editions
 from warlog.domain.rules.basics import HEX, SEATS, handles, other
 from warlog.domain.rules.flow import Flow
 from warlog.domain.rulings import Malformed, NotFound, Refused
@@ -85,6 +86,9 @@ class CoreCommands(Flow):
         missing = [s for s in SEATS if not t.state.mustered[s]]
         if missing:
             raise Refused(f"seat {' and '.join(missing)} has not mustered an army", rule="SVC.SETUP")
+        foreign = army.foreign_engagement(t.state.units) if editions.fixed(t.state, "SVC.SETUP") else None
+        if foreign is not None:  # named before the other army was mustered (army.check_engaged)
+            raise Refused(foreign, rule="SVC.SETUP")
         t.emit("GameStarted", ev.GameStarted(starting_strength=army.starting_strengths_of(t.state.units)), "CORE.STR.1")
         self.start_round(t, 1)
 

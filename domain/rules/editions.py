@@ -7,8 +7,9 @@ edition it is created under in its `GameCreated` (`edition`, in the hashed data)
 created under edition 1.
 
 Each fix that changes the events a request makes is one entry of `FIXES`, by the rule it fixes, with the
-edition that brought it and what changed, in a sentence. A rule reads `fixed(state, rule)`: whether this game is
-judged by the fix. A fix never changes how an event already logged is applied: replaying a log gives the same
+edition that brought it and what changed, in a sentence; a rule fixed again in a later edition has one more entry,
+its key the rule's ID, a slash and a word for the later fix (`HH.REACT.1/latest`). A rule reads `fixed(state,
+rule)`: whether this game is judged by the fix. A fix never changes how an event already logged is applied: replaying a log gives the same
 state in every edition.
 """
 from __future__ import annotations
@@ -63,6 +64,14 @@ FIXES: dict[str, Fix] = {
                        "HH.MOV.4"),
     "CORE.SEQ.1": Fix(3, "reference and heresy: a battle round's start and end cite no rule (RULES.md has no ID for "
                          "their rounds) rather than CORE.SEQ.1, which orders rules triggered at the same time"),
+    # defects-h (issue 25's named defects)
+    "SVC.SETUP": Fix(3, "a mustered engaged_with naming a unit of its own army, or one the other army (mustered) does "
+                        "not have, is refused (422), and start_game is refused while one names no enemy unit"),
+    "HH.REACT.1/latest": Fix(3, "heresy: a reaction the reacting seat claims answers the latest enemy move of the "
+                                "sub-phase, the one that opened the chance to react, not any earlier move"),
+    "EXT.WPN.HAZARDOUS": Fix(3, "a HAZARDOUS weapon whose models attack several targets (RS.SHO.2 `targets`) is "
+                                "rolled for once, a D6 a model that attacked with it, after its last target, not once "
+                                "a target"),
 }
 
 # the edition a game created now is judged by

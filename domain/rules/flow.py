@@ -351,6 +351,11 @@ class Flow:
     def eligible(self, state: GameState, uid: str) -> bool:
         return False
 
+    def engaged_with(self, state: GameState, uid: str) -> tuple[str, ...]:
+        """The enemy units `uid` is engaged with as GET /state shows it: its `engaged_with`, which this ruleset
+        keeps on both sides of an engagement."""
+        return state.units[uid].engaged_with
+
     # -- legal actions (CONTRACT.md "Legal actions"): what judges a command, as data ------------
 
     def actions(self, state: GameState, seat: str) -> list[Action]:

@@ -196,12 +196,13 @@ class HeresyFight(Record):
 class HeresyStep(StepState):
     CODECS: ClassVar[dict[str, Codec]] = {**StepState.CODECS, "fight": record(HeresyFight),
                                           "windows": tuple_of(record(Window)), "fought": STRS}
-    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"fight", "ended", "windows", "fought"})
+    OPTIONAL: ClassVar[frozenset[str]] = frozenset({"fight", "ended", "windows", "fought", "last_moved"})
 
     fight: HeresyFight | None = None
     windows: tuple[Window, ...] | None = None  # the reactions on offer, the first one open now
     ended: bool | None = None
     fought: tuple[str, ...] | None = None  # RS.FGT.2 (edition 2): the units that fought in this step
+    last_moved: str | None = None  # HH.REACT.1 (edition 3): the unit whose move ended last in this step
 
 
 # -- a ruleset this module does not know ------------------------------------------------------------------

@@ -9,10 +9,9 @@
                 (the first animation frame after the DOM change), and the tap until then
 
 Times are read in the browsers (performance.timeOrigin + performance.now(), the machine's clock in ms with
-fractions), so no WebDriver round trip is inside a figure. With --screenshots DIR it also writes the PNGs the
-README shows: the start page with its links, the table app on a 390 px phone and on a tablet, the overlay.
+fractions), so no WebDriver round trip is inside a figure. The README's pictures are ops/screenshots.py's.
 
-  .venv/bin/python ops/bench/table_app.py [--taps 20] [--screenshots docs]
+  .venv/bin/python ops/bench/table_app.py [--taps 20]
 """
 from __future__ import annotations
 
@@ -87,7 +86,7 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def measure(url: str, tmp: Path, taps: int, shots: Path | None) -> None:
+def measure(url: str, tmp: Path, taps: int) -> None:
     with httpx.Client(timeout=10) as client:
         created = create_demo(url, client)
         gid, tokens = created["game_id"], created["tokens"]
@@ -155,63 +154,20 @@ def measure(url: str, tmp: Path, taps: int, shots: Path | None) -> None:
                   f"max {max(values):6.1f} ms   (n={len(values)})")
         print(f"RESULT page {transferred / 1024:.1f} KB; tap->phone p50 {statistics.median(to_phone):.1f} ms; "
               f"event->overlay p50 {statistics.median(to_overlay):.1f} ms")
-        if shots:
-            to_first_go(url, gid, tokens)
-            for driver in (phone, tablet):
-                wait(driver, lambda d: "select" in d.find_element(By.ID, "whose-go").text, "Alice's first go")
-            time.sleep(0.5)  # the last roll's faces land one by one
-            screenshots(url, shots, phone, tablet, overlay, tmp)
     finally:
         for driver in (phone, tablet, overlay):
             driver.quit()
 
 
-def to_first_go(url: str, gid: str, tokens: dict[str, str]) -> None:
-    """Both counts confirmed, the roll-off rolled, Alice first: the moment the README's pictures show."""
-    with httpx.Client(base_url=f"{url}/games/{gid}", timeout=10) as client:
-        def send(seat: str, body: dict) -> dict:
-            answer = client.post("/commands", json=body, headers={"Authorization": f"Bearer {tokens[seat]}"})
-            answer.raise_for_status()
-            return answer.json()
-
-        send("A", {"type": "confirm_count"})
-        send("B", {"type": "confirm_count"})
-        rolled = send("A", {"type": "roll_off"})
-        winner = next(e["data"]["winner"] for e in rolled["events"] if e["type"] == "RollOff")
-        send(winner, {"type": "choose_order", "first": "A"})
-        send("A", {"type": "free_roll", "spec": "2D6", "purpose": "dangerous terrain"})
-
-
-def screenshots(url: str, shots: Path, phone, tablet, overlay, tmp: Path) -> None:
-    shots.mkdir(parents=True, exist_ok=True)
-    for driver in (phone, tablet):
-        driver.execute_script("window.scrollTo(0, 0)")
-    phone.save_screenshot(str(shots / "table-app-phone.png"))
-    tablet.save_screenshot(str(shots / "table-app-tablet.png"))
-    overlay.save_screenshot(str(shots / "overlay.png"))
-    start = chromium(tmp / "start", 760, 1150)
-    try:
-        start.get(f"{url}/")
-        start.find_element(By.ID, "create").click()
-        wait(start, lambda d: d.execute_script("return [...document.querySelectorAll('img.qr')]"
-                                               ".filter(i => i.complete && i.naturalWidth).length === 2"), "the QR codes")
-        start.save_screenshot(str(shots / "start-page.png"))
-    finally:
-        start.quit()
-    for png in sorted(shots.glob("*.png")):
-        print(f"wrote {png.relative_to(ROOT) if png.is_relative_to(ROOT) else png} ({png.stat().st_size / 1024:.0f} KB)")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--taps", type=int, default=20)
-    parser.add_argument("--screenshots", type=Path, default=None, help="write the README's PNGs here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         service = Service(["--db", str(Path(tmp) / "warlog.db")], {}, Path(tmp) / "serve.log")
         service.start()
         try:
-            measure(service.url, Path(tmp), args.taps, args.screenshots)
+            measure(service.url, Path(tmp), args.taps)
         finally:
             service.stop()
 

@@ -43,7 +43,8 @@ def exported(folder: str) -> list[dict[str, Any]]:
 # a state compared as the recording read it leaves these out (tests/e2e/test_datasheets.py holds them)
 ROLL_WORDS = ("needed", "outcomes", "successes", "text")
 DATASHEET = ("keywords", "abilities", "models", "weapons", "leader_of", "led_by", "status_details",
-             "points")  # issue 25: what a destroyed unit scores (MSN.END.1)
+             "points",  # issue 25: what a destroyed unit scores (MSN.END.1)
+             "engaged_with")  # issue 25: whom it is engaged with (tests/e2e/test_heresy_audit_fixes_c.py)
 
 
 RESULT_WORDS = frozenset({"draw", "by", "score", "rule"})

@@ -119,6 +119,10 @@ def fight_counted(state: GameState, kind: str, data: ev.AttackCounted) -> GameSt
 class Assault(Shooting):
     """Mixed into `Heresy`: the charge roll, Locked in Combat and the fight."""
 
+    def engaged_with(self, state: GameState, uid: str) -> tuple[str, ...]:
+        """The enemy units it is Locked in Combat with (`locked_foes`: either side's `engaged_with`, both locked)."""
+        return tuple(sorted(locked_foes(state.units, uid)))
+
     # -- the charge ---------------------------------------------------------------------------
 
     def charge_actions(self, state: GameState, seat: str, ready: list[str]) -> list[Action]:

@@ -6,6 +6,7 @@ refused), so the two cannot drift apart. A "block" answers `(rule, reason)` or N
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 from warlog.domain import dice
 from warlog.domain.rules import editions
@@ -96,6 +97,14 @@ def rushed_block(unit: Unit, doing: str) -> Block:
 def heresy_step(state: GameState) -> HeresyStep:
     """The step under way, heresy's (TypeError before the first step starts)."""
     return HeresyStep.of(state.step)
+
+
+def moved_last(state: GameState, uid: str) -> GameState:
+    """HH.REACT.1 (edition 3): `uid`'s move is the latest of the step, the one a reaction may answer (applied by each
+    event that ends a move: a move, a rush into play, a fall back)."""
+    if not editions.fixed(state, "HH.REACT.1/latest"):
+        return state
+    return replace(state, step=replace(heresy_step(state), last_moved=uid))
 
 
 def reaction_window(state: GameState) -> Window | None:

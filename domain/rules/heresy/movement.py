@@ -33,6 +33,7 @@ from warlog.domain.rules.heresy.common import (
     enemies_on_battlefield,
     initiative,
     move_rule,
+    moved_last,
     movement,
     movement_block,
     refuse_while_reacting,
@@ -152,7 +153,8 @@ class Movement(Reactions):
         turn = replace(HeresyTurn.of(unit.turn), moved=data["move"])
         if data["move"] == "rush":
             turn = replace(turn, rushed=True)
-        return state.with_unit(data["unit"], replace(unit, selected=True, turn=turn))
+        state = state.with_unit(data["unit"], replace(unit, selected=True, turn=turn))
+        return state if data["move"] == "stationary" else moved_last(state, data["unit"])
 
 
 def _move_offers(uid: str, unit: Unit, enemies: list[str], fixed_clear: bool) -> list[Action]:

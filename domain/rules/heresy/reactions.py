@@ -14,12 +14,12 @@ react in its opponent's Movement phase to an enemy unit's move; the unit that re
 player's own Movement phase, where the active player has no reaction); a fall back (`rout`) is the active
 player's move and does open reactions. The moving player names the enemy units it ended near (`near`); the
 reacting player may also claim a reaction itself (`react` with `against`, attested) for any of its units to
-any move the active player's units ended in the sub-phase under way, until that sub-phase ends, one reaction
-per unit to each move. No seed caps reactions a round: the option `one_reaction_per_round` does (games of the
-first edition always had that cap). A reaction move is a move: difficult and dangerous terrain count
-(HH.MOV.4), and so HH.MOV.2's
-list (Pinned, Routed, Locked in Combat, Movement 0) stops it too; snap shots come from a unit on the
-battlefield, not Locked in Combat, with ranged weapons (a vehicle only with DEFENSIVE ones).
+the latest move the active player's units ended in the sub-phase under way (before edition 3: to any of them),
+until another move or the sub-phase's end, one reaction per unit to each move. No seed caps reactions a round: the
+option `one_reaction_per_round` does (games of the first edition always had that cap). A reaction move is a move:
+difficult and dangerous terrain count (HH.MOV.4), and so HH.MOV.2's list (Pinned, Routed, Locked in Combat,
+Movement 0) stops it too; snap shots come from a unit on the battlefield, not Locked in Combat, with ranged weapons
+(a vehicle only with DEFENSIVE ones).
 """
 from __future__ import annotations
 
@@ -212,10 +212,14 @@ class Reactions(Shooting):
 
     def moved_this_sub_phase(self, state: GameState) -> list[str]:
         """HH.REACT.1: the active player's units that ended a move in the Movement sub-phase under way (a move, a
-        rush, a rush entering play, a fall back): each is a move the opponent may claim a reaction to."""
+        rush, a rush entering play, a fall back): each is a move the opponent may claim a reaction to; since edition
+        3 only the latest (`last_moved`), the move that opened the chance to react."""
         step = self.step(state)
         if step is None or step.phase != "movement" or step.active is None:
             return []
+        if editions.fixed(state, "HH.REACT.1/latest"):
+            last = heresy_step(state).last_moved
+            return [last] if last is not None and on_battlefield(state.units[last]) else []
         moved = []
         for uid, unit in seat_units(state, step.active):
             turn = HeresyTurn.of(unit.turn)
@@ -233,6 +237,9 @@ class Reactions(Shooting):
         if reaction_window(state) is not None:
             return ("HH.REACT.1", "answer the reaction offered first")
         if against not in self.moved_this_sub_phase(state):
+            if editions.fixed(state, "HH.REACT.1/latest") and heresy_step(state).last_moved not in (None, against):
+                return ("HH.REACT.1", f"a reaction answers the latest enemy move, {heresy_step(state).last_moved}'s, "
+                                      f"not {against}'s")
             return ("HH.REACT.1", f"{against} has ended no move this sub-phase that a reaction may answer")
         if against in (HeresyTurn.of(state.units[uid].turn).reacted_to or ()):
             return ("HH.REACT.1", f"it has already been offered a reaction to {against}'s move")

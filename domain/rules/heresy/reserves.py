@@ -21,6 +21,7 @@ from warlog.domain.rules.heresy.common import (
     enemies_on_battlefield,
     initiative,
     move_rule,
+    moved_last,
     movement,
     refuse_while_reacting,
     rush_terrain,
@@ -159,5 +160,6 @@ class Reserves(Reactions):
         unit = state.units[data["unit"]]
         # HH.RES.3: no second move; a rush costs its shooting
         turn = replace(HeresyTurn.of(unit.turn), arrived=True, rushed=data["rush"])
-        return state.with_unit(data["unit"], replace(unit, arriving=False, in_reserves=False, selected=True,
-                                                     turn=turn))
+        state = state.with_unit(data["unit"], replace(unit, arriving=False, in_reserves=False, selected=True,
+                                                      turn=turn))
+        return moved_last(state, data["unit"]) if data["rush"] else state  # a rush into play is a move

@@ -34,6 +34,7 @@ from warlog.domain.rules.heresy.common import (
     enemies_on_battlefield,
     initiative,
     move_rule,
+    moved_last,
     on_battlefield,
     rush_terrain,
 )
@@ -165,4 +166,4 @@ class Rout(Reactions):
     def _fell_back(self, state: GameState, data: own.FellBack, entry: ev.Entry) -> GameState:
         unit = state.units[data["unit"]]
         turn = replace(HeresyTurn.of(unit.turn), fall_back=None, fell_back=data["distance"])
-        return state.with_unit(data["unit"], replace(unit, turn=turn))
+        return moved_last(state.with_unit(data["unit"], replace(unit, turn=turn)), data["unit"])

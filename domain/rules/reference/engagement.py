@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from typing_extensions import Unpack
 
+from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import editions
@@ -30,11 +31,9 @@ class Engagement(Igougo):
 
     @handles("start_game")
     def start_game(self, t: Table, seat: str, command: cmd.StartGame) -> None:
-        units = t.state.units
-        for uid, unit in units.items():
-            for foe in unit.engaged_with:
-                if foe not in units or units[foe].owner == unit.owner:
-                    raise Refused(f"{uid}'s engaged_with names {foe!r}, which is no enemy unit", rule="SVC.SETUP")
+        foreign = army.foreign_engagement(t.state.units)
+        if foreign is not None:
+            raise Refused(foreign, rule="SVC.SETUP")
         super().start_game(t, seat, command)
 
     def engage(self, t: Table, units: list[str], targets: list[str], rule: str, reason: str) -> None:

@@ -10,7 +10,8 @@ all, as it did.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain import dice, rolls
 from warlog.domain import events as ev
@@ -63,8 +64,17 @@ class MortalWounds(Shooting):
     def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
         """EXT.WPN.HAZARDOUS: a CHARACTER, MONSTER or VEHICLE's 3 mortal wounds meet its Feel No Pain (EXT.FNP)."""
         hazard = outcome.hazardous
-        if hazard is not None and not hazard.facts["models_destroyed"] and hazard.facts["mortal_wounds"] and \
-                editions.fixed(t.state, "EXT.FNP"):
-            self.mortal_wounds(t, context["attack"]["attacker"], hazard.facts["mortal_wounds"], "EXT.WPN.HAZARDOUS")
+        if hazard is not None and self.hazard_meets_fnp(t, hazard.facts):
+            self.hazard_suffered(t, context["attack"]["attacker"], hazard.facts)
             return
         super().attack_finished(t, context, outcome)
+
+    def hazard_suffered(self, t: Table, uid: str, facts: Mapping[str, Any]) -> None:
+        if self.hazard_meets_fnp(t, facts):
+            self.mortal_wounds(t, uid, facts["mortal_wounds"], "EXT.WPN.HAZARDOUS")
+            return
+        super().hazard_suffered(t, uid, facts)
+
+    @staticmethod
+    def hazard_meets_fnp(t: Table, facts: Mapping[str, Any]) -> bool:
+        return bool(not facts["models_destroyed"] and facts["mortal_wounds"] and editions.fixed(t.state, "EXT.FNP"))

@@ -10,6 +10,7 @@ from warlog.domain import army
 from warlog.domain import events as ev
 from warlog.domain.attacks import Outcome, Profile, Situation, to_data, weapon_from
 from warlog.domain.attacks.driver import AttackDriver, keep_lines, line_standing, standing_target
+from warlog.domain.attacks.steps import hazardous
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
@@ -306,23 +307,27 @@ class Shooting(AttackDriver, Igougo):
                     rest: list[list[Any]]) -> None:
         """Declare the weapon's attack at one target, `how` the command asked for it (its phase and rule, the
         attested range and PRECISION); `rest`: the targets after this one and their models, each declared in turn
-        as the attack before it ends (RS.SHO.2 per model's weapon), carried with the attack's dice as `then`."""
+        as the attack before it ends (RS.SHO.2 per model's weapon), carried with the attack's dice as `then`. A
+        HAZARDOUS weapon aimed so is rolled for once its last target is attacked (`fired`: its models so far)."""
         within = target in how["near"]
         profile = self.attack_profile(t.state, uid, weapon, target, models, within, how["precision"])
+        if hazardous(profile) and (rest or "fired" in how) and editions.fixed(t.state, "EXT.WPN.HAZARDOUS"):
+            profile = replace(profile, situation=replace(profile.situation, hazard_after=True))
+            how = {**how, "fired": how.get("fired", 0) + models}
         attack: ev.AttackDeclared = {"attacker": uid, "target": target, "weapon": weapon.name, "models": models,
                                      "phase": how["phase"], "within_half_range": within,
                                      "abilities": sorted(k.text for k in profile.weapon.keywords if k.known),
                                      "profile": to_data(profile)}
         seat = t.state.units[uid].owner  # the attacker's, also where the defender's roll ended the attack before
-        if rest:
+        if rest or "fired" in how:
             self.declare_attack(t, attack, how["rule"], seat, then={**how, "aims": rest})
         else:
             self.declare_attack(t, attack, how["rule"], seat)
 
-    def next_aim(self, t: Table, uid: str, weapon_name: str, then: Mapping[str, Any]) -> None:
+    def next_aim(self, t: Table, uid: str, weapon_name: str, then: Mapping[str, Any]) -> bool:
         """The weapon's attack at its next target, once the one before it is resolved: each target still standing
-        and still one it may attack, with the models it names that are left."""
-        how = {key: then[key] for key in ("phase", "rule", "near", "precision")}
+        and still one it may attack, with the models it names that are left. False: none is left."""
+        how = {key: then[key] for key in ("phase", "rule", "near", "precision", "fired") if key in then}
         unit = t.state.units[uid]
         wanted = "ranged" if how["phase"] == "shooting" else "melee"
         weapon = next(w for w in unit.weapons if w.name == weapon_name and w.type == wanted)
@@ -331,7 +336,8 @@ class Shooting(AttackDriver, Igougo):
             (target, models), aims = aims[0], aims[1:]
             if alive(t.state.units[target]) and target in self.targets_of(t.state, uid, how["phase"]):
                 self.declare_aim(t, uid, weapon, target, min(models, unit.models_alive), how, aims)
-                return
+                return True
+        return False
 
     def attack_profile(self, state: GameState, uid: str, weapon: UnitWeapon, target_uid: str, models: int,
                        within_half_range: bool, precision: bool = False) -> Profile:
@@ -356,18 +362,22 @@ class Shooting(AttackDriver, Igougo):
 
     def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
         """EXT.WPN.HAZARDOUS: after the attack's losses, the hazard's on the attacker; then the weapon's attack at
-        its next target, if its models were aimed at more than one (RS.SHO.2)."""
+        its next target, if its models were aimed at more than one (RS.SHO.2), and after the last its hazard."""
         hazard = outcome.hazardous
-        if hazard is not None and (hazard.facts["models_destroyed"] or hazard.facts["mortal_wounds"]):
-            attacker = context["attack"]["attacker"]
-            if hazard.facts["models_destroyed"]:
-                self.casualties(t, attacker, hazard.facts["models_destroyed"], 0, "EXT.WPN.HAZARDOUS")
-            else:
-                self.damage(t, {"target": attacker}, [hazard.facts["mortal_wounds"]], mortal=True,
-                            rule="EXT.WPN.HAZARDOUS")
-        then = context.get("then")
-        if then and then.get("aims"):  # RS.SHO.2: the weapon's models aimed at another target attack it now
-            self.next_aim(t, context["attack"]["attacker"], context["attack"]["weapon"], then)
+        if hazard is not None:
+            self.hazard_suffered(t, context["attack"]["attacker"], hazard.facts)
+        then, ids = context.get("then"), context["attack"]
+        if then and then.get("aims") and self.next_aim(t, ids["attacker"], ids["weapon"], then):
+            return  # RS.SHO.2: the weapon's models aimed at another target attack it now
+        if then and then.get("fired") and alive(t.state.units[ids["attacker"]]):
+            self.weapon_hazard(t, ids, then["fired"])  # EXT.WPN.HAZARDOUS: its last target attacked
+
+    def hazard_suffered(self, t: Table, uid: str, facts: Mapping[str, Any]) -> None:
+        """EXT.WPN.HAZARDOUS: a model destroyed a 1, or (a CHARACTER, MONSTER or VEHICLE) 3 mortal wounds."""
+        if facts["models_destroyed"]:
+            self.casualties(t, uid, facts["models_destroyed"], 0, "EXT.WPN.HAZARDOUS")
+        elif facts["mortal_wounds"]:
+            self.damage(t, {"target": uid}, [facts["mortal_wounds"]], mortal=True, rule="EXT.WPN.HAZARDOUS")
 
     def damage(self, t: Table, attack: Mapping[str, str], amounts: list[int], mortal: bool = False,
                rule: str = "RS.ATK.4") -> None:

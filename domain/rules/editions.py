@@ -63,6 +63,10 @@ FIXES: dict[str, Fix] = {
                        "HH.MOV.4"),
     "CORE.SEQ.1": Fix(3, "reference and heresy: a battle round's start and end cite no rule (RULES.md has no ID for "
                          "their rounds) rather than CORE.SEQ.1, which orders rules triggered at the same time"),
+    # issue 25's named defects, fixed in edition 3 (a second fix of a rule already fixed takes the key
+    # "RULE.ID/what": `fixed` reads the key, the rule cited stays RULE.ID)
+    "AA.MOV.2/destroyed": Fix(3, "a fleeing unit destroyed while its regroup roll is awaited has the roll withdrawn, "
+                                 "and play goes on"),
 }
 
 # the edition a game created now is judged by

@@ -7,18 +7,16 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from typing_extensions import TypedDict, Unpack
+from typing_extensions import TypedDict
 
 from warlog.domain import army, dice
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
-from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.commands import AlternatingSelect, ResolveCharge
 from warlog.domain.rules.alternating.common import MAX_CHARGE, _chunks, on_table, overwatch_block, overwatch_shots
 from warlog.domain.rules.basics import Awaiting, awaited_unit, evolves
-from warlog.domain.rules.flow import CasualtyNote
 from warlog.domain.rules.ruleset import Ruleset, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingCharge, AlternatingStep, GameState
@@ -161,18 +159,6 @@ class Charges(Ruleset):
                 self.change_status(t, member, "locked_in_combat", True, "AA.CHG.1", reason=f"charge by {uid}")
             t.emit("CombatJoined", own.CombatJoined(units=[uid, *standing], reason=f"charge by {uid}"), "AA.CHG.1")
 
-    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Unpack[CasualtyNote]) -> None:
-        """AA.CHG.1: a charger destroyed while its charge roll is awaited (table dice) rolls no charge: the request
-        is withdrawn, and the charge ends as one whose charger is gone (`progress`)."""
-        super().casualties(t, uid, models, wounds, rule, **extra)
-        if alive(t.state.units[uid]) or not editions.fixed(t.state, "AA.CHG.1"):
-            return
-        for request in t.state.rolls:
-            if request.purpose == "charge" and request.unit == uid:
-                t.emit("ChargeRollWithdrawn", own.ChargeRollWithdrawn(
-                    unit=uid, seat=request.seat, reason="the charging unit was destroyed"), "AA.CHG.1")
-                return
-
     @handles("resolve_charge")
     def resolve_charge(self, t: Table, seat: str, command: ResolveCharge) -> None:
         """AA.CHG.1: the overwatch fired at a charge is resolved in full (its casualties recorded) first."""
@@ -204,12 +190,6 @@ class Charges(Ruleset):
     def _charge_roll_called(self, state: GameState, data: own.ChargeRollCalled, entry: ev.Entry) -> GameState:
         step, charge = _under_way(state)
         return replace(state, step=replace(step, charge=replace(charge, resumed=True)))
-
-    @evolves("ChargeRollWithdrawn")
-    def _charge_roll_withdrawn(self, state: GameState, data: own.ChargeRollWithdrawn, entry: ev.Entry) -> GameState:
-        at = next(i for i, request in enumerate(state.rolls)
-                  if request.purpose == "charge" and request.unit == data["unit"])
-        return replace(state, rolls=state.rolls[:at] + state.rolls[at + 1:])
 
     @evolves("OverwatchShotsRolled")
     def _overwatch_shots_rolled(self, state: GameState, data: own.OverwatchShotsRolled, entry: ev.Entry) -> GameState:

@@ -67,6 +67,10 @@ FIXES: dict[str, Fix] = {
     # "RULE.ID/what": `fixed` reads the key, the rule cited stays RULE.ID)
     "AA.MOV.2/destroyed": Fix(3, "a fleeing unit destroyed while its regroup roll is awaited has the roll withdrawn, "
                                  "and play goes on"),
+    "RS.MOV.4": Fix(3, "an attached unit's Desperate Escape deals its mortal wounds to the bodyguard's models first, "
+                       "then the leader's (RS.ATK.3's order), not all to the bodyguard"),
+    "EXT.FNP/every": Fix(3, "outside an attack, Feel No Pain rolls one die for every mortal wound (past 50 in more "
+                            "rolls), each wound met by the Feel No Pain of the model it would be lost by"),
 }
 
 # the edition a game created now is judged by

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.test_alternating_audit_fixes import events_of
+from tests.e2e.test_reference_audit_fixes import rolled_now, since
+from tests.e2e.test_reference_rules import until
 from tests.support.client import unit
 
 
@@ -29,4 +31,133 @@ def test_AA_MOV_2_a_unit_destroyed_while_its_regroup_roll_waits_leaves_no_roll_a
     state = game.state()
     assert state["queue"] == [] and state["awaiting"]["action"] != "roll"
     assert state["sub_phase"] != "move_fleeing"  # play goes on: no unit is left to flee
+    assert game.verify()["commands_ok"] is True
+
+
+def escaped(game, dice: str, seat: str, uid: str, hazard: list[int]) -> tuple[int, dict]:
+    """The seat's engaged unit makes a Desperate Escape in its Movement phase of battle round 1 (at the table its
+    hazard dice are the first of `hazard`, one a model standing): the seq it began after, and the state before it."""
+    until(game, 1, seat, "movement")
+    before = game.state()
+    seq = game.events()[-1]["seq"]
+    game.cmd(seat, "select", unit=uid, move="fall_back", escape="desperate")
+    if dice == "table":
+        models = int(game.state()["awaiting"]["roll"]["spec"].removesuffix("D6"))
+        rolled_now(game, seat, "hazard", hazard[:models], dice)
+    return seq, before
+
+
+def fnp_faces(events: list[dict]) -> list[int]:
+    """Every die the Feel No Pain against the mortal wounds rolled, in order."""
+    return [face for e in events if e["type"] == "DiceRolled" and e["data"]["purpose"] == "feel_no_pain_mortal"
+            for face in e["data"]["faces"]]
+
+
+def lines_of(state: dict, uid: str) -> list[int]:
+    """The wounds each standing model of the unit has left (its wounded model first), as GET /state gives them."""
+    left: list[int] = []
+    for line in state["units"][uid]["models"]:
+        wounded = line["wounds_left"] is not None
+        left += [line["wounds_left"]] * wounded + [line["W"]] * (line["alive"] - wounded)
+    return left
+
+
+def allotted(party: list[tuple[list[int], int | None]], wounds: int, faces: list[int]) -> list[list[int]]:
+    """RS.ATK.3 and EXT.FNP as a player deals them by hand: each mortal wound to the first unit of the party with a
+    model standing (the bodyguard before its CHARACTER), to its wounded model, each met by the next die where that
+    unit has Feel No Pain X+; the wounds each unit's models have left after."""
+    left = [list(models) for models, _ in party]
+    dice = iter(faces)
+    for _ in range(wounds):
+        member = next((i for i, models in enumerate(left) if models), None)
+        if member is None:
+            break
+        fnp = party[member][1]
+        if fnp is not None and next(dice) >= fnp:
+            continue
+        left[member][0] -= 1
+        if not left[member][0]:
+            left[member].pop(0)
+    return left
+
+
+TOUGH = {"T": 12, "Sv": 2, "InSv": 2}  # the scouts' knives hardly scratch them before B's turn
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_RS_MOV_4_an_attached_units_desperate_escape_wounds_the_bodyguard_then_its_leader(new_game, dice):
+    # a beast (W2, FNP 6+) guards its master (W6, FNP 4+); both MONSTERs: 3 mortal wounds a failed hazard die
+    for _ in range(30):  # server dice: until a hazard die fails (table dice: at once)
+        game = new_game("reference", dice=dice)
+        beast = unit("beast", 1, keywords=("MONSTER",), abilities=("FEEL NO PAIN 6+",), statuses=("engaged",),
+                     engaged_with=["scouts"])
+        beast["models"][0].update(W=2, **TOUGH)
+        master = unit("master", 1, keywords=("MONSTER", "CHARACTER"), abilities=("FEEL NO PAIN 4+",),
+                      leader_of="beast", statuses=("engaged",), engaged_with=["scouts"])
+        master["models"][0].update(W=6, **TOUGH)
+        scouts = unit("scouts", 2)
+        scouts["models"][0].update(W=30, **TOUGH)
+        game.start([scouts], [beast, master])
+        seq, before = escaped(game, dice, "B", "beast", [1, 1])
+        hazards = next(e for e in since(game, seq) if e["type"] == "HazardsRolled")["data"]
+        if hazards["mortal_wounds"] or dice == "table":
+            break
+    if dice == "table":  # six mortal wounds: the beast's two, then the master's four, each at its own 4+ or 6+
+        assert hazards["mortal_wounds"] == 6
+        assert game.state()["awaiting"]["roll"] == {"purpose": "feel_no_pain_mortal", "unit": "beast", "spec": "6D6",
+                                                    "rule": "EXT.FNP"}
+        rolled_now(game, "B", "feel_no_pain_mortal", [5, 1, 5, 1, 3, 6], dice)
+    events = since(game, seq)
+    faces = fnp_faces(events)
+    assert len(faces) == hazards["mortal_wounds"]  # one die a mortal wound
+    party = [(lines_of(before, "beast"), 6), (lines_of(before, "master"), 4)]
+    beast_left, master_left = allotted(party, hazards["mortal_wounds"], faces)
+    state = game.state()
+    assert lines_of(state, "beast") == beast_left and lines_of(state, "master") == master_left
+    ignored = next(e for e in events if e["type"] == "MortalWoundsIgnored")
+    assert ignored["rule"] == "EXT.FNP" and ignored["data"]["mortal_wounds"] == hazards["mortal_wounds"]
+    if dice == "table":  # the 5 the beast's 6+ lets through stops a wound on its master, at 4+
+        assert beast_left == [] and master_left == [4]
+        assert state["units"]["beast"]["models_alive"] == 0 and state["units"]["master"]["models_alive"] == 1
+        assert ignored["data"]["ignored"] == 2 and ignored["data"]["lost"] == 4
+        assert ignored["data"]["outcomes"] == ["fail", "fail", "success", "fail", "fail", "success"]
+        dealt = [(e["data"]["unit"], e["data"]["applied"]) for e in events if e["type"] == "DamageAllocated"]
+        assert dealt == [("beast", 2), ("master", 2)]
+    assert game.verify()["commands_ok"] is True
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_EXT_FNP_feel_no_pain_rolls_a_die_for_every_mortal_wound_past_fifty(new_game, dice):
+    # fifty MONSTERs escape: every failed hazard die is 3 mortal wounds, more than 50 when 17 of them fail
+    for _ in range(40):  # server dice: until more than 50 (about one game in two; table dice: at once)
+        game = new_game("reference", dice=dice)
+        beasts = unit("beasts", 50, keywords=("MONSTER",), abilities=("FEEL NO PAIN 5+",), statuses=("engaged",),
+                      engaged_with=["scouts"])
+        beasts["models"][0].update(W=10, **TOUGH)
+        scouts = unit("scouts", 2)
+        scouts["models"][0].update(W=30, **TOUGH)
+        game.start([scouts], [beasts])
+        seq, before = escaped(game, dice, "B", "beasts", [1] * 20 + [6] * 30)
+        standing = before["units"]["beasts"]["models_alive"]
+        hazards = next(e for e in since(game, seq) if e["type"] == "HazardsRolled")["data"]
+        if hazards["mortal_wounds"] > 50 or dice == "table":
+            break
+    wounds = hazards["mortal_wounds"]
+    assert wounds > 50
+    if dice == "table":  # 60 mortal wounds: 50 dice, then the other 10
+        assert game.state()["awaiting"]["roll"]["spec"] == "50D6"
+        rolled_now(game, "B", "feel_no_pain_mortal", [1] * 50, dice)
+        assert game.state()["awaiting"]["roll"] == {"purpose": "feel_no_pain_mortal", "unit": "beasts",
+                                                    "spec": "10D6", "rule": "EXT.FNP"}
+        rolled_now(game, "B", "feel_no_pain_mortal", [6] * 10, dice)
+    events = since(game, seq)
+    faces = fnp_faces(events)
+    assert len(faces) == wounds
+    ignored = next(e for e in events if e["type"] == "MortalWoundsIgnored")["data"]
+    assert ignored["ignored"] == sum(1 for face in faces if face >= 5) and ignored["lost"] == wounds - ignored["ignored"]
+    state = game.state()
+    assert sum(lines_of(state, "beasts")) == sum(lines_of(before, "beasts")) - ignored["lost"]
+    beasts = state["units"]["beasts"]
+    if dice == "table":
+        assert ignored["ignored"] == 10 and ignored["lost"] == 50 and beasts["models_alive"] == standing - 5
     assert game.verify()["commands_ok"] is True

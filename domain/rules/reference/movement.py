@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from warlog.domain import army, rolls
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.reference import events as own
@@ -177,8 +178,10 @@ class Movement(CommandPhase, MortalWounds, Engagement):
         failures = sum(1 for f in faces if f <= 2)
         t.emit("HazardsRolled", own.HazardsRolled(unit=uid, failures=failures, mortal_wounds=failures * per_failure,
                                                   **rolls.read(faces, request["spec"], HAZARDS)), "RS.MOV.4")
-        # EXT.FNP: its Feel No Pain stands against each mortal wound (`mortal_wounds`); then its battle-shock roll
-        self.mortal_wounds(t, uid, failures * per_failure, "RS.MOV.4", escaped=request["seat"],
+        # EXT.FNP: its Feel No Pain stands against each mortal wound (`mortal_wounds`); then its battle-shock roll.
+        # An attached unit's wounds go to its bodyguard first, then its leader (RS.ATK.3)
+        party = members_of(t.state.units, uid) if editions.fixed(t.state, "RS.MOV.4") else None
+        self.mortal_wounds(t, uid, failures * per_failure, "RS.MOV.4", party, escaped=request["seat"],
                            shocked=request["context"]["shocked"])
 
     def after_mortal_wounds(self, t: Table, uid: str, then: dict[str, object]) -> None:

@@ -71,6 +71,8 @@ FIXES: dict[str, Fix] = {
                        "then the leader's (RS.ATK.3's order), not all to the bodyguard"),
     "EXT.FNP/every": Fix(3, "outside an attack, Feel No Pain rolls one die for every mortal wound (past 50 in more "
                             "rolls), each wound met by the Feel No Pain of the model it would be lost by"),
+    "CORE.STR.2/wounds": Fix(3, "wounds recorded (record_casualties) are lost by one model, the wounded one first, "
+                                "and the datasheet's model lines show them; a model that loses its last is removed"),
 }
 
 # the edition a game created now is judged by

@@ -41,10 +41,12 @@ class RollNote(TypedDict, total=False):
 
 
 class CasualtyNote(TypedDict, total=False):
-    """What a `CasualtiesRecorded` may say besides its counts: the seat that attested it, and why."""
+    """What a `CasualtiesRecorded` may say besides its counts: the seat that attested it, why, and the model lines
+    the wounds recorded leave (`record_casualties`)."""
 
     attested_by: str
     reason: str
+    lines: ev.ModelLines
 
 
 class StatusNote(TypedDict, total=False):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.test_alternating_audit_fixes import events_of
-from tests.e2e.test_reference_audit_fixes import rolled_now, since
+from tests.e2e.test_reference_audit_fixes import HERO, rolled_now, since
 from tests.e2e.test_reference_rules import until
 from tests.support.client import unit
 
@@ -160,4 +160,35 @@ def test_EXT_FNP_feel_no_pain_rolls_a_die_for_every_mortal_wound_past_fifty(new_
     beasts = state["units"]["beasts"]
     if dice == "table":
         assert ignored["ignored"] == 10 and ignored["lost"] == 50 and beasts["models_alive"] == standing - 5
+    assert game.verify()["commands_ok"] is True
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_CORE_STR_2_wounds_recorded_show_on_the_datasheets_model_lines(new_game, dice):
+    # a sergeant (W3) leads four troopers (W2); a hero (W6) alone
+    squad = unit("squad", 5, models=[
+        {"name": "Sergeant", "count": 1, "M": 6, "T": 4, "Sv": 3, "W": 3, "Ld": 6, "OC": 2, "BS": 3, "WS": 3, "A": 2},
+        {"name": "Trooper", "count": 4, "M": 6, "T": 4, "Sv": 3, "W": 2, "Ld": 6, "OC": 1, "BS": 3, "WS": 3, "A": 1}])
+    game = new_game("reference", dice=dice)
+    game.start([squad, unit("hero", 1, keywords=("INFANTRY", "CHARACTER"), models=[dict(HERO)])], [unit("boyz", 5)])
+
+    def lines(uid: str) -> list[tuple[str, int, int | None]]:
+        return [(line["name"], line["alive"], line["wounds_left"]) for line in game.state("B")["units"][uid]["models"]]
+
+    game.cmd("B", "record_casualties", unit="squad", wounds=2)  # the first model standing, the sergeant, loses two
+    assert lines("squad") == [("Sergeant", 1, 1), ("Trooper", 4, None)]
+    assert game.state()["units"]["squad"]["models_alive"] == 5
+    game.cmd("B", "record_casualties", unit="squad", models=1, wounds=1)  # the first line's model removed (the
+    assert lines("squad") == [("Sergeant", 0, None), ("Trooper", 4, 1)]  # sergeant), then a trooper loses one
+    recorded = game.cmd("A", "record_casualties", unit="squad", wounds=1)  # the wounded trooper loses his last
+    (casualties,) = events_of(recorded, "CasualtiesRecorded")
+    assert casualties["rule"] == "CORE.STR.2" and casualties["data"]["models"] == 1
+    assert lines("squad") == [("Sergeant", 0, None), ("Trooper", 3, None)]
+    assert game.state()["units"]["squad"]["models_alive"] == 3
+    game.cmd("B", "record_casualties", unit="hero", wounds=2)
+    assert lines("hero") == [("Hero", 1, 4)]
+    hero = game.state()["units"]["hero"]
+    assert hero["models_alive"] == 1 and hero["wounds_lost"] == 2
+    game.cmd("B", "record_casualties", unit="hero", wounds=4)
+    assert lines("hero") == [("Hero", 0, None)] and game.state()["units"]["hero"]["strength"] == "destroyed"
     assert game.verify()["commands_ok"] is True

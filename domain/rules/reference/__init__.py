@@ -17,7 +17,7 @@ from typing_extensions import TypedDict
 from warlog.domain import army, rolls
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
-from warlog.domain.attacks.driver import line_standing
+from warlog.domain.attacks.lines import line_standing
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action

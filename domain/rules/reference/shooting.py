@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 from warlog.domain import army
 from warlog.domain import events as ev
 from warlog.domain.attacks import Outcome, Profile, Situation, to_data, weapon_from
-from warlog.domain.attacks.driver import AttackDriver, keep_lines, line_standing, standing_target
+from warlog.domain.attacks.driver import AttackDriver, keep_lines, standing_target
+from warlog.domain.attacks.lines import line_standing
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action

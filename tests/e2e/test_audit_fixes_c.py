@@ -3,12 +3,14 @@ unit's Desperate Escape, Feel No Pain against many mortal wounds, the datasheet 
 the offered actions), each held over HTTP in both dice modes and named by the rule it keeps."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.e2e.test_alternating_audit_fixes import events_of
 from tests.e2e.test_reference_audit_fixes import HERO, rolled_now, since
 from tests.e2e.test_reference_rules import until
-from tests.support.client import unit
+from tests.support.client import play_awaited, unit
 
 
 @pytest.mark.parametrize("dice", ["server", "table"])
@@ -192,3 +194,36 @@ def test_CORE_STR_2_wounds_recorded_show_on_the_datasheets_model_lines(new_game,
     game.cmd("B", "record_casualties", unit="hero", wounds=4)
     assert lines("hero") == [("Hero", 0, None)] and game.state()["units"]["hero"]["strength"] == "destroyed"
     assert game.verify()["commands_ok"] is True
+
+
+ID = re.compile(r"\bu-\d\b")
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+@pytest.mark.parametrize("ruleset", ["reference", "alternating"])
+def test_offered_actions_summaries_name_units_by_name_never_by_id(new_game, ruleset, dice):
+    # CONTRACT.md "In the players' words": ids a player never sees ("u-1"), names they do ("Assault Squad")
+    game = new_game(ruleset, dice=dice, battle_rounds=1)
+    game.start([unit("u-1", 5, name="Assault Squad"), unit("u-2", 1, name="Captain", statuses=("falling_back",))],
+               [unit("u-3", 10, name="Boyz")])
+    summaries: set[str] = set()
+    for _ in range(300):
+        state = game.state()
+        if state["status"] != "in_progress":
+            break
+        for seat in ("A", "B"):
+            summaries |= {action["summary"] for action in game.state(seat)["actions"]}
+        if ruleset == "reference" and state["phase"] == "shooting" and state["active_seat"] == "A" and \
+                not state["units"]["u-1"]["selected"]:
+            game.cmd("A", "select", unit="u-1", shooting="normal")  # then it is offered its attack
+            summaries |= {action["summary"] for action in game.state("A")["actions"]}
+            game.cmd("A", "attack", unit="u-1", weapon="Boltgun", target="u-3")  # its hit roll is asked of A
+            continue
+        play_awaited(game)
+    assert summaries and not [summary for summary in summaries if ID.search(summary)]
+    if ruleset == "reference":
+        assert "select Assault Squad to shoot, and its type of shooting" in summaries
+        assert "attack with Assault Squad: one weapon at one target" in summaries
+    if dice == "table":  # a roll for a unit names it: the regroup of a fleeing one, a hit roll
+        assert [summary for summary in summaries if summary.startswith("roll ") and summary.endswith(")")
+                and ("(Captain)" in summary or "(Assault Squad)" in summary or "(Boyz)" in summary)]

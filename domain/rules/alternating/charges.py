@@ -20,6 +20,7 @@ from warlog.domain.rules.basics import Awaiting, awaited_unit, evolves
 from warlog.domain.rules.ruleset import Ruleset, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingCharge, AlternatingStep, GameState
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -140,10 +141,11 @@ class Charges(Ruleset):
         names = list(dict.fromkeys(w.name for w in army.unit_ranged_weapons(unit)))
         weapons = {"type": "array", "items": {"enum": names}, "minItems": 1, "maxItems": unit.models_alive,
                    "description": "each firing model's ranged weapon, one name per model"}
-        return [act.action("select", "AA.OW.1", f"fire overwatch with {uid} at the charging {against}",
+        return [act.action("select", "AA.OW.1", f"fire overwatch with {unit_named(state, uid)} at the charging "
+                           f"{unit_named(state, against, unit.owner)}",
                            ["unit", *(["weapons"] if len(names) > 1 else [])], unit=act.const(uid),
                            act=act.const(True), weapons=weapons),
-                act.action("select", "AA.OW.1", f"hold {uid}'s overwatch", ["unit", "act"],
+                act.action("select", "AA.OW.1", f"hold {unit_named(state, uid)}'s overwatch", ["unit", "act"],
                            unit=act.const(uid), act=act.const(False))]
 
     def _charge_outcome(self, t: Table, uid: str, context: ChargeAsked, total: int) -> None:

@@ -28,6 +28,7 @@ from warlog.domain.rules.reference.mortal import MortalWounds
 from warlog.domain.rules.ruleset import alive
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, Unit
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -80,7 +81,7 @@ class Movement(CommandPhase, MortalWounds, Engagement):
             for uid in free:
                 room = self.room_in(state, seat, uid)
                 if room:
-                    offered.append(act.action("select", "CORE.OFF.1", f"move {uid} and embark it in a transport "
+                    offered.append(act.action("select", "CORE.OFF.1", f"move {unit_named(state, uid)} and embark it in a transport "
                                               "within 3\" of it", ["unit", "embark"], unit=act.const(uid),
                                               move=act.one_of(("normal", "advance")), embark=act.one_of(room)))
         for shocked in (False, True):  # RS.MOV.4: a battle-shocked unit escapes desperately

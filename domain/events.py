@@ -172,6 +172,7 @@ class CasualtiesRecorded(TypedDict):
     wounds: int
     attested_by: NotRequired[str]
     reason: NotRequired[str]
+    lines: NotRequired[ModelLines]  # the model lines the wounds recorded leave (CORE.STR.2, edition 3)
 
 
 class ChargeDeclared(TypedDict):

@@ -117,6 +117,13 @@ def unit_title(state: GameState, uid: str, owner: bool = True, counts: bool = Tr
     return f"{name} ({attached_models_of(state.units, uid)} of {unit.starting_strength})"
 
 
+def unit_named(state: GameState, uid: str, seat: str | None = None) -> str:
+    """A unit as an offered action's summary names it: by its name ('Assault Squad'), its owner's name first where
+    it is not `seat`'s ("at the charging Bob's Boyz"); `unit_title` without the models' count."""
+    unit = state.units.get(uid)
+    return unit_title(state, uid, owner=unit is not None and seat is not None and unit.owner != seat, counts=False)
+
+
 def weapon_title(weapon: Weapon) -> str:
     """'Bolt rifle (24", A2, S4, AP-1, D1)': the weapon by name with its profile."""
     reach = inches(weapon.range) if weapon.type == "ranged" and weapon.range is not None else weapon.type

@@ -7,7 +7,7 @@ from dataclasses import fields
 from typing import Any
 
 from warlog.domain import army, rolls
-from warlog.domain.attacks.driver import line_standing
+from warlog.domain.attacks.lines import line_standing
 from warlog.domain.game import Game
 from warlog.domain.rules import clock
 from warlog.domain.rules.basics import PLAYERS_CLEAR, Lasts

@@ -70,7 +70,7 @@ The same profile gives the exact odds, so the luck of that attack is read agains
     True
 """
 from warlog.domain.attacks.abilities import ABILITIES, Ability, Keyword, effects, parse_keyword, parse_keywords
-from warlog.domain.attacks.allocation import Standing, allocation_order, tied_groups
+from warlog.domain.attacks.allocation import Standing, allocation_order, next_group, tied_groups
 from warlog.domain.attacks.contract import feel_no_pain, profile_from, target_from, weapon_from
 from warlog.domain.attacks.odds import Odds, Unsupported, as_allocated, attack_luck, distribution, luck
 from warlog.domain.attacks.profile import ModelLine, Profile, Situation, Target, Weapon, from_data, to_data
@@ -81,6 +81,7 @@ from warlog.domain.attacks.steps import (
     REROLLABLE_STEPS,
     Decision,
     Need,
+    lose_wounds,
     rerollable_rolls,
     roll_size,
 )
@@ -113,7 +114,9 @@ __all__ = [
     "effects",
     "feel_no_pain",
     "from_data",
+    "lose_wounds",
     "luck",
+    "next_group",
     "parse_keyword",
     "parse_keywords",
     "profile_from",

@@ -19,7 +19,6 @@ The defender's pick of the group that saves next (RS.ATK.3, `Need("allocate")`) 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import TypedDict, Unpack
@@ -27,6 +26,7 @@ from typing_extensions import TypedDict, Unpack
 from warlog.domain import dice, rolls
 from warlog.domain import events as ev
 from warlog.domain.attacks.contract import target_from
+from warlog.domain.attacks.lines import line_standing, with_lines
 from warlog.domain.attacks.profile import ModelLine, Profile, Target, from_data
 from warlog.domain.attacks.sequence import Outcome, Progress, resolve
 from warlog.domain.attacks.steps import (
@@ -40,7 +40,7 @@ from warlog.domain.attacks.steps import (
     sustained_parts,
 )
 from warlog.domain.rules.ruleset import Ruleset
-from warlog.domain.state import GameState, Lines, Unit
+from warlog.domain.state import GameState, Unit
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -228,9 +228,7 @@ def standing_target(units: Mapping[str, Unit], together: Sequence[str]) -> Targe
 def keep_lines(state: GameState, data: ev.AttackResolved) -> GameState:
     """After an attack: each unit's model lines as it left them (`line_standing` reads them for the next)."""
     for uid, lines in data["lines"].items():
-        kept = Lines.from_json(lines)
-        state = state.with_unit(uid, replace(state.units[uid], lines=kept,
-                                             model_damage=next((taken for taken in kept.taken if taken), 0)))
+        state = state.with_unit(uid, with_lines(state.units[uid], lines))
     return state
 
 
@@ -295,33 +293,3 @@ def record_losses(ruleset: Ruleset, t: Table, together: Sequence[str], before: B
         lost = t.state.units[uid].models_alive - sum(after[uid]["alive"])
         if lost > 0 or wounds > 0:
             ruleset.casualties(t, uid, lost, wounds, "RS.ATK.4")
-
-
-def line_standing(unit: Unit) -> tuple[list[int], list[int]]:
-    """Models alive and the wounded model's lost wounds, per model line: as the last attack left them, with what
-    was recorded since laid over them (RS.ATK.3).
-
-    Without lines kept by an attack (none yet, or dropped by mortal wounds outside one or by revived models) a
-    unit's mustered lines are the start. Models lost since are taken from the first lines first; models returned
-    come back to the first lines short of their count, with full W (CORE.REV.1). A kept wounded model keeps its
-    lost wounds on its line while that line has a model standing; wounds known only as a count (`model_damage`,
-    with no lines kept) go to the first line standing with more W than that, else to none. What comes out always
-    makes a valid `ModelLine` each: a wounded model is alive and has lost fewer wounds than its W."""
-    counts = [line.count for line in unit.models]
-    wounds = [line.wounds for line in unit.models]
-    kept = unit.lines
-    if not (kept and len(kept.alive) == len(counts) == len(kept.taken)):
-        kept = None
-    alive, taken = (list(kept.alive), list(kept.taken)) if kept else (list(counts), [0] * len(counts))
-    change = unit.models_alive - sum(alive)
-    for i in range(len(alive)):
-        moved = min(counts[i] - alive[i], change) if change > 0 else -min(alive[i], -change)
-        alive[i] += moved
-        change -= moved
-    taken = [t if n and 0 < t < w else 0 for t, n, w in zip(taken, alive, wounds)]
-    damage = 0 if kept else unit.model_damage or 0  # kept lines say whose the wounds are
-    if damage:
-        fits = next((i for i, (n, w) in enumerate(zip(alive, wounds)) if n and damage < w), None)
-        if fits is not None:
-            taken[fits] = damage
-    return alive, taken

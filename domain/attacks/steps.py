@@ -15,7 +15,7 @@ from warlog.domain.attacks import tables
 from warlog.domain.attacks.abilities import effects
 from warlog.domain.attacks.allocation import Standing, next_group
 from warlog.domain.attacks.memo import per_profile
-from warlog.domain.attacks.profile import Profile
+from warlog.domain.attacks.profile import Profile, Target
 
 ATTACKER, DEFENDER = "attacker", "defender"
 
@@ -402,17 +402,18 @@ def fnp_of(profile: Profile, line: int) -> int | None:
     return profile.target.fnp_of(line)
 
 
-def lose_wounds(profile: Profile, standing: Standing, line: int, amount: int, fnp_faces: Sequence[int],
+def lose_wounds(target: Target, standing: Standing, line: int, amount: int, fnp_faces: Sequence[int],
                 spill: bool) -> tuple[Standing, int, int, int]:
     """Wounds lost by models of `line` (spill=False: one model, excess lost, RS.ATK.4) or of the unit in
-    allocation order (spill=True: mortal wounds). Each wound is stopped by a Feel No Pain die of X+
-    (EXT.FNP), one die per wound in order. Returns (standing, wounds lost, models destroyed, dice used)."""
+    allocation order (spill=True: mortal wounds, also outside an attack: rules/reference/mortal.py). Each wound is
+    stopped by a Feel No Pain die of X+ of the model it would be lost by (EXT.FNP), one die per wound in order.
+    Returns (standing, wounds lost, models destroyed, dice used)."""
     lost = destroyed = used = 0
-    lines = profile.target.lines
+    lines = target.lines
     alive, taken = list(standing.alive), list(standing.taken)
-    group = line if not spill else next_group(profile.target, standing)
+    group = line if not spill else next_group(target, standing)
     while amount > 0 and group is not None and alive[group]:
-        fnp = fnp_of(profile, group)
+        fnp = target.fnp_of(group)
         amount -= 1
         if fnp is not None:
             face = fnp_faces[used]
@@ -427,7 +428,7 @@ def lose_wounds(profile: Profile, standing: Standing, line: int, amount: int, fn
             destroyed += 1
             if not spill:
                 break  # RS.ATK.4 convention: excess damage from this failed save is lost
-            group = next_group(profile.target, Standing(tuple(alive), tuple(taken)))
+            group = next_group(target, Standing(tuple(alive), tuple(taken)))
     return Standing(tuple(alive), tuple(taken)), lost, destroyed, used
 
 
@@ -442,7 +443,8 @@ def apply_damage(profile: Profile, standing: Standing, line: int, amounts: Seque
     for amount in amounts:
         if not standing.alive[line]:
             break
-        standing, lo, de, us = lose_wounds(profile, standing, line, amount, fnp_faces[fnp_used:], spill=False)
+        standing, lo, de, us = lose_wounds(profile.target, standing, line, amount, fnp_faces[fnp_used:],
+                                             spill=False)
         lost, destroyed, fnp_used, used = lost + lo, destroyed + de, fnp_used + us, used + 1
     return (Decision("damage", _damage_rules(profile, line),
                      {"line": line, "damage": list(amounts[:used]), "wounds_lost": lost,
@@ -459,7 +461,7 @@ def _damage_rules(profile: Profile, line: int) -> tuple[str, ...]:
 def apply_mortal_wounds(profile: Profile, standing: Standing, amount: int,
                         fnp_faces: Sequence[int] = ()) -> tuple[Decision, Standing]:
     """EXT.WPN.DEVASTATING: mortal wounds, no save, spilling from model to model in allocation order."""
-    standing, lost, destroyed, used = lose_wounds(profile, standing, -1, amount, fnp_faces, spill=True)
+    standing, lost, destroyed, used = lose_wounds(profile.target, standing, -1, amount, fnp_faces, spill=True)
     rules = ("EXT.WPN.DEVASTATING",) + (("EXT.FNP",) if fnp_faces else ())
     return Decision("mortal_wounds", rules, {"mortal_wounds": amount, "wounds_lost": lost,
                                              "models_destroyed": destroyed, "feel_no_pain_dice": used}), standing

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 from warlog.domain import army, dice, rolls
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
+from warlog.domain.attacks.lines import wounds_recorded
 from warlog.domain.rules import editions
 from warlog.domain.rules.basics import HEX, SEATS, handles, other
 from warlog.domain.rules.flow import Flow
@@ -158,6 +159,11 @@ class CoreCommands(Flow):
         if unit.models_alive <= 0:
             raise Refused(f"{command.unit} is already destroyed", rule="CORE.STR.2")
         removed = min(command.models, unit.models_alive)
+        if command.wounds and editions.fixed(t.state, "CORE.STR.2/wounds"):  # the datasheet shows the wounds
+            lines, slain = wounds_recorded(unit, removed, command.wounds)
+            self.casualties(t, command.unit, removed + slain, command.wounds, command.rule or "CORE.STR.2",
+                            attested_by=seat, lines=ev.ModelLines(alive=list(lines.alive), taken=list(lines.taken)))
+            return
         self.casualties(t, command.unit, removed, command.wounds, command.rule or "CORE.STR.2", attested_by=seat)
 
     @handles("set_status")

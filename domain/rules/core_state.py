@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing_extensions import TypedDict, Unpack
 
 from warlog.domain import events as ev
+from warlog.domain.attacks.lines import with_lines
 from warlog.domain.rules import results
 from warlog.domain.rules.basics import evolves, last_roll
 from warlog.domain.rules.flow import Flow
@@ -132,7 +133,10 @@ class CoreState(Flow):
     @evolves("CasualtiesRecorded")
     def _casualties(self, state: GameState, data: ev.CasualtiesRecorded, entry: ev.Entry) -> GameState:
         uid = data["unit"]
-        return state.with_unit(uid, state.units[uid].with_casualties(data["models"], data["wounds"]))
+        unit = state.units[uid].with_casualties(data["models"], data["wounds"])
+        if "lines" in data:  # the wounds recorded on a model, as the datasheet shows them (`line_standing`)
+            unit = with_lines(unit, data["lines"])
+        return state.with_unit(uid, unit)
 
     @evolves("ReserveArriving")
     def _arriving(self, state: GameState, data: ev.ReserveArriving, entry: ev.Entry) -> GameState:

@@ -72,6 +72,16 @@ FIXES: dict[str, Fix] = {
     "EXT.WPN.HAZARDOUS": Fix(3, "a HAZARDOUS weapon whose models attack several targets (RS.SHO.2 `targets`) is "
                                 "rolled for once, a D6 a model that attacked with it, after its last target, not once "
                                 "a target"),
+    # issue 25's named defects, fixed in edition 3 (a second fix of a rule already fixed takes the key
+    # "RULE.ID/what": `fixed` reads the key, the rule cited stays RULE.ID)
+    "AA.MOV.2/destroyed": Fix(3, "a fleeing unit destroyed while its regroup roll is awaited has the roll withdrawn, "
+                                 "and play goes on"),
+    "RS.MOV.4": Fix(3, "an attached unit's Desperate Escape deals its mortal wounds to the bodyguard's models first, "
+                       "then the leader's (RS.ATK.3's order), not all to the bodyguard"),
+    "EXT.FNP/every": Fix(3, "outside an attack, Feel No Pain rolls one die for every mortal wound (past 50 in more "
+                            "rolls), each wound met by the Feel No Pain of the model it would be lost by"),
+    "CORE.STR.2/wounds": Fix(3, "wounds recorded (record_casualties) are lost by one model, the wounded one first, "
+                                "and the datasheet's model lines show them; a model that loses its last is removed"),
 }
 
 # the edition a game created now is judged by

@@ -26,7 +26,7 @@ from warlog.domain.rules.basics import SEATS, Awaiting, Lasts, Step, alive, othe
 from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
-from warlog.domain.words import Text, humane
+from warlog.domain.words import Text, humane, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -41,10 +41,12 @@ class RollNote(TypedDict, total=False):
 
 
 class CasualtyNote(TypedDict, total=False):
-    """What a `CasualtiesRecorded` may say besides its counts: the seat that attested it, and why."""
+    """What a `CasualtiesRecorded` may say besides its counts: the seat that attested it, why, and the model lines
+    the wounds recorded leave (`record_casualties`)."""
 
     attested_by: str
     reason: str
+    lines: ev.ModelLines
 
 
 class StatusNote(TypedDict, total=False):
@@ -370,7 +372,7 @@ class Flow:
             request = state.rolls[0]
             if request.seat != seat:
                 return []
-            unit = f" ({request.unit})" if request.unit else ""
+            unit = f" ({unit_named(state, request.unit, seat)})" if request.unit else ""
             return [act.action("roll", request.rule,
                                f"roll {request.spec} for the {request.purpose.replace('_', ' ')} roll{unit}",
                                ["dice"], dice=act.table_dice(dice.parse(request.spec)))]

@@ -1,5 +1,5 @@
 """The model lines an attack (or damage outside one) is read against, after what the table recorded since the last
-attack (domain/rules/reference/shooting.py `line_standing`, RS.ATK.3): models alive and the wounded model's lost
+attack (domain/attacks/lines.py `line_standing`, RS.ATK.3): models alive and the wounded model's lost
 wounds per line, always a valid target for the attack module."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from tests.support.client import unit
 from warlog.domain.attacks.contract import target_from
-from warlog.domain.rules.reference.shooting import line_standing
+from warlog.domain.attacks.lines import line_standing
 from warlog.domain.state import Lines, ReferenceTurn, Unit
 
 TROOPER = {"name": "Trooper", "count": 2, "W": 1, "T": 4, "Sv": 4}

@@ -17,12 +17,15 @@ they share. This module holds the round: its layout, what starts and settles eac
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
+
+from typing_extensions import Unpack
 
 from warlog.domain import army, rolls
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
-from warlog.domain.rules import objectives
+from warlog.domain.rules import editions, objectives
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.charges import ChargeAsked, ShotsAsked
@@ -38,7 +41,8 @@ from warlog.domain.rules.alternating.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.alternating.goes import Alternation
 from warlog.domain.rules.alternating.records import TableRecords
 from warlog.domain.rules.alternating.texts import TEXTS
-from warlog.domain.rules.basics import Awaiting, seat_units
+from warlog.domain.rules.basics import Awaiting, evolves, seat_units
+from warlog.domain.rules.flow import CasualtyNote
 from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles
@@ -48,6 +52,22 @@ from warlog.domain.words import Text
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
+
+
+class Withdrawal(NamedTuple):
+    """How a roll awaited for a unit destroyed meanwhile is withdrawn: the event, the rule it cites, the FIXES
+    entry that brought it (domain/rules/editions.py) and why."""
+
+    event: str
+    rule: str
+    fix: str
+    reason: str
+
+
+WITHDRAWN = {  # by the roll's purpose
+    "charge": Withdrawal("ChargeRollWithdrawn", "AA.CHG.1", "AA.CHG.1", "the charging unit was destroyed"),
+    "regroup": Withdrawal("RegroupRollWithdrawn", "AA.MOV.2", "AA.MOV.2/destroyed", "the unit was destroyed"),
+}
 
 
 @register
@@ -199,6 +219,25 @@ class Alternating(Alternation, TableRecords, objectives.RoundObjectives):  # Alt
         self.check_round_end(t.state, step, command.control)
         self.score_round(t, seat, command.control)
         self.end_step(t, step)
+
+    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Unpack[CasualtyNote]) -> None:
+        """AA.CHG.1, AA.MOV.2: a unit destroyed while its charge or regroup roll is awaited (table dice) rolls none:
+        the request is withdrawn and play goes on (a charge ends as one whose charger is gone, `progress`)."""
+        super().casualties(t, uid, models, wounds, rule, **extra)
+        if alive(t.state.units[uid]):
+            return
+        for request in t.state.rolls:
+            withdrawal = WITHDRAWN.get(request.purpose)
+            if request.unit == uid and withdrawal is not None and editions.fixed(t.state, withdrawal.fix):
+                t.emit(withdrawal.event, own.RollWithdrawn(unit=uid, seat=request.seat, reason=withdrawal.reason),
+                       withdrawal.rule)
+
+    @evolves(*(withdrawal.event for withdrawal in WITHDRAWN.values()))
+    def _roll_withdrawn(self, state: GameState, data: own.RollWithdrawn, entry: ev.Entry) -> GameState:
+        purpose = next(p for p, withdrawal in WITHDRAWN.items() if withdrawal.event == entry["type"])
+        at = next(i for i, request in enumerate(state.rolls)
+                  if request.purpose == purpose and request.unit == data["unit"])
+        return replace(state, rolls=state.rolls[:at] + state.rolls[at + 1:])
 
     def roll_reading(self, state: GameState, request: ev.RollRequested) -> rolls.Reading | None:
         purpose, context = request["purpose"], request["context"]

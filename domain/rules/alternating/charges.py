@@ -7,21 +7,20 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from typing_extensions import TypedDict, Unpack
+from typing_extensions import TypedDict
 
 from warlog.domain import army, dice
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
-from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.commands import AlternatingSelect, ResolveCharge
 from warlog.domain.rules.alternating.common import MAX_CHARGE, _chunks, on_table, overwatch_block, overwatch_shots
 from warlog.domain.rules.basics import Awaiting, awaited_unit, evolves
-from warlog.domain.rules.flow import CasualtyNote
 from warlog.domain.rules.ruleset import Ruleset, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingCharge, AlternatingStep, GameState
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -142,10 +141,11 @@ class Charges(Ruleset):
         names = list(dict.fromkeys(w.name for w in army.unit_ranged_weapons(unit)))
         weapons = {"type": "array", "items": {"enum": names}, "minItems": 1, "maxItems": unit.models_alive,
                    "description": "each firing model's ranged weapon, one name per model"}
-        return [act.action("select", "AA.OW.1", f"fire overwatch with {uid} at the charging {against}",
+        return [act.action("select", "AA.OW.1", f"fire overwatch with {unit_named(state, uid)} at the charging "
+                           f"{unit_named(state, against, unit.owner)}",
                            ["unit", *(["weapons"] if len(names) > 1 else [])], unit=act.const(uid),
                            act=act.const(True), weapons=weapons),
-                act.action("select", "AA.OW.1", f"hold {uid}'s overwatch", ["unit", "act"],
+                act.action("select", "AA.OW.1", f"hold {unit_named(state, uid)}'s overwatch", ["unit", "act"],
                            unit=act.const(uid), act=act.const(False))]
 
     def _charge_outcome(self, t: Table, uid: str, context: ChargeAsked, total: int) -> None:
@@ -160,18 +160,6 @@ class Charges(Ruleset):
             for member in [uid, *standing]:
                 self.change_status(t, member, "locked_in_combat", True, "AA.CHG.1", reason=f"charge by {uid}")
             t.emit("CombatJoined", own.CombatJoined(units=[uid, *standing], reason=f"charge by {uid}"), "AA.CHG.1")
-
-    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Unpack[CasualtyNote]) -> None:
-        """AA.CHG.1: a charger destroyed while its charge roll is awaited (table dice) rolls no charge: the request
-        is withdrawn, and the charge ends as one whose charger is gone (`progress`)."""
-        super().casualties(t, uid, models, wounds, rule, **extra)
-        if alive(t.state.units[uid]) or not editions.fixed(t.state, "AA.CHG.1"):
-            return
-        for request in t.state.rolls:
-            if request.purpose == "charge" and request.unit == uid:
-                t.emit("ChargeRollWithdrawn", own.ChargeRollWithdrawn(
-                    unit=uid, seat=request.seat, reason="the charging unit was destroyed"), "AA.CHG.1")
-                return
 
     @handles("resolve_charge")
     def resolve_charge(self, t: Table, seat: str, command: ResolveCharge) -> None:
@@ -204,12 +192,6 @@ class Charges(Ruleset):
     def _charge_roll_called(self, state: GameState, data: own.ChargeRollCalled, entry: ev.Entry) -> GameState:
         step, charge = _under_way(state)
         return replace(state, step=replace(step, charge=replace(charge, resumed=True)))
-
-    @evolves("ChargeRollWithdrawn")
-    def _charge_roll_withdrawn(self, state: GameState, data: own.ChargeRollWithdrawn, entry: ev.Entry) -> GameState:
-        at = next(i for i, request in enumerate(state.rolls)
-                  if request.purpose == "charge" and request.unit == data["unit"])
-        return replace(state, rolls=state.rolls[:at] + state.rolls[at + 1:])
 
     @evolves("OverwatchShotsRolled")
     def _overwatch_shots_rolled(self, state: GameState, data: own.OverwatchShotsRolled, entry: ev.Entry) -> GameState:

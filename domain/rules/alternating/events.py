@@ -30,8 +30,9 @@ class ChargeRollCalled(TypedDict):
     seat: str
 
 
-class ChargeRollWithdrawn(TypedDict):
-    """AA.CHG.1: the charge roll awaited from a charger that is gone, withdrawn."""
+class RollWithdrawn(TypedDict):
+    """AA.CHG.1, AA.MOV.2: the roll awaited for a unit that is gone (`ChargeRollWithdrawn`: a charger's charge
+    roll; `RegroupRollWithdrawn`: a fleeing unit's regroup roll), withdrawn."""
 
     unit: str
     seat: str
@@ -151,7 +152,7 @@ class VehicleHit(TypedDict):
 EVENTS: dict[str, type] = {  # its own kinds; with domain/events.py's SHARED, all it logs
     "BlastHitResolved": BlastHitResolved,
     "ChargeRollCalled": ChargeRollCalled,
-    "ChargeRollWithdrawn": ChargeRollWithdrawn,
+    "ChargeRollWithdrawn": RollWithdrawn,
     "CombatEnded": CombatEnded,
     "CombatFought": CombatFought,
     "CombatJoined": CombatJoined,
@@ -167,5 +168,6 @@ EVENTS: dict[str, type] = {  # its own kinds; with domain/events.py's SHARED, al
     "PassPointsCalculated": PassPointsCalculated,
     "RegroupFailed": RegroupFailed,
     "RegroupPassed": RegroupPassed,
+    "RegroupRollWithdrawn": RollWithdrawn,
     "VehicleHit": VehicleHit,
 }

@@ -28,10 +28,11 @@ from warlog.domain.rules.alternating.common import (
     sub_phase,
 )
 from warlog.domain.rules.alternating.counting import Counting
-from warlog.domain.rules.basics import Awaiting, evolves, seat_units
+from warlog.domain.rules.basics import Awaiting, awaited_unit, evolves, seat_units
 from warlog.domain.rules.ruleset import SEATS, Step, alive, handles, inches, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import AlternatingStep, AlternatingTurn, GameState, Unit
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -146,7 +147,7 @@ class Alternation(Counting, Charges, Combats):
         if awaiting["seat"] != seat:
             return []
         if awaiting["action"] == "resolve_charge":
-            return [act.action("resolve_charge", "AA.CHG.1", f"roll {awaiting['unit']}'s charge (record "
+            return [act.action("resolve_charge", "AA.CHG.1", f"roll {unit_named(state, awaited_unit(awaiting))}'s charge (record "
                                "overwatch casualties first)")]
         if awaiting.get("reaction") == "overwatch":
             return self._overwatch_actions(state, awaiting)
@@ -172,7 +173,7 @@ class Alternation(Counting, Charges, Combats):
             for uid in ready:
                 if uid not in known:  # locked by a status the service knows no combat for: name its foes
                     offered.append(act.action(
-                        "select", rule, f"fight {uid}'s combat, naming the enemy units in it", ["unit", "targets"],
+                        "select", rule, f"fight {unit_named(state, uid, seat)}'s combat, naming the enemy units in it", ["unit", "targets"],
                         unit=act.const(uid), act=act.const(True),
                         targets=act.subset(self.combat_foes(state, uid), description="the enemy units in it")))
         elif ready:

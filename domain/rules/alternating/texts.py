@@ -124,9 +124,10 @@ def _charge_roll_called(w: Words, d: own.ChargeRollCalled) -> str:
     return f"{w.player(d['seat'])} called for the charge roll of {w.unit(d['unit'])}, its overwatch resolved"
 
 
-@say("ChargeRollWithdrawn")
-def _charge_roll_withdrawn(w: Words, d: own.ChargeRollWithdrawn) -> str:
-    return f"The charge roll awaited from {w.player(d['seat'])} for {w.unit_name(d['unit'])} is withdrawn: {d['reason']}"
+@say("ChargeRollWithdrawn", "RegroupRollWithdrawn")
+def _roll_withdrawn(w: Words, d: own.RollWithdrawn) -> str:
+    roll = w.entry["type"].removesuffix("RollWithdrawn").lower()
+    return f"The {roll} roll awaited from {w.player(d['seat'])} for {w.unit_name(d['unit'])} is withdrawn: {d['reason']}"
 
 
 # -- combats (AA.CC.1) ----------------------------------------------------------------------------------------

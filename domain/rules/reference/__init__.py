@@ -17,7 +17,7 @@ from typing_extensions import TypedDict
 from warlog.domain import army, rolls
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
-from warlog.domain.attacks.driver import line_standing
+from warlog.domain.attacks.lines import line_standing
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
@@ -257,7 +257,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         if purpose == "hazard":
             return HAZARDS
         if purpose == FEEL_NO_PAIN:  # EXT.FNP against mortal wounds outside an attack (mortal.py)
-            return fnp_reading(context["fnp"])
+            return fnp_reading(context["fnp"]) if context["fnp"] is not None else None  # each model its own
         if purpose == "charge":  # RS.CHG.2: the targets and inches are named after the roll
             return rolls.Reading("Charge")
         if purpose == "advance":

@@ -42,7 +42,7 @@ from warlog.domain.rules.reference.shooting import Shooting
 from warlog.domain.rules.ruleset import handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import JSON, Frozen, GameState, ReferenceStep, freeze, thaw
-from warlog.domain.words import die_title, line_title
+from warlog.domain.words import die_title, line_title, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -103,7 +103,7 @@ class AttackChoices(CommandPhase, Shooting):
         if pause is None or pause["seat"] != seat:
             return []
         if pause["kind"] == "allocate":
-            return [act.action("allocate", "RS.ATK.3", f"choose which group of {pause['unit']} saves next (" +
+            return [act.action("allocate", "RS.ATK.3", f"choose which group of {unit_named(state, pause['unit'], seat)} saves next (" +
                                ", ".join(f"{c['line']}: {c['model']}" for c in pause["choices"]) + ")", ["line"],
                                line=self.line_choice(state, pause))]
         offered = [act.action("keep_dice", "EXT.CP.1", f"keep the {pause['step'].replace('_', ' ')} roll "

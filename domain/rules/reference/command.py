@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import events as ev
-from warlog.domain.attacks.driver import line_standing
+from warlog.domain.attacks.lines import line_standing
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions, objectives
 from warlog.domain.rules.actions import Action

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
-from warlog.domain.attacks.driver import line_standing
+from warlog.domain.attacks.lines import line_standing
 from warlog.domain.rules import editions
 from warlog.domain.rules.basics import Lasts
 from warlog.domain.rules.reference import events as own

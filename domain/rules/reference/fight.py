@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import Awaiting, evolves, held_by
+from warlog.domain.rules.basics import Awaiting, awaited_unit, evolves, held_by
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import Consolidate, EndFight, PileIn, ReferenceSelect
 from warlog.domain.rules.reference.common import (
@@ -30,6 +30,7 @@ from warlog.domain.rules.ruleset import SEATS, Step, alive, handles, inches, oth
 from warlog.domain.rules.shared_appliers import adds_unit, sets_field
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, ReferenceFight, ReferenceStep, Unit
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -149,10 +150,10 @@ class Fight(Shooting, Engagement):
                                "if it can", ["unit", "distance"], unit=act.one_of(left),
                                distance=act.number(0, PILE_IN, "inches moved"))]
         if awaiting["action"] in ("attack", "end_fight"):
-            uid = awaiting["unit"]
+            uid = awaited_unit(awaiting)
             return [*self.attack_actions(state, seat, "fight"),
-                    act.action("end_fight", "RS.FGT.3", f"{uid} has fought (models that have not attacked do not)",
-                               ["unit"], unit=act.const(uid))]
+                    act.action("end_fight", "RS.FGT.3", f"{unit_named(state, uid)} has fought (models that have not "
+                               "attacked do not)", ["unit"], unit=act.const(uid))]
         if awaiting["action"] == "select":
             chosen = [uid for uid in self.fighters(state) if units[uid].owner == seat]
             offered = []
@@ -183,7 +184,7 @@ class Fight(Shooting, Engagement):
         for uid in left:
             near = [f for f, _ in foes(state, units[uid].owner)]
             if near:
-                offered.append(act.action("consolidate", "RS.FGT.4", f"consolidate {uid} (Engaging): end engaged "
+                offered.append(act.action("consolidate", "RS.FGT.4", f"consolidate {unit_named(state, uid)} (Engaging): end engaged "
                                           "with the enemy units named, within 3\"", ["unit", "mode", "targets"],
                                           unit=act.const(uid), mode=act.const("engaging"), distance=distance,
                                           targets=act.subset(near)))

@@ -3,27 +3,57 @@ EXT.WPN.HAZARDOUS), and the Feel No Pain that stands against each of them (EXT.F
 
 EXT.FNP: each time a model would lose a wound, mortal wounds included, its unit's FEEL NO PAIN X+ is rolled: a D6
 a mortal wound, each X or more not lost. Inside an attack the attack module rolls it (`attacks/sequence.py`);
-outside one the unit's player rolls one D6 a mortal wound (`FEEL_NO_PAIN`), `MortalWoundsIgnored` says how many
-are not lost, and the rest is dealt (`Shooting.damage`); what waits for the wounds (a Desperate Escape's
-battle-shock roll) follows (`after_mortal_wounds`). A game created before the fix (rules/editions.py) loses them
-all, as it did.
+outside one the unit's player rolls one D6 a mortal wound, however many (`FEEL_NO_PAIN`, in rolls of at most 50),
+the wounds go model by model in RS.ATK.3's order (an attached unit's bodyguard before its leader, `allot`), each met
+by the Feel No Pain of the model it would be lost by; `MortalWoundsIgnored` says how many are not lost, and the
+rest is dealt unit by unit (`Shooting.damage`); what waits for the wounds (a Desperate Escape's battle-shock roll)
+follows (`after_mortal_wounds`). A game created before the fixes (rules/editions.py: EXT.FNP, EXT.FNP/every,
+RS.MOV.4) is judged as it was.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import dice, rolls
 from warlog.domain import events as ev
-from warlog.domain.attacks import Outcome, feel_no_pain
+from warlog.domain.attacks import Outcome, Standing, Target, feel_no_pain, lose_wounds, next_group
+from warlog.domain.attacks.driver import standing_target
 from warlog.domain.rules import editions
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.shooting import Shooting
+from warlog.domain.rules.ruleset import alive
+from warlog.domain.words import plural
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 FEEL_NO_PAIN = "feel_no_pain_mortal"  # the roll's purpose: Feel No Pain against mortal wounds outside an attack
+
+
+def allot(target: Target, amount: int, faces: Sequence[int]) -> tuple[list[int], list[rolls.Outcome]]:
+    """RS.ATK.3 and EXT.FNP: `amount` mortal wounds, one by one, each to the model next in allocation order (a
+    wounded one first, a CHARACTER's last: the bodyguard before its leader), each met by the next of `faces` where
+    that model has Feel No Pain. The wounds each model line loses, and what each die did."""
+    standing = Standing.of(target)
+    lost = [0] * len(target.lines)
+    outcomes: list[rolls.Outcome] = ["unused"] * len(faces)
+    used = 0
+    for _ in range(amount):
+        line = next_group(target, standing)
+        if line is None:
+            break
+        standing, wounds, _, rolled = lose_wounds(target, standing, line, 1, faces[used:], spill=True)
+        if rolled:
+            outcomes[used] = "fail" if wounds else "success"
+            used += 1
+        lost[line] += wounds
+    return lost, outcomes
+
+
+def _standing(t: Table, party: list[str], uid: str) -> str:
+    """The unit the wounds leave to test (`after_mortal_wounds`): the first of the party standing, else `uid`."""
+    return next((member for member in party if alive(t.state.units[member])), uid)
 
 
 def fnp_reading(needed: int) -> rolls.Reading:
@@ -34,9 +64,28 @@ def fnp_reading(needed: int) -> rolls.Reading:
 class MortalWounds(Shooting):
     """Mixed into `Reference` (under `Movement`): mortal wounds dealt outside an attack, Feel No Pain first."""
 
-    def mortal_wounds(self, t: Table, uid: str, amount: int, rule: str, **then: object) -> None:
-        """`amount` mortal wounds on `uid` by `rule`; its Feel No Pain is rolled first where it has one (EXT.FNP),
-        then the wounds not ignored are lost; `then` is what follows (`after_mortal_wounds`)."""
+    def mortal_wounds(self, t: Table, uid: str, amount: int, rule: str, party: list[str] | None = None,
+                      **then: object) -> None:
+        """`amount` mortal wounds on `uid` by `rule`, or on `party` (a Desperate Escape's attached unit); the Feel
+        No Pain of each model a wound would be lost by is rolled first (EXT.FNP), one die a wound, then the wounds
+        not ignored are lost; `then` is what follows (`after_mortal_wounds`)."""
+        if not editions.fixed(t.state, "EXT.FNP/every"):
+            self._mortal_wounds_before(t, uid, amount, rule, then)
+            return
+        party = party or [uid]
+        fnp = {line.fnp for line in standing_target(t.state.units, party).lines if line.count and line.fnp}
+        if amount > 0 and fnp:
+            self.request_roll(t, t.state.units[uid].owner, FEEL_NO_PAIN, f"{min(amount, dice.MAX_DICE)}D6",
+                              "EXT.FNP", uid, mortal_wounds=amount, fnp=fnp.pop() if len(fnp) == 1 else None,
+                              cause=rule, then=then, party=party, faces=[])
+            return
+        lost, _ = allot(standing_target(t.state.units, party), amount, [])
+        self._lose(t, party, lost, rule)
+        self.after_mortal_wounds(t, _standing(t, party, uid), then)
+
+    def _mortal_wounds_before(self, t: Table, uid: str, amount: int, rule: str, then: dict[str, object]) -> None:
+        """A game created before the fix (rules/editions.py, EXT.FNP/every): the named unit's own Feel No Pain, at
+        most 50 dice."""
         fnp = feel_no_pain(t.state.units[uid].abilities)
         if amount > 0 and fnp is not None and editions.fixed(t.state, "EXT.FNP"):
             self.request_roll(t, t.state.units[uid].owner, FEEL_NO_PAIN, f"{min(amount, dice.MAX_DICE)}D6",
@@ -47,16 +96,46 @@ class MortalWounds(Shooting):
         self.after_mortal_wounds(t, uid, then)
 
     def fnp_mortal_rolled(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
-        """EXT.FNP: each die of X or more stops one mortal wound; the rest are lost (RS.ATK.3's order)."""
+        """EXT.FNP: each die of X or more stops one mortal wound; the rest are lost (RS.ATK.3's order). One die a
+        wound: with more than 50 wounds, the rest's dice are asked next, and the wounds wait for all of them."""
         uid, context = request["unit"], request["context"]
-        amount, needed = context["mortal_wounds"], context["fnp"]
-        ignored = sum(1 for face in roll["faces"] if face >= needed)
+        amount, needed, cause = context["mortal_wounds"], context["fnp"], context["cause"]
+        if "party" not in context:  # asked before the fix (EXT.FNP/every): the unit's own dice, all read
+            ignored = sum(1 for face in roll["faces"] if face >= needed)
+            t.emit("MortalWoundsIgnored", own.MortalWoundsIgnored(
+                unit=uid, mortal_wounds=amount, ignored=ignored, lost=amount - ignored, cause=cause,
+                **rolls.read(roll["faces"], request["spec"], fnp_reading(needed))), "EXT.FNP")
+            if amount > ignored:
+                self.damage(t, {"target": uid}, [amount - ignored], mortal=True, rule=cause)
+            self.after_mortal_wounds(t, uid, dict(context["then"]))
+            return
+        faces = [*context["faces"], *roll["faces"]]
+        if len(faces) < amount:
+            self.request_roll(t, request["seat"], FEEL_NO_PAIN, f"{min(amount - len(faces), dice.MAX_DICE)}D6",
+                              "EXT.FNP", uid, **{**context, "faces": faces})
+            return
+        party = list(context["party"])
+        lost, outcomes = allot(standing_target(t.state.units, party), amount, faces)
+        unused = [i for i, outcome in enumerate(outcomes) if outcome == "unused"]
+        ignored = outcomes.count("success")
+        said = rolls.read(faces, f"{len(faces)}D6", fnp_reading(needed), unused=unused) if needed is not None \
+            else rolls.Read(needed=None, outcomes=list(outcomes), successes=ignored,
+                            text=f"Feel No Pain: {plural(ignored, 'ignored wound')} of {len(faces) - len(unused)}, "
+                                 "each model at its own")
         t.emit("MortalWoundsIgnored", own.MortalWoundsIgnored(
-            unit=uid, mortal_wounds=amount, ignored=ignored, lost=amount - ignored, cause=context["cause"],
-            **rolls.read(roll["faces"], request["spec"], fnp_reading(needed))), "EXT.FNP")
-        if amount > ignored:
-            self.damage(t, {"target": uid}, [amount - ignored], mortal=True, rule=context["cause"])
-        self.after_mortal_wounds(t, uid, dict(context["then"]))
+            unit=uid, mortal_wounds=amount, ignored=ignored, lost=amount - ignored, cause=cause, **said), "EXT.FNP")
+        self._lose(t, party, lost, cause)
+        self.after_mortal_wounds(t, _standing(t, party, uid), dict(context["then"]))
+
+    def _lose(self, t: Table, party: list[str], lost: list[int], rule: str) -> None:
+        """The wounds each model line of the party loses (`allot`), dealt unit by unit as mortal wounds."""
+        position = 0
+        for member in party:
+            lines = len(t.state.units[member].models)
+            amount = sum(lost[position:position + lines])
+            position += lines
+            if amount:
+                self.damage(t, {"target": member}, [amount], mortal=True, rule=rule)
 
     def after_mortal_wounds(self, t: Table, uid: str, then: dict[str, object]) -> None:
         """Hook: what waited for the mortal wounds (a Desperate Escape's battle-shock roll, `Movement`)."""

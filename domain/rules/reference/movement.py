@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from warlog.domain import army, rolls
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.reference import events as own
@@ -27,6 +28,7 @@ from warlog.domain.rules.reference.mortal import MortalWounds
 from warlog.domain.rules.ruleset import alive
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, Unit
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -79,7 +81,7 @@ class Movement(CommandPhase, MortalWounds, Engagement):
             for uid in free:
                 room = self.room_in(state, seat, uid)
                 if room:
-                    offered.append(act.action("select", "CORE.OFF.1", f"move {uid} and embark it in a transport "
+                    offered.append(act.action("select", "CORE.OFF.1", f"move {unit_named(state, uid)} and embark it in a transport "
                                               "within 3\" of it", ["unit", "embark"], unit=act.const(uid),
                                               move=act.one_of(("normal", "advance")), embark=act.one_of(room)))
         for shocked in (False, True):  # RS.MOV.4: a battle-shocked unit escapes desperately
@@ -177,8 +179,10 @@ class Movement(CommandPhase, MortalWounds, Engagement):
         failures = sum(1 for f in faces if f <= 2)
         t.emit("HazardsRolled", own.HazardsRolled(unit=uid, failures=failures, mortal_wounds=failures * per_failure,
                                                   **rolls.read(faces, request["spec"], HAZARDS)), "RS.MOV.4")
-        # EXT.FNP: its Feel No Pain stands against each mortal wound (`mortal_wounds`); then its battle-shock roll
-        self.mortal_wounds(t, uid, failures * per_failure, "RS.MOV.4", escaped=request["seat"],
+        # EXT.FNP: its Feel No Pain stands against each mortal wound (`mortal_wounds`); then its battle-shock roll.
+        # An attached unit's wounds go to its bodyguard first, then its leader (RS.ATK.3)
+        party = members_of(t.state.units, uid) if editions.fixed(t.state, "RS.MOV.4") else None
+        self.mortal_wounds(t, uid, failures * per_failure, "RS.MOV.4", party, escaped=request["seat"],
                            shocked=request["context"]["shocked"])
 
     def after_mortal_wounds(self, t: Table, uid: str, then: dict[str, object]) -> None:

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 from warlog.domain import army
 from warlog.domain import events as ev
 from warlog.domain.attacks import Outcome, Profile, Situation, to_data, weapon_from
-from warlog.domain.attacks.driver import AttackDriver, keep_lines, line_standing, standing_target
+from warlog.domain.attacks.driver import AttackDriver, keep_lines, standing_target
+from warlog.domain.attacks.lines import line_standing
 from warlog.domain.attacks.steps import hazardous
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
@@ -32,6 +33,7 @@ from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState, Lines, ReferenceTurn, Unit
 from warlog.domain.state import Weapon as UnitWeapon
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -102,7 +104,7 @@ class Shooting(AttackDriver, Igougo):
 
     def shooting_actions(self, state: GameState, seat: str, ready: list[str]) -> list[Action]:
         units = state.units
-        return [act.action("select", "RS.SHO.1", f"select {uid} to shoot, and its type of shooting",
+        return [act.action("select", "RS.SHO.1", f"select {unit_named(state, uid)} to shoot, and its type of shooting",
                            ["unit", "shooting"], unit=act.const(uid),
                            shooting=act.one_of(shooting_types(units[uid])))
                 for uid in ready]
@@ -174,7 +176,7 @@ class Shooting(AttackDriver, Igougo):
         common = {"unit": act.const(uid), "weapon": act.one_of(weapons),
                   "precision": act.boolean("PRECISION: critical hits' wounds go to a CHARACTER in the target "
                                            "unit") if precise else None}
-        offers = [act.action("attack", rule, f"attack with {uid}: one weapon at one target",
+        offers = [act.action("attack", rule, f"attack with {unit_named(state, uid)}: one weapon at one target",
                              ["unit", "weapon", "target"], target=act.one_of(targets),
                              models=act.integer(1, most, "models attacking with it"),
                              within_half_range=act.boolean("the target is within half the weapon's range "
@@ -183,7 +185,7 @@ class Shooting(AttackDriver, Igougo):
             each = {"type": "array", "items": act.one_of(targets), "minItems": 1, "maxItems": most,
                     "description": "one entry a model attacking with the weapon: the unit it attacks"}
             near = act.subset(targets, 0, "the targets within half the weapon's range (RAPID FIRE, MELTA; measured)")
-            offers.append(act.action("attack", rule, f"attack with {uid}: one weapon, each model's at its target",
+            offers.append(act.action("attack", rule, f"attack with {unit_named(state, uid)}: one weapon, each model's at its target",
                                      ["unit", "weapon", "targets"], targets=each, within_half_range_of=near,
                                      **common))
         return offers

@@ -27,6 +27,7 @@ from warlog.domain.rules.reference.commands import Split
 from warlog.domain.rules.ruleset import handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -58,7 +59,7 @@ class Splitting(Igougo):
             if self.unsplittable(state, uid) is None:
                 total = unit.model_count
                 offered.append(act.action(
-                    "split", "CORE.SPL.1", f"split {uid} into two units before the battle (once; each part's "
+                    "split", "CORE.SPL.1", f"split {unit_named(state, uid)} into two units before the battle (once; each part's "
                     "starting strength its own)", ["unit", "models"], unit=act.const(uid),
                     models=act.integer(1, total - 1, "models that form the new unit (from the last model lines)")))
         return offered

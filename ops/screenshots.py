@@ -1,5 +1,5 @@
-"""The README's pictures, in headless Chromium against `warlog serve` (a subprocess, SQLite): the start page with
-its links; the table app on a phone (390x844) and a tablet (820x1180): the table at the first go, a unit's
+"""The README's pictures, in headless Chromium against `warlog serve` (a subprocess, SQLite): the start page, its
+rulesets and its links; the table app on a phone (390x844) and a tablet (820x1180): the table at the first go, a unit's
 datasheet, the last roll's dice, the result screen of a conceded game; and the streamers' overlay at a stream's
 width. The one place they are taken (ops/bench/table_app.py measures the same pages, and takes none).
 
@@ -51,10 +51,13 @@ def to_first_go(url: str, gid: str, tokens: dict[str, str]) -> None:
 
 
 def start_page(url: str, to: Path, tmp: Path) -> None:
-    """The start page once a game is created, at its seats' links and QR codes."""
+    """The start page as it opens (the rulesets as cards, the dice and the options), then once a game is created,
+    at its seats' links and QR codes."""
     start = chromium(tmp / "start", 760, 1150)
     try:
         start.get(f"{url}/")
+        wait(start, lambda d: d.find_elements(By.CSS_SELECTOR, "#ruleset-cards input[type=radio]"), "the ruleset cards")
+        start.save_screenshot(str(to / "start-rulesets.png"))
         start.find_element(By.ID, "create").click()
         wait(start, lambda d: d.execute_script("return [...document.querySelectorAll('img.qr')]"
                                                ".filter(i => i.complete && i.naturalWidth).length === 2"), "the QR codes")

@@ -44,8 +44,12 @@ async function muster(gameId, seat, army, token) {
 
 // the ruleset cards (radio inputs): the one checked, and checking one as a roster file sets it (no change event)
 const rulesetInputs = () => [...el("ruleset").querySelectorAll('input[name="ruleset"]')];
-const chosenRuleset = () => rulesetInputs().find((input) => input.checked)?.value ?? null;
-function checkRuleset(name) { for (const input of rulesetInputs()) input.checked = input.value === name; }
+// (before the cards are drawn from GET /rulesets, a roster file's ruleset waits in `pending` for them)
+const chosenRuleset = () => rulesetInputs().find((input) => input.checked)?.value ?? el("ruleset").dataset.pending ?? null;
+function checkRuleset(name) {
+  el("ruleset").dataset.pending = name;
+  for (const input of rulesetInputs()) input.checked = input.value === name;
+}
 
 // the ruleset a roster file is read as: the player's choice, else the one a roster already set, else none (the
 // service answers the roster's own game system, and the page takes it as the game's ruleset)
@@ -208,9 +212,12 @@ function explainDice() { el("dice-explained").textContent = DICE[el("dice").valu
 // models and a line says how it plays; the page restates none of it
 async function describeRulesets() {
   const response = await fetch("/rulesets").catch(() => null);
-  if (!response?.ok) return;  // the names alone still serve
-  const {rulesets} = await response.json();
-  if (!rulesets.length) return;
+  const {rulesets} = response?.ok ? await response.json() : {rulesets: []};
+  if (!rulesets.length) {  // the page names no ruleset itself: the service's registry is the one list of them
+    el("ruleset-cards").replaceChildren(make("p", {class: "hint", role: "alert",
+      text: "The rulesets could not be read from the service: reload the page."}));
+    return;
+  }
   const chosen = chosenRuleset();  // read now: a roster file may have set it while the list was on its way
   el("ruleset-cards").replaceChildren(...rulesets.map((ruleset) => make("label", {class: "ruleset-card", "data-ruleset": ruleset.name},
     make("input", {type: "radio", name: "ruleset", value: ruleset.name}),

@@ -10,7 +10,7 @@ import pytest
 from tests.e2e.test_alternating_audit_fixes import events_of
 from tests.e2e.test_reference_audit_fixes import HERO, rolled_now, since
 from tests.e2e.test_reference_rules import until
-from tests.support.client import play_awaited, unit
+from tests.support.client import GameClient, play_awaited, unit, vehicle
 
 
 @pytest.mark.parametrize("dice", ["server", "table"])
@@ -197,22 +197,73 @@ def test_CORE_STR_2_wounds_recorded_show_on_the_datasheets_model_lines(new_game,
 
 
 ID = re.compile(r"\bu-\d\b")
+HERESY_NAMED = (  # what each heresy offer names, walked through the Movement, Shooting and Assault phases
+    "bring Captain into play from your deployment zone's edge", "bring Captain into play and rush up to",
+    "snap shots from Boyz at Alice's Captain", "decline the reaction to Alice's Captain",
+    "move Assault Squad up to", "rush Assault Squad up to", "react: Boyz moves up to",
+    "decline the reaction to Alice's Assault Squad", "disembark Tactical Squad from Rhino", "fall back Scouts",
+    "fire one weapon of Assault Squad at Bob's Boyz", "declare a charge by Assault Squad",
+    "Assault Squad strikes Bob's Boyz at Initiative")
+
+
+def heresy_armies() -> tuple[list[dict], list[dict]]:
+    """A unit to move, shoot and charge, one in reserves, one Routed and one embarked (HH.RES, HH.ROUT, HH.EMB)."""
+    return ([unit("u-1", 5, name="Assault Squad"), unit("u-2", 1, name="Captain", in_reserves=True),
+             unit("u-4", 3, name="Scouts", statuses=("routed",)), vehicle("u-5", capacity=10, name="Rhino"),
+             unit("u-6", 5, name="Tactical Squad", embarked_in="u-5")],
+            [unit("u-3", 10, name="Boyz")])
+
+
+def heresy_step(game: GameClient, state: dict, done: set[str], summaries: set[str]) -> bool:
+    """Seat A's own choices where the plainest offer would pass them by: its reserve passes and rushes near the Boyz (snap
+    shots, then a reaction), the Assault Squad moves near them (a reaction), selects them to shoot at (its shoot
+    offers) and charges them (the strikes); whether it did one."""
+    turn = (state["active_seat"], state["phase"], state["sub_phase"])
+    if state["awaiting"].get("roll", {}).get("purpose") == "reserve":
+        game.cmd("A", "roll", dice=[3])  # at the table: it arrives (the plainest 1 would keep it waiting)
+    elif state["awaiting"]["action"] == "enter":
+        game.cmd("A", "enter", unit="u-2", from_edge=True, rush=True, distance=7, near=["u-3"])
+        done.add("enter")
+    elif "enter" not in done:  # the Boyz snap shoot and react while they are not Locked in Combat
+        return False
+    elif turn == ("A", "movement", "move") and "move" not in done and state["awaiting"]["action"] == "end_phase":
+        game.cmd("A", "move", unit="u-1", move="normal", distance=6, near=["u-3"])
+        done.add("move")
+    elif turn == ("A", "shooting", None) and "shoot" not in done:
+        game.cmd("A", "select", unit="u-1", targets=["u-3"])  # then it is offered to fire each weapon
+        summaries |= {action["summary"] for action in game.state("A")["actions"]}
+        done.add("shoot")
+    elif turn == ("A", "assault", None) and "charge" not in done:
+        game.cmd("A", "select", unit="u-1", targets=["u-3"], distance=1)  # 2D6 reaches 1": both strike
+        done.add("charge")
+    else:
+        return False
+    return True
 
 
 @pytest.mark.parametrize("dice", ["server", "table"])
-@pytest.mark.parametrize("ruleset", ["reference", "alternating"])
+@pytest.mark.parametrize("ruleset", ["reference", "alternating", "heresy"])
 def test_offered_actions_summaries_name_units_by_name_never_by_id(new_game, ruleset, dice):
     # CONTRACT.md "In the players' words": ids a player never sees ("u-1"), names they do ("Assault Squad")
-    game = new_game(ruleset, dice=dice, battle_rounds=1)
-    game.start([unit("u-1", 5, name="Assault Squad"), unit("u-2", 1, name="Captain", statuses=("falling_back",))],
-               [unit("u-3", 10, name="Boyz")])
+    game = new_game(ruleset, dice=dice, battle_rounds=12 if ruleset == "heresy" else 1)  # a reserve roll may fail
+    if ruleset == "heresy":
+        game.start(*heresy_armies())
+    else:
+        game.start([unit("u-1", 5, name="Assault Squad"), unit("u-2", 1, name="Captain", statuses=("falling_back",))],
+                   [unit("u-3", 10, name="Boyz")])
     summaries: set[str] = set()
-    for _ in range(300):
+    done: set[str] = set()
+    for _ in range(400):
         state = game.state()
         if state["status"] != "in_progress":
             break
         for seat in ("A", "B"):
             summaries |= {action["summary"] for action in game.state(seat)["actions"]}
+        if ruleset == "heresy":
+            if all(any(summary.startswith(named) for summary in summaries) for named in HERESY_NAMED):
+                break
+            if heresy_step(game, state, done, summaries):
+                continue
         if ruleset == "reference" and state["phase"] == "shooting" and state["active_seat"] == "A" and \
                 not state["units"]["u-1"]["selected"]:
             game.cmd("A", "select", unit="u-1", shooting="normal")  # then it is offered its attack
@@ -224,6 +275,8 @@ def test_offered_actions_summaries_name_units_by_name_never_by_id(new_game, rule
     if ruleset == "reference":
         assert "select Assault Squad to shoot, and its type of shooting" in summaries
         assert "attack with Assault Squad: one weapon at one target" in summaries
-    if dice == "table":  # a roll for a unit names it: the regroup of a fleeing one, a hit roll
+    if ruleset == "heresy":
+        assert [named for named in HERESY_NAMED if not any(summary.startswith(named) for summary in summaries)] == []
+    if dice == "table":  # a roll for a unit names it: the regroup of a fleeing one, a hit roll, a reserve roll
         assert [summary for summary in summaries if summary.startswith("roll ") and summary.endswith(")")
                 and ("(Captain)" in summary or "(Assault Squad)" in summary or "(Boyz)" in summary)]

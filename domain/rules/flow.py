@@ -41,12 +41,13 @@ class RollNote(TypedDict, total=False):
 
 
 class CasualtyNote(TypedDict, total=False):
-    """What a `CasualtiesRecorded` may say besides its counts: the seat that attested it, why, and the model lines
-    the wounds recorded leave (`record_casualties`)."""
+    """What a `CasualtiesRecorded` may say besides its counts: the seat that attested it, why, the model lines
+    the wounds recorded leave (`record_casualties`), and the wounds its wounded model has lost after them."""
 
     attested_by: str
     reason: str
     lines: ev.ModelLines
+    wounds_lost: int
 
 
 class StatusNote(TypedDict, total=False):

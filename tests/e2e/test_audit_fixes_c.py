@@ -1,6 +1,7 @@
 """Issue 25: defects the audits named but left (a regroup roll awaited for a unit destroyed meanwhile, an attached
 unit's Desperate Escape, Feel No Pain against many mortal wounds, the datasheet after recorded wounds, the names in
-the offered actions), each held over HTTP in both dice modes and named by the rule it keeps."""
+the offered actions, mortal wounds outside an attack recorded as the wounds lost), each held over HTTP in both dice
+modes and named by the rule it keeps."""
 from __future__ import annotations
 
 import re
@@ -8,7 +9,7 @@ import re
 import pytest
 
 from tests.e2e.test_alternating_audit_fixes import events_of
-from tests.e2e.test_reference_audit_fixes import HERO, rolled_now, since
+from tests.e2e.test_reference_audit_fixes import GUN, HERO, rolled_now, since
 from tests.e2e.test_reference_rules import until
 from tests.support.client import GameClient, play_awaited, unit, vehicle
 
@@ -280,3 +281,84 @@ def test_offered_actions_summaries_name_units_by_name_never_by_id(new_game, rule
     if dice == "table":  # a roll for a unit names it: the regroup of a fleeing one, a hit roll, a reserve roll
         assert [summary for summary in summaries if summary.startswith("roll ") and summary.endswith(")")
                 and ("(Captain)" in summary or "(Assault Squad)" in summary or "(Boyz)" in summary)]
+
+
+def wounds_lost_agree(state: dict, uid: str) -> bool:
+    """GET /state's `wounds_lost` is its wounded model's, as the model lines' `wounds_left` show it (api/wire.py)."""
+    unit_now = state["units"][uid]
+    return unit_now["wounds_lost"] == sum(line["W"] - line["wounds_left"] for line in unit_now["models"]
+                                          if line["wounds_left"] is not None)
+
+
+def recorded_as_lost(events: list[dict]) -> list[str]:
+    """Each unit the mortal wounds reached: its `CasualtiesRecorded` says the models and the wounds it lost, as the
+    `DamageAllocated` before it dealt them, and never that it "lost nothing"."""
+    dealt = [e["data"] for e in events if e["type"] == "DamageAllocated"]
+    recorded = [e for e in events if e["type"] == "CasualtiesRecorded"]
+    assert [(d["unit"], d["models_destroyed"], d["applied"]) for d in dealt if d["applied"]] == \
+        [(e["data"]["unit"], e["data"]["models"], e["data"]["wounds"]) for e in recorded]
+    assert recorded and not [e for e in recorded if "lost nothing" in e["text"]]
+    return [e["data"]["unit"] for e in recorded]
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+@pytest.mark.parametrize("attached", [False, True])
+def test_RS_ATK_4_a_desperate_escapes_mortal_wounds_are_recorded_as_the_wounds_lost(new_game, dice, attached):
+    # RS.MOV.4: three MONSTERs (W5) escape, or a beast (W2) guarding its master (W6): 3 mortal wounds a failed die
+    for _ in range(30):  # server dice: until a hazard die fails (table dice: at once)
+        game = new_game("reference", dice=dice)
+        scouts = unit("scouts", 2)
+        scouts["models"][0].update(W=30, **TOUGH)
+        beasts = unit("beasts", 1 if attached else 3, keywords=("MONSTER",), statuses=("engaged",),
+                      engaged_with=["scouts"])
+        beasts["models"][0].update(W=2 if attached else 5, **TOUGH)
+        master = unit("master", 1, keywords=("MONSTER", "CHARACTER"), leader_of="beasts", statuses=("engaged",),
+                      engaged_with=["scouts"])
+        master["models"][0].update(W=6, **TOUGH)
+        game.start([scouts], [beasts, master] if attached else [beasts])
+        seq, _ = escaped(game, dice, "B", "beasts", [1, 6, 6])  # table: one die fails, 3 mortal wounds
+        events = since(game, seq)
+        hazards = next(e for e in events if e["type"] == "HazardsRolled")["data"]
+        if hazards["mortal_wounds"] or dice == "table":
+            break
+    reached = recorded_as_lost(events)
+    state = game.state()
+    assert all(wounds_lost_agree(state, uid) for uid in ("beasts", *(["master"] if attached else [])))
+    if dice == "table" and attached:  # the beast's two slay it, the master loses the third
+        assert reached == ["beasts", "master"] and state["units"]["master"]["wounds_lost"] == 1
+        assert [e["text"] for e in events if e["type"] == "CasualtiesRecorded"] == [
+            "Bob's Beasts (1 of 2) lost 1 model and 2 wounds.", "Bob's Master (1 of 2) lost 1 wound."]
+    elif dice == "table":  # one beast loses three of its five
+        assert reached == ["beasts"] and state["units"]["beasts"]["wounds_lost"] == 3
+        assert [line["wounds_left"] for line in state["units"]["beasts"]["models"]] == [2]
+    assert game.verify()["commands_ok"] is True
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_RS_ATK_4_a_hazardous_weapons_mortal_wounds_on_a_squad_are_recorded_as_the_wounds_lost(new_game, dice):
+    # EXT.WPN.HAZARDOUS: two MONSTERs (W5) fire a HAZARDOUS gun; a 1 is 3 mortal wounds on the unit
+    for _ in range(60):  # server dice: until a hazard die is a 1 (table dice: at once)
+        game = new_game("reference", dice=dice)
+        beasts = unit("beasts", 2, keywords=("MONSTER",), weapons=[GUN])
+        beasts["models"][0].update(W=5)
+        game.start([beasts], [unit("boyz", 5)])
+        until(game, 1, "A", "shooting")
+        seq = game.events()[-1]["seq"]
+        game.cmd("A", "select", unit="beasts", shooting="normal")
+        game.cmd("A", "attack", unit="beasts", weapon="Plasma pistol", target="boyz")
+        rolled_now(game, "A", "hit", [1, 1], dice)  # two misses: nothing else to roll but the hazard
+        rolled_now(game, "A", "hazardous", [1, 6], dice)  # one 1: 3 mortal wounds
+        while game.state()["awaiting"]["action"] in ("command_reroll", "keep_dice"):
+            game.cmd(game.state()["awaiting"]["seat"], "keep_dice")
+        events = since(game, seq)
+        if any(e["type"] == "HazardousRolled" and e["data"]["mortal_wounds"] for e in events):
+            break
+    events = [e for e in events if e["rule"] == "EXT.WPN.HAZARDOUS"]
+    assert recorded_as_lost(events) == ["beasts"]
+    state = game.state()
+    assert wounds_lost_agree(state, "beasts")
+    if dice == "table":
+        assert state["units"]["beasts"]["wounds_lost"] == 3 and state["units"]["beasts"]["models_alive"] == 2
+        assert [e["text"] for e in events if e["type"] == "CasualtiesRecorded"] == ["Alice's Beasts (2 of 2) lost 3 "
+                                                                                    "wounds."]
+    assert game.verify()["commands_ok"] is True

@@ -404,8 +404,12 @@ class Shooting(AttackDriver, Igougo):
         t.emit("DamageAllocated", {"unit": uid, "damage": amounts, "applied": applied, "models_destroyed": destroyed,
                                    "model_damage": sum(taken), "mortal": mortal,
                                    "lines": {"alive": alive, "taken": taken}}, rule)
-        if destroyed or applied:
+        if not (destroyed or applied):
+            return
+        if unit.starting_strength == 1 or not editions.fixed(t.state, "RS.ATK.4/mortal"):  # one model: all it lost
             self.casualties(t, uid, destroyed, applied if unit.starting_strength == 1 else 0, rule)
+        else:  # RS.ATK.4/mortal: the wounds lost, and its wounded model's as its model line shows them
+            self.casualties(t, uid, destroyed, applied, rule, wounds_lost=sum(taken))
 
     # -- appliers ------------------------------------------------------------------------
 

@@ -50,6 +50,15 @@ class CasualtyNote(TypedDict, total=False):
     wounds_lost: int
 
 
+def wounded_note(state: GameState, uid: str, taken: Sequence[int]) -> CasualtyNote:
+    """CORE.STR.2/wounded: what a `CasualtiesRecorded` of a unit of more than one model (or an attached leader)
+    says its counter `wounds_lost` is: its wounded model's lost wounds, as its model lines show them after (`taken`,
+    line by line), not every wound it lost added up; a one-model unit's adds up, its one model's."""
+    if state.units[uid].starting_strength == 1 or not editions.fixed(state, "CORE.STR.2/wounded"):
+        return {}
+    return {"wounds_lost": sum(taken)}
+
+
 class StatusNote(TypedDict, total=False):
     """What a `StatusGained` or `StatusLost` says besides its unit and status: why, who attested it, the foe."""
 

@@ -362,3 +362,31 @@ def test_RS_ATK_4_a_hazardous_weapons_mortal_wounds_on_a_squad_are_recorded_as_t
         assert [e["text"] for e in events if e["type"] == "CasualtiesRecorded"] == ["Alice's Beasts (2 of 2) lost 3 "
                                                                                     "wounds."]
     assert game.verify()["commands_ok"] is True
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_CORE_STR_2_wounds_lost_is_the_wounded_models_after_an_attack_and_wounds_recorded(new_game, dice):
+    # five W2 models: three wounds slay one and wound another, which has lost 1, not 3
+    target = unit("target", 5)
+    target["models"][0].update(W=2, T=3, Sv=6)
+    game = new_game("reference", dice=dice)
+    game.start([unit("shooters", 10)], [target])
+    until(game, 1, "A", "shooting")
+    game.cmd("A", "select", unit="shooters", shooting="normal")
+    game.cmd("A", "attack", unit="shooters", weapon="Boltgun", target="target")
+    rolled_now(game, "A", "hit", [4, 4, 4] + [1] * 17, dice)  # 20 shots, three hit
+    rolled_now(game, "A", "wound", [4, 4, 4], dice)  # S4 against T3: 3+
+    rolled_now(game, "B", "save", [1, 1, 1], dice)  # three wounds lost
+    while game.state()["awaiting"]["action"] in ("command_reroll", "keep_dice"):
+        game.cmd(game.state()["awaiting"]["seat"], "keep_dice")
+    state = game.state()
+    assert wounds_lost_agree(state, "target")
+    if dice == "table":
+        assert state["units"]["target"]["models_alive"] == 4 and state["units"]["target"]["wounds_lost"] == 1
+    if state["units"]["target"]["models_alive"]:
+        game.cmd("B", "record_casualties", unit="target", models=1, wounds=1)  # one removed, one wounded
+        state = game.state()
+        assert wounds_lost_agree(state, "target")
+        if dice == "table":  # the wounded model loses its last: two fewer, none wounded
+            assert state["units"]["target"]["models_alive"] == 2 and state["units"]["target"]["wounds_lost"] == 0
+    assert game.verify()["commands_ok"] is True

@@ -173,6 +173,7 @@ class CasualtiesRecorded(TypedDict):
     attested_by: NotRequired[str]
     reason: NotRequired[str]
     lines: NotRequired[ModelLines]  # the model lines the wounds recorded leave (CORE.STR.2, edition 3)
+    wounds_lost: NotRequired[int]  # the wounds its wounded model has lost after (edition 3): the unit's counter
 
 
 class ChargeDeclared(TypedDict):

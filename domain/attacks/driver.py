@@ -39,6 +39,7 @@ from warlog.domain.attacks.steps import (
     reading,
     sustained_parts,
 )
+from warlog.domain.rules.flow import wounded_note
 from warlog.domain.rules.ruleset import Ruleset
 from warlog.domain.state import GameState, Unit
 
@@ -292,4 +293,4 @@ def record_losses(ruleset: Ruleset, t: Table, together: Sequence[str], before: B
                       (after[uid]["alive"][line] * was.W - after[uid]["taken"][line])
         lost = t.state.units[uid].models_alive - sum(after[uid]["alive"])
         if lost > 0 or wounds > 0:
-            ruleset.casualties(t, uid, lost, wounds, "RS.ATK.4")
+            ruleset.casualties(t, uid, lost, wounds, "RS.ATK.4", **wounded_note(t.state, uid, after[uid]["taken"]))

@@ -12,7 +12,7 @@ from warlog.domain import events as ev
 from warlog.domain.attacks.lines import wounds_recorded
 from warlog.domain.rules import editions
 from warlog.domain.rules.basics import HEX, SEATS, handles, other
-from warlog.domain.rules.flow import Flow
+from warlog.domain.rules.flow import Flow, wounded_note
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState
 
@@ -161,8 +161,9 @@ class CoreCommands(Flow):
         removed = min(command.models, unit.models_alive)
         if command.wounds and editions.fixed(t.state, "CORE.STR.2/wounds"):  # the datasheet shows the wounds
             lines, slain = wounds_recorded(unit, removed, command.wounds)
-            self.casualties(t, command.unit, removed + slain, command.wounds, command.rule or "CORE.STR.2",
-                            attested_by=seat, lines=ev.ModelLines(alive=list(lines.alive), taken=list(lines.taken)))
+            note = wounded_note(t.state, command.unit, lines.taken)
+            note["attested_by"], note["lines"] = seat, ev.ModelLines(alive=list(lines.alive), taken=list(lines.taken))
+            self.casualties(t, command.unit, removed + slain, command.wounds, command.rule or "CORE.STR.2", **note)
             return
         self.casualties(t, command.unit, removed, command.wounds, command.rule or "CORE.STR.2", attested_by=seat)
 

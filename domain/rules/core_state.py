@@ -136,6 +136,8 @@ class CoreState(Flow):
         unit = state.units[uid].with_casualties(data["models"], data["wounds"])
         if "lines" in data:  # the wounds recorded on a model, as the datasheet shows them (`line_standing`)
             unit = with_lines(unit, data["lines"])
+        if "wounds_lost" in data:  # its wounded model's, as its model line shows them, not every wound added up
+            unit = replace(unit, wounds_lost=data["wounds_lost"])
         return state.with_unit(uid, unit)
 
     @evolves("ReserveArriving")

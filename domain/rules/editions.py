@@ -82,6 +82,12 @@ FIXES: dict[str, Fix] = {
                             "rolls), each wound met by the Feel No Pain of the model it would be lost by"),
     "CORE.STR.2/wounds": Fix(3, "wounds recorded (record_casualties) are lost by one model, the wounded one first, "
                                 "and the datasheet's model lines show them; a model that loses its last is removed"),
+    "RS.ATK.4/mortal": Fix(3, "mortal wounds outside an attack (Desperate Escape, HAZARDOUS) are recorded as the wounds "
+                              "lost (and models removed) on a unit of several models or an attached leader too, not "
+                              "as nothing"),
+    "CORE.STR.2/wounded": Fix(3, "a unit of several models or an attached leader: its wounds_lost, as its casualties "
+                                 "leave it (an attack, wounds recorded, mortal wounds), is its wounded model's, as its "
+                                 "model lines show, not every wound it lost added up"),
 }
 
 # the edition a game created now is judged by

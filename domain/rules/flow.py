@@ -41,12 +41,22 @@ class RollNote(TypedDict, total=False):
 
 
 class CasualtyNote(TypedDict, total=False):
-    """What a `CasualtiesRecorded` may say besides its counts: the seat that attested it, why, and the model lines
-    the wounds recorded leave (`record_casualties`)."""
+    """What a `CasualtiesRecorded` may say besides its counts: the seat that attested it, why, the model lines
+    the wounds recorded leave (`record_casualties`), and the wounds its wounded model has lost after them."""
 
     attested_by: str
     reason: str
     lines: ev.ModelLines
+    wounds_lost: int
+
+
+def wounded_note(state: GameState, uid: str, taken: Sequence[int]) -> CasualtyNote:
+    """CORE.STR.2/wounded: what a `CasualtiesRecorded` of a unit of more than one model (or an attached leader)
+    says its counter `wounds_lost` is: its wounded model's lost wounds, as its model lines show them after (`taken`,
+    line by line), not every wound it lost added up; a one-model unit's adds up, its one model's."""
+    if state.units[uid].starting_strength == 1 or not editions.fixed(state, "CORE.STR.2/wounded"):
+        return {}
+    return {"wounds_lost": sum(taken)}
 
 
 class StatusNote(TypedDict, total=False):

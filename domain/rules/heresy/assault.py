@@ -53,6 +53,7 @@ from warlog.domain.rules.heresy.shooting import FightGoesOn, Shooting, tables_ga
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import Frozen, GameState, HeresyFight, HeresyStep, Unit, Weapon
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -131,9 +132,9 @@ class Assault(Shooting):
             rolled = [f for f in enemies_on_battlefield(state, seat) if rolled_charge_gap(units, uid, f) is None]
             if rolled:
                 offered.append(act.action(
-                    "select", "HH.MOV.5", f"declare a charge by {uid} at one enemy unit, with the inches measured to "
-                    "it: the service rolls 2D6; if it reaches, both are Locked in Combat and fight in Initiative "
-                    "order", ["unit", "targets", "distance"], unit=act.const(uid), act=act.const(True),
+                    "select", "HH.MOV.5", f"declare a charge by {unit_named(state, uid)} at one enemy unit, with the "
+                    "inches measured to it: the service rolls 2D6; if it reaches, both are Locked in Combat and fight in "
+                    "Initiative order", ["unit", "targets", "distance"], unit=act.const(uid), act=act.const(True),
                     targets={**act.subset(rolled, 1, "the unit charged"), "maxItems": 1},
                     distance=act.number(0, CHARGE_RANGE, f"inches to it, measured (at most {CHARGE_RANGE}\")")))
         return offered
@@ -279,8 +280,9 @@ class Assault(Shooting):
         if fight is None:  # no fight, no strikers
             return []
         units = state.units
-        return [act.action("strike", "RS.FGT.3", f"{uid} strikes {foe_of(fight, uid)} at Initiative "
-                           f"{fight.step} with {fight.models[uid]} models, one melee weapon (WS against WS)",
+        return [act.action("strike", "RS.FGT.3", f"{unit_named(state, uid)} strikes "
+                           f"{unit_named(state, foe_of(fight, uid), seat)} at Initiative {fight.step} with "
+                           f"{fight.models[uid]} models, one melee weapon (WS against WS)",
                            ["unit", "weapon"], unit=act.const(uid),
                            weapon=act.one_of([w.name for w in melee_weapons(units, uid, foe_of(fight, uid))]))
                 for uid in self.strikers(state)[:1] if units[uid].owner == seat]

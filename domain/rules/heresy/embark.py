@@ -34,7 +34,7 @@ from warlog.domain.rules.heresy.reactions import checked_near, near_field
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit
-from warlog.domain.words import unit_title
+from warlog.domain.words import unit_named, unit_title
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -130,8 +130,8 @@ def _disembark_offers(state: GameState, uid: str, unit: Unit, enemies: list[str]
         }
         if enemies:
             fields["near"] = near_field(enemies)
-        summary = (f"disembark {uid} from {unit.embarked_in}: place each model within 2\" of it, then move up to "
-                   f"{most}\"" + (" through difficult terrain" if difficult else ""))
+        summary = (f"disembark {unit_named(state, uid)} from {transport}: place each model within 2\" of it, then "
+                   f"move up to {most}\"" + (" through difficult terrain" if difficult else ""))
         title = f"Disembark from {transport}" + (" through difficult terrain" if difficult else "")
         offered.append(replace(act.action("disembark", "HH.EMB.1", summary,
                                           ["unit", "placed", *(["difficult"] if difficult else [])], **fields),

@@ -42,6 +42,7 @@ from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_f
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -80,7 +81,8 @@ class Movement(Reactions):
                               "Stationary)", ["unit", "move"], unit=act.one_of(ready), move=act.const("stationary"))]
         enemies = enemies_on_battlefield(state, seat)
         for uid in ready:
-            offered += _move_offers(uid, state.units[uid], enemies, editions.fixed(state, "HH.MOV.3"))
+            offered += _move_offers(unit_named(state, uid), uid, state.units[uid], enemies,
+                                    editions.fixed(state, "HH.MOV.3"))
         return offered
 
     @handles("move")
@@ -157,8 +159,9 @@ class Movement(Reactions):
         return state if data["move"] == "stationary" else moved_last(state, data["unit"])
 
 
-def _move_offers(uid: str, unit: Unit, enemies: list[str], fixed_clear: bool) -> list[Action]:
-    """A unit's normal moves and rushes, each in the open or through difficult terrain."""
+def _move_offers(named: str, uid: str, unit: Unit, enemies: list[str], fixed_clear: bool) -> list[Action]:
+    """A unit's normal moves and rushes, each in the open or through difficult terrain (`named`: the unit as the
+    summaries name it)."""
     offered = []
     models = min(unit.models_alive, dice.MAX_DICE)  # one test per model, in one roll
     for move in ("normal", "rush"):
@@ -176,7 +179,7 @@ def _move_offers(uid: str, unit: Unit, enemies: list[str], fixed_clear: bool) ->
                 fields["near"] = near_field(enemies)
             if fixed_clear:
                 fields["clear"] = clear_field()
-            summary = (f"{'rush' if move == 'rush' else 'move'} {uid} up to {most}\""
+            summary = (f"{'rush' if move == 'rush' else 'move'} {named} up to {most}\""
                        + (" through difficult terrain" if difficult else "")
                        + (": no shooting or charging this turn" if move == "rush" else ""))
             offered.append(act.action("move", "HH.MOV.5" if move == "rush" else "HH.MOV.1", summary,

@@ -58,6 +58,7 @@ from warlog.domain.rules.heresy.shooting import FACINGS, Shooting, SnapShotsGoOn
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit, Weapon, Window
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -201,13 +202,15 @@ class Reactions(Shooting):
             uid = _window_unit(window)
             most = initiative(state.units[uid])
             offered.append(act.action(
-                "react", rule, f"react with {uid}: move up to {most}\" (its Initiative) toward or away from {against}",
+                "react", rule, f"react with {unit_named(state, uid)}: move up to {most}\" (its Initiative) toward or "
+                f"away from {unit_named(state, against, seat)}",
                 ["unit", "direction", "distance"], unit=act.const(uid), act=act.const(True),
                 move=act.one_of(["normal"], "a reaction is never a rush"), direction=act.one_of(DIRECTIONS),
                 distance=act.number(0, most, f"inches moved, at most {most}\" (I)")))
         else:
-            offered += self._snap_offers(state, rule, against)
-        offered.append(act.action("react", rule, f"decline the reaction to {against}", ["act"], act=act.const(False)))
+            offered += self._snap_offers(state, seat, rule, against)
+        offered.append(act.action("react", rule, f"decline the reaction to {unit_named(state, against, seat)}", ["act"],
+                                  act=act.const(False)))
         return offered
 
     def moved_this_sub_phase(self, state: GameState) -> list[str]:
@@ -257,7 +260,7 @@ class Reactions(Shooting):
                 offered += reaction_move_offers(state, uid, against, claim=True)
         return offered
 
-    def _snap_offers(self, state: GameState, rule: str, against: str) -> list[Action]:
+    def _snap_offers(self, state: GameState, seat: str, rule: str, against: str) -> list[Action]:
         """Snap shots at a unit entering play: one action for each unit that may fire them."""
         vehicle = has_facings(state.units[against])
         fields = {"facing": act.one_of(FACINGS, "the armour facing hit (attested)")} if vehicle else {}
@@ -271,7 +274,8 @@ class Reactions(Shooting):
             how += ("; " if how and table else "") + (
                 "the table rolls " + ", ".join(table) + " with free_roll and records the casualties" if table else "")
             offered.append(act.action(
-                "react", rule, f"snap shots from {uid} at {against}, which entered play (attested: nearby): {how}",
+                "react", rule, f"snap shots from {unit_named(state, uid)} at {unit_named(state, against, seat)}, which "
+                "entered play (attested: nearby): " + how,
                 ["unit", "weapons", *fields], unit=act.const(uid), act=act.const(True),
                 weapons=act.subset(names, 1, "the weapons fired"), **fields))
         return offered
@@ -440,9 +444,10 @@ def reaction_move_offers(state: GameState, uid: str, against: list[str], claim: 
         if claim:
             fields["against"] = act.one_of(against, f"attested: the enemy unit whose move ended within "
                                                     f"{REACTION_RANGE}\" of it")
-        how = "claim a reaction: " if claim else "react with "
+        how = "claim a reaction: " if claim else "react: "
         terrain = " through difficult terrain" if difficult else ""
-        summary = f"{how}{uid} moves up to {most}\"{terrain} toward or away from {' or '.join(against)}"
+        foes = " or ".join(unit_named(state, x, unit.owner) for x in against)
+        summary = f"{how}{unit_named(state, uid)} moves up to {most}\"{terrain} toward or away from {foes}"
         required = ["unit", *(["against"] if claim else []), "direction", "distance"]
         offered.append(act.action(
             "react", "HH.REACT.1", summary, required + (["difficult"] if difficult else []),

@@ -30,6 +30,7 @@ from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_f
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -65,8 +66,9 @@ class Reserves(Reactions):
             edge = {**act.const(True), "description": "attested: the first model is placed on a point of your "
                                                       "deployment zone's table edge"}
             clear = clear_field() if fixed else None
-            offered.append(act.action("enter", "HH.RES.2", f"bring {uid} into play from your deployment zone's edge "
-                                      "(it may shoot and charge this turn)", ["unit", "from_edge"],
+            offered.append(act.action("enter", "HH.RES.2", f"bring {unit_named(state, uid)} into play from your "
+                                      "deployment zone's edge (it may shoot and charge this turn)",
+                                      ["unit", "from_edge"],
                                       unit=act.const(uid), from_edge=edge, removed=removed, rush=act.const(False),
                                       clear=clear))
             enemies = enemies_on_battlefield(state, seat)
@@ -75,8 +77,8 @@ class Reserves(Reactions):
                 terrain = " through difficult terrain" if difficult else ""
                 less = f" - {DIFFICULT_PENALTY} difficult terrain" if difficult else ""
                 offered.append(act.action(
-                    "enter", "HH.MOV.5", f"bring {uid} into play and rush up to {most}\"{terrain} (M {movement(unit)}"
-                    f" + I {initiative(unit)}{less}): it can neither shoot nor charge this turn",
+                    "enter", "HH.MOV.5", f"bring {unit_named(state, uid)} into play and rush up to {most}\"{terrain} "
+                    f"(M {movement(unit)} + I {initiative(unit)}{less}): it can neither shoot nor charge this turn",
                     ["unit", "from_edge", "rush", "distance", *(["difficult"] if difficult else [])],
                     unit=act.const(uid), from_edge=edge, removed=removed, rush=act.const(True),
                     distance=act.number(0, most, f"inches rushed, at most {most}\""),

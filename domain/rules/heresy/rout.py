@@ -42,6 +42,7 @@ from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_f
 from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import ABSENT, GameState, HeresyTurn, Unit
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -103,9 +104,9 @@ class Rout(Reactions):
             fields = {**near, **(fall_back_terrain(unit) if terrain else {})}
             offered.append(act.action(
                 "fall_back", "HH.ROUT.2",
-                f"fall back {uid} {fall_back_distance(unit)}\" as directly as possible toward the nearest point of "
-                "its deployment zone (or the nearest table edge), never within 1\" of an enemy; say whether a model "
-                "reached the table edge", ["unit", "reached_edge"],
+                f"fall back {unit_named(state, uid)} {fall_back_distance(unit)}\" as directly as possible toward the "
+                "nearest point of its deployment zone (or the nearest table edge), never within 1\" of an enemy; say "
+                "whether a model reached the table edge", ["unit", "reached_edge"],
                 unit=act.const(uid), reached_edge=act.boolean("attested: a model reached the deployment zone's table "
                                                               "edge (a Leadership test follows)"), **fields))
         return offered

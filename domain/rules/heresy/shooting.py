@@ -44,6 +44,7 @@ from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import Armour, GameState, HeresyStep, HeresyTurn, Unit
 from warlog.domain.state import Weapon as UnitWeapon
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -166,7 +167,8 @@ class Shooting(AttackDriver, Igougo):
                 vehicle = has_facings(units[target])
                 fields = {"facing": act.one_of(FACINGS, "the armour facing hit (attested)")} if vehicle else {}
                 offered.append(act.action(
-                    "shoot", "RS.SHO.2", f"fire one weapon of {uid} at {target}: the service rolls hits, wounds"
+                    "shoot", "RS.SHO.2", f"fire one weapon of {unit_named(state, uid)} at "
+                    f"{unit_named(state, target, seat)}: the service rolls hits, wounds"
                     + (" (armour penetration)" if vehicle else "") + " and saves on the heresy tables",
                     ["unit", "weapon", "target", *fields], unit=act.const(uid), weapon=act.one_of(weapons),
                     target=act.const(target), models=act.integer(1, unit.models_alive, "models firing it"),

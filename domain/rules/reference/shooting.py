@@ -16,6 +16,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
+from warlog.domain.rules.flow import wounded_note
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import Attack, ReferenceSelect
@@ -404,8 +405,12 @@ class Shooting(AttackDriver, Igougo):
         t.emit("DamageAllocated", {"unit": uid, "damage": amounts, "applied": applied, "models_destroyed": destroyed,
                                    "model_damage": sum(taken), "mortal": mortal,
                                    "lines": {"alive": alive, "taken": taken}}, rule)
-        if destroyed or applied:
+        if not (destroyed or applied):
+            return
+        if unit.starting_strength == 1 or not editions.fixed(t.state, "RS.ATK.4/mortal"):  # one model: all it lost
             self.casualties(t, uid, destroyed, applied if unit.starting_strength == 1 else 0, rule)
+        else:  # RS.ATK.4/mortal: the wounds lost, and its wounded model's as its model line shows them
+            self.casualties(t, uid, destroyed, applied, rule, **wounded_note(t.state, uid, taken))
 
     # -- appliers ------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ import pytest
 
 from tests.e2e.test_heresy import a_goes_first, to_sub_phase
 from tests.e2e.test_heresy_audit_fixes import LOCKED, fight_out, fighter
+from tests.e2e.test_heresy_movement_fixes import at_move
 from tests.e2e.test_reference_audit_fixes_b import resolved_at
 from tests.e2e.test_reference_rules import until
 from tests.support.client import GameClient, unit
@@ -211,3 +212,15 @@ def test_the_summary_is_walked_once_a_version_and_its_cached_answer_is_a_fresh_o
     assert later["seats"]["A"]["models_lost"] == 2 and first["seats"]["A"]["models_lost"] == 0
     summaries.SUMMARIES.clear()
     assert summary(game) == later and len(walks) == 3  # the kept answer is what a fresh walk makes
+
+
+@pytest.mark.parametrize("dice", DICE)
+def test_a_heresy_refusal_names_the_unit_as_the_players_know_it_never_by_id(new_game, dice):
+    """CONTRACT.md "In the players' words": a refusal's sentence names a unit by its name, as the offers do."""
+    game = new_game("heresy", dice=dice)
+    at_move(game, [unit("legion-1", 5, name="Tactical Squad")], [unit("militia", 10, name="Militia")])
+    too_far = game.refused("A", "move", unit="legion-1", move="normal", distance=40)
+    assert too_far["rule"] == "HH.MOV.1"
+    assert "Tactical Squad may move at most" in too_far["detail"] and "legion-1" not in too_far["detail"]
+    not_yours = game.refused("B", "move", unit="legion-1", move="normal", distance=1)
+    assert "legion-1" not in not_yours["detail"]

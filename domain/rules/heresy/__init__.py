@@ -49,7 +49,7 @@ from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, other
 from warlog.domain.rulings import Refused
 from warlog.domain.state import Frozen, GameState, Status
-from warlog.domain.words import Text
+from warlog.domain.words import Text, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -321,7 +321,7 @@ class Heresy(Reserves, Embarking, Rout, Combat, objectives.RoundObjectives):  # 
     def set_status(self, t: Table, seat: str, command: cmd.SetStatus) -> None:
         unit = t.state.units[command.unit]
         if command.status == "routed" and command.value and not any(line.Ld for line in unit.models):
-            raise Refused(f"{command.unit} has no Leadership to test at the table edge, so it cannot rout",
+            raise Refused(f"{unit_named(t.state, command.unit, seat)} has no Leadership to test at the table edge, so it cannot rout",
                           rule="HH.ROUT.3")
         if command.rule is None and command.status in STATUS_RULE:
             command = dataclasses.replace(command, rule=STATUS_RULE[command.status])

@@ -293,14 +293,14 @@ class Assault(Shooting):
         strikers, fight = self.strikers(state), fight_under_way(state)
         if state.rolls or fight is None or not strikers or command.unit != strikers[0]:  # strikers: in a fight
             raise Refused("no strike is awaited from this unit: a fight strikes in Initiative order"
-                          + (f", {strikers[0]} next" if strikers else ""), rule="RS.FGT.3")
+                          + (f", {unit_named(state, strikers[0], seat)} next" if strikers else ""), rule="RS.FGT.3")
         units = state.units
         if units[command.unit].owner != seat:
-            raise Refused(f"{command.unit} belongs to seat {units[command.unit].owner}", rule="RS.FGT.3")
+            raise Refused(f"{unit_named(state, command.unit, seat)} is another player's unit", rule="RS.FGT.3")
         foe = foe_of(fight, command.unit)
         weapon = next((w for w in melee_weapons(units, command.unit, foe) if w.name == command.weapon), None)
         if weapon is None:
-            raise Malformed(f"{command.unit} has no melee weapon {command.weapon!r} the tables read", field="weapon")
+            raise Malformed(f"{unit_named(state, command.unit, seat)} has no melee weapon {command.weapon!r} the tables read", field="weapon")
         self.start_attack(t, command.unit, weapon, foe, fight.models[command.unit], "assault",
                           then={"kind": "fight"})
 

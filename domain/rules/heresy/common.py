@@ -14,6 +14,7 @@ from warlog.domain.rules.basics import Lasts
 from warlog.domain.rules.ruleset import alive, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState, HeresyStep, HeresyTurn, Unit, Window
+from warlog.domain.words import unit_named
 
 # how long each status lasts in this ruleset (GET /state's datasheets say it beside the status)
 STATUS_ENDS: Mapping[str, Lasts] = {
@@ -66,7 +67,7 @@ def named_enemies(state: GameState, seat: str, named: Iterable[str], field: str)
         if uid not in state.units:
             raise NotFound(f"no unit {uid!r} in this game", field=field)
         if uid not in enemies:
-            raise Malformed(f"{uid} is not an enemy unit on the battlefield", field=field)
+            raise Malformed(f"{unit_named(state, uid, seat)} is not an enemy unit on the battlefield", field=field)
     return names
 
 

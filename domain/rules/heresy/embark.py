@@ -97,7 +97,7 @@ class Embarking(Movement):
         distance = inches(0 if command.distance is None else command.distance, "distance", 1000)
         most = disembark_allowance(unit, bool(command.difficult))
         if Decimal(distance) > most:
-            raise Refused(f"{uid} may move at most {most}\" after disembarking, not {distance}\"", rule="HH.EMB.1")
+            raise Refused(f"{unit_named(state, uid, seat)} may move at most {most}\" after disembarking, not {distance}\"", rule="HH.EMB.1")
         dangerous = checked_dangerous(unit, command.dangerous)
         near = checked_near(state, seat, command.near)
         t.emit("UnitDisembarked", ev.UnitDisembarked(unit=uid, transport=unit.embarked_in or "",

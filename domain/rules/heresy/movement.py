@@ -111,7 +111,7 @@ class Movement(Reactions):
         if Decimal(distance) > most:
             rule = "HH.MOV.4" if command.difficult and Decimal(distance) <= most + DIFFICULT_PENALTY else \
                 "HH.MOV.5" if rush else "HH.MOV.1"
-            raise Refused(f"{uid} may move at most {most}\" this way, not {distance}\"", rule=rule)
+            raise Refused(f"{unit_named(state, uid, seat)} may move at most {most}\" this way, not {distance}\"", rule=rule)
         dangerous = checked_dangerous(unit, command.dangerous)
         near = checked_near(state, seat, command.near)
         moved = own.UnitMoved(unit=uid, seat=seat, move=command.move, distance=distance, allowance=most,

@@ -321,7 +321,7 @@ class Reactions(Shooting):
             if name not in state.units:
                 raise NotFound(f"no unit {name!r} in this game", field=field)
         if state.units[uid].owner != seat:
-            raise Refused(f"{uid} is not your unit", rule="HH.REACT.1")
+            raise Refused(f"{unit_named(state, uid, seat)} is not your unit", rule="HH.REACT.1")
         block = self.claim_block(state, uid, against)
         if block:
             raise Refused(block[1], rule=block[0])
@@ -333,7 +333,8 @@ class Reactions(Shooting):
     def _reaction_move(self, t: Table, seat: str, command: React, window: Window) -> None:
         uid = _window_unit(window)
         if command.unit != uid:
-            raise Refused(f"the reaction offered is {uid}'s, to {window.against}", rule="HH.REACT.1")
+            raise Refused(f"the reaction offered is {unit_named(t.state, uid, seat)}'s, to "
+                          f"{unit_named(t.state, window.against, seat)}'s move", rule="HH.REACT.1")
         if command.direction not in DIRECTIONS:
             raise Malformed("direction is toward or away", field="direction")
         if command.distance is None:
@@ -380,7 +381,7 @@ class Reactions(Shooting):
         weapons = list(dict.fromkeys(command.weapons))
         allowed = snap_weapons(state.units[uid])
         if not weapons or any(name not in allowed for name in weapons):
-            raise Refused(f"{uid} fires snap shots with some of: {', '.join(allowed)}", rule="HH.RES.4")
+            raise Refused(f"{unit_named(state, uid, seat)} fires snap shots with some of: {', '.join(allowed)}", rule="HH.RES.4")
         against = window.against
         facing = self.checked_facing(state.units[against], command.facing)
         t.emit("ReactionMade", {**_ids(window), "unit": uid, "weapons": weapons, "facing": facing,

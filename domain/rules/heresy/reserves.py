@@ -98,7 +98,7 @@ class Reserves(Reactions):
             raise Refused(f"it is seat {step.active}'s Reserves sub-phase", rule="HH.RES.2")
         unit = state.units[uid]
         if unit.owner != seat or not unit.arriving or not alive(unit):
-            raise Refused(f"{uid} has not passed a reserve roll this turn", rule="HH.RES.1")
+            raise Refused(f"{unit_named(state, uid, seat)} has not passed a reserve roll this turn", rule="HH.RES.1")
         if command.from_edge is not True:
             raise Refused("an arriving unit enters from a point on its deployment zone's table edge "
                           "(from_edge: true)", rule="HH.RES.2")

@@ -118,7 +118,7 @@ class Rout(Reactions):
         uid = command.unit
         unit = state.units[uid]
         if step is None or step.name != "rout" or unit.owner != seat or uid not in self.falling_back(state, seat):
-            raise Refused(f"{uid} has no fall back to make now: Routed units fall back in their owner's Rout "
+            raise Refused(f"{unit_named(state, uid, seat)} has no fall back to make now: Routed units fall back in their owner's Rout "
                           "sub-phase", rule="HH.ROUT.1")
         reached = command.reached_edge is True
         near = checked_near(state, seat, command.near)

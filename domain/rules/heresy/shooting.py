@@ -189,14 +189,15 @@ class Shooting(AttackDriver, Igougo):
             raise NotFound(f"no unit {command.unit!r} in this game", field="unit")
         unit = units[command.unit]
         if unit.owner != seat or not unit.selected or not HeresyTurn.of(unit.turn).shot:
-            raise Refused(f"select {command.unit} to shoot (naming its targets) before it fires", rule="HH.MOV.5")
+            raise Refused(f"select {unit_named(state, command.unit, seat)} to shoot (naming its targets) before it fires", rule="HH.MOV.5")
         weapon = next((w for w in army.unit_ranged_weapons(unit) if w.name == command.weapon), None)
         if weapon is None:
-            raise Malformed(f"{command.unit} has no ranged weapon named {command.weapon!r}", field="weapon")
+            raise Malformed(f"{unit_named(state, command.unit, seat)} has no ranged weapon named {command.weapon!r}", field="weapon")
         if weapon not in self.shots_open(state, command.unit):
             raise Refused(f"{command.weapon} has fired this phase: each weapon fires once", rule="RS.SHO.2")
         if command.target not in self.shot_targets(state, command.unit):
-            raise Refused(f"{command.target} is not one of the units {command.unit} was selected to shoot at, "
+            raise Refused(f"{unit_named(state, command.target, seat)} is not one of the units "
+                          f"{unit_named(state, command.unit, seat)} was selected to shoot at, "
                           "on the battlefield", rule="RS.SHO.2")
         gap = tables_gap(units, command.unit, weapon, command.target)
         if gap:

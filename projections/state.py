@@ -1,7 +1,6 @@
 """The current-phase projection: what `GET /state` serves (CONTRACT.md "Reading"), read off the typed state."""
 from __future__ import annotations
 
-import copy
 import threading
 from dataclasses import fields
 from typing import Any
@@ -174,7 +173,7 @@ class SeatViews:
             with self._lock:
                 if len(self._kept) >= self.size:
                     self._kept.clear()
-                self._kept[key] = (read, copy.deepcopy(game.pending_undo), anytime, made, rendered)
+                self._kept[key] = (read, game.pending_undo, anytime, made, rendered)  # a request is replaced, never changed
         view = KeptView(made)
         view["version"] = version
         view.rendered = rendered

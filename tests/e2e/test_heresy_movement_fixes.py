@@ -216,14 +216,19 @@ def test_HH_MOV_4_a_rush_into_play_through_terrain_reads_so(new_game, dice):
         "moving 5\" (through difficult terrain, 1 model through dangerous terrain and out of coherency).")
 
 
-@pytest.mark.parametrize("dice", DICE)
-def test_HH_MOV_4_a_fall_back_crosses_terrain_keeps_coherency_and_ends_clear_as_every_move_does(new_game, dice):
+def at_fall_back(new_game, dice: str) -> tuple[GameClient, str]:
+    """A's Routed unit in A's Rout sub-phase, its fall back rolled: the game, and the distance rolled."""
     game = new_game("heresy", dice=dice)
     game.start([unit("legion-1"), unit("routers", statuses=("routed",))], [unit("militia")])
     a_goes_first(game)
     to_sub_phase(game, "A", "rout")
     roll_if_table(game, "A", [3])  # D6 + I 4: 7" (server dice: rolled at the rout's start)
-    rolled = next(e for e in game.events() if e["type"] == "FallBackRolled")["data"]["distance"]
+    return game, next(e for e in game.events() if e["type"] == "FallBackRolled")["data"]["distance"]
+
+
+@pytest.mark.parametrize("dice", DICE)
+def test_HH_MOV_4_a_fall_back_crosses_terrain_keeps_coherency_and_ends_clear_as_every_move_does(new_game, dice):
+    game, rolled = at_fall_back(new_game, dice)
     [action] = offered(game, "A", "fall_back")
     fields = action["schema"]["properties"]
     assert fields["clear"]["const"] is True and {"difficult", "dangerous", "coherency_lost"} <= set(fields)
@@ -243,11 +248,6 @@ def test_HH_MOV_4_a_fall_back_crosses_terrain_keeps_coherency_and_ends_clear_as_
 
 @pytest.mark.parametrize("dice", DICE)
 def test_HH_ROUT_2_a_plain_fall_back_cites_its_own_rule_and_moves_its_roll(new_game, dice):
-    game = new_game("heresy", dice=dice)
-    game.start([unit("legion-1"), unit("routers", statuses=("routed",))], [unit("militia")])
-    a_goes_first(game)
-    to_sub_phase(game, "A", "rout")
-    roll_if_table(game, "A", [3])
-    rolled = next(e for e in game.events() if e["type"] == "FallBackRolled")["data"]["distance"]
+    game, rolled = at_fall_back(new_game, dice)
     fell = game.cmd("A", "fall_back", unit="routers", reached_edge=False)["events"][0]
     assert fell["rule"] == "HH.ROUT.2" and fell["data"]["distance"] == rolled and fell["data"]["difficult"] is False

@@ -168,9 +168,10 @@ class Turns:
 
 async def write(request: Request, caller: Caller, limit: int, endpoint: Endpoint) -> JSONResponse:
     """One write, a step a line: the body read (413) and its digest; a refusal stored for its Idempotency-Key
-    (replayed; a key unfit is 422); the body made into the domain's typed write (`judged`); the application
-    (`applied`, running `Warlog.write`'s own steps: a stored answer for the key, the body's refusal, the checks that
-    need the game, If-Match, the ruling, the events and their append); then the answer, the live feed woken and the
+    (replayed; a key unfit is 422); the body made into the domain's typed write (`judged`); `Warlog.write`'s own
+    steps (a stored answer for the key, the body's refusal, the checks that need the game, If-Match, the ruling, the
+    events and their append), here on the loop or where `applied` runs them, with the seat's view ("One request a
+    tap"); then the answer, the live feed woken and the
     log line told (`answered`), or the refusal, stored for its key (`refused`)."""
     key = request.headers.get("idempotency-key")
     body = endpoint.reader(await read_body(request, limit), key is not None, request.headers.get("content-type"))
@@ -181,8 +182,11 @@ async def write(request: Request, caller: Caller, limit: int, endpoint: Endpoint
     sent = Sent(caller.role, now(), key, body.digest, if_match_version(request))
     try:
         ruleset = await ruleset_of(request, caller.game_id)
-        answer = await applied(request, caller.game_id, judged(request, endpoint, sent, body, ruleset),
-                               partial(live_view, seat=caller.role))  # "One request a tap": the seat's view
+        made, viewer = judged(request, endpoint, sent, body, ruleset), partial(live_view, seat=caller.role)
+        if request.app.state.write_mode == "loop":  # SQLite's default: on the loop, here (Settings.write_mode)
+            answer = warlog_of(request, caller.game_id).write(caller.game_id, made, viewer)
+        else:
+            answer = await applied(request, caller.game_id, made, viewer)
     except (Ruling, Problem) as error:
         return await refused(request, caller, sent, endpoint.name, error)
     return answered(request, caller.game_id, answer, started, endpoint)
@@ -233,14 +237,11 @@ def judged(request: Request, endpoint: Endpoint, sent: Sent, body: Body, ruleset
 
 
 async def applied(request: Request, game_id: UUID, write: Write, viewer: Viewer) -> Answer:
-    """The application's answer to `write`, where Settings.write_mode runs it: on the loop, in a worker thread, or
-    judged on the loop and appended by the shard's AsyncAppends (`deferred_write`); its `view` by `viewer`."""
-    warlog = warlog_of(request, game_id)
-    mode = request.app.state.write_mode
-    if mode == "loop":
-        return warlog.write(game_id, write, viewer)
-    if mode == "thread":
-        return await run_in_threadpool(warlog.write, game_id, write, viewer)
+    """The application's answer to `write` where Settings.write_mode runs it off the loop's own turn: in a worker
+    thread, or judged on the loop and appended by the shard's AsyncAppends (`deferred_write`); its `view` by
+    `viewer`. (The "loop" mode is `write`'s own call: one frame and one await fewer on SQLite's path.)"""
+    if request.app.state.write_mode == "thread":
+        return await run_in_threadpool(warlog_of(request, game_id).write, game_id, write, viewer)
     async with request.app.state.turns.of(game_id):
         return await deferred_write(request, game_id, write, viewer)
 

@@ -114,6 +114,7 @@ class Warlog(Verifying, Telling, Application[UUID]):
         "AGGREGATE_CACHE_MAXSIZE": "500",
         "AGGREGATE_CACHE_FASTFORWARD": "y",
         "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",  # commands run under a per-game lock and evict on failure
+        "TRANSCODER_TOPIC": "warlog.domain.transcoder:LogTranscoder",  # the library's, its events written by orjson
     }
 
     def __init__(self, env: dict[str, str] | None = None) -> None:

@@ -239,7 +239,7 @@ class Shooting(Igougo):
             raise Malformed("name the armour facing hit: front, side or rear (attested)", field="facing")
         return facing
 
-    # -- the attack driver ------------------------------------------------------------------
+    # -- an attack, rolled by the shared driver (`attacks`) ---------------------------------
 
     def start_attack(self, t: Table, uid: str, arms: UnitWeapon, target: str, models: int,
                      phase: str, facing: str | None = None, snap_shots: bool = False, within_half_range: bool = False,

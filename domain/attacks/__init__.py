@@ -12,8 +12,9 @@ Modules:
     sequence   attack_sequence (the steps in order), resolve (replay the dice so far), simulate
     odds       distribution (exact odds of the outcome), luck (mid-p percentile of an outcome), attack_luck
     contract   weapon_from / target_from / profile_from: the state's typed units and weapons as a Profile
-    driver     AttackDriver: the one driver of an attack in a ruleset (events, dice from server or table,
-               the pending step carried with the roll request); each ruleset gives its data and hooks
+    driver     AttackDriver: the one driver of an attack, a part each ruleset that shoots or fights holds
+               (events, dice from server or table, the pending step carried with the roll request); it calls
+               the ruleset back through AttackRules, and takes what a ruleset adds as keywords
 
 A whole attack driven step by step with fixed dice (what the rules do through `request_roll`:
 each `Need` says the step, how many dice of what, and whether the attacker's or the defender's

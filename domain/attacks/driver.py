@@ -1,25 +1,31 @@
 """The one attack driver every ruleset that shoots or fights uses: `resolve` replayed batch by batch, its decisions
 recorded as events, its dice asked with the ruleset's `request_roll` (server dice at once, table dice awaited).
 
+A part, not a base class: a ruleset holds one (`self.attacks = AttackDriver(self, ...)`) and calls it (`declare_attack`,
+`attack_rolled`, `attack_reading`, `batch_done`, `weapon_hazard`); the driver calls the ruleset back only through
+`AttackRules`, so a small fake of it drives an attack alone (tests/unit/test_attack_driver_part.py).
+
 The attack's context (`attack_roll`, carried by the roll request and by a pause) is plain data: the attack's ids,
 its profile (`to_data`), the batches rolled so far, how many decisions are recorded, the faces of a batch still
 being rolled (a batch of more than `dice.MAX_DICE` dice comes in several rolls) and what the ruleset adds (heresy:
-`then`, what follows the attack). A ruleset supplies only what differs, as data or small hooks:
+`then`, what follows the attack). A ruleset supplies only what differs:
 
-- `attack_party(units, uid)`: the units the target stands with (its attached leader), read line by line (the
-  state's typed units);
-- `resolved_fields`: the outcome's fields `AttackResolved` names, in order; `resolved_extra(profile, outcome)`:
-  what it adds after the lines (heresy: a vehicle's hull points);
-- `attack_choices`: True where an attack may pause between batches for a choice (reference: Command Re-roll,
-  EXT.CP.1), so each request carries its `Need` and a whole batch goes through `batch_rolled`;
-- `attack_finished(t, context, outcome)`: what follows the attack.
+- as `AttackRules`, the hooks every ruleset answers: `request_roll` and `casualties` (the flow's),
+  `attack_party(units, uid)`, the units the target stands with (its attached leader), read line by line (the
+  state's typed units), and `attack_finished(t, context, outcome)`, what follows the attack;
+- as the driver's keywords, what some rulesets add: `resolved_fields`, the outcome's fields `AttackResolved`
+  names, in order; `resolved_extra(profile, outcome)`, what it adds after the lines (heresy: a vehicle's hull
+  points); `batch_rolled(t, context, need, faces)`, where an attack may pause between batches for a choice
+  (reference: Command Re-roll, EXT.CP.1), so each request carries its `Need` and a whole batch goes to it (it
+  goes on with `batch_done`); `hazard_suffered(t, uid, facts)`, what a HAZARDOUS roll after a weapon's last
+  target (`weapon_hazard`) costs.
 
 The defender's pick of the group that saves next (RS.ATK.3, `Need("allocate")`) is offered as `AllocationOffered`.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from typing_extensions import TypedDict, Unpack
 
@@ -39,8 +45,7 @@ from warlog.domain.attacks.steps import (
     reading,
     sustained_parts,
 )
-from warlog.domain.rules.flow import wounded_note
-from warlog.domain.rules.ruleset import Ruleset
+from warlog.domain.rules.flow import CasualtyNote, wounded_note
 from warlog.domain.state import GameState, Unit
 
 if TYPE_CHECKING:
@@ -66,13 +71,49 @@ def need_data(need: Need) -> list[Any]:
     return [*need[:-1], list(need.among)]
 
 
-class AttackDriver(Ruleset):
-    """Mixed into a ruleset (beside its `request_roll`, `casualties` and `t.emit`): one attack from its declaration
-    to its outcome, every step's dice fed in by the server or by the table."""
+class AttackRules(Protocol):
+    """What the driver asks of the ruleset that holds it."""
 
-    attack_party: Callable[[Mapping[str, Unit], str], list[str]]
-    resolved_fields: tuple[str, ...] = ("hits", "wounds", "failed_saves", "wounds_lost", "models_destroyed")
-    attack_choices = False
+    def request_roll(self, t: Table, seat: str, purpose: str, spec: str, rule: str, unit: str,
+                     **context: object) -> None:
+        """A roll for `unit`, rolled now with server dice (its outcome fed to `attack_rolled` at once), else
+        awaited from `seat`; `context` rides along with it (JSON)."""
+
+    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str,
+                   **extra: Unpack[CasualtyNote]) -> None:
+        """The models and wounds `uid` lost (RS.ATK.4), recorded."""
+
+    def attack_party(self, units: Mapping[str, Unit], uid: str) -> list[str]:
+        """The target `uid` and the units it stands with (its attached leader), in the order its lines are read."""
+
+    def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
+        """What follows an attack, once its losses are recorded."""
+
+
+BatchRolled = Callable[["Table", ev.AttackRoll, Need, list[int]], None]
+HazardSuffered = Callable[["Table", str, Mapping[str, Any]], None]
+ResolvedExtra = Callable[[Profile, Outcome], dict[str, Any]]
+RESOLVED_FIELDS = ("hits", "wounds", "failed_saves", "wounds_lost", "models_destroyed")
+
+
+def nothing_more(profile: Profile, outcome: Outcome) -> dict[str, Any]:
+    """`AttackResolved` adds nothing after the lines."""
+    return {}
+
+
+class AttackDriver:
+    """A ruleset's part (beside its `request_roll`, `casualties` and `t.emit`): one attack from its declaration to
+    its outcome, every step's dice fed in by the server or by the table. `rules`: the ruleset it calls back; the
+    keywords: what that ruleset adds (the module's docstring)."""
+
+    def __init__(self, rules: AttackRules, *, resolved_fields: tuple[str, ...] = RESOLVED_FIELDS,
+                 resolved_extra: ResolvedExtra = nothing_more, batch_rolled: BatchRolled | None = None,
+                 hazard_suffered: HazardSuffered | None = None) -> None:
+        self.rules = rules
+        self.resolved_fields = resolved_fields
+        self.resolved_extra = resolved_extra
+        self.batch_rolled = batch_rolled  # None: no attack pauses between batches, each goes on at once
+        self.hazard_suffered = hazard_suffered
 
     def declare_attack(self, t: Table, attack: ev.AttackDeclared, rule: str, by: str | None = None,
                        **extra: Unpack[Following]) -> None:
@@ -103,10 +144,10 @@ class AttackDriver(Ruleset):
             ids = context["attack"]
             roller = ids["attacker"] if need.seat == ATTACKER else ids["target"]
             count = min(dice.MAX_DICE, need.number - len(context["faces"]))
-            extra = {"need": need_data(need)} if self.attack_choices else {}
-            self.request_roll(t, t.state.units[roller].owner, need.step,
-                              str(dice.DiceExpr(count, need.sides)), need.rule, roller, attack_roll=context,
-                              batch=need.number, **extra)
+            extra = {"need": need_data(need)} if self.batch_rolled is not None else {}
+            self.rules.request_roll(t, t.state.units[roller].owner, need.step,
+                                    str(dice.DiceExpr(count, need.sides)), need.rule, roller, attack_roll=context,
+                                    batch=need.number, **extra)
 
     def attack_reading(self, request: ev.RollRequested) -> rolls.Reading | None:
         """What a die of the attack's roll asked for must reach (`steps.reading`): the hit, wound, save or Feel
@@ -140,7 +181,7 @@ class AttackDriver(Ruleset):
             self.attack_goes_on(t, {**context, "faces": faces})
             return
         need = request["context"].get("need")  # a roll asked for before choices were offered carries none
-        if need is None:
+        if need is None or self.batch_rolled is None:
             self.batch_done(t, context, faces)
             return
         self.batch_rolled(t, context, Need(*need), faces)
@@ -152,8 +193,8 @@ class AttackDriver(Ruleset):
         many."""
         uid = ids["attacker"]
         unit = t.state.units[uid]
-        self.request_roll(t, unit.owner, "hazardous", str(dice.DiceExpr(min(models, dice.MAX_DICE), 6)),
-                          "EXT.WPN.HAZARDOUS", uid, weapon_hazard={**ids, "keywords": sorted(unit.keywords)})
+        self.rules.request_roll(t, unit.owner, "hazardous", str(dice.DiceExpr(min(models, dice.MAX_DICE), 6)),
+                                "EXT.WPN.HAZARDOUS", uid, weapon_hazard={**ids, "keywords": sorted(unit.keywords)})
 
     def weapon_hazard_rolled(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         context = request["context"]["weapon_hazard"]
@@ -162,20 +203,13 @@ class AttackDriver(Ruleset):
         read = rolls.read(roll["faces"], request["spec"], HAZARDOUS)
         t.emit("HazardousRolled", {**ids, "step": "hazardous", **decision.facts,
                                    **{k: v for k, v in read.items() if k not in decision.facts}}, "EXT.WPN.HAZARDOUS")
+        if self.hazard_suffered is None:  # a ruleset that calls `weapon_hazard` says what the roll costs
+            raise NotImplementedError(f"{type(self.rules).__name__} rolls no HAZARDOUS weapon after its last target")
         self.hazard_suffered(t, ids["attacker"], decision.facts)
-
-    def hazard_suffered(self, t: Table, uid: str, facts: Mapping[str, Any]) -> None:
-        """Hook: what a HAZARDOUS roll costs `uid` (`facts`: its `models_destroyed`, else `mortal_wounds`); a
-        ruleset that calls `weapon_hazard` applies it."""
-        raise NotImplementedError(f"{type(self).__name__} rolls no HAZARDOUS weapon after its last target")
 
     def batch_done(self, t: Table, context: ev.AttackRoll, faces: list[int]) -> None:
         """A whole batch is in: it joins those rolled so far and the attack goes on."""
         self.attack_goes_on(t, {**context, "batches": [*context["batches"], list(faces)], "faces": []})
-
-    def batch_rolled(self, t: Table, context: ev.AttackRoll, need: Need, faces: list[int]) -> None:
-        """Hook: a whole batch is in (where `attack_choices`); the attack goes on with it."""
-        self.batch_done(t, context, faces)
 
     def attack_rerolled(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         """CORE.DICE.2: the new face(s) replace the old in the batch, before any modifier; then the attack goes on."""
@@ -204,19 +238,12 @@ class AttackDriver(Ruleset):
         units = t.state.units
         ids = context["attack"]
         profile = from_data(context["profile"])
-        together = self.attack_party(units, ids["target"])
+        together = self.rules.attack_party(units, ids["target"])
         before, after = lines_after(units, together, profile, outcome)
         t.emit("AttackResolved", {**ids, **{field: getattr(outcome, field) for field in self.resolved_fields},
                                   "lines": after, **self.resolved_extra(profile, outcome)}, "RS.ATK.4")
-        record_losses(self, t, together, before, after)
-        self.attack_finished(t, context, outcome)
-
-    def resolved_extra(self, profile: Profile, outcome: Outcome) -> dict[str, Any]:
-        """Hook: what `AttackResolved` adds after the lines."""
-        return {}
-
-    def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
-        """Hook: what follows an attack."""
+        record_losses(self.rules, t, together, before, after)
+        self.rules.attack_finished(t, context, outcome)
 
 
 def standing_target(units: Mapping[str, Unit], together: Sequence[str]) -> Target:
@@ -284,7 +311,7 @@ def lines_after(units: Mapping[str, Unit], together: Sequence[str], profile: Pro
     return before, after
 
 
-def record_losses(ruleset: Ruleset, t: Table, together: Sequence[str], before: Before, after: After) -> None:
+def record_losses(rules: AttackRules, t: Table, together: Sequence[str], before: Before, after: After) -> None:
     """RS.ATK.4: each unit's models and wounds lost in the attack, recorded as casualties."""
     for uid in together:
         wounds = 0  # the wounds this unit had left before the attack, less those it has left after
@@ -293,4 +320,4 @@ def record_losses(ruleset: Ruleset, t: Table, together: Sequence[str], before: B
                       (after[uid]["alive"][line] * was.W - after[uid]["taken"][line])
         lost = t.state.units[uid].models_alive - sum(after[uid]["alive"])
         if lost > 0 or wounds > 0:
-            ruleset.casualties(t, uid, lost, wounds, "RS.ATK.4", **wounded_note(t.state, uid, after[uid]["taken"]))
+            rules.casualties(t, uid, lost, wounds, "RS.ATK.4", **wounded_note(t.state, uid, after[uid]["taken"]))

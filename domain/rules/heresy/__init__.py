@@ -126,7 +126,7 @@ class Heresy(Reserves, Embarking, Rout, Combat, objectives.RoundObjectives):  # 
         if purpose == "fall_back":
             return rolls.Reading("Fall back")
         if purpose in ATTACK_STEPS:
-            return self.attack_reading(request)
+            return self.attacks.attack_reading(request)
         return None
 
     def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
@@ -144,7 +144,7 @@ class Heresy(Reserves, Embarking, Rout, Combat, objectives.RoundObjectives):  # 
         elif purpose == "fight_leadership":
             self.fight_leadership_rolled(t, uid, request, roll)
         elif purpose in ATTACK_STEPS:
-            self.attack_rolled(t, request, roll)
+            self.attacks.attack_rolled(t, request, roll)
         else:
             super().on_roll(t, request, roll)
 

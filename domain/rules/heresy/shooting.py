@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from typing_extensions import TypedDict
@@ -135,11 +136,29 @@ def heresy_profile(units: Mapping[str, Unit], uid: str, weapon: UnitWeapon, targ
     return Profile(arms, aimed, Situation(models=models, snap_shots=snap_shots), HERESY)
 
 
-class Shooting(AttackDriver, Igougo):
-    """Mixed into `Heresy`: `shoot`, and what the shared attack driver reads for every heresy attack (shots, snap
-    shots, strikes): the target with its attached leader, a vehicle's hull points, what follows the attack."""
+def hull_points(profile: Profile, outcome: Outcome) -> dict[str, Any]:
+    """What a heresy `AttackResolved` adds after the lines: a vehicle's hull points lost (its damage table is the
+    table's to roll)."""
+    if profile.target.AV is None:
+        return {}
+    return {"hull_points_lost": outcome.wounds_lost, "armour_value": profile.target.AV,
+            "damage_table": "attested: the table rolls the vehicle damage table for its penetrating hits"}
+
+
+class Shooting(Igougo):
+    """Mixed into `Heresy`: `shoot`, and the shared attack driver every heresy attack is rolled by (shots, snap
+    shots, strikes, `attacks`), with what it calls back: the target with its attached leader, what follows the
+    attack."""
 
     attack_party = staticmethod(members_of)
+
+    @cached_property
+    def attacks(self) -> AttackDriver:
+        """Every heresy attack (domain/attacks/driver.py); its outcome adds a vehicle's hull points."""
+        return AttackDriver(self, resolved_extra=hull_points)
+
+    def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
+        """Hook: what follows a heresy attack (`Heresy`: a snap shot's next weapon, a fight's next strike)."""
 
     # -- the Shooting phase ----------------------------------------------------------------
 
@@ -220,7 +239,7 @@ class Shooting(AttackDriver, Igougo):
             raise Malformed("name the armour facing hit: front, side or rear (attested)", field="facing")
         return facing
 
-    # -- the attack driver ------------------------------------------------------------------
+    # -- an attack, rolled by the shared driver (`attacks`) ---------------------------------
 
     def start_attack(self, t: Table, uid: str, arms: UnitWeapon, target: str, models: int,
                      phase: str, facing: str | None = None, snap_shots: bool = False, within_half_range: bool = False,
@@ -233,14 +252,7 @@ class Shooting(AttackDriver, Igougo):
         attack: ev.AttackDeclared = {"attacker": uid, "target": target, "weapon": arms.name, "models": models, "phase": phase,
                   "facing": facing, "snap_shots": snap_shots, "within_half_range": within_half_range,
                   "tables": HERESY, "profile": to_data(profile)}
-        self.declare_attack(t, attack, rule, then=cast("ev.JSONObject | None", then))  # logged with the dice
-
-    def resolved_extra(self, profile: Profile, outcome: Outcome) -> dict[str, Any]:
-        """A vehicle's hull points lost (its damage table is the table's to roll)."""
-        if profile.target.AV is None:
-            return {}
-        return {"hull_points_lost": outcome.wounds_lost, "armour_value": profile.target.AV,
-                "damage_table": "attested: the table rolls the vehicle damage table for its penetrating hits"}
+        self.attacks.declare_attack(t, attack, rule, then=cast("ev.JSONObject | None", then))  # logged with the dice
 
     # -- appliers ----------------------------------------------------------------------------
 

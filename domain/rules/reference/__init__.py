@@ -51,8 +51,7 @@ FIRST_TURN = Step("command", None, "order", "CORE.DICE.3", "CORE.DICE.3", "CORE.
 ATTACK_STEPS = ("attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage", "feel_no_pain",
                 "mortal_damage", "mortal_feel_no_pain", "hazardous")  # the attack module's Need.step names
 ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard": "_hazards", "charge": "charge_rolled",
-         FEEL_NO_PAIN: "fnp_mortal_rolled",
-         **{step: "attack_rolled" for step in ATTACK_STEPS}}
+         FEEL_NO_PAIN: "fnp_mortal_rolled"}  # a roll's purpose -> the method resolving it; ATTACK_STEPS: `attacks`'
 
 
 @register
@@ -263,10 +262,13 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         if purpose == "advance":
             return rolls.Reading("Advance")
         if purpose in ATTACK_STEPS:
-            return self.attack_reading(request)
+            return self.attacks.attack_reading(request)
         return None
 
     def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
+        if request["purpose"] in ATTACK_STEPS:  # the attack driver's own rolls (Shooting.attacks)
+            self.attacks.attack_rolled(t, request, roll)
+            return
         handler = ROLLS.get(request["purpose"])
         if handler is None:
             super().on_roll(t, request, roll)

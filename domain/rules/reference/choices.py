@@ -66,8 +66,8 @@ def _thawed(pause: JSON) -> Pause:
 
 
 class AttackChoices(CommandPhase, Shooting):
-    """Mixed into `Reference`, on `Shooting` (the attack driver: its `batch_rolled` hook answered here, its
-    `batch_done` fed) and `CommandPhase` (its stratagems): the pauses' actions and commands."""
+    """Mixed into `Reference`, on `Shooting` (its attack driver's `batch_rolled` hook answered here, the
+    driver's `batch_done` fed) and `CommandPhase` (its stratagems): the pauses' actions and commands."""
 
     @staticmethod
     def attack_pause(state: GameState) -> Pause | None:
@@ -94,7 +94,7 @@ class AttackChoices(CommandPhase, Shooting):
                                             "batch": list(faces), "choices": choices, "need": need_data(need),
                                             "attack_roll": context}, "EXT.CP.1")
             return
-        self.batch_done(t, context, faces)
+        self.attacks.batch_done(t, context, faces)
 
     # -- actions and commands ------------------------------------------------------------
 
@@ -166,7 +166,7 @@ class AttackChoices(CommandPhase, Shooting):
         context = pause["attack_roll"]
         t.emit("AttackRollKept", {**context["attack"], "step": pause["step"], "seat": seat, "batch": pause["batch"]},
                "EXT.CP.1")
-        self.batch_done(t, context, pause["batch"])
+        self.attacks.batch_done(t, context, pause["batch"])
 
     @handles("allocate")
     def allocate(self, t: Table, seat: str, command: Allocate) -> None:
@@ -179,7 +179,7 @@ class AttackChoices(CommandPhase, Shooting):
         t.emit("AllocationChosen", {**context["attack"], "seat": seat, "line": command.line,
                                     "model": next(c["model"] for c in pause["choices"] if c["line"] == command.line)},
                "RS.ATK.3")
-        self.batch_done(t, context, [lines.index(command.line) + 1])  # the pick goes in as its batch
+        self.attacks.batch_done(t, context, [lines.index(command.line) + 1])  # the pick goes in as its batch
 
     # -- appliers ------------------------------------------------------------------------
 

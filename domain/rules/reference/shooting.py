@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain import army
 from warlog.domain import events as ev
-from warlog.domain.attacks import Outcome, Profile, Situation, to_data, weapon_from
+from warlog.domain.attacks import Need, Outcome, Profile, Situation, to_data, weapon_from
 from warlog.domain.attacks.driver import AttackDriver, keep_lines, standing_target
 from warlog.domain.attacks.lines import line_standing
 from warlog.domain.attacks.steps import hazardous
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 SHOOTING = ("normal", "assault", "close_quarters", "indirect")
+RESOLVED_FIELDS = ("hits", "wounds", "failed_saves", "mortal_wounds", "wounds_lost", "models_destroyed")  # AttackResolved
 
 
 # -- the types of shooting (RS.SHO.1) -----------------------------------------------------------------------
@@ -96,12 +98,23 @@ def shooting_types(unit: Unit) -> list[str]:
     return [kind for kind in SHOOTING if shooting_problem(unit, kind) is None]
 
 
-class Shooting(AttackDriver, Igougo):
-    """Mixed into `Reference`: the Shooting phase, and the data and hooks the shared attack driver reads."""
+class Shooting(Igougo):
+    """Mixed into `Reference`: the Shooting phase, the shared attack driver it holds (`attacks`) and the hooks
+    that driver calls back."""
 
     attack_party = staticmethod(members_of)
-    resolved_fields = ("hits", "wounds", "failed_saves", "mortal_wounds", "wounds_lost", "models_destroyed")
-    attack_choices = True  # Command Re-roll (EXT.CP.1) may pause an attack between batches (`choices.py`)
+
+    @cached_property
+    def attacks(self) -> AttackDriver:
+        """Every attack, ranged or melee (domain/attacks/driver.py): its outcome names the mortal wounds too; an
+        attack may pause between batches for Command Re-roll (EXT.CP.1, `batch_rolled`); a HAZARDOUS weapon's roll
+        after its last target costs what `hazard_suffered` says."""
+        return AttackDriver(self, resolved_fields=RESOLVED_FIELDS, batch_rolled=self.batch_rolled,
+                            hazard_suffered=self.hazard_suffered)
+
+    def batch_rolled(self, t: Table, context: ev.AttackRoll, need: Need, faces: list[int]) -> None:
+        """Hook: a whole batch of an attack is in (choices.py may pause it for Command Re-roll); it goes on."""
+        self.attacks.batch_done(t, context, faces)
 
     def shooting_actions(self, state: GameState, seat: str, ready: list[str]) -> list[Action]:
         units = state.units
@@ -323,9 +336,9 @@ class Shooting(AttackDriver, Igougo):
                                      "profile": to_data(profile)}
         seat = t.state.units[uid].owner  # the attacker's, also where the defender's roll ended the attack before
         if rest or "fired" in how:
-            self.declare_attack(t, attack, how["rule"], seat, then={**how, "aims": rest})
+            self.attacks.declare_attack(t, attack, how["rule"], seat, then={**how, "aims": rest})
         else:
-            self.declare_attack(t, attack, how["rule"], seat)
+            self.attacks.declare_attack(t, attack, how["rule"], seat)
 
     def next_aim(self, t: Table, uid: str, weapon_name: str, then: Mapping[str, Any]) -> bool:
         """The weapon's attack at its next target, once the one before it is resolved: each target still standing
@@ -373,7 +386,7 @@ class Shooting(AttackDriver, Igougo):
         if then and then.get("aims") and self.next_aim(t, ids["attacker"], ids["weapon"], then):
             return  # RS.SHO.2: the weapon's models aimed at another target attack it now
         if then and then.get("fired") and alive(t.state.units[ids["attacker"]]):
-            self.weapon_hazard(t, ids, then["fired"])  # EXT.WPN.HAZARDOUS: its last target attacked
+            self.attacks.weapon_hazard(t, ids, then["fired"])  # EXT.WPN.HAZARDOUS: its last target attacked
 
     def hazard_suffered(self, t: Table, uid: str, facts: Mapping[str, Any]) -> None:
         """EXT.WPN.HAZARDOUS: a model destroyed a 1, or (a CHARACTER, MONSTER or VEHICLE) 3 mortal wounds."""

@@ -95,7 +95,8 @@ class Alternating(Alternation, TableRecords, objectives.RoundObjectives):  # Alt
             if army.is_vehicle(unit) or army.has_ability(unit, "ATSKNF"):
                 continue  # vehicles take no morale; ATSKNF regroups without a roll
             if all(line.get("Ld") is None for line in unit["models"]):
-                raise Malformed(f"{unit['name']} needs Ld: a fleeing unit regroups on a Leadership test (AA.MOV.2)",
+                named = unit.get("name") or unit["id"]  # as the roster names it: the army is not in the game yet
+                raise Malformed(f"{named} needs Ld: a fleeing unit regroups on a Leadership test (AA.MOV.2)",
                                 field=f"units.{index}.models.0.Ld")
 
     @handles("set_status")

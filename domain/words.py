@@ -124,6 +124,11 @@ def unit_named(state: GameState, uid: str, seat: str | None = None) -> str:
     return unit_title(state, uid, owner=unit is not None and seat is not None and unit.owner != seat, counts=False)
 
 
+def not_yours(state: GameState, uid: str, seat: str) -> str:
+    """A refusal of a command `seat` sent about another player's unit: "Bob's Boyz is another player's unit"."""
+    return f"{unit_named(state, uid, seat)} is another player's unit"
+
+
 def weapon_title(weapon: Weapon) -> str:
     """'Bolt rifle (24", A2, S4, AP-1, D1)': the weapon by name with its profile."""
     reach = inches(weapon.range) if weapon.type == "ranged" and weapon.range is not None else weapon.type

@@ -15,6 +15,7 @@ from warlog.domain.rules.basics import HEX, SEATS, handles, other
 from warlog.domain.rules.flow import Flow, wounded_note
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -157,7 +158,7 @@ class CoreCommands(Flow):
                             field="models")
         self._check_rule(command.rule)
         if unit.models_alive <= 0:
-            raise Refused(f"{command.unit} is already destroyed", rule="CORE.STR.2")
+            raise Refused(f"{unit_named(t.state, command.unit, seat)} is already destroyed", rule="CORE.STR.2")
         removed = min(command.models, unit.models_alive)
         if command.wounds and editions.fixed(t.state, "CORE.STR.2/wounds"):  # the datasheet shows the wounds
             lines, slain = wounds_recorded(unit, removed, command.wounds)

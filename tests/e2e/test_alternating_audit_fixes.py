@@ -73,3 +73,20 @@ def test_AA_MOV_2_a_vehicle_with_no_leadership_takes_no_regroup_test(new_game, d
     assert state["units"]["rhino"]["statuses"] == []  # no longer falling back, and not held back as regrouped
     assert state["sub_phase"] == "movement_pass_points" and state["queue"] == []
     assert game.verify()["commands_ok"] is True
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_an_alternating_refusal_names_the_other_players_unit_with_its_owners_name_never_by_id(new_game, dice):
+    """CONTRACT.md "In the players' words": a charge at a unit no longer on the battlefield (AA.CHG.1), and the
+    shared casualty record of a unit already destroyed (CORE.STR.2), name it as Alice reads it: Bob's Grots."""
+    game = new_game("alternating", dice=dice)
+    game.start([unit("a-squad-1", 5, name="Assault Squad")],
+               [unit("b-mob-1", 5, name="Ork Boyz", ranged=False, statuses=("pinned",)),
+                unit("b-mob-2", 3, name="Grots", ranged=False, statuses=("pinned",))])
+    to_charges(game)
+    game.cmd("B", "record_casualties", unit="b-mob-2", models=3)  # the grots are wiped out
+    charged = game.refused("A", "select", unit="a-squad-1", targets=["b-mob-2"], distance=5)
+    assert charged["rule"] == "AA.CHG.1" and "Bob's Grots is not on the battlefield" in charged["detail"]
+    again = game.refused("A", "record_casualties", unit="b-mob-2", models=1)
+    assert again["rule"] == "CORE.STR.2" and "Bob's Grots is already destroyed" in again["detail"]
+    assert not any("b-mob-2" in refusal["detail"] for refusal in (charged, again))

@@ -157,7 +157,7 @@ def test_an_attached_leader_is_targeted_only_as_its_bodyguards_unit_until_the_bo
     game = shooting(new_game)  # CORE.STR.1: captain + guard are one unit, named by the bodyguard
     assert attack_targets(game, "A") == [["guard"]]
     problem = game.refused("A", "attack", unit="shooters", weapon="Storm bolter", target="captain")
-    assert problem["rule"] == "CORE.STR.1" and "guard" in problem["detail"]
+    assert problem["rule"] == "CORE.STR.1" and "name Bob's Guard" in problem["detail"]  # the bodyguard, by name
     game.cmd("B", "record_casualties", unit="guard", models=3)
     assert attack_targets(game, "A") == [["captain"]]  # the leader stands alone now
     game.cmd("A", "attack", unit="shooters", weapon="Storm bolter", target="captain")

@@ -34,6 +34,23 @@ def test_EXT_WPN_BLAST_a_blast_weapon_never_attacks_a_unit_engaged_with_the_atta
     assert declared[0]["data"]["target"] == "boyz"
 
 
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_a_reference_refusal_names_the_units_as_the_players_know_them_never_by_id(new_game, dice):
+    """CONTRACT.md "In the players' words": the BLAST refusal names the attacker by its name, and a refusal about
+    the other player's unit names it with its owner's name first; neither says an id."""
+    tank = unit("a-tank-1", 1, name="Leman Russ", keywords=("VEHICLE",), weapons=[CANNON], engaged_with=["b-mob-1"])
+    game = new_game("reference", dice=dice)
+    game.start([tank], [unit("b-mob-1", 10, name="Ork Boyz")])
+    until(game, 1, "A", "shooting")
+    game.cmd("A", "select", unit="a-tank-1", shooting="close_quarters")
+    blast = game.refused("A", "attack", unit="a-tank-1", weapon="Battle cannon", target="b-mob-1")
+    assert blast["rule"] == "EXT.WPN.BLAST" and "your army, Leman Russ included" in blast["detail"]
+    assert "a-tank-1" not in blast["detail"]
+    not_theirs = game.refused("B", "attack", unit="a-tank-1", weapon="Battle cannon", target="b-mob-1")
+    assert not_theirs["rule"] == "RS.SHO.2" and "Alice's Leman Russ" in not_theirs["detail"]
+    assert "a-tank-1" not in not_theirs["detail"] and "seat" not in not_theirs["detail"]
+
+
 def play_out(game, line: int = 0) -> list[dict]:
     """Play the attack to its end: at the table the attacker's dice all 6s and the defender's all 1s; every
     Command Re-roll declined; the defender's pick of the group to save next is `line`."""

@@ -48,7 +48,7 @@ from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingStep, GameState
-from warlog.domain.words import Text
+from warlog.domain.words import Text, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -95,7 +95,8 @@ class Alternating(Alternation, TableRecords, objectives.RoundObjectives):  # Alt
             if army.is_vehicle(unit) or army.has_ability(unit, "ATSKNF"):
                 continue  # vehicles take no morale; ATSKNF regroups without a roll
             if all(line.get("Ld") is None for line in unit["models"]):
-                raise Malformed(f"{unit['id']} needs Ld: a fleeing unit regroups on a Leadership test (AA.MOV.2)",
+                named = unit.get("name") or unit["id"]  # as the roster names it: the army is not in the game yet
+                raise Malformed(f"{named} needs Ld: a fleeing unit regroups on a Leadership test (AA.MOV.2)",
                                 field=f"units.{index}.models.0.Ld")
 
     @handles("set_status")
@@ -103,7 +104,8 @@ class Alternating(Alternation, TableRecords, objectives.RoundObjectives):  # Alt
         unit = t.state.units[command.unit]
         if command.status == "falling_back" and command.value and not army.unit_has_ability(unit, "ATSKNF") \
                 and all(line.Ld is None for line in unit.models):
-            raise Refused(f"{command.unit} has no Leadership to regroup with, so it cannot fall back",
+            raise Refused(f"{unit_named(t.state, command.unit, seat)} has no Leadership to regroup with, so it cannot "
+                          "fall back",
                           rule="AA.MOV.2")
         super().set_status(t, seat, command)
 

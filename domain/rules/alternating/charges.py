@@ -67,7 +67,8 @@ class Charges(Ruleset):
         chargeable = self.charge_targets(state, seat)
         for target in targets:
             if target not in chargeable:
-                raise Refused(f"{target} is not on the battlefield to be charged", rule="AA.CHG.1")
+                raise Refused(f"{unit_named(state, target, seat)} is not on the battlefield to be charged",
+                              rule="AA.CHG.1")
         if Decimal(distance) > MAX_CHARGE:
             raise Refused(f"{distance}\" is beyond any 2D6 charge roll ({MAX_CHARGE}\")", rule="AA.CHG.1")
 
@@ -83,21 +84,23 @@ class Charges(Ruleset):
     def _overwatch(self, t: Table, seat: str, command: AlternatingSelect, awaiting: Awaiting) -> None:
         """AA.OW.1: the charged unit answers with overwatch (shots from each weapon's profile) or holds it."""
         state = t.state
-        uid, against = awaiting["unit"], awaiting["against"]
+        uid, against = awaited_unit(awaiting), awaiting["against"]
+        named = unit_named(state, uid, seat)
         if command.unit != uid:
-            raise Refused(f"the overwatch awaited is {uid}'s, against the charge by {against}", rule="AA.OW.1")
+            raise Refused(f"the overwatch awaited is {named}'s, against the charge by "
+                          f"{unit_named(state, against, seat)}", rule="AA.OW.1")
         if not command.act:
             t.emit("OverwatchHeld", own.OverwatchHeld(unit=uid, against=against, reason="held by its player"), "AA.OW.1")
             return
         unit = state.units[uid]
         ranged = {w.name: w for w in army.unit_ranged_weapons(unit)}
         if command.weapons is None and len(ranged) > 1:  # each model fires one weapon: which?
-            raise Malformed(f"{uid} has {len(ranged)} ranged weapons: name the one each firing model uses "
+            raise Malformed(f"{named} has {len(ranged)} ranged weapons: name the one each firing model uses "
                             "(weapons, one name per model)", field="weapons")
         chosen = list(command.weapons) if command.weapons is not None else [next(iter(ranged))] * unit.models_alive
         unknown = [name for name in chosen if name not in ranged]
         if unknown:
-            raise Malformed(f"{uid} has no ranged weapon {unknown[0]!r}", field="weapons")
+            raise Malformed(f"{named} has no ranged weapon {unknown[0]!r}", field="weapons")
         if not 1 <= len(chosen) <= unit.models_alive:
             raise Malformed(f"weapons: one name for each firing model, 1..{unit.models_alive} of them",
                             field="weapons")

@@ -11,6 +11,7 @@ from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.ruleset import Ruleset, alive
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingStep, AlternatingTurn, Combat, Frozen, GameState, Unit
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -61,18 +62,18 @@ class Combats(Ruleset):
         t.emit("CombatFought", own.CombatFought(combat=combat, chosen=uid, seat=seat,
                                 units=list(state.combats[combat].units)), "AA.CC.1")
 
-    def _check_combat(self, state: GameState, uid: str, targets: list[str]) -> None:
+    def _check_combat(self, state: GameState, seat: str, uid: str, targets: list[str]) -> None:
         if self._combat_of(state, uid) is None and not targets:
-            raise Malformed(f"the service knows no combat of {uid}: name the enemy units in it (targets)",
-                            field="targets")
+            raise Malformed(f"the service knows no combat of {unit_named(state, uid, seat)}: name the enemy units in "
+                            "it (targets)", field="targets")
         for target in targets:
-            unit = state.units[target]
+            unit, named = state.units[target], unit_named(state, target, seat)
             if not alive(unit):
-                raise Refused(f"{target} is destroyed and fights no combat", rule="AA.CC.1")
+                raise Refused(f"{named} is destroyed and fights no combat", rule="AA.CC.1")
             if fought(unit):
-                raise Refused(f"{target}'s combat was already fought this turn", rule="AA.CC.1")
+                raise Refused(f"{named}'s combat was already fought this turn", rule="AA.CC.1")
             if not locked(unit):
-                raise Refused(f"{target} is not locked in combat", rule="AA.CC.1")
+                raise Refused(f"{named} is not locked in combat", rule="AA.CC.1")
 
     @staticmethod
     def _combat_of(state: GameState, uid: str) -> str | None:

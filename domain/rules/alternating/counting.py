@@ -21,6 +21,7 @@ from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import AlternatingStep, Claims, Frozen, GameState, PerSeat
+from warlog.domain.words import not_yours, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -60,19 +61,19 @@ class Counting(Ruleset):
             for uid, reason in claims.items():
                 if uid not in state.units:
                     raise NotFound(f"no unit {uid!r} in this game", field=field)
-                unit = state.units[uid]
+                unit, named = state.units[uid], unit_named(state, uid, seat)
                 if unit.owner != seat:
-                    raise Refused(f"{uid} belongs to seat {unit.owner}; each seat confirms its own count",
+                    raise Refused(f"{not_yours(state, uid, seat)}; each seat confirms its own count",
                                   rule=step.play_rule)
                 if not isinstance(reason, str) or not 1 <= len(reason) <= 200:
-                    raise Malformed(f"{field}.{uid}: give the reason (1..200 characters)", field=field)
+                    raise Malformed(f"{field}: give the reason for {named} (1..200 characters)", field=field)
                 if not alive(unit):
-                    raise Refused(f"{uid} is destroyed and counts for nothing", rule=step.play_rule)
+                    raise Refused(f"{named} is destroyed and counts for nothing", rule=step.play_rule)
                 service = exclusion(state, unit)
                 if field == "exclude" and service is not None:
-                    raise Refused(f"{uid} is left out already ({service})", rule=step.play_rule)
+                    raise Refused(f"{named} is left out already ({service})", rule=step.play_rule)
                 if field == "include" and service is None:
-                    raise Refused(f"{uid} is counted already", rule=step.play_rule)
+                    raise Refused(f"{named} is counted already", rule=step.play_rule)
         t.emit("CountConfirmed", own.CountConfirmed(seat=seat, sub_phase=step.name, exclude=dict(command.exclude),
                                   include=dict(command.include)), step.play_rule)
         state = t.state  # this seat's count confirmed

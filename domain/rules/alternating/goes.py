@@ -32,7 +32,7 @@ from warlog.domain.rules.basics import Awaiting, awaited_unit, evolves, seat_uni
 from warlog.domain.rules.ruleset import SEATS, Step, alive, handles, inches, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import AlternatingStep, AlternatingTurn, GameState, Unit
-from warlog.domain.words import unit_named
+from warlog.domain.words import not_yours, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -200,8 +200,9 @@ class Alternation(Counting, Charges, Combats):
                     else (step.play_rule or step.rule) if step else "AA.ACT.2")
             raise Refused(f"no unit is selected now: the game awaits {awaiting['action']}", rule=rule)
         if "reaction" in awaiting:
-            raise Refused(f"the charge by {awaiting['against']} resolves in full first: seat {awaiting['seat']} "
-                          f"answers with overwatch from {awaiting['unit']} or holds it", rule="AA.CHG.1")
+            raise Refused(f"the charge by {unit_named(state, awaiting['against'], seat)} resolves in full first: "
+                          f"seat {awaiting['seat']} answers with overwatch from "
+                          f"{unit_named(state, awaited_unit(awaiting), seat)} or holds it", rule="AA.CHG.1")
         if state.declared_done[seat]:
             raise Refused("you declared you will select no more units this phase", rule="AA.ACT.4")
         if awaiting["seat"] != seat:
@@ -219,7 +220,7 @@ class Alternation(Counting, Charges, Combats):
         state = t.state
         unit = state.units[command.unit]
         if unit.owner != seat and name != "resolve_combats":
-            raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule=TURN_RULE[name])
+            raise Refused(not_yours(state, command.unit, seat), rule=TURN_RULE[name])
         why = self.ineligible(state, command.unit)
         if why:
             raise Refused(why[1], rule=why[0])
@@ -228,12 +229,12 @@ class Alternation(Counting, Charges, Combats):
             raise Refused(reason, rule=rule)
         if not command.act and name == "move_units" and unit.arriving:
             raise Refused("a unit arriving from reserve comes on; it cannot move zero", rule="AA.RES.1")
-        targets = self._targets(state, command)
+        targets = self._targets(state, seat, command)
         distance = None if command.distance is None else inches(command.distance, "distance", 1000)
         if name == "select_charges":
             self._check_charge(state, seat, targets, distance)
         if name == "resolve_combats":
-            self._check_combat(state, command.unit, targets)
+            self._check_combat(state, seat, command.unit, targets)
         data = {"unit": command.unit, "act": command.act, "sub_phase": name, "seat": seat}
         if distance is not None:
             data["distance"] = distance
@@ -241,14 +242,14 @@ class Alternation(Counting, Charges, Combats):
         getattr(self, f"_selected_{name}")(t, seat, command.unit, command.act, targets, distance)
 
     @staticmethod
-    def _targets(state: GameState, command: AlternatingSelect) -> list[str]:
+    def _targets(state: GameState, seat: str, command: AlternatingSelect) -> list[str]:
         targets = list(dict.fromkeys(command.targets))
         owner = state.units[command.unit].owner
         for target in targets:
             if target not in state.units:
                 raise NotFound(f"no unit {target!r} in this game", field="targets")
             if state.units[target].owner == owner:
-                raise Malformed(f"target {target!r} is not an enemy unit", field="targets")
+                raise Malformed(f"{unit_named(state, target, seat)} is not an enemy unit", field="targets")
         return targets
 
     def _selected_move_fleeing(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],

@@ -13,6 +13,7 @@ from warlog.domain.rules.basics import seat_units
 from warlog.domain.rules.ruleset import Ruleset, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState
+from warlog.domain.words import not_yours, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -41,13 +42,13 @@ class TableRecords(Ruleset):
     @handles("vehicle_hit")
     def vehicle_hit(self, t: Table, seat: str, command: VehicleHit) -> None:
         """AA.VEH.2 on the army's hull points: a vehicle's model line carries `hull_points` (null: its W)."""
-        unit = t.state.units[command.unit]
+        unit, named = t.state.units[command.unit], unit_named(t.state, command.unit, seat)
         if command.hit not in ("glancing", "penetrating") or command.hull_points < 1:
             raise Malformed("hit is glancing or penetrating and hull_points at least 1", field="hit")
         if not army.unit_is_vehicle(unit):
-            raise Refused(f"{command.unit} is not a vehicle", rule="AA.VEH.2")
+            raise Refused(f"{named} is not a vehicle", rule="AA.VEH.2")
         if not alive(unit):
-            raise Refused(f"{command.unit} is already destroyed", rule="CORE.STR.2")
+            raise Refused(f"{named} is already destroyed", rule="CORE.STR.2")
         left = unit.total_wounds - (unit.wounds_lost or 0)
         loss = min(command.hull_points, left)
         if command.hit == "glancing" and loss >= left and not immobile(unit):
@@ -66,22 +67,21 @@ class TableRecords(Ruleset):
     def ongoing_reserves(self, t: Table, seat: str, command: OngoingReserves) -> None:
         unit = t.state.units[command.unit]
         if unit.owner != seat:
-            raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule="AA.RES.1")
+            raise Refused(not_yours(t.state, command.unit, seat), rule="AA.RES.1")
         if not on_table(unit) or unit.embarked_in:
-            raise Refused(f"{command.unit} is not on the battlefield", rule="AA.RES.1")
+            raise Refused(f"{unit_named(t.state, command.unit, seat)} is not on the battlefield", rule="AA.RES.1")
         t.emit("OngoingReservesEntered", own.OngoingReservesEntered(unit=command.unit, reason=command.reason, attested_by=seat),
                "AA.RES.1")
 
     @handles("blast_hit")
     def blast_hit(self, t: Table, seat: str, command: BlastHit) -> None:
-        unit = t.state.units[command.unit]
+        unit, named = t.state.units[command.unit], unit_named(t.state, command.unit, seat)
         if command.strength < 1:
             raise Malformed("strength must be at least 1", field="strength")
         if not army.unit_is_vehicle(unit):
-            raise Refused(f"{command.unit} is not a vehicle; AA.VEH.1 is about blast hits on vehicles",
-                          rule="AA.VEH.1")
+            raise Refused(f"{named} is not a vehicle; AA.VEH.1 is about blast hits on vehicles", rule="AA.VEH.1")
         if not alive(unit):
-            raise Refused(f"{command.unit} is already wrecked", rule="CORE.STR.2")
+            raise Refused(f"{named} is already wrecked", rule="CORE.STR.2")
         strength = command.strength if command.centre_over_hull else command.strength - 1
         t.emit("BlastHitResolved", own.BlastHitResolved(unit=command.unit, strength=strength, weapon_strength=command.strength,
                                     centre_over_hull=command.centre_over_hull, attested_by=seat), "AA.VEH.1")

@@ -42,7 +42,7 @@ from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, other
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, Lines, ReferenceStep, ReferenceTurn, Unit
-from warlog.domain.words import Text
+from warlog.domain.words import Text, not_yours, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -116,8 +116,9 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
             return None if uid in self.fighters(state) else ("RS.FGT.2", "it is not a unit that may fight now")
         if unit.owner != step.active:
             return (rule, f"it is seat {step.active}'s turn")
-        if attached_to(units, uid):
-            return ("CORE.STR.1", f"it is attached to {attached_to(units, uid)}: select that unit, they act as one")
+        if bodyguard := attached_to(units, uid):
+            return ("CORE.STR.1", f"it is attached to {unit_named(state, bodyguard, unit.owner)}: select that unit, "
+                                  "they act as one")
         turn = turn_of(unit)
         if unit.selected and step.phase == "movement" and turn.move == "ingress":
             return ("RS.RES.1", "it arrived from strategic reserves this phase: until its next Charge phase it "
@@ -153,7 +154,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
                           rule=step.rule if step else "RS.CMD.1")
         unit = state.units[command.unit]
         if unit.owner != seat:
-            raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule=step.rule)
+            raise Refused(not_yours(state, command.unit, seat), rule=step.rule)
         if step.phase == "fight" and self.next_fighter(state, step) not in (None, seat):
             raise Refused(f"it is seat {self.next_fighter(state, step)}'s go to select a unit to fight",
                           rule="RS.FGT.2")
@@ -293,11 +294,11 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         a revived leader is part of its attached unit again."""
         unit = t.state.units[command.unit]
         if unit.owner != seat:
-            raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule="CORE.REV.1")
+            raise Refused(not_yours(t.state, command.unit, seat), rule="CORE.REV.1")
         room = unit.model_count - unit.models_alive
         if not 1 <= command.models <= room:
-            raise Refused(f"{command.unit} has {room} destroyed model(s) to return; it never grows past its starting "
-                          "strength", rule="CORE.REV.1")
+            raise Refused(f"{unit_named(t.state, command.unit, seat)} has {room} destroyed model(s) to return; it "
+                          "never grows past its starting strength", rule="CORE.REV.1")
         before = army.strength_of(t.state.units, command.unit)
         t.emit("ModelsRevived", own.ModelsRevived(
             unit=command.unit, models=command.models, reason=command.reason,

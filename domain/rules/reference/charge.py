@@ -82,14 +82,14 @@ class Charge(Engagement):
         targets = list(dict.fromkeys(command.targets))
         if not targets:
             raise Malformed("a charge names its targets (targets)", field="targets")
-        alone = not_a_unit_alone(state.units, targets)
+        alone = not_a_unit_alone(state, seat, targets)
         if alone:
             raise Refused(alone[1], rule=alone[0])
         chargeable = self.charge_targets(state, seat)
         for target in targets:
             if target not in chargeable:  # CORE.OFF.1 where it is one not on the battlefield, else RS.CHG.2's
                 off = target in state.units and state.units[target].owner != seat and alive(state.units[target])
-                raise Refused(f"{target} is not an enemy unit on the battlefield",
+                raise Refused(f"{unit_named(state, target, seat)} is not an enemy unit on the battlefield",
                               rule="CORE.OFF.1" if off else "RS.CHG.2")
         distance = inches(command.distance, "distance", MAX_CHARGE)
         success = Decimal(distance) <= charge.total  # RS.CHG.2: it must reach every target

@@ -28,6 +28,7 @@ from warlog.domain.rules.reference.effects import DURATIONS, Persisting, duratio
 from warlog.domain.rules.ruleset import SEATS, Step, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import Frozen, GameState, ReferenceStep, ReferenceTurn, Unit, thaw
+from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -121,17 +122,17 @@ class CommandPhase(Persisting):
                           "CORE.OWN.1)", rule="EXT.CP.1")
         if state.rolls:
             raise Refused("a roll is awaited first", rule=state.rolls[0].rule)
-        unit = state.units[command.unit]
+        unit, named = state.units[command.unit], unit_named(state, command.unit, seat)
         if unit.owner != seat or not alive(unit):
-            raise Refused(f"a stratagem targets a unit of your own still in play, not {command.unit}", rule="EXT.CP.1")
+            raise Refused(f"a stratagem targets a unit of your own still in play, not {named}", rule="EXT.CP.1")
         reroll = turn_of(unit).reroll
         if command.name == "Command Re-roll":
             if command.unit not in self.rerollable(state, seat) or reroll is None:
                 if reroll and battle_shocked(state, command.unit):
-                    raise Refused(f"{command.unit} is battle-shocked: stratagems cannot target it", rule="RS.CMD.3")
-                raise Refused(f"{command.unit} has no roll just made that can be re-rolled", rule="EXT.CP.1")
+                    raise Refused(f"{named} is battle-shocked: stratagems cannot target it", rule="RS.CMD.3")
+                raise Refused(f"{named} has no roll just made that can be re-rolled", rule="EXT.CP.1")
         elif command.unit not in self.stratagem_targets(state, seat):
-            raise Refused(f"{command.unit} is battle-shocked: stratagems cannot target it", rule="RS.CMD.3")
+            raise Refused(f"{named} is battle-shocked: stratagems cannot target it", rule="RS.CMD.3")
         until = duration_of(command.duration)
         if command.name == "Command Re-roll" and until is not None:
             raise Malformed("Command Re-roll gives no lasting effect: send no duration", field="duration")

@@ -11,6 +11,7 @@ from warlog.domain.rules.basics import Lasts
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.ruleset import alive
 from warlog.domain.state import GameState, ReferenceTurn, Reroll, Unit, freeze
+from warlog.domain.words import unit_named
 
 # how long each status lasts in this ruleset (GET /state's datasheets say it beside the status)
 STATUS_ENDS: Mapping[str, Lasts] = {
@@ -76,12 +77,15 @@ def foes(state: GameState, seat: str) -> Iterator[tuple[str, Unit]]:
             if u.owner != seat and on_battlefield(u) and not attached_to(units, uid))
 
 
-def not_a_unit_alone(units: Mapping[str, Unit], uids: Iterable[str]) -> tuple[str, str] | None:
-    """(rule, why) when one of these is a leader attached to a standing bodyguard: it is named as that unit."""
+def not_a_unit_alone(state: GameState, seat: str, uids: Iterable[str]) -> tuple[str, str] | None:
+    """(rule, why) when one of these is a leader attached to a standing bodyguard: it is named as that unit (`seat`:
+    whom the answer is for)."""
+    units = state.units
     for uid in uids:
         bodyguard = attached_to(units, uid) if uid in units else None
         if bodyguard:
-            return ("CORE.STR.1", f"{uid} is attached to {bodyguard}: they are one unit; name {bodyguard} "
+            leader, unit = unit_named(state, uid, seat), unit_named(state, bodyguard, seat)
+            return ("CORE.STR.1", f"{leader} is attached to {unit}: they are one unit; name {unit} "
                                   "(wounds go to the leader last, RS.ATK.3)")
     return None
 

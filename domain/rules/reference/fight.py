@@ -213,7 +213,8 @@ class Fight(Shooting, Engagement):
     def pile_in(self, t: Table, seat: str, command: PileIn) -> None:
         self._on_stage(t.state, seat, "pile_in", "RS.FGT.1")
         if command.unit not in self.still_to(t.state, seat, "piled"):
-            raise Refused(f"{command.unit} is not one of your units still to pile in", rule="RS.FGT.1")
+            raise Refused(f"{unit_named(t.state, command.unit, seat)} is not one of your units still to pile in",
+                          rule="RS.FGT.1")
         t.emit("PiledIn", own.PiledIn(unit=command.unit, distance=inches(command.distance, "distance", PILE_IN)),
                "RS.FGT.1")
 
@@ -238,7 +239,7 @@ class Fight(Shooting, Engagement):
         if fight is None or fight.stage != "fight" or not fight.current or state.units[fight.current].owner != seat:
             raise Refused("no unit of yours is fighting now", rule="RS.FGT.3")
         if fight.current != command.unit:
-            raise Refused(f"{command.unit} is not the unit fighting now", rule="RS.FGT.3")
+            raise Refused(f"{unit_named(state, command.unit, seat)} is not the unit fighting now", rule="RS.FGT.3")
         t.emit("UnitFought", own.UnitFought(unit=command.unit, seat=seat), "RS.FGT.3")
 
     @handles("consolidate")
@@ -247,7 +248,8 @@ class Fight(Shooting, Engagement):
         state = t.state
         fight, uid = _under_way(state), command.unit
         if uid not in self.still_to(state, seat, "consolidated"):
-            raise Refused(f"{uid} is not one of your units still to consolidate", rule="RS.FGT.4")
+            raise Refused(f"{unit_named(state, uid, seat)} is not one of your units still to consolidate",
+                          rule="RS.FGT.4")
         if command.mode not in MODES:
             raise Refused(f"mode is one of {', '.join(MODES)}", rule="RS.FGT.4")
         data = own.Consolidated(unit=uid, mode=command.mode)
@@ -274,7 +276,7 @@ class Fight(Shooting, Engagement):
     @staticmethod
     def _engaging(state: GameState, seat: str, targets: tuple[str, ...]) -> list[str]:
         """An Engaging consolidation's targets: enemy units on the battlefield, each named as its unit."""
-        alone = not_a_unit_alone(state.units, targets or [])
+        alone = not_a_unit_alone(state, seat, targets or [])
         if alone:
             raise Refused(alone[1], rule=alone[0])
         near = [f for f, _ in foes(state, seat)]

@@ -110,7 +110,8 @@ class Movement(CommandPhase, MortalWounds, Engagement):
         state, uid = t.state, command.unit
         if unit.in_reserves:
             if command.move != "ingress":
-                raise Refused(f"{uid} is in strategic reserves: it arrives with an Ingress move", rule="RS.RES.1")
+                raise Refused(f"{unit_named(state, uid, seat)} is in strategic reserves: it arrives with an Ingress "
+                              "move", rule="RS.RES.1")
             facts = ["wholly within 6\" of a battlefield edge", "more than 8\" from every enemy unit"]
             if state.battle_round < 3:
                 facts.append("not in the opponent's deployment zone")
@@ -119,7 +120,8 @@ class Movement(CommandPhase, MortalWounds, Engagement):
             return
         if unit.embarked_in:
             if command.move != "disembark":
-                raise Refused(f"{uid} is embarked: it disembarks before it moves", rule="CORE.OFF.1")
+                raise Refused(f"{unit_named(state, uid, seat)} is embarked: it disembarks before it moves",
+                              rule="CORE.OFF.1")
             self._moved(t, seat, uid, "disembark")
             t.emit("UnitDisembarked", ev.UnitDisembarked(unit=uid, transport=unit.embarked_in), "CORE.OFF.1")
             return
@@ -133,8 +135,8 @@ class Movement(CommandPhase, MortalWounds, Engagement):
             raise Refused("an engaged unit can only Fall Back or Remain Stationary", rule="RS.MOV.2")
         if command.embark is not None and (move == "remain_stationary" or
                                            command.embark not in self.room_in(state, seat, uid)):
-            raise Refused(f"{uid} cannot embark in {command.embark}: a friendly transport on the battlefield "
-                          "with room for it, after a move", rule="CORE.OFF.1")
+            raise Refused(f"{unit_named(state, uid, seat)} cannot embark in {unit_named(state, command.embark, seat)}: "
+                          "a friendly transport on the battlefield with room for it, after a move", rule="CORE.OFF.1")
         self._moved(t, seat, uid, move)
         if move == "advance":
             self.request_roll(t, seat, "advance", "D6", "RS.MOV.3", uid, M=unit.models[0].M or 0)

@@ -35,7 +35,7 @@ from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState, Lines, ReferenceTurn, Unit
 from warlog.domain.state import Weapon as UnitWeapon
-from warlog.domain.words import unit_named
+from warlog.domain.words import not_yours, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -241,13 +241,15 @@ class Shooting(Igougo):
         rule = "RS.SHO.2" if phase == "shooting" else "RS.FGT.3"
         unit = state.units[command.unit]
         if unit.owner != seat:
-            raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule=rule)
+            raise Refused(not_yours(state, command.unit, seat), rule=rule)
         if not unit.selected or (phase == "fight" and not ReferenceTurn.of(unit.turn).fighting):
-            raise Refused(f"select {command.unit} for this phase before it attacks", rule=step.rule)
+            raise Refused(f"select {unit_named(state, command.unit, seat)} for this phase before it attacks",
+                          rule=step.rule)
         wanted = "ranged" if phase == "shooting" else "melee"
         weapon = next((w for w in unit.weapons if w.name == command.weapon and w.type == wanted), None)
         if weapon is None:
-            raise Malformed(f"{command.unit} has no {wanted} weapon named {command.weapon!r}", field="weapon")
+            raise Malformed(f"{unit_named(state, command.unit, seat)} has no {wanted} weapon named {command.weapon!r}",
+                            field="weapon")
         if command.weapon not in self.weapons_open(state, command.unit, phase):
             raise Refused(f"{command.weapon} was used this phase, or this type of shooting does not fire it",
                           rule="RS.SHO.1" if phase == "shooting" else "RS.FGT.3")
@@ -307,17 +309,18 @@ class Shooting(Igougo):
         """RS.SHO.2 / RS.FGT.3 (CORE.STR.1, EXT.WPN.BLAST): whether this weapon of the unit may attack it."""
         if target not in state.units:
             raise NotFound(f"no unit {target!r} in this game", field="target")
-        alone = not_a_unit_alone(state.units, [target])
+        seat = state.units[uid].owner  # the attacker's player, whom the refusal answers
+        alone = not_a_unit_alone(state, seat, [target])
         if alone:
             raise Refused(alone[1], rule=alone[0])
         if target not in self.targets_of(state, uid, phase):
             why = "an enemy unit engaged with it" if phase == "fight" else "a visible enemy unit, unengaged"
             off = not on_battlefield(state.units[target])  # CORE.OFF.1: it cannot be targeted at all
-            raise Refused(f"{target} is not a target here: {why} on the battlefield",
+            raise Refused(f"{unit_named(state, target, seat)} is not a target here: {why} on the battlefield",
                           rule="CORE.OFF.1" if off else rule)
         if is_blast(weapon) and editions.fixed(state, "EXT.WPN.BLAST") and blast_blocked(state, uid, target):
             raise Refused(f"{weapon.name} is a BLAST weapon: it never attacks a unit within Engagement Range of "
-                          f"a unit of {uid}'s army, {uid} included", rule="EXT.WPN.BLAST")
+                          f"a unit of your army, {unit_named(state, uid, seat)} included", rule="EXT.WPN.BLAST")
 
     def declare_aim(self, t: Table, uid: str, weapon: UnitWeapon, target: str, models: int, how: Mapping[str, Any],
                     rest: list[list[Any]]) -> None:

@@ -27,7 +27,7 @@ from warlog.domain.rules.reference.commands import Split
 from warlog.domain.rules.ruleset import handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
-from warlog.domain.words import unit_named
+from warlog.domain.words import not_yours, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -71,7 +71,7 @@ class Splitting(Igougo):
             raise Refused("a unit is split before the battle begins, in set-up", rule="CORE.SPL.1")
         unit = state.units[command.unit]
         if unit.owner != seat:
-            raise Refused(f"{command.unit} belongs to seat {unit.owner}", rule="CORE.SPL.1")
+            raise Refused(not_yours(state, command.unit, seat), rule="CORE.SPL.1")
         why = self.unsplittable(state, command.unit)
         if why:
             raise Refused(why, rule="CORE.SPL.1")

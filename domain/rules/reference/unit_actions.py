@@ -28,6 +28,7 @@ from warlog.domain.rules.reference.common import attached_to, engaged, members_o
 from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, ReferenceStep
+from warlog.domain.words import not_yours, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -53,8 +54,9 @@ class UnitActions(Igougo):
             return ("RS.SHO.1", "an action is started in its own seat's Shooting phase, instead of shooting")
         if not on_battlefield(unit):
             return ("CORE.OFF.1", "the unit is not on the battlefield")
-        if attached_to(units, uid):
-            return ("CORE.STR.1", f"it is attached to {attached_to(units, uid)}: that unit starts it, as one")
+        if bodyguard := attached_to(units, uid):
+            return ("CORE.STR.1", f"it is attached to {unit_named(state, bodyguard, unit.owner)}: that unit starts "
+                                  "it, as one")
         if any("battle_shocked" in units[m].statuses for m in members_of(units, uid)):
             return ("RS.CMD.3", "a battle-shocked unit cannot start actions")
         if turn.advanced:
@@ -82,7 +84,7 @@ class UnitActions(Igougo):
         if step is None or step.phase != "shooting" or seat != step.active or state.rolls:
             raise Refused("an action is started in your own Shooting phase, instead of shooting", rule="RS.SHO.1")
         if state.units[command.unit].owner != seat:
-            raise Refused(f"{command.unit} belongs to seat {state.units[command.unit].owner}", rule="RS.SHO.1")
+            raise Refused(not_yours(state, command.unit, seat), rule="RS.SHO.1")
         if command.action not in self.action_names(state):
             raise Refused(f"no action {command.action!r} in this game; its actions: "
                           f"{', '.join(self.action_names(state))}", rule="RS.SHO.1")

@@ -50,8 +50,8 @@ def canonical_bytes(value: object) -> bytes:
 
 
 def digest(value: object) -> str:
-    """SHA-256 of a value's canonical JSON (a request record, a restored state)."""
-    return hashlib.sha256(canonical(value).encode("utf-8")).hexdigest()
+    """SHA-256 of a value's canonical JSON (a request record, a restored state), its bytes `canonical_bytes`'."""
+    return hashlib.sha256(canonical_bytes(value)).hexdigest()
 
 
 def first_break(events: Iterable[ev.Entry]) -> tuple[int | None, int, str]:

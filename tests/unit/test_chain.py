@@ -72,6 +72,15 @@ def test_the_service_hash_is_the_contract_hash_and_an_untouched_chain_holds(payl
     assert chain.first_break(events) == (None, len(events), events[-1]["hash"])
 
 
+@settings(max_examples=60, deadline=None)
+@given(json_data)
+def test_a_request_digest_is_the_sha256_of_its_canonical_json(value):
+    """What an event's `request` names (a request record's digest, written by orjson where it can) is the digest of
+    the standard encoder's canonical JSON, as an export's reader recomputes it."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert chain.digest(value) == hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 @settings(max_examples=50, deadline=None)
 @given(payloads=st.lists(json_data, min_size=1, max_size=8), data=st.data())
 def test_editing_any_hashed_field_of_any_event_is_named_as_the_first_break(payloads, data):

@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 from warlog.domain import events as ev
 from warlog.domain.game import evolve
@@ -23,6 +23,8 @@ from warlog.domain.state import GameState, PerSeat
 from warlog.projections.analytics import dice_summary
 
 UNPAUSED = frozenset({"ActionUndone", "UndoRejected", "UndoWithdrawn"})  # an undo request answered or withdrawn
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,21 +149,22 @@ def _so_far(state: GameState, scored: str, score: PerSeat[int]) -> str:
     return f"Battle round {state.battle_round} of {state.options.battle_rounds}: {players} {how} so far"
 
 
-class Summaries:
-    """Each game's summary kept by the version it was made at (the caller's horizon: a delayed spectator's is an
-    earlier one than a seat's): a game's log up to a version never changes, so a client polling the summary, or
-    its charts, between two writes is answered without walking the log again. Bounded: the `size` summaries read
-    last are kept (least recently read out), strongly; a kept summary is never changed (its readers only read)."""
+class ByVersion(Generic[T]):
+    """What is made of each game as of a version (its summary; a chart drawn from it), kept by (game, what, version):
+    a game's log up to a version never changes, so a client polling the summary, or its charts, between two writes is
+    answered without walking the log or drawing again (the caller's horizon names the version: a delayed spectator's
+    is an earlier one than a seat's). Bounded: the `size` read last are kept (least recently read out), strongly; a
+    kept value is never changed (its readers only read)."""
 
     def __init__(self, size: int = 256) -> None:
         self.size = size
-        self._kept: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._kept: OrderedDict[tuple[str, str, int], T] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: str, version: int, make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        """The summary of `game_id` as of `version`: kept, else `make()` (outside the lock: two readers of a new
-        version may both make it, and keep the same)."""
-        key = (game_id, version)
+    def get(self, game_id: str, version: int, make: Callable[[], T], what: str = "") -> T:
+        """`what` of `game_id` as of `version`: kept, else `make()` (outside the lock: two readers of a new version
+        may both make it, and keep the same)."""
+        key = (game_id, what, version)
         with self._lock:
             kept = self._kept.get(key)
             if kept is not None:
@@ -179,4 +182,5 @@ class Summaries:
             self._kept.clear()
 
 
-SUMMARIES = Summaries()
+SUMMARIES: ByVersion[dict[str, Any]] = ByVersion()
+DRAWN: ByVersion[bytes] = ByVersion()  # the charts of a summary (api/charts.py), by chart and version

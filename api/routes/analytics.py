@@ -17,7 +17,7 @@ from warlog.api.wire_audit import Analytics, Summary
 from warlog.projections.analytics import attacks_summary, summarize
 from warlog.projections.export import MEDIA_TYPES, proof_entries, render
 from warlog.projections.rows import game_rows
-from warlog.projections.summary import SUMMARIES, summary
+from warlog.projections.summary import DRAWN, SUMMARIES, summary
 
 router = APIRouter(tags=["analytics"], responses=READS)
 ANALYTICS = (
@@ -84,7 +84,11 @@ CHART_ABOUT = (
                              "content": {"image/svg+xml": {"schema": {"type": "string"}}}}})
 async def summary_chart(caller: Reader, warlog: WarlogApp,
                         chart: Annotated[Chart, Path(description="which chart: vp, losses or luck")]) -> Response:
-    drawn = await run_in_threadpool(lambda: draw(summary_of(caller, warlog), chart))
+    def drawn_once() -> bytes:  # drawn once a version, as the summary it draws is walked once (`DRAWN`)
+        made = summary_of(caller, warlog)
+        return DRAWN.get(str(caller.game_id), made["version"], lambda: draw(made, chart), chart)
+
+    drawn = await run_in_threadpool(drawn_once)
     return Response(drawn, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 

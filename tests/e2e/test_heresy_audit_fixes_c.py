@@ -2,6 +2,8 @@
 keeps."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.e2e.test_heresy import a_goes_first, to_sub_phase
@@ -224,3 +226,33 @@ def test_a_heresy_refusal_names_the_unit_as_the_players_know_it_never_by_id(new_
     assert "Tactical Squad may move at most" in too_far["detail"] and "legion-1" not in too_far["detail"]
     not_yours = game.refused("B", "move", unit="legion-1", move="normal", distance=1)
     assert "legion-1" not in not_yours["detail"]
+
+
+def test_a_chart_is_drawn_once_a_version_and_its_kept_picture_is_a_fresh_ones(new_game, monkeypatch):
+    """GET /charts/{chart} polled between two writes answers the picture drawn for that version (pygal's drawing
+    costs milliseconds), the same bytes a fresh drawing makes; a new write draws it again."""
+    from warlog.api.routes import analytics
+    from warlog.projections import summary as summaries
+    drawings: list[str] = []
+    draw = analytics.draw
+    monkeypatch.setattr(analytics, "draw", lambda made, chart: drawings.append(chart) or draw(made, chart))
+    game = new_game("heresy", dice="server")
+    game.start([unit("legion-1")], [unit("militia")])
+
+    def chart(name: str) -> bytes:
+        answer = game.http.get(f"/games/{game.id}/charts/{name}", headers=game.headers("B"))
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith("image/svg+xml")
+        return answer.content
+
+    def picture(drawn: bytes) -> bytes:  # pygal names each drawing's element ids with a fresh uuid
+        return re.sub(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", b"uuid", drawn)
+
+    first = chart("losses")
+    assert chart("losses") == first and chart("vp") and drawings == ["losses", "vp"]  # polled: drawn once each
+    summaries.DRAWN.clear()
+    again = chart("losses")
+    assert again != first and picture(again) == picture(first)  # drawn afresh: the kept one was the same picture
+    assert drawings == ["losses", "vp", "losses"]
+    game.cmd("B", "record_casualties", unit="legion-1", models=2)
+    later = chart("losses")
+    assert drawings[-1] == "losses" and len(drawings) == 4 and picture(later) != picture(first)  # a new version

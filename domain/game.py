@@ -32,6 +32,7 @@ from warlog.domain.rules.ruleset import Ruleset
 from warlog.domain.rules.titles import titled
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState
+from warlog.domain.words import player_name
 
 
 def records_dice(entry: ev.Entry) -> bool:
@@ -308,7 +309,7 @@ class Game(Aggregate):
         scratch = copy.deepcopy(self)
         with Table(scratch, seat, "", None, "", kind="action") as table:
             ruleset.handle(table, seat, command)
-        raise Refused(f"this {command.type} is none of the actions open to seat {seat} now: "
+        raise Refused(f"this {command.type} is none of the actions open to you now: "
                       "GET /state lists them with their schemas", rule=ruleset.awaited_rule(state))
 
     def _guard_play(self) -> None:
@@ -349,7 +350,8 @@ class Game(Aggregate):
         if pending is None:
             raise Refused("no undo request is waiting", rule="SVC.UNDO.NONE")
         if pending["seat"] == seat:
-            raise Refused("only the other seat answers an undo request", rule="SVC.UNDO.WHO")
+            raise Refused(f"you asked for this undo: {player_name(self.state, other(seat))} approves or rejects it",
+                          rule="SVC.UNDO.WHO")
         with Table(self, seat, at, key, body, kind="control", status=200, endpoint="approve" if approve else "reject"):
             data = {"seqs": pending["seqs"], "requested_by": pending["seat"]}
             if approve:
@@ -382,7 +384,8 @@ class Game(Aggregate):
             raise Refused("there is no undone action to redo", rule="SVC.UNDO.NONE")
         first, last, _by, _rolled, undone_by = self.redo_stack[-1]
         if undone_by != seat:
-            raise Refused("only the seat that undid this action may redo it", rule="SVC.UNDO.WHO")
+            raise Refused(f"only {player_name(self.state, undone_by)}, who undid this action, may redo it",
+                          rule="SVC.UNDO.WHO")
         with Table(self, seat, at, key, body, kind="control", status=200, endpoint="redo"):
             self.emit("ActionRedone", ev.ActionRedone(seqs=list(range(first, last + 1))), "SVC.UNDO.WHO",
                       kind="restore", state=after)

@@ -96,6 +96,17 @@ def player_name(state: GameState, seat: str) -> str:
     return state.players.get(seat) or f"player {seat}"
 
 
+def whose(state: GameState, seat: str | None) -> str:
+    """Whose go, turn or phase a refusal says it is, by the player's name: "Bob's" ("it is Bob's go"); "neither
+    player's" where the game awaits no seat."""
+    return f"{player_name(state, seat)}'s" if seat else "neither player's"
+
+
+def who_does(state: GameState, seat: str, to: str, verb: str) -> str:
+    """The player a refusal to `to` says acts, with the verb: "Bob chooses", or "you choose" where it is `to`."""
+    return f"you {verb}" if seat == to else f"{player_name(state, seat)} {verb}s"
+
+
 def shown_name(state: GameState, uid: str) -> str:
     """The unit's name as players tell it from the others: its roster name, and where another unit of the same
     player has the same name (two "Boyz"), its place among them in the army's order ("Boyz 2")."""

@@ -15,7 +15,7 @@ from warlog.domain.rules.basics import HEX, SEATS, handles, other
 from warlog.domain.rules.flow import Flow, wounded_note
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState
-from warlog.domain.words import unit_named
+from warlog.domain.words import humane, listed, player_name, unit_named, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -77,7 +77,7 @@ class CoreCommands(Flow):
         if not HEX.match(command.entropy) or len(command.entropy) % 2:
             raise Malformed("entropy must be an even number of hex digits (at most 256)", field="entropy")
         if t.state.entropy[seat]:
-            raise Refused("each seat adds entropy once", rule="SVC.SETUP")
+            raise Refused("you added your entropy already: each player adds it once", rule="SVC.SETUP")
         if t.state.dice != "server":
             raise Refused("entropy only mixes into server dice; this game rolls at the table",
                           rule="SVC.DICE.SERVER")
@@ -85,9 +85,11 @@ class CoreCommands(Flow):
 
     @handles("start_game")
     def start_game(self, t: Table, seat: str, command: cmd.StartGame) -> None:
-        missing = [s for s in SEATS if not t.state.mustered[s]]
+        missing = sorted((s for s in SEATS if not t.state.mustered[s]), key=lambda s: s != seat)  # you first
         if missing:
-            raise Refused(f"seat {' and '.join(missing)} has not mustered an army", rule="SVC.SETUP")
+            who = ["you" if s == seat else player_name(t.state, s) for s in missing]
+            have = "has" if who != ["you"] and len(who) == 1 else "have"
+            raise Refused(f"{listed(who)} {have} not mustered an army", rule="SVC.SETUP")
         foreign = army.foreign_engagement(t.state.units) if editions.fixed(t.state, "SVC.SETUP") else None
         if foreign is not None:  # named before the other army was mustered (army.check_engaged)
             raise Refused(foreign, rule="SVC.SETUP")
@@ -147,7 +149,8 @@ class CoreCommands(Flow):
             raise Refused("no roll is awaited now", rule=(step.play_rule or step.rule) if step else "CORE.DICE.1")
         request = t.state.rolls[0]
         if request.seat != seat:
-            raise Refused(f"seat {request.seat} makes the awaited {request.purpose} roll", rule=request.rule)
+            raise Refused(f"the awaited {humane(request.purpose)} roll is {whose(t.state, request.seat)} to make",
+                          rule=request.rule)
         self.resolve_request(t, cast(ev.RollRequested, request.to_json()), list(command.dice or ()))
 
     @handles("record_casualties")

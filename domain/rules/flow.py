@@ -140,8 +140,8 @@ class Flow:
             raise Refused("server dice: the service rolls every die; send no \"dice\"", rule="SVC.DICE.SERVER")
         handler = self.handlers.get(command.type)
         if handler is None:  # a command of another ruleset: well formed, and none of this game's rules (409)
-            raise Refused(f"the {self.name} ruleset has no command {command.type!r}: GET /state lists what this "
-                          "seat may send", rule=self.awaited_rule(t.state))
+            raise Refused(f"the {self.name} ruleset has no command {command.type!r}: GET /state lists what you "
+                          "may send", rule=self.awaited_rule(t.state))
         setup_only = command.type in ("add_entropy", "start_game")
         if setup_only and state.status != "setup":
             raise Refused(f"{command.type} belongs to set-up; the game has started", rule="SVC.SETUP")

@@ -11,6 +11,7 @@ from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, HeresyStep, OtherStep, ReferenceStep
+from warlog.domain.words import whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -45,7 +46,8 @@ class Igougo(Ruleset):
             raise Refused(f"the phase cannot end yet: the game awaits {awaiting['action']}",
                           rule=step.rule if step else "CORE.SEQ.1")
         if seat != step.active:
-            raise Refused(f"it is seat {step.active}'s turn; only the active seat ends its phase", rule=step.rule)
+            raise Refused(f"it is {whose(t.state, step.active)} turn; only the player whose turn it is ends its phase",
+                          rule=step.rule)
         t.emit("PhaseEnded", ev.PhaseEnded(phase=step.phase, sub_phase=step.name, active_seat=seat), step.rule)
 
     @evolves("PhaseEnded")

@@ -85,7 +85,18 @@ def test_only_the_other_seat_answers_an_undo_request(game):
     for path in ("undo/approve", "undo/reject"):
         response = game.post("A", path)
         assert response.status_code == 409 and response.json()["rule"] == "SVC.UNDO.WHO"
+        assert "You asked for this undo: Bob approves or rejects it" in response.json()["detail"]  # by name
         assert game.post("spectator", path).status_code == 403
+
+
+def test_only_the_player_who_undid_an_action_redoes_it_and_the_refusal_names_them(game):
+    game.cmd("A", "confirm_count")
+    assert game.post("A", "undo").status_code == 200
+    response = game.post("B", "redo")
+    assert response.status_code == 409 and response.json()["rule"] == "SVC.UNDO.WHO"
+    assert "Only Alice, who undid this action, may redo it" in response.json()["detail"]
+    assert "seat" not in response.json()["detail"]
+    assert game.post("A", "redo").status_code == 200
 
 
 def test_the_spectator_token_neither_undoes_nor_redoes(game):

@@ -63,7 +63,7 @@ class Counting(Ruleset):
                     raise NotFound(f"no unit {uid!r} in this game", field=field)
                 unit, named = state.units[uid], unit_named(state, uid, seat)
                 if unit.owner != seat:
-                    raise Refused(f"{not_yours(state, uid, seat)}; each seat confirms its own count",
+                    raise Refused(f"{not_yours(state, uid, seat)}; each player confirms their own count",
                                   rule=step.play_rule)
                 if not isinstance(reason, str) or not 1 <= len(reason) <= 200:
                     raise Malformed(f"{field}: give the reason for {named} (1..200 characters)", field=field)

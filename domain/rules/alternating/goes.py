@@ -32,7 +32,7 @@ from warlog.domain.rules.basics import Awaiting, awaited_unit, evolves, seat_uni
 from warlog.domain.rules.ruleset import SEATS, Step, alive, handles, inches, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import AlternatingStep, AlternatingTurn, GameState, Unit
-from warlog.domain.words import not_yours, unit_named
+from warlog.domain.words import not_yours, unit_named, who_does, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -200,13 +200,14 @@ class Alternation(Counting, Charges, Combats):
                     else (step.play_rule or step.rule) if step else "AA.ACT.2")
             raise Refused(f"no unit is selected now: the game awaits {awaiting['action']}", rule=rule)
         if "reaction" in awaiting:
+            uid = awaited_unit(awaiting)  # the charged unit: its owner fires its overwatch or holds it
             raise Refused(f"the charge by {unit_named(state, awaiting['against'], seat)} resolves in full first: "
-                          f"seat {awaiting['seat']} answers with overwatch from "
-                          f"{unit_named(state, awaited_unit(awaiting), seat)} or holds it", rule="AA.CHG.1")
+                          f"{who_does(state, state.units[uid].owner, seat, 'choose')} whether "
+                          f"{unit_named(state, uid, seat)} fires overwatch or holds it", rule="AA.CHG.1")
         if state.declared_done[seat]:
             raise Refused("you declared you will select no more units this phase", rule="AA.ACT.4")
         if awaiting["seat"] != seat:
-            raise Refused(f"it is seat {awaiting['seat']}'s go", rule=TURN_RULE[sub_phase(step)])
+            raise Refused(f"it is {whose(state, awaiting['seat'])} go", rule=TURN_RULE[sub_phase(step)])
         return step
 
     @handles("select")

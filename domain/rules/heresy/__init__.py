@@ -302,15 +302,17 @@ class Heresy(Reserves, Embarking, Rout, Combat, objectives.RoundObjectives):  # 
         step = self.step(state)
         if step is not None and step.kind == "order":
             raise Refused("the battle round begins with the roll-off for the first turn", rule="CORE.DICE.3")
-        refuse_while_reacting(state)
+        refuse_while_reacting(state, seat)
         if step is not None and seat == step.active and not state.rolls:
             if step.name == "reserves" and self.arriving(state, seat):
-                raise Refused(f"{self.arriving(state, seat)[0]} passed its reserve roll: bring it into play first",
+                raise Refused(f"{unit_named(state, self.arriving(state, seat)[0])} passed its reserve roll: bring it into "
+                              "play first",
                               rule="HH.RES.2")
             if self.strikers(state):
-                raise Refused(f"the fight goes on: {self.strikers(state)[0]} strikes next", rule="RS.FGT.3")
+                raise Refused(f"the fight goes on: {unit_named(state, self.strikers(state)[0], seat)} strikes next",
+                              rule="RS.FGT.3")
             if step.name == "rout" and self.falling_back(state, seat):
-                raise Refused(f"{self.falling_back(state, seat)[0]} is Routed and must fall back first",
+                raise Refused(f"{unit_named(state, self.falling_back(state, seat)[0])} is Routed and must fall back first",
                               rule="HH.ROUT.1")
         self.check_round_end(state, step, command.control)
         super().end_phase(t, seat, command)

@@ -35,6 +35,7 @@ from warlog.domain.rules.heresy.common import (
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn
+from warlog.domain.words import whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -53,7 +54,7 @@ class Combat(Assault):
             return NOT_SELECTING
         doing = DOING[step.phase]
         if unit.owner != step.active:
-            return ("HH.MOV.5", f"it is seat {step.active}'s {step.phase} phase")
+            return ("HH.MOV.5", f"it is {whose(state, step.active)} {step.phase} phase")
         if not alive(unit):
             return ("HH.MOV.5", "the unit is destroyed")
         if not on_battlefield(unit):
@@ -95,7 +96,7 @@ class Combat(Assault):
     @handles("select")
     def select(self, t: Table, seat: str, command: cmd.Select) -> None:
         state = t.state
-        refuse_while_reacting(state)
+        refuse_while_reacting(state, seat)
         step = self.step(state)
         block = self.combat_block(state, command.unit)
         if block or step is None:  # no step: combat_block says NOT_SELECTING

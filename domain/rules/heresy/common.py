@@ -14,7 +14,7 @@ from warlog.domain.rules.basics import Lasts
 from warlog.domain.rules.ruleset import alive, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState, HeresyStep, HeresyTurn, Unit, Window
-from warlog.domain.words import unit_named
+from warlog.domain.words import unit_named, who_does
 
 # how long each status lasts in this ruleset (GET /state's datasheets say it beside the status)
 STATUS_ENDS: Mapping[str, Lasts] = {
@@ -114,11 +114,13 @@ def reaction_window(state: GameState) -> Window | None:
     return windows[0] if windows else None
 
 
-def refuse_while_reacting(state: GameState) -> None:
-    """While a reaction window is open, the opponent answers it before the active player goes on."""
+def refuse_while_reacting(state: GameState, seat: str) -> None:
+    """While a reaction window is open, the opponent answers it before the active player goes on (the refusal
+    said to `seat`)."""
     window = reaction_window(state)
     if window is not None:
-        raise Refused(f"seat {window.seat} answers the reaction to {window.against} first",
+        raise Refused(f"{who_does(state, window.seat, seat, 'answer')} the reaction to "
+                      f"{unit_named(state, window.against, seat)} first",
                       rule=KIND_RULE[window.kind])
 
 

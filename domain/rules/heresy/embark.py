@@ -34,7 +34,7 @@ from warlog.domain.rules.heresy.reactions import checked_near, near_field
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit
-from warlog.domain.words import unit_named, unit_title
+from warlog.domain.words import unit_named, unit_title, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -59,7 +59,7 @@ class Embarking(Movement):
         if step is None or step.name != "move":
             return ("HH.EMB.1", "a unit disembarks when selected in the Move sub-phase")
         if unit.owner != step.active:
-            return ("HH.EMB.1", f"it is seat {step.active}'s Move sub-phase")
+            return ("HH.EMB.1", f"it is {whose(state, step.active)} Move sub-phase")
         if not alive(unit) or not unit.embarked_in:
             return ("HH.EMB.1", "it is not embarked in a transport")
         transport = state.units.get(unit.embarked_in)
@@ -86,7 +86,7 @@ class Embarking(Movement):
     def disembark(self, t: Table, seat: str, command: Disembark) -> None:
         state = t.state
         uid = command.unit
-        refuse_while_reacting(state)
+        refuse_while_reacting(state, seat)
         block = self.disembark_block(state, uid)
         if block:
             raise Refused(block[1], rule=block[0])

@@ -42,7 +42,7 @@ from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_f
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit
-from warlog.domain.words import unit_named
+from warlog.domain.words import unit_named, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -60,7 +60,7 @@ class Movement(Reactions):
         if step is None or step.name != "move":
             return ("HH.MOV.1", "units move in the Move sub-phase")
         if unit.owner != step.active:
-            return ("HH.MOV.1", f"it is seat {step.active}'s Move sub-phase")
+            return ("HH.MOV.1", f"it is {whose(state, step.active)} Move sub-phase")
         if not alive(unit):
             return ("HH.MOV.1", "the unit is destroyed")
         if HeresyTurn.of(unit.turn).arrived:
@@ -89,7 +89,7 @@ class Movement(Reactions):
     def move_unit(self, t: Table, seat: str, command: Move) -> None:
         state = t.state
         uid = command.unit
-        refuse_while_reacting(state)
+        refuse_while_reacting(state, seat)
         block = self.move_block(state, uid)
         if block:
             raise Refused(block[1], rule=block[0])

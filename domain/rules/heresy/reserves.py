@@ -30,7 +30,7 @@ from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_f
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn
-from warlog.domain.words import unit_named
+from warlog.domain.words import unit_named, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -93,9 +93,9 @@ class Reserves(Reactions):
         uid = command.unit
         if step is None or step.name != "reserves" or step.active is None:
             raise Refused("units enter play in their owner's Reserves sub-phase", rule="HH.RES.2")
-        refuse_while_reacting(state)
+        refuse_while_reacting(state, seat)
         if seat != step.active:
-            raise Refused(f"it is seat {step.active}'s Reserves sub-phase", rule="HH.RES.2")
+            raise Refused(f"it is {whose(state, step.active)} Reserves sub-phase", rule="HH.RES.2")
         unit = state.units[uid]
         if unit.owner != seat or not unit.arriving or not alive(unit):
             raise Refused(f"{unit_named(state, uid, seat)} has not passed a reserve roll this turn", rule="HH.RES.1")

@@ -199,7 +199,7 @@ class Shooting(Igougo):
     def shoot(self, t: Table, seat: str, command: Shoot) -> None:
         state = t.state
         step = self.step(t.state)
-        refuse_while_reacting(state)
+        refuse_while_reacting(state, seat)
         if step is None or step.phase != "shooting" or state.rolls:
             raise Refused("a unit selected to shoot fires in the Shooting phase, one weapon at a time",
                           rule="HH.MOV.5")

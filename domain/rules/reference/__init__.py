@@ -42,7 +42,7 @@ from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, other
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, Lines, ReferenceStep, ReferenceTurn, Unit
-from warlog.domain.words import Text, not_yours, unit_named
+from warlog.domain.words import Text, not_yours, unit_named, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -115,7 +115,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         if step.phase == "fight":
             return None if uid in self.fighters(state) else ("RS.FGT.2", "it is not a unit that may fight now")
         if unit.owner != step.active:
-            return (rule, f"it is seat {step.active}'s turn")
+            return (rule, f"it is {whose(state, step.active)} turn")
         if bodyguard := attached_to(units, uid):
             return ("CORE.STR.1", f"it is attached to {unit_named(state, bodyguard, unit.owner)}: select that unit, "
                                   "they act as one")
@@ -156,7 +156,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         if unit.owner != seat:
             raise Refused(not_yours(state, command.unit, seat), rule=step.rule)
         if step.phase == "fight" and self.next_fighter(state, step) not in (None, seat):
-            raise Refused(f"it is seat {self.next_fighter(state, step)}'s go to select a unit to fight",
+            raise Refused(f"it is {whose(state, self.next_fighter(state, step))} go to select a unit to fight",
                           rule="RS.FGT.2")
         why = self.ineligible(state, command.unit)
         if why:

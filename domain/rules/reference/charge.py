@@ -16,7 +16,7 @@ from warlog.domain.rules.reference.engagement import Engagement
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, ReferenceCharge, ReferenceStep, Unit
-from warlog.domain.words import unit_named
+from warlog.domain.words import unit_named, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -78,7 +78,7 @@ class Charge(Engagement):
         if charge is None or charge.unit != command.unit:
             raise Refused("no charge of this unit waits for its targets", rule="RS.CHG.2")
         if charge.seat != seat:
-            raise Refused(f"seat {charge.seat} names its own charge targets", rule="RS.CHG.2")
+            raise Refused(f"the targets of this charge are {whose(state, charge.seat)} to name", rule="RS.CHG.2")
         targets = list(dict.fromkeys(command.targets))
         if not targets:
             raise Malformed("a charge names its targets (targets)", field="targets")

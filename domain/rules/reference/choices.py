@@ -42,7 +42,7 @@ from warlog.domain.rules.reference.shooting import Shooting
 from warlog.domain.rules.ruleset import handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import JSON, Frozen, GameState, ReferenceStep, freeze, thaw
-from warlog.domain.words import die_title, line_title, unit_named
+from warlog.domain.words import die_title, line_title, player_name, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -137,7 +137,7 @@ class AttackChoices(CommandPhase, Shooting):
         if pause is None or pause["kind"] != kind:
             wanted = "a group to save" if kind == "allocate" else "a re-roll"
             raise Refused(f"no attack waits for {wanted} now", rule=rule)
-        held_by(pause["seat"], seat, rule, f"seat {pause['seat']} chooses here")
+        held_by(pause["seat"], seat, rule, f"{player_name(state, pause['seat'])} chooses here")
         return pause
 
     @handles("command_reroll")

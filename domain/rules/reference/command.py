@@ -118,8 +118,8 @@ class CommandPhase(Persisting):
         if state.cp[seat] < cost:
             raise Refused(f"{command.name} costs {cost} CP; you have {state.cp[seat]}", rule="EXT.CP.1")
         if command.name in _used(state, seat):
-            raise Refused(f"{command.name} was already used this phase by seat {seat} (the limit counts per player, "
-                          "CORE.OWN.1)", rule="EXT.CP.1")
+            raise Refused(f"you already used {command.name} this phase (the limit counts per player, CORE.OWN.1)",
+                          rule="EXT.CP.1")
         if state.rolls:
             raise Refused("a roll is awaited first", rule=state.rolls[0].rule)
         unit, named = state.units[command.unit], unit_named(state, command.unit, seat)

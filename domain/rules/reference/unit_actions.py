@@ -51,7 +51,7 @@ class UnitActions(Igougo):
         unit = units[uid]
         turn = turn_of(unit)
         if state.phase != "shooting" or unit.owner != state.active_seat:
-            return ("RS.SHO.1", "an action is started in its own seat's Shooting phase, instead of shooting")
+            return ("RS.SHO.1", "an action is started in its owner's Shooting phase, instead of shooting")
         if not on_battlefield(unit):
             return ("CORE.OFF.1", "the unit is not on the battlefield")
         if bodyguard := attached_to(units, uid):

@@ -107,6 +107,29 @@ def who_does(state: GameState, seat: str, to: str, verb: str) -> str:
     return f"you {verb}" if seat == to else f"{player_name(state, seat)} {verb}s"
 
 
+AWAITED = {"start_game": "start the game", "roll_off": "roll off", "choose_order": "choose who goes first",
+           "confirm_count": "confirm the count", "select": "select a unit", "end_phase": "end the phase",
+           "resolve_charge": "resolve the charge", "pile_in": "pile in", "consolidate": "consolidate"}
+
+
+def awaited(state: GameState, awaiting: Mapping[str, object], to: str) -> str:
+    """What the game waits for (GET /state's `awaiting`) as a refusal to `to` says it: "the game waits for Bob to
+    roll 2D6 for the charge", "... for you to end the phase", "... for both players to confirm the count"."""
+    action, seat = str(awaiting.get("action")), awaiting.get("seat")
+    if action == "none":
+        return "the game has ended"
+    roll = awaiting.get("roll")
+    if action == "roll" and isinstance(roll, Mapping):
+        doing = f"roll {roll.get('spec')} for {humane(str(roll.get('purpose')))}"
+    else:
+        doing = AWAITED.get(action, humane(action))
+    if isinstance(seat, str):
+        actor = "you" if seat == to else player_name(state, seat)
+    else:
+        actor = "both players" if action == "confirm_count" else "either player"
+    return f"the game waits for {actor} to {doing}"
+
+
 def shown_name(state: GameState, uid: str) -> str:
     """The unit's name as players tell it from the others: its roster name, and where another unit of the same
     player has the same name (two "Boyz"), its place among them in the army's order ("Boyz 2")."""

@@ -11,7 +11,7 @@ from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, HeresyStep, OtherStep, ReferenceStep
-from warlog.domain.words import whose
+from warlog.domain.words import awaited, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -43,7 +43,7 @@ class Igougo(Ruleset):
         step = self.step(t.state)
         awaiting = self.awaiting(t.state)
         if awaiting["action"] != "end_phase" or step is None:
-            raise Refused(f"the phase cannot end yet: the game awaits {awaiting['action']}",
+            raise Refused(f"the phase cannot end yet: {awaited(t.state, awaiting, seat)}",
                           rule=step.rule if step else "CORE.SEQ.1")
         if seat != step.active:
             raise Refused(f"it is {whose(t.state, step.active)} turn; only the player whose turn it is ends its phase",

@@ -101,3 +101,23 @@ def test_the_service_names_the_player_who_has_not_mustered_an_army(new_game):
     assert game.muster("B", [unit("b-mob-1", name="Ork Boyz")]).status_code == 200
     in_words(game.refused("B", "start_game"), "SVC.SETUP", "Alice has not mustered an army")
     in_words(game.refused("A", "start_game"), "SVC.SETUP", "you have not mustered an army")
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_what_the_game_waits_for_is_said_in_words_with_the_players_name(new_game, dice):
+    """A refusal that says what the game waits for says it as players do ("the game waits for either player to
+    roll off", "... for Bob to choose who goes first", "... for you to ..."), never by the action's name."""
+    game = new_game("reference", dice=dice)
+    game.start([unit("a-squad-1", name="Tactical Squad")], [unit("b-mob-1", name="Ork Boyz")])
+    assert game.state()["awaiting"]["action"] == "roll_off"
+    detail = in_words(game.refused("A", "end_phase"), "CORE.DICE.3", "the game waits for either player to roll off")
+    assert "roll_off" not in detail
+    play_awaited(game)  # the roll-off: its winner chooses who goes first
+    awaiting = game.state()["awaiting"]
+    assert awaiting["action"] == "choose_order"
+    chooser, other = awaiting["seat"], "B" if awaiting["seat"] == "A" else "A"
+    name = {"A": "Alice", "B": "Bob"}[chooser]
+    told = in_words(game.refused(other, "end_phase"), "CORE.DICE.3",
+                    f"the game waits for {name} to choose who goes first")
+    mine = in_words(game.refused(chooser, "end_phase"), "CORE.DICE.3", "the game waits for you to choose who goes first")
+    assert "choose_order" not in told + mine

@@ -20,7 +20,7 @@ from warlog.domain.rules.basics import Awaiting, awaited_unit, evolves
 from warlog.domain.rules.ruleset import Ruleset, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingCharge, AlternatingStep, GameState
-from warlog.domain.words import unit_named, whose
+from warlog.domain.words import awaited, unit_named, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -169,7 +169,7 @@ class Charges(Ruleset):
         """AA.CHG.1: the overwatch fired at a charge is resolved in full (its casualties recorded) first."""
         awaiting = self.awaiting(t.state)
         if awaiting["action"] != "resolve_charge":
-            raise Refused(f"no charge waits to be rolled: the game awaits {awaiting['action']}", rule="AA.CHG.1")
+            raise Refused(f"no charge waits to be rolled: {awaited(t.state, awaiting, seat)}", rule="AA.CHG.1")
         if awaiting["seat"] != seat:
             raise Refused(f"the charge is {whose(t.state, awaiting['seat'])} to roll", rule="AA.CHG.1")
         t.emit("ChargeRollCalled", own.ChargeRollCalled(unit=awaited_unit(awaiting), seat=seat), "AA.CHG.1")

@@ -32,7 +32,7 @@ from warlog.domain.rules.basics import Awaiting, awaited_unit, evolves, seat_uni
 from warlog.domain.rules.ruleset import SEATS, Step, alive, handles, inches, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import AlternatingStep, AlternatingTurn, GameState, Unit
-from warlog.domain.words import not_yours, unit_named, who_does, whose
+from warlog.domain.words import awaited, not_yours, unit_named, who_does, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -198,7 +198,7 @@ class Alternation(Counting, Charges, Combats):
             rule = (awaiting["roll"]["rule"] if awaiting["action"] == "roll"
                     else step.order_rule if step and awaiting["action"] in ("roll_off", "choose_order")
                     else (step.play_rule or step.rule) if step else "AA.ACT.2")
-            raise Refused(f"no unit is selected now: the game awaits {awaiting['action']}", rule=rule)
+            raise Refused(f"no unit is selected now: {awaited(state, awaiting, seat)}", rule=rule)
         if "reaction" in awaiting:
             uid = awaited_unit(awaiting)  # the charged unit: its owner fires its overwatch or holds it
             raise Refused(f"the charge by {unit_named(state, awaiting['against'], seat)} resolves in full first: "

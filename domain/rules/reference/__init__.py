@@ -42,7 +42,7 @@ from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, other
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, Lines, ReferenceStep, ReferenceTurn, Unit
-from warlog.domain.words import Text, not_yours, unit_named, whose
+from warlog.domain.words import Text, awaited, not_yours, unit_named, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -150,7 +150,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         seen, state = t.state, t.state
         step = self.step(state)
         if step is None or step.phase == "command" or self.awaiting(seen)["action"] not in ("end_phase", "select"):
-            raise Refused(f"no unit is selected now: the game awaits {self.awaiting(seen)['action']}",
+            raise Refused(f"no unit is selected now: {awaited(seen, self.awaiting(seen), seat)}",
                           rule=step.rule if step else "RS.CMD.1")
         unit = state.units[command.unit]
         if unit.owner != seat:

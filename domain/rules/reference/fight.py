@@ -30,7 +30,7 @@ from warlog.domain.rules.ruleset import SEATS, Step, alive, handles, inches, oth
 from warlog.domain.rules.shared_appliers import adds_unit, sets_field
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, ReferenceFight, ReferenceStep, Unit
-from warlog.domain.words import unit_named, whose
+from warlog.domain.words import awaited, unit_named, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -204,7 +204,7 @@ class Fight(Shooting, Engagement):
         step = self.step(state)
         awaiting = self.awaiting(state)
         if step is None or step.phase != "fight" or awaiting["action"] != action:
-            raise Refused(f"no {action.replace('_', ' ')} is awaited now: the game awaits {awaiting['action']}",
+            raise Refused(f"no {action.replace('_', ' ')} is awaited now: {awaited(state, awaiting, seat)}",
                           rule=rule)
         held_by(awaiting["seat"], seat, rule, f"it is {whose(state, awaiting['seat'])} go")
         return step

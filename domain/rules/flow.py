@@ -26,7 +26,7 @@ from warlog.domain.rules.basics import SEATS, Awaiting, Lasts, Step, alive, othe
 from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
-from warlog.domain.words import Text, humane, unit_named
+from warlog.domain.words import Text, humane, player_name, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -406,8 +406,8 @@ class Flow:
             return act.action("roll_off", "CORE.DICE.3", "roll off: the service rolls a D6 for each seat")
         die = act.integer(1, 6)
         both = {"type": "object", "additionalProperties": False, "required": list(SEATS),
-                "properties": {seat: {**die, "description": f"seat {seat}'s D6"} for seat in SEATS}}
-        return act.action("roll_off", "CORE.DICE.3", "roll off: enter each seat's D6", ["dice"], dice=both)
+                "properties": {seat: {**die, "description": f"{player_name(state, seat)}'s D6"} for seat in SEATS}}
+        return act.action("roll_off", "CORE.DICE.3", "roll off: enter each player's D6", ["dice"], dice=both)
 
     def setup_actions(self, state: GameState, seat: str) -> list[Action]:
         """Hook: the ruleset's own set-up actions for a seat whose army is mustered (`setup_commands`)."""

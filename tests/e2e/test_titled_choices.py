@@ -32,6 +32,8 @@ def assert_titled(view: dict[str, Any], where: object) -> int:
     for action in [*view["actions"], *view.get("records", [])]:
         assert isinstance(action.get("title"), str) and action["title"].strip(), (where, action)
         assert not any(uid in action["title"] for uid in units), (where, action["title"])
+        said = json.dumps([action["summary"], action["schema"]])  # its summary and every field's description
+        assert "seat A" not in said and "seat B" not in said, (where, action)  # a seat by its player's name
         seen += walk(action["schema"], units, (where, action["type"]))
     return seen
 

@@ -11,11 +11,13 @@ import pytest
 
 from tests.support.client import unit
 from warlog.domain.application import Warlog
+from warlog.domain.rules.basics import Step
 from warlog.domain.rules.parts import Part
-from warlog.domain.rules.reference.commands import Split
+from warlog.domain.rules.reference.commands import Split, StartAction
 from warlog.domain.rules.reference.split import Splitting
+from warlog.domain.rules.reference.unit_actions import DEFAULT_ACTIONS, UnitActions
 from warlog.domain.rulings import Refused
-from warlog.domain.state import GameState
+from warlog.domain.state import GameState, ReferenceStep, ReferenceTurn
 
 AT = "2026-01-01T00:00:00.000Z"
 
@@ -61,8 +63,9 @@ def test_splitting_alone_offers_a_split_emits_it_and_its_applier_makes_two_units
     assert (squad.models_alive, squad.starting_strength, squad.split_into) == (3, 3, "squad-2")
     assert (part.name, part.owner, part.models_alive, part.starting_strength, part.split_from) == \
         ("Squad (2)", "A", 2, 2, "squad")
-    with pytest.raises(Refused, match="split once"):  # CORE.SPL.1: neither part is split again
+    with pytest.raises(Refused) as refused:  # CORE.SPL.1: neither part is split again
         splitting.split(t, "A", Split(unit="squad-2", models=1))  # type: ignore[arg-type]
+    assert refused.value.rule == "CORE.SPL.1" and len(t.events) == 1
     assert splitting.setup_actions(t.state, "A") == []
 
 
@@ -72,6 +75,55 @@ def test_splitting_alone_refuses_another_seats_unit_and_a_split_once_the_game_ha
     with pytest.raises(Refused) as refused:
         splitting.split(Table(state, splitting), "A", Split(unit="foes", models=2))  # type: ignore[arg-type]
     assert refused.value.rule == "CORE.SPL.1"
-    with pytest.raises(Refused, match="before the battle begins"):
-        splitting.split(Table(replace(state, status="in_progress"), splitting), "A",  # type: ignore[arg-type]
-                        Split(unit="squad", models=2))
+    started = Table(replace(state, status="in_progress"), splitting)
+    with pytest.raises(Refused) as refused:
+        splitting.split(started, "A", Split(unit="squad", models=2))  # type: ignore[arg-type]
+    assert refused.value.rule == "CORE.SPL.1" and started.events == []
+
+
+# -- reference: UnitActions (RS.CMD.3, RS.MOV.3, RS.MOV.4) -----------------------------------------------------
+
+class ShootingPhase:
+    """`ActionRules`: seat A's Shooting phase is being played."""
+
+    @staticmethod
+    def step(state: GameState) -> Step | None:
+        return Step("shooting", None, "phase", "RS.SHO.1", "RS.SHO.1", active="A")
+
+
+def test_unit_actions_alone_start_an_action_then_complete_or_fail_it_when_the_turn_ends():
+    state = mustered("reference", [unit("squad", 5), unit("scouts", 5), unit("shaken", 5, statuses=("battle_shocked",))],
+                     [unit("foes", 5)])
+    state = replace(state, status="in_progress", battle_round=1, phase="shooting", active_seat="A",
+                    step=ReferenceStep())
+    actions = UnitActions(ShootingPhase())
+    [offer] = actions.start_action_actions(state, "A", ["squad", "scouts", "shaken"])
+    assert offer.schema["properties"]["unit"]["enum"] == ["squad", "scouts"]  # RS.CMD.3: never the battle-shocked
+    assert offer.schema["properties"]["action"]["enum"] == list(DEFAULT_ACTIONS)
+    t = Table(state, actions)
+    actions.start_action(t, "A", StartAction(unit="squad", action="Sabotage"))  # type: ignore[arg-type]
+    actions.start_action(t, "A", StartAction(unit="scouts", action="Recover intel"))  # type: ignore[arg-type]
+    assert [(kind, data["unit"], data["action"]) for kind, data, _ in t.events] == \
+        [("ActionStarted", "squad", "Sabotage"), ("ActionStarted", "scouts", "Recover intel")]
+    squad = t.state.units["squad"]
+    assert squad.selected and ReferenceTurn.of(squad.turn).action == "Sabotage"
+    with pytest.raises(Refused) as refused:  # selected for the phase: it does not start another
+        actions.start_action(t, "A", StartAction(unit="squad", action="Sabotage"))  # type: ignore[arg-type]
+    assert refused.value.rule == "RS.SHO.1" and len(t.events) == 2
+    t.state = t.state.with_unit("scouts", t.state.units["scouts"].with_status("battle_shocked"))
+    t.events.clear()
+    actions.complete_actions(t, "A")
+    assert [(kind, data["unit"]) for kind, data, _ in t.events] == [("ActionCompleted", "squad"), ("ActionFailed", "scouts")]
+    assert t.events[1][1]["reason"] == "the unit is battle-shocked (RS.CMD.3)"
+    squad, scouts = ReferenceTurn.of(t.state.units["squad"].turn), ReferenceTurn.of(t.state.units["scouts"].turn)
+    assert (squad.action, squad.action_done, scouts.action, scouts.action_done) == (None, "Sabotage", None, None)
+
+
+def test_unit_actions_alone_refuse_an_action_the_game_does_not_name():
+    state = replace(mustered("reference", [unit("squad", 5)], [unit("foes", 5)]), status="in_progress",
+                    phase="shooting", active_seat="A", step=ReferenceStep())
+    actions = UnitActions(ShootingPhase())
+    t = Table(state, actions)
+    with pytest.raises(Refused) as refused:
+        actions.start_action(t, "A", StartAction(unit="squad", action="Dig"))  # type: ignore[arg-type]
+    assert refused.value.rule == "RS.SHO.1" and "'Dig'" in refused.value.detail and t.events == []

@@ -9,8 +9,10 @@ from uuid import UUID
 
 import pytest
 
-from tests.support.client import unit
+from tests.support.client import unit, vehicle
 from warlog.domain.application import Warlog
+from warlog.domain.rules.alternating.commands import OngoingReserves, VehicleHit
+from warlog.domain.rules.alternating.records import TableRecords
 from warlog.domain.rules.basics import Step
 from warlog.domain.rules.parts import Part
 from warlog.domain.rules.reference.commands import Split, StartAction
@@ -127,3 +129,46 @@ def test_unit_actions_alone_refuse_an_action_the_game_does_not_name():
     with pytest.raises(Refused) as refused:
         actions.start_action(t, "A", StartAction(unit="squad", action="Dig"))  # type: ignore[arg-type]
     assert refused.value.rule == "RS.SHO.1" and "'Dig'" in refused.value.detail and t.events == []
+
+
+# -- alternating: TableRecords (AA.VEH.1, AA.VEH.2, AA.RES.1) -----------------------------------------------------
+
+class Recorded:
+    """`RecordRules`: the losses and statuses the part asks its ruleset to record, kept."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    def casualties(self, t: Any, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
+        self.calls.append(("casualties", uid, models, wounds, rule))
+
+    def change_status(self, t: Any, uid: str, status: str, value: bool, rule: str, **extra: Any) -> None:
+        self.calls.append(("status", uid, status, value, rule, extra))
+
+
+def test_table_records_alone_offer_their_forms_and_record_a_glancing_hit_through_their_ruleset():
+    state = mustered("alternating", [vehicle("rhino", hull_points=3), unit("squad", 5)], [unit("foes", 5)])
+    rules = Recorded()
+    records = TableRecords(rules)
+    offered = records.records(state, "A")
+    assert [(a.type, a.rule) for a in offered] == [("vehicle_hit", "AA.VEH.2"), ("blast_hit", "AA.VEH.1"),
+                                                   ("ongoing_reserves", "AA.RES.1")]
+    assert offered[0].schema["properties"]["unit"]["enum"] == ["rhino"]  # only vehicles take hull points
+    t = Table(state, records)
+    records.vehicle_hit(t, "A", VehicleHit(unit="rhino", hit="glancing", hull_points=3))  # type: ignore[arg-type]
+    [(kind, data, rule)] = t.events
+    assert (kind, rule, data["outcome"], data["hull_points_left"]) == ("VehicleHit", "AA.VEH.2", "immobilised", 1)
+    assert rules.calls == [("casualties", "rhino", 0, 2, "AA.VEH.2"),  # AA.VEH.2: a glancing hit leaves one
+                           ("status", "rhino", "immobilised", True, "AA.VEH.2", {"reason": "glancing hit"})]
+
+
+def test_table_records_alone_refuse_another_seats_unit_into_ongoing_reserves():
+    state = mustered("alternating", [unit("squad", 5)], [unit("foes", 5)])
+    records = TableRecords(Recorded())
+    t = Table(state, records)
+    with pytest.raises(Refused) as refused:
+        records.ongoing_reserves(t, "A", OngoingReserves(unit="foes"))  # type: ignore[arg-type]
+    assert refused.value.rule == "AA.RES.1" and t.events == []
+    records.ongoing_reserves(t, "A", OngoingReserves(unit="squad", reason="fled"))  # type: ignore[arg-type]
+    assert t.events == [("OngoingReservesEntered", {"unit": "squad", "reason": "fled", "attested_by": "A"},
+                         "AA.RES.1")]

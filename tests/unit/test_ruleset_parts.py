@@ -14,12 +14,14 @@ from warlog.domain.application import Warlog
 from warlog.domain.rules.alternating.commands import OngoingReserves, VehicleHit
 from warlog.domain.rules.alternating.records import TableRecords
 from warlog.domain.rules.basics import Step
+from warlog.domain.rules.heresy.commands import Disembark
+from warlog.domain.rules.heresy.embark import Embarking
 from warlog.domain.rules.parts import Part
 from warlog.domain.rules.reference.commands import Split, StartAction
 from warlog.domain.rules.reference.split import Splitting
 from warlog.domain.rules.reference.unit_actions import DEFAULT_ACTIONS, UnitActions
 from warlog.domain.rulings import Refused
-from warlog.domain.state import GameState, ReferenceStep, ReferenceTurn
+from warlog.domain.state import GameState, HeresyStep, ReferenceStep, ReferenceTurn
 
 AT = "2026-01-01T00:00:00.000Z"
 
@@ -172,3 +174,41 @@ def test_table_records_alone_refuse_another_seats_unit_into_ongoing_reserves():
     records.ongoing_reserves(t, "A", OngoingReserves(unit="squad", reason="fled"))  # type: ignore[arg-type]
     assert t.events == [("OngoingReservesEntered", {"unit": "squad", "reason": "fled", "attested_by": "A"},
                          "AA.RES.1")]
+
+
+# -- heresy: Embarking (HH.EMB.1) ------------------------------------------------------------------------------
+
+class MoveSubPhase:
+    """`EmbarkRules`: seat A's Move sub-phase, and the moves made, kept (what the ruleset sets going after any)."""
+
+    def __init__(self) -> None:
+        self.moves: list[tuple[Any, ...]] = []
+
+    @staticmethod
+    def step(state: GameState) -> Step | None:
+        return Step("movement", "move", "phase", "HH.MOV.0", "HH.MOV.1", active="A")
+
+    def after_move(self, t: Any, seat: str, uid: str, coherency_lost: bool, dangerous: int, near: list[str]) -> None:
+        self.moves.append((seat, uid, coherency_lost, dangerous, near))
+
+
+def test_embarking_alone_offers_a_way_out_and_moves_the_unit_out_through_its_ruleset():
+    state = mustered("heresy", [vehicle("rhino", capacity=10), unit("squad", 5, embarked_in="rhino")],
+                     [unit("foes", 5)])
+    state = replace(state, status="in_progress", battle_round=1, phase="movement", sub_phase="move",
+                    active_seat="A", step=HeresyStep())
+    rules = MoveSubPhase()
+    embarking = Embarking(rules)
+    offered = embarking.disembark_actions(state, "A")
+    assert [(a.type, a.schema["properties"]["distance"]["maximum"]) for a in offered] == \
+        [("disembark", 4), ("disembark", 2)]  # HH.EMB.1: M 6 less 2", and less 2" more through difficult terrain
+    t = Table(state, embarking)
+    with pytest.raises(Refused) as refused:
+        embarking.disembark(t, "A", Disembark(unit="squad", placed=True, distance=5))  # type: ignore[arg-type]
+    assert refused.value.rule == "HH.EMB.1" and t.events == [] and rules.moves == []
+    embarking.disembark(t, "A", Disembark(unit="squad", placed=True, distance=3, near=("foes",)))  # type: ignore[arg-type]
+    assert [(kind, data["unit"], rule) for kind, data, rule in t.events] == \
+        [("UnitDisembarked", "squad", "HH.EMB.1"), ("UnitMoved", "squad", "HH.EMB.1")]
+    assert (t.events[1][1]["distance"], t.events[1][1]["allowance"]) == ("3", 4)
+    assert rules.moves == [("A", "squad", False, 0, ["foes"])]
+    assert embarking.disembark_block(state, "foes") is not None  # not embarked, and not seat A's

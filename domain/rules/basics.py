@@ -74,7 +74,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def handles(command_type: str) -> Callable[[F], F]:
-    """Marks a ruleset method as the handler of one command type (`Ruleset.__init_subclass__` collects them)."""
+    """Marks a ruleset's (or a part's) method as the handler of one command type (`Ruleset.__init_subclass__`
+    collects them, rules/parts.py)."""
     def mark(fn: F) -> F:
         fn._handles = command_type  # type: ignore[attr-defined]  # a mark read back by __init_subclass__
         return fn
@@ -82,8 +83,8 @@ def handles(command_type: str) -> Callable[[F], F]:
 
 
 def evolves(*event_types: str) -> Callable[[A], A]:
-    """Marks a ruleset method as the applier of one event type (or of several that change the state alike): it
-    returns the next state (`Ruleset.__init_subclass__` collects them)."""
+    """Marks a ruleset's (or a part's) method as the applier of one event type (or of several that change the
+    state alike): it returns the next state (`Ruleset.__init_subclass__` collects them, rules/parts.py)."""
     def mark(fn: A) -> A:
         fn._evolves = event_types  # type: ignore[attr-defined]  # a mark read back by __init_subclass__
         return fn

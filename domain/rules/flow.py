@@ -4,15 +4,17 @@ every ruleset knows live in rules/core.py, the core events' appliers in rules/co
 
 A ruleset subclasses `Ruleset`, declares its `round_layout`, and adds
 `@handles("command")` and `@evolves("EventType")` methods; handlers decide and
-emit, appliers only change the state.
+emit, appliers only change the state. It names the parts it is composed of (`parts`, rules/parts.py): their
+marked methods join its dispatch tables, each run on its part, and the hooks below that a part answers the
+ruleset delegates to it by name (`self.part(Kind).hook(...)`).
 
 The interpreter, every ruleset's handlers, hooks and appliers read the typed state (`GameState`, domain/state/);
 an applier (`@evolves`) returns the next one.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 from typing_extensions import TypedDict, Unpack
 
@@ -23,6 +25,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions, results
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import SEATS, Awaiting, Lasts, Step, alive, other
+from warlog.domain.rules.parts import Marks, Part, bound, collect, joined
 from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
@@ -30,6 +33,9 @@ from warlog.domain.words import Text, humane, player_name, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
+
+
+P = TypeVar("P", bound=Part[Any])
 
 
 class RollNote(TypedDict, total=False):
@@ -82,18 +88,28 @@ class Flow:
     event_payloads: ClassVar[Mapping[str, type]] = ev.SHARED  # kind -> its data's type (domain/events.py)
     event_texts: ClassVar[Mapping[str, Text]] = texts.SHARED  # kind -> its sentence (domain/texts.py, words.py)
     status_ends: ClassVar[Mapping[str, Lasts]] = {}  # status -> how long it lasts here (else PLAYERS_CLEAR)
-    handlers: ClassVar[dict[str, Callable[..., Any]]] = {}  # each subclass gets its own (__init_subclass__)
-    appliers: ClassVar[dict[str, Callable[..., Any]]] = {}
+    parts: ClassVar[tuple[type[Part[Any]], ...]] = ()  # what it is composed of besides its classes (rules/parts.py)
+    handlers: ClassVar[Marks] = {}  # its own marks, unbound; each subclass gets its own (__init_subclass__)
+    appliers: ClassVar[Marks] = {}
+    handled_by: ClassVar[dict[str, type[Part[Any]]]] = {}  # the commands its parts answer, by part
+    applied_by: ClassVar[dict[str, type[Part[Any]]]] = {}  # the event kinds its parts apply, by part
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
-        cls.handlers, cls.appliers = {}, {}
-        for klass in reversed(cls.__mro__):
-            for value in vars(klass).values():
-                if hasattr(value, "_handles"):
-                    cls.handlers[value._handles] = value
-                for kind in getattr(value, "_evolves", ()):
-                    cls.appliers[kind] = value
+        cls.handlers, cls.appliers = collect(cls)
+        cls.handled_by = joined(cls.__name__, cls.handlers, cls.parts, "handlers")
+        cls.applied_by = joined(cls.__name__, cls.appliers, cls.parts, "appliers")
+
+    def __init__(self) -> None:
+        """Its parts, each built with it, and its dispatch tables bound once (`handle` and `apply` run on every
+        command and every replayed event)."""
+        self._parts: dict[type[Part[Any]], Part[Any]] = {kind: kind(self) for kind in self.parts}
+        self._handling = bound(self, self.handlers, self.handled_by, self._parts, "handlers")
+        self._applying = bound(self, self.appliers, self.applied_by, self._parts, "appliers")
+
+    def part(self, kind: type[P]) -> P:
+        """Its part of this class (one of `parts`), as built with it: what a hook delegates to."""
+        return cast(P, self._parts[kind])
 
     # -- layout --------------------------------------------------------------------------
 
@@ -124,12 +140,12 @@ class Flow:
 
     def apply(self, state: GameState | None, entry: ev.Entry) -> GameState:
         """The state after `entry`, which its kind's applier returns (a kind no applier names changes nothing)."""
-        applier = self.appliers.get(entry["type"])
+        applier = self._applying.get(entry["type"])
         if applier is None:
             if state is None:
                 raise ValueError(f"a {entry['type']} before the game was created")
             return state
-        new: GameState = applier(self, state, entry["data"], entry)
+        new: GameState = applier(state, entry["data"], entry)
         return new
 
     # -- deciding ------------------------------------------------------------------------
@@ -138,7 +154,7 @@ class Flow:
         state = t.state
         if getattr(command, "dice", None) is not None and state.dice == "server":
             raise Refused("server dice: the service rolls every die; send no \"dice\"", rule="SVC.DICE.SERVER")
-        handler = self.handlers.get(command.type)
+        handler = self._handling.get(command.type)
         if handler is None:  # a command of another ruleset: well formed, and none of this game's rules (409)
             raise Refused(f"the {self.name} ruleset has no command {command.type!r}: GET /state lists what you "
                           "may send", rule=self.awaited_rule(t.state))
@@ -147,7 +163,7 @@ class Flow:
             raise Refused(f"{command.type} belongs to set-up; the game has started", rule="SVC.SETUP")
         if not setup_only and command.type not in ("concede", *self.setup_commands) and state.status == "setup":
             raise Refused(f"{command.type} waits until the game has started (start_game)", rule="SVC.SETUP")
-        handler(self, t, seat, command)
+        handler(t, seat, command)
 
     # -- shared building blocks ----------------------------------------------------------
 

@@ -71,7 +71,7 @@ WITHDRAWN = {  # by the roll's purpose
 
 
 @register
-class Alternating(Alternation, TableRecords, objectives.RoundObjectives):  # Alternation builds on Counting, Charges
+class Alternating(Alternation, objectives.RoundObjectives):  # Alternation builds on Counting, Charges
     # and Combats
     name = "alternating"
     title = "Alternating activation (8th/9th-edition armies, seed 000)"
@@ -84,9 +84,13 @@ class Alternating(Alternation, TableRecords, objectives.RoundObjectives):  # Alt
     event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS, **objectives.EVENTS}
     event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS, **objectives.TEXTS}
     status_ends = STATUS_ENDS
+    parts = (TableRecords,)  # rules/parts.py: built with it, its commands dispatched to it
 
     def round_layout(self, state: GameState) -> list[Step]:
         return SCORED_LAYOUT if self.scores_round(state) else LAYOUT
+
+    def records(self, state: GameState, seat: str) -> list[Action]:
+        return super().records(state, seat) + self.part(TableRecords).records(state, seat)  # records.py
 
     def check_army(self, units: list[dict[str, Any]]) -> None:
         """AA.MOV.2: a regroup roll is a Leadership test, so a unit that may fall back states its Ld. `units`: the

@@ -1,7 +1,9 @@
 """What the table resolves and records (AA.VEH.1, AA.VEH.2, AA.RES.1 ongoing reserves)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
+
+from typing_extensions import Unpack
 
 from warlog.domain import army
 from warlog.domain.rules import actions as act
@@ -10,7 +12,8 @@ from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.commands import BlastHit, OngoingReserves, VehicleHit
 from warlog.domain.rules.alternating.common import immobile, on_table
 from warlog.domain.rules.basics import seat_units
-from warlog.domain.rules.ruleset import Ruleset, alive, handles
+from warlog.domain.rules.flow import CasualtyNote, StatusNote
+from warlog.domain.rules.ruleset import Part, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState
 from warlog.domain.words import not_yours, unit_named
@@ -19,11 +22,25 @@ if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 
-class TableRecords(Ruleset):
-    """A part of `Alternating` (its methods read the others' through `self`)."""
+class RecordRules(Protocol):
+    """What the table's records call back in their ruleset: a vehicle's losses and statuses, recorded as any."""
+
+    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str,
+                   **extra: Unpack[CasualtyNote]) -> None:
+        """The models and wounds `uid` lost, recorded (with what follows a unit destroyed)."""
+
+    def change_status(self, t: Table, uid: str, status: str, value: bool, rule: str,
+                      **extra: Unpack[StatusNote]) -> None:
+        """`uid` gains (or loses) `status`, if it has not (has) it."""
+
+
+class TableRecords(Part[RecordRules]):
+    """A part of `Alternating`: its record commands are dispatched to it, and `Alternating.records` adds its
+    forms to the shared ones."""
 
     def records(self, state: GameState, seat: str) -> list[Action]:
-        offered = super().records(state, seat)
+        """The forms of the records only this ruleset keeps: vehicle hits and blasts, ongoing reserves."""
+        offered: list[Action] = []
         vehicles = [uid for uid, unit in state.units.items() if alive(unit) and army.unit_is_vehicle(unit)]
         if vehicles:
             offered += [act.action("vehicle_hit", "AA.VEH.2", "record a glancing or penetrating hit on a vehicle",
@@ -59,9 +76,9 @@ class TableRecords(Ruleset):
         t.emit("VehicleHit", own.VehicleHit(unit=command.unit, hit=command.hit, hull_points=command.hull_points,
                               hull_points_left=left - loss, outcome=outcome, attested_by=seat), "AA.VEH.2")
         if loss or outcome == "wrecked":
-            self.casualties(t, command.unit, 1 if outcome == "wrecked" else 0, loss, "AA.VEH.2")
+            self.rules.casualties(t, command.unit, 1 if outcome == "wrecked" else 0, loss, "AA.VEH.2")
         if outcome == "immobilised":
-            self.change_status(t, command.unit, "immobilised", True, "AA.VEH.2", reason="glancing hit")
+            self.rules.change_status(t, command.unit, "immobilised", True, "AA.VEH.2", reason="glancing hit")
 
     @handles("ongoing_reserves")
     def ongoing_reserves(self, t: Table, seat: str, command: OngoingReserves) -> None:

@@ -39,6 +39,7 @@ from warlog.domain.rules.heresy.common import (
 )
 from warlog.domain.rules.heresy.embark import Embarking
 from warlog.domain.rules.heresy.events import EVENTS as OWN_EVENTS
+from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reserves import Reserves
 from warlog.domain.rules.heresy.rout import Rout
 from warlog.domain.rules.heresy.shooting import ATTACK_STEPS, FightGoesOn, SnapShotsGoOn
@@ -65,7 +66,7 @@ STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MO
 
 
 @register
-class Heresy(Reserves, Embarking, Rout, Combat, objectives.RoundObjectives):  # the parts build on Movement,
+class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # the mixins build on Movement,
     # Reactions, Assault and Shooting; the round's end scores the objectives (MSN.OBJ.1)
     name = "heresy"
     title = "Heresy (the older era's tables, seed 002)"
@@ -77,6 +78,7 @@ class Heresy(Reserves, Embarking, Rout, Combat, objectives.RoundObjectives):  # 
     event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS, **objectives.TEXTS}
     status_ends = STATUS_ENDS
     roster = RosterReading(older_ap=True, systems=("horus heresy", "30,000", "30k"), systems_older_ap=True)
+    parts = (Embarking,)  # rules/parts.py: built with it, `disembark` dispatched to it
 
     # -- the round -----------------------------------------------------------------------
 
@@ -256,7 +258,7 @@ class Heresy(Reserves, Embarking, Rout, Combat, objectives.RoundObjectives):  # 
         if action != "end_phase":
             return False
         if step.name == "move":
-            return self.move_block(state, uid) is None or self.disembark_block(state, uid) is None
+            return self.move_block(state, uid) is None or self.part(Embarking).disembark_block(state, uid) is None
         if step.phase in ("shooting", "assault"):
             return self.combat_block(state, uid) is None
         return False
@@ -278,7 +280,7 @@ class Heresy(Reserves, Embarking, Rout, Combat, objectives.RoundObjectives):  # 
             return self.strike_actions(state, seat)
         offered: list[Action] = []
         if step.name == "move":
-            offered += self.move_actions(state, seat) + self.disembark_actions(state, seat)
+            offered += self.move_actions(state, seat) + self.part(Embarking).disembark_actions(state, seat)
         elif step.phase in ("shooting", "assault"):
             offered += self.combat_actions(state, seat)
             if step.phase == "shooting":

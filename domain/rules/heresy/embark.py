@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from warlog.domain import dice
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import seat_units
+from warlog.domain.rules.basics import Step, seat_units
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import Disembark
 from warlog.domain.rules.heresy.common import (
@@ -29,9 +29,8 @@ from warlog.domain.rules.heresy.common import (
     on_battlefield,
     refuse_while_reacting,
 )
-from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reactions import checked_near, near_field
-from warlog.domain.rules.ruleset import alive, handles, inches
+from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit
 from warlog.domain.words import unit_named, unit_title, whose
@@ -47,12 +46,24 @@ def disembark_allowance(unit: Unit, difficult: bool) -> int:
     return max(0, allowance(unit, False, difficult) - DISEMBARK_PENALTY)
 
 
-class Embarking(Movement):
-    """Mixed into `Heresy`: a unit leaving its transport in the Move sub-phase."""
+class EmbarkRules(Protocol):
+    """What disembarking reads of its ruleset: the step being played, and what any move sets going after it."""
+
+    def step(self, state: GameState) -> Step | None:
+        """The step being played; None outside play."""
+
+    def after_move(self, t: Table, seat: str, uid: str, coherency_lost: bool, dangerous: int,
+                   near: list[str]) -> None:
+        """Suppressed for coherency lost, the dangerous terrain tests, the reactions offered (heresy's Movement)."""
+
+
+class Embarking(Part[EmbarkRules]):
+    """A part of `Heresy`: a unit leaving its transport in the Move sub-phase. `disembark` is dispatched to it;
+    `Heresy` asks it `disembark_block` (who may be selected) and `disembark_actions` (what its Move offers)."""
 
     def disembark_block(self, state: GameState, uid: str) -> Block:
         """May this unit disembark now? HH.EMB.1 (its transport neither rushed nor arrived), HH.MOV.2."""
-        step = self.step(state)
+        step = self.rules.step(state)
         unit = state.units[uid]
         if not editions.fixed(state, "HH.EMB.1"):
             return ("HH.EMB.1", "this game's edition of the rules has no disembarking")
@@ -107,7 +118,7 @@ class Embarking(Movement):
                                           difficult=bool(command.difficult), dangerous=dangerous,
                                           coherency_lost=bool(command.coherency_lost), near=near, attested_by=seat),
                "HH.EMB.1")  # it counts as having moved, even 0"
-        self.after_move(t, seat, uid, bool(command.coherency_lost), dangerous, near)
+        self.rules.after_move(t, seat, uid, bool(command.coherency_lost), dangerous, near)
 
 
 def _disembark_offers(state: GameState, uid: str, unit: Unit, enemies: list[str]) -> list[Action]:

@@ -55,7 +55,7 @@ ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard":
 
 
 @register
-class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
+class Reference(AttackChoices, Movement, Fight, Charge):
     name = "reference"
     title = "Reference sheet (10th-edition style turns, seed 001)"
     summary = ("each player's turn in five phases (Command, Movement, Shooting, Charge, Fight), with command points, "
@@ -68,6 +68,8 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
     roster = RosterReading(older_ap=False, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:10th|11th)\b",))
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
+    parts = (Splitting, UnitActions)  # rules/parts.py: each built with it, its commands and events dispatched to it
+    setup_commands = Splitting.setup_commands
 
     def round_layout(self, state: GameState) -> list[Step]:
         """Battle round 1 opens with the roll-off for the first turn; the order chosen holds every round."""
@@ -223,7 +225,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
         if step.phase == "charge":
             return self.charge_actions(state, seat, ready)
         return [*self.shooting_actions(state, seat, ready), *self.attack_actions(state, seat, "shooting"),
-                *self.start_action_actions(state, seat, own)]
+                *self.part(UnitActions).start_action_actions(state, seat, own)]
 
     def awaited_rule(self, state: GameState) -> str:
         pause = self.attack_pause(state) if state.status == "in_progress" else None
@@ -244,7 +246,7 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
                           rule="EXT.VP.1")
         super().end_phase(t, seat, command)
         if step is not None and step.phase == "fight":  # the turn ends: its actions complete (unit_actions.py)
-            self.complete_actions(t, seat)
+            self.part(UnitActions).complete_actions(t, seat)
         if step is not None and self.scoring_now(t.state, step):
             self.score(t, seat, dict(command.control or {}))
 
@@ -278,6 +280,9 @@ class Reference(UnitActions, Splitting, AttackChoices, Movement, Fight, Charge):
 
     def _hazards(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         self.hazards(t, request, roll["faces"])
+
+    def setup_actions(self, state: GameState, seat: str) -> list[Action]:
+        return self.part(Splitting).setup_actions(state, seat)  # CORE.SPL.1 (split.py)
 
     def records(self, state: GameState, seat: str) -> list[Action]:
         offered = super().records(state, seat) + self.effect_records(state, seat)

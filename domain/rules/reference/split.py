@@ -21,10 +21,9 @@ from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
-from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import Split
-from warlog.domain.rules.ruleset import handles
+from warlog.domain.rules.ruleset import Part, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
 from warlog.domain.words import not_yours, unit_named
@@ -33,8 +32,9 @@ if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 
-class Splitting(Igougo):
-    """Mixed into `Reference`."""
+class Splitting(Part[object]):
+    """A part of `Reference` (its set-up): it reads nothing of the ruleset. `Reference` names `split` among its
+    `setup_commands` and answers `setup_actions` with this part's."""
 
     setup_commands = ("split",)
 
@@ -54,6 +54,7 @@ class Splitting(Igougo):
         return None
 
     def setup_actions(self, state: GameState, seat: str) -> list[Action]:
+        """A split offered for each unit of a mustered seat that may be split."""
         offered = []
         for uid, unit in seat_units(state, seat):
             if self.unsplittable(state, uid) is None:

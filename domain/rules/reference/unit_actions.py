@@ -15,17 +15,16 @@ Advanced (RS.MOV.3) or Fell Back (RS.MOV.4) this turn. Conventions, in the style
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import evolves, seat_units
-from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.basics import Step, evolves, seat_units
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import StartAction
 from warlog.domain.rules.reference.common import attached_to, engaged, members_of, on_battlefield, turn_of
-from warlog.domain.rules.ruleset import alive, handles
+from warlog.domain.rules.ruleset import Part, alive, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, ReferenceStep
 from warlog.domain.words import not_yours, unit_named
@@ -37,8 +36,16 @@ DEFAULT_ACTIONS = ("Secure objective", "Sabotage", "Recover intel")
 ACTION_RULES = ["RS.SHO.1", "RS.CMD.3", "RS.MOV.3", "RS.MOV.4"]
 
 
-class UnitActions(Igougo):
-    """Mixed into `Reference`."""
+class ActionRules(Protocol):
+    """What the actions part reads of its ruleset: the step being played (whose Shooting phase it is)."""
+
+    def step(self, state: GameState) -> Step | None:
+        """The step being played; None outside play."""
+
+
+class UnitActions(Part[ActionRules]):
+    """A part of `Reference`: `start_action` and its events are dispatched to it; `Reference` offers
+    `start_action_actions` in its Shooting phase and calls `complete_actions` when a turn ends."""
 
     @staticmethod
     def action_names(state: GameState) -> list[str]:
@@ -80,7 +87,7 @@ class UnitActions(Igougo):
     @handles("start_action")
     def start_action(self, t: Table, seat: str, command: StartAction) -> None:
         state = t.state
-        step = self.step(t.state)
+        step = self.rules.step(t.state)
         if step is None or step.phase != "shooting" or seat != step.active or state.rolls:
             raise Refused("an action is started in your own Shooting phase, instead of shooting", rule="RS.SHO.1")
         if state.units[command.unit].owner != seat:

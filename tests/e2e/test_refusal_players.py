@@ -112,7 +112,8 @@ def test_what_the_game_waits_for_is_said_in_words_with_the_players_name(new_game
     assert game.state()["awaiting"]["action"] == "roll_off"
     detail = in_words(game.refused("A", "end_phase"), "CORE.DICE.3", "the game waits for either player to roll off")
     assert "roll_off" not in detail
-    play_awaited(game)  # the roll-off: its winner chooses who goes first
+    while game.state()["awaiting"]["action"] == "roll_off":  # a tied roll-off is rolled again (CORE.DICE.3)
+        play_awaited(game)  # its winner chooses who goes first
     awaiting = game.state()["awaiting"]
     assert awaiting["action"] == "choose_order"
     chooser, other = awaiting["seat"], "B" if awaiting["seat"] == "A" else "A"

@@ -1,0 +1,84 @@
+"""More parts driven alone (domain/rules/parts.py), as tests/unit/test_ruleset_parts.py drives the first ones:
+each built with a fake of what it reads of its ruleset (its Protocol), its handler run on that file's fake table,
+which applies what the part emits with the part's own appliers."""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from tests.support.client import unit
+from tests.unit.test_ruleset_parts import Table, mustered
+from warlog.domain.rules.alternating.commands import ConfirmCount
+from warlog.domain.rules.alternating.counting import Counting
+from warlog.domain.rules.basics import Step
+from warlog.domain.rulings import Refused
+from warlog.domain.state import AlternatingStep, GameState, PerSeat
+
+# -- alternating: Counting (AA.PP.1, AA.PP.2, AA.SPP.1) ---------------------------------------------------------
+
+MOVEMENT_COUNT = Step("movement", "movement_pass_points", "count", "AA.MOV.1", "AA.PP.1")
+SHOOTING_COUNT = Step("shooting", "shooting_pass_points", "count", "AA.SHO.1", "AA.SPP.1")
+
+
+class Counted:
+    """`CountRules`: the count being confirmed is this step."""
+
+    def __init__(self, step: Step) -> None:
+        self.current = step
+
+    def step(self, state: GameState) -> Step | None:
+        return self.current
+
+
+def counting_at(step: Step, army_a: list[dict[str, Any]], army_b: list[dict[str, Any]]) -> tuple[Counting, Table]:
+    state = mustered("alternating", army_a, army_b)
+    state = replace(state, status="in_progress", battle_round=1, phase=step.phase, step=AlternatingStep())
+    counting = Counting(Counted(step))
+    return counting, Table(state, counting)
+
+
+def test_counting_alone_takes_both_confirmations_then_gives_the_fewer_side_the_difference_in_pass_points():
+    counting, t = counting_at(MOVEMENT_COUNT, [unit("squad", 5), unit("scouts", 5), unit("reserve", 5, in_reserves=True)],
+                              [unit("foes", 5), unit("foes-2", 5), unit("foes-3", 5)])
+    offer = counting.count_action(t.state, "A", MOVEMENT_COUNT)
+    assert (offer.type, offer.rule) == ("confirm_count", "AA.PP.1")
+    assert list(offer.schema["properties"]["exclude"]["properties"]) == ["squad", "scouts"]  # reserves left out already
+    assert "include" not in offer.schema["properties"]  # AA.PP.1: the movement count brings nothing in
+    with pytest.raises(Refused) as refused:
+        counting.confirm_count(t, "A", ConfirmCount(include={"reserve": "it walks on"}))  # type: ignore[arg-type]
+    assert refused.value.rule == "AA.PP.1" and t.events == []
+    counting.confirm_count(t, "A", ConfirmCount(exclude={"scouts": "hidden in ruins"}))  # type: ignore[arg-type]
+    assert t.events == [("CountConfirmed", {"seat": "A", "sub_phase": "movement_pass_points",
+                                            "exclude": {"scouts": "hidden in ruins"}, "include": {}}, "AA.PP.1")]
+    with pytest.raises(Refused) as refused:  # the applier kept seat A's claims
+        counting.confirm_count(t, "A", ConfirmCount())  # type: ignore[arg-type]
+    assert refused.value.rule == "AA.PP.1" and len(t.events) == 1
+    counting.confirm_count(t, "B", ConfirmCount())  # type: ignore[arg-type]
+    [_, (kind, data, rule)] = t.events[1:]
+    assert (kind, rule, data["counts"], data["pass_points"]) == ("PassPointsCalculated", "AA.PP.2", {"A": 1, "B": 3},
+                                                                  {"A": 2, "B": 0})
+    assert data["excluded"] == [{"unit": "scouts", "seat": "A", "by": "A", "reason": "hidden in ruins"},
+                                {"unit": "reserve", "seat": "A", "by": "service", "reason": "in reserves"}]
+    assert t.state.pass_points == PerSeat(2, 0) and AlternatingStep.of(t.state.step).calculated
+    with pytest.raises(Refused):  # counted: nothing more is confirmed in this step
+        counting.confirm_count(t, "B", ConfirmCount())  # type: ignore[arg-type]
+
+
+def test_counting_alone_brings_a_unit_into_the_shooting_count_and_its_applier_keeps_why():
+    counting, t = counting_at(SHOOTING_COUNT, [unit("squad", 5), unit("psykers", 5, ranged=False)],
+                              [unit("foes", 5), unit("foes-2", 5)])
+    offer = counting.count_action(t.state, "A", SHOOTING_COUNT)
+    assert list(offer.schema["properties"]["include"]["properties"]) == ["psykers"]  # AA.SPP.1: no ranged weapons
+    with pytest.raises(Refused) as refused:
+        counting.confirm_count(t, "A", ConfirmCount(include={"foes": "it shoots"}))  # type: ignore[arg-type]
+    assert refused.value.rule == "AA.SPP.1" and t.events == []
+    counting.confirm_count(t, "A", ConfirmCount(include={"psykers": "Smite"}))  # type: ignore[arg-type]
+    counting.confirm_count(t, "B", ConfirmCount())  # type: ignore[arg-type]
+    (kind, data, rule) = t.events[-1]
+    assert (kind, rule, data["counts"], data["pass_points"]) == ("PassPointsCalculated", "AA.SPP.1", {"A": 2, "B": 2},
+                                                                  {"A": 0, "B": 0})
+    assert data["included"] == [{"unit": "psykers", "seat": "A", "by": "A", "reason": "Smite",
+                                 "service_reason": "no ranged weapons"}]
+    assert dict(t.state.shooting_included or {}) == {"psykers": "Smite"}

@@ -13,8 +13,10 @@ from tests.unit.test_ruleset_parts import Table, mustered
 from warlog.domain.rules.alternating.commands import ConfirmCount
 from warlog.domain.rules.alternating.counting import Counting
 from warlog.domain.rules.basics import Step
+from warlog.domain.rules.heresy.commands import Enter
+from warlog.domain.rules.heresy.reserves import Reserves, arriving
 from warlog.domain.rulings import Refused
-from warlog.domain.state import AlternatingStep, GameState, PerSeat
+from warlog.domain.state import AlternatingStep, GameState, HeresyStep, HeresyTurn, PerSeat
 
 # -- alternating: Counting (AA.PP.1, AA.PP.2, AA.SPP.1) ---------------------------------------------------------
 
@@ -82,3 +84,66 @@ def test_counting_alone_brings_a_unit_into_the_shooting_count_and_its_applier_ke
     assert data["included"] == [{"unit": "psykers", "seat": "A", "by": "A", "reason": "Smite",
                                  "service_reason": "no ranged weapons"}]
     assert dict(t.state.shooting_included or {}) == {"psykers": "Smite"}
+
+
+# -- heresy: Reserves (HH.RES.1-3) ------------------------------------------------------------------------------
+
+class SubPhase:
+    """`ReserveRules`: seat A's sub-phase `name`, and what the part asks its ruleset to do, kept."""
+
+    def __init__(self, name: str, play_rule: str) -> None:
+        self.current = Step("movement", name, "phase", "HH.MOV.0", play_rule, active="A")
+        self.calls: list[tuple[Any, ...]] = []
+
+    def step(self, state: GameState) -> Step | None:
+        return self.current
+
+    def request_roll(self, t: Any, seat: str, purpose: str, spec: str, rule: str, unit: str, **context: object) -> None:
+        self.calls.append(("roll", seat, purpose, spec, rule, unit, context))
+
+    def casualties(self, t: Any, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
+        self.calls.append(("casualties", uid, models, wounds, rule))
+
+    def change_status(self, t: Any, uid: str, status: str, value: bool, rule: str, **extra: Any) -> None:
+        self.calls.append(("status", uid, status, value, rule))
+
+    def offer_snap_shots(self, t: Any, against: str) -> None:
+        self.calls.append(("snap_shots", against))
+
+    def offer_reaction(self, t: Any, uid: str, against: str) -> None:
+        self.calls.append(("reaction", uid, against))
+
+
+def heresy_at(sub_phase: str, army_a: list[dict[str, Any]], army_b: list[dict[str, Any]]) -> GameState:
+    state = mustered("heresy", army_a, army_b)
+    return replace(state, status="in_progress", battle_round=1, phase="movement", sub_phase=sub_phase,
+                   active_seat="A", step=HeresyStep())
+
+
+def test_reserves_alone_roll_for_each_unit_in_reserve_and_bring_an_arrival_into_play_through_their_ruleset():
+    state = heresy_at("reserves", [unit("squad", 5, in_reserves=True), unit("guard", 5)], [unit("foes", 5)])
+    rules = SubPhase("reserves", "HH.RES.1")
+    reserves = Reserves(rules)
+    t = Table(state, reserves)
+    reserves.begin_reserves(t, "A")
+    assert rules.calls == [("roll", "A", "reserve", "D6", "HH.RES.1", "squad", {})]  # HH.RES.1: not the one on the table
+    reserves.reserve_rolled(t, "squad", {"faces": [2], "total": 2})  # type: ignore[typeddict-item]
+    reserves.reserve_rolled(t, "squad", {"faces": [3], "total": 3})  # type: ignore[typeddict-item]
+    assert [(kind, data["total"], rule) for kind, data, rule in t.events] == \
+        [("ReserveDelayed", 2, "HH.RES.1"), ("ReserveArriving", 3, "HH.RES.1")]  # HH.RES.1: on a 3+
+    t.state = t.state.with_unit("squad", replace(t.state.units["squad"], arriving=True))  # as the core applies it
+    assert arriving(t.state, "A") == ["squad"]
+    offered = reserves.enter_actions(t.state, "A")
+    assert [(a.type, a.rule) for a in offered] == [("enter", "HH.RES.2"), ("enter", "HH.MOV.5"), ("enter", "HH.MOV.5")]
+    t.events.clear()
+    with pytest.raises(Refused) as refused:
+        reserves.enter_play(t, "A", Enter(unit="squad", removed=1))  # type: ignore[arg-type]
+    assert refused.value.rule == "HH.RES.2" and t.events == []  # from_edge not attested
+    reserves.enter_play(t, "A", Enter(unit="squad", from_edge=True, removed=1))  # type: ignore[arg-type]
+    [(kind, data, rule)] = t.events
+    assert (kind, rule, data["unit"], data["removed"], data["rush"]) == ("ReserveArrived", "HH.RES.2", "squad", 1, False)
+    squad = t.state.units["squad"]
+    assert (squad.arriving, squad.in_reserves, squad.selected, HeresyTurn.of(squad.turn).arrived) == \
+        (False, False, True, True)  # HH.RES.3: it has arrived, and makes no second move
+    assert rules.calls[1:] == [("casualties", "squad", 1, 0, "HH.RES.2"), ("snap_shots", "squad")]
+    assert arriving(t.state, "A") == []

@@ -13,8 +13,9 @@ from tests.unit.test_ruleset_parts import Table, mustered
 from warlog.domain.rules.alternating.commands import ConfirmCount
 from warlog.domain.rules.alternating.counting import Counting
 from warlog.domain.rules.basics import Step
-from warlog.domain.rules.heresy.commands import Enter
+from warlog.domain.rules.heresy.commands import Enter, FallBack
 from warlog.domain.rules.heresy.reserves import Reserves, arriving
+from warlog.domain.rules.heresy.rout import Rout, falling_back
 from warlog.domain.rulings import Refused
 from warlog.domain.state import AlternatingStep, GameState, HeresyStep, HeresyTurn, PerSeat
 
@@ -86,10 +87,10 @@ def test_counting_alone_brings_a_unit_into_the_shooting_count_and_its_applier_ke
     assert dict(t.state.shooting_included or {}) == {"psykers": "Smite"}
 
 
-# -- heresy: Reserves (HH.RES.1-3) ------------------------------------------------------------------------------
+# -- heresy: Reserves (HH.RES.1-3) and Rout (HH.ROUT.1-3) -------------------------------------------------------
 
 class SubPhase:
-    """`ReserveRules`: seat A's sub-phase `name`, and what the part asks its ruleset to do, kept."""
+    """`ReserveRules` and `RoutRules`: seat A's sub-phase `name`, and what the part asks its ruleset to do, kept."""
 
     def __init__(self, name: str, play_rule: str) -> None:
         self.current = Step("movement", name, "phase", "HH.MOV.0", play_rule, active="A")
@@ -112,6 +113,9 @@ class SubPhase:
 
     def offer_reaction(self, t: Any, uid: str, against: str) -> None:
         self.calls.append(("reaction", uid, against))
+
+    def after_move(self, t: Any, seat: str, uid: str, coherency_lost: bool, dangerous: int, near: list[str]) -> None:
+        self.calls.append(("moved", seat, uid, coherency_lost, dangerous, near))
 
 
 def heresy_at(sub_phase: str, army_a: list[dict[str, Any]], army_b: list[dict[str, Any]]) -> GameState:
@@ -147,3 +151,32 @@ def test_reserves_alone_roll_for_each_unit_in_reserve_and_bring_an_arrival_into_
         (False, False, True, True)  # HH.RES.3: it has arrived, and makes no second move
     assert rules.calls[1:] == [("casualties", "squad", 1, 0, "HH.RES.2"), ("snap_shots", "squad")]
     assert arriving(t.state, "A") == []
+
+
+def test_rout_alone_rolls_the_fall_back_then_records_it_and_tests_leadership_at_the_edge():
+    state = heresy_at("rout", [unit("squad", 5, statuses=("routed",)), unit("guard", 5)], [unit("foes", 5)])
+    rules = SubPhase("rout", "HH.ROUT.1")
+    rout = Rout(rules)
+    t = Table(state, rout)
+    rout.begin_rout(t, "A")
+    assert rules.calls == [("roll", "A", "fall_back", "D6+4", "HH.ROUT.2", "squad", {})]  # HH.ROUT.2: 1D6 + I
+    with pytest.raises(Refused) as refused:  # not rolled for yet
+        rout.fall_back_unit(t, "A", FallBack(unit="squad"))  # type: ignore[arg-type]
+    assert refused.value.rule == "HH.ROUT.1"
+    rout.fall_back_rolled(t, "squad", {"faces": [3], "total": 7})  # type: ignore[typeddict-item]
+    assert falling_back(t.state, "A") == ["squad"]
+    [offer] = rout.fall_back_actions(t.state, "A")
+    assert (offer.type, offer.schema["properties"]["unit"]["const"]) == ("fall_back", "squad")
+    rout.fall_back_unit(t, "A", FallBack(unit="squad", reached_edge=True, near=("foes",)))  # type: ignore[arg-type]
+    assert [(kind, rule) for kind, _, rule in t.events] == [("FallBackRolled", "HH.ROUT.2"), ("FellBack", "HH.ROUT.2")]
+    assert HeresyTurn.of(t.state.units["squad"].turn).fell_back == "7" and falling_back(t.state, "A") == []
+    assert rules.calls[1:] == [("roll", "A", "leadership", "2D6", "HH.ROUT.3", "squad", {"ld": 7}),
+                               ("moved", "A", "squad", False, 0, ["foes"])]  # a fall back is a move (HH.REACT.1)
+    request: Any = {"context": {"ld": 7}}
+    rout.leadership_rolled(t, "squad", request, {"faces": [4, 4], "total": 8})  # type: ignore[typeddict-item]
+    rout.leadership_rolled(t, "squad", request, {"faces": [3, 4], "total": 7})  # type: ignore[typeddict-item]
+    assert [(data["total"], data["passed"]) for kind, data, _ in t.events if kind == "LeadershipTested"] == \
+        [(8, False), (7, True)]  # HH.ROUT.3: 2D6 at most Ld
+    assert rules.calls[3:] == [("casualties", "squad", 5, 0, "HH.ROUT.3"),  # failed: the unit is lost
+                               ("status", "squad", "routed", False, "HH.ROUT.3"),  # passed: it regroups
+                               ("status", "squad", "suppressed", True, "HH.ROUT.3")]

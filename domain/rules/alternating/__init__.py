@@ -37,6 +37,7 @@ from warlog.domain.rules.alternating.common import (
     STATUS_ENDS,
     overwatch_block,
 )
+from warlog.domain.rules.alternating.counting import Counting
 from warlog.domain.rules.alternating.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.alternating.goes import Alternation
 from warlog.domain.rules.alternating.records import TableRecords
@@ -71,8 +72,7 @@ WITHDRAWN = {  # by the roll's purpose
 
 
 @register
-class Alternating(Alternation, objectives.RoundObjectives):  # Alternation builds on Counting, Charges
-    # and Combats
+class Alternating(Alternation, objectives.RoundObjectives):  # Alternation builds on Charges and Combats
     name = "alternating"
     title = "Alternating activation (8th/9th-edition armies, seed 000)"
     summary = ("one joint turn a battle round: both players act in every phase, unit by unit, with pass points "
@@ -84,7 +84,7 @@ class Alternating(Alternation, objectives.RoundObjectives):  # Alternation build
     event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS, **objectives.EVENTS}
     event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS, **objectives.TEXTS}
     status_ends = STATUS_ENDS
-    parts = (TableRecords,)  # rules/parts.py: built with it, its commands dispatched to it
+    parts = (TableRecords, Counting)  # rules/parts.py: each built with it, its commands and events dispatched to it
 
     def round_layout(self, state: GameState) -> list[Step]:
         return SCORED_LAYOUT if self.scores_round(state) else LAYOUT

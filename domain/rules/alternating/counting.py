@@ -3,7 +3,7 @@ table can see left out (or, in shooting, brought in), and the result once both h
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
@@ -18,7 +18,7 @@ from warlog.domain.rules.alternating.common import (
     sub_phase,
 )
 from warlog.domain.rules.basics import evolves, seat_units
-from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles
+from warlog.domain.rules.ruleset import SEATS, Part, Step, alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import AlternatingStep, Claims, Frozen, GameState, PerSeat
 from warlog.domain.words import not_yours, unit_named
@@ -27,10 +27,18 @@ if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 
-class Counting(Ruleset):
-    """A part of `Alternating` (its methods read the others' through `self`)."""
+class CountRules(Protocol):
+    """What the counts read of their ruleset: the step being played (which count, by which rule)."""
 
-    def _count_action(self, state: GameState, seat: str, step: Step) -> Action:
+    def step(self, state: GameState) -> Step | None:
+        """The step being played; None outside play."""
+
+
+class Counting(Part[CountRules]):
+    """A part of `Alternating`: `confirm_count` is dispatched to it, and its events applied by it; the goes
+    (`Alternation.play_actions`) ask it `count_action`, the form a seat confirms its count with."""
+
+    def count_action(self, state: GameState, seat: str, step: Step) -> Action:
         """AA.PP.1 / AA.SPP.1: exclude what the table sees of a counted unit; include (shooting only) a unit
         the service leaves out but that shoots with an ability."""
         exclusion = movement_exclusion if step.name == "movement_pass_points" else shooting_exclusion
@@ -47,7 +55,7 @@ class Counting(Ruleset):
     @handles("confirm_count")
     def confirm_count(self, t: Table, seat: str, command: ConfirmCount) -> None:
         state = t.state
-        step = self.step(state)
+        step = self.rules.step(state)
         if step is None or step.kind != "count" or AlternatingStep.of(state.step).calculated:
             raise Refused("no pass-point count is being confirmed now",
                           rule=(step.play_rule or step.rule) if step else "AA.PP.1")

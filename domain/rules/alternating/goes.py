@@ -38,9 +38,9 @@ if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 
-class Alternation(Counting, Charges, Combats):
-    """A part of `Alternating`: the goes, which offer and judge the counts, the charges and overwatch, and the
-    combats of the parts it builds on."""
+class Alternation(Charges, Combats):
+    """A part of `Alternating`: the goes, which offer the counts (its part `Counting` judges them), and judge
+    the charges and overwatch, and the combats of the mixins it builds on."""
 
     def eligible(self, state: GameState, uid: str) -> bool:
         """CONTRACT.md: `eligible` means it may be selected now (by the seat whose go it is)."""
@@ -142,7 +142,7 @@ class Alternation(Counting, Charges, Combats):
         if step is None or awaiting["action"] == "none":
             return []
         if awaiting["action"] == "confirm_count":
-            return [self._count_action(state, seat, step)] if AlternatingStep.of(state.step).confirmed[seat] is None \
+            return [self.part(Counting).count_action(state, seat, step)] if AlternatingStep.of(state.step).confirmed[seat] is None \
                 else []
         if awaiting["seat"] != seat:
             return []

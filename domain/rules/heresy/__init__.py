@@ -40,8 +40,8 @@ from warlog.domain.rules.heresy.common import (
 from warlog.domain.rules.heresy.embark import Embarking
 from warlog.domain.rules.heresy.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.heresy.movement import Movement
-from warlog.domain.rules.heresy.reserves import Reserves
-from warlog.domain.rules.heresy.rout import Rout
+from warlog.domain.rules.heresy.reserves import Reserves, arriving
+from warlog.domain.rules.heresy.rout import Rout, falling_back
 from warlog.domain.rules.heresy.shooting import ATTACK_STEPS, FightGoesOn, SnapShotsGoOn
 from warlog.domain.rules.heresy.texts import TEXTS
 from warlog.domain.rules.igougo import Igougo
@@ -66,7 +66,7 @@ STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MO
 
 
 @register
-class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # the mixins build on Movement,
+class Heresy(Movement, Combat, objectives.RoundObjectives):  # the mixins build on Movement,
     # Reactions, Assault and Shooting; the round's end scores the objectives (MSN.OBJ.1)
     name = "heresy"
     title = "Heresy (the older era's tables, seed 002)"
@@ -78,7 +78,7 @@ class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # t
     event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS, **objectives.TEXTS}
     status_ends = STATUS_ENDS
     roster = RosterReading(older_ap=True, systems=("horus heresy", "30,000", "30k"), systems_older_ap=True)
-    parts = (Embarking,)  # rules/parts.py: built with it, `disembark` dispatched to it
+    parts = (Embarking, Reserves, Rout)  # rules/parts.py: each built with it, its commands and events dispatched to it
 
     # -- the round -----------------------------------------------------------------------
 
@@ -95,9 +95,9 @@ class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # t
         if step.active is None:
             return
         if step.name == "reserves":
-            self.begin_reserves(t, step.active)
+            self.part(Reserves).begin_reserves(t, step.active)
         elif step.name == "rout":
-            self.begin_rout(t, step.active)
+            self.part(Rout).begin_rout(t, step.active)
 
     def progress(self, t: Table, step: Step) -> bool:
         return self.close_dead_window(t) or self.continue_combat(t)
@@ -134,13 +134,13 @@ class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # t
     def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         uid, purpose = request["unit"], request["purpose"]
         if purpose == "reserve":
-            self.reserve_rolled(t, uid, roll)
+            self.part(Reserves).reserve_rolled(t, uid, roll)
         elif purpose == "dangerous_terrain":
             self.dangerous_rolled(t, uid, roll)
         elif purpose == "fall_back":
-            self.fall_back_rolled(t, uid, roll)
+            self.part(Rout).fall_back_rolled(t, uid, roll)
         elif purpose == "leadership":
-            self.leadership_rolled(t, uid, request, roll)
+            self.part(Rout).leadership_rolled(t, uid, request, roll)
         elif purpose == "charge":
             self.charge_rolled(t, uid, request, roll)
         elif purpose == "fight_leadership":
@@ -227,10 +227,10 @@ class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # t
         if strikers:
             return {"seat": state.units[strikers[0]].owner, "action": "strike", "unit": strikers[0],
                     "rule": "RS.FGT.3"}
-        arriving = self.arriving(state, active) if step.name == "reserves" else []
-        if arriving:
-            return {"seat": active, "action": "enter", "unit": arriving[0], "rule": "HH.RES.2"}
-        falling = self.falling_back(state, active) if step.name == "rout" else []
+        arrivals = arriving(state, active) if step.name == "reserves" else []
+        if arrivals:
+            return {"seat": active, "action": "enter", "unit": arrivals[0], "rule": "HH.RES.2"}
+        falling = falling_back(state, active) if step.name == "rout" else []
         if falling:
             return {"seat": active, "action": "fall_back", "unit": falling[0], "rule": "HH.ROUT.2"}
         return super().step_awaiting(state, step)
@@ -254,7 +254,7 @@ class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # t
             return True  # HH.REACT.1: a reaction its player may claim
         if action in ("enter", "fall_back"):
             active = self.turn_seat(step)
-            return uid in (self.arriving(state, active) if action == "enter" else self.falling_back(state, active))
+            return uid in (arriving(state, active) if action == "enter" else falling_back(state, active))
         if action != "end_phase":
             return False
         if step.name == "move":
@@ -273,9 +273,9 @@ class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # t
         if awaiting["seat"] != seat:
             return self.claim_actions(state, seat)  # HH.REACT.1: a reaction the opponent claims itself
         if action == "enter":
-            return self.enter_actions(state, seat)
+            return self.part(Reserves).enter_actions(state, seat)
         if action == "fall_back":
-            return self.fall_back_actions(state, seat)
+            return self.part(Rout).fall_back_actions(state, seat)
         if action == "strike":
             return self.strike_actions(state, seat)
         offered: list[Action] = []
@@ -306,15 +306,15 @@ class Heresy(Reserves, Movement, Rout, Combat, objectives.RoundObjectives):  # t
             raise Refused("the battle round begins with the roll-off for the first turn", rule="CORE.DICE.3")
         refuse_while_reacting(state, seat)
         if step is not None and seat == step.active and not state.rolls:
-            if step.name == "reserves" and self.arriving(state, seat):
-                raise Refused(f"{unit_named(state, self.arriving(state, seat)[0])} passed its reserve roll: bring it into "
+            if step.name == "reserves" and arriving(state, seat):
+                raise Refused(f"{unit_named(state, arriving(state, seat)[0])} passed its reserve roll: bring it into "
                               "play first",
                               rule="HH.RES.2")
             if self.strikers(state):
                 raise Refused(f"the fight goes on: {unit_named(state, self.strikers(state)[0], seat)} strikes next",
                               rule="RS.FGT.3")
-            if step.name == "rout" and self.falling_back(state, seat):
-                raise Refused(f"{unit_named(state, self.falling_back(state, seat)[0])} is Routed and must fall back first",
+            if step.name == "rout" and falling_back(state, seat):
+                raise Refused(f"{unit_named(state, falling_back(state, seat)[0])} is Routed and must fall back first",
                               rule="HH.ROUT.1")
         self.check_round_end(state, step, command.control)
         super().end_phase(t, seat, command)

@@ -7,14 +7,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from typing import TYPE_CHECKING, Protocol
+
+from typing_extensions import Unpack
 
 from warlog.domain import dice
 from warlog.domain.rules import editions
-from warlog.domain.rules.basics import Lasts
+from warlog.domain.rules.basics import Lasts, Step
+from warlog.domain.rules.flow import CasualtyNote, StatusNote
 from warlog.domain.rules.ruleset import alive, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState, HeresyStep, HeresyTurn, Unit, Window
 from warlog.domain.words import unit_named, who_does
+
+if TYPE_CHECKING:
+    from warlog.domain.game import Table
 
 # how long each status lasts in this ruleset (GET /state's datasheets say it beside the status)
 STATUS_ENDS: Mapping[str, Lasts] = {
@@ -32,6 +39,26 @@ KIND_RULE = {"move": "HH.REACT.1", "snap_shots": "HH.RES.4"}  # the rule of each
 Block = tuple[str, str] | None
 CLEAR = ("attested: no model ends within 1\" of an enemy model, on impassable terrain, on another model or off the "
          "table")
+
+
+class TableRules(Protocol):
+    """What a sub-phase that is a part of `Heresy` (rules/parts.py) calls back in it to act at the table: the
+    step being played, the dice asked for, the losses and statuses recorded."""
+
+    def step(self, state: GameState) -> Step | None:
+        """The step being played; None outside play."""
+
+    def request_roll(self, t: Table, seat: str, purpose: str, spec: str, rule: str, unit: str,
+                     **context: object) -> None:
+        """A roll asked for (rolled by the service, or awaited from the table)."""
+
+    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str,
+                   **extra: Unpack[CasualtyNote]) -> None:
+        """The models and wounds `uid` lost, recorded (with what follows a unit destroyed)."""
+
+    def change_status(self, t: Table, uid: str, status: str, value: bool, rule: str,
+                      **extra: Unpack[StatusNote]) -> None:
+        """`uid` gains (or loses) `status`, if it has not (has) it."""
 
 
 def on_battlefield(unit: Unit) -> bool:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
@@ -14,6 +14,7 @@ from warlog.domain.rules.heresy.commands import Enter
 from warlog.domain.rules.heresy.common import (
     DIFFICULT_PENALTY,
     RESERVES_ON,
+    TableRules,
     allowance,
     checked_clear,
     checked_dangerous,
@@ -26,8 +27,8 @@ from warlog.domain.rules.heresy.common import (
     refuse_while_reacting,
     rush_terrain,
 )
-from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_field
-from warlog.domain.rules.ruleset import alive, handles, inches
+from warlog.domain.rules.heresy.reactions import checked_near, near_field
+from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn
 from warlog.domain.words import unit_named, whose
@@ -36,30 +37,43 @@ if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 
-class Reserves(Reactions):
-    """Mixed into `Heresy`: the hooks it calls for the Reserves sub-phase."""
+def arriving(state: GameState, seat: str) -> list[str]:
+    """Units that passed their reserve roll and wait to be placed (HH.RES.2)."""
+    return [uid for uid, unit in seat_units(state, seat) if unit.arriving and alive(unit)]
+
+
+class ReserveRules(TableRules, Protocol):
+    """What the Reserves sub-phase calls back in its ruleset besides the table's (`TableRules`): the snap shots
+    and reactions an arrival draws (heresy's Reactions)."""
+
+    def offer_snap_shots(self, t: Table, against: str) -> None:
+        """HH.RES.4: the snap shots the arrival `against` draws, offered."""
+
+    def offer_reaction(self, t: Table, uid: str, against: str) -> None:
+        """HH.REACT.1: a reaction move offered to `uid`, which a move of `against` ended near."""
+
+
+class Reserves(Part[ReserveRules]):
+    """A part of `Heresy`: the Reserves sub-phase. `enter` is dispatched to it, `ReserveArrived` applied by it;
+    `Heresy` asks it `begin_reserves` (the step begun), `reserve_rolled` (a roll read) and `enter_actions`
+    (what an arrival is offered); who waits to be placed both read with `arriving`."""
 
     def begin_reserves(self, t: Table, seat: str) -> None:
         """HH.RES.1: each unit in reserves rolls a D6; CORE.OFF.1-style, embarked units come with their transport."""
         for uid, _ in seat_units(t.state, seat):
             unit = t.state.units[uid]  # as the rolls before it left it
             if unit.in_reserves and alive(unit) and not unit.embarked_in:
-                self.request_roll(t, seat, "reserve", "D6", "HH.RES.1", uid)
+                self.rules.request_roll(t, seat, "reserve", "D6", "HH.RES.1", uid)
 
     def reserve_rolled(self, t: Table, uid: str, roll: ev.DiceRolled) -> None:
         arrives = roll["faces"][0] >= RESERVES_ON
         t.emit("ReserveArriving" if arrives else "ReserveDelayed",
                {"unit": uid, "total": roll["total"], "needed": RESERVES_ON}, "HH.RES.1")
 
-    @staticmethod
-    def arriving(state: GameState, seat: str) -> list[str]:
-        """Units that passed their reserve roll and wait to be placed (HH.RES.2)."""
-        return [uid for uid, unit in seat_units(state, seat) if unit.arriving and alive(unit)]
-
     def enter_actions(self, state: GameState, seat: str) -> list[Action]:
         fixed = editions.fixed(state, "HH.MOV.3")  # attested where the models end, on every move
         offered = []
-        for uid in self.arriving(state, seat):
+        for uid in arriving(state, seat):
             unit = state.units[uid]
             removed = act.integer(0, unit.models_alive - 1, "models that cannot enter in coherency: removed "
                                                             "as casualties")
@@ -89,7 +103,7 @@ class Reserves(Reactions):
     @handles("enter")
     def enter_play(self, t: Table, seat: str, command: Enter) -> None:
         state = t.state
-        step = self.step(state)
+        step = self.rules.step(state)
         uid = command.unit
         if step is None or step.name != "reserves" or step.active is None:
             raise Refused("units enter play in their owner's Reserves sub-phase", rule="HH.RES.2")
@@ -147,15 +161,15 @@ class Reserves(Reactions):
         """Casualties of the placing (HH.RES.2), Suppressed and dangerous terrain tests of a rush (HH.MOV.3, 4),
         snap shots at it (HH.RES.4), then the reactions its rush may draw (HH.REACT.1)."""
         if command.removed:
-            self.casualties(t, uid, command.removed, 0, "HH.RES.2", reason="could not enter in coherency")
+            self.rules.casualties(t, uid, command.removed, 0, "HH.RES.2", reason="could not enter in coherency")
         if data.get("coherency_lost"):
-            self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
+            self.rules.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
         if data.get("dangerous") and alive(t.state.units[uid]):
             tests = min(data["dangerous"], t.state.units[uid].models_alive)
-            self.request_roll(t, seat, "dangerous_terrain", f"{tests}D6", "HH.MOV.4", uid)
-        self.offer_snap_shots(t, uid)
+            self.rules.request_roll(t, seat, "dangerous_terrain", f"{tests}D6", "HH.MOV.4", uid)
+        self.rules.offer_snap_shots(t, uid)
         for target in data.get("near", ()):  # a rush is a move: HH.REACT.1 as for any other
-            self.offer_reaction(t, target, against=uid)
+            self.rules.offer_reaction(t, target, against=uid)
 
     @evolves("ReserveArrived")
     def _arrived(self, state: GameState, data: ev.ReserveArrived, entry: ev.Entry) -> GameState:

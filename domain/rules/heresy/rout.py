@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from warlog.domain import army
 from warlog.domain import events as ev
@@ -28,6 +28,7 @@ from warlog.domain.rules.heresy.commands import FallBack
 from warlog.domain.rules.heresy.common import (
     DIFFICULT_PENALTY,
     LOCKED,
+    TableRules,
     checked_clear,
     checked_dangerous,
     clear_field,
@@ -38,8 +39,8 @@ from warlog.domain.rules.heresy.common import (
     on_battlefield,
     rush_terrain,
 )
-from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_field
-from warlog.domain.rules.ruleset import alive, handles
+from warlog.domain.rules.heresy.reactions import checked_near, near_field
+from warlog.domain.rules.ruleset import Part, alive, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import ABSENT, GameState, HeresyTurn, Unit
 from warlog.domain.words import unit_named
@@ -74,32 +75,44 @@ def fall_back_distance(unit: Unit) -> str | None:
     return None if distance is ABSENT else distance
 
 
-class Rout(Reactions):
-    """Mixed into `Heresy`: the Rout sub-phase."""
+def falling_back(state: GameState, seat: str) -> list[str]:
+    """Units whose fall back distance is rolled and whose move the players have not yet recorded."""
+    return [uid for uid, unit in seat_units(state, seat)
+            if fall_back_distance(unit) is not None and must_fall_back(unit)]
+
+
+class RoutRules(TableRules, Protocol):
+    """What the Rout sub-phase calls back in its ruleset besides the table's (`TableRules`): what a fall back,
+    a move like any other, sets going after it."""
+
+    def after_move(self, t: Table, seat: str, uid: str, coherency_lost: bool, dangerous: int,
+                   near: list[str]) -> None:
+        """Suppressed for coherency lost, the dangerous terrain tests, the reactions offered (heresy's Reactions)."""
+
+
+class Rout(Part[RoutRules]):
+    """A part of `Heresy`: the Rout sub-phase. `fall_back` is dispatched to it, `FallBackRolled` and `FellBack`
+    applied by it; `Heresy` asks it `begin_rout` (the step begun), `fall_back_rolled` and `leadership_rolled`
+    (rolls read) and `fall_back_actions` (what a Routed unit is offered); who must fall back both read with
+    `falling_back`."""
 
     def begin_rout(self, t: Table, seat: str) -> None:
         for uid, _ in seat_units(t.state, seat):
             unit = t.state.units[uid]  # as the rolls before it left it
             if must_fall_back(unit):
                 bonus = initiative(unit)
-                self.request_roll(t, seat, "fall_back", f"D6+{bonus}" if bonus else "D6", "HH.ROUT.2", uid)
+                self.rules.request_roll(t, seat, "fall_back", f"D6+{bonus}" if bonus else "D6", "HH.ROUT.2", uid)
 
     def fall_back_rolled(self, t: Table, uid: str, roll: ev.DiceRolled) -> None:
         t.emit("FallBackRolled", own.FallBackRolled(unit=uid, distance=str(roll["total"]),
                                   initiative=initiative(t.state.units[uid])), "HH.ROUT.2")
-
-    @staticmethod
-    def falling_back(state: GameState, seat: str) -> list[str]:
-        """Units whose fall back distance is rolled and whose move the players have not yet recorded."""
-        return [uid for uid, unit in seat_units(state, seat)
-                if fall_back_distance(unit) is not None and must_fall_back(unit)]
 
     def fall_back_actions(self, state: GameState, seat: str) -> list[Action]:
         enemies = enemies_on_battlefield(state, seat)
         near = {"near": near_field(enemies)} if enemies else {}
         terrain = editions.fixed(state, "HH.MOV.4")  # HH.MOV.3/4 bear on a fall back too (edition 2)
         offered = []
-        for uid in self.falling_back(state, seat):
+        for uid in falling_back(state, seat):
             unit = state.units[uid]
             fields = {**near, **(fall_back_terrain(unit) if terrain else {})}
             offered.append(act.action(
@@ -114,10 +127,10 @@ class Rout(Reactions):
     @handles("fall_back")
     def fall_back_unit(self, t: Table, seat: str, command: FallBack) -> None:
         state = t.state
-        step = self.step(state)
+        step = self.rules.step(state)
         uid = command.unit
         unit = state.units[uid]
-        if step is None or step.name != "rout" or unit.owner != seat or uid not in self.falling_back(state, seat):
+        if step is None or step.name != "rout" or unit.owner != seat or uid not in falling_back(state, seat):
             raise Refused(f"{unit_named(state, uid, seat)} has no fall back to make now: Routed units fall back in their owner's Rout "
                           "sub-phase", rule="HH.ROUT.1")
         reached = command.reached_edge is True
@@ -134,9 +147,9 @@ class Rout(Reactions):
         if reached and not army.unit_leadership(unit) and editions.fixed(state, "HH.ROUT.3"):
             self.regroup(t, uid, "it has no Leadership to test (never tested as Ld 0): it stays")
         elif reached:
-            self.request_roll(t, seat, "leadership", "2D6", "HH.ROUT.3", uid, ld=army.unit_leadership(unit))
+            self.rules.request_roll(t, seat, "leadership", "2D6", "HH.ROUT.3", uid, ld=army.unit_leadership(unit))
         # a fall back is a move in the Movement phase: coherency, dangerous terrain, and reactions (HH.REACT.1)
-        self.after_move(t, seat, uid, coherency_lost, dangerous, near)
+        self.rules.after_move(t, seat, uid, coherency_lost, dangerous, near)
 
     def leadership_rolled(self, t: Table, uid: str, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         """HH.ROUT.3 convention: 2D6, passed when the total is at most Ld."""
@@ -149,13 +162,13 @@ class Rout(Reactions):
         if passed:
             self.regroup(t, uid, "passed its Leadership test at the edge")
         else:
-            self.casualties(t, uid, unit.models_alive, 0, "HH.ROUT.3", reason="failed its Leadership test at "
+            self.rules.casualties(t, uid, unit.models_alive, 0, "HH.ROUT.3", reason="failed its Leadership test at "
                                                                               "the edge")
 
     def regroup(self, t: Table, uid: str, reason: str) -> None:
         """HH.ROUT.3: at the edge, the unit stays: it loses Routed and gains Suppressed."""
-        self.change_status(t, uid, "routed", False, "HH.ROUT.3", reason=reason)
-        self.change_status(t, uid, "suppressed", True, "HH.ROUT.3", reason=reason)
+        self.rules.change_status(t, uid, "routed", False, "HH.ROUT.3", reason=reason)
+        self.rules.change_status(t, uid, "suppressed", True, "HH.ROUT.3", reason=reason)
 
     @evolves("FallBackRolled")
     def _fall_back_rolled(self, state: GameState, data: own.FallBackRolled, entry: ev.Entry) -> GameState:

@@ -11,6 +11,7 @@ import pytest
 
 from tests.support.client import unit, vehicle
 from warlog.domain.application import Warlog
+from warlog.domain.commands import SetStatus
 from warlog.domain.rules.alternating.commands import OngoingReserves, VehicleHit
 from warlog.domain.rules.alternating.records import TableRecords
 from warlog.domain.rules.basics import Step
@@ -18,9 +19,10 @@ from warlog.domain.rules.heresy.commands import Disembark
 from warlog.domain.rules.heresy.embark import Embarking
 from warlog.domain.rules.parts import Part
 from warlog.domain.rules.reference.commands import Split, StartAction
+from warlog.domain.rules.reference.effects import Persisting
 from warlog.domain.rules.reference.split import Splitting
 from warlog.domain.rules.reference.unit_actions import DEFAULT_ACTIONS, UnitActions
-from warlog.domain.rulings import Refused
+from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyStep, ReferenceStep, ReferenceTurn
 
 AT = "2026-01-01T00:00:00.000Z"
@@ -44,7 +46,7 @@ class Table:
         self.events: list[tuple[str, dict[str, Any], str]] = []
 
     def emit(self, kind: str, data: Any, rule: str | None, by: str | None = None) -> dict[str, Any]:
-        entry = {"type": kind, "data": dict(data), "rule": rule}
+        entry = {"type": kind, "data": dict(data), "rule": rule, "seq": len(self.events) + 1}
         self.events.append((kind, dict(data), rule or ""))
         applier = type(self.part).appliers.get(kind)
         if applier is not None:
@@ -131,6 +133,64 @@ def test_unit_actions_alone_refuse_an_action_the_game_does_not_name():
     with pytest.raises(Refused) as refused:
         actions.start_action(t, "A", StartAction(unit="squad", action="Dig"))  # type: ignore[arg-type]
     assert refused.value.rule == "RS.SHO.1" and "'Dig'" in refused.value.detail and t.events == []
+
+
+# -- reference: Persisting (CORE.PER.1, CORE.PER.2) --------------------------------------------------------------
+
+class Statuses:
+    """`EffectRules`: the statuses the part asks its ruleset to change, kept."""
+
+    def __init__(self) -> None:
+        self.changed: list[tuple[Any, ...]] = []
+
+    def change_status(self, t: Any, uid: str, status: str, value: bool, rule: str, **extra: Any) -> None:
+        self.changed.append((uid, status, value, rule, extra.get("reason")))
+
+
+def test_persisting_alone_starts_effects_and_ends_each_at_its_boundary_taking_its_status_with_it():
+    state = mustered("reference", [unit("squad", 5), unit("scouts", 5)], [unit("foes", 5)])
+    state = replace(state, status="in_progress", battle_round=1, pos=3, phase="shooting", active_seat="A")
+    rules = Statuses()
+    effects = Persisting(rules)
+    t = Table(state, effects)
+    pinned = SetStatus(unit="squad", status="pinned", duration="end_of_turn", reason="shell shock")
+    until = effects.stated(pinned)
+    effects.status_given(t, "A", pinned, until)  # after the ruleset recorded the status itself
+    effects.start_effect(t, "scouts", "Smokescreen", "A", None)  # no duration stated: the phase (CORE.PER.2)
+    effects.start_effect(t, "foes", "Counter-offensive", "B", "start_of_next_turn")
+    assert [(kind, data["unit"], data["until"], data["stated"], rule) for kind, data, rule in t.events] == \
+        [("EffectStarted", "squad", "end_of_turn", True, "CORE.PER.1"),
+         ("EffectStarted", "scouts", "end_of_phase", False, "CORE.PER.2"),
+         ("EffectStarted", "foes", "start_of_next_turn", True, "CORE.PER.1")]
+    assert [(e.effect, e.status, e.seq) for e in t.state.units["squad"].effects or ()] == [("status pinned", "pinned", 1)]
+    t.state = t.state.with_unit("squad", t.state.units["squad"].with_status("pinned"))
+    t.events.clear()
+    effects.expire_effects(t, Step("charge", None, "phase", "RS.CHG.1", "RS.CHG.1", active="A"))  # the phase ends
+    assert [(kind, data["unit"], data["started_seq"]) for kind, data, _ in t.events] == [("EffectEnded", "scouts", 2)]
+    assert not t.state.units["scouts"].effects and rules.changed == []
+    t.events.clear()
+    effects.expire_effects(t, Step("command", None, "phase", "RS.CMD.1", "RS.CMD.1", active="B"))  # B's turn starts
+    assert [(kind, data["unit"], rule) for kind, data, rule in t.events] == \
+        [("EffectEnded", "squad", "CORE.PER.1"), ("EffectEnded", "foes", "CORE.PER.1")]
+    assert rules.changed == [("squad", "pinned", False, "CORE.PER.1", "status pinned ended: the end of the turn has come")]
+    assert all(not u.effects for u in t.state.units.values())
+
+
+def test_persisting_alone_judges_a_duration_and_a_status_lost_takes_its_effect():
+    state = replace(mustered("reference", [unit("squad", 5)], [unit("foes", 5)]), status="in_progress",
+                    battle_round=1, pos=1, phase="movement", active_seat="A")
+    effects = Persisting(Statuses())
+    with pytest.raises(Malformed) as malformed:  # a duration goes with a status gained
+        effects.stated(SetStatus(unit="squad", status="pinned", value=False, duration="end_of_turn"))
+    assert malformed.value.field == "duration"
+    with pytest.raises(Malformed):
+        effects.stated(SetStatus(unit="squad", status="pinned", duration="forever"))
+    assert effects.stated(SetStatus(unit="squad", status="pinned")) is None  # a fact until recorded lost
+    t = Table(state, effects)
+    effects.start_effect(t, "squad", "status pinned", "A", "end_of_battle_round", status="pinned")
+    effects.start_effect(t, "squad", "Go to ground", "A", "end_of_turn")
+    left = Persisting.status_lost(t.state, {"unit": "squad", "status": "pinned"})
+    assert [e.effect for e in left.units["squad"].effects or ()] == ["Go to ground"]
 
 
 # -- alternating: TableRecords (AA.VEH.1, AA.VEH.2, AA.RES.1) -----------------------------------------------------

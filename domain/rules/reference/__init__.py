@@ -29,6 +29,7 @@ from warlog.domain.rules.reference.choices import AttackChoices
 from warlog.domain.rules.reference.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.reference.commands import ReferenceSelect, Revive
 from warlog.domain.rules.reference.common import STATUS_ENDS, attached_to, engaged, members_of, on_battlefield, turn_of
+from warlog.domain.rules.reference.effects import Persisting
 from warlog.domain.rules.reference.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.reference.fight import Fight
 from warlog.domain.rules.reference.mortal import FEEL_NO_PAIN, fnp_reading
@@ -68,7 +69,9 @@ class Reference(AttackChoices, Movement, Fight, Charge):
     roster = RosterReading(older_ap=False, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:10th|11th)\b",))
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
-    parts = (Splitting, UnitActions)  # rules/parts.py: each built with it, its commands and events dispatched to it
+    parts = (Splitting, UnitActions, Persisting)  # rules/parts.py: each built with it, its commands and events
+    # dispatched to it
+    durations = True  # set_status gives a status for a stated time: an effect (CORE.PER.1, effects.py)
     setup_commands = Splitting.setup_commands
 
     def round_layout(self, state: GameState) -> list[Step]:
@@ -87,7 +90,7 @@ class Reference(AttackChoices, Movement, Fight, Charge):
         return super().step_over(state, step)
 
     def begin(self, t: Table, step: Step) -> None:
-        self.expire_effects(t, step)  # CORE.PER.1/2: what lasted until this boundary ends
+        self.part(Persisting).expire_effects(t, step)  # CORE.PER.1/2: what lasted until this boundary ends
         if step.kind == "order":
             return
         if step.phase == "command":
@@ -285,13 +288,21 @@ class Reference(AttackChoices, Movement, Fight, Charge):
         return self.part(Splitting).setup_actions(state, seat)  # CORE.SPL.1 (split.py)
 
     def records(self, state: GameState, seat: str) -> list[Action]:
-        offered = super().records(state, seat) + self.effect_records(state, seat)
+        offered = super().records(state, seat) + self.part(Persisting).effect_records(state, seat)
         short = [uid for uid, unit in seat_units(state, seat) if unit.models_alive < unit.model_count]
         if short and state.status == "in_progress":
             offered.append(act.action("revive", "CORE.REV.1", "return destroyed models to their unit (a rule says so)",
                                       ["unit", "models"], unit=act.one_of(short), models=act.integer(1, 500),
                                       reason=act.text(200, "the rule that returns them")))
         return offered
+
+    @handles("set_status")
+    def set_status(self, t: Table, seat: str, command: cmd.SetStatus) -> None:
+        """CORE.PER.1: a status gained for a stated time is an effect (effects.py), its duration judged first."""
+        effects = self.part(Persisting)
+        until = effects.stated(command)
+        super().set_status(t, seat, command)
+        effects.status_given(t, seat, command, until)
 
     @handles("revive")
     def revive(self, t: Table, seat: str, command: Revive) -> None:
@@ -339,6 +350,11 @@ class Reference(AttackChoices, Movement, Fight, Charge):
     def _order(self, state: GameState, data: ev.OrderChosen, entry: ev.Entry) -> GameState:
         state = Ruleset._order(self, state, data, entry)
         return replace(state, turn_order=(data["first"], other(data["first"])))
+
+    @evolves("StatusLost")
+    def _status_lost(self, state: GameState, data: ev.StatusLost, entry: ev.Entry) -> GameState:
+        """A status lost before its effect's end takes the effect with it (effects.py)."""
+        return self.part(Persisting).status_lost(Ruleset._lost(self, state, data, entry), data)
 
     @evolves("UnitSelected")
     def _selected(self, state: GameState, data: ev.UnitSelected, entry: ev.Entry) -> GameState:

@@ -20,6 +20,7 @@ from warlog.domain.rules.heresy.embark import Embarking
 from warlog.domain.rules.parts import Part
 from warlog.domain.rules.reference.commands import Split, StartAction
 from warlog.domain.rules.reference.effects import Persisting
+from warlog.domain.rules.reference.mortal import FEEL_NO_PAIN, MortalWounds
 from warlog.domain.rules.reference.split import Splitting
 from warlog.domain.rules.reference.unit_actions import DEFAULT_ACTIONS, UnitActions
 from warlog.domain.rulings import Malformed, Refused
@@ -191,6 +192,57 @@ def test_persisting_alone_judges_a_duration_and_a_status_lost_takes_its_effect()
     effects.start_effect(t, "squad", "Go to ground", "A", "end_of_turn")
     left = Persisting.status_lost(t.state, {"unit": "squad", "status": "pinned"})
     assert [e.effect for e in left.units["squad"].effects or ()] == ["Go to ground"]
+
+
+# -- reference: MortalWounds (EXT.FNP, RS.MOV.4, EXT.WPN.HAZARDOUS) ---------------------------------------------
+
+class Wounding:
+    """`MortalRules`: the rolls asked, the damage dealt and what followed the wounds, kept."""
+
+    def __init__(self) -> None:
+        self.rolls: list[dict[str, Any]] = []
+        self.dealt: list[tuple[Any, ...]] = []
+        self.after: list[tuple[str, dict[str, object]]] = []
+
+    def request_roll(self, t: Any, seat: str, purpose: str, spec: str, rule: str, unit: str, **context: Any) -> None:
+        self.rolls.append({"seat": seat, "purpose": purpose, "spec": spec, "rule": rule, "unit": unit,
+                           "context": context})
+
+    def damage(self, t: Any, attack: Any, amounts: list[int], mortal: bool = False, rule: str = "RS.ATK.4") -> None:
+        self.dealt.append((attack["target"], amounts, mortal, rule))
+
+    def after_mortal_wounds(self, t: Any, uid: str, then: dict[str, object]) -> None:
+        self.after.append((uid, then))
+
+
+def test_mortal_wounds_alone_ask_feel_no_pain_first_then_deal_the_wounds_not_ignored():
+    state = mustered("reference", [unit("squad", 5)], [unit("grots", 5, abilities=("FEEL NO PAIN 5+",))])
+    rules = Wounding()
+    mortal = MortalWounds(rules)
+    t = Table(state, mortal)
+    mortal.mortal_wounds(t, "grots", 3, "RS.MOV.4", escaped="B", shocked=False)
+    [request] = rules.rolls
+    assert (request["purpose"], request["spec"], request["rule"], request["seat"]) == (FEEL_NO_PAIN, "3D6", "EXT.FNP", "B")
+    assert (request["context"]["fnp"], request["context"]["party"]) == (5, ["grots"])
+    assert t.events == [] and rules.dealt == [] and rules.after == []  # the wounds wait for the dice
+    mortal.fnp_mortal_rolled(t, request, {"faces": [5, 2, 6], "total": 13})  # type: ignore[arg-type]
+    [(kind, data, rule)] = t.events
+    assert (kind, rule, data["ignored"], data["lost"], data["cause"]) == ("MortalWoundsIgnored", "EXT.FNP", 2, 1, "RS.MOV.4")
+    assert rules.dealt == [("grots", [1], True, "RS.MOV.4")]
+    assert rules.after == [("grots", {"escaped": "B", "shocked": False})]
+
+
+def test_mortal_wounds_alone_deal_a_hazard_at_once_where_no_feel_no_pain_stands_against_it():
+    state = mustered("reference", [unit("hero", 1, keywords=("INFANTRY", "CHARACTER"))], [unit("foes", 5)])
+    rules = Wounding()
+    mortal = MortalWounds(rules)
+    t = Table(state, mortal)
+    assert not mortal.hazard_suffered(t, "hero", {"models_destroyed": 1, "mortal_wounds": 0})  # the ruleset's to deal
+    assert rules.dealt == [] and rules.after == []
+    assert mortal.hazard_suffered(t, "hero", {"models_destroyed": 0, "mortal_wounds": 3})
+    assert rules.rolls == [] and t.events == []
+    assert rules.dealt == [("hero", [1], True, "EXT.WPN.HAZARDOUS")]  # RS.ATK.3: its one model of W 1, no more
+    assert rules.after == [("hero", {})]
 
 
 # -- alternating: TableRecords (AA.VEH.1, AA.VEH.2, AA.RES.1) -----------------------------------------------------

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from typing_extensions import TypedDict
 
 from warlog.domain import army, rolls
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
+from warlog.domain.attacks import Outcome
 from warlog.domain.attacks.lines import line_standing
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
@@ -32,7 +33,7 @@ from warlog.domain.rules.reference.common import STATUS_ENDS, attached_to, engag
 from warlog.domain.rules.reference.effects import Persisting
 from warlog.domain.rules.reference.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.reference.fight import Fight
-from warlog.domain.rules.reference.mortal import FEEL_NO_PAIN, fnp_reading
+from warlog.domain.rules.reference.mortal import FEEL_NO_PAIN, MortalWounds, fnp_reading
 from warlog.domain.rules.reference.movement import HAZARDS, Movement
 from warlog.domain.rules.reference.shooting import shooting_types
 from warlog.domain.rules.reference.split import Splitting
@@ -52,7 +53,7 @@ FIRST_TURN = Step("command", None, "order", "CORE.DICE.3", "CORE.DICE.3", "CORE.
 ATTACK_STEPS = ("attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage", "feel_no_pain",
                 "mortal_damage", "mortal_feel_no_pain", "hazardous")  # the attack module's Need.step names
 ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard": "_hazards", "charge": "charge_rolled",
-         FEEL_NO_PAIN: "fnp_mortal_rolled"}  # a roll's purpose -> the method resolving it; ATTACK_STEPS: `attacks`'
+         FEEL_NO_PAIN: "_mortal_fnp"}  # a roll's purpose -> the method resolving it; ATTACK_STEPS: `attacks`'
 
 
 @register
@@ -69,7 +70,7 @@ class Reference(AttackChoices, Movement, Fight, Charge):
     roster = RosterReading(older_ap=False, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:10th|11th)\b",))
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
-    parts = (Splitting, UnitActions, Persisting)  # rules/parts.py: each built with it, its commands and events
+    parts = (Splitting, UnitActions, Persisting, MortalWounds)  # rules/parts.py: each built with it, its commands and events
     # dispatched to it
     durations = True  # set_status gives a status for a stated time: an effect (CORE.PER.1, effects.py)
     setup_commands = Splitting.setup_commands
@@ -283,6 +284,17 @@ class Reference(AttackChoices, Movement, Fight, Charge):
 
     def _hazards(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         self.hazards(t, request, roll["faces"])
+
+    def _mortal_fnp(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
+        self.part(MortalWounds).fnp_mortal_rolled(t, request, roll)  # EXT.FNP outside an attack (mortal.py)
+
+    def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
+        if not self.part(MortalWounds).attack_finished(t, context, outcome):  # a hazard meeting EXT.FNP ends it
+            super().attack_finished(t, context, outcome)
+
+    def hazard_suffered(self, t: Table, uid: str, facts: Mapping[str, Any]) -> None:
+        if not self.part(MortalWounds).hazard_suffered(t, uid, facts):  # EXT.WPN.HAZARDOUS meeting EXT.FNP
+            super().hazard_suffered(t, uid, facts)
 
     def setup_actions(self, state: GameState, seat: str) -> list[Action]:
         return self.part(Splitting).setup_actions(state, seat)  # CORE.SPL.1 (split.py)

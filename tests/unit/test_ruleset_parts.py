@@ -20,6 +20,7 @@ from warlog.domain.rules.heresy.embark import Embarking
 from warlog.domain.rules.parts import Part
 from warlog.domain.rules.reference.commands import Split, StartAction
 from warlog.domain.rules.reference.effects import Persisting
+from warlog.domain.rules.reference.engagement import Engagement
 from warlog.domain.rules.reference.mortal import FEEL_NO_PAIN, MortalWounds
 from warlog.domain.rules.reference.split import Splitting
 from warlog.domain.rules.reference.unit_actions import DEFAULT_ACTIONS, UnitActions
@@ -243,6 +244,51 @@ def test_mortal_wounds_alone_deal_a_hazard_at_once_where_no_feel_no_pain_stands_
     assert rules.rolls == [] and t.events == []
     assert rules.dealt == [("hero", [1], True, "EXT.WPN.HAZARDOUS")]  # RS.ATK.3: its one model of W 1, no more
     assert rules.after == [("hero", {})]
+
+
+# -- reference: Engagement (RS.CHG.3, RS.MOV.4, RS.FGT.4, CORE.STR.2, SVC.SETUP) ---------------------------------
+
+def test_engagement_alone_engages_both_sides_and_ends_it_by_a_fall_back_and_a_destruction():
+    state = mustered("reference", [unit("squad", 5), unit("scouts", 5)], [unit("foes", 5)])
+    state = replace(state, status="in_progress", battle_round=2, phase="charge", active_seat="A")
+    rules = Statuses()
+    engagement = Engagement(rules)
+    t = Table(state, engagement)
+    engagement.engage(t, ["squad"], ["foes"], "RS.CHG.3", "charge by squad")
+    engagement.engage(t, ["scouts"], ["foes"], "RS.CHG.3", "charge by scouts")
+    assert [(kind, data["units"], data["with"], rule) for kind, data, rule in t.events] == \
+        [("UnitsEngaged", ["squad"], ["foes"], "RS.CHG.3"), ("UnitsEngaged", ["scouts"], ["foes"], "RS.CHG.3")]
+    assert t.state.units["foes"].engaged_with == ("scouts", "squad") and t.state.units["squad"].engaged_with == ("foes",)
+    assert [(uid, status, value) for uid, status, value, _, _ in rules.changed] == \
+        [("squad", "engaged", True), ("foes", "engaged", True), ("scouts", "engaged", True), ("foes", "engaged", True)]
+    t.events.clear()
+    rules.changed.clear()
+    engagement.disengage(t, "squad", "RS.MOV.4", "fell back")  # the foes stay engaged with the scouts
+    assert [(kind, data["unit"], data["with"]) for kind, data, _ in t.events] == [("EngagementEnded", "squad", ["foes"])]
+    assert (t.state.units["squad"].engaged_with, t.state.units["foes"].engaged_with) == ((), ("scouts",))
+    assert rules.changed == [("squad", "engaged", False, "RS.MOV.4", "fell back"),
+                             ("squad", "locked_in_combat", False, "RS.MOV.4", "fell back")]
+    t.events.clear()
+    rules.changed.clear()
+    engagement.casualties(t, "squad", "RS.ATK.4")  # not destroyed, engaged with nobody: nothing ends
+    t.state = t.state.with_unit("scouts", replace(t.state.units["scouts"], models_alive=0))
+    engagement.casualties(t, "scouts", "RS.ATK.4")  # CORE.STR.2: the rule that destroyed it ends its engagement
+    assert [(kind, data["unit"], rule) for kind, data, rule in t.events] == [("EngagementEnded", "scouts", "RS.ATK.4")]
+    assert t.state.units["foes"].engaged_with == ()
+    assert rules.changed == [("foes", "engaged", False, "RS.ATK.4", "scouts was destroyed"),
+                             ("foes", "locked_in_combat", False, "RS.ATK.4", "scouts was destroyed")]
+
+
+def test_engagement_alone_judges_and_completes_the_engagements_an_army_starts_with():
+    state = mustered("reference", [unit("squad", 5, engaged_with=["foes"])], [unit("foes", 5), unit("far", 5)])
+    Engagement.start_game(state)  # names an enemy unit: the game may start
+    started = Engagement.started(state)
+    assert started.units["foes"].engaged_with == ("squad",) and "engaged" in started.units["foes"].statuses
+    assert "engaged" in started.units["squad"].statuses and started.units["far"].engaged_with == ()
+    ghost = state.with_unit("squad", replace(state.units["squad"], engaged_with=("ghost",)))
+    with pytest.raises(Refused) as refused:
+        Engagement.start_game(ghost)
+    assert refused.value.rule == "SVC.SETUP" and "'ghost'" in refused.value.detail
 
 
 # -- alternating: TableRecords (AA.VEH.1, AA.VEH.2, AA.RES.1) -----------------------------------------------------

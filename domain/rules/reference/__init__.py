@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from typing_extensions import TypedDict
+from typing_extensions import TypedDict, Unpack
 
 from warlog.domain import army, rolls
 from warlog.domain import commands as cmd
@@ -23,6 +23,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
+from warlog.domain.rules.flow import CasualtyNote
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.charge import Charge
@@ -31,6 +32,7 @@ from warlog.domain.rules.reference.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.reference.commands import ReferenceSelect, Revive
 from warlog.domain.rules.reference.common import STATUS_ENDS, attached_to, engaged, members_of, on_battlefield, turn_of
 from warlog.domain.rules.reference.effects import Persisting
+from warlog.domain.rules.reference.engagement import Engagement
 from warlog.domain.rules.reference.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.reference.fight import Fight
 from warlog.domain.rules.reference.mortal import FEEL_NO_PAIN, MortalWounds, fnp_reading
@@ -70,8 +72,8 @@ class Reference(AttackChoices, Movement, Fight, Charge):
     roster = RosterReading(older_ap=False, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:10th|11th)\b",))
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
-    parts = (Splitting, UnitActions, Persisting, MortalWounds)  # rules/parts.py: each built with it, its commands and events
-    # dispatched to it
+    parts = (Splitting, UnitActions, Persisting, MortalWounds, Engagement)  # rules/parts.py: each built with it,
+    # its commands and events dispatched to it
     durations = True  # set_status gives a status for a stated time: an effect (CORE.PER.1, effects.py)
     setup_commands = Splitting.setup_commands
 
@@ -296,6 +298,15 @@ class Reference(AttackChoices, Movement, Fight, Charge):
         if not self.part(MortalWounds).hazard_suffered(t, uid, facts):  # EXT.WPN.HAZARDOUS meeting EXT.FNP
             super().hazard_suffered(t, uid, facts)
 
+    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Unpack[CasualtyNote]) -> None:
+        super().casualties(t, uid, models, wounds, rule, **extra)
+        self.part(Engagement).casualties(t, uid, rule)  # a unit destroyed is engaged no more (engagement.py)
+
+    @handles("start_game")
+    def start_game(self, t: Table, seat: str, command: cmd.StartGame) -> None:
+        self.part(Engagement).start_game(t.state)  # SVC.SETUP: whom the armies start engaged with (engagement.py)
+        super().start_game(t, seat, command)
+
     def setup_actions(self, state: GameState, seat: str) -> list[Action]:
         return self.part(Splitting).setup_actions(state, seat)  # CORE.SPL.1 (split.py)
 
@@ -357,6 +368,10 @@ class Reference(AttackChoices, Movement, Fight, Charge):
         return state
 
     # -- appliers ------------------------------------------------------------------------
+
+    @evolves("GameStarted")
+    def _started(self, state: GameState, data: ev.GameStarted, entry: ev.Entry) -> GameState:
+        return self.part(Engagement).started(Ruleset._started(self, state, data, entry))  # SVC.SETUP (engagement.py)
 
     @evolves("OrderChosen")
     def _order(self, state: GameState, data: ev.OrderChosen, entry: ev.Entry) -> GameState:

@@ -44,9 +44,9 @@ def _capacity(unit: Unit) -> int | None:
     return unit.transport.capacity if unit.transport else None
 
 
-class Movement(CommandPhase, Engagement):
+class Movement(CommandPhase):
     """Mixed into `Reference`: a Desperate Escape deals its mortal wounds through the ruleset's part
-    `MortalWounds` and calls for `CommandPhase`'s battle-shock roll; falling back disengages (`Engagement`)."""
+    `MortalWounds` and calls for `CommandPhase`'s battle-shock roll; falling back disengages (the part `Engagement`)."""
 
     @staticmethod
     def movement_ineligible(state: GameState, unit: Unit) -> tuple[str, str] | None:
@@ -156,7 +156,7 @@ class Movement(CommandPhase, Engagement):
             raise Refused("a battle-shocked unit must make a Desperate Escape", rule="RS.MOV.4")
         self._moved(t, seat, uid, "fall_back", escape=escape)
         for member in members_of(t.state.units, uid):
-            self.disengage(t, member, "RS.MOV.4", "fell back")
+            self.part(Engagement).disengage(t, member, "RS.MOV.4", "fell back")
         if escape == "desperate":
             units = t.state.units
             models = sum(units[m].models_alive for m in members_of(units, uid))

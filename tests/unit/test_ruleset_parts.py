@@ -11,6 +11,7 @@ import pytest
 
 from tests.support.client import unit, vehicle
 from warlog.domain.application import Warlog
+from warlog.domain.commands import SetStatus
 from warlog.domain.rules.alternating.commands import OngoingReserves, VehicleHit
 from warlog.domain.rules.alternating.records import TableRecords
 from warlog.domain.rules.basics import Step
@@ -18,9 +19,12 @@ from warlog.domain.rules.heresy.commands import Disembark
 from warlog.domain.rules.heresy.embark import Embarking
 from warlog.domain.rules.parts import Part
 from warlog.domain.rules.reference.commands import Split, StartAction
+from warlog.domain.rules.reference.effects import Persisting
+from warlog.domain.rules.reference.engagement import Engagement
+from warlog.domain.rules.reference.mortal import FEEL_NO_PAIN, MortalWounds
 from warlog.domain.rules.reference.split import Splitting
 from warlog.domain.rules.reference.unit_actions import DEFAULT_ACTIONS, UnitActions
-from warlog.domain.rulings import Refused
+from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyStep, ReferenceStep, ReferenceTurn
 
 AT = "2026-01-01T00:00:00.000Z"
@@ -44,7 +48,7 @@ class Table:
         self.events: list[tuple[str, dict[str, Any], str]] = []
 
     def emit(self, kind: str, data: Any, rule: str | None, by: str | None = None) -> dict[str, Any]:
-        entry = {"type": kind, "data": dict(data), "rule": rule}
+        entry = {"type": kind, "data": dict(data), "rule": rule, "seq": len(self.events) + 1}
         self.events.append((kind, dict(data), rule or ""))
         applier = type(self.part).appliers.get(kind)
         if applier is not None:
@@ -131,6 +135,160 @@ def test_unit_actions_alone_refuse_an_action_the_game_does_not_name():
     with pytest.raises(Refused) as refused:
         actions.start_action(t, "A", StartAction(unit="squad", action="Dig"))  # type: ignore[arg-type]
     assert refused.value.rule == "RS.SHO.1" and "'Dig'" in refused.value.detail and t.events == []
+
+
+# -- reference: Persisting (CORE.PER.1, CORE.PER.2) --------------------------------------------------------------
+
+class Statuses:
+    """`EffectRules`: the statuses the part asks its ruleset to change, kept."""
+
+    def __init__(self) -> None:
+        self.changed: list[tuple[Any, ...]] = []
+
+    def change_status(self, t: Any, uid: str, status: str, value: bool, rule: str, **extra: Any) -> None:
+        self.changed.append((uid, status, value, rule, extra.get("reason")))
+
+
+def test_persisting_alone_starts_effects_and_ends_each_at_its_boundary_taking_its_status_with_it():
+    state = mustered("reference", [unit("squad", 5), unit("scouts", 5)], [unit("foes", 5)])
+    state = replace(state, status="in_progress", battle_round=1, pos=3, phase="shooting", active_seat="A")
+    rules = Statuses()
+    effects = Persisting(rules)
+    t = Table(state, effects)
+    pinned = SetStatus(unit="squad", status="pinned", duration="end_of_turn", reason="shell shock")
+    until = effects.stated(pinned)
+    effects.status_given(t, "A", pinned, until)  # after the ruleset recorded the status itself
+    effects.start_effect(t, "scouts", "Smokescreen", "A", None)  # no duration stated: the phase (CORE.PER.2)
+    effects.start_effect(t, "foes", "Counter-offensive", "B", "start_of_next_turn")
+    assert [(kind, data["unit"], data["until"], data["stated"], rule) for kind, data, rule in t.events] == \
+        [("EffectStarted", "squad", "end_of_turn", True, "CORE.PER.1"),
+         ("EffectStarted", "scouts", "end_of_phase", False, "CORE.PER.2"),
+         ("EffectStarted", "foes", "start_of_next_turn", True, "CORE.PER.1")]
+    assert [(e.effect, e.status, e.seq) for e in t.state.units["squad"].effects or ()] == [("status pinned", "pinned", 1)]
+    t.state = t.state.with_unit("squad", t.state.units["squad"].with_status("pinned"))
+    t.events.clear()
+    effects.expire_effects(t, Step("charge", None, "phase", "RS.CHG.1", "RS.CHG.1", active="A"))  # the phase ends
+    assert [(kind, data["unit"], data["started_seq"]) for kind, data, _ in t.events] == [("EffectEnded", "scouts", 2)]
+    assert not t.state.units["scouts"].effects and rules.changed == []
+    t.events.clear()
+    effects.expire_effects(t, Step("command", None, "phase", "RS.CMD.1", "RS.CMD.1", active="B"))  # B's turn starts
+    assert [(kind, data["unit"], rule) for kind, data, rule in t.events] == \
+        [("EffectEnded", "squad", "CORE.PER.1"), ("EffectEnded", "foes", "CORE.PER.1")]
+    assert rules.changed == [("squad", "pinned", False, "CORE.PER.1", "status pinned ended: the end of the turn has come")]
+    assert all(not u.effects for u in t.state.units.values())
+
+
+def test_persisting_alone_judges_a_duration_and_a_status_lost_takes_its_effect():
+    state = replace(mustered("reference", [unit("squad", 5)], [unit("foes", 5)]), status="in_progress",
+                    battle_round=1, pos=1, phase="movement", active_seat="A")
+    effects = Persisting(Statuses())
+    with pytest.raises(Malformed) as malformed:  # a duration goes with a status gained
+        effects.stated(SetStatus(unit="squad", status="pinned", value=False, duration="end_of_turn"))
+    assert malformed.value.field == "duration"
+    with pytest.raises(Malformed):
+        effects.stated(SetStatus(unit="squad", status="pinned", duration="forever"))
+    assert effects.stated(SetStatus(unit="squad", status="pinned")) is None  # a fact until recorded lost
+    t = Table(state, effects)
+    effects.start_effect(t, "squad", "status pinned", "A", "end_of_battle_round", status="pinned")
+    effects.start_effect(t, "squad", "Go to ground", "A", "end_of_turn")
+    left = Persisting.status_lost(t.state, {"unit": "squad", "status": "pinned"})
+    assert [e.effect for e in left.units["squad"].effects or ()] == ["Go to ground"]
+
+
+# -- reference: MortalWounds (EXT.FNP, RS.MOV.4, EXT.WPN.HAZARDOUS) ---------------------------------------------
+
+class Wounding:
+    """`MortalRules`: the rolls asked, the damage dealt and what followed the wounds, kept."""
+
+    def __init__(self) -> None:
+        self.rolls: list[dict[str, Any]] = []
+        self.dealt: list[tuple[Any, ...]] = []
+        self.after: list[tuple[str, dict[str, object]]] = []
+
+    def request_roll(self, t: Any, seat: str, purpose: str, spec: str, rule: str, unit: str, **context: Any) -> None:
+        self.rolls.append({"seat": seat, "purpose": purpose, "spec": spec, "rule": rule, "unit": unit,
+                           "context": context})
+
+    def damage(self, t: Any, attack: Any, amounts: list[int], mortal: bool = False, rule: str = "RS.ATK.4") -> None:
+        self.dealt.append((attack["target"], amounts, mortal, rule))
+
+    def after_mortal_wounds(self, t: Any, uid: str, then: dict[str, object]) -> None:
+        self.after.append((uid, then))
+
+
+def test_mortal_wounds_alone_ask_feel_no_pain_first_then_deal_the_wounds_not_ignored():
+    state = mustered("reference", [unit("squad", 5)], [unit("grots", 5, abilities=("FEEL NO PAIN 5+",))])
+    rules = Wounding()
+    mortal = MortalWounds(rules)
+    t = Table(state, mortal)
+    mortal.mortal_wounds(t, "grots", 3, "RS.MOV.4", escaped="B", shocked=False)
+    [request] = rules.rolls
+    assert (request["purpose"], request["spec"], request["rule"], request["seat"]) == (FEEL_NO_PAIN, "3D6", "EXT.FNP", "B")
+    assert (request["context"]["fnp"], request["context"]["party"]) == (5, ["grots"])
+    assert t.events == [] and rules.dealt == [] and rules.after == []  # the wounds wait for the dice
+    mortal.fnp_mortal_rolled(t, request, {"faces": [5, 2, 6], "total": 13})  # type: ignore[arg-type]
+    [(kind, data, rule)] = t.events
+    assert (kind, rule, data["ignored"], data["lost"], data["cause"]) == ("MortalWoundsIgnored", "EXT.FNP", 2, 1, "RS.MOV.4")
+    assert rules.dealt == [("grots", [1], True, "RS.MOV.4")]
+    assert rules.after == [("grots", {"escaped": "B", "shocked": False})]
+
+
+def test_mortal_wounds_alone_deal_a_hazard_at_once_where_no_feel_no_pain_stands_against_it():
+    state = mustered("reference", [unit("hero", 1, keywords=("INFANTRY", "CHARACTER"))], [unit("foes", 5)])
+    rules = Wounding()
+    mortal = MortalWounds(rules)
+    t = Table(state, mortal)
+    assert not mortal.hazard_suffered(t, "hero", {"models_destroyed": 1, "mortal_wounds": 0})  # the ruleset's to deal
+    assert rules.dealt == [] and rules.after == []
+    assert mortal.hazard_suffered(t, "hero", {"models_destroyed": 0, "mortal_wounds": 3})
+    assert rules.rolls == [] and t.events == []
+    assert rules.dealt == [("hero", [1], True, "EXT.WPN.HAZARDOUS")]  # RS.ATK.3: its one model of W 1, no more
+    assert rules.after == [("hero", {})]
+
+
+# -- reference: Engagement (RS.CHG.3, RS.MOV.4, RS.FGT.4, CORE.STR.2, SVC.SETUP) ---------------------------------
+
+def test_engagement_alone_engages_both_sides_and_ends_it_by_a_fall_back_and_a_destruction():
+    state = mustered("reference", [unit("squad", 5), unit("scouts", 5)], [unit("foes", 5)])
+    state = replace(state, status="in_progress", battle_round=2, phase="charge", active_seat="A")
+    rules = Statuses()
+    engagement = Engagement(rules)
+    t = Table(state, engagement)
+    engagement.engage(t, ["squad"], ["foes"], "RS.CHG.3", "charge by squad")
+    engagement.engage(t, ["scouts"], ["foes"], "RS.CHG.3", "charge by scouts")
+    assert [(kind, data["units"], data["with"], rule) for kind, data, rule in t.events] == \
+        [("UnitsEngaged", ["squad"], ["foes"], "RS.CHG.3"), ("UnitsEngaged", ["scouts"], ["foes"], "RS.CHG.3")]
+    assert t.state.units["foes"].engaged_with == ("scouts", "squad") and t.state.units["squad"].engaged_with == ("foes",)
+    assert [(uid, status, value) for uid, status, value, _, _ in rules.changed] == \
+        [("squad", "engaged", True), ("foes", "engaged", True), ("scouts", "engaged", True), ("foes", "engaged", True)]
+    t.events.clear()
+    rules.changed.clear()
+    engagement.disengage(t, "squad", "RS.MOV.4", "fell back")  # the foes stay engaged with the scouts
+    assert [(kind, data["unit"], data["with"]) for kind, data, _ in t.events] == [("EngagementEnded", "squad", ["foes"])]
+    assert (t.state.units["squad"].engaged_with, t.state.units["foes"].engaged_with) == ((), ("scouts",))
+    assert rules.changed == [("squad", "engaged", False, "RS.MOV.4", "fell back"),
+                             ("squad", "locked_in_combat", False, "RS.MOV.4", "fell back")]
+    t.events.clear()
+    rules.changed.clear()
+    engagement.casualties(t, "squad", "RS.ATK.4")  # not destroyed, engaged with nobody: nothing ends
+    t.state = t.state.with_unit("scouts", replace(t.state.units["scouts"], models_alive=0))
+    engagement.casualties(t, "scouts", "RS.ATK.4")  # CORE.STR.2: the rule that destroyed it ends its engagement
+    assert [(kind, data["unit"], rule) for kind, data, rule in t.events] == [("EngagementEnded", "scouts", "RS.ATK.4")]
+    assert t.state.units["foes"].engaged_with == ()
+    assert rules.changed == [("foes", "engaged", False, "RS.ATK.4", "scouts was destroyed"),
+                             ("foes", "locked_in_combat", False, "RS.ATK.4", "scouts was destroyed")]
+
+
+def test_engagement_alone_judges_and_completes_the_engagements_an_army_starts_with():
+    state = mustered("reference", [unit("squad", 5, engaged_with=["foes"])], [unit("foes", 5), unit("far", 5)])
+    Engagement.start_game(state)  # names an enemy unit: the game may start
+    started = Engagement.started(state)
+    assert started.units["foes"].engaged_with == ("squad",) and "engaged" in started.units["foes"].statuses
+    assert "engaged" in started.units["squad"].statuses and started.units["far"].engaged_with == ()
+    ghost = state.with_unit("squad", replace(state.units["squad"], engaged_with=("ghost",)))
+    with pytest.raises(Refused) as refused:
+        Engagement.start_game(ghost)
+    assert refused.value.rule == "SVC.SETUP" and "'ghost'" in refused.value.detail
 
 
 # -- alternating: TableRecords (AA.VEH.1, AA.VEH.2, AA.RES.1) -----------------------------------------------------

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from typing_extensions import TypedDict
+from typing_extensions import TypedDict, Unpack
 
 from warlog.domain import army, rolls
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
+from warlog.domain.attacks import Outcome
 from warlog.domain.attacks.lines import line_standing
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
+from warlog.domain.rules.flow import CasualtyNote
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.charge import Charge
@@ -29,9 +31,11 @@ from warlog.domain.rules.reference.choices import AttackChoices
 from warlog.domain.rules.reference.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.reference.commands import ReferenceSelect, Revive
 from warlog.domain.rules.reference.common import STATUS_ENDS, attached_to, engaged, members_of, on_battlefield, turn_of
+from warlog.domain.rules.reference.effects import Persisting
+from warlog.domain.rules.reference.engagement import Engagement
 from warlog.domain.rules.reference.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.reference.fight import Fight
-from warlog.domain.rules.reference.mortal import FEEL_NO_PAIN, fnp_reading
+from warlog.domain.rules.reference.mortal import FEEL_NO_PAIN, MortalWounds, fnp_reading
 from warlog.domain.rules.reference.movement import HAZARDS, Movement
 from warlog.domain.rules.reference.shooting import shooting_types
 from warlog.domain.rules.reference.split import Splitting
@@ -51,7 +55,7 @@ FIRST_TURN = Step("command", None, "order", "CORE.DICE.3", "CORE.DICE.3", "CORE.
 ATTACK_STEPS = ("attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage", "feel_no_pain",
                 "mortal_damage", "mortal_feel_no_pain", "hazardous")  # the attack module's Need.step names
 ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard": "_hazards", "charge": "charge_rolled",
-         FEEL_NO_PAIN: "fnp_mortal_rolled"}  # a roll's purpose -> the method resolving it; ATTACK_STEPS: `attacks`'
+         FEEL_NO_PAIN: "_mortal_fnp"}  # a roll's purpose -> the method resolving it; ATTACK_STEPS: `attacks`'
 
 
 @register
@@ -68,7 +72,9 @@ class Reference(AttackChoices, Movement, Fight, Charge):
     roster = RosterReading(older_ap=False, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:10th|11th)\b",))
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
-    parts = (Splitting, UnitActions)  # rules/parts.py: each built with it, its commands and events dispatched to it
+    parts = (Splitting, UnitActions, Persisting, MortalWounds, Engagement)  # rules/parts.py: each built with it,
+    # its commands and events dispatched to it
+    durations = True  # set_status gives a status for a stated time: an effect (CORE.PER.1, effects.py)
     setup_commands = Splitting.setup_commands
 
     def round_layout(self, state: GameState) -> list[Step]:
@@ -87,7 +93,7 @@ class Reference(AttackChoices, Movement, Fight, Charge):
         return super().step_over(state, step)
 
     def begin(self, t: Table, step: Step) -> None:
-        self.expire_effects(t, step)  # CORE.PER.1/2: what lasted until this boundary ends
+        self.part(Persisting).expire_effects(t, step)  # CORE.PER.1/2: what lasted until this boundary ends
         if step.kind == "order":
             return
         if step.phase == "command":
@@ -281,17 +287,45 @@ class Reference(AttackChoices, Movement, Fight, Charge):
     def _hazards(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         self.hazards(t, request, roll["faces"])
 
+    def _mortal_fnp(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
+        self.part(MortalWounds).fnp_mortal_rolled(t, request, roll)  # EXT.FNP outside an attack (mortal.py)
+
+    def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
+        if not self.part(MortalWounds).attack_finished(t, context, outcome):  # a hazard meeting EXT.FNP ends it
+            super().attack_finished(t, context, outcome)
+
+    def hazard_suffered(self, t: Table, uid: str, facts: Mapping[str, Any]) -> None:
+        if not self.part(MortalWounds).hazard_suffered(t, uid, facts):  # EXT.WPN.HAZARDOUS meeting EXT.FNP
+            super().hazard_suffered(t, uid, facts)
+
+    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Unpack[CasualtyNote]) -> None:
+        super().casualties(t, uid, models, wounds, rule, **extra)
+        self.part(Engagement).casualties(t, uid, rule)  # a unit destroyed is engaged no more (engagement.py)
+
+    @handles("start_game")
+    def start_game(self, t: Table, seat: str, command: cmd.StartGame) -> None:
+        self.part(Engagement).start_game(t.state)  # SVC.SETUP: whom the armies start engaged with (engagement.py)
+        super().start_game(t, seat, command)
+
     def setup_actions(self, state: GameState, seat: str) -> list[Action]:
         return self.part(Splitting).setup_actions(state, seat)  # CORE.SPL.1 (split.py)
 
     def records(self, state: GameState, seat: str) -> list[Action]:
-        offered = super().records(state, seat) + self.effect_records(state, seat)
+        offered = super().records(state, seat) + self.part(Persisting).effect_records(state, seat)
         short = [uid for uid, unit in seat_units(state, seat) if unit.models_alive < unit.model_count]
         if short and state.status == "in_progress":
             offered.append(act.action("revive", "CORE.REV.1", "return destroyed models to their unit (a rule says so)",
                                       ["unit", "models"], unit=act.one_of(short), models=act.integer(1, 500),
                                       reason=act.text(200, "the rule that returns them")))
         return offered
+
+    @handles("set_status")
+    def set_status(self, t: Table, seat: str, command: cmd.SetStatus) -> None:
+        """CORE.PER.1: a status gained for a stated time is an effect (effects.py), its duration judged first."""
+        effects = self.part(Persisting)
+        until = effects.stated(command)
+        super().set_status(t, seat, command)
+        effects.status_given(t, seat, command, until)
 
     @handles("revive")
     def revive(self, t: Table, seat: str, command: Revive) -> None:
@@ -335,10 +369,19 @@ class Reference(AttackChoices, Movement, Fight, Charge):
 
     # -- appliers ------------------------------------------------------------------------
 
+    @evolves("GameStarted")
+    def _started(self, state: GameState, data: ev.GameStarted, entry: ev.Entry) -> GameState:
+        return self.part(Engagement).started(Ruleset._started(self, state, data, entry))  # SVC.SETUP (engagement.py)
+
     @evolves("OrderChosen")
     def _order(self, state: GameState, data: ev.OrderChosen, entry: ev.Entry) -> GameState:
         state = Ruleset._order(self, state, data, entry)
         return replace(state, turn_order=(data["first"], other(data["first"])))
+
+    @evolves("StatusLost")
+    def _status_lost(self, state: GameState, data: ev.StatusLost, entry: ev.Entry) -> GameState:
+        """A status lost before its effect's end takes the effect with it (effects.py)."""
+        return self.part(Persisting).status_lost(Ruleset._lost(self, state, data, entry), data)
 
     @evolves("UnitSelected")
     def _selected(self, state: GameState, data: ev.UnitSelected, entry: ev.Entry) -> GameState:

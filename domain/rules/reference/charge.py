@@ -9,6 +9,7 @@ from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves
+from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import ChargeMove, ReferenceSelect
 from warlog.domain.rules.reference.common import foes, members_of, not_a_unit_alone, remember_roll, turn_of, with_turns
@@ -24,8 +25,8 @@ if TYPE_CHECKING:
 MAX_CHARGE = 12  # RS.CHG.1: within 12" of an enemy unit
 
 
-class Charge(Engagement):
-    """Mixed into `Reference`: a charge that reaches engages its targets (`Engagement`)."""
+class Charge(Igougo):
+    """Mixed into `Reference`: a charge that reaches engages its targets (its ruleset's part `Engagement`)."""
 
     @staticmethod
     def charge_targets(state: GameState, seat: str) -> list[str]:
@@ -96,7 +97,8 @@ class Charge(Engagement):
         t.emit("ChargeResolved", ev.ChargeResolved(unit=command.unit, targets=targets, total=charge.total,
                                                    distance=distance, success=success), "RS.CHG.2")
         if success:  # RS.CHG.3: engaged with every target, and Fights First until the end of the turn
-            self.engage(t, members_of(t.state.units, command.unit), targets, "RS.CHG.3", f"charge by {command.unit}")
+            self.part(Engagement).engage(t, members_of(t.state.units, command.unit), targets, "RS.CHG.3",
+                                         f"charge by {command.unit}")
             t.emit("FightsFirstGained", own.FightsFirstGained(unit=command.unit, until="end of turn"), "RS.CHG.3")
 
     # -- appliers ------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions, objectives
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
+from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import UseStratagem
 from warlog.domain.rules.reference.common import (
@@ -36,9 +37,9 @@ if TYPE_CHECKING:
 NO_VP = objectives.NO_VP
 
 
-class CommandPhase(Persisting):
+class CommandPhase(Igougo):
     """Mixed into `Reference`: the start of each player's turn, and CP spent at any time (a stratagem's effect
-    persists, `Persisting`)."""
+    persists: its ruleset's part `Persisting`)."""
 
     keeps_vp = True
 
@@ -140,7 +141,7 @@ class CommandPhase(Persisting):
                                                   cp_left=state.cp[seat] - cost, rules=["EXT.CP.1", "CORE.OWN.1"]),
                "EXT.CP.1")
         if command.name != "Command Re-roll":  # its effect on the unit, for its duration (CORE.PER.1/2)
-            self.start_effect(t, command.unit, command.name, seat, until)
+            self.part(Persisting).start_effect(t, command.unit, command.name, seat, until)
         elif reroll is not None:  # CORE.DICE.2: the whole roll again, never a second time
             self.request_roll(t, seat, reroll.purpose, reroll.spec, "CORE.DICE.2", command.unit,
                               **{**thaw(reroll.context), "rerolled": True})

@@ -14,11 +14,15 @@ Conventions where RULES.md is silent:
   service never ends an effect because the unit left the battlefield).
 - Boundaries are read as each step begins: the end of a phase when the next step starts, the end of a turn and the
   start of a seat's turn when its Command phase starts, the end of a battle round when the next round starts.
+
+`Persisting` is a part of `Reference` (rules/parts.py): its effects' events are applied by it; `Reference` calls it
+by name as each step begins (`expire_effects`), for its records (`effect_records`), around its `set_status` and
+after a `StatusLost` (`status_lost`), and the stratagems start their effects through it (`start_effect`).
 """
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
@@ -26,13 +30,15 @@ from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves
-from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.flow import StatusNote
 from warlog.domain.rules.reference import events as own
-from warlog.domain.rules.ruleset import Ruleset, Step, alive, handles
+from warlog.domain.rules.ruleset import Part, Step, alive
 from warlog.domain.rulings import Malformed
 from warlog.domain.state import Effect, GameState
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from warlog.domain.game import Table
 
 DURATIONS = {"end_of_phase": "until the end of the phase", "end_of_turn": "until the end of the turn",
@@ -46,10 +52,16 @@ def duration_of(value: str | None, field: str = "duration") -> str | None:
     return value
 
 
-class Persisting(Igougo):
-    """Mixed into `Reference`."""
+class EffectRules(Protocol):
+    """What the effects part asks of its ruleset: a status given as an effect is lost when the effect ends."""
 
-    durations = True
+    def change_status(self, t: Table, uid: str, status: str, value: bool, rule: str,
+                      **extra: Unpack[StatusNote]) -> None:
+        """Record the unit's status gained or lost (nothing when it already is so)."""
+
+
+class Persisting(Part[EffectRules]):
+    """A part of `Reference`: what a stratagem or a recorded status gives a unit for a while."""
 
     def start_effect(self, t: Table, uid: str, name: str, seat: str, until: str | None, status: str | None = None,
                      reason: str | None = None) -> None:
@@ -80,17 +92,23 @@ class Persisting(Igougo):
                "CORE.PER.1" if effect.stated else "CORE.PER.2")
         status, unit = effect.status, t.state.units[uid]
         if status and status in unit.statuses and alive(unit):
-            self.change_status(t, uid, status, False, "CORE.PER.1" if effect.stated else "CORE.PER.2",
+            self.rules.change_status(t, uid, status, False, "CORE.PER.1" if effect.stated else "CORE.PER.2",
                                reason=f"{effect.effect} ended: {reason}")
 
     # -- set_status with a duration ------------------------------------------------------
 
-    @handles("set_status")
-    def set_status(self, t: Table, seat: str, command: cmd.SetStatus) -> None:
+    @staticmethod
+    def stated(command: cmd.SetStatus) -> str | None:
+        """`set_status`'s duration, judged before the status is recorded (`Reference.set_status`): one of
+        `DURATIONS`, and only with a status gained; None: a fact that lasts until it is recorded lost."""
         until = duration_of(command.duration)
         if until is not None and not command.value:
             raise Malformed("a duration goes with a status gained (value true)", field="duration")
-        Ruleset.set_status(self, t, seat, command)
+        return until
+
+    def status_given(self, t: Table, seat: str, command: cmd.SetStatus, until: str | None) -> None:
+        """After `set_status` recorded it: a status gained for a stated time (`until`, as `stated` judged it) is
+        an effect that ends by itself."""
         if until is not None:
             self.start_effect(t, command.unit, f"status {command.status}", seat, until, status=command.status,
                               reason=command.reason)
@@ -115,10 +133,10 @@ class Persisting(Igougo):
                                    "battle_round": data["battle_round"], "phase": data["phase"]})
         return state.with_unit(uid, replace(unit, effects=(*(unit.effects or ()), effect)))
 
-    @evolves("StatusLost")
-    def _status_lost(self, state: GameState, data: ev.StatusLost, entry: ev.Entry) -> GameState:
-        """A status lost before its effect's end takes the effect with it."""
-        state = Ruleset._lost(self, state, data, entry)
+    @staticmethod
+    def status_lost(state: GameState, data: ev.StatusLost) -> GameState:
+        """After `StatusLost` is applied (`Reference._status_lost`): a status lost before its effect's end takes
+        the effect with it."""
         uid = data["unit"]
         unit = state.units[uid]
         if not unit.effects:

@@ -1,47 +1,59 @@
 """Who is engaged with whom: the engagements an army starts with (SVC.SETUP), a charge or a consolidation that
 engages (RS.CHG.3, RS.FGT.4), a fall back, a consolidation or a destruction that ends them (RS.MOV.4, RS.FGT.4,
 CORE.STR.2). Both sides of an engagement know it (`engaged_with`, kept sorted); a unit left with nobody engaged
-with it loses its engaged statuses."""
+with it loses its engaged statuses.
+
+`Engagement` is a part of `Reference` (rules/parts.py): its events are applied by it; the phases that engage or
+disengage units call it (`engage`, `disengage`), and `Reference` asks it by name before `start_game`
+(`start_game`), after `GameStarted` is applied (`started`) and after casualties are recorded (`casualties`)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
-
-from typing_extensions import Unpack
+from typing import TYPE_CHECKING, Protocol
 
 from warlog.domain import army
-from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import editions
 from warlog.domain.rules.basics import evolves
-from warlog.domain.rules.flow import CasualtyNote
-from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.flow import StatusNote
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.common import members_of
-from warlog.domain.rules.ruleset import Ruleset, alive, handles
+from warlog.domain.rules.ruleset import Part, alive
 from warlog.domain.rulings import Refused
 from warlog.domain.state import Frozen, GameState, Unit
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from warlog.domain.game import Table
 
 
-class Engagement(Igougo):
-    """Mixed into `Reference`, and the base of the phases that engage or disengage units (charge, fight, movement)."""
+class EngageRules(Protocol):
+    """What the engagement part asks of its ruleset: a unit engaged or no longer engaged changes its statuses."""
 
-    @handles("start_game")
-    def start_game(self, t: Table, seat: str, command: cmd.StartGame) -> None:
-        foreign = army.foreign_engagement(t.state.units)
+    def change_status(self, t: Table, uid: str, status: str, value: bool, rule: str,
+                      **extra: Unpack[StatusNote]) -> None:
+        """Record the unit's status gained or lost (nothing when it already is so)."""
+
+
+class Engagement(Part[EngageRules]):
+    """A part of `Reference`: who is engaged with whom, for the phases that engage or disengage units (charge,
+    fight, movement)."""
+
+    @staticmethod
+    def start_game(state: GameState) -> None:
+        """SVC.SETUP, before the game starts (`Reference.start_game`): an army names only units of the game as
+        those it starts engaged with."""
+        foreign = army.foreign_engagement(state.units)
         if foreign is not None:
             raise Refused(foreign, rule="SVC.SETUP")
-        super().start_game(t, seat, command)
 
     def engage(self, t: Table, units: list[str], targets: list[str], rule: str, reason: str) -> None:
         everyone = [u for target in targets for u in members_of(t.state.units, target)]
         engaging: own.UnitsEngaged = {"units": units, "with": everyone, "reason": reason}
         t.emit("UnitsEngaged", engaging, rule)
         for uid in units + everyone:
-            self.change_status(t, uid, "engaged", True, rule, reason=reason)
+            self.rules.change_status(t, uid, "engaged", True, rule, reason=reason)
 
     def disengage(self, t: Table, uid: str, rule: str, reason: str) -> None:
         """The unit is no longer engaged; an enemy left with nobody engaged with it is unengaged too."""
@@ -52,11 +64,12 @@ class Engagement(Igougo):
             unit = t.state.units[other_uid]
             if not unit.engaged_with and alive(unit):
                 for status in ("engaged", "locked_in_combat"):
-                    self.change_status(t, other_uid, status, False, rule,
+                    self.rules.change_status(t, other_uid, status, False, rule,
                                        reason=reason if other_uid == uid else f"{uid} {reason}")
 
-    def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Unpack[CasualtyNote]) -> None:
-        super().casualties(t, uid, models, wounds, rule, **extra)
+    def casualties(self, t: Table, uid: str, rule: str) -> None:
+        """After the ruleset recorded casualties by `rule` (`Reference.casualties`): a unit destroyed ends its
+        engagement."""
         unit = t.state.units[uid]
         if not alive(unit) and unit.engaged_with:  # the rule that destroyed it ends its engagement (CORE.STR.2
             # was cited before the fix, rules/editions.py: it names the strength bands, not what removed the models)
@@ -64,9 +77,10 @@ class Engagement(Igougo):
 
     # -- appliers ------------------------------------------------------------------------
 
-    @evolves("GameStarted")
-    def _started(self, state: GameState, data: ev.GameStarted, entry: ev.Entry) -> GameState:
-        state = Ruleset._started(self, state, data, entry)
+    @staticmethod
+    def started(state: GameState) -> GameState:
+        """After `GameStarted` is applied (`Reference._started`): both sides of each engagement the armies name
+        know it, and are engaged."""
         near = {uid: list(unit.engaged_with) for uid, unit in state.units.items()}
         for uid in near:  # the army names whom it starts engaged with; both sides know
             for foe in near[uid]:

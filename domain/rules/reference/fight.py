@@ -52,9 +52,9 @@ def _through(fight: ReferenceFight, done: str) -> tuple[str, ...]:
     return fight.piled if done == "piled" else fight.consolidated
 
 
-class Fight(Shooting, Engagement):
+class Fight(Shooting):
     """Mixed into `Reference`: its attacks are `Shooting`'s (RS.ATK.*), its consolidations engage and disengage
-    (`Engagement`)."""
+    (its ruleset's part `Engagement`)."""
 
     def begin_fight(self, t: Table, step: Step) -> None:
         units = t.state.units
@@ -266,12 +266,12 @@ class Fight(Shooting, Engagement):
         t.emit("Consolidated", data, "RS.FGT.4")
         if command.mode == "engaging":
             fresh = [target for target in data["targets"] if target not in fight.eligible]
-            self.engage(t, [uid], data["targets"], "RS.FGT.4", f"consolidation by {uid}")
+            self.part(Engagement).engage(t, [uid], data["targets"], "RS.FGT.4", f"consolidation by {uid}")
             if fresh:  # RS.FGT.4: unfought enemy units it engages become eligible to fight
                 t.emit("FightEligible", own.FightEligible(units=fresh, reason=f"engaged by {uid}'s consolidation"),
                        "RS.FGT.4")
         elif command.mode == "objective":
-            self.disengage(t, uid, "RS.FGT.4", "consolidated onto an objective")
+            self.part(Engagement).disengage(t, uid, "RS.FGT.4", "consolidated onto an objective")
 
     @staticmethod
     def _engaging(state: GameState, seat: str, targets: tuple[str, ...]) -> list[str]:

@@ -9,11 +9,15 @@ by the Feel No Pain of the model it would be lost by; `MortalWoundsIgnored` says
 rest is dealt unit by unit (`Shooting.damage`); what waits for the wounds (a Desperate Escape's battle-shock roll)
 follows (`after_mortal_wounds`). A game created before the fixes (rules/editions.py: EXT.FNP, EXT.FNP/every,
 RS.MOV.4) is judged as it was.
+
+`MortalWounds` is a part of `Reference` (rules/parts.py): a Desperate Escape deals its wounds through it
+(`Movement`), and `Reference` asks it first when an attack finishes and when a hazard is suffered, and hands it the
+Feel No Pain roll it asked for.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from warlog.domain import dice, rolls
 from warlog.domain import events as ev
@@ -21,8 +25,7 @@ from warlog.domain.attacks import Outcome, Standing, Target, feel_no_pain, lose_
 from warlog.domain.attacks.driver import standing_target
 from warlog.domain.rules import editions
 from warlog.domain.rules.reference import events as own
-from warlog.domain.rules.reference.shooting import Shooting
-from warlog.domain.rules.ruleset import alive
+from warlog.domain.rules.ruleset import Part, alive
 from warlog.domain.words import plural
 
 if TYPE_CHECKING:
@@ -61,8 +64,24 @@ def fnp_reading(needed: int) -> rolls.Reading:
     return rolls.Reading("Feel No Pain", needed, each=True, noun="ignored wound", ones_fail=False)
 
 
-class MortalWounds(Shooting):
-    """Mixed into `Reference` (under `Movement`): mortal wounds dealt outside an attack, Feel No Pain first."""
+class MortalRules(Protocol):
+    """What mortal wounds ask of their ruleset: a roll (Feel No Pain), the damage dealt (`Shooting.damage`) and
+    what waited for the wounds (`Movement.after_mortal_wounds`)."""
+
+    def request_roll(self, t: Table, seat: str, purpose: str, spec: str, rule: str, unit: str,
+                     **context: object) -> None:
+        """A roll the rules call for, for `unit`: rolled now with server dice, else awaited from `seat`."""
+
+    def damage(self, t: Table, attack: Mapping[str, str], amounts: list[int], mortal: bool = False,
+               rule: str = "RS.ATK.4") -> None:
+        """The damage dealt to `attack["target"]`, model by model (RS.ATK.3, RS.ATK.4)."""
+
+    def after_mortal_wounds(self, t: Table, uid: str, then: dict[str, object]) -> None:
+        """What waited for the mortal wounds (`then`, as `mortal_wounds` was given it), on the unit left to test."""
+
+
+class MortalWounds(Part[MortalRules]):
+    """A part of `Reference`: mortal wounds dealt outside an attack, Feel No Pain first."""
 
     def mortal_wounds(self, t: Table, uid: str, amount: int, rule: str, party: list[str] | None = None,
                       **then: object) -> None:
@@ -75,25 +94,25 @@ class MortalWounds(Shooting):
         party = party or [uid]
         fnp = {line.fnp for line in standing_target(t.state.units, party).lines if line.count and line.fnp}
         if amount > 0 and fnp:
-            self.request_roll(t, t.state.units[uid].owner, FEEL_NO_PAIN, f"{min(amount, dice.MAX_DICE)}D6",
+            self.rules.request_roll(t, t.state.units[uid].owner, FEEL_NO_PAIN, f"{min(amount, dice.MAX_DICE)}D6",
                               "EXT.FNP", uid, mortal_wounds=amount, fnp=fnp.pop() if len(fnp) == 1 else None,
                               cause=rule, then=then, party=party, faces=[])
             return
         lost, _ = allot(standing_target(t.state.units, party), amount, [])
         self._lose(t, party, lost, rule)
-        self.after_mortal_wounds(t, _standing(t, party, uid), then)
+        self.rules.after_mortal_wounds(t, _standing(t, party, uid), then)
 
     def _mortal_wounds_before(self, t: Table, uid: str, amount: int, rule: str, then: dict[str, object]) -> None:
         """A game created before the fix (rules/editions.py, EXT.FNP/every): the named unit's own Feel No Pain, at
         most 50 dice."""
         fnp = feel_no_pain(t.state.units[uid].abilities)
         if amount > 0 and fnp is not None and editions.fixed(t.state, "EXT.FNP"):
-            self.request_roll(t, t.state.units[uid].owner, FEEL_NO_PAIN, f"{min(amount, dice.MAX_DICE)}D6",
+            self.rules.request_roll(t, t.state.units[uid].owner, FEEL_NO_PAIN, f"{min(amount, dice.MAX_DICE)}D6",
                               "EXT.FNP", uid, mortal_wounds=amount, fnp=fnp, cause=rule, then=then)
             return
         if amount > 0:
-            self.damage(t, {"target": uid}, [amount], mortal=True, rule=rule)
-        self.after_mortal_wounds(t, uid, then)
+            self.rules.damage(t, {"target": uid}, [amount], mortal=True, rule=rule)
+        self.rules.after_mortal_wounds(t, uid, then)
 
     def fnp_mortal_rolled(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         """EXT.FNP: each die of X or more stops one mortal wound; the rest are lost (RS.ATK.3's order). One die a
@@ -106,12 +125,12 @@ class MortalWounds(Shooting):
                 unit=uid, mortal_wounds=amount, ignored=ignored, lost=amount - ignored, cause=cause,
                 **rolls.read(roll["faces"], request["spec"], fnp_reading(needed))), "EXT.FNP")
             if amount > ignored:
-                self.damage(t, {"target": uid}, [amount - ignored], mortal=True, rule=cause)
-            self.after_mortal_wounds(t, uid, dict(context["then"]))
+                self.rules.damage(t, {"target": uid}, [amount - ignored], mortal=True, rule=cause)
+            self.rules.after_mortal_wounds(t, uid, dict(context["then"]))
             return
         faces = [*context["faces"], *roll["faces"]]
         if len(faces) < amount:
-            self.request_roll(t, request["seat"], FEEL_NO_PAIN, f"{min(amount - len(faces), dice.MAX_DICE)}D6",
+            self.rules.request_roll(t, request["seat"], FEEL_NO_PAIN, f"{min(amount - len(faces), dice.MAX_DICE)}D6",
                               "EXT.FNP", uid, **{**context, "faces": faces})
             return
         party = list(context["party"])
@@ -125,7 +144,7 @@ class MortalWounds(Shooting):
         t.emit("MortalWoundsIgnored", own.MortalWoundsIgnored(
             unit=uid, mortal_wounds=amount, ignored=ignored, lost=amount - ignored, cause=cause, **said), "EXT.FNP")
         self._lose(t, party, lost, cause)
-        self.after_mortal_wounds(t, _standing(t, party, uid), dict(context["then"]))
+        self.rules.after_mortal_wounds(t, _standing(t, party, uid), dict(context["then"]))
 
     def _lose(self, t: Table, party: list[str], lost: list[int], rule: str) -> None:
         """The wounds each model line of the party loses (`allot`), dealt unit by unit as mortal wounds."""
@@ -135,24 +154,21 @@ class MortalWounds(Shooting):
             amount = sum(lost[position:position + lines])
             position += lines
             if amount:
-                self.damage(t, {"target": member}, [amount], mortal=True, rule=rule)
+                self.rules.damage(t, {"target": member}, [amount], mortal=True, rule=rule)
 
-    def after_mortal_wounds(self, t: Table, uid: str, then: dict[str, object]) -> None:
-        """Hook: what waited for the mortal wounds (a Desperate Escape's battle-shock roll, `Movement`)."""
-
-    def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
-        """EXT.WPN.HAZARDOUS: a CHARACTER, MONSTER or VEHICLE's 3 mortal wounds meet its Feel No Pain (EXT.FNP)."""
+    def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> bool:
+        """EXT.WPN.HAZARDOUS: a CHARACTER, MONSTER or VEHICLE's 3 mortal wounds meet its Feel No Pain (EXT.FNP):
+        True when they were dealt here, and nothing else follows the attack (`Reference.attack_finished`)."""
         hazard = outcome.hazardous
-        if hazard is not None and self.hazard_meets_fnp(t, hazard.facts):
-            self.hazard_suffered(t, context["attack"]["attacker"], hazard.facts)
-            return
-        super().attack_finished(t, context, outcome)
+        return hazard is not None and self.hazard_suffered(t, context["attack"]["attacker"], hazard.facts)
 
-    def hazard_suffered(self, t: Table, uid: str, facts: Mapping[str, Any]) -> None:
+    def hazard_suffered(self, t: Table, uid: str, facts: Mapping[str, Any]) -> bool:
+        """True when the hazard's mortal wounds meet Feel No Pain and were dealt here; else the ruleset deals
+        the hazard as `Shooting` does (`Reference.hazard_suffered`)."""
         if self.hazard_meets_fnp(t, facts):
             self.mortal_wounds(t, uid, facts["mortal_wounds"], "EXT.WPN.HAZARDOUS")
-            return
-        super().hazard_suffered(t, uid, facts)
+            return True
+        return False
 
     @staticmethod
     def hazard_meets_fnp(t: Table, facts: Mapping[str, Any]) -> bool:

@@ -44,9 +44,9 @@ def _capacity(unit: Unit) -> int | None:
     return unit.transport.capacity if unit.transport else None
 
 
-class Movement(CommandPhase, MortalWounds, Engagement):
-    """Mixed into `Reference`: a Desperate Escape deals `Shooting`'s damage and calls for `CommandPhase`'s
-    battle-shock roll; falling back disengages (`Engagement`)."""
+class Movement(CommandPhase):
+    """Mixed into `Reference`: a Desperate Escape deals its mortal wounds through the ruleset's part
+    `MortalWounds` and calls for `CommandPhase`'s battle-shock roll; falling back disengages (the part `Engagement`)."""
 
     @staticmethod
     def movement_ineligible(state: GameState, unit: Unit) -> tuple[str, str] | None:
@@ -156,7 +156,7 @@ class Movement(CommandPhase, MortalWounds, Engagement):
             raise Refused("a battle-shocked unit must make a Desperate Escape", rule="RS.MOV.4")
         self._moved(t, seat, uid, "fall_back", escape=escape)
         for member in members_of(t.state.units, uid):
-            self.disengage(t, member, "RS.MOV.4", "fell back")
+            self.part(Engagement).disengage(t, member, "RS.MOV.4", "fell back")
         if escape == "desperate":
             units = t.state.units
             models = sum(units[m].models_alive for m in members_of(units, uid))
@@ -184,11 +184,12 @@ class Movement(CommandPhase, MortalWounds, Engagement):
         # EXT.FNP: its Feel No Pain stands against each mortal wound (`mortal_wounds`); then its battle-shock roll.
         # An attached unit's wounds go to its bodyguard first, then its leader (RS.ATK.3)
         party = members_of(t.state.units, uid) if editions.fixed(t.state, "RS.MOV.4") else None
-        self.mortal_wounds(t, uid, failures * per_failure, "RS.MOV.4", party, escaped=request["seat"],
-                           shocked=request["context"]["shocked"])
+        self.part(MortalWounds).mortal_wounds(t, uid, failures * per_failure, "RS.MOV.4", party,
+                                              escaped=request["seat"], shocked=request["context"]["shocked"])
 
     def after_mortal_wounds(self, t: Table, uid: str, then: dict[str, object]) -> None:
-        """RS.MOV.4: after its hazards, a unit that made a Desperate Escape and is not battle-shocked tests."""
+        """What waited for the part `MortalWounds`'s wounds. RS.MOV.4: after its hazards, a unit that made a
+        Desperate Escape and is not battle-shocked tests."""
         units = t.state.units
         unit = units[uid]
         seat = then.get("escaped")

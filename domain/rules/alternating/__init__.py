@@ -29,6 +29,7 @@ from warlog.domain.rules import editions, objectives
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.charges import ChargeAsked, ShotsAsked
+from warlog.domain.rules.alternating.combats import Combats
 from warlog.domain.rules.alternating.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.alternating.common import (
     LAYOUT,
@@ -72,7 +73,7 @@ WITHDRAWN = {  # by the roll's purpose
 
 
 @register
-class Alternating(Alternation, objectives.RoundObjectives):  # Alternation builds on Charges and Combats
+class Alternating(Alternation, objectives.RoundObjectives):  # Alternation builds on Charges
     name = "alternating"
     title = "Alternating activation (8th/9th-edition armies, seed 000)"
     summary = ("one joint turn a battle round: both players act in every phase, unit by unit, with pass points "
@@ -84,7 +85,7 @@ class Alternating(Alternation, objectives.RoundObjectives):  # Alternation build
     event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS, **objectives.EVENTS}
     event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS, **objectives.TEXTS}
     status_ends = STATUS_ENDS
-    parts = (TableRecords, Counting)  # rules/parts.py: each built with it, its commands and events dispatched to it
+    parts = (TableRecords, Counting, Combats)  # rules/parts.py: each built with it, its commands and events dispatched to it
 
     def round_layout(self, state: GameState) -> list[Step]:
         return SCORED_LAYOUT if self.scores_round(state) else LAYOUT
@@ -151,7 +152,7 @@ class Alternating(Alternation, objectives.RoundObjectives):  # Alternation build
 
     def progress(self, t: Table, step: Step) -> bool:
         """Automatic moves: a combat with one side gone ends; a declared charge runs on once nobody answers it."""
-        if self._end_combats(t):
+        if self.part(Combats).end_combats(t):
             return True
         state = t.state
         charge = AlternatingStep.of(state.step).declared

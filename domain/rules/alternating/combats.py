@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
+
+from typing_extensions import Unpack
 
 from warlog.domain import events as ev
 from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.common import LOCKED, locked, on_table
 from warlog.domain.rules.basics import evolves
-from warlog.domain.rules.ruleset import Ruleset, alive
+from warlog.domain.rules.flow import StatusNote
+from warlog.domain.rules.ruleset import Part, alive
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingStep, AlternatingTurn, Combat, Frozen, GameState, Unit
 from warlog.domain.words import unit_named
@@ -22,8 +25,19 @@ def fought(unit: Unit) -> bool:
     return bool(AlternatingTurn.of(unit.turn).fought)
 
 
-class Combats(Ruleset):
-    """A part of `Alternating` (its methods read the others' through `self`)."""
+class CombatRules(Protocol):
+    """What the combats call back in their ruleset: the statuses a combat's end takes off."""
+
+    def change_status(self, t: Table, uid: str, status: str, value: bool, rule: str,
+                      **extra: Unpack[StatusNote]) -> None:
+        """`uid` gains (or loses) `status`, if it has not (has) it."""
+
+
+class Combats(Part[CombatRules]):
+    """A part of `Alternating`: its events are applied by it; the goes (`Alternation`) ask it which combat a unit
+    is in (`combat_of`), whom it may name as its foes (`combat_foes`), to judge (`check_combat`) and fight
+    (`fight`) the combat chosen, and `Alternating.progress` asks it to end a combat with one side gone
+    (`end_combats`)."""
 
     @staticmethod
     def combat_foes(state: GameState, uid: str) -> list[str]:
@@ -32,7 +46,7 @@ class Combats(Ruleset):
         return [foe for foe, unit in state.units.items()
                 if unit.owner != owner and on_table(unit) and not fought(unit) and locked(unit)]
 
-    def _end_combats(self, t: Table) -> bool:
+    def end_combats(self, t: Table) -> bool:
         """AA.CC.1: a combat is in progress while both sides have a unit standing in it, locked."""
         state = t.state
         units = state.units
@@ -44,26 +58,28 @@ class Combats(Ruleset):
                    "AA.CC.1")
             for uid in standing:
                 for status in LOCKED:
-                    self.change_status(t, uid, status, False, "AA.CC.1", reason="its combat ended")
+                    self.rules.change_status(t, uid, status, False, "AA.CC.1", reason="its combat ended")
             return True
         return False
 
-    def _selected_resolve_combats(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
-                                  distance: str | None) -> None:
+    def fight(self, t: Table, seat: str, uid: str, targets: list[str]) -> None:
+        """AA.CC.1: the combat `uid` was selected in is fought, joined first by the foes named for it."""
         state = t.state
-        known = self._combat_of(state, uid)
+        known = self.combat_of(state, uid)
         if targets and (known is None or not set(targets) <= set(state.combats[known].units)):
             t.emit("CombatJoined", own.CombatJoined(units=[uid, *targets], reason="named when the combat was chosen"),
                    "AA.CC.1")
         state = t.state  # the combat joined, if one was
-        combat = self._combat_of(state, uid)
+        combat = self.combat_of(state, uid)
         if combat is None:
-            raise ValueError(f"{uid} was selected in no combat")  # _check_combat: it has one, or names its foes
+            raise ValueError(f"{uid} was selected in no combat")  # check_combat: it has one, or names its foes
         t.emit("CombatFought", own.CombatFought(combat=combat, chosen=uid, seat=seat,
                                 units=list(state.combats[combat].units)), "AA.CC.1")
 
-    def _check_combat(self, state: GameState, seat: str, uid: str, targets: list[str]) -> None:
-        if self._combat_of(state, uid) is None and not targets:
+    def check_combat(self, state: GameState, seat: str, uid: str, targets: list[str]) -> None:
+        """AA.CC.1: a unit selected has a combat the service knows, or names the foes in it, each one locked,
+        standing and not yet fought."""
+        if self.combat_of(state, uid) is None and not targets:
             raise Malformed(f"the service knows no combat of {unit_named(state, uid, seat)}: name the enemy units in "
                             "it (targets)", field="targets")
         for target in targets:
@@ -76,7 +92,8 @@ class Combats(Ruleset):
                 raise Refused(f"{named} is not locked in combat", rule="AA.CC.1")
 
     @staticmethod
-    def _combat_of(state: GameState, uid: str) -> str | None:
+    def combat_of(state: GameState, uid: str) -> str | None:
+        """The combat the service knows `uid` is in, or None."""
         return next((cid for cid, combat in state.combats.items() if uid in combat.units), None)
 
     @evolves("CombatJoined")

@@ -38,9 +38,9 @@ if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 
-class Alternation(Charges, Combats):
-    """A part of `Alternating`: the goes, which offer the counts (its part `Counting` judges them), and judge
-    the charges and overwatch, and the combats of the mixins it builds on."""
+class Alternation(Charges):
+    """A part of `Alternating`: the goes, which offer the counts (its part `Counting` judges them) and the combats
+    (its part `Combats` judges and fights them), and judge the charges and overwatch of the mixin it builds on."""
 
     def eligible(self, state: GameState, uid: str) -> bool:
         """CONTRACT.md: `eligible` means it may be selected now (by the seat whose go it is)."""
@@ -81,7 +81,7 @@ class Alternation(Charges, Combats):
                 return ("AA.CC.1", "the unit is in no combat")
             if turn.fought:
                 return ("AA.CC.1", "its combat was already fought this turn")
-            if self._combat_of(state, uid) is None and not self.combat_foes(state, uid):
+            if self.part(Combats).combat_of(state, uid) is None and not self.part(Combats).combat_foes(state, uid):
                 return ("AA.CC.1", "no enemy unit is left to fight it: every locked enemy has fought this turn")
             return None
         if name == "declare_shooting":
@@ -166,7 +166,7 @@ class Alternation(Charges, Combats):
                 act=act.const(True), targets=act.subset(targets, description="the enemy units charged"),
                 distance=act.number(0, MAX_CHARGE, "inches measured to the farthest target")))
         elif ready and name == "resolve_combats":
-            known = [uid for uid in ready if self._combat_of(state, uid) is not None]
+            known = [uid for uid in ready if self.part(Combats).combat_of(state, uid) is not None]
             if known:
                 offered.append(act.action("select", rule, SUMMARY[name], ["unit"], unit=act.one_of(known),
                                           act=act.const(True)))
@@ -175,7 +175,7 @@ class Alternation(Charges, Combats):
                     offered.append(act.action(
                         "select", rule, f"fight {unit_named(state, uid, seat)}'s combat, naming the enemy units in it", ["unit", "targets"],
                         unit=act.const(uid), act=act.const(True),
-                        targets=act.subset(self.combat_foes(state, uid), description="the enemy units in it")))
+                        targets=act.subset(self.part(Combats).combat_foes(state, uid), description="the enemy units in it")))
         elif ready:
             arriving = name == "move_units" and self.arrivals_pending(state, seat)
             may_hold = name in ("move_units", "declare_shooting") and not arriving  # AA.ACT.2, AA.SHO.2
@@ -235,7 +235,7 @@ class Alternation(Charges, Combats):
         if name == "select_charges":
             self._check_charge(state, seat, targets, distance)
         if name == "resolve_combats":
-            self._check_combat(state, seat, command.unit, targets)
+            self.part(Combats).check_combat(state, seat, command.unit, targets)
         data = {"unit": command.unit, "act": command.act, "sub_phase": name, "seat": seat}
         if distance is not None:
             data["distance"] = distance
@@ -272,6 +272,10 @@ class Alternation(Charges, Combats):
             self.change_status(t, uid, "regrouped", True, "AA.MOV.2", reason="regrouped")
         else:
             t.emit("RegroupFailed", {"unit": uid, "fall_back": "the players move it", **facts}, "AA.MOV.2")
+
+    def _selected_resolve_combats(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
+                                  distance: str | None) -> None:
+        self.part(Combats).fight(t, seat, uid, targets)  # AA.CC.1
 
     def _selected_move_units(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
                              distance: str | None) -> None:

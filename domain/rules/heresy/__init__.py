@@ -40,6 +40,7 @@ from warlog.domain.rules.heresy.common import (
 from warlog.domain.rules.heresy.embark import Embarking
 from warlog.domain.rules.heresy.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.heresy.movement import Movement
+from warlog.domain.rules.heresy.reactions import Reactions
 from warlog.domain.rules.heresy.reserves import Reserves, arriving
 from warlog.domain.rules.heresy.rout import Rout, falling_back
 from warlog.domain.rules.heresy.shooting import ATTACK_STEPS, FightGoesOn, SnapShotsGoOn
@@ -66,8 +67,8 @@ STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MO
 
 
 @register
-class Heresy(Movement, Combat, objectives.RoundObjectives):  # the mixins build on Movement,
-    # Reactions, Assault and Shooting; the round's end scores the objectives (MSN.OBJ.1)
+class Heresy(Reactions, Combat, objectives.RoundObjectives):  # the mixins build on Reactions,
+    # Assault and Shooting; the round's end scores the objectives (MSN.OBJ.1)
     name = "heresy"
     title = "Heresy (the older era's tables, seed 002)"
     summary = ("a roll-off for the first turn each battle round, then each player's Movement, Shooting and Assault, "
@@ -78,7 +79,7 @@ class Heresy(Movement, Combat, objectives.RoundObjectives):  # the mixins build 
     event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS, **objectives.TEXTS}
     status_ends = STATUS_ENDS
     roster = RosterReading(older_ap=True, systems=("horus heresy", "30,000", "30k"), systems_older_ap=True)
-    parts = (Embarking, Reserves, Rout)  # rules/parts.py: each built with it, its commands and events dispatched to it
+    parts = (Embarking, Movement, Reserves, Rout)  # rules/parts.py: each built with it, its commands and events dispatched to it
 
     # -- the round -----------------------------------------------------------------------
 
@@ -110,7 +111,7 @@ class Heresy(Movement, Combat, objectives.RoundObjectives):  # the mixins build 
 
     def end_step(self, t: Table, step: Step) -> None:
         if step.name == "move":
-            self.stationary_at_end_of_move(t, self.turn_seat(step))
+            self.part(Movement).stationary_at_end_of_move(t, self.turn_seat(step))
         if step.phase == "assault":
             self.end_of_turn_statuses(t, self.turn_seat(step))
         super().end_step(t, step)
@@ -136,7 +137,7 @@ class Heresy(Movement, Combat, objectives.RoundObjectives):  # the mixins build 
         if purpose == "reserve":
             self.part(Reserves).reserve_rolled(t, uid, roll)
         elif purpose == "dangerous_terrain":
-            self.dangerous_rolled(t, uid, roll)
+            self.part(Movement).dangerous_rolled(t, uid, roll)
         elif purpose == "fall_back":
             self.part(Rout).fall_back_rolled(t, uid, roll)
         elif purpose == "leadership":
@@ -258,7 +259,8 @@ class Heresy(Movement, Combat, objectives.RoundObjectives):  # the mixins build 
         if action != "end_phase":
             return False
         if step.name == "move":
-            return self.move_block(state, uid) is None or self.part(Embarking).disembark_block(state, uid) is None
+            return (self.part(Movement).move_block(state, uid) is None
+                    or self.part(Embarking).disembark_block(state, uid) is None)
         if step.phase in ("shooting", "assault"):
             return self.combat_block(state, uid) is None
         return False
@@ -280,7 +282,8 @@ class Heresy(Movement, Combat, objectives.RoundObjectives):  # the mixins build 
             return self.strike_actions(state, seat)
         offered: list[Action] = []
         if step.name == "move":
-            offered += self.move_actions(state, seat) + self.part(Embarking).disembark_actions(state, seat)
+            offered += self.part(Movement).move_actions(state, seat)
+            offered += self.part(Embarking).disembark_actions(state, seat)
         elif step.phase in ("shooting", "assault"):
             offered += self.combat_actions(state, seat)
             if step.phase == "shooting":

@@ -61,6 +61,15 @@ class TableRules(Protocol):
         """`uid` gains (or loses) `status`, if it has not (has) it."""
 
 
+class MoveRules(TableRules, Protocol):
+    """What a sub-phase whose units move (the Move, a fall back in the Rout) calls back in `Heresy` besides the
+    table's (`TableRules`): what any move sets going after it."""
+
+    def after_move(self, t: Table, seat: str, uid: str, coherency_lost: bool, dangerous: int,
+                   near: list[str]) -> None:
+        """Suppressed for coherency lost, the dangerous terrain tests, the reactions offered (heresy's Reactions)."""
+
+
 def on_battlefield(unit: Unit) -> bool:
     """Neither destroyed, in reserves nor embarked."""
     return alive(unit) and not unit.in_reserves and not unit.embarked_in

@@ -54,7 +54,7 @@ class EmbarkRules(Protocol):
 
     def after_move(self, t: Table, seat: str, uid: str, coherency_lost: bool, dangerous: int,
                    near: list[str]) -> None:
-        """Suppressed for coherency lost, the dangerous terrain tests, the reactions offered (heresy's Movement)."""
+        """Suppressed for coherency lost, the dangerous terrain tests, the reactions offered (heresy's Reactions)."""
 
 
 class Embarking(Part[EmbarkRules]):

@@ -26,6 +26,7 @@ from warlog.domain.rules.heresy.common import (
     DANGEROUS_FAILS_ON,
     DIFFICULT_PENALTY,
     Block,
+    MoveRules,
     allowance,
     checked_clear,
     checked_dangerous,
@@ -38,8 +39,8 @@ from warlog.domain.rules.heresy.common import (
     movement_block,
     refuse_while_reacting,
 )
-from warlog.domain.rules.heresy.reactions import Reactions, checked_near, near_field
-from warlog.domain.rules.ruleset import alive, handles, inches
+from warlog.domain.rules.heresy.reactions import checked_near, near_field
+from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit
 from warlog.domain.words import unit_named, whose
@@ -50,12 +51,14 @@ if TYPE_CHECKING:
 MOVES = ("normal", "rush", "stationary")
 
 
-class Movement(Reactions):
-    """Mixed into `Heresy`: the Move sub-phase."""
+class Movement(Part[MoveRules]):
+    """A part of `Heresy`: the Move sub-phase. `move` is dispatched to it and `UnitMoved` (a move, a disembarking)
+    applied by it; `Heresy` asks it `move_block` (who may be selected), `move_actions` (what its Move offers),
+    `dangerous_rolled` (a roll read) and `stationary_at_end_of_move` (the step ended)."""
 
     def move_block(self, state: GameState, uid: str) -> Block:
         """May this unit make its move now? HH.MOV.1 (once, its owner's), HH.RES.3, HH.MOV.2."""
-        step = self.step(state)
+        step = self.rules.step(state)
         unit = state.units[uid]
         if step is None or step.name != "move":
             return ("HH.MOV.1", "units move in the Move sub-phase")
@@ -98,7 +101,7 @@ class Movement(Reactions):
         unit = state.units[uid]
         if command.move == "stationary":
             t.emit("UnitMoved", own.UnitMoved(unit=uid, seat=seat, move="stationary"), "HH.MOV.1")
-            self.change_status(t, uid, "stationary", True, "HH.MOV.1", reason="it remained stationary")
+            self.rules.change_status(t, uid, "stationary", True, "HH.MOV.1", reason="it remained stationary")
             return
         if command.distance is None:
             raise Malformed("a move gives the inches moved (distance)", field="distance")
@@ -121,16 +124,16 @@ class Movement(Reactions):
             moved["clear"] = True
         t.emit("UnitMoved", moved, move_rule(state, "HH.MOV.5" if rush else "HH.MOV.1", bool(command.difficult),
                                              dangerous))
-        self.after_move(t, seat, uid, bool(command.coherency_lost), dangerous, near)
+        self.rules.after_move(t, seat, uid, bool(command.coherency_lost), dangerous, near)
 
     def stayed_put(self, t: Table, seat: str, uid: str, command: Move) -> None:
         """HH.MOV.1: a unit selected that moves 0" has not moved: it is Stationary (no rush, no terrain crossed,
         no move ended near an enemy); coherency it genuinely cannot keep still costs it Suppressed (HH.MOV.3)."""
         t.emit("UnitMoved", own.UnitMoved(unit=uid, seat=seat, move="stationary", distance="0", attested_by=seat),
                "HH.MOV.1")
-        self.change_status(t, uid, "stationary", True, "HH.MOV.1", reason="it moved 0\": it remained stationary")
+        self.rules.change_status(t, uid, "stationary", True, "HH.MOV.1", reason="it moved 0\": it remained stationary")
         if command.coherency_lost:
-            self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
+            self.rules.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
 
     def dangerous_rolled(self, t: Table, uid: str, roll: ev.DiceRolled) -> None:
         """HH.MOV.4 convention: each model's D6 fails on a 1, and that model is removed as a casualty."""
@@ -139,7 +142,7 @@ class Movement(Reactions):
                                           fails_on=DANGEROUS_FAILS_ON), "HH.MOV.4")
         unit = t.state.units[uid]
         if failed and alive(unit):
-            self.casualties(t, uid, min(failed, unit.models_alive), 0, "HH.MOV.4",
+            self.rules.casualties(t, uid, min(failed, unit.models_alive), 0, "HH.MOV.4",
                             reason="failed a dangerous terrain test")
 
     def stationary_at_end_of_move(self, t: Table, seat: str) -> None:
@@ -147,7 +150,7 @@ class Movement(Reactions):
         for uid, unit in seat_units(t.state, seat):  # a Stationary gained changes no other unit
             if alive(unit) and not unit.in_reserves and not unit.embarked_in and not unit.selected \
                     and not HeresyTurn.of(unit.turn).arrived and "routed" not in unit.statuses:
-                self.change_status(t, uid, "stationary", True, "HH.MOV.1", reason="it did not move")
+                self.rules.change_status(t, uid, "stationary", True, "HH.MOV.1", reason="it did not move")
 
     @evolves("UnitMoved")
     def _moved(self, state: GameState, data: own.UnitMoved, entry: ev.Entry) -> GameState:

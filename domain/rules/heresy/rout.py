@@ -28,7 +28,7 @@ from warlog.domain.rules.heresy.commands import FallBack
 from warlog.domain.rules.heresy.common import (
     DIFFICULT_PENALTY,
     LOCKED,
-    TableRules,
+    MoveRules,
     checked_clear,
     checked_dangerous,
     clear_field,
@@ -81,13 +81,9 @@ def falling_back(state: GameState, seat: str) -> list[str]:
             if fall_back_distance(unit) is not None and must_fall_back(unit)]
 
 
-class RoutRules(TableRules, Protocol):
-    """What the Rout sub-phase calls back in its ruleset besides the table's (`TableRules`): what a fall back,
-    a move like any other, sets going after it."""
-
-    def after_move(self, t: Table, seat: str, uid: str, coherency_lost: bool, dangerous: int,
-                   near: list[str]) -> None:
-        """Suppressed for coherency lost, the dangerous terrain tests, the reactions offered (heresy's Reactions)."""
+class RoutRules(MoveRules, Protocol):
+    """What the Rout sub-phase calls back in its ruleset: the table's, and what a fall back, a move like any
+    other, sets going after it (`MoveRules`)."""
 
 
 class Rout(Part[RoutRules]):

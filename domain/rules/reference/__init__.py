@@ -28,6 +28,7 @@ from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.charge import Charge
 from warlog.domain.rules.reference.choices import AttackChoices
+from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.reference.commands import ReferenceSelect, Revive
 from warlog.domain.rules.reference.common import STATUS_ENDS, attached_to, engaged, members_of, on_battlefield, turn_of
@@ -54,12 +55,12 @@ if TYPE_CHECKING:
 FIRST_TURN = Step("command", None, "order", "CORE.DICE.3", "CORE.DICE.3", "CORE.DICE.3")
 ATTACK_STEPS = ("attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage", "feel_no_pain",
                 "mortal_damage", "mortal_feel_no_pain", "hazardous")  # the attack module's Need.step names
-ROLLS = {"battle_shock": "battle_shock_tested", "advance": "advanced", "hazard": "_hazards", "charge": "charge_rolled",
+ROLLS = {"battle_shock": "_battle_shock", "advance": "advanced", "hazard": "_hazards", "charge": "_charge_roll",
          FEEL_NO_PAIN: "_mortal_fnp"}  # a roll's purpose -> the method resolving it; ATTACK_STEPS: `attacks`'
 
 
 @register
-class Reference(AttackChoices, Movement, Fight, Charge):
+class Reference(AttackChoices, Movement, Fight):
     name = "reference"
     title = "Reference sheet (10th-edition style turns, seed 001)"
     summary = ("each player's turn in five phases (Command, Movement, Shooting, Charge, Fight), with command points, "
@@ -72,8 +73,9 @@ class Reference(AttackChoices, Movement, Fight, Charge):
     roster = RosterReading(older_ap=False, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:10th|11th)\b",))
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
-    parts = (Splitting, UnitActions, Persisting, MortalWounds, Engagement)  # rules/parts.py: each built with it,
-    # its commands and events dispatched to it
+    parts = (Splitting, UnitActions, Persisting, MortalWounds, Engagement, Charge, CommandPhase)  # rules/parts.py:
+    # each built with it, its commands and events dispatched to it
+    keeps_vp = True  # EXT.VP.1: victory points are scored (command.py)
     durations = True  # set_status gives a status for a stated time: an effect (CORE.PER.1, effects.py)
     setup_commands = Splitting.setup_commands
 
@@ -97,13 +99,13 @@ class Reference(AttackChoices, Movement, Fight, Charge):
         if step.kind == "order":
             return
         if step.phase == "command":
-            self.begin_turn(t, step)
+            self.part(CommandPhase).begin_turn(t, step)  # RS.CMD.1, RS.CMD.2 (command.py)
         elif step.phase == "fight":
             self.begin_fight(t, step)
 
     def progress(self, t: Table, step: Step) -> bool:
         if step.phase == "charge":
-            return self.charge_lost(t)
+            return self.part(Charge).charge_lost(t)  # RS.CHG.2 (charge.py)
         return step.phase == "fight" and self.fight_progress(t, step)
 
     # -- who may be selected now ---------------------------------------------------------
@@ -149,7 +151,7 @@ class Reference(AttackChoices, Movement, Fight, Charge):
             return ("RS.CHG.1", "a unit that Advanced or Fell Back cannot charge")
         if turn.action:  # unit_actions.py convention
             return ("RS.CHG.1", f"a unit that started an action ({turn.action}) this turn cannot charge")
-        if not self.charge_targets(state, unit.owner):
+        if not self.part(Charge).charge_targets(state, unit.owner):
             return ("RS.CHG.1", "no enemy unit is on the battlefield to charge")
         return None
 
@@ -174,7 +176,7 @@ class Reference(AttackChoices, Movement, Fight, Charge):
         elif step.phase == "shooting":
             self.select_shooting(t, seat, command, unit)
         elif step.phase == "charge":
-            self.select_charge(t, seat, command, unit)
+            self.part(Charge).select_charge(t, seat, command, unit)
         else:
             self.select_fight(t, seat, command, unit)
 
@@ -196,7 +198,7 @@ class Reference(AttackChoices, Movement, Fight, Charge):
             awaiting = self.fight_awaiting(state, step)
             if awaiting is not None:
                 return awaiting
-        charge = self.pending_charge(state) if step is not None and step.phase == "charge" else None
+        charge = self.part(Charge).pending_charge(state) if step is not None and step.phase == "charge" else None
         if charge:
             return {"seat": charge.seat, "action": "charge_move", "unit": charge.unit}
         return super().step_awaiting(state, step)
@@ -211,13 +213,15 @@ class Reference(AttackChoices, Movement, Fight, Charge):
         if step.phase == "fight":
             offered += self.fight_actions(state, seat, awaiting)
         elif awaiting["action"] == "charge_move":
-            charge = self.pending_charge(state)
-            offered += self.charge_move_actions(state, charge) if awaiting["seat"] == seat and charge else []
+            charging = self.part(Charge)
+            charge = charging.pending_charge(state)
+            offered += charging.charge_move_actions(state, charge) if awaiting["seat"] == seat and charge else []
         elif awaiting["seat"] == seat and step.phase != "command":
             offered += self._phase_actions(state, seat, step)
-        offered += self.stratagem_actions(state, seat)
+        commanding = self.part(CommandPhase)  # EXT.CP.1, EXT.VP.1 (command.py)
+        offered += commanding.stratagem_actions(state, seat)
         if awaiting["action"] == "end_phase" and awaiting["seat"] == seat:
-            fields = {"control": self.control_schema(state)} if self.scoring_now(state, step) else {}
+            fields = {"control": commanding.control_schema(state)} if commanding.scoring_now(state, step) else {}
             offered.append(act.action("end_phase", step.rule, self.end_phase_action(step).summary + (
                 ", scoring the objectives you control (EXT.VP.1)" if fields else ""), **fields))
         return offered
@@ -229,7 +233,7 @@ class Reference(AttackChoices, Movement, Fight, Charge):
         if step.phase == "movement":
             return self.movement_actions(state, seat, ready)
         if step.phase == "charge":
-            return self.charge_actions(state, seat, ready)
+            return self.part(Charge).charge_actions(state, seat, ready)
         return [*self.shooting_actions(state, seat, ready), *self.attack_actions(state, seat, "shooting"),
                 *self.part(UnitActions).start_action_actions(state, seat, own)]
 
@@ -247,14 +251,15 @@ class Reference(AttackChoices, Movement, Fight, Charge):
         if step is not None and step.phase == "fight" and (fight.stage if fight else None) != "done":
             raise Refused("every eligible unit piles in, fights and consolidates before the phase ends",
                           rule="RS.FGT.3")
-        if command.control is not None and (step is None or not self.scoring_now(state, step)):
+        scoring = self.part(CommandPhase)  # EXT.VP.1 (command.py)
+        if command.control is not None and (step is None or not scoring.scoring_now(state, step)):
             raise Refused("objectives are scored at the end of the Command phase, from battle round 2",
                           rule="EXT.VP.1")
         super().end_phase(t, seat, command)
         if step is not None and step.phase == "fight":  # the turn ends: its actions complete (unit_actions.py)
             self.part(UnitActions).complete_actions(t, seat)
-        if step is not None and self.scoring_now(t.state, step):
-            self.score(t, seat, dict(command.control or {}))
+        if step is not None and scoring.scoring_now(t.state, step):
+            scoring.score(t, seat, dict(command.control or {}))
 
     # -- rolls ---------------------------------------------------------------------------
 
@@ -287,6 +292,12 @@ class Reference(AttackChoices, Movement, Fight, Charge):
     def _hazards(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         self.hazards(t, request, roll["faces"])
 
+    def _battle_shock(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
+        self.part(CommandPhase).battle_shock_tested(t, request, roll)  # RS.CMD.2 (command.py)
+
+    def _charge_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
+        self.part(Charge).charge_rolled(t, request, roll)  # RS.CHG.2: the roll its targets wait for (charge.py)
+
     def _mortal_fnp(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         self.part(MortalWounds).fnp_mortal_rolled(t, request, roll)  # EXT.FNP outside an attack (mortal.py)
 
@@ -297,6 +308,17 @@ class Reference(AttackChoices, Movement, Fight, Charge):
     def hazard_suffered(self, t: Table, uid: str, facts: Mapping[str, Any]) -> None:
         if not self.part(MortalWounds).hazard_suffered(t, uid, facts):  # EXT.WPN.HAZARDOUS meeting EXT.FNP
             super().hazard_suffered(t, uid, facts)
+
+    def start_effect(self, t: Table, uid: str, name: str, seat: str, until: str | None) -> None:
+        """A stratagem's effect (`CommandRules`, command.py) persists through the part `Persisting`."""
+        self.part(Persisting).start_effect(t, uid, name, seat, until)
+
+    def winner(self, state: GameState) -> str | None:
+        return self.part(CommandPhase).winner(state)  # EXT.VP.1 (command.py)
+
+    def engage(self, t: Table, units: list[str], targets: list[str], rule: str, reason: str) -> None:
+        """A charge that reaches engages its targets (`ChargeRules`, charge.py) through the part `Engagement`."""
+        self.part(Engagement).engage(t, units, targets, rule, reason)
 
     def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Unpack[CasualtyNote]) -> None:
         super().casualties(t, uid, models, wounds, rule, **extra)

@@ -1,20 +1,26 @@
-"""The Charge phase (RS.CHG.*): declare, roll 2D6, then name the targets within that distance."""
+"""The Charge phase (RS.CHG.*): declare, roll 2D6, then name the targets within that distance.
+
+`Charge` is a part of `Reference` (rules/parts.py): `charge_move` is dispatched to it and its `ChargeRolled`,
+`ChargeResolved` and `FightsFirstGained` are applied by it; `Reference` asks it by name which units may be charged
+(`charge_targets`), which charge waits for its targets (`pending_charge`), what the phase offers (`charge_actions`,
+`charge_move_actions`), to select a unit to charge (`select_charge`), whether the charger was lost (`charge_lost`),
+and hands it the charge roll it asked for (`charge_rolled`). A charge that reaches engages its targets through the
+ruleset (`ChargeRules.engage`: its part `Engagement`).
+"""
 from __future__ import annotations
 
 from dataclasses import replace
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves
-from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import ChargeMove, ReferenceSelect
 from warlog.domain.rules.reference.common import foes, members_of, not_a_unit_alone, remember_roll, turn_of, with_turns
-from warlog.domain.rules.reference.engagement import Engagement
-from warlog.domain.rules.ruleset import alive, handles, inches
+from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, ReferenceCharge, ReferenceStep, Unit
 from warlog.domain.words import unit_named, whose
@@ -25,8 +31,19 @@ if TYPE_CHECKING:
 MAX_CHARGE = 12  # RS.CHG.1: within 12" of an enemy unit
 
 
-class Charge(Igougo):
-    """Mixed into `Reference`: a charge that reaches engages its targets (its ruleset's part `Engagement`)."""
+class ChargeRules(Protocol):
+    """What the charge part asks of its ruleset: the charge roll, and the engagement a charge that reaches makes."""
+
+    def request_roll(self, t: Table, seat: str, purpose: str, spec: str, rule: str, unit: str,
+                     **context: object) -> None:
+        """A roll the rules call for, for `unit`: rolled now with server dice, else awaited from `seat`."""
+
+    def engage(self, t: Table, units: list[str], targets: list[str], rule: str, reason: str) -> None:
+        """`units` engaged with every unit of `targets` (and those attached to them), each side engaged."""
+
+
+class Charge(Part[ChargeRules]):
+    """A part of `Reference`: a unit declares a charge, rolls 2D6 and names the targets it reaches (RS.CHG.1-3)."""
 
     @staticmethod
     def charge_targets(state: GameState, seat: str) -> list[str]:
@@ -54,7 +71,7 @@ class Charge(Igougo):
 
     def select_charge(self, t: Table, seat: str, command: ReferenceSelect, unit: Unit) -> None:
         t.emit("UnitSelected", ev.UnitSelected(unit=command.unit, seat=seat, phase="charge"), "RS.CHG.1")
-        self.request_roll(t, seat, "charge", "2D6", "RS.CHG.2", command.unit)
+        self.rules.request_roll(t, seat, "charge", "2D6", "RS.CHG.2", command.unit)
 
     def charge_rolled(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         context = request["context"]
@@ -97,8 +114,8 @@ class Charge(Igougo):
         t.emit("ChargeResolved", ev.ChargeResolved(unit=command.unit, targets=targets, total=charge.total,
                                                    distance=distance, success=success), "RS.CHG.2")
         if success:  # RS.CHG.3: engaged with every target, and Fights First until the end of the turn
-            self.part(Engagement).engage(t, members_of(t.state.units, command.unit), targets, "RS.CHG.3",
-                                         f"charge by {command.unit}")
+            self.rules.engage(t, members_of(t.state.units, command.unit), targets, "RS.CHG.3",
+                              f"charge by {command.unit}")
             t.emit("FightsFirstGained", own.FightsFirstGained(unit=command.unit, until="end of turn"), "RS.CHG.3")
 
     # -- appliers ------------------------------------------------------------------------

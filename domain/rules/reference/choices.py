@@ -65,9 +65,10 @@ def _thawed(pause: JSON) -> Pause:
     return made
 
 
-class AttackChoices(CommandPhase, Shooting):
+class AttackChoices(Shooting):
     """Mixed into `Reference`, on `Shooting` (its attack driver's `batch_rolled` hook answered here, the
-    driver's `batch_done` fed) and `CommandPhase` (its stratagems): the pauses' actions and commands."""
+    driver's `batch_done` fed), asking the ruleset's part `CommandPhase` whom its stratagems may target: the pauses'
+    actions and commands."""
 
     @staticmethod
     def attack_pause(state: GameState) -> Pause | None:
@@ -80,7 +81,8 @@ class AttackChoices(CommandPhase, Shooting):
     def command_reroll_open(self, state: GameState, seat: str, uid: str) -> bool:
         """EXT.CP.1 with RS.CMD.3: the CP, not used this phase, the unit standing and not battle-shocked."""
         used = (ReferenceStep.of(state.step).stratagems or Frozen()).get(seat, ())
-        return state.cp[seat] >= STRATAGEMS[REROLL] and uid in self.stratagem_targets(state, seat) and REROLL not in used
+        targets = self.part(CommandPhase).stratagem_targets(state, seat)  # command.py
+        return state.cp[seat] >= STRATAGEMS[REROLL] and uid in targets and REROLL not in used
 
     def batch_rolled(self, t: Table, context: ev.AttackRoll, need: Need, faces: list[int]) -> None:
         """A whole batch is in: offer Command Re-roll where it could change something, else go on."""

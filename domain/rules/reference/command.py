@@ -1,10 +1,19 @@
 """The Command phase (RS.CMD.*), stratagems and Command Re-roll (EXT.CP.1), objectives and scoring
-(EXT.OBJ.1, EXT.VP.1)."""
+(EXT.OBJ.1, EXT.VP.1).
+
+`CommandPhase` is a part of `Reference` (rules/parts.py): `use_stratagem` is dispatched to it and its `TurnStarted`,
+`CommandPointGained`, `StratagemUsed`, `BattleShockTested` and `VictoryPointsScored` are applied by it (the attack
+choices' Command Re-roll emits a `StratagemUsed` too, choices.py); `Reference` asks it by name as a turn begins
+(`begin_turn`), for the stratagems open (`stratagem_actions`, `stratagem_targets`), for scoring at the end of the
+Command phase (`scoring_now`, `control_schema`, `score`) and for the winner, and hands it the battle-shock roll it
+asked for (`battle_shock_tested`); `Movement` asks it for a Desperate Escape's test (`battle_shock_roll`). A
+stratagem's effect persists through the ruleset (`CommandRules.start_effect`: its part `Persisting`).
+"""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from warlog.domain import army
 from warlog.domain import events as ev
@@ -13,7 +22,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions, objectives
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
-from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.flow import StatusNote
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import UseStratagem
 from warlog.domain.rules.reference.common import (
@@ -25,26 +34,45 @@ from warlog.domain.rules.reference.common import (
     remember_roll,
     turn_of,
 )
-from warlog.domain.rules.reference.effects import DURATIONS, Persisting, duration_of
-from warlog.domain.rules.ruleset import SEATS, Step, alive, handles
+from warlog.domain.rules.reference.effects import DURATIONS, duration_of
+from warlog.domain.rules.ruleset import SEATS, Part, Step, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import Frozen, GameState, ReferenceStep, ReferenceTurn, Unit, thaw
 from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from warlog.domain.game import Table
 
 NO_VP = objectives.NO_VP
 
 
-class CommandPhase(Igougo):
-    """Mixed into `Reference`: the start of each player's turn, and CP spent at any time (a stratagem's effect
-    persists: its ruleset's part `Persisting`)."""
+class CommandRules(Protocol):
+    """What the command phase asks of its ruleset: whose turn a step is, the rolls (battle-shock, a Command
+    Re-roll's), a unit's status changed (battle-shocked) and a stratagem's effect started."""
 
-    keeps_vp = True
+    def turn_seat(self, step: Step) -> str:
+        """The seat whose turn the step is part of."""
+
+    def request_roll(self, t: Table, seat: str, purpose: str, spec: str, rule: str, unit: str,
+                     **context: object) -> None:
+        """A roll the rules call for, for `unit`: rolled now with server dice, else awaited from `seat`."""
+
+    def change_status(self, t: Table, uid: str, status: str, value: bool, rule: str,
+                      **extra: Unpack[StatusNote]) -> None:
+        """Record the unit's status gained or lost (nothing when it already is so)."""
+
+    def start_effect(self, t: Table, uid: str, name: str, seat: str, until: str | None) -> None:
+        """The stratagem's effect on the unit, for its duration (CORE.PER.1/2)."""
+
+
+class CommandPhase(Part[CommandRules]):
+    """A part of `Reference`: the start of each player's turn, CP spent at any time on stratagems, and the
+    objectives scored."""
 
     def begin_turn(self, t: Table, step: Step) -> None:
-        state, active = t.state, self.turn_seat(step)
+        state, active = t.state, self.rules.turn_seat(step)
         expired = sorted(uid for uid, unit in state.units.items() if turn_of(unit) != ReferenceTurn())
         # CORE.PER.2: what lasted "until the end of the turn" (Advanced, Fell Back, Fights First, charged) ends
         t.emit("TurnStarted", own.TurnStarted(seat=active, battle_round=state.battle_round, expired=expired),
@@ -63,7 +91,7 @@ class CommandPhase(Igougo):
     def battle_shock_roll(self, t: Table, seat: str, uid: str, band: str, rule: str = "RS.CMD.2",
                           **context: object) -> None:
         ld = best_leadership(t.state, uid)
-        self.request_roll(t, seat, "battle_shock", "2D6", rule, uid, ld=ld, strength=band, **context)
+        self.rules.request_roll(t, seat, "battle_shock", "2D6", rule, uid, ld=ld, strength=band, **context)
 
     def battle_shock_tested(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         uid, context = request["unit"], request["context"]
@@ -73,8 +101,8 @@ class CommandPhase(Igougo):
             rerolled=bool(context.get("rerolled")), rerollable=not context.get("rerolled"),
             rules=["RS.CMD.2", "CORE.LD.1"]), "RS.CMD.2")
         for member in members_of(t.state.units, uid):
-            self.change_status(t, member, "battle_shocked", not passed, "RS.CMD.2",
-                               reason="failed a battle-shock test" if not passed else "passed a battle-shock test")
+            self.rules.change_status(t, member, "battle_shocked", not passed, "RS.CMD.2",
+                                     reason="failed a battle-shock test" if not passed else "passed a battle-shock test")
 
     # -- stratagems (EXT.CP.1) -----------------------------------------------------------
 
@@ -141,10 +169,10 @@ class CommandPhase(Igougo):
                                                   cp_left=state.cp[seat] - cost, rules=["EXT.CP.1", "CORE.OWN.1"]),
                "EXT.CP.1")
         if command.name != "Command Re-roll":  # its effect on the unit, for its duration (CORE.PER.1/2)
-            self.part(Persisting).start_effect(t, command.unit, command.name, seat, until)
+            self.rules.start_effect(t, command.unit, command.name, seat, until)
         elif reroll is not None:  # CORE.DICE.2: the whole roll again, never a second time
-            self.request_roll(t, seat, reroll.purpose, reroll.spec, "CORE.DICE.2", command.unit,
-                              **{**thaw(reroll.context), "rerolled": True})
+            self.rules.request_roll(t, seat, reroll.purpose, reroll.spec, "CORE.DICE.2", command.unit,
+                                    **{**thaw(reroll.context), "rerolled": True})
 
     # -- objectives and scoring (EXT.OBJ.1, EXT.VP.1) -----------------------------------
 

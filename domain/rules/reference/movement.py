@@ -11,6 +11,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
+from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import ReferenceSelect
@@ -44,9 +45,9 @@ def _capacity(unit: Unit) -> int | None:
     return unit.transport.capacity if unit.transport else None
 
 
-class Movement(CommandPhase):
+class Movement(Igougo):
     """Mixed into `Reference`: a Desperate Escape deals its mortal wounds through the ruleset's part
-    `MortalWounds` and calls for `CommandPhase`'s battle-shock roll; falling back disengages (the part `Engagement`)."""
+    `MortalWounds` and calls for the part `CommandPhase`'s battle-shock roll; falling back disengages (the part `Engagement`)."""
 
     @staticmethod
     def movement_ineligible(state: GameState, unit: Unit) -> tuple[str, str] | None:
@@ -194,7 +195,7 @@ class Movement(CommandPhase):
         unit = units[uid]
         seat = then.get("escaped")
         if isinstance(seat, str) and alive(unit) and not then["shocked"] and not battle_shocked(t.state, uid):
-            self.battle_shock_roll(t, seat, uid, army.strength_of(units, uid), "RS.MOV.4")
+            self.part(CommandPhase).battle_shock_roll(t, seat, uid, army.strength_of(units, uid), "RS.MOV.4")
 
     def advanced(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         context = request["context"]

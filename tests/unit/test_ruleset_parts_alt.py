@@ -66,9 +66,9 @@ def test_charges_alone_declare_a_charge_take_its_overwatch_then_roll_it_and_lock
     assert overwatch == {"seat": "B", "action": "select", "reaction": "overwatch", "unit": "foes",
                          "against": "squad", "rule": "AA.OW.1"}
     with pytest.raises(Refused) as refused:
-        charges.overwatch(t, "B", AlternatingSelect(unit="fleeing"), overwatch)  # type: ignore[call-arg]
+        charges.overwatch(t, "B", AlternatingSelect(unit="fleeing"), overwatch)
     assert refused.value.rule == "AA.OW.1" and len(t.events) == 1
-    charges.overwatch(t, "B", AlternatingSelect(unit="foes"), overwatch)  # type: ignore[call-arg]
+    charges.overwatch(t, "B", AlternatingSelect(unit="foes"), overwatch)
     assert t.events[-1][0] == "OverwatchFired" and t.events[-1][1]["volleys"] == 1
     [request] = rules.calls  # a rapid-fire boltgun fires one shot a model: 5 dice, one volley
     assert request == ("roll", "B", "overwatch", "5D6", "AA.OW.1", "foes", {"against": "squad", "weapon": "Boltgun"})
@@ -115,7 +115,7 @@ def test_charges_alone_refuse_a_charge_out_of_reach_and_end_one_whose_charger_fe
     assert t.events == [] and charges.run_on(t) is False
     charges.declare(t, "A", "squad", True, ["foes"], "5")
     rules.awaited = cast(Awaiting, charges.charge_awaiting(t.state))
-    charges.overwatch(t, "B", AlternatingSelect(unit="foes", act=False), rules.awaited)  # type: ignore[call-arg]
+    charges.overwatch(t, "B", AlternatingSelect(unit="foes", act=False), rules.awaited)
     assert t.events[-1] == ("OverwatchHeld", {"unit": "foes", "against": "squad", "reason": "held by its player"},
                             "AA.OW.1")
     t.state = destroyed(t.state, "squad")

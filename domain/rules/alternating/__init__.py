@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from typing_extensions import Unpack
 
@@ -28,7 +28,8 @@ from warlog.domain import events as ev
 from warlog.domain.rules import editions, objectives
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating import events as own
-from warlog.domain.rules.alternating.charges import ChargeAsked, ShotsAsked
+from warlog.domain.rules.alternating.charges import ROLLS as CHARGE_ROLLS
+from warlog.domain.rules.alternating.charges import Charges
 from warlog.domain.rules.alternating.combats import Combats
 from warlog.domain.rules.alternating.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.alternating.common import (
@@ -36,7 +37,6 @@ from warlog.domain.rules.alternating.common import (
     RESERVE_ARRIVES_ON,
     SCORED_LAYOUT,
     STATUS_ENDS,
-    overwatch_block,
 )
 from warlog.domain.rules.alternating.counting import Counting
 from warlog.domain.rules.alternating.events import EVENTS as OWN_EVENTS
@@ -73,7 +73,7 @@ WITHDRAWN = {  # by the roll's purpose
 
 
 @register
-class Alternating(Alternation, objectives.RoundObjectives):  # Alternation builds on Charges
+class Alternating(Alternation, objectives.RoundObjectives):
     name = "alternating"
     title = "Alternating activation (8th/9th-edition armies, seed 000)"
     summary = ("one joint turn a battle round: both players act in every phase, unit by unit, with pass points "
@@ -85,7 +85,7 @@ class Alternating(Alternation, objectives.RoundObjectives):  # Alternation build
     event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS, **objectives.EVENTS}
     event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS, **objectives.TEXTS}
     status_ends = STATUS_ENDS
-    parts = (TableRecords, Counting, Combats)  # rules/parts.py: each built with it, its commands and events dispatched to it
+    parts = (TableRecords, Counting, Combats, Charges)  # rules/parts.py: each built with it, its commands and events dispatched to it
 
     def round_layout(self, state: GameState) -> list[Step]:
         return SCORED_LAYOUT if self.scores_round(state) else LAYOUT
@@ -152,29 +152,7 @@ class Alternating(Alternation, objectives.RoundObjectives):  # Alternation build
 
     def progress(self, t: Table, step: Step) -> bool:
         """Automatic moves: a combat with one side gone ends; a declared charge runs on once nobody answers it."""
-        if self.part(Combats).end_combats(t):
-            return True
-        state = t.state
-        charge = AlternatingStep.of(state.step).declared
-        if charge is None:
-            return False
-        if not alive(state.units[charge.unit]):  # destroyed by overwatch: nothing left to charge
-            t.emit("ChargeResolved", ev.ChargeResolved(unit=charge.unit, targets=list(charge.targets),
-                                      distance=charge.distance, total=None, success=False,
-                                      reason="the charging unit was destroyed"), "AA.CHG.1")
-            return True
-        if charge.pending:
-            target = charge.pending[0]
-            reason = overwatch_block(state, state.units[target])
-            if reason is None:
-                return False
-            t.emit("OverwatchHeld", own.OverwatchHeld(unit=target, against=charge.unit, reason=reason), "AA.OW.1")
-            return True
-        if charge.volleys or self.charge_waits(charge):
-            return False
-        self.request_roll(t, charge.seat, "charge", "2D6", "AA.CHG.1", charge.unit,
-                          targets=list(charge.targets), distance=charge.distance)
-        return True
+        return self.part(Combats).end_combats(t) or self.part(Charges).run_on(t)
 
     def step_over(self, state: GameState, step: Step) -> bool:
         flow = AlternatingStep.of(state.step)
@@ -195,13 +173,9 @@ class Alternating(Alternation, objectives.RoundObjectives):  # Alternation build
         if step.kind == "count":
             waiting = [s for s in SEATS if flow.confirmed[s] is None]
             return {"seat": waiting[0] if len(waiting) == 1 else None, "action": "confirm_count"}
-        charge = flow.declared
-        if charge and charge.pending:
-            target = charge.pending[0]
-            return {"seat": state.units[target].owner, "action": "select", "reaction": "overwatch",
-                    "unit": target, "against": charge.unit, "rule": "AA.OW.1"}
-        if charge and self.charge_waits(charge):
-            return {"seat": charge.seat, "action": "resolve_charge", "unit": charge.unit, "rule": "AA.CHG.1"}
+        charging = self.part(Charges).charge_awaiting(state)  # AA.OW.1, AA.CHG.1
+        if charging is not None:
+            return charging
         if flow.first is None and flow.roll_off is not None:
             if flow.winner is None:
                 return {"seat": None, "action": "roll_off"}
@@ -252,11 +226,9 @@ class Alternating(Alternation, objectives.RoundObjectives):  # Alternation build
             return rolls.leadership("Regroup", context["ld"], at_most=True)
         if purpose == "reserve":  # AA.RES.1
             return rolls.arrives_on("Reserves", RESERVE_ARRIVES_ON)
-        if purpose == "charge":  # AA.CHG.1: 2D6 against the inches measured
-            return rolls.charge(context["distance"])
-        if purpose == "overwatch_shots":
-            return rolls.Reading("Overwatch shots")
-        return None  # overwatch: the players read the hits
+        if purpose in CHARGE_ROLLS:  # AA.CHG.1, AA.OW.1
+            return self.part(Charges).roll_reading(request)
+        return None
 
     def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         uid, context, total = request["unit"], request["context"], roll["total"]
@@ -267,13 +239,7 @@ class Alternating(Alternation, objectives.RoundObjectives):  # Alternation build
             arrives = total >= RESERVE_ARRIVES_ON
             t.emit("ReserveArriving" if arrives else "ReserveDelayed",
                    {"unit": uid, "total": total, "needed": RESERVE_ARRIVES_ON}, "AA.RES.1")
-        elif purpose == "overwatch_shots":
-            self._overwatch_shots(t, request["seat"], uid, cast(ShotsAsked, context), roll["faces"])  # as asked
-        elif purpose == "overwatch":  # hits are read by the players (snap shots, unchanged by the seed)
-            said = rolls.free(roll["faces"], roll["spec"], "overwatch", roll["total"])  # the players read the hits
-            t.emit("OverwatchResolved", own.OverwatchResolved(unit=uid, against=context["against"], weapon=context["weapon"],
-                                         shots=len(roll["faces"]), faces=roll["faces"], **said), "AA.OW.1")
-        elif purpose == "charge":
-            self._charge_outcome(t, uid, cast(ChargeAsked, context), total)  # as `progress` asked
+        elif purpose in CHARGE_ROLLS:  # AA.OW.1, AA.CHG.1: as the charges asked
+            self.part(Charges).on_roll(t, request, roll)
         else:
             super().on_roll(t, request, roll)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from typing_extensions import TypedDict
+from typing_extensions import TypedDict, Unpack
 
-from warlog.domain import army, dice
+from warlog.domain import army, dice, rolls
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
@@ -17,7 +17,8 @@ from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.commands import AlternatingSelect, ResolveCharge
 from warlog.domain.rules.alternating.common import MAX_CHARGE, _chunks, on_table, overwatch_block, overwatch_shots
 from warlog.domain.rules.basics import Awaiting, awaited_unit, evolves
-from warlog.domain.rules.ruleset import Ruleset, alive, handles
+from warlog.domain.rules.flow import StatusNote
+from warlog.domain.rules.ruleset import Part, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingCharge, AlternatingStep, GameState
 from warlog.domain.words import awaited, unit_named, whose
@@ -43,8 +44,32 @@ class ChargeAsked(TypedDict):
     distance: str
 
 
-class Charges(Ruleset):
-    """A part of `Alternating` (its methods read the others' through `self`)."""
+ROLLS = frozenset({"overwatch_shots", "overwatch", "charge"})  # the roll purposes the charges ask and read
+
+
+class ChargeRules(Protocol):
+    """What the charges call back in their ruleset: what the game waits for, the rolls they ask, the statuses a
+    charge made gives."""
+
+    def awaiting(self, state: GameState) -> Awaiting:
+        """What the game waits for now."""
+
+    def request_roll(self, t: Table, seat: str, purpose: str, spec: str, rule: str, unit: str,
+                     **context: object) -> None:
+        """A roll for `unit`: rolled now with server dice, else awaited from `seat`; its outcome comes back to
+        `on_roll`."""
+
+    def change_status(self, t: Table, uid: str, status: str, value: bool, rule: str,
+                      **extra: Unpack[StatusNote]) -> None:
+        """`uid` gains (or loses) `status`, if it has not (has) it."""
+
+
+class Charges(Part[ChargeRules]):
+    """A part of `Alternating`: `resolve_charge` and its events are handled and applied by it; the goes
+    (`Alternation`) ask it whom a charge may name (`charge_targets`), to judge (`check_charge`) and declare
+    (`declare`) one, to offer and judge the overwatch answering it (`overwatch_actions`, `overwatch`);
+    `Alternating` asks it what a charge under way waits for (`charge_awaiting`), to run one on (`run_on`), and hands
+    it the rolls it asked (`ROLLS`: `roll_reading`, `on_roll`)."""
 
     @staticmethod
     def charge_targets(state: GameState, seat: str) -> list[str]:
@@ -58,7 +83,7 @@ class Charges(Ruleset):
         are recorded (`resolve_charge`)."""
         return not charge.pending and not charge.volleys and bool(charge.fired) and not charge.resumed
 
-    def _check_charge(self, state: GameState, seat: str, targets: list[str], distance: str | None) -> None:
+    def check_charge(self, state: GameState, seat: str, targets: list[str], distance: str | None) -> None:
         if not targets:
             raise Malformed("a charge names its target units (targets)", field="targets")
         if distance is None:
@@ -72,8 +97,8 @@ class Charges(Ruleset):
         if Decimal(distance) > MAX_CHARGE:
             raise Refused(f"{distance}\" is beyond any 2D6 charge roll ({MAX_CHARGE}\")", rule="AA.CHG.1")
 
-    def _selected_select_charges(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
-                                 distance: str | None) -> None:
+    def declare(self, t: Table, seat: str, uid: str, act: bool, targets: list[str], distance: str | None) -> None:
+        """AA.CHG.1: the charge of the unit selected, answered by the targets able to fire overwatch."""
         if not act or distance is None:  # a declared charge gives its distance (_check_charge)
             return
         state = t.state
@@ -81,7 +106,7 @@ class Charges(Ruleset):
         t.emit("ChargeDeclared", ev.ChargeDeclared(unit=uid, seat=seat, targets=targets, distance=distance,
                                   overwatch_by=answer), "AA.CHG.1")
 
-    def _overwatch(self, t: Table, seat: str, command: AlternatingSelect, awaiting: Awaiting) -> None:
+    def overwatch(self, t: Table, seat: str, command: AlternatingSelect, awaiting: Awaiting) -> None:
         """AA.OW.1: the charged unit answers with overwatch (shots from each weapon's profile) or holds it."""
         state = t.state
         uid, against = awaited_unit(awaiting), awaiting["against"]
@@ -124,7 +149,7 @@ class Charges(Ruleset):
         t.emit("OverwatchFired", own.OverwatchFired(unit=uid, against=against, weapons=fired, volleys=len(rolls)),
                "AA.OW.1")
         for name, purpose, spec, extra in rolls:
-            self.request_roll(t, seat, purpose, spec, "AA.OW.1", uid, against=against, weapon=name, **extra)
+            self.rules.request_roll(t, seat, purpose, spec, "AA.OW.1", uid, against=against, weapon=name, **extra)
 
     def _overwatch_shots(self, t: Table, seat: str, uid: str, context: ShotsAsked, faces: list[int]) -> None:
         """AA.OW.1 on a random profile: each model fires what it rolled, one fewer, never fewer than one."""
@@ -135,10 +160,10 @@ class Charges(Ruleset):
                                         shots_per_model=per_model, shots=sum(per_model),
                                         volleys=len(hits)), "AA.OW.1")
         for count in hits:
-            self.request_roll(t, seat, "overwatch", str(dice.DiceExpr(count, 6)), "AA.OW.1", uid,
+            self.rules.request_roll(t, seat, "overwatch", str(dice.DiceExpr(count, 6)), "AA.OW.1", uid,
                               against=context["against"], weapon=context["weapon"])
 
-    def _overwatch_actions(self, state: GameState, awaiting: Awaiting) -> list[Action]:
+    def overwatch_actions(self, state: GameState, awaiting: Awaiting) -> list[Action]:
         uid, against = awaited_unit(awaiting), awaiting["against"]
         unit = state.units[uid]
         names = list(dict.fromkeys(w.name for w in army.unit_ranged_weapons(unit)))
@@ -161,13 +186,74 @@ class Charges(Ruleset):
         standing = [target for target in targets if alive(units[target])]
         if success and standing:
             for member in [uid, *standing]:
-                self.change_status(t, member, "locked_in_combat", True, "AA.CHG.1", reason=f"charge by {uid}")
+                self.rules.change_status(t, member, "locked_in_combat", True, "AA.CHG.1", reason=f"charge by {uid}")
             t.emit("CombatJoined", own.CombatJoined(units=[uid, *standing], reason=f"charge by {uid}"), "AA.CHG.1")
+
+    def charge_awaiting(self, state: GameState) -> Awaiting | None:
+        """What a charge under way waits for: the overwatch of the next target to answer it (AA.OW.1), then its
+        roll once the overwatch fired was resolved (AA.CHG.1); None: nothing of a charge."""
+        charge = AlternatingStep.of(state.step).declared
+        if charge and charge.pending:
+            target = charge.pending[0]
+            return {"seat": state.units[target].owner, "action": "select", "reaction": "overwatch",
+                    "unit": target, "against": charge.unit, "rule": "AA.OW.1"}
+        if charge and self.charge_waits(charge):
+            return {"seat": charge.seat, "action": "resolve_charge", "unit": charge.unit, "rule": "AA.CHG.1"}
+        return None
+
+    def run_on(self, t: Table) -> bool:
+        """A declared charge runs on once nobody answers it: ended if its charger is gone, a target's overwatch
+        held if it cannot fire, rolled once no volley is left; False: nothing to do (or the players' turn)."""
+        state = t.state
+        charge = AlternatingStep.of(state.step).declared
+        if charge is None:
+            return False
+        if not alive(state.units[charge.unit]):  # destroyed by overwatch: nothing left to charge
+            t.emit("ChargeResolved", ev.ChargeResolved(unit=charge.unit, targets=list(charge.targets),
+                                      distance=charge.distance, total=None, success=False,
+                                      reason="the charging unit was destroyed"), "AA.CHG.1")
+            return True
+        if charge.pending:
+            target = charge.pending[0]
+            reason = overwatch_block(state, state.units[target])
+            if reason is None:
+                return False
+            t.emit("OverwatchHeld", own.OverwatchHeld(unit=target, against=charge.unit, reason=reason), "AA.OW.1")
+            return True
+        if charge.volleys or self.charge_waits(charge):
+            return False
+        self.rules.request_roll(t, charge.seat, "charge", "2D6", "AA.CHG.1", charge.unit,
+                                targets=list(charge.targets), distance=charge.distance)
+        return True
+
+    @staticmethod
+    def roll_reading(request: ev.RollRequested) -> rolls.Reading | None:
+        """What a roll of `ROLLS` must reach: a charge 2D6 against the inches measured (AA.CHG.1); overwatch
+        shots, read as rolled; None for the hits, which the players read."""
+        if request["purpose"] == "charge":
+            return rolls.charge(request["context"]["distance"])
+        if request["purpose"] == "overwatch_shots":
+            return rolls.Reading("Overwatch shots")
+        return None
+
+    def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
+        """A roll of `ROLLS` it asked, as asked (its context)."""
+        uid, context, purpose = request["unit"], request["context"], request["purpose"]
+        if purpose == "overwatch_shots":
+            self._overwatch_shots(t, request["seat"], uid, cast(ShotsAsked, context), roll["faces"])
+        elif purpose == "overwatch":  # hits are read by the players (snap shots, unchanged by the seed)
+            said = rolls.free(roll["faces"], roll["spec"], "overwatch", roll["total"])
+            t.emit("OverwatchResolved", own.OverwatchResolved(unit=uid, against=context["against"], weapon=context["weapon"],
+                                         shots=len(roll["faces"]), faces=roll["faces"], **said), "AA.OW.1")
+        elif purpose == "charge":
+            self._charge_outcome(t, uid, cast(ChargeAsked, context), roll["total"])  # as `run_on` asked
+        else:
+            raise ValueError(f"not a roll of the charges: {purpose}")
 
     @handles("resolve_charge")
     def resolve_charge(self, t: Table, seat: str, command: ResolveCharge) -> None:
         """AA.CHG.1: the overwatch fired at a charge is resolved in full (its casualties recorded) first."""
-        awaiting = self.awaiting(t.state)
+        awaiting = self.rules.awaiting(t.state)
         if awaiting["action"] != "resolve_charge":
             raise Refused(f"no charge waits to be rolled: {awaited(t.state, awaiting, seat)}", rule="AA.CHG.1")
         if awaiting["seat"] != seat:

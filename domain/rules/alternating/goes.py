@@ -29,7 +29,7 @@ from warlog.domain.rules.alternating.common import (
 )
 from warlog.domain.rules.alternating.counting import Counting
 from warlog.domain.rules.basics import Awaiting, awaited_unit, evolves, seat_units
-from warlog.domain.rules.ruleset import SEATS, Step, alive, handles, inches, other
+from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, inches, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import AlternatingStep, AlternatingTurn, GameState, Unit
 from warlog.domain.words import awaited, not_yours, unit_named, who_does, whose
@@ -38,9 +38,10 @@ if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 
-class Alternation(Charges):
-    """A part of `Alternating`: the goes, which offer the counts (its part `Counting` judges them) and the combats
-    (its part `Combats` judges and fights them), and judge the charges and overwatch of the mixin it builds on."""
+class Alternation(Ruleset):
+    """A part of `Alternating`: the goes, which offer the counts (its part `Counting` judges them), the combats
+    (its part `Combats` judges and fights them) and the charges and their overwatch (its part `Charges` judges
+    them)."""
 
     def eligible(self, state: GameState, uid: str) -> bool:
         """CONTRACT.md: `eligible` means it may be selected now (by the seat whose go it is)."""
@@ -97,7 +98,7 @@ class Alternation(Charges):
             blocked.append("immobile")
         if name == "select_charges" and turn.ran:
             blocked.append("ran this turn")
-        if name == "select_charges" and not blocked and not self.charge_targets(state, unit.owner):
+        if name == "select_charges" and not blocked and not self.part(Charges).charge_targets(state, unit.owner):
             blocked.append("no enemy unit is on the battlefield to charge")
         if blocked:
             return (rule, f"the unit cannot {name.replace('_', ' ')}: {', '.join(blocked)}")
@@ -150,7 +151,7 @@ class Alternation(Charges):
             return [act.action("resolve_charge", "AA.CHG.1", f"roll {unit_named(state, awaited_unit(awaiting))}'s charge (record "
                                "overwatch casualties first)")]
         if awaiting.get("reaction") == "overwatch":
-            return self._overwatch_actions(state, awaiting)
+            return self.part(Charges).overwatch_actions(state, awaiting)
         return self._go_actions(state, seat, step)
 
     def _go_actions(self, state: GameState, seat: str, step: Step) -> list[Action]:
@@ -160,7 +161,7 @@ class Alternation(Charges):
                  if unit.owner in owners and self.ineligible(state, uid) is None]
         offered: list[Action] = []
         if ready and name == "select_charges":
-            targets = self.charge_targets(state, seat)
+            targets = self.part(Charges).charge_targets(state, seat)
             offered.append(act.action(
                 "select", rule, SUMMARY[name], ["unit", "targets", "distance"], unit=act.one_of(ready),
                 act=act.const(True), targets=act.subset(targets, description="the enemy units charged"),
@@ -214,7 +215,7 @@ class Alternation(Charges):
     def select(self, t: Table, seat: str, command: AlternatingSelect) -> None:
         awaiting = self.awaiting(t.state)
         if awaiting["action"] == "select" and awaiting.get("reaction") == "overwatch" and awaiting["seat"] == seat:
-            self._overwatch(t, seat, command, awaiting)
+            self.part(Charges).overwatch(t, seat, command, awaiting)
             return
         step = self._on_go(t, seat)
         name = sub_phase(step)
@@ -233,7 +234,7 @@ class Alternation(Charges):
         targets = self._targets(state, seat, command)
         distance = None if command.distance is None else inches(command.distance, "distance", 1000)
         if name == "select_charges":
-            self._check_charge(state, seat, targets, distance)
+            self.part(Charges).check_charge(state, seat, targets, distance)
         if name == "resolve_combats":
             self.part(Combats).check_combat(state, seat, command.unit, targets)
         data = {"unit": command.unit, "act": command.act, "sub_phase": name, "seat": seat}
@@ -272,6 +273,10 @@ class Alternation(Charges):
             self.change_status(t, uid, "regrouped", True, "AA.MOV.2", reason="regrouped")
         else:
             t.emit("RegroupFailed", {"unit": uid, "fall_back": "the players move it", **facts}, "AA.MOV.2")
+
+    def _selected_select_charges(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
+                                 distance: str | None) -> None:
+        self.part(Charges).declare(t, seat, uid, act, targets, distance)  # AA.CHG.1
 
     def _selected_resolve_combats(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
                                   distance: str | None) -> None:

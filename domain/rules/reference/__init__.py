@@ -55,12 +55,12 @@ if TYPE_CHECKING:
 FIRST_TURN = Step("command", None, "order", "CORE.DICE.3", "CORE.DICE.3", "CORE.DICE.3")
 ATTACK_STEPS = ("attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage", "feel_no_pain",
                 "mortal_damage", "mortal_feel_no_pain", "hazardous")  # the attack module's Need.step names
-ROLLS = {"battle_shock": "_battle_shock", "advance": "advanced", "hazard": "_hazards", "charge": "_charge_roll",
+ROLLS = {"battle_shock": "_battle_shock", "advance": "_advance_roll", "hazard": "_hazards", "charge": "_charge_roll",
          FEEL_NO_PAIN: "_mortal_fnp"}  # a roll's purpose -> the method resolving it; ATTACK_STEPS: `attacks`'
 
 
 @register
-class Reference(AttackChoices, Movement, Fight):
+class Reference(AttackChoices, Fight):
     name = "reference"
     title = "Reference sheet (10th-edition style turns, seed 001)"
     summary = ("each player's turn in five phases (Command, Movement, Shooting, Charge, Fight), with command points, "
@@ -73,8 +73,8 @@ class Reference(AttackChoices, Movement, Fight):
     roster = RosterReading(older_ap=False, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:10th|11th)\b",))
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
-    parts = (Splitting, UnitActions, Persisting, MortalWounds, Engagement, Charge, CommandPhase)  # rules/parts.py:
-    # each built with it, its commands and events dispatched to it
+    parts = (Splitting, UnitActions, Persisting, MortalWounds, Engagement, Charge, CommandPhase, Movement)  # rules/
+    # parts.py: each built with it, its commands and events dispatched to it
     keeps_vp = True  # EXT.VP.1: victory points are scored (command.py)
     durations = True  # set_status gives a status for a stated time: an effect (CORE.PER.1, effects.py)
     setup_commands = Splitting.setup_commands
@@ -136,7 +136,7 @@ class Reference(AttackChoices, Movement, Fight):
         if unit.selected:
             return (rule, f"the unit was already selected this {step.phase} phase")
         if step.phase == "movement":
-            return self.movement_ineligible(state, unit)
+            return self.part(Movement).movement_ineligible(state, unit)  # movement.py
         if not on_battlefield(unit):
             return ("CORE.OFF.1", "the unit is not on the battlefield")
         if step.phase == "shooting":
@@ -172,7 +172,7 @@ class Reference(AttackChoices, Movement, Fight):
         if why:
             raise Refused(why[1], rule=why[0])
         if step.phase == "movement":
-            self.select_movement(t, seat, command, unit)
+            self.part(Movement).select_movement(t, seat, command, unit)
         elif step.phase == "shooting":
             self.select_shooting(t, seat, command, unit)
         elif step.phase == "charge":
@@ -231,7 +231,7 @@ class Reference(AttackChoices, Movement, Fight):
         own = [uid for uid, _ in seat_units(state, seat)]
         ready = [uid for uid in own if self.ineligible(state, uid) is None]
         if step.phase == "movement":
-            return self.movement_actions(state, seat, ready)
+            return self.part(Movement).movement_actions(state, seat, ready)
         if step.phase == "charge":
             return self.part(Charge).charge_actions(state, seat, ready)
         return [*self.shooting_actions(state, seat, ready), *self.attack_actions(state, seat, "shooting"),
@@ -289,8 +289,11 @@ class Reference(AttackChoices, Movement, Fight):
             return
         getattr(self, handler)(t, request, roll)
 
+    def _advance_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
+        self.part(Movement).advanced(t, request, roll)  # RS.MOV.3 (movement.py)
+
     def _hazards(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
-        self.hazards(t, request, roll["faces"])
+        self.part(Movement).hazards(t, request, roll["faces"])  # RS.MOV.4: a Desperate Escape (movement.py)
 
     def _battle_shock(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         self.part(CommandPhase).battle_shock_tested(t, request, roll)  # RS.CMD.2 (command.py)
@@ -319,6 +322,23 @@ class Reference(AttackChoices, Movement, Fight):
     def engage(self, t: Table, units: list[str], targets: list[str], rule: str, reason: str) -> None:
         """A charge that reaches engages its targets (`ChargeRules`, charge.py) through the part `Engagement`."""
         self.part(Engagement).engage(t, units, targets, rule, reason)
+
+    def disengage(self, t: Table, uid: str, rule: str, reason: str) -> None:
+        """A unit that falls back (`MoveRules`, movement.py) disengages through the part `Engagement`."""
+        self.part(Engagement).disengage(t, uid, rule, reason)
+
+    def mortal_wounds(self, t: Table, uid: str, amount: int, rule: str, party: list[str] | None = None,
+                      **then: object) -> None:
+        """A Desperate Escape's hazards (`MoveRules`) are dealt by the part `MortalWounds` (mortal.py)."""
+        self.part(MortalWounds).mortal_wounds(t, uid, amount, rule, party, **then)
+
+    def after_mortal_wounds(self, t: Table, uid: str, then: dict[str, object]) -> None:
+        """What waited for the part `MortalWounds`'s wounds (`MortalRules`): the part `Movement`'s."""
+        self.part(Movement).after_mortal_wounds(t, uid, then)
+
+    def battle_shock_roll(self, t: Table, seat: str, uid: str, band: str, rule: str) -> None:
+        """A Desperate Escape's battle-shock test (`MoveRules`) is the part `CommandPhase`'s (command.py)."""
+        self.part(CommandPhase).battle_shock_roll(t, seat, uid, band, rule)
 
     def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Unpack[CasualtyNote]) -> None:
         super().casualties(t, uid, models, wounds, rule, **extra)

@@ -1,4 +1,4 @@
-"""Reference's Movement driven alone (domain/rules/parts.py), as tests/unit/test_ruleset_parts.py drives the first
+"""Reference's Movement and Fight driven alone (domain/rules/parts.py), as tests/unit/test_ruleset_parts.py drives the first
 parts: built with a fake of what it reads of its ruleset (`MoveRules`), its handlers run on that file's fake table,
 which applies what the part emits with the part's own appliers."""
 from __future__ import annotations
@@ -10,7 +10,9 @@ import pytest
 
 from tests.support.client import unit, vehicle
 from tests.unit.test_ruleset_parts import Table, mustered
-from warlog.domain.rules.reference.commands import ReferenceSelect
+from warlog.domain.rules.basics import Step
+from warlog.domain.rules.reference.commands import Consolidate, EndFight, PileIn, ReferenceSelect
+from warlog.domain.rules.reference.fight import Fight
 from warlog.domain.rules.reference.movement import Movement
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, ReferenceStep, ReferenceTurn
@@ -142,3 +144,107 @@ def test_movement_alone_makes_a_battle_shocked_unit_escape_desperately():
     movement.select_movement(t, "A", ReferenceSelect(unit="squad", move="fall_back"), t.state.units["squad"])
     assert t.events[0][1]["escape"] == "desperate"
     assert [(r["purpose"], r["context"]) for r in rules.rolls] == [("hazard", {"shocked": True})]
+
+
+# -- reference: Fight (RS.FGT.1-4) -----------------------------------------------------------------------------------
+
+FIGHT = Step("fight", None, "phase", "RS.FGT.2", "RS.FGT.2", active="A")
+
+
+class Fighting:
+    """`FightRules`: A's Fight phase, what it awaits read from the part (as `Reference.step_awaiting` does), no
+    attacks open, and the units engaged and disengaged, kept."""
+
+    def __init__(self) -> None:
+        self.fight: Fight | None = None
+        self.engaged: list[tuple[Any, ...]] = []
+        self.disengaged: list[tuple[str, str, str]] = []
+
+    def step(self, state: GameState) -> Step | None:
+        return FIGHT
+
+    def awaiting(self, state: GameState) -> dict[str, Any]:
+        assert self.fight is not None
+        return dict(self.fight.fight_awaiting(state, FIGHT) or {"seat": "A", "action": "end_phase"})
+
+    def turn_seat(self, step: Step) -> str:
+        return step.active or "A"
+
+    def attack_actions(self, state: GameState, seat: str, phase: str) -> list[Any]:
+        return []
+
+    def engage(self, t: Any, units: list[str], targets: list[str], rule: str, reason: str) -> None:
+        self.engaged.append((units, targets, rule, reason))
+
+    def disengage(self, t: Any, uid: str, rule: str, reason: str) -> None:
+        self.disengaged.append((uid, rule, reason))
+
+
+def fight_phase() -> tuple[Fight, Fighting, Table]:
+    """A's Fight phase: A's squad engaged with B's foes, A's scouts and B's near unengaged."""
+    state = mustered("reference", [unit("squad", 5), unit("scouts", 5)], [unit("foes", 5), unit("near", 5)])
+    state = replace(state, status="in_progress", battle_round=2, phase="fight", active_seat="A", step=ReferenceStep())
+    units = state.units
+    state = state.with_unit("squad", replace(units["squad"], engaged_with=("foes",)))
+    state = state.with_unit("foes", replace(units["foes"], engaged_with=("squad",)))
+    rules = Fighting()
+    fight = Fight(rules)
+    rules.fight = fight
+    return fight, rules, Table(state, fight)
+
+
+def test_fight_alone_piles_in_the_active_seat_first_then_alternates_the_fighters_the_other_seat_first():
+    fight, _, t = fight_phase()
+    fight.begin_fight(t, FIGHT)
+    [(kind, data, rule)] = t.events
+    assert (kind, rule, data["units"]) == ("FightEligible", "RS.FGT.1", ["foes", "squad"])
+    assert fight.fight_awaiting(t.state, FIGHT) == {"seat": "A", "action": "pile_in"}
+    assert not fight.fight_progress(t, FIGHT)  # somebody is still to pile in
+    with pytest.raises(Refused) as refused:
+        fight.pile_in(t, "B", PileIn(unit="foes", distance=2))
+    assert refused.value.rule == "RS.FGT.1"
+    fight.pile_in(t, "A", PileIn(unit="squad", distance=2))
+    assert fight.fight_awaiting(t.state, FIGHT) == {"seat": "B", "action": "pile_in"}
+    fight.pile_in(t, "B", PileIn(unit="foes", distance=3))
+    assert fight.fight_progress(t, FIGHT)
+    assert [(kind, rule) for kind, _, rule in t.events[1:]] == \
+        [("PiledIn", "RS.FGT.1"), ("PiledIn", "RS.FGT.1"), ("FightStageEnded", "RS.FGT.1")]
+    assert fight.fight_stage(t.state) is not None and fight.fight_stage(t.state).stage == "fight"  # type: ignore[union-attr]
+    assert fight.fighters(t.state) == ["foes", "squad"]
+    assert fight.next_fighter(t.state, FIGHT) == "B"  # RS.FGT.2: the non-active player first
+    [offer] = fight.fight_actions(t.state, "B", {"seat": "B", "action": "select"})
+    assert (offer.rule, offer.schema["properties"]["unit"]["enum"]) == ("RS.FGT.2", ["foes"])
+    with pytest.raises(Refused) as refused:  # engaged since the phase began: a Normal fight
+        fight.select_fight(t, "B", ReferenceSelect(unit="foes", fight="overrun"), t.state.units["foes"])
+    assert refused.value.rule == "RS.FGT.2"
+    t.events.clear()
+    fight.select_fight(t, "B", ReferenceSelect(unit="foes"), t.state.units["foes"])
+    [(kind, data, rule)] = t.events
+    assert (kind, rule, data["fight"], data["phase"]) == ("UnitSelected", "RS.FGT.2", "normal", "fight")
+
+
+def test_fight_alone_ends_a_units_fight_and_an_engaging_consolidation_makes_an_unfought_foe_eligible():
+    fight, rules, t = fight_phase()
+    fight.begin_fight(t, FIGHT)
+    under_way = ReferenceStep.of(t.state.step).fight
+    assert under_way is not None
+    t.state = replace(t.state, step=replace(ReferenceStep.of(t.state.step), fight=replace(
+        under_way, stage="fight", piled=("foes", "squad"), fought=("foes", "squad"), current="squad")))  # as
+    # `Reference`'s UnitSelected applier leaves the squad selected to fight, both selected once
+    with pytest.raises(Refused) as refused:
+        fight.end_fight(t, "B", EndFight(unit="squad"))
+    assert refused.value.rule == "RS.FGT.3"
+    fight.end_fight(t, "A", EndFight(unit="squad"))
+    assert t.events[-1][0] == "UnitFought" and fight.fight_stage(t.state).current is None  # type: ignore[union-attr]
+    assert fight.fight_progress(t, FIGHT) and fight.fight_awaiting(t.state, FIGHT) == \
+        {"seat": "A", "action": "consolidate"}
+    t.events.clear()
+    fight.consolidate(t, "A", Consolidate(unit="squad", mode="engaging", distance=3, targets=("near",)))
+    assert [(kind, rule) for kind, _, rule in t.events] == [("Consolidated", "RS.FGT.4"), ("FightEligible", "RS.FGT.4")]
+    assert rules.engaged == [(["squad"], ["near"], "RS.FGT.4", "consolidation by squad")]
+    assert fight.fight_stage(t.state).eligible == ("foes", "squad", "near")  # type: ignore[union-attr]
+    assert fight.unfought(t.state) == ["near"]  # it fights, then consolidates, before the phase ends
+    assert fight.still_to(t.state, "B", "consolidated") == ["foes"]
+    with pytest.raises(Refused) as refused:
+        fight.consolidate(t, "A", Consolidate(unit="squad", mode="none"))
+    assert refused.value.rule == "RS.FGT.4" and rules.disengaged == []

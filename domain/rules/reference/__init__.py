@@ -60,7 +60,7 @@ ROLLS = {"battle_shock": "_battle_shock", "advance": "_advance_roll", "hazard": 
 
 
 @register
-class Reference(AttackChoices, Fight):
+class Reference(AttackChoices):
     name = "reference"
     title = "Reference sheet (10th-edition style turns, seed 001)"
     summary = ("each player's turn in five phases (Command, Movement, Shooting, Charge, Fight), with command points, "
@@ -73,8 +73,8 @@ class Reference(AttackChoices, Fight):
     roster = RosterReading(older_ap=False, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:10th|11th)\b",))
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
-    parts = (Splitting, UnitActions, Persisting, MortalWounds, Engagement, Charge, CommandPhase, Movement)  # rules/
-    # parts.py: each built with it, its commands and events dispatched to it
+    parts = (Splitting, UnitActions, Persisting, MortalWounds, Engagement, Charge, CommandPhase, Movement,
+             Fight)  # rules/parts.py: each built with it, its commands and events dispatched to it
     keeps_vp = True  # EXT.VP.1: victory points are scored (command.py)
     durations = True  # set_status gives a status for a stated time: an effect (CORE.PER.1, effects.py)
     setup_commands = Splitting.setup_commands
@@ -101,12 +101,12 @@ class Reference(AttackChoices, Fight):
         if step.phase == "command":
             self.part(CommandPhase).begin_turn(t, step)  # RS.CMD.1, RS.CMD.2 (command.py)
         elif step.phase == "fight":
-            self.begin_fight(t, step)
+            self.part(Fight).begin_fight(t, step)
 
     def progress(self, t: Table, step: Step) -> bool:
         if step.phase == "charge":
             return self.part(Charge).charge_lost(t)  # RS.CHG.2 (charge.py)
-        return step.phase == "fight" and self.fight_progress(t, step)
+        return step.phase == "fight" and self.part(Fight).fight_progress(t, step)
 
     # -- who may be selected now ---------------------------------------------------------
 
@@ -123,7 +123,8 @@ class Reference(AttackChoices, Fight):
         if not alive(unit):
             return (rule, "the unit is destroyed")
         if step.phase == "fight":
-            return None if uid in self.fighters(state) else ("RS.FGT.2", "it is not a unit that may fight now")
+            fighting = uid in self.part(Fight).fighters(state)  # RS.FGT.2 (fight.py)
+            return None if fighting else ("RS.FGT.2", "it is not a unit that may fight now")
         if unit.owner != step.active:
             return (rule, f"it is {whose(state, step.active)} turn")
         if bodyguard := attached_to(units, uid):
@@ -165,8 +166,9 @@ class Reference(AttackChoices, Fight):
         unit = state.units[command.unit]
         if unit.owner != seat:
             raise Refused(not_yours(state, command.unit, seat), rule=step.rule)
-        if step.phase == "fight" and self.next_fighter(state, step) not in (None, seat):
-            raise Refused(f"it is {whose(state, self.next_fighter(state, step))} go to select a unit to fight",
+        fighter = self.part(Fight).next_fighter(state, step) if step.phase == "fight" else None
+        if fighter not in (None, seat):
+            raise Refused(f"it is {whose(state, fighter)} go to select a unit to fight",
                           rule="RS.FGT.2")
         why = self.ineligible(state, command.unit)
         if why:
@@ -178,7 +180,7 @@ class Reference(AttackChoices, Fight):
         elif step.phase == "charge":
             self.part(Charge).select_charge(t, seat, command, unit)
         else:
-            self.select_fight(t, seat, command, unit)
+            self.part(Fight).select_fight(t, seat, command, unit)
 
     # -- what the game awaits, and what each seat may send -------------------------------
 
@@ -195,7 +197,7 @@ class Reference(AttackChoices, Fight):
             return {"seat": pause["seat"], "action": action, "unit": pause["unit"],
                     "choice": {"step": pause["step"], "batch": pause.get("batch"), "choices": pause["choices"]}}
         if step is not None and step.phase == "fight":
-            awaiting = self.fight_awaiting(state, step)
+            awaiting = self.part(Fight).fight_awaiting(state, step)
             if awaiting is not None:
                 return awaiting
         charge = self.part(Charge).pending_charge(state) if step is not None and step.phase == "charge" else None
@@ -211,7 +213,7 @@ class Reference(AttackChoices, Fight):
             return self.pause_actions(state, seat)
         offered: list[Action] = []
         if step.phase == "fight":
-            offered += self.fight_actions(state, seat, awaiting)
+            offered += self.part(Fight).fight_actions(state, seat, awaiting)
         elif awaiting["action"] == "charge_move":
             charging = self.part(Charge)
             charge = charging.pending_charge(state)
@@ -247,7 +249,7 @@ class Reference(AttackChoices, Fight):
     def end_phase(self, t: Table, seat: str, command: cmd.EndPhase) -> None:
         state = t.state
         step = self.step(state)
-        fight = self.fight_stage(state)
+        fight = self.part(Fight).fight_stage(state)
         if step is not None and step.phase == "fight" and (fight.stage if fight else None) != "done":
             raise Refused("every eligible unit piles in, fights and consolidates before the phase ends",
                           rule="RS.FGT.3")

@@ -55,12 +55,12 @@ if TYPE_CHECKING:
 FIRST_TURN = Step("command", None, "order", "CORE.DICE.3", "CORE.DICE.3", "CORE.DICE.3")
 ATTACK_STEPS = ("attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage", "feel_no_pain",
                 "mortal_damage", "mortal_feel_no_pain", "hazardous")  # the attack module's Need.step names
-ROLLS = {"battle_shock": "_battle_shock", "advance": "advanced", "hazard": "_hazards", "charge": "_charge_roll",
+ROLLS = {"battle_shock": "_battle_shock", "advance": "_advance_roll", "hazard": "_hazards", "charge": "_charge_roll",
          FEEL_NO_PAIN: "_mortal_fnp"}  # a roll's purpose -> the method resolving it; ATTACK_STEPS: `attacks`'
 
 
 @register
-class Reference(AttackChoices, Movement, Fight):
+class Reference(AttackChoices):
     name = "reference"
     title = "Reference sheet (10th-edition style turns, seed 001)"
     summary = ("each player's turn in five phases (Command, Movement, Shooting, Charge, Fight), with command points, "
@@ -73,8 +73,8 @@ class Reference(AttackChoices, Movement, Fight):
     roster = RosterReading(older_ap=False, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:10th|11th)\b",))
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
-    parts = (Splitting, UnitActions, Persisting, MortalWounds, Engagement, Charge, CommandPhase)  # rules/parts.py:
-    # each built with it, its commands and events dispatched to it
+    parts = (Splitting, UnitActions, Persisting, MortalWounds, Engagement, Charge, CommandPhase, Movement,
+             Fight)  # rules/parts.py: each built with it, its commands and events dispatched to it
     keeps_vp = True  # EXT.VP.1: victory points are scored (command.py)
     durations = True  # set_status gives a status for a stated time: an effect (CORE.PER.1, effects.py)
     setup_commands = Splitting.setup_commands
@@ -101,12 +101,12 @@ class Reference(AttackChoices, Movement, Fight):
         if step.phase == "command":
             self.part(CommandPhase).begin_turn(t, step)  # RS.CMD.1, RS.CMD.2 (command.py)
         elif step.phase == "fight":
-            self.begin_fight(t, step)
+            self.part(Fight).begin_fight(t, step)
 
     def progress(self, t: Table, step: Step) -> bool:
         if step.phase == "charge":
             return self.part(Charge).charge_lost(t)  # RS.CHG.2 (charge.py)
-        return step.phase == "fight" and self.fight_progress(t, step)
+        return step.phase == "fight" and self.part(Fight).fight_progress(t, step)
 
     # -- who may be selected now ---------------------------------------------------------
 
@@ -123,7 +123,8 @@ class Reference(AttackChoices, Movement, Fight):
         if not alive(unit):
             return (rule, "the unit is destroyed")
         if step.phase == "fight":
-            return None if uid in self.fighters(state) else ("RS.FGT.2", "it is not a unit that may fight now")
+            fighting = uid in self.part(Fight).fighters(state)  # RS.FGT.2 (fight.py)
+            return None if fighting else ("RS.FGT.2", "it is not a unit that may fight now")
         if unit.owner != step.active:
             return (rule, f"it is {whose(state, step.active)} turn")
         if bodyguard := attached_to(units, uid):
@@ -136,7 +137,7 @@ class Reference(AttackChoices, Movement, Fight):
         if unit.selected:
             return (rule, f"the unit was already selected this {step.phase} phase")
         if step.phase == "movement":
-            return self.movement_ineligible(state, unit)
+            return self.part(Movement).movement_ineligible(state, unit)  # movement.py
         if not on_battlefield(unit):
             return ("CORE.OFF.1", "the unit is not on the battlefield")
         if step.phase == "shooting":
@@ -165,20 +166,21 @@ class Reference(AttackChoices, Movement, Fight):
         unit = state.units[command.unit]
         if unit.owner != seat:
             raise Refused(not_yours(state, command.unit, seat), rule=step.rule)
-        if step.phase == "fight" and self.next_fighter(state, step) not in (None, seat):
-            raise Refused(f"it is {whose(state, self.next_fighter(state, step))} go to select a unit to fight",
+        fighter = self.part(Fight).next_fighter(state, step) if step.phase == "fight" else None
+        if fighter not in (None, seat):
+            raise Refused(f"it is {whose(state, fighter)} go to select a unit to fight",
                           rule="RS.FGT.2")
         why = self.ineligible(state, command.unit)
         if why:
             raise Refused(why[1], rule=why[0])
         if step.phase == "movement":
-            self.select_movement(t, seat, command, unit)
+            self.part(Movement).select_movement(t, seat, command, unit)
         elif step.phase == "shooting":
             self.select_shooting(t, seat, command, unit)
         elif step.phase == "charge":
             self.part(Charge).select_charge(t, seat, command, unit)
         else:
-            self.select_fight(t, seat, command, unit)
+            self.part(Fight).select_fight(t, seat, command, unit)
 
     # -- what the game awaits, and what each seat may send -------------------------------
 
@@ -195,7 +197,7 @@ class Reference(AttackChoices, Movement, Fight):
             return {"seat": pause["seat"], "action": action, "unit": pause["unit"],
                     "choice": {"step": pause["step"], "batch": pause.get("batch"), "choices": pause["choices"]}}
         if step is not None and step.phase == "fight":
-            awaiting = self.fight_awaiting(state, step)
+            awaiting = self.part(Fight).fight_awaiting(state, step)
             if awaiting is not None:
                 return awaiting
         charge = self.part(Charge).pending_charge(state) if step is not None and step.phase == "charge" else None
@@ -211,7 +213,7 @@ class Reference(AttackChoices, Movement, Fight):
             return self.pause_actions(state, seat)
         offered: list[Action] = []
         if step.phase == "fight":
-            offered += self.fight_actions(state, seat, awaiting)
+            offered += self.part(Fight).fight_actions(state, seat, awaiting)
         elif awaiting["action"] == "charge_move":
             charging = self.part(Charge)
             charge = charging.pending_charge(state)
@@ -231,7 +233,7 @@ class Reference(AttackChoices, Movement, Fight):
         own = [uid for uid, _ in seat_units(state, seat)]
         ready = [uid for uid in own if self.ineligible(state, uid) is None]
         if step.phase == "movement":
-            return self.movement_actions(state, seat, ready)
+            return self.part(Movement).movement_actions(state, seat, ready)
         if step.phase == "charge":
             return self.part(Charge).charge_actions(state, seat, ready)
         return [*self.shooting_actions(state, seat, ready), *self.attack_actions(state, seat, "shooting"),
@@ -247,7 +249,7 @@ class Reference(AttackChoices, Movement, Fight):
     def end_phase(self, t: Table, seat: str, command: cmd.EndPhase) -> None:
         state = t.state
         step = self.step(state)
-        fight = self.fight_stage(state)
+        fight = self.part(Fight).fight_stage(state)
         if step is not None and step.phase == "fight" and (fight.stage if fight else None) != "done":
             raise Refused("every eligible unit piles in, fights and consolidates before the phase ends",
                           rule="RS.FGT.3")
@@ -289,8 +291,11 @@ class Reference(AttackChoices, Movement, Fight):
             return
         getattr(self, handler)(t, request, roll)
 
+    def _advance_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
+        self.part(Movement).advanced(t, request, roll)  # RS.MOV.3 (movement.py)
+
     def _hazards(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
-        self.hazards(t, request, roll["faces"])
+        self.part(Movement).hazards(t, request, roll["faces"])  # RS.MOV.4: a Desperate Escape (movement.py)
 
     def _battle_shock(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         self.part(CommandPhase).battle_shock_tested(t, request, roll)  # RS.CMD.2 (command.py)
@@ -319,6 +324,23 @@ class Reference(AttackChoices, Movement, Fight):
     def engage(self, t: Table, units: list[str], targets: list[str], rule: str, reason: str) -> None:
         """A charge that reaches engages its targets (`ChargeRules`, charge.py) through the part `Engagement`."""
         self.part(Engagement).engage(t, units, targets, rule, reason)
+
+    def disengage(self, t: Table, uid: str, rule: str, reason: str) -> None:
+        """A unit that falls back (`MoveRules`, movement.py) disengages through the part `Engagement`."""
+        self.part(Engagement).disengage(t, uid, rule, reason)
+
+    def mortal_wounds(self, t: Table, uid: str, amount: int, rule: str, party: list[str] | None = None,
+                      **then: object) -> None:
+        """A Desperate Escape's hazards (`MoveRules`) are dealt by the part `MortalWounds` (mortal.py)."""
+        self.part(MortalWounds).mortal_wounds(t, uid, amount, rule, party, **then)
+
+    def after_mortal_wounds(self, t: Table, uid: str, then: dict[str, object]) -> None:
+        """What waited for the part `MortalWounds`'s wounds (`MortalRules`): the part `Movement`'s."""
+        self.part(Movement).after_mortal_wounds(t, uid, then)
+
+    def battle_shock_roll(self, t: Table, seat: str, uid: str, band: str, rule: str) -> None:
+        """A Desperate Escape's battle-shock test (`MoveRules`) is the part `CommandPhase`'s (command.py)."""
+        self.part(CommandPhase).battle_shock_roll(t, seat, uid, band, rule)
 
     def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Unpack[CasualtyNote]) -> None:
         super().casualties(t, uid, models, wounds, rule, **extra)

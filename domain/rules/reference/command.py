@@ -6,7 +6,7 @@
 choices' Command Re-roll emits a `StratagemUsed` too, choices.py); `Reference` asks it by name as a turn begins
 (`begin_turn`), for the stratagems open (`stratagem_actions`, `stratagem_targets`), for scoring at the end of the
 Command phase (`scoring_now`, `control_schema`, `score`) and for the winner, and hands it the battle-shock roll it
-asked for (`battle_shock_tested`); `Movement` asks it for a Desperate Escape's test (`battle_shock_roll`). A
+asked for (`battle_shock_tested`) and a Desperate Escape's test the part `Movement` asks of it (`battle_shock_roll`). A
 stratagem's effect persists through the ruleset (`CommandRules.start_effect`: its part `Persisting`).
 """
 from __future__ import annotations

@@ -4,11 +4,19 @@ The phase runs in stages kept in the step (`ReferenceStep.fight`): `pile_in` (th
 opponent's), `fight` (each eligible unit selected once, then its attacks), `consolidate` (the active
 player's, then the opponent's). An Engaging consolidation can make unfought enemy units eligible: they
 fight, then consolidate, before the phase can end.
+
+`Fight` is a part of `Reference` (rules/parts.py): `pile_in`, `end_fight` and `consolidate` are dispatched to it and
+its `FightEligible`, `PiledIn`, `UnitFought`, `Consolidated` and `FightStageEnded` are applied by it (none of them
+marked by `Reference` or the core); `Reference` asks it by name as the phase begins (`begin_fight`) and goes on
+(`fight_progress`), who may fight (`fighters`, `next_fighter`), what is awaited and offered (`fight_stage`,
+`fight_awaiting`, `fight_actions`) and to judge a unit selected to fight (`select_fight`). It asks its ruleset
+(`FightRules`) for the step and what it awaits, whose turn a step is, the attacks open (`Shooting`'s) and to engage
+and disengage (the part `Engagement`).
 """
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
@@ -24,9 +32,7 @@ from warlog.domain.rules.reference.common import (
     on_battlefield,
     turn_of,
 )
-from warlog.domain.rules.reference.engagement import Engagement
-from warlog.domain.rules.reference.shooting import Shooting
-from warlog.domain.rules.ruleset import SEATS, Step, alive, handles, inches, other
+from warlog.domain.rules.ruleset import SEATS, Part, Step, alive, handles, inches, other
 from warlog.domain.rules.shared_appliers import adds_unit, sets_field
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, ReferenceFight, ReferenceStep, Unit
@@ -52,9 +58,32 @@ def _through(fight: ReferenceFight, done: str) -> tuple[str, ...]:
     return fight.piled if done == "piled" else fight.consolidated
 
 
-class Fight(Shooting):
-    """Mixed into `Reference`: its attacks are `Shooting`'s (RS.ATK.*), its consolidations engage and disengage
-    (its ruleset's part `Engagement`)."""
+class FightRules(Protocol):
+    """What the fight phase asks of its ruleset: the step played and what it awaits, whose turn a step is, the
+    attacks open (`Shooting`'s, RS.ATK.*), and units engaged or disengaged by a consolidation."""
+
+    def step(self, state: GameState) -> Step | None:
+        """The step being played; None outside play."""
+
+    def awaiting(self, state: GameState) -> Awaiting:
+        """Who is awaited now, and for what."""
+
+    def turn_seat(self, step: Step) -> str:
+        """The seat whose turn the step is part of."""
+
+    def attack_actions(self, state: GameState, seat: str, phase: str) -> list[Action]:
+        """The attacks open to the seat's unit selected in `phase`."""
+
+    def engage(self, t: Table, units: list[str], targets: list[str], rule: str, reason: str) -> None:
+        """The units are engaged with the targets, and the targets with them."""
+
+    def disengage(self, t: Table, uid: str, rule: str, reason: str) -> None:
+        """The unit is no longer engaged (nor a foe left with nobody engaged with it)."""
+
+
+class Fight(Part[FightRules]):
+    """A part of `Reference`: pile in, fight and consolidate; its attacks are the ruleset's (`Shooting`, RS.ATK.*),
+    its consolidations engage and disengage through the ruleset (its part `Engagement`)."""
 
     def begin_fight(self, t: Table, step: Step) -> None:
         units = t.state.units
@@ -70,7 +99,7 @@ class Fight(Shooting):
 
     def stage_seat(self, state: GameState, step: Step, done: str) -> str | None:
         """Pile-in and consolidation: the active player's units first, then the opponent's (RS.FGT.1, RS.FGT.4)."""
-        active = self.turn_seat(step)
+        active = self.rules.turn_seat(step)
         for seat in (active, other(active)):
             if self.still_to(state, seat, done):
                 return seat
@@ -104,7 +133,7 @@ class Fight(Shooting):
             return None
         fight = self.fight_stage(state)
         last = fight.last if fight is not None else None
-        preferred = other(last) if last else other(self.turn_seat(step))
+        preferred = other(last) if last else other(self.rules.turn_seat(step))
         return preferred if preferred in able else able[0]
 
     def fight_awaiting(self, state: GameState, step: Step) -> Awaiting | None:
@@ -116,7 +145,7 @@ class Fight(Shooting):
         if stage == "fight" and fight is not None and fight.current:
             uid = fight.current
             seat = state.units[uid].owner
-            return {"seat": seat, "action": "attack" if self.attack_actions(state, seat, "fight") else "end_fight",
+            return {"seat": seat, "action": "attack" if self.rules.attack_actions(state, seat, "fight") else "end_fight",
                     "unit": uid}
         if stage == "fight":
             seat = self.next_fighter(state, step)
@@ -151,7 +180,7 @@ class Fight(Shooting):
                                distance=act.number(0, PILE_IN, "inches moved"))]
         if awaiting["action"] in ("attack", "end_fight"):
             uid = awaited_unit(awaiting)
-            return [*self.attack_actions(state, seat, "fight"),
+            return [*self.rules.attack_actions(state, seat, "fight"),
                     act.action("end_fight", "RS.FGT.3", f"{unit_named(state, uid)} has fought (models that have not "
                                "attacked do not)", ["unit"], unit=act.const(uid))]
         if awaiting["action"] == "select":
@@ -201,8 +230,8 @@ class Fight(Shooting):
     # -- commands ------------------------------------------------------------------------
 
     def _on_stage(self, state: GameState, seat: str, action: str, rule: str) -> Step:
-        step = self.step(state)
-        awaiting = self.awaiting(state)
+        step = self.rules.step(state)
+        awaiting = self.rules.awaiting(state)
         if step is None or step.phase != "fight" or awaiting["action"] != action:
             raise Refused(f"no {action.replace('_', ' ')} is awaited now: {awaited(state, awaiting, seat)}",
                           rule=rule)
@@ -266,12 +295,12 @@ class Fight(Shooting):
         t.emit("Consolidated", data, "RS.FGT.4")
         if command.mode == "engaging":
             fresh = [target for target in data["targets"] if target not in fight.eligible]
-            self.part(Engagement).engage(t, [uid], data["targets"], "RS.FGT.4", f"consolidation by {uid}")
+            self.rules.engage(t, [uid], data["targets"], "RS.FGT.4", f"consolidation by {uid}")
             if fresh:  # RS.FGT.4: unfought enemy units it engages become eligible to fight
                 t.emit("FightEligible", own.FightEligible(units=fresh, reason=f"engaged by {uid}'s consolidation"),
                        "RS.FGT.4")
         elif command.mode == "objective":
-            self.part(Engagement).disengage(t, uid, "RS.FGT.4", "consolidated onto an objective")
+            self.rules.disengage(t, uid, "RS.FGT.4", "consolidated onto an objective")
 
     @staticmethod
     def _engaging(state: GameState, seat: str, targets: tuple[str, ...]) -> list[str]:

@@ -10,9 +10,9 @@ rest is dealt unit by unit (`Shooting.damage`); what waits for the wounds (a Des
 follows (`after_mortal_wounds`). A game created before the fixes (rules/editions.py: EXT.FNP, EXT.FNP/every,
 RS.MOV.4) is judged as it was.
 
-`MortalWounds` is a part of `Reference` (rules/parts.py): a Desperate Escape deals its wounds through it
-(`Movement`), and `Reference` asks it first when an attack finishes and when a hazard is suffered, and hands it the
-Feel No Pain roll it asked for.
+`MortalWounds` is a part of `Reference` (rules/parts.py): a Desperate Escape (the part `Movement`) deals its
+wounds through the ruleset to it, and `Reference` asks it first when an attack finishes and when a hazard is
+suffered, and hands it the Feel No Pain roll it asked for.
 """
 from __future__ import annotations
 

@@ -1,9 +1,18 @@
 """The Movement phase (RS.MOV.*): one move per unit, Desperate Escape, Ingress from strategic reserves
-(RS.RES.1), embarking and disembarking (CORE.OFF.1)."""
+(RS.RES.1), embarking and disembarking (CORE.OFF.1).
+
+`Movement` is a part of `Reference` (rules/parts.py): its `AdvanceRolled`, `ReserveArrived` and `UnitEmbarked` are
+applied by it (none of them marked by `Reference` or the core); `Reference` asks it by name which unit may not move
+(`movement_ineligible`), for the moves open (`movement_actions`) and to judge a unit selected in the Movement phase
+(`select_movement`), and hands it the Advance and hazard rolls it asked for (`advanced`, `hazards`) and what waited
+for a Desperate Escape's mortal wounds (`after_mortal_wounds`, which the part `MortalWounds` calls back through the
+ruleset). It asks its ruleset (`MoveRules`) for rolls, for the mortal wounds dealt (the part `MortalWounds`), for a
+battle-shock test (the part `CommandPhase`) and to disengage a unit that falls back (the part `Engagement`).
+"""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from warlog.domain import army, rolls
 from warlog.domain import events as ev
@@ -11,9 +20,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
-from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
-from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import ReferenceSelect
 from warlog.domain.rules.reference.common import (
     all_monster_or_vehicle,
@@ -24,9 +31,7 @@ from warlog.domain.rules.reference.common import (
     remember_roll,
     turn_of,
 )
-from warlog.domain.rules.reference.engagement import Engagement
-from warlog.domain.rules.reference.mortal import MortalWounds
-from warlog.domain.rules.ruleset import alive
+from warlog.domain.rules.ruleset import Part, alive
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, Unit
 from warlog.domain.words import unit_named
@@ -45,9 +50,29 @@ def _capacity(unit: Unit) -> int | None:
     return unit.transport.capacity if unit.transport else None
 
 
-class Movement(Igougo):
-    """Mixed into `Reference`: a Desperate Escape deals its mortal wounds through the ruleset's part
-    `MortalWounds` and calls for the part `CommandPhase`'s battle-shock roll; falling back disengages (the part `Engagement`)."""
+class MoveRules(Protocol):
+    """What the movement phase asks of its ruleset: the rolls (Advance, hazards), a Desperate Escape's mortal
+    wounds and battle-shock test, and a unit that falls back disengaged."""
+
+    def request_roll(self, t: Table, seat: str, purpose: str, spec: str, rule: str, unit: str,
+                     **context: object) -> None:
+        """A roll the rules call for, for `unit`: rolled now with server dice, else awaited from `seat`."""
+
+    def mortal_wounds(self, t: Table, uid: str, amount: int, rule: str, party: list[str] | None = None,
+                      **then: object) -> None:
+        """`amount` mortal wounds on `uid` (or its `party`), Feel No Pain first; `then` is what follows
+        (`after_mortal_wounds`)."""
+
+    def battle_shock_roll(self, t: Table, seat: str, uid: str, band: str, rule: str) -> None:
+        """The unit's battle-shock test (RS.CMD.2), asked of `seat`."""
+
+    def disengage(self, t: Table, uid: str, rule: str, reason: str) -> None:
+        """The unit is no longer engaged (nor a foe left with nobody engaged with it)."""
+
+
+class Movement(Part[MoveRules]):
+    """A part of `Reference`: one move per unit in its Movement phase; a Desperate Escape's mortal wounds and
+    battle-shock test, and the disengaging of a unit that falls back, go through the ruleset."""
 
     @staticmethod
     def movement_ineligible(state: GameState, unit: Unit) -> tuple[str, str] | None:
@@ -140,7 +165,7 @@ class Movement(Igougo):
                           "a friendly transport on the battlefield with room for it, after a move", rule="CORE.OFF.1")
         self._moved(t, seat, uid, move)
         if move == "advance":
-            self.request_roll(t, seat, "advance", "D6", "RS.MOV.3", uid, M=unit.models[0].M or 0)
+            self.rules.request_roll(t, seat, "advance", "D6", "RS.MOV.3", uid, M=unit.models[0].M or 0)
         if command.embark is not None:
             t.emit("UnitEmbarked", own.UnitEmbarked(unit=uid, transport=command.embark, attested="within 3\" of it"),
                    "CORE.OFF.1")
@@ -157,11 +182,11 @@ class Movement(Igougo):
             raise Refused("a battle-shocked unit must make a Desperate Escape", rule="RS.MOV.4")
         self._moved(t, seat, uid, "fall_back", escape=escape)
         for member in members_of(t.state.units, uid):
-            self.part(Engagement).disengage(t, member, "RS.MOV.4", "fell back")
+            self.rules.disengage(t, member, "RS.MOV.4", "fell back")
         if escape == "desperate":
             units = t.state.units
             models = sum(units[m].models_alive for m in members_of(units, uid))
-            self.request_roll(t, seat, "hazard", f"{models}D6", "RS.MOV.4", uid, shocked=shocked)
+            self.rules.request_roll(t, seat, "hazard", f"{models}D6", "RS.MOV.4", uid, shocked=shocked)
 
     def _moved(self, t: Table, seat: str, uid: str, move: str, attested: list[str] | None = None,
                escape: str | None = None) -> None:
@@ -185,17 +210,17 @@ class Movement(Igougo):
         # EXT.FNP: its Feel No Pain stands against each mortal wound (`mortal_wounds`); then its battle-shock roll.
         # An attached unit's wounds go to its bodyguard first, then its leader (RS.ATK.3)
         party = members_of(t.state.units, uid) if editions.fixed(t.state, "RS.MOV.4") else None
-        self.part(MortalWounds).mortal_wounds(t, uid, failures * per_failure, "RS.MOV.4", party,
-                                              escaped=request["seat"], shocked=request["context"]["shocked"])
+        self.rules.mortal_wounds(t, uid, failures * per_failure, "RS.MOV.4", party, escaped=request["seat"],
+                                 shocked=request["context"]["shocked"])
 
     def after_mortal_wounds(self, t: Table, uid: str, then: dict[str, object]) -> None:
-        """What waited for the part `MortalWounds`'s wounds. RS.MOV.4: after its hazards, a unit that made a
-        Desperate Escape and is not battle-shocked tests."""
+        """What waited for a Desperate Escape's mortal wounds (the part `MortalWounds`'s, through the ruleset).
+        RS.MOV.4: after its hazards, a unit that made a Desperate Escape and is not battle-shocked tests."""
         units = t.state.units
         unit = units[uid]
         seat = then.get("escaped")
         if isinstance(seat, str) and alive(unit) and not then["shocked"] and not battle_shocked(t.state, uid):
-            self.part(CommandPhase).battle_shock_roll(t, seat, uid, army.strength_of(units, uid), "RS.MOV.4")
+            self.rules.battle_shock_roll(t, seat, uid, army.strength_of(units, uid), "RS.MOV.4")
 
     def advanced(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         context = request["context"]

@@ -37,6 +37,7 @@ axe:
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/python ops/sizes.py
 	PYTHON=$(BIN)/python bash ops/typecheck.sh
 
 # two workers (pytest-xdist): each test owns its files, ports and PostgreSQL schema, so they run side by side; the

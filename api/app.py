@@ -56,6 +56,19 @@ def deferred_appends(settings: Settings, shards: Shards) -> dict[int, AsyncAppen
     return appends
 
 
+ROUTES = (commands, games, undo, reading, stream, audit, overlay, overlay_page, analytics, rosters, pages, rules)
+
+
+def join_routes(app: FastAPI) -> None:
+    """Each module's routes join the app's own router, in this order (play first: the commands are most of the
+    traffic, and routes are matched in order). `include_router` would keep each module's router as one route of its
+    own, matched lazily (FastAPI's `_IncludedRouter`): two more frames and a second match on every request. A route
+    already carries its router's tags and responses (APIRouter.add_api_route merges them), and no module router
+    has a prefix or dependencies of its own, so the routes and the OpenAPI document are the same."""
+    for module in ROUTES:
+        app.router.routes.extend(module.router.routes)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     configure(settings.log_json)
@@ -99,14 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.refusals = RefusalStore.for_settings(settings)
     errors.install(app)
     openapi.install(app)
-    # Each module's routes join the app's own router, in this order (play first: the commands are most of the
-    # traffic, and routes are matched in order). `include_router` would keep each module's router as one route of
-    # its own, matched lazily (FastAPI's `_IncludedRouter`): two more frames and a second match on every request.
-    # A route already carries its router's tags and responses (APIRouter.add_api_route merges them), and no module
-    # router has a prefix or dependencies of its own, so the routes and the OpenAPI document are the same.
-    for module in (commands, games, undo, reading, stream, audit, overlay, overlay_page, analytics, rosters, pages,
-                   rules):
-        app.router.routes.extend(module.router.routes)
+    join_routes(app)
     if settings.cors_origins:  # the table app and overlays run in browsers on other origins; tokens are bearer
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match",

@@ -101,8 +101,7 @@ class Flow:
         cls.applied_by = joined(cls.__name__, cls.appliers, cls.parts, "appliers")
 
     def __init__(self) -> None:
-        """Its parts, each built with it, and its dispatch tables bound once (`handle` and `apply` run on every
-        command and every replayed event)."""
+        """Its parts, each built with it; its dispatch tables bound once (used by every command and event)."""
         self._parts: dict[type[Part[Any]], Part[Any]] = {kind: kind(self) for kind in self.parts}
         self._handling = bound(self, self.handlers, self.handled_by, self._parts, "handlers")
         self._applying = bound(self, self.appliers, self.applied_by, self._parts, "appliers")

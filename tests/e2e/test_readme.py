@@ -13,9 +13,11 @@ from pathlib import Path
 import httpx
 import pytest
 
+from ops.service import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-PORT = 18131  # this file's own port
+PORT = free_port()  # this file's own port, per test process (xdist workers run side by side)
 
 
 def blocks(section: str, language: str = "sh") -> list[str]:

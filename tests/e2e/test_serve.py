@@ -14,9 +14,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from ops.service import free_port
 from warlog.api import cli
 
-PORT = 18121  # helper 2's range (18120-18129)
+PORT, QUIET_PORT = free_port(), free_port()  # this module's own, per test process (xdist workers run side by side)
 PROBLEM = "application/problem+json"
 
 
@@ -140,7 +141,7 @@ def test_plain_serve_says_where_it_answers_and_where_the_games_are_kept(tmp_path
     """Issue 28: `warlog serve` with no flag is not silent: its address, the API reference and the data file."""
     out, db = tmp_path / "serve.out", tmp_path / "games.db"
     with out.open("wb") as sink:
-        process = subprocess.Popen([sys.executable, "-m", "warlog.api.cli", "serve", "--port", str(PORT + 1),
+        process = subprocess.Popen([sys.executable, "-m", "warlog.api.cli", "serve", "--port", str(QUIET_PORT),
                                     "--db", str(db)], stdout=sink, stderr=subprocess.STDOUT)
         try:
             deadline = time.monotonic() + 30
@@ -151,5 +152,5 @@ def test_plain_serve_says_where_it_answers_and_where_the_games_are_kept(tmp_path
             process.terminate()
             process.wait(10)
     printed = out.read_text(encoding="utf-8")
-    assert (f"warlog is serving on http://127.0.0.1:{PORT + 1}/ (API reference: http://127.0.0.1:{PORT + 1}/docs); "
+    assert (f"warlog is serving on http://127.0.0.1:{QUIET_PORT}/ (API reference: http://127.0.0.1:{QUIET_PORT}/docs); "
             f"games are stored in {db} (with its -wal and -shm files while serving). Ctrl-C stops it.") in printed

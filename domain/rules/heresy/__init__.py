@@ -27,6 +27,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions, objectives
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
+from warlog.domain.rules.heresy.assault import Assault
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.heresy.common import (
@@ -67,8 +68,8 @@ STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MO
 
 
 @register
-class Heresy(Reactions, Combat, objectives.RoundObjectives):  # the mixins build on Reactions,
-    # Assault and Shooting; the round's end scores the objectives (MSN.OBJ.1)
+class Heresy(Reactions, Assault, objectives.RoundObjectives):  # the mixins build on Shooting; the
+    # round's end scores the objectives (MSN.OBJ.1)
     name = "heresy"
     title = "Heresy (the older era's tables, seed 002)"
     summary = ("a roll-off for the first turn each battle round, then each player's Movement, Shooting and Assault, "
@@ -79,7 +80,7 @@ class Heresy(Reactions, Combat, objectives.RoundObjectives):  # the mixins build
     event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS, **objectives.TEXTS}
     status_ends = STATUS_ENDS
     roster = RosterReading(older_ap=True, systems=("horus heresy", "30,000", "30k"), systems_older_ap=True)
-    parts = (Embarking, Movement, Reserves, Rout)  # rules/parts.py: each built with it, its commands and events dispatched to it
+    parts = (Combat, Embarking, Movement, Reserves, Rout)  # rules/parts.py: each built with it, its commands and events dispatched to it
 
     # -- the round -----------------------------------------------------------------------
 
@@ -262,7 +263,7 @@ class Heresy(Reactions, Combat, objectives.RoundObjectives):  # the mixins build
             return (self.part(Movement).move_block(state, uid) is None
                     or self.part(Embarking).disembark_block(state, uid) is None)
         if step.phase in ("shooting", "assault"):
-            return self.combat_block(state, uid) is None
+            return self.part(Combat).combat_block(state, uid) is None
         return False
 
     def play_actions(self, state: GameState, seat: str, awaiting: Awaiting) -> list[Action]:
@@ -285,7 +286,7 @@ class Heresy(Reactions, Combat, objectives.RoundObjectives):  # the mixins build
             offered += self.part(Movement).move_actions(state, seat)
             offered += self.part(Embarking).disembark_actions(state, seat)
         elif step.phase in ("shooting", "assault"):
-            offered += self.combat_actions(state, seat)
+            offered += self.part(Combat).combat_actions(state, seat)
             if step.phase == "shooting":
                 offered += self.shoot_actions(state, seat)  # shooting.py's, which reads the state as it was handed
         if self.ends_round(state, step):  # MSN.OBJ.1: naming the units near each objective

@@ -12,7 +12,7 @@ does a Pinned or Routed unit, which HH.MOV.2 stops from moving too.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
@@ -20,9 +20,9 @@ from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import evolves, seat_units
+from warlog.domain.rules.basics import Step, evolves, seat_units
 from warlog.domain.rules.heresy import events as own
-from warlog.domain.rules.heresy.assault import CHARGE_RANGE, Assault
+from warlog.domain.rules.heresy.assault import CHARGE_RANGE
 from warlog.domain.rules.heresy.common import (
     LOCKED,
     Block,
@@ -32,7 +32,7 @@ from warlog.domain.rules.heresy.common import (
     refuse_while_reacting,
     rushed_block,
 )
-from warlog.domain.rules.ruleset import alive, handles, inches
+from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn
 from warlog.domain.words import whose
@@ -44,11 +44,33 @@ DOING = {"shooting": "shoot", "assault": "charge"}
 NOT_SELECTING = ("HH.MOV.1", "units move with `move` and `enter`; `select` picks a unit to shoot or charge")
 
 
-class Combat(Assault):
-    """Mixed into `Heresy`: selecting units to shoot or charge."""
+class CombatRules(Protocol):
+    """What selecting units to shoot or charge calls back in its ruleset: the step being played, and the charge
+    and the fight (heresy's Assault): who strikes next, the charges the service rolls, judged and rolled."""
+
+    def step(self, state: GameState) -> Step | None:
+        """The step being played; None outside play."""
+
+    def strikers(self, state: GameState) -> list[str]:
+        """The units still to strike in the fight's current Initiative step."""
+
+    def charge_actions(self, state: GameState, seat: str, ready: list[str]) -> list[Action]:
+        """The charges the service rolls that the `ready` units may declare."""
+
+    def check_charge(self, state: GameState, command: cmd.Select, targets: list[str]) -> None:
+        """A charge the service rolls: one target the tables can fight, a distance measured within 12"."""
+
+    def roll_charge(self, t: Table, seat: str, command: cmd.Select, target: str) -> None:
+        """After ChargeDeclared: the charge roll (2D6 against the distance measured)."""
+
+
+class Combat(Part[CombatRules]):
+    """A part of `Heresy`: selecting units to shoot or charge. `select` is dispatched to it and `ShootingDeclared`
+    and `ChargeDeclared` applied by it; `Heresy` asks it `combat_block` (who may be selected) and `combat_actions`
+    (what its Shooting and Assault offer)."""
 
     def combat_block(self, state: GameState, uid: str) -> Block:
-        step = self.step(state)
+        step = self.rules.step(state)
         unit = state.units[uid]
         if step is None or step.phase not in DOING:
             return NOT_SELECTING
@@ -71,13 +93,13 @@ class Combat(Assault):
             for status, named in (("pinned", "Pinned"), ("routed", "Routed")):
                 if status in unit.statuses:
                     return ("HH.MOV.2", f"it is {named}: a charge is a move (convention)")
-        strikers = self.strikers(state)
+        strikers = self.rules.strikers(state)
         if strikers:
             return ("RS.FGT.3", f"the fight goes on: {strikers[0]} strikes next")
         return rushed_block(unit, doing)
 
     def combat_actions(self, state: GameState, seat: str) -> list[Action]:
-        step = self.step(state)
+        step = self.rules.step(state)
         ready = [uid for uid, _ in seat_units(state, seat) if self.combat_block(state, uid) is None]
         if step is None or not ready:
             return []
@@ -91,13 +113,13 @@ class Combat(Assault):
                    "reaches, record the fight's casualties)")
         offered = [act.action("select", "HH.MOV.5", summary, ["unit", "targets"], unit=act.one_of(ready),
                               act=act.const(True), targets=targets)]
-        return offered + (self.charge_actions(state, seat, ready) if doing == "charge" else [])
+        return offered + (self.rules.charge_actions(state, seat, ready) if doing == "charge" else [])
 
     @handles("select")
     def select(self, t: Table, seat: str, command: cmd.Select) -> None:
         state = t.state
         refuse_while_reacting(state, seat)
-        step = self.step(state)
+        step = self.rules.step(state)
         block = self.combat_block(state, command.unit)
         if block or step is None:  # no step: combat_block says NOT_SELECTING
             rule, reason = block or NOT_SELECTING
@@ -112,7 +134,7 @@ class Combat(Assault):
         if step.phase == "shooting" and command.distance is not None:
             raise Malformed("a unit selected to shoot gives no distance", field="distance")
         if rolled:
-            self.check_charge(state, command, targets)
+            self.rules.check_charge(state, command, targets)
         turn = HeresyTurn.of(state.units[command.unit].turn)
         rule = "HH.RES.3" if turn.arrived else "HH.MOV.5"
         kind = "ShootingDeclared" if step.phase == "shooting" else "ChargeDeclared"
@@ -120,7 +142,7 @@ class Combat(Assault):
         t.emit(kind, {"unit": command.unit, "seat": seat, "targets": targets,
                       "moved": turn.moved or ("arrived" if turn.arrived else "none"), **measured}, rule)
         if rolled:
-            self.roll_charge(t, seat, command, targets[0])
+            self.rules.roll_charge(t, seat, command, targets[0])
 
     @evolves("ShootingDeclared")
     def _shooting(self, state: GameState, data: own.ShootingDeclared, entry: ev.Entry) -> GameState:

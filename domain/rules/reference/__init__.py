@@ -17,7 +17,7 @@ from typing_extensions import TypedDict, Unpack
 from warlog.domain import army, rolls
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
-from warlog.domain.attacks import Outcome
+from warlog.domain.attacks import Need, Outcome
 from warlog.domain.attacks.lines import line_standing
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
@@ -38,7 +38,7 @@ from warlog.domain.rules.reference.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.reference.fight import Fight
 from warlog.domain.rules.reference.mortal import FEEL_NO_PAIN, MortalWounds, fnp_reading
 from warlog.domain.rules.reference.movement import HAZARDS, Movement
-from warlog.domain.rules.reference.shooting import shooting_types
+from warlog.domain.rules.reference.shooting import Shooting, shooting_types
 from warlog.domain.rules.reference.split import Splitting
 from warlog.domain.rules.reference.texts import TEXTS
 from warlog.domain.rules.reference.unit_actions import UnitActions
@@ -60,7 +60,7 @@ ROLLS = {"battle_shock": "_battle_shock", "advance": "_advance_roll", "hazard": 
 
 
 @register
-class Reference(AttackChoices):
+class Reference(Shooting):
     name = "reference"
     title = "Reference sheet (10th-edition style turns, seed 001)"
     summary = ("each player's turn in five phases (Command, Movement, Shooting, Charge, Fight), with command points, "
@@ -73,8 +73,8 @@ class Reference(AttackChoices):
     roster = RosterReading(older_ap=False, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:10th|11th)\b",))
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
-    parts = (Splitting, UnitActions, Persisting, MortalWounds, Engagement, Charge, CommandPhase, Movement,
-             Fight)  # rules/parts.py: each built with it, its commands and events dispatched to it
+    parts = (Splitting, UnitActions, Persisting, MortalWounds, Engagement, Charge, CommandPhase, Movement, Fight,
+             AttackChoices)  # rules/parts.py: each built with it, its commands and events dispatched to it
     keeps_vp = True  # EXT.VP.1: victory points are scored (command.py)
     durations = True  # set_status gives a status for a stated time: an effect (CORE.PER.1, effects.py)
     setup_commands = Splitting.setup_commands
@@ -190,12 +190,9 @@ class Reference(AttackChoices):
             if flow.winner is None:
                 return {"seat": None, "action": "roll_off"}
             return {"seat": flow.winner, "action": "choose_order"}
-        pause = self.attack_pause(state)
-        if pause is not None:  # an attack waits for a Command Re-roll or the defender's group (choices.py)
-            action = "allocate" if pause["kind"] == "allocate" else \
-                "command_reroll" if self.command_reroll_open(state, pause["seat"], pause["unit"]) else "keep_dice"
-            return {"seat": pause["seat"], "action": action, "unit": pause["unit"],
-                    "choice": {"step": pause["step"], "batch": pause.get("batch"), "choices": pause["choices"]}}
+        paused = self.part(AttackChoices).pause_awaiting(state)
+        if paused is not None:  # an attack waits for a Command Re-roll or the defender's group (choices.py)
+            return paused
         if step is not None and step.phase == "fight":
             awaiting = self.part(Fight).fight_awaiting(state, step)
             if awaiting is not None:
@@ -209,8 +206,9 @@ class Reference(AttackChoices):
         step = self.step(state)
         if step is None:
             return []
-        if self.attack_pause(state) is not None:
-            return self.pause_actions(state, seat)
+        choices = self.part(AttackChoices)
+        if choices.attack_pause(state) is not None:
+            return choices.pause_actions(state, seat)
         offered: list[Action] = []
         if step.phase == "fight":
             offered += self.part(Fight).fight_actions(state, seat, awaiting)
@@ -240,7 +238,7 @@ class Reference(AttackChoices):
                 *self.part(UnitActions).start_action_actions(state, seat, own)]
 
     def awaited_rule(self, state: GameState) -> str:
-        pause = self.attack_pause(state) if state.status == "in_progress" else None
+        pause = self.part(AttackChoices).attack_pause(state) if state.status == "in_progress" else None
         if pause is not None:
             return "RS.ATK.3" if pause["kind"] == "allocate" else "EXT.CP.1"
         return super().awaited_rule(state)
@@ -305,6 +303,12 @@ class Reference(AttackChoices):
 
     def _mortal_fnp(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         self.part(MortalWounds).fnp_mortal_rolled(t, request, roll)  # EXT.FNP outside an attack (mortal.py)
+
+    def batch_rolled(self, t: Table, context: ev.AttackRoll, need: Need, faces: list[int]) -> None:
+        self.part(AttackChoices).batch_rolled(t, context, need, faces)  # EXT.CP.1 may pause it (choices.py)
+
+    def stratagem_targets(self, state: GameState, seat: str) -> list[str]:
+        return self.part(CommandPhase).stratagem_targets(state, seat)  # Command Re-roll's units (command.py)
 
     def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
         if not self.part(MortalWounds).attack_finished(t, context, outcome):  # a hazard meeting EXT.FNP ends it

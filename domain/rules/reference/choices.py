@@ -20,26 +20,31 @@ Conventions where RULES.md is silent:
 - RS.ATK.3: when several model groups tie for the next wounds (none wounded, e.g. two non-CHARACTER lines), the
   defending seat picks one (`allocate`, by the line's index in the target as `AttackDeclared` lists it); with a
   single legal group the attack does not pause.
+
+`AttackChoices` is a part of `Reference` (rules/parts.py): `command_reroll`, `keep_dice` and `allocate` are dispatched
+to it and its `CommandRerollOffered`, `AllocationOffered`, `AttackRollKept` and `AllocationChosen` are applied by it
+(none of them marked by `Reference` or the core); `Reference` passes it the attack driver's `batch_rolled` hook and
+asks it by name what an attack paused awaits and offers (`attack_pause`, `pause_awaiting`, `pause_actions`). It
+asks its ruleset (`ChoiceRules`) for the attack driver (`attacks`, `Shooting`'s), to request a roll and whom a
+stratagem may target (the part `CommandPhase`'s).
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from warlog.domain import dice
 from warlog.domain import events as ev
 from warlog.domain.attacks import ATTACKER, Need, from_data, rerollable_rolls, roll_size
-from warlog.domain.attacks.driver import need_data
+from warlog.domain.attacks.driver import AttackDriver, need_data
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
-from warlog.domain.rules.basics import evolves, held_by
+from warlog.domain.rules.basics import Awaiting, evolves, held_by
 from warlog.domain.rules.reference import events as own
-from warlog.domain.rules.reference.command import CommandPhase
 from warlog.domain.rules.reference.commands import Allocate, CommandReroll, KeepDice
 from warlog.domain.rules.reference.common import STRATAGEMS
-from warlog.domain.rules.reference.shooting import Shooting
-from warlog.domain.rules.ruleset import handles
+from warlog.domain.rules.ruleset import Part, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import JSON, Frozen, GameState, ReferenceStep, freeze, thaw
 from warlog.domain.words import die_title, line_title, player_name, unit_named
@@ -65,10 +70,25 @@ def _thawed(pause: JSON) -> Pause:
     return made
 
 
-class AttackChoices(Shooting):
-    """Mixed into `Reference`, on `Shooting` (its attack driver's `batch_rolled` hook answered here, the
-    driver's `batch_done` fed), asking the ruleset's part `CommandPhase` whom its stratagems may target: the pauses'
-    actions and commands."""
+class ChoiceRules(Protocol):
+    """What an attack's choices ask of their ruleset: the attack driver that goes on after a choice, a Command
+    Re-roll's roll, and whom a stratagem may target (EXT.CP.1, RS.CMD.3)."""
+
+    @property
+    def attacks(self) -> AttackDriver:
+        """The attack driver (`Shooting`'s): a batch done goes on through its `batch_done`."""
+
+    def request_roll(self, t: Table, seat: str, purpose: str, spec: str, rule: str, unit: str,
+                     **context: object) -> None:
+        """A roll the rules call for, for `unit`: rolled now with server dice, else awaited from `seat`."""
+
+    def stratagem_targets(self, state: GameState, seat: str) -> list[str]:
+        """The seat's units a stratagem may target now."""
+
+
+class AttackChoices(Part[ChoiceRules]):
+    """A part of `Reference`: the attack driver's `batch_rolled` hook answered here (the driver's `batch_done`
+    fed), the pauses' awaiting, actions and commands."""
 
     @staticmethod
     def attack_pause(state: GameState) -> Pause | None:
@@ -81,7 +101,7 @@ class AttackChoices(Shooting):
     def command_reroll_open(self, state: GameState, seat: str, uid: str) -> bool:
         """EXT.CP.1 with RS.CMD.3: the CP, not used this phase, the unit standing and not battle-shocked."""
         used = (ReferenceStep.of(state.step).stratagems or Frozen()).get(seat, ())
-        targets = self.part(CommandPhase).stratagem_targets(state, seat)  # command.py
+        targets = self.rules.stratagem_targets(state, seat)  # the part CommandPhase's (command.py)
         return state.cp[seat] >= STRATAGEMS[REROLL] and uid in targets and REROLL not in used
 
     def batch_rolled(self, t: Table, context: ev.AttackRoll, need: Need, faces: list[int]) -> None:
@@ -96,7 +116,17 @@ class AttackChoices(Shooting):
                                             "batch": list(faces), "choices": choices, "need": need_data(need),
                                             "attack_roll": context}, "EXT.CP.1")
             return
-        self.attacks.batch_done(t, context, faces)
+        self.rules.attacks.batch_done(t, context, faces)
+
+    def pause_awaiting(self, state: GameState) -> Awaiting | None:
+        """What an attack paused awaits (a Command Re-roll or the defender's group), or None."""
+        pause = self.attack_pause(state)
+        if pause is None:
+            return None
+        action = "allocate" if pause["kind"] == "allocate" else \
+            "command_reroll" if self.command_reroll_open(state, pause["seat"], pause["unit"]) else "keep_dice"
+        return {"seat": pause["seat"], "action": action, "unit": pause["unit"],
+                "choice": {"step": pause["step"], "batch": pause.get("batch"), "choices": pause["choices"]}}
 
     # -- actions and commands ------------------------------------------------------------
 
@@ -158,7 +188,7 @@ class AttackChoices(Shooting):
                                  "cp_left": state.cp[seat] - STRATAGEMS[REROLL],
                                  "roll": {"step": need.step, "die": command.die,
                                           "was": pause["batch"][command.die:command.die + size]}}, "EXT.CP.1")
-        self.request_roll(t, seat, need.step, str(dice.DiceExpr(size, need.sides)), "CORE.DICE.2", pause["unit"],
+        self.rules.request_roll(t, seat, need.step, str(dice.DiceExpr(size, need.sides)), "CORE.DICE.2", pause["unit"],
                           attack_reroll={"die": command.die, "batch": pause["batch"], "need": pause["need"],
                                          "attack_roll": pause["attack_roll"]})
 
@@ -168,7 +198,7 @@ class AttackChoices(Shooting):
         context = pause["attack_roll"]
         t.emit("AttackRollKept", {**context["attack"], "step": pause["step"], "seat": seat, "batch": pause["batch"]},
                "EXT.CP.1")
-        self.attacks.batch_done(t, context, pause["batch"])
+        self.rules.attacks.batch_done(t, context, pause["batch"])
 
     @handles("allocate")
     def allocate(self, t: Table, seat: str, command: Allocate) -> None:
@@ -181,7 +211,7 @@ class AttackChoices(Shooting):
         t.emit("AllocationChosen", {**context["attack"], "seat": seat, "line": command.line,
                                     "model": next(c["model"] for c in pause["choices"] if c["line"] == command.line)},
                "RS.ATK.3")
-        self.attacks.batch_done(t, context, [lines.index(command.line) + 1])  # the pick goes in as its batch
+        self.rules.attacks.batch_done(t, context, [lines.index(command.line) + 1])  # the pick goes in as its batch
 
     # -- appliers ------------------------------------------------------------------------
 

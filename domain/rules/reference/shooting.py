@@ -113,7 +113,8 @@ class Shooting(Igougo):
                             hazard_suffered=self.hazard_suffered)
 
     def batch_rolled(self, t: Table, context: ev.AttackRoll, need: Need, faces: list[int]) -> None:
-        """Hook: a whole batch of an attack is in (choices.py may pause it for Command Re-roll); it goes on."""
+        """Hook: a whole batch of an attack is in (`Reference` hands it to its part `AttackChoices`, choices.py, which
+        may pause it for Command Re-roll); it goes on."""
         self.attacks.batch_done(t, context, faces)
 
     def shooting_actions(self, state: GameState, seat: str, ready: list[str]) -> list[Action]:

@@ -15,11 +15,10 @@ from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.browser.conftest import PHONE, phone_sized
 from tests.conftest import settings_for
-from tests.support.browser import WAIT_S
+from tests.support.browser import WAIT_S, waiting
 from tests.support.client import GameClient, play_awaited, unit, vehicle
 from tests.support.live import serving
 from warlog.api.app import create_app
@@ -92,7 +91,7 @@ def games(base_url: str) -> Iterator[dict[str, GameClient]]:
 
 def until(driver: webdriver.Chrome, css: str, what: str) -> None:
     try:
-        WebDriverWait(driver, WAIT_S).until(lambda d: any(e.is_displayed() for e in d.find_elements(By.CSS_SELECTOR, css)))
+        waiting(driver).until(lambda d: any(e.is_displayed() for e in d.find_elements(By.CSS_SELECTOR, css)))
     except TimeoutException:
         pytest.fail(f"the page never showed {what} ({css}) within {WAIT_S} s")
 
@@ -142,7 +141,7 @@ def overlay(driver: webdriver.Chrome, base_url: str, games: dict[str, GameClient
     game = games["alternating"]
     driver.get(f"{base_url}/games/{game.id}/overlay.html?token={game.tokens['spectator']}")
     until(driver, "#name-A", "the seats' names")
-    WebDriverWait(driver, WAIT_S).until(lambda d: d.find_element(By.ID, "name-A").text.strip())
+    waiting(driver).until(lambda d: d.find_element(By.ID, "name-A").text.strip())
 
 
 PAGES = {"start": start_page, "start-links": links, **{f"seat-{r}": seat_page(r) for r in (*RULESETS, "table-dice", "attack")},

@@ -5,11 +5,10 @@ left out), each of the app's files is fetched once, and a return visit takes the
 from __future__ import annotations
 
 import httpx
-from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.browser.conftest import PHONE, phone_sized
 from tests.conftest import settings_for
-from tests.support.browser import WAIT_S
+from tests.support.browser import WAIT_S, waiting
 from tests.support.client import GameClient, unit
 from tests.support.live import serving
 from warlog.api.app import create_app
@@ -23,7 +22,7 @@ ENTRIES = ("return [performance.getEntriesByType('navigation')[0], ...performanc
 def loaded(driver, link: str) -> list[dict[str, object]]:
     driver.get("about:blank")
     driver.get(link)
-    WebDriverWait(driver, WAIT_S).until(lambda d: d.execute_script(
+    waiting(driver).until(lambda d: d.execute_script(
         "return performance.getEntriesByType('resource').some(e => e.name.includes('/events?'))"
         " && document.querySelectorAll('#log li').length > 0"), message="the log drawn")
     return list(driver.execute_script(ENTRIES))

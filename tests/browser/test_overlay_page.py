@@ -6,10 +6,9 @@ Every wait is bounded (a bound on failure, not a timing check). Chromium missing
 import pytest
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.conftest import settings_for
-from tests.support.browser import WAIT_S, chromium
+from tests.support.browser import WAIT_S, chromium, waiting
 from tests.support.client import GameClient, play_awaited, unit
 from tests.support.live import serving
 from warlog.api.app import create_app
@@ -59,7 +58,7 @@ def faces(browser):
 def shows(browser, read, expected):
     """Wait, bounded, until read(browser) == expected; fail saying what the page showed instead."""
     try:
-        WebDriverWait(browser, WAIT_S).until(lambda b: read(b) == expected)
+        waiting(browser).until(lambda b: read(b) == expected)
     except TimeoutException:
         pytest.fail(f"the page showed {read(browser)!r}, not {expected!r}, within {WAIT_S} s")
 

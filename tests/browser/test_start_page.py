@@ -12,10 +12,10 @@ from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from tests.conftest import settings_for
-from tests.support.browser import WAIT_S, chromium
+from tests.support.browser import WAIT_S, chromium, waiting
 from tests.support.live import serving
 from tests.support.shared import corpus
 from warlog.api.app import create_app
@@ -44,7 +44,7 @@ def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome
 
 def until(driver, read, what, expected=True):
     try:
-        WebDriverWait(driver, WAIT_S).until(lambda d: read(d) == expected)
+        waiting(driver).until(lambda d: read(d) == expected)
     except TimeoutException:
         raise AssertionError(f"waited {WAIT_S}s for {what}; last seen: {read(driver)!r}") from None
 

@@ -10,12 +10,12 @@ import httpx
 import pytest
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from ops.service import free_port
 from tests.browser.test_start_page import choose_ruleset
 from tests.conftest import settings_for
-from tests.support.browser import WAIT_S, network
+from tests.support.browser import WAIT_S, network, waiting
 from tests.support.client import GameClient, unit, vehicle
 from tests.support.live import serving
 from tests.support.shared import corpus
@@ -52,7 +52,7 @@ def open_seat(driver, base_url, game, role):
 
 def until(driver, read, what, expected=True):
     try:
-        return WebDriverWait(driver, WAIT_S).until(lambda d: read(d) if expected is True else read(d) == expected)
+        return waiting(driver).until(lambda d: read(d) if expected is True else read(d) == expected)
     except TimeoutException:
         pytest.fail(f"the page never showed {what} within {WAIT_S} s (it showed {read(driver)!r})")
 

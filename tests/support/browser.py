@@ -4,10 +4,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
 
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 WAIT_S = 10.0
+
+
+def waiting(driver: webdriver.Chrome, seconds: float = WAIT_S) -> WebDriverWait[webdriver.Chrome]:
+    """A bounded wait that reads the page again when it redrew an element mid-read (an element gone stale is a
+    page still changing, not a failure), as every browser test's waits do."""
+    return WebDriverWait(driver, seconds, ignored_exceptions=(StaleElementReferenceException,))
 
 
 def chromium(profile: Path, size: tuple[int, int], hosts: tuple[str, ...] = ()) -> webdriver.Chrome:

@@ -190,7 +190,9 @@ class AttackDriver:
         """EXT.WPN.HAZARDOUS once the weapon has attacked every target its models picked (RS.SHO.2, each model's
         weapon a weapon): one D6 a model that attacked with it, in one roll by its player, rather than one roll a
         target (its attacks' profiles say `hazard_after`). A unit of more than `dice.MAX_DICE` models rolls that
-        many."""
+        many. Only a ruleset that says what the roll costs (`hazard_suffered`) rolls it: asked before any roll is
+        requested, so a ruleset without the hook records nothing it cannot resolve."""
+        self._hazard_hook()
         uid = ids["attacker"]
         unit = t.state.units[uid]
         self.rules.request_roll(t, unit.owner, "hazardous", str(dice.DiceExpr(min(models, dice.MAX_DICE), 6)),
@@ -203,9 +205,14 @@ class AttackDriver:
         read = rolls.read(roll["faces"], request["spec"], HAZARDOUS)
         t.emit("HazardousRolled", {**ids, "step": "hazardous", **decision.facts,
                                    **{k: v for k, v in read.items() if k not in decision.facts}}, "EXT.WPN.HAZARDOUS")
-        if self.hazard_suffered is None:  # a ruleset that calls `weapon_hazard` says what the roll costs
+        self._hazard_hook()(t, ids["attacker"], decision.facts)
+
+    def _hazard_hook(self) -> HazardSuffered:
+        """What a HAZARDOUS roll after a weapon's last target costs, as the ruleset says (`hazard_suffered`); a
+        ruleset built without it (heresy: none of its weapons is rolled for after its last target) never rolls one."""
+        if self.hazard_suffered is None:
             raise NotImplementedError(f"{type(self.rules).__name__} rolls no HAZARDOUS weapon after its last target")
-        self.hazard_suffered(t, ids["attacker"], decision.facts)
+        return self.hazard_suffered
 
     def batch_done(self, t: Table, context: ev.AttackRoll, faces: list[int]) -> None:
         """A whole batch is in: it joins those rolled so far and the attack goes on."""

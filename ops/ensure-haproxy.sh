@@ -13,4 +13,5 @@ else
   exit 1
 fi
 have || { echo "HAProxy is still missing at /usr/sbin after apt-get install" >&2; exit 1; }
-/usr/sbin/haproxy -v | head -1
+# sed reads to the end; head would close the pipe early, a SIGPIPE that pipefail turns into a failure (seen on a fresh machine)
+/usr/sbin/haproxy -v | sed -n 1p

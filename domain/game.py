@@ -73,6 +73,27 @@ def logged(event: object) -> Logged:
     return cast(Logged, event)
 
 
+
+_OFFERED: dict[tuple[str, str], tuple[GameState, list[Action]]] = {}  # (game, seat) -> the state last offered on
+_OFFERED_SIZE = 2048
+
+
+def offers(ruleset: Ruleset, state: GameState, seat: str) -> list[Action]:
+    """`ruleset.actions(state, seat)`, worked out once a state: a seat's answer offers it (its `view`), and the
+    command it sends next is ruled on the very same state, by the very same offers. A state is immutable and
+    replaced by every event, so the state kept (strongly: its identity is never another's) says whether they
+    still hold."""
+    key = (state.game_id, seat)
+    kept = _OFFERED.get(key)
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    made = ruleset.actions(state, seat)
+    if len(_OFFERED) >= _OFFERED_SIZE:
+        _OFFERED.clear()
+    _OFFERED[key] = (state, made)
+    return made
+
+
 class Game(Aggregate):
     """Rebuilt from its events; `state` is the ruleset's pure view of the table, a `GameState`."""
 
@@ -304,7 +325,7 @@ class Game(Aggregate):
         state = self.state
         if command.type in ruleset.anytime(state, seat):
             return
-        if actions.offered(ruleset.actions(state, seat), sent(command)):
+        if actions.offered(offers(ruleset, state, seat), sent(command)):
             return
         scratch = copy.deepcopy(self)
         with Table(scratch, seat, "", None, "", kind="action") as table:
@@ -396,8 +417,7 @@ class Game(Aggregate):
         """CONTRACT.md "Legal actions": what this seat may send now; nothing while an undo waits."""
         if seat not in ("A", "B") or self.pending_undo is not None:
             return []
-        ruleset = find_ruleset(self.state.ruleset)
-        return titled(self.state, seat, ruleset.actions(self.state, seat))
+        return titled(self.state, seat, offers(find_ruleset(self.state.ruleset), self.state, seat))
 
     def records(self, seat: str, open_now: list[str]) -> list[Action]:
         """Forms for the record-only commands among `open_now` (this seat's `anytime`; see `Ruleset.records`)."""

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
+import orjson
 from jsonschema import Draft202012Validator
 from jsonschema.protocols import Validator
 from jsonschema.validators import extend
@@ -140,16 +141,17 @@ _Validator: type[Validator] = extend(Draft202012Validator, type_checker=_TYPES) 
 
 
 @functools.lru_cache(maxsize=4096)
-def _validator(key: str) -> Validator:
+def _validator(key: bytes) -> Validator:
     """One validator per distinct schema, built the first time it is asked for (the same offer recurs every
-    time a game comes back to the same moment); `key` is the schema's canonical JSON."""
+    time a game comes back to the same moment); `key` is the schema's JSON, its keys sorted (by orjson: the
+    standard encoder took a tenth of an attack's ruling to write it)."""
     validator: Validator = _Validator(json.loads(key))
     validator.check_schema(json.loads(key))  # a malformed offer is a bug: say so once, where it is built
     return validator
 
 
 def admits(schema: Schema, command: Mapping[str, JSON]) -> bool:
-    valid: bool = _validator(json.dumps(schema, sort_keys=True)).is_valid(command)
+    valid: bool = _validator(orjson.dumps(schema, option=orjson.OPT_SORT_KEYS)).is_valid(command)
     return valid
 
 

@@ -10,8 +10,10 @@ import hashlib
 import hmac
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
+
+from warlog.domain.state.values import replace
 
 if TYPE_CHECKING:
     from warlog.domain import events as ev

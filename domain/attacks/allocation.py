@@ -2,11 +2,11 @@
 order, the group the next wounds go to and the groups tied for them (the defender's pick)."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import NamedTuple
 
 from warlog.domain.attacks.memo import per_profile
 from warlog.domain.attacks.profile import Target
+from warlog.domain.state.values import replace
 
 
 class Standing(NamedTuple):

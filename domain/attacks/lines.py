@@ -3,10 +3,9 @@ as the next attack reads them (`line_standing`) and as wounds recorded at the ta
 They read the state's units only, so the shared commands (rules/core.py) and the attack driver read them alike."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from warlog.domain import events as ev
 from warlog.domain.state import Lines, Unit
+from warlog.domain.state.values import replace
 
 
 def line_standing(unit: Unit) -> tuple[list[int], list[int]]:

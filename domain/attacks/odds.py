@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TypeVar
 
 from warlog.domain import dice
@@ -50,6 +50,7 @@ from warlog.domain.attacks.steps import (
     wound_result,
     wound_target,
 )
+from warlog.domain.state.values import replace
 
 Dist = dict[int, float]
 Pair = tuple[int, int]  # (wounds to save, devastating wounds); or a model's state: (slot, wounds on it)

@@ -10,12 +10,12 @@ clock it replaces). With `options.clock_minutes` a seat whose time is used up is
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from warlog.domain.rules.basics import SEATS
 from warlog.domain.state import Clock, GameState, PerSeat
+from warlog.domain.state.values import replace
 
 if TYPE_CHECKING:
     from warlog.domain.rules.ruleset import Ruleset

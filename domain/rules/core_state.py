@@ -2,8 +2,6 @@
 the round and its steps, rolls, casualties, statuses, the end). Each returns the next `GameState`."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from typing_extensions import TypedDict, Unpack
 
 from warlog.domain import events as ev
@@ -23,6 +21,7 @@ from warlog.domain.state import (
     StepState,
     Unit,
 )
+from warlog.domain.state.values import replace
 
 ZERO, NO = PerSeat(0, 0), PerSeat(False, False)
 

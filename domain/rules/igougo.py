@@ -2,7 +2,6 @@
 each a fixed list of phases the active seat ends with `end_phase`."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from warlog.domain import commands as cmd
@@ -11,6 +10,7 @@ from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, HeresyStep, OtherStep, ReferenceStep
+from warlog.domain.state.values import replace
 from warlog.domain.words import awaited, whose
 
 if TYPE_CHECKING:

@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from typing_extensions import TypedDict
@@ -30,6 +29,7 @@ from warlog.domain.rules.basics import SEATS, Step, alive, evolves
 from warlog.domain.rules.flow import Flow
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, PerSeat, Unit
+from warlog.domain.state.values import replace
 from warlog.domain.words import Texts, Words, listed, objective_title, plural
 
 if TYPE_CHECKING:

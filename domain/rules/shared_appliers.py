@@ -4,7 +4,6 @@ one event type, returning the next `GameState`, marked with `evolves` as a metho
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from typing_extensions import TypedDict
@@ -12,6 +11,7 @@ from typing_extensions import TypedDict
 from warlog.domain import events as ev
 from warlog.domain.rules.basics import Applier, evolves
 from warlog.domain.state import GameState, Record, ReferenceStep
+from warlog.domain.state.values import replace
 
 
 class NamesUnit(TypedDict):

@@ -12,12 +12,12 @@ a `oneOf` of distinct consts is the enum of those consts.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import Any
 
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action, Schema
 from warlog.domain.state import GameState, Weapon
+from warlog.domain.state.values import replace
 from warlog.domain.words import humane, objective_title, player_name, unit_title, weapon_title
 
 # a command's field -> what its choice names (`format`)

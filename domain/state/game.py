@@ -6,7 +6,7 @@ Which turn flags and step parts a game's units and steps hold depends on its rul
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from warlog.domain.state.steps import AlternatingStep, HeresyStep, OtherStep, ReferenceStep, StepState
@@ -25,6 +25,7 @@ from warlog.domain.state.values import (
     per_seat,
     read_by_owner,
     record,
+    replace,
     tuple_of,
 )
 

@@ -7,7 +7,7 @@ A ruleset reads its own parts through its class: `ReferenceStep.of(state.step).f
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import ClassVar, Self
 
 from warlog.domain.state.values import (
@@ -23,6 +23,7 @@ from warlog.domain.state.values import (
     nullable,
     per_seat,
     record,
+    replace,
     tuple_of,
 )
 

@@ -6,10 +6,10 @@ A ruleset reads its own flags through its class: `ReferenceTurn.of(unit.turn).ch
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import ClassVar, Self
 
-from warlog.domain.state.values import ABSENT, JSON, JSONV, Absent, Codec, Frozen, Record, record, tuple_of
+from warlog.domain.state.values import ABSENT, JSON, JSONV, Absent, Codec, Frozen, Record, record, replace, tuple_of
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

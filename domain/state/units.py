@@ -8,11 +8,21 @@ these; a paused or awaited attack keeps them as their JSON (`attacks.profile.to_
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Self, cast, get_args
 
 from warlog.domain.state.turns import OtherTurn, Turn
-from warlog.domain.state.values import Codec, Frozen, Record, load_record, nullable, read_by_owner, record, tuple_of
+from warlog.domain.state.values import (
+    Codec,
+    Frozen,
+    Record,
+    load_record,
+    nullable,
+    read_by_owner,
+    record,
+    replace,
+    tuple_of,
+)
 
 Status = Literal["battle_shocked", "engaged", "falling_back", "gone_to_ground", "immobilised", "locked_in_combat",
                  "no_weapons_left", "pinned", "regrouped", "routed", "stationary", "suppressed"]

@@ -8,6 +8,7 @@ key that may also hold null), and a value keeps its JSON type (`PLAIN` fields ho
 """
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from dataclasses import dataclass, fields
@@ -144,6 +145,39 @@ def thaw(value: JSON) -> Any:
     if isinstance(value, tuple):
         return [thaw(item) for item in value]
     return value
+
+
+
+_COPIED: dict[type, tuple[tuple[str, ...], frozenset[str]] | None] = {}  # a dataclass's field names (in order,
+# and as a set), or None where `replace` leaves it to
+# `dataclasses.replace` (a `__post_init__` to run, a field `__init__` does not set)
+
+
+def replace(value: T, /, **changes: Any) -> T:
+    """`dataclasses.replace`, for the frozen values the state is made of: their fields copied onto a new value and
+    `changes` set over them, without building keyword arguments for `__init__` (a third of the time; every event
+    replaces a few). A dataclass with a `__post_init__`, or a field `__init__` does not set, is left to
+    `dataclasses.replace`; a name no field has is a TypeError, as there."""
+    kind = type(value)
+    try:
+        names = _COPIED[kind]
+    except KeyError:
+        declared = fields(kind)  # type: ignore[arg-type]  # a dataclass: `fields` refuses anything else
+        plain = not hasattr(kind, "__post_init__") and all(f.init for f in declared)
+        names = _COPIED[kind] = (tuple(f.name for f in declared), frozenset(f.name for f in declared)) if plain \
+            else None
+    if names is None:
+        return dataclasses.replace(value, **changes)  # type: ignore[type-var]  # a dataclass, as above
+    made = object.__new__(kind)
+    setter = object.__setattr__
+    ordered, named = names
+    for name in ordered:
+        setter(made, name, getattr(value, name))
+    for name, changed in changes.items():
+        if name not in named:
+            raise TypeError(f"{kind.__name__} has no field {name!r}")
+        setter(made, name, changed)
+    return made
 
 
 @dataclass(frozen=True, slots=True)

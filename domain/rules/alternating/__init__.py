@@ -17,7 +17,6 @@ they share. This module holds the round: its layout, what starts and settles eac
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from typing_extensions import Unpack
@@ -50,6 +49,7 @@ from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingStep, GameState
+from warlog.domain.state.values import replace
 from warlog.domain.words import Text, unit_named
 
 if TYPE_CHECKING:

@@ -3,7 +3,6 @@ with overwatch in full, then rolled."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -21,6 +20,7 @@ from warlog.domain.rules.flow import StatusNote
 from warlog.domain.rules.ruleset import Part, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingCharge, AlternatingStep, GameState
+from warlog.domain.state.values import replace
 from warlog.domain.words import awaited, unit_named, whose
 
 if TYPE_CHECKING:

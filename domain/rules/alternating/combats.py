@@ -1,7 +1,6 @@
 """Combats (AA.CC.1): chosen alternately by either player, fought, and ended when one side is gone."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from typing_extensions import Unpack
@@ -14,6 +13,7 @@ from warlog.domain.rules.flow import StatusNote
 from warlog.domain.rules.ruleset import Part, alive
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingStep, AlternatingTurn, Combat, Frozen, GameState, Unit
+from warlog.domain.state.values import replace
 from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:

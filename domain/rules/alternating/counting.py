@@ -2,7 +2,6 @@
 table can see left out (or, in shooting, brought in), and the result once both have confirmed."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from warlog.domain import events as ev
@@ -21,6 +20,7 @@ from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.ruleset import SEATS, Part, Step, alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import AlternatingStep, Claims, Frozen, GameState, PerSeat
+from warlog.domain.state.values import replace
 from warlog.domain.words import not_yours, unit_named
 
 if TYPE_CHECKING:

@@ -2,7 +2,6 @@
 units (AA.MOV.2) and arriving reserves (AA.RES.1)."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from warlog.domain import army
@@ -32,6 +31,7 @@ from warlog.domain.rules.basics import Awaiting, awaited_unit, evolves, seat_uni
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, inches, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import AlternatingStep, AlternatingTurn, GameState, Unit
+from warlog.domain.state.values import replace
 from warlog.domain.words import awaited, not_yours, unit_named, who_does, whose
 
 if TYPE_CHECKING:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from warlog.domain import commands as cmd
@@ -52,6 +51,7 @@ from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, other
 from warlog.domain.rulings import Refused
 from warlog.domain.state import Frozen, GameState, Status
+from warlog.domain.state.values import replace
 from warlog.domain.words import Text, unit_named
 
 if TYPE_CHECKING:

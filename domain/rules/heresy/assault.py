@@ -28,7 +28,6 @@ in the classic manner of the era, each step citing the shared rule it follows:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, cast
 
@@ -53,6 +52,7 @@ from warlog.domain.rules.heresy.shooting import FightGoesOn, Shooting, tables_ga
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import Frozen, GameState, HeresyFight, HeresyStep, Unit, Weapon
+from warlog.domain.state.values import replace
 from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:

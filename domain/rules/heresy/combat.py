@@ -11,7 +11,6 @@ does a Pinned or Routed unit, which HH.MOV.2 stops from moving too.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from warlog.domain import army
@@ -35,6 +34,7 @@ from warlog.domain.rules.heresy.common import (
 from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn
+from warlog.domain.state.values import replace
 from warlog.domain.words import whose
 
 if TYPE_CHECKING:

@@ -6,7 +6,6 @@ refused), so the two cannot drift apart. A "block" answers `(rule, reason)` or N
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from typing_extensions import Unpack
@@ -18,6 +17,7 @@ from warlog.domain.rules.flow import CasualtyNote, StatusNote
 from warlog.domain.rules.ruleset import alive, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState, HeresyStep, HeresyTurn, Unit, Window
+from warlog.domain.state.values import replace
 from warlog.domain.words import unit_named, who_does
 
 if TYPE_CHECKING:

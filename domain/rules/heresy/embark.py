@@ -8,7 +8,6 @@ A game of edition 1 (before the rule was written) offers no way out, as it did.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -33,6 +32,7 @@ from warlog.domain.rules.heresy.reactions import checked_near, near_field
 from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit
+from warlog.domain.state.values import replace
 from warlog.domain.words import unit_named, unit_title, whose
 
 if TYPE_CHECKING:

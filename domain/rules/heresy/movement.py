@@ -10,7 +10,6 @@ terrain bore on it, else the rule of the move (HH.MOV.1, a rush HH.MOV.5).
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +42,7 @@ from warlog.domain.rules.heresy.reactions import checked_near, near_field
 from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit
+from warlog.domain.state.values import replace
 from warlog.domain.words import unit_named, whose
 
 if TYPE_CHECKING:

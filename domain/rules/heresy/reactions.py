@@ -24,7 +24,6 @@ Movement 0) stops it too; snap shots come from a unit on the battlefield, not Lo
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +57,7 @@ from warlog.domain.rules.heresy.shooting import FACINGS, Shooting, SnapShotsGoOn
 from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit, Weapon, Window
+from warlog.domain.state.values import replace
 from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:

@@ -1,7 +1,6 @@
 """The Reserves sub-phase (HH.RES.1-3): reserve rolls, then each arriving unit enters play."""
 from __future__ import annotations
 
-from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -31,6 +30,7 @@ from warlog.domain.rules.heresy.reactions import checked_near, near_field
 from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn
+from warlog.domain.state.values import replace
 from warlog.domain.words import unit_named, whose
 
 if TYPE_CHECKING:

@@ -13,7 +13,6 @@ opens a reaction move (HH.REACT.1) for each enemy unit the players say it ended 
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol
 
@@ -43,6 +42,7 @@ from warlog.domain.rules.heresy.reactions import checked_near, near_field
 from warlog.domain.rules.ruleset import Part, alive, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import ABSENT, GameState, HeresyTurn, Unit
+from warlog.domain.state.values import replace
 from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:

@@ -23,7 +23,6 @@ era's tables, whose conventions `domain/attacks/tables.py` states. What this mod
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
@@ -45,6 +44,7 @@ from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import Armour, GameState, HeresyStep, HeresyTurn, Unit
 from warlog.domain.state import Weapon as UnitWeapon
+from warlog.domain.state.values import replace
 from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:

@@ -9,7 +9,6 @@ now (`ineligible`), which is what `actions` offers and what `select` is judged b
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from typing_extensions import TypedDict, Unpack
@@ -47,6 +46,7 @@ from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, other
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, Lines, ReferenceStep, ReferenceTurn, Unit
+from warlog.domain.state.values import replace
 from warlog.domain.words import Text, awaited, not_yours, unit_named, whose
 
 if TYPE_CHECKING:

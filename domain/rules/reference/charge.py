@@ -9,7 +9,6 @@ ruleset (`ChargeRules.engage`: its part `Engagement`).
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol
 
@@ -23,6 +22,7 @@ from warlog.domain.rules.reference.common import foes, members_of, not_a_unit_al
 from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, ReferenceCharge, ReferenceStep, Unit
+from warlog.domain.state.values import replace
 from warlog.domain.words import unit_named, whose
 
 if TYPE_CHECKING:

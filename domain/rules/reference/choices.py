@@ -31,7 +31,6 @@ stratagem may target (the part `CommandPhase`'s).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from warlog.domain import dice
@@ -47,6 +46,7 @@ from warlog.domain.rules.reference.common import STRATAGEMS
 from warlog.domain.rules.ruleset import Part, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import JSON, Frozen, GameState, ReferenceStep, freeze, thaw
+from warlog.domain.state.values import replace
 from warlog.domain.words import die_title, line_title, player_name, unit_named
 
 if TYPE_CHECKING:
@@ -226,5 +226,10 @@ class AttackChoices(Part[ChoiceRules]):
 
 
 def paused(state: GameState, pause: Mapping[str, object] | None) -> GameState:
-    """The step with the attack paused (`pause`: the event's data), or no longer paused (None)."""
-    return replace(state, step=replace(ReferenceStep.of(state.step), attack_pause=freeze(pause)))
+    """The step with the attack paused (`pause`: the event's data), or no longer paused (None). The event's data is
+    what thawing the frozen pause would make again: it is kept as the pause's JSON (`_thawed`), so the offers,
+    awaiting and view of the state it leaves read it without thawing a whole roll."""
+    frozen = freeze(pause)
+    if pause is not None:
+        _THAWED[:] = [(frozen, cast(Pause, pause))]
+    return replace(state, step=replace(ReferenceStep.of(state.step), attack_pause=frozen))

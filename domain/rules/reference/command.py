@@ -12,7 +12,6 @@ stratagem's effect persists through the ruleset (`CommandRules.start_effect`: it
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from warlog.domain import army
@@ -38,6 +37,7 @@ from warlog.domain.rules.reference.effects import DURATIONS, duration_of
 from warlog.domain.rules.ruleset import SEATS, Part, Step, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import Frozen, GameState, ReferenceStep, ReferenceTurn, Unit, thaw
+from warlog.domain.state.values import replace
 from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:

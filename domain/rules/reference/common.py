@@ -3,7 +3,6 @@ and the turn flags (`turn_of`, `with_turns`, `remember_roll`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import replace
 
 from warlog.domain.attacks.lines import line_standing
 from warlog.domain.rules import editions
@@ -11,6 +10,7 @@ from warlog.domain.rules.basics import Lasts
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.ruleset import alive
 from warlog.domain.state import GameState, ReferenceTurn, Reroll, Unit, freeze
+from warlog.domain.state.values import replace
 from warlog.domain.words import unit_named
 
 # how long each status lasts in this ruleset (GET /state's datasheets say it beside the status)

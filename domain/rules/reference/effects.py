@@ -21,7 +21,6 @@ after a `StatusLost` (`status_lost`), and the stratagems start their effects thr
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from warlog.domain import army
@@ -35,6 +34,7 @@ from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.ruleset import Part, Step, alive
 from warlog.domain.rulings import Malformed
 from warlog.domain.state import Effect, GameState
+from warlog.domain.state.values import replace
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

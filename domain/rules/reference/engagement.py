@@ -8,7 +8,6 @@ disengage units call it (`engage`, `disengage`), and `Reference` asks it by name
 (`start_game`), after `GameStarted` is applied (`started`) and after casualties are recorded (`casualties`)."""
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from warlog.domain import army
@@ -21,6 +20,7 @@ from warlog.domain.rules.reference.common import members_of
 from warlog.domain.rules.ruleset import Part, alive
 from warlog.domain.rulings import Refused
 from warlog.domain.state import Frozen, GameState, Unit
+from warlog.domain.state.values import replace
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

@@ -15,7 +15,6 @@ and disengage (the part `Engagement`).
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from warlog.domain import events as ev
@@ -36,6 +35,7 @@ from warlog.domain.rules.ruleset import SEATS, Part, Step, alive, handles, inche
 from warlog.domain.rules.shared_appliers import adds_unit, sets_field
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, ReferenceFight, ReferenceStep, Unit
+from warlog.domain.state.values import replace
 from warlog.domain.words import awaited, unit_named, whose
 
 if TYPE_CHECKING:

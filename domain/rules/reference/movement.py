@@ -11,7 +11,6 @@ battle-shock test (the part `CommandPhase`) and to disengage a unit that falls b
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from warlog.domain import army, rolls
@@ -34,6 +33,7 @@ from warlog.domain.rules.reference.common import (
 from warlog.domain.rules.ruleset import Part, alive
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, Unit
+from warlog.domain.state.values import replace
 from warlog.domain.words import unit_named
 
 if TYPE_CHECKING:

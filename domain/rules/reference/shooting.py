@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +34,7 @@ from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState, Lines, ReferenceTurn, Unit
 from warlog.domain.state import Weapon as UnitWeapon
+from warlog.domain.state.values import replace
 from warlog.domain.words import not_yours, unit_named
 
 if TYPE_CHECKING:

@@ -14,7 +14,6 @@ Conventions where RULES.md is silent:
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from warlog.domain import events as ev
@@ -26,6 +25,7 @@ from warlog.domain.rules.reference.commands import Split
 from warlog.domain.rules.ruleset import Part, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
+from warlog.domain.state.values import replace
 from warlog.domain.words import not_yours, unit_named
 
 if TYPE_CHECKING:

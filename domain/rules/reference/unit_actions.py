@@ -14,7 +14,6 @@ Advanced (RS.MOV.3) or Fell Back (RS.MOV.4) this turn. Conventions, in the style
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from warlog.domain import events as ev
@@ -27,6 +26,7 @@ from warlog.domain.rules.reference.common import attached_to, engaged, members_o
 from warlog.domain.rules.ruleset import Part, alive, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, ReferenceStep
+from warlog.domain.state.values import replace
 from warlog.domain.words import not_yours, unit_named
 
 if TYPE_CHECKING:

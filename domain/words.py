@@ -93,7 +93,13 @@ def faces(values: Iterable[int]) -> str:
 
 def player_name(state: GameState, seat: str) -> str:
     """The seat's player by name ('Bob'); 'player A' only where the game names no player."""
-    return state.players.get(seat) or f"player {seat}"
+    return named_player(state.players, seat)
+
+
+def named_player(players: Mapping[str, str], seat: str) -> str:
+    """`player_name` from the game's players (seat -> name) as its creation stores them, where no state is at hand
+    (a damaged log's report)."""
+    return players.get(seat) or f"player {seat}"
 
 
 def whose(state: GameState, seat: str | None) -> str:

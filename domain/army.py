@@ -137,13 +137,14 @@ def check_engaged(units: list[dict[str, Any]], enemies: Collection[str] | None) 
                                 "of that id", field=where)
 
 
-def foreign_engagement(units: Mapping[str, Unit]) -> str | None:
-    """SVC.SETUP at `start_game`: why a unit's `engaged_with` names no enemy unit (an army mustered before the other
-    named a unit that army does not have), or None."""
+def foreign_engagement(units: Mapping[str, Unit]) -> tuple[str, str] | None:
+    """SVC.SETUP at `start_game`: the first unit whose `engaged_with` names no enemy unit (an army mustered before
+    the other named a unit that army does not have), and the id it names; or None. `words.foreign_engagement` says
+    it in the players' words."""
     for uid, unit in units.items():
         for foe in unit.engaged_with:
             if foe not in units or units[foe].owner == unit.owner:
-                return f"{uid}'s engaged_with names {foe!r}, which is no enemy unit"
+                return uid, foe
     return None
 
 

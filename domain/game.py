@@ -354,7 +354,9 @@ class Game(Aggregate):
                           kind="restore", state=before, undone_by=seat)  # own, dice-free: no consent needed
             else:
                 table.status = 202
-                reason = "it rolled dice" if rolled else "the other seat took it"
+                took = f"{player_name(self.state, by)} took it" if editions.fixed(self.state, "SVC.UNDO.CONSENT") \
+                    else "the other seat took it"
+                reason = "it rolled dice" if rolled else took
                 self.emit("UndoRequested", ev.UndoRequested(seqs=seqs, action_by=by, reason=reason),
                           "SVC.UNDO.CONSENT")
         return table.status

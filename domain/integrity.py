@@ -45,7 +45,7 @@ from uuid import UUID
 
 from eventsourcing.domain import AggregateCreated, DomainEventProtocol, MutableOrImmutableAggregate, Snapshot
 
-from warlog.domain import chain
+from warlog.domain import chain, words
 from warlog.domain import events as ev
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
@@ -320,18 +320,22 @@ class Head:
     hash: str
     by: str | None = None  # None: the service's own record
 
-    def owner(self) -> str:
-        return "the service" if self.by is None else f"seat {self.by}"
+    def owner(self, players: Mapping[str, str]) -> str:
+        """Who acknowledged the head, as a judge reads it: the service, or the seat's player by name
+        (`players`: the game's, seat -> name)."""
+        return "the service" if self.by is None else words.named_player(players, self.by)
 
 
-def head_problem(hashes: list[str], head: Head) -> tuple[int, Problem] | None:
+def head_problem(hashes: list[str], head: Head, players: Mapping[str, str] | None = None) -> tuple[int, Problem] | None:
     """(first bad seq, problem) when the log whose event hashes are `hashes` (seq 1 first) does not hold
-    `head`: it ends before it (truncated: at its first missing seq), or its event at that seq differs."""
+    `head`: it ends before it (truncated: at its first missing seq), or its event at that seq differs.
+    `players`: the game's (seat -> name), to name the player whose phone presented the head."""
+    owner = head.owner(players or {})
     if head.seq > len(hashes):
         return len(hashes) + 1, ("truncated", f"the log ends at seq {len(hashes)}, before the head "
-                                              f"{head.owner()} acknowledged at seq {head.seq}")
+                                              f"{owner} acknowledged at seq {head.seq}")
     if head.seq >= 1 and hashes[head.seq - 1] != head.hash:
-        return head.seq, ("head", f"the event at seq {head.seq} is not the one {head.owner()} acknowledged "
+        return head.seq, ("head", f"the event at seq {head.seq} is not the one {owner} acknowledged "
                                   "there: the log was rewritten")
     return None
 
@@ -382,8 +386,9 @@ def inspect(rows: Iterable[tuple[int, Callable[[], object]]],
     found.rows = len(rows)
     hashes = _walk(rows, found, keep_events)
     if found.ok:
+        players = found.entries[0]["data"].get("players", {}) if found.entries else {}
         for head in heads:
-            problem = head_problem(hashes, head)
+            problem = head_problem(hashes, head, players)
             if problem is not None:
                 found.failed(*problem)
     committed = bool(found.entries) and found.entries[0]["data"].get("token_commitments") is not None

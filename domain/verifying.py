@@ -10,7 +10,7 @@ import hmac
 from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
-from warlog.domain import chain, dice, integrity, rerun
+from warlog.domain import chain, dice, integrity, rerun, words
 from warlog.domain.game import logged
 from warlog.domain.integrity import Damaged
 from warlog.domain.rulings import NotFound
@@ -91,7 +91,7 @@ class Verifying:
         with self.lock(game_id):
             self._evict(game_id)
             damage = self.inspect(game_id).damage() or Damaged(
-                min(seq, version + 1), f"seat {seat} saw a head this log does not hold",
+                min(seq, version + 1), f"{words.player_name(game.state, seat)} saw a head this log does not hold",
                 "truncated" if seq > version else "head")
             remember(self._damaged, game_id, damage)
         raise damage

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import TypeVar
 
+from warlog.domain import army
 from warlog.domain import events as ev
 from warlog.domain.army import attached_models_of
 from warlog.domain.state import GameState, Unit, Weapon
@@ -93,7 +94,13 @@ def faces(values: Iterable[int]) -> str:
 
 def player_name(state: GameState, seat: str) -> str:
     """The seat's player by name ('Bob'); 'player A' only where the game names no player."""
-    return state.players.get(seat) or f"player {seat}"
+    return named_player(state.players, seat)
+
+
+def named_player(players: Mapping[str, str], seat: str) -> str:
+    """`player_name` from the game's players (seat -> name) as its creation stores them, where no state is at hand
+    (a damaged log's report)."""
+    return players.get(seat) or f"player {seat}"
 
 
 def whose(state: GameState, seat: str | None) -> str:
@@ -156,6 +163,22 @@ def unit_named(state: GameState, uid: str, seat: str | None = None) -> str:
     it is not `seat`'s ("at the charging Bob's Boyz"); `unit_title` without the models' count."""
     unit = state.units.get(uid)
     return unit_title(state, uid, owner=unit is not None and seat is not None and unit.owner != seat, counts=False)
+
+
+def foreign_engagement(state: GameState) -> str | None:
+    """SVC.SETUP at `start_game` (`army.foreign_engagement`), the refusal in the players' words, or None: "Alice's
+    Legion cannot start engaged with 'militia': Bob's army has no unit of that id" (the id as mustered, which no
+    unit's name stands for), or "... with Alice's Scouts, a unit of its own army"."""
+    found = army.foreign_engagement(state.units)
+    if found is None:
+        return None
+    uid, foe = found
+    named = unit_title(state, uid, counts=False)
+    if foe in state.units:
+        return (f"{named} cannot start engaged with {unit_title(state, foe, counts=False)}, a unit of its own army "
+                "(only with an enemy unit)")
+    enemy = next((seat for seat in ("A", "B") if seat != state.units[uid].owner), "B")
+    return f"{named} cannot start engaged with {foe!r}: {player_name(state, enemy)}'s army has no unit of that id"
 
 
 def not_yours(state: GameState, uid: str, seat: str) -> str:

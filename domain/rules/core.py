@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, cast
 
-from warlog.domain import army, dice, rolls
+from warlog.domain import army, dice, rolls, words
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.attacks.lines import wounds_recorded
@@ -90,7 +90,7 @@ class CoreCommands(Flow):
             who = ["you" if s == seat else player_name(t.state, s) for s in missing]
             have = "has" if who != ["you"] and len(who) == 1 else "have"
             raise Refused(f"{listed(who)} {have} not mustered an army", rule="SVC.SETUP")
-        foreign = army.foreign_engagement(t.state.units) if editions.fixed(t.state, "SVC.SETUP") else None
+        foreign = words.foreign_engagement(t.state) if editions.fixed(t.state, "SVC.SETUP") else None
         if foreign is not None:  # named before the other army was mustered (army.check_engaged)
             raise Refused(foreign, rule="SVC.SETUP")
         t.emit("GameStarted", ev.GameStarted(starting_strength=army.starting_strengths_of(t.state.units)), "CORE.STR.1")

@@ -88,6 +88,11 @@ FIXES: dict[str, Fix] = {
     "CORE.STR.2/wounded": Fix(3, "a unit of several models or an attached leader: its wounds_lost, as its casualties "
                                  "leave it (an attack, wounds recorded, mortal wounds), is its wounded model's, as its "
                                  "model lines show, not every wound it lost added up"),
+    # the players' words in what events store (CONTRACT.md "In the players' words")
+    "SVC.UNDO.CONSENT": Fix(4, "an undo request of another player's action gives as its reason that player by name "
+                               "(\"Bob took it\"), not \"the other seat took it\""),
+    "CORE.PER.1": Fix(4, "an effect that lasts until the start of its giver's next turn ends with that player named "
+                         "(\"the start of Alice's next turn has come\"), not \"the giving seat's\""),
 }
 
 # the edition a game created now is judged by

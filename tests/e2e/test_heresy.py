@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.support.client import GameClient, unit, vehicle
 from tests.support.instances import consts
+from warlog.domain.rules import editions
 
 
 def a_goes_first(game: GameClient) -> None:
@@ -157,6 +158,28 @@ def test_an_enemy_unit_ending_within_12_inches_opens_a_reaction_that_the_opponen
     assert game.state()["awaiting"]["unit"] == "scouts"
     game.cmd("B", "react", act=False)
     assert game.state()["awaiting"] == {"seat": "A", "action": "end_phase"}
+
+
+def test_a_game_created_before_claimed_reactions_offers_the_named_unit_its_initiative_in_words(new_game, monkeypatch):
+    """HH.REACT.1 before its edition-2 fix (domain/rules/editions.py): the unit the moving player names near is
+    offered a move up to its Initiative, toward or away, summed up in the players' words, and its reaction is logged
+    and said as that game always said it."""
+    monkeypatch.setattr(editions, "created_under", lambda: {})  # created under edition 1
+    game = new_game("heresy")
+    game.start([unit("legion-1")], [unit("militia"), unit("scouts")])
+    a_goes_first(game)
+    to_sub_phase(game, "A", "move")
+    moved = game.cmd("A", "move", unit="legion-1", move="normal", distance=6, near=["militia", "scouts"])
+    (opened,) = [e for e in moved["events"] if e["type"] == "ReactionOffered" and e["data"]["unit"] == "militia"]
+    assert opened["text"].startswith("Bob's Militia may react to the move of Alice's Legion 1:"), opened["text"]
+    react = offered(game, "B", "react")
+    assert [a["summary"] for a in react] == [
+        "react with Militia: move up to 4\" (its Initiative) toward or away from Alice's Legion 1",
+        "decline the reaction to Alice's Legion 1"]
+    assert react[0]["schema"]["properties"]["distance"]["maximum"] == 4
+    (made,) = game.cmd("B", "react", unit="militia", direction="away", distance=4)["events"]
+    assert made["text"] == "Bob's Militia reacted to Alice's Legion 1, moving 4\" away from it (up to 4\", its Initiative)."
+    assert game.verify()["commands_ok"] is True
 
 
 def test_a_unit_entering_play_opens_snap_shots_and_a_vehicle_fires_only_defensive_weapons(new_game):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.client import GameClient, play_awaited, unit, vehicle
+from warlog.domain.rules import editions
 
 
 def to(game: GameClient, phase: str, seat: str, battle_round: int | None = None) -> None:
@@ -50,10 +51,28 @@ def test_a_stratagem_lasts_the_phase_and_a_status_with_a_duration_ends_by_itself
     (end,) = [e for e in events if e["type"] == "EffectEnded" and e["data"]["unit"] == "marines"]
     lost = next(e for e in events if e["type"] == "StatusLost" and e["data"]["unit"] == "marines")
     assert end["rule"] == "CORE.PER.1" and end["data"]["until"] == "start_of_next_turn" and lost["seq"] > end["seq"]
+    # its end names the player who gave it (CORE.PER.1, edition 4), not "the giving seat"
+    assert end["data"]["reason"] == "the start of Alice's next turn has come"
+    assert lost["data"]["reason"] == "status pinned ended: the start of Alice's next turn has come"
     turn = next(e for e in events if e["type"] == "TurnStarted" and e["data"]["battle_round"] == 2)
     assert turn["data"]["seat"] == "A" and end["seq"] < turn["seq"] + 10
     marines = game.state()["units"]["marines"]
     assert marines["effects"] == [] and "pinned" not in marines["statuses"]
+
+
+def test_a_game_created_before_the_players_words_fix_ends_an_effect_at_the_giving_seats_turn(new_game, monkeypatch):
+    """A game created under edition 3 (domain/rules/editions.py, CORE.PER.1) logs the reason it always logged, and
+    /verify plays its requests again to the same events."""
+    monkeypatch.setattr(editions, "created_under", lambda: {"edition": 3})
+    game = new_game("reference", dice="table", battle_rounds=2)
+    game.start([unit("marines", 3)], [unit("boyz", 5)])
+    to(game, "command", "A")
+    game.cmd("A", "set_status", unit="marines", status="pinned", value=True, duration="start_of_next_turn")
+    to(game, "movement", "A", battle_round=2)
+    events = game.events()
+    (end,) = [e for e in events if e["type"] == "EffectEnded" and e["data"]["unit"] == "marines"]
+    assert end["data"]["reason"] == "the start of the giving seat's next turn has come"
+    assert game.verify()["commands_ok"] is True
 
 
 def test_durations_are_checked_and_belong_to_reference(new_game):

@@ -103,6 +103,22 @@ def test_the_service_names_the_player_who_has_not_mustered_an_army(new_game):
     in_words(game.refused("A", "start_game"), "SVC.SETUP", "you have not mustered an army")
 
 
+@pytest.mark.parametrize("ruleset", ["reference", "alternating", "heresy"])
+def test_start_game_names_the_unit_mustered_engaged_with_no_enemy_unit_by_its_name(new_game, ruleset):
+    """SVC.SETUP at start_game: Alice's unit mustered engaged with a unit Bob's army, mustered after, does not have
+    is named as the players know it (its name and whose it is), not by its id; the id it named, which no unit's
+    name stands for, is quoted as mustered."""
+    game = new_game(ruleset)
+    game.muster("A", [unit("a-squad-1", name="Tactical Squad", engaged_with=["b-ghosts"])]).raise_for_status()
+    game.muster("B", [unit("b-mob-1", name="Ork Boyz")]).raise_for_status()
+    for seat in "AB":
+        detail = in_words(game.refused(seat, "start_game"), "SVC.SETUP",
+                          "Alice's Tactical Squad cannot start engaged with 'b-ghosts': Bob's army has no unit of "
+                          "that id")
+        assert "a-squad-1" not in detail, detail
+    assert game.state()["status"] == "setup"
+
+
 @pytest.mark.parametrize("dice", ["server", "table"])
 def test_what_the_game_waits_for_is_said_in_words_with_the_players_name(new_game, dice):
     """A refusal that says what the game waits for says it as players do ("the game waits for either player to

@@ -2,6 +2,7 @@
 import pytest
 
 from tests.support.client import GameClient, unit
+from warlog.domain.rules import editions
 
 
 def without_version(state):
@@ -69,7 +70,7 @@ def test_undoing_the_other_seats_action_needs_its_consent_and_a_rejection_keeps_
     action = game.cmd("A", "confirm_count")
     requested = game.post("B", "undo")
     assert requested.status_code == 202
-    assert requested.json()["events"][0]["data"]["reason"] == "the other seat took it"
+    assert requested.json()["events"][0]["data"]["reason"] == "Alice took it"  # by name (SVC.UNDO.CONSENT, ed. 4)
     rejected = game.post("A", "undo/reject")
     assert rejected.status_code == 200
     [answer] = rejected.json()["events"]
@@ -77,6 +78,19 @@ def test_undoing_the_other_seats_action_needs_its_consent_and_a_rejection_keeps_
     assert not undone_flags(game)[action["events"][0]["seq"]]
     assert game.state()["units"] == before["units"]
     assert [e["type"] for e in game.events()][-2:] == ["UndoRequested", "UndoRejected"]  # both stay in the log
+
+
+def test_a_game_created_before_the_players_words_fix_keeps_the_seats_reason(new_game, monkeypatch):
+    """A game created under edition 3 (domain/rules/editions.py, SVC.UNDO.CONSENT) asks as it always asked, and
+    /verify plays its requests again to the same events."""
+    monkeypatch.setattr(editions, "created_under", lambda: {"edition": 3})
+    game = new_game()
+    game.start([unit("scouts-1")], [unit("boyz-1")])
+    game.cmd("A", "confirm_count")
+    requested = game.post("B", "undo")
+    assert requested.status_code == 202
+    assert requested.json()["events"][0]["data"]["reason"] == "the other seat took it"
+    assert game.verify()["commands_ok"] is True
 
 
 def test_only_the_other_seat_answers_an_undo_request(game):

@@ -173,3 +173,66 @@ def test_on_postgresql_the_deferred_append_raises_the_head_record(pg_schema):
     assert settings.write_mode() == "deferred"
     game, head = played(settings, rolls=3)
     assert PostgresStore(PG_URL, pg_schema).head(game.id) == (head["seq"], head["hash"])
+
+
+def test_a_head_a_player_saw_is_reported_by_the_players_name_not_the_seat_letter(tmp_path):
+    """The judge reads who acknowledged the head the log lacks by name (CONTRACT.md "In the players' words"):
+    the 409 SVC.DAMAGED refusal's detail and /verify's both say "Bob", never "seat B"."""
+    settings = settings_for(tmp_path)
+    game, head = played(settings)
+    store = SqliteStore(str(tmp_path / "warlog.db"))
+    versions = store.versions(game.id)
+    store.delete(game.id, versions[-3:])
+    kept = store.read(game.id, versions[-4])["entry"]
+    store.set_head(game.id, kept["seq"], kept["hash"])  # an older copy: events and head record agree
+    with TestClient(create_app(settings)) as http:
+        game.http = http
+        known = {"Known-Head": f"{head['seq']}:{head['hash']}"}
+        refused = game.send("B", {"type": "free_roll", "spec": "D6", "purpose": "x"}, **known)
+        assert refused.status_code == 409, refused.text
+        assert f"before the head Bob acknowledged at seq {head['seq']}" in refused.json()["detail"], refused.text
+        verdict = game.verify("A")
+        assert verdict["detail"] == f"the log ends at seq {kept['seq']}, before the head Bob acknowledged at seq " \
+                                    f"{head['seq']}", verdict
+        for said in (refused.json()["detail"], verdict["detail"]):
+            assert "seat B" not in said
+
+
+def test_a_rewritten_head_a_player_saw_is_reported_by_the_players_name(tmp_path):
+    settings = settings_for(tmp_path)
+    game, head = played(settings)
+    store = SqliteStore(str(tmp_path / "warlog.db"))
+
+    def other_face(row):
+        faces = [1, 1] if row["entry"]["data"].get("faces") != [1, 1] else [6, 6]
+        row["entry"]["data"].update(faces=faces, total=sum(faces))
+
+    store.rewrite_chain(game.id, 8, other_face, head_too=True)
+    with TestClient(create_app(settings)) as http:
+        game.http = http
+        seen = http.get(f"/games/{game.id}/state",
+                        headers=game.headers("A", **{"Known-Head": f"{head['seq']}:{head['hash']}"}))
+        assert seen.status_code == 409, seen.text
+        said = f"the event at seq {head['seq']} is not the one Alice acknowledged there: the log was rewritten"
+        assert said in seen.json()["detail"], seen.text
+        assert game.verify("B")["detail"] == said
+
+
+def test_a_head_the_store_kept_no_claim_of_is_still_reported_by_the_players_name(tmp_path):
+    """Where the store keeps no claim (the damage is found from the head presented alone), the report names the
+    player too."""
+    settings = settings_for(tmp_path)
+    game, head = played(settings)
+    store = SqliteStore(str(tmp_path / "warlog.db"))
+    versions = store.versions(game.id)
+    store.delete(game.id, versions[-2:])
+    kept = store.read(game.id, versions[-3])["entry"]
+    store.set_head(game.id, kept["seq"], kept["hash"])
+    with TestClient(create_app(settings)) as http:
+        game.http = http
+        for warlog in http.app.state.shards.apps:
+            warlog.heads.claim_head = lambda *claim: None  # a store that lost the claim
+        refused = http.get(f"/games/{game.id}/state",
+                           headers=game.headers("B", **{"Known-Head": f"{head['seq']}:{head['hash']}"}))
+        assert refused.status_code == 409, refused.text
+        assert "(Bob saw a head this log does not hold)" in refused.json()["detail"], refused.text

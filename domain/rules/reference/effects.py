@@ -27,6 +27,7 @@ from warlog.domain import army
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.flow import StatusNote
@@ -35,6 +36,7 @@ from warlog.domain.rules.ruleset import Part, Step, alive
 from warlog.domain.rulings import Malformed
 from warlog.domain.state import Effect, GameState
 from warlog.domain.state.values import replace
+from warlog.domain.words import lasting, player_name
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -50,6 +52,14 @@ def duration_of(value: str | None, field: str = "duration") -> str | None:
     if value is not None and value not in DURATIONS:
         raise Malformed(f"{field} is one of {', '.join(DURATIONS)}", field=field)
     return value
+
+
+def ended(state: GameState, effect: Effect) -> str:
+    """The boundary an effect ended at, as its `EffectEnded` reason says it: "the start of Alice's next turn" (the
+    player who gave it, CORE.PER.1's fix of edition 4), "the giving seat's" in a game created before."""
+    if editions.fixed(state, "CORE.PER.1"):
+        return lasting(effect.until, player_name(state, effect.by))
+    return DURATIONS[effect.until].replace("until ", "", 1)
 
 
 class EffectRules(Protocol):
@@ -84,7 +94,7 @@ class Persisting(Part[EffectRules]):
                     (until == "end_of_battle_round" and round_starts) or \
                     (until == "start_of_next_turn" and turn_starts and step.active == effect.by)
                 if ends:
-                    self.end_effect(t, uid, effect, DURATIONS[until].replace("until ", "", 1) + " has come")
+                    self.end_effect(t, uid, effect, ended(t.state, effect) + " has come")
 
     def end_effect(self, t: Table, uid: str, effect: Effect, reason: str) -> None:
         t.emit("EffectEnded", own.EffectEnded(unit=uid, effect=effect.effect, until=effect.until,

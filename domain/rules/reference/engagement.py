@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from warlog.domain import army
 from warlog.domain import events as ev
+from warlog.domain import words
 from warlog.domain.rules import editions
 from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.flow import StatusNote
@@ -44,7 +44,7 @@ class Engagement(Part[EngageRules]):
     def start_game(state: GameState) -> None:
         """SVC.SETUP, before the game starts (`Reference.start_game`): an army names only units of the game as
         those it starts engaged with."""
-        foreign = army.foreign_engagement(state.units)
+        foreign = words.foreign_engagement(state)
         if foreign is not None:
             raise Refused(foreign, rule="SVC.SETUP")
 

@@ -176,9 +176,23 @@ def _set(data: dict[str, object]) -> dict[str, object]:
     return {k: v for k, v in data.items() if k not in ERA_FIELDS or v != ERA_FIELDS[k]}
 
 
+_READ: list[tuple[Mapping[str, Any], Profile]] = []  # the profiles last read and the data they were read from: an
+# attack's context carries one profile's data from its declaration through its rolls, each step reading it again
+
+
 def from_data(data: Mapping[str, Any]) -> Profile:
     """The profile `to_data` wrote: its JSON, or the state's frozen copy of it (a paused attack's): the JSON
-    boundary, read back key by key."""
+    boundary, read back key by key; read once while the data is the same value (never changed: JSON an event
+    carries, or the state's frozen copy of it)."""
+    for kept, profile in _READ:
+        if kept is data:
+            return profile
+    made = _read_profile(data)
+    _READ[:] = [(data, made), *_READ[:3]]
+    return made
+
+
+def _read_profile(data: Mapping[str, Any]) -> Profile:
     weapon = Weapon.of(**{k: v for k, v in data["weapon"].items()})
     situation = Situation(**{**data["situation"],
                              "attacker_keywords": frozenset(data["situation"]["attacker_keywords"])})

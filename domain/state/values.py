@@ -12,7 +12,7 @@ import dataclasses
 import enum
 from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Final, Generic, NoReturn, Self, TypeAlias, TypeVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, NoReturn, Self, TypeAlias, TypeVar, overload
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -153,7 +153,7 @@ _COPIED: dict[type, tuple[tuple[str, ...], frozenset[str]] | None] = {}  # a dat
 # `dataclasses.replace` (a `__post_init__` to run, a field `__init__` does not set)
 
 
-def replace(value: T, /, **changes: Any) -> T:
+def _replaced(value: T, /, **changes: Any) -> T:
     """`dataclasses.replace`, for the frozen values the state is made of: their fields copied onto a new value and
     `changes` set over them, without building keyword arguments for `__init__` (a third of the time; every event
     replaces a few). A dataclass with a `__post_init__`, or a field `__init__` does not set, is left to
@@ -178,6 +178,12 @@ def replace(value: T, /, **changes: Any) -> T:
             raise TypeError(f"{kind.__name__} has no field {name!r}")
         setter(made, name, changed)
     return made
+
+
+if TYPE_CHECKING:  # mypy reads `replace` as `dataclasses.replace`, whose keywords it checks against the value's fields
+    from dataclasses import replace as replace
+else:
+    replace = _replaced
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,9 @@ from types import MethodType
 from typing import Any, ClassVar, Generic, TypeVar
 
 Marks = dict[str, Callable[..., Any]]  # a command type (or event kind) -> the function marked for it, unbound
-R = TypeVar("R")
+# what a part reads its ruleset as (a Protocol): contravariant, so that `type[Part[Reference]]` admits a part only where
+# the ruleset satisfies that part's Protocol, and a ruleset's `parts` annotated so is checked by mypy
+R = TypeVar("R", contravariant=True)
 
 
 def collect(cls: type) -> tuple[Marks, Marks]:

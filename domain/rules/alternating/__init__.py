@@ -46,7 +46,7 @@ from warlog.domain.rules.basics import Awaiting, evolves, seat_units
 from warlog.domain.rules.flow import CasualtyNote
 from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
-from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles
+from warlog.domain.rules.ruleset import SEATS, Part, Ruleset, Step, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingStep, GameState
 from warlog.domain.state.values import replace
@@ -85,7 +85,10 @@ class Alternating(Alternation, objectives.RoundObjectives):
     event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS, **objectives.EVENTS}
     event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS, **objectives.TEXTS}
     status_ends = STATUS_ENDS
-    parts = (TableRecords, Counting, Combats, Charges)  # rules/parts.py: each built with it, its commands and events dispatched to it
+    # rules/parts.py: each built with it, its commands and events dispatched to it; mypy checks that Alternating is
+    # what each part reads its ruleset as (a part's Protocol)
+    parts: ClassVar[tuple[type[Part[Alternating]], ...]] = (
+        TableRecords, Counting, Combats, Charges)
 
     def round_layout(self, state: GameState) -> list[Step]:
         return SCORED_LAYOUT if self.scores_round(state) else LAYOUT

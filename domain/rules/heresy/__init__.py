@@ -48,7 +48,7 @@ from warlog.domain.rules.heresy.texts import TEXTS
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import RosterReading
-from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, other
+from warlog.domain.rules.ruleset import SEATS, Part, Ruleset, Step, alive, handles, other
 from warlog.domain.rulings import Refused
 from warlog.domain.state import Frozen, GameState, Status
 from warlog.domain.state.values import replace
@@ -80,7 +80,10 @@ class Heresy(Reactions, Assault, objectives.RoundObjectives):  # the mixins buil
     event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS, **objectives.TEXTS}
     status_ends = STATUS_ENDS
     roster = RosterReading(older_ap=True, systems=("horus heresy", "30,000", "30k"), systems_older_ap=True)
-    parts = (Combat, Embarking, Movement, Reserves, Rout)  # rules/parts.py: each built with it, its commands and events dispatched to it
+    # rules/parts.py: each built with it, its commands and events dispatched to it; mypy checks that Heresy is
+    # what each part reads its ruleset as (a part's Protocol)
+    parts: ClassVar[tuple[type[Part[Heresy]], ...]] = (
+        Combat, Embarking, Movement, Reserves, Rout)
 
     # -- the round -----------------------------------------------------------------------
 

@@ -43,7 +43,7 @@ from warlog.domain.rules.reference.texts import TEXTS
 from warlog.domain.rules.reference.unit_actions import UnitActions
 from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
-from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, other
+from warlog.domain.rules.ruleset import SEATS, Part, Ruleset, Step, alive, handles, other
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, Lines, ReferenceStep, ReferenceTurn, Unit
 from warlog.domain.state.values import replace
@@ -73,8 +73,10 @@ class Reference(Shooting):
     roster = RosterReading(older_ap=False, systems=(NOT_THE_OLDER_ERAS + r".*\b(?:10th|11th)\b",))
     phases = (("command", None, "RS.CMD.1"), ("movement", None, "RS.MOV.1"), ("shooting", None, "RS.SHO.1"),
               ("charge", None, "RS.CHG.1"), ("fight", None, "RS.FGT.2"))
-    parts = (Splitting, UnitActions, Persisting, MortalWounds, Engagement, Charge, CommandPhase, Movement, Fight,
-             AttackChoices)  # rules/parts.py: each built with it, its commands and events dispatched to it
+    # rules/parts.py: each built with it, its commands and events dispatched to it; mypy checks that Reference is
+    # what each part reads its ruleset as (a part's Protocol)
+    parts: ClassVar[tuple[type[Part[Reference]], ...]] = (
+        Splitting, UnitActions, Persisting, MortalWounds, Engagement, Charge, CommandPhase, Movement, Fight, AttackChoices)
     keeps_vp = True  # EXT.VP.1: victory points are scored (command.py)
     durations = True  # set_status gives a status for a stated time: an effect (CORE.PER.1, effects.py)
     setup_commands = Splitting.setup_commands

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The issue figures of two commits in one run, alternated: free_roll against the echo app (twice each), the attack
-# against a free_roll, and core_costs (frames, bytes per event, memory per cached game). Each commit's domain/,
+# against a free_roll (twice each), and core_costs (frames, bytes per event, memory per cached game). Each commit's domain/,
 # api/ and projections/ are checked out into a temp folder and linked under a `warlog/` folder put first on
 # PYTHONPATH, so the same interpreter, packages and bench scripts (this tree's) measure both.
 #   bash ops/bench/before_after.sh BEFORE [AFTER=HEAD]
@@ -22,8 +22,11 @@ for round in 1 2; do
     PYTHONPATH="$work/$side-link" $py ops/bench/free_roll_latency.py --requests 3000 --seconds 40 --cpu 0 2>&1 | quiet | tail -4
   done
 done
-for side in before after; do
-  echo "=== attack, $side"; PYTHONPATH="$work/$side-link" $py ops/bench/attack_latency.py 2>&1 | quiet | tail -3
+for round in 1 2; do  # alternated too: the attack's ratio moves by a few hundredths from run to run
+  for side in before after; do
+    echo "=== attack, $side, round $round (load $(cut -d' ' -f1 /proc/loadavg))"
+    PYTHONPATH="$work/$side-link" $py ops/bench/attack_latency.py 2>&1 | quiet | tail -3
+  done
 done
 for side in before after; do
   echo "=== core_costs, $side"; PYTHONPATH="$work/$side-link" $py ops/bench/core_costs.py 2>&1 | quiet | tail -1

@@ -89,14 +89,22 @@ def test_a_rewrite_of_the_events_and_the_head_record_is_caught_by_the_head_a_sea
         refused_everywhere(http, game, head["seq"], "head")
 
 
-def test_a_restore_from_an_older_backup_is_caught_by_the_head_a_seat_saw(tmp_path):
-    settings = settings_for(tmp_path)
-    game, head = played(settings)
+def restore_an_older_copy(tmp_path, game) -> tuple[SqliteStore, list[int], dict]:
+    """The store put back as an older backup held it: the game's last three events gone, its head record at the
+    event before them (events and head record agree). The store, the versions it held before, the event it now
+    ends at."""
     store = SqliteStore(str(tmp_path / "warlog.db"))
     versions = store.versions(game.id)
     store.delete(game.id, versions[-3:])
     kept = store.read(game.id, versions[-4])["entry"]
-    store.set_head(game.id, kept["seq"], kept["hash"])  # an older copy: events and head record agree
+    store.set_head(game.id, kept["seq"], kept["hash"])
+    return store, versions, kept
+
+
+def test_a_restore_from_an_older_backup_is_caught_by_the_head_a_seat_saw(tmp_path):
+    settings = settings_for(tmp_path)
+    game, head = played(settings)
+    store, versions, _ = restore_an_older_copy(tmp_path, game)
     with TestClient(create_app(settings)) as http:
         game.http = http
         assert game.verify()["chain_ok"] is True
@@ -180,11 +188,7 @@ def test_a_head_a_player_saw_is_reported_by_the_players_name_not_the_seat_letter
     the 409 SVC.DAMAGED refusal's detail and /verify's both say "Bob", never "seat B"."""
     settings = settings_for(tmp_path)
     game, head = played(settings)
-    store = SqliteStore(str(tmp_path / "warlog.db"))
-    versions = store.versions(game.id)
-    store.delete(game.id, versions[-3:])
-    kept = store.read(game.id, versions[-4])["entry"]
-    store.set_head(game.id, kept["seq"], kept["hash"])  # an older copy: events and head record agree
+    _, _, kept = restore_an_older_copy(tmp_path, game)
     with TestClient(create_app(settings)) as http:
         game.http = http
         known = {"Known-Head": f"{head['seq']}:{head['hash']}"}

@@ -104,7 +104,8 @@ def test_HH_REACT_1_a_claimed_reaction_answers_only_the_latest_enemy_move(new_ga
     before = len(game.events())
     problem = game.refused("B", "react", unit="militia", against="legion-1", direction="away", distance=2)
     assert problem["rule"] == "HH.REACT.1"
-    assert problem["detail"] == "A reaction answers the latest enemy move, legion-2's, not legion-1's."
+    assert problem["detail"] == ("A reaction answers the latest enemy move, the move of Alice's Legion 2, not that "
+                                 "of Alice's Legion 1.")  # the units by name, as the players know them
     assert len(game.events()) == before
     answer = game.cmd("B", "react", unit="militia", against="legion-2", direction="away", distance=2)
     assert [e["type"] for e in answer["events"]] == ["ReactionOffered", "ReactionMade"]

@@ -239,13 +239,17 @@ class Reactions(Shooting):
             return ("HH.REACT.1", "a reaction is made when the moving player names the unit near (near)")
         if reaction_window(state) is not None:
             return ("HH.REACT.1", "answer the reaction offered first")
+        seat = state.units[uid].owner  # the reacting player, whom a refusal is said to
         if against not in self.moved_this_sub_phase(state):
-            if editions.fixed(state, "HH.REACT.1/latest") and heresy_step(state).last_moved not in (None, against):
-                return ("HH.REACT.1", f"a reaction answers the latest enemy move, {heresy_step(state).last_moved}'s, "
-                                      f"not {against}'s")
-            return ("HH.REACT.1", f"{against} has ended no move this sub-phase that a reaction may answer")
+            last = heresy_step(state).last_moved
+            if editions.fixed(state, "HH.REACT.1/latest") and last not in (None, against):
+                return ("HH.REACT.1", f"a reaction answers the latest enemy move, the move of "
+                                      f"{unit_named(state, last, seat)}, not that of {unit_named(state, against, seat)}")
+            return ("HH.REACT.1", f"{unit_named(state, against, seat)} has ended no move this sub-phase that a "
+                                  "reaction may answer")
         if against in (HeresyTurn.of(state.units[uid].turn).reacted_to or ()):
-            return ("HH.REACT.1", f"it has already been offered a reaction to {against}'s move")
+            return ("HH.REACT.1", f"it has already been offered a reaction to the move of "
+                                  f"{unit_named(state, against, seat)}")
         return self.reaction_block(state, uid, "move", against)
 
     def claim_actions(self, state: GameState, seat: str) -> list[Action]:
@@ -293,7 +297,8 @@ class Reactions(Shooting):
         if window is None or window.seat != seat:
             raise Refused("no reaction is offered to you now", rule="HH.REACT.1")
         if command.against not in (None, window.against) and window.kind == "move":
-            raise Refused(f"answer the reaction offered to {window.against}'s move first", rule="HH.REACT.1")
+            raise Refused(f"answer the reaction offered to the move of {unit_named(state, window.against, seat)} first",
+                          rule="HH.REACT.1")
         rule = KIND_RULE[window.kind]
         if command.move == "rush":
             raise Refused("a unit never rushes in a reaction", rule="HH.MOV.5")

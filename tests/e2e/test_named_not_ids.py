@@ -4,10 +4,14 @@ never by a unit's id or a seat's letter: the heresy reaction refusals, the reaso
 refusals of an army's links and engagements. The players are Alice (seat A) and Bob (seat B)."""
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.e2e.test_heresy import a_goes_first, to_sub_phase
+from tests.e2e.test_reference_rules import until
 from tests.support.client import GameClient, unit
+from warlog.domain.rules import editions
 
 
 def heresy_at_move(new_game, dice: str = "server") -> GameClient:
@@ -47,3 +51,61 @@ def test_HH_REACT_1_a_reaction_refused_once_offered_or_while_another_waits_names
     assert again["rule"] == "HH.REACT.1"
     assert no_ids(again["detail"], "a-legion-1") == (
         "It has already been offered a reaction to the move of Alice's Legion Tactical Squad.")
+
+
+def window_closed(game: GameClient) -> dict[str, Any]:
+    """Alice's one-model Legion Tactical Squad ends its move near Bob's Militia through dangerous terrain and fails
+    the test: the reaction offered to Bob closes by itself. The `ReactionDeclined` it logs."""
+    game.start([unit("a-legion-1", 1, name="Legion Tactical Squad")], [unit("b-militia-1", name="Militia")])
+    a_goes_first(game)
+    to_sub_phase(game, "A", "move")
+    game.cmd("A", "move", unit="a-legion-1", move="normal", distance=6, near=["b-militia-1"], dangerous=1)
+    (declined,) = [e for e in game.cmd("A", "roll", dice=[1])["events"] if e["type"] == "ReactionDeclined"]
+    assert game.verify()["commands_ok"] is True
+    return declined
+
+
+def test_HH_REACT_1_a_reaction_window_closed_by_the_enemy_units_end_names_it(new_game):
+    declined = window_closed(new_game("heresy", dice="table"))
+    assert declined["rule"] == "HH.REACT.1"  # HH.REACT.1/named, edition 4
+    assert declined["data"]["reason"] == "Alice's Legion Tactical Squad is no longer on the battlefield"
+
+
+def test_a_heresy_game_created_before_edition_4_stores_the_id_of_the_unit_gone(new_game, monkeypatch):
+    monkeypatch.setattr(editions, "created_under", lambda: {"edition": 3})
+    declined = window_closed(new_game("heresy", dice="table"))
+    assert declined["data"]["reason"] == "a-legion-1 is no longer on the battlefield"
+
+
+def events_after(game: GameClient, seq: int, kind: str) -> list[dict[str, Any]]:
+    return [e for e in game.events() if e["seq"] > seq and e["type"] == kind]
+
+
+def fell_back(game: GameClient) -> list[dict[str, Any]]:
+    """Alice's Tactical Squad, mustered engaged with Bob's Ork Boyz, falls back in her first Movement phase: the
+    Ork Boyz' statuses lost, engaged with nobody."""
+    game.start([unit("a-squad-1", name="Tactical Squad", engaged_with=["b-mob-1"])],
+               [unit("b-mob-1", name="Ork Boyz")])
+    until(game, 1, "A", "movement")
+    seq = game.events()[-1]["seq"]
+    game.cmd("A", "select", unit="a-squad-1", move="fall_back", escape="ordered")
+    return [e for e in events_after(game, seq, "StatusLost") if e["data"]["unit"] == "b-mob-1"]
+
+
+def test_RS_MOV_4_an_engagement_ended_by_a_fall_back_names_the_unit_that_fell_back(new_game):
+    game = new_game("reference", dice="table")
+    lost = fell_back(game)
+    assert [e["data"]["status"] for e in lost] == ["engaged"]
+    assert lost[0]["data"]["reason"] == "Alice's Tactical Squad fell back"  # RS.MOV.4/named, edition 4
+    assert "a-squad-1" not in lost[0]["text"]
+    assert game.verify()["commands_ok"] is True
+
+
+def test_a_game_created_before_edition_4_stores_the_id_of_the_unit_that_fell_back(new_game, monkeypatch):
+    """A game created under edition 3 (domain/rules/editions.py, RS.MOV.4/named) logs the reason it always logged,
+    and /verify plays its requests again to the same events."""
+    monkeypatch.setattr(editions, "created_under", lambda: {"edition": 3})
+    game = new_game("reference", dice="table")
+    lost = fell_back(game)
+    assert [e["data"]["reason"] for e in lost] == ["a-squad-1 fell back"]
+    assert game.verify()["commands_ok"] is True

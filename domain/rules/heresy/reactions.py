@@ -122,8 +122,9 @@ class Reactions(Shooting):
             return (rule, "it is not on the battlefield")
         if HeresyTurn.of(unit.turn).reacted and capped(state):
             return (rule, "it has already reacted this battle round")
-        if not on_battlefield(state.units[against]):
-            return (rule, f"{against} is no longer on the battlefield")
+        if not on_battlefield(state.units[against]):  # a window it closes stores the reason: by name since edition 4
+            gone = unit_named(state, against, unit.owner) if editions.fixed(state, "HH.REACT.1/named") else against
+            return (rule, f"{gone} is no longer on the battlefield")
         if kind == "move":
             return movement_block(unit)
         if LOCKED in unit.statuses:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.test_heresy import a_goes_first, to_sub_phase
+from tests.e2e.test_reference_effects import to
 from tests.e2e.test_reference_rules import until
 from tests.support.client import GameClient, unit
 from warlog.domain.rules import editions
@@ -109,3 +110,16 @@ def test_a_game_created_before_edition_4_stores_the_id_of_the_unit_that_fell_bac
     lost = fell_back(game)
     assert [e["data"]["reason"] for e in lost] == ["a-squad-1 fell back"]
     assert game.verify()["commands_ok"] is True
+
+
+@pytest.mark.parametrize("dice", ["server", "table"])
+def test_CORE_PER_1_the_duration_offered_to_the_player_giving_a_status_says_your_next_turn(new_game, dice):
+    game = new_game("reference", dice=dice)
+    game.start([unit("a-squad-1", name="Tactical Squad")], [unit("b-mob-1", name="Ork Boyz")])
+    to(game, "command", "A")
+    state = game.state("A")
+    titles = [choice["title"] for action in state["actions"] + state.get("records", [])
+              if action["type"] in ("set_status", "use_stratagem")
+              for choice in action["schema"]["properties"].get("duration", {}).get("oneOf", [])]
+    assert "until the start of your next turn" in titles, titles
+    assert not [title for title in titles if "seat" in title], titles

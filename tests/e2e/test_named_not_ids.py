@@ -11,7 +11,7 @@ import pytest
 from tests.e2e.test_heresy import a_goes_first, to_sub_phase
 from tests.e2e.test_reference_effects import to
 from tests.e2e.test_reference_rules import until
-from tests.support.client import GameClient, unit
+from tests.support.client import GameClient, unit, vehicle
 from warlog.domain.rules import editions
 
 
@@ -123,3 +123,47 @@ def test_CORE_PER_1_the_duration_offered_to_the_player_giving_a_status_says_your
               for choice in action["schema"]["properties"].get("duration", {}).get("oneOf", [])]
     assert "until the start of your next turn" in titles, titles
     assert not [title for title in titles if "seat" in title], titles
+
+
+def army_refusal(game: GameClient, units: list[dict[str, Any]]) -> dict[str, Any]:
+    response = game.muster("A", units)
+    assert response.status_code == 422, response.text
+    return response.json()
+
+
+@pytest.mark.parametrize("units, field, detail", [
+    ([unit("a-scouts", name="Scouts"), unit("a-tac", name="Tactical Squad", embarked_in="a-scouts")],
+     "/units/1/embarked_in", "Scouts has no transport capacity."),
+    ([vehicle("a-rhino", capacity=10, name="Rhino"), vehicle("a-razor", capacity=6, name="Razorback",
+                                                               embarked_in="a-rhino"),
+      unit("a-tac", name="Tactical Squad", embarked_in="a-razor")],
+     "/units/2/embarked_in", "Razorback is itself embarked in Rhino."),
+    ([vehicle("a-rhino", capacity=10, name="Rhino"), unit("a-tac", 6, name="Tactical Squad", embarked_in="a-rhino"),
+      unit("a-scouts", 5, name="Scouts", embarked_in="a-rhino")],
+     "/units/0/transport/capacity", "11 models embarked in Rhino, capacity 10."),
+    ([unit("a-capt", 1, name="Captain", leader_of="a-lt"), unit("a-lt", 1, name="Lieutenant", leader_of="a-tac"),
+      unit("a-tac", name="Tactical Squad")],
+     "/units/0/leader_of", "Lieutenant leads a unit itself and cannot be led."),
+    ([unit("a-capt", 1, name="Captain", leader_of="a-tac"), unit("a-lt", 1, name="Lieutenant", leader_of="a-tac"),
+      unit("a-tac", name="Tactical Squad")],
+     "/units/1/leader_of", "Tactical Squad is already led by Captain."),
+    ([unit("a-boyz-1", name="Boyz"), unit("a-boyz-2", name="Boyz", transport=None),
+      unit("a-nob", 1, name="Nob", embarked_in="a-boyz-2")],
+     "/units/2/embarked_in", "Boyz (id 'a-boyz-2') has no transport capacity."),
+    ([unit("a-tac", name="Tactical Squad", engaged_with=["a-scouts"]), unit("a-scouts", name="Scouts")],
+     "/units/0/engaged_with/0", "Tactical Squad cannot start engaged with Scouts, a unit of its own army (only with "
+                                "an enemy unit)."),
+])
+def test_an_armys_refused_links_name_its_units_as_the_army_names_them(new_game, units, field, detail):
+    game = new_game("reference")
+    problem = army_refusal(game, units)
+    assert (problem["field"], problem["detail"]) == (field, detail)
+
+
+def test_an_army_engaged_with_a_unit_the_other_army_lacks_names_its_unit_and_quotes_the_id(new_game):
+    game = new_game("heresy")
+    game.muster("B", [unit("b-mob-1", name="Ork Boyz")]).raise_for_status()
+    problem = army_refusal(game, [unit("a-tac", name="Tactical Squad", engaged_with=["b-mob-1", "b-ghosts"])])
+    assert problem["field"] == "/units/0/engaged_with/1"
+    assert problem["detail"] == "Tactical Squad cannot start engaged with 'b-ghosts': the other army has no unit of " \
+                                "that id."

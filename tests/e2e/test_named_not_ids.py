@@ -1,7 +1,8 @@
 """CONTRACT.md "In the players' words": what a player reads names units by their names and players by theirs,
-never by a unit's id or a seat's letter: the heresy reaction refusals, the reason an engagement's end stores (edition
-4; a game created before keeps the ids it stored), the duration offered to the player giving a status, and the
-refusals of an army's links and engagements. The players are Alice (seat A) and Bob (seat B)."""
+never by a unit's id or a seat's letter: the heresy reaction refusals and those of what the heresy tables cannot
+roll, the reason an engagement's end stores (edition 4; a game created before keeps the ids it stored), the
+duration offered to the player giving a status, and the refusals of an army's links and engagements. The players
+are Alice (seat A) and Bob (seat B)."""
 from __future__ import annotations
 
 from typing import Any
@@ -167,3 +168,34 @@ def test_an_army_engaged_with_a_unit_the_other_army_lacks_names_its_unit_and_quo
     assert problem["field"] == "/units/0/engaged_with/1"
     assert problem["detail"] == "Tactical Squad cannot start engaged with 'b-ghosts': the other army has no unit of " \
                                 "that id."
+
+
+def test_RS_ATK_1_a_weapon_the_heresy_tables_cannot_read_is_refused_naming_the_unit(new_game):
+    """A shot the tables cannot roll (the shooter has no BS) is refused with the unit named, not its id."""
+    game = new_game("heresy", dice="table")
+    blind = unit("a-blind-1", 2, name="Blind Squad")
+    blind["models"][0]["BS"] = None
+    game.start([blind], [unit("b-militia-1", name="Militia")])
+    a_goes_first(game)
+    to_sub_phase(game, "A", None, "shooting")
+    game.cmd("A", "select", unit="a-blind-1", targets=["b-militia-1"])
+    problem = game.refused("A", "shoot", unit="a-blind-1", weapon="Boltgun", target="b-militia-1")
+    assert problem["rule"] == "RS.ATK.1"
+    assert no_ids(problem["detail"], "a-blind-1") == (
+        "Blind Squad has no BS: roll this weapon's attack with free_roll and record its casualties.")
+
+
+def test_HH_MOV_5_a_charge_the_service_cannot_roll_is_refused_naming_both_units(new_game):
+    """A charge with a distance (the service rolls it) by a unit with no melee weapon the tables read names the
+    charger and its target as Alice knows them."""
+    game = new_game("heresy", dice="table")
+    gunners = unit("a-gunners-1", name="Gunners")
+    gunners["weapons"] = [w for w in gunners["weapons"] if w["type"] == "ranged"]
+    game.start([gunners], [unit("b-militia-1", name="Militia")])
+    a_goes_first(game)
+    to_sub_phase(game, "A", None, "assault")
+    problem = game.refused("A", "select", unit="a-gunners-1", targets=["b-militia-1"], distance=3)
+    assert problem["rule"] == "HH.MOV.5"
+    assert no_ids(problem["detail"], "a-gunners-1", "b-militia-1") == (
+        "Gunners has no melee weapon the tables can strike Bob's Militia with: declare the charge without a distance "
+        "and record what happens.")

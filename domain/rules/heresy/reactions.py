@@ -398,7 +398,7 @@ class Reactions(Shooting):
 
     @staticmethod
     def snap_resolvable(state: GameState, uid: str, name: str, against: str) -> bool:
-        return tables_gap(state.units, uid, ranged_weapon(state.units[uid], name), against) is None
+        return tables_gap(state, uid, ranged_weapon(state.units[uid], name), against) is None
 
     def next_snap_shot(self, t: Table, then: SnapShotsGoOn) -> None:
         """HH.RES.4: the snap shots' weapons one after another through the attack module (6s to hit), while

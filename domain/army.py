@@ -67,6 +67,17 @@ def model_count(unit: Mapping[str, Any]) -> int:
     return sum(line.get("count", 1) for line in unit["models"])
 
 
+def called(units: list[dict[str, Any]], uid: str) -> str:
+    """A unit of an army as sent, as its player knows it in a refusal (CONTRACT.md "In the players' words"): by its
+    name ("Tactical Squad"); with its id where another unit of the army has the same name ("Boyz (id 'boyz-2')"),
+    and by its id alone, quoted, where the army has no unit of that id."""
+    names = [unit.get("name") for unit in units if unit["id"] == uid]
+    if not names or not names[0]:
+        return repr(uid)
+    shared = sum(1 for unit in units if unit.get("name") == names[0]) > 1
+    return f"{names[0]} (id {uid!r})" if shared else str(names[0])
+
+
 def validate_army(seat: str, units: list[dict[str, Any]]) -> None:
     """Cross-unit checks the field types cannot express; errors name the field (422). `units`: the army's JSON as
     sent (the JSON boundary).
@@ -99,17 +110,20 @@ def validate_army(seat: str, units: list[dict[str, Any]]) -> None:
         if transport_id:
             transport = by_id[transport_id]
             if not transport.get("transport"):
-                raise Malformed(f"{transport_id!r} has no transport capacity", field=f"{where}.embarked_in")
-            if transport.get("embarked_in"):
-                raise Malformed(f"{transport_id!r} is itself embarked in {transport['embarked_in']!r}",
+                raise Malformed(f"{called(units, transport_id)} has no transport capacity",
                                 field=f"{where}.embarked_in")
+            if transport.get("embarked_in"):
+                raise Malformed(f"{called(units, transport_id)} is itself embarked in "
+                                f"{called(units, transport['embarked_in'])}", field=f"{where}.embarked_in")
         bodyguard = unit.get("leader_of")
         if bodyguard:
             # CORE.STR.1 counts one leader with one bodyguard as one attached unit
             if by_id[bodyguard].get("leader_of"):
-                raise Malformed(f"{bodyguard!r} leads a unit itself and cannot be led", field=f"{where}.leader_of")
+                raise Malformed(f"{called(units, bodyguard)} leads a unit itself and cannot be led",
+                                field=f"{where}.leader_of")
             if bodyguard in led:
-                raise Malformed(f"{bodyguard!r} is already led by {led[bodyguard]!r}", field=f"{where}.leader_of")
+                raise Malformed(f"{called(units, bodyguard)} is already led by {called(units, led[bodyguard])}",
+                                field=f"{where}.leader_of")
             led[bodyguard] = unit["id"]
     for index, unit in enumerate(units):
         capacity = (unit.get("transport") or {}).get("capacity")
@@ -117,7 +131,7 @@ def validate_army(seat: str, units: list[dict[str, Any]]) -> None:
             continue
         aboard = sum(model_count(u) for u in units if u.get("embarked_in") == unit["id"])
         if aboard > capacity:
-            raise Malformed(f"{aboard} models embarked in {unit['id']!r}, capacity {capacity}",
+            raise Malformed(f"{aboard} models embarked in {called(units, unit['id'])}, capacity {capacity}",
                             field=f"units.{index}.transport.capacity")
 
 
@@ -130,11 +144,11 @@ def check_engaged(units: list[dict[str, Any]], enemies: Collection[str] | None) 
         for place, foe in enumerate(unit.get("engaged_with") or ()):
             where = f"units.{index}.engaged_with.{place}"
             if foe in own:
-                raise Malformed(f"{unit['id']!r} cannot start engaged with {foe!r}, a unit of its own army (only "
-                                "with an enemy unit)", field=where)
+                raise Malformed(f"{called(units, unit['id'])} cannot start engaged with {called(units, foe)}, a unit "
+                                "of its own army (only with an enemy unit)", field=where)
             if enemies is not None and foe not in enemies:
-                raise Malformed(f"{unit['id']!r} cannot start engaged with {foe!r}: the other army has no unit "
-                                "of that id", field=where)
+                raise Malformed(f"{called(units, unit['id'])} cannot start engaged with {foe!r}: the other army has "
+                                "no unit of that id", field=where)
 
 
 def foreign_engagement(units: Mapping[str, Unit]) -> tuple[str, str] | None:

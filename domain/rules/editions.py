@@ -93,6 +93,11 @@ FIXES: dict[str, Fix] = {
                                "(\"Bob took it\"), not \"the other seat took it\""),
     "CORE.PER.1": Fix(4, "an effect that lasts until the start of its giver's next turn ends with that player named "
                          "(\"the start of Alice's next turn has come\"), not \"the giving seat's\""),
+    "RS.MOV.4/named": Fix(4, "when an engagement ends (a fall back, a consolidation, a destruction), an enemy unit "
+                             "left engaged with nobody loses its statuses with the unit that ended it named in the "
+                             "reason (\"Alice's Tactical Squad fell back\"), not by its id"),
+    "HH.REACT.1/named": Fix(4, "heresy: a reaction window closed because the enemy unit left the battlefield names that "
+                               "unit in its reason (\"Alice's Legion is no longer on the battlefield\"), not its id"),
 }
 
 # the edition a game created now is judged by

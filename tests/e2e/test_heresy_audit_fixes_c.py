@@ -52,12 +52,12 @@ def test_SVC_SETUP_a_mustered_engaged_with_naming_no_enemy_unit_is_refused(new_g
     before = len(game.events())
     own = problem_of(game.muster("A", [unit("legion"), unit("legion-2", engaged_with=["militia", "legion"])]))
     assert own["field"] == "/units/1/engaged_with/1"
-    assert own["detail"] == ("`legion-2` cannot start engaged with 'legion', a unit of its own army (only with an "
-                             "enemy unit).")
+    assert own["detail"] == ("Legion 2 cannot start engaged with Legion, a unit of its own army (only with an "
+                             "enemy unit).")  # its units by name, as the army names them
     game.muster("B", [unit("militia")]).raise_for_status()
     unknown = problem_of(game.muster("A", [unit("legion", engaged_with=["militia", "ghosts"])]))
     assert unknown["field"] == "/units/0/engaged_with/1"
-    assert unknown["detail"] == "`legion` cannot start engaged with 'ghosts': the other army has no unit of that id."
+    assert unknown["detail"] == "Legion cannot start engaged with 'ghosts': the other army has no unit of that id."
     assert len(game.events()) == before + 1 and game.state()["mustered"] == {"A": False, "B": True}
     game.muster("A", [unit("legion", engaged_with=["militia"])]).raise_for_status()  # an enemy unit: accepted
     assert game.state()["mustered"] == {"A": True, "B": True}
@@ -104,7 +104,8 @@ def test_HH_REACT_1_a_claimed_reaction_answers_only_the_latest_enemy_move(new_ga
     before = len(game.events())
     problem = game.refused("B", "react", unit="militia", against="legion-1", direction="away", distance=2)
     assert problem["rule"] == "HH.REACT.1"
-    assert problem["detail"] == "A reaction answers the latest enemy move, legion-2's, not legion-1's."
+    assert problem["detail"] == ("A reaction answers the latest enemy move, the move of Alice's Legion 2, not that "
+                                 "of Alice's Legion 1.")  # the units by name, as the players know them
     assert len(game.events()) == before
     answer = game.cmd("B", "react", unit="militia", against="legion-2", direction="away", distance=2)
     assert [e["type"] for e in answer["events"]] == ["ReactionOffered", "ReactionMade"]

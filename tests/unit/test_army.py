@@ -178,7 +178,7 @@ def test_two_leaders_of_one_bodyguard_are_refused_since_the_strength_would_be_am
     second = unit("lieutenant", 1, leader_of="intercessors")
     error = refusal([captain(), second, unit("intercessors", 5)])
     assert error.field == "units.1.leader_of"
-    assert "captain" in error.detail
+    assert error.detail == "Intercessors is already led by Captain"  # by the names the army gives them
 
 
 @pytest.mark.parametrize("characteristic, value", [("count", 0), ("W", 0), ("hull_points", -1), ("W", "3")])

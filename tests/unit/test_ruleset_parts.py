@@ -275,8 +275,9 @@ def test_engagement_alone_engages_both_sides_and_ends_it_by_a_fall_back_and_a_de
     engagement.casualties(t, "scouts", "RS.ATK.4")  # CORE.STR.2: the rule that destroyed it ends its engagement
     assert [(kind, data["unit"], rule) for kind, data, rule in t.events] == [("EngagementEnded", "scouts", "RS.ATK.4")]
     assert t.state.units["foes"].engaged_with == ()
-    assert rules.changed == [("foes", "engaged", False, "RS.ATK.4", "scouts was destroyed"),
-                             ("foes", "locked_in_combat", False, "RS.ATK.4", "scouts was destroyed")]
+    gone = "Alice's Scouts was destroyed"  # by name, as Bob knows it (RS.MOV.4/named, edition 4)
+    assert rules.changed == [("foes", "engaged", False, "RS.ATK.4", gone),
+                             ("foes", "locked_in_combat", False, "RS.ATK.4", gone)]
 
 
 def test_engagement_alone_judges_and_completes_the_engagements_an_army_starts_with():

@@ -61,20 +61,23 @@ if TYPE_CHECKING:
 CHARGE_RANGE = 12  # a 2D6 charge reaches at most 12"
 
 
-def melee_weapons(units: Mapping[str, Unit], uid: str, foe: str) -> list[Weapon]:
+def melee_weapons(state: GameState, uid: str, foe: str) -> list[Weapon]:
     """The melee weapons of `uid` the heresy tables can strike `foe` with."""
-    return [w for w in units[uid].weapons if w.type == "melee" and tables_gap(units, uid, w, foe) is None]
+    return [w for w in state.units[uid].weapons if w.type == "melee" and tables_gap(state, uid, w, foe) is None]
 
 
-def rolled_charge_gap(units: Mapping[str, Unit], uid: str, target: str) -> str | None:
-    """Why a charge by `uid` at `target` cannot be rolled and fought by the service (None: it can)."""
-    if not melee_weapons(units, uid, target):
-        return f"{uid} has no melee weapon the tables can strike {target} with"
+def rolled_charge_gap(state: GameState, uid: str, target: str) -> str | None:
+    """Why a charge by `uid` at `target` cannot be rolled and fought by the service (None: it can), the units named
+    as the charging player knows them."""
+    units, seat = state.units, state.units[uid].owner
+    if not melee_weapons(state, uid, target):
+        return f"{unit_named(state, uid, seat)} has no melee weapon the tables can strike " \
+               f"{unit_named(state, target, seat)} with"
     for unit in (uid, target):
         if not all(line.I for line in units[unit].models):
-            return f"{unit} has no Initiative"
+            return f"{unit_named(state, unit, seat)} has no Initiative"
         if not army.unit_leadership(units[unit]):
-            return f"{unit} has no Leadership to test if it loses"
+            return f"{unit_named(state, unit, seat)} has no Leadership to test if it loses"
     return None
 
 
@@ -127,9 +130,9 @@ class Assault(Shooting):
     # -- the charge ---------------------------------------------------------------------------
 
     def charge_actions(self, state: GameState, seat: str, ready: list[str]) -> list[Action]:
-        units, offered = state.units, []
+        offered: list[Action] = []
         for uid in ready:
-            rolled = [f for f in enemies_on_battlefield(state, seat) if rolled_charge_gap(units, uid, f) is None]
+            rolled = [f for f in enemies_on_battlefield(state, seat) if rolled_charge_gap(state, uid, f) is None]
             if rolled:
                 offered.append(act.action(
                     "select", "HH.MOV.5", f"declare a charge by {unit_named(state, uid)} at one enemy unit, with the "
@@ -144,7 +147,7 @@ class Assault(Shooting):
         """A charge the service rolls: one target the tables can fight, a distance measured within 12"."""
         if len(targets) != 1:
             raise Malformed("a charge the service rolls names one target unit", field="targets")
-        gap = rolled_charge_gap(state.units, command.unit, targets[0])
+        gap = rolled_charge_gap(state, command.unit, targets[0])
         if gap:
             raise Refused(f"{gap}: declare the charge without a distance and record what happens", rule="HH.MOV.5")
         inches(command.distance, "distance", CHARGE_RANGE)
@@ -191,8 +194,8 @@ class Assault(Shooting):
         fought, units = heresy_step(state).fought or (), state.units
         for uid in sorted(units, key=lambda u: units[u].owner != step.active):
             for foe in locked_foes(units, uid):
-                if not (uid in fought and foe in fought) and (rolled_charge_gap(units, uid, foe) is None
-                                                              or rolled_charge_gap(units, foe, uid) is None):
+                if not (uid in fought and foe in fought) and (rolled_charge_gap(state, uid, foe) is None
+                                                              or rolled_charge_gap(state, foe, uid) is None):
                     return uid, foe
         return None
 
@@ -219,7 +222,7 @@ class Assault(Shooting):
             return []
         units = state.units
         return [uid for uid in fight.striking if uid not in fight.struck and fight.models.get(uid, 0) > 0
-                and alive(units[foe_of(fight, uid)]) and melee_weapons(units, uid, foe_of(fight, uid))]
+                and alive(units[foe_of(fight, uid)]) and melee_weapons(state, uid, foe_of(fight, uid))]
 
     def fight_goes_on(self, t: Table, then: FightGoesOn | None) -> None:
         """After a strike (or as the fight begins): wait for the next striker, open the next Initiative step,
@@ -284,7 +287,7 @@ class Assault(Shooting):
                            f"{unit_named(state, foe_of(fight, uid), seat)} at Initiative {fight.step} with "
                            f"{fight.models[uid]} models, one melee weapon (WS against WS)",
                            ["unit", "weapon"], unit=act.const(uid),
-                           weapon=act.one_of([w.name for w in melee_weapons(units, uid, foe_of(fight, uid))]))
+                           weapon=act.one_of([w.name for w in melee_weapons(state, uid, foe_of(fight, uid))]))
                 for uid in self.strikers(state)[:1] if units[uid].owner == seat]
 
     @handles("strike")
@@ -298,7 +301,7 @@ class Assault(Shooting):
         if units[command.unit].owner != seat:
             raise Refused(f"{unit_named(state, command.unit, seat)} is another player's unit", rule="RS.FGT.3")
         foe = foe_of(fight, command.unit)
-        weapon = next((w for w in melee_weapons(units, command.unit, foe) if w.name == command.weapon), None)
+        weapon = next((w for w in melee_weapons(state, command.unit, foe) if w.name == command.weapon), None)
         if weapon is None:
             raise Malformed(f"{unit_named(state, command.unit, seat)} has no melee weapon {command.weapon!r} the tables read", field="weapon")
         self.start_attack(t, command.unit, weapon, foe, fight.models[command.unit], "assault",

@@ -122,8 +122,9 @@ class Reactions(Shooting):
             return (rule, "it is not on the battlefield")
         if HeresyTurn.of(unit.turn).reacted and capped(state):
             return (rule, "it has already reacted this battle round")
-        if not on_battlefield(state.units[against]):
-            return (rule, f"{against} is no longer on the battlefield")
+        if not on_battlefield(state.units[against]):  # a window it closes stores the reason: by name since edition 4
+            gone = unit_named(state, against, unit.owner) if editions.fixed(state, "HH.REACT.1/named") else against
+            return (rule, f"{gone} is no longer on the battlefield")
         if kind == "move":
             return movement_block(unit)
         if LOCKED in unit.statuses:
@@ -239,13 +240,17 @@ class Reactions(Shooting):
             return ("HH.REACT.1", "a reaction is made when the moving player names the unit near (near)")
         if reaction_window(state) is not None:
             return ("HH.REACT.1", "answer the reaction offered first")
+        seat = state.units[uid].owner  # the reacting player, whom a refusal is said to
         if against not in self.moved_this_sub_phase(state):
-            if editions.fixed(state, "HH.REACT.1/latest") and heresy_step(state).last_moved not in (None, against):
-                return ("HH.REACT.1", f"a reaction answers the latest enemy move, {heresy_step(state).last_moved}'s, "
-                                      f"not {against}'s")
-            return ("HH.REACT.1", f"{against} has ended no move this sub-phase that a reaction may answer")
+            last = heresy_step(state).last_moved
+            if editions.fixed(state, "HH.REACT.1/latest") and last not in (None, against):
+                return ("HH.REACT.1", f"a reaction answers the latest enemy move, the move of "
+                                      f"{unit_named(state, last, seat)}, not that of {unit_named(state, against, seat)}")
+            return ("HH.REACT.1", f"{unit_named(state, against, seat)} has ended no move this sub-phase that a "
+                                  "reaction may answer")
         if against in (HeresyTurn.of(state.units[uid].turn).reacted_to or ()):
-            return ("HH.REACT.1", f"it has already been offered a reaction to {against}'s move")
+            return ("HH.REACT.1", f"it has already been offered a reaction to the move of "
+                                  f"{unit_named(state, against, seat)}")
         return self.reaction_block(state, uid, "move", against)
 
     def claim_actions(self, state: GameState, seat: str) -> list[Action]:
@@ -293,7 +298,8 @@ class Reactions(Shooting):
         if window is None or window.seat != seat:
             raise Refused("no reaction is offered to you now", rule="HH.REACT.1")
         if command.against not in (None, window.against) and window.kind == "move":
-            raise Refused(f"answer the reaction offered to {window.against}'s move first", rule="HH.REACT.1")
+            raise Refused(f"answer the reaction offered to the move of {unit_named(state, window.against, seat)} first",
+                          rule="HH.REACT.1")
         rule = KIND_RULE[window.kind]
         if command.move == "rush":
             raise Refused("a unit never rushes in a reaction", rule="HH.MOV.5")
@@ -392,7 +398,7 @@ class Reactions(Shooting):
 
     @staticmethod
     def snap_resolvable(state: GameState, uid: str, name: str, against: str) -> bool:
-        return tables_gap(state.units, uid, ranged_weapon(state.units[uid], name), against) is None
+        return tables_gap(state, uid, ranged_weapon(state.units[uid], name), against) is None
 
     def next_snap_shot(self, t: Table, then: SnapShotsGoOn) -> None:
         """HH.RES.4: the snap shots' weapons one after another through the attack module (6s to hit), while

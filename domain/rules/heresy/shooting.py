@@ -84,23 +84,26 @@ def has_facings(unit: Unit) -> bool:
     return army.unit_is_vehicle(unit) and armour(unit) is not None
 
 
-def tables_gap(units: Mapping[str, Unit], uid: str, arms: UnitWeapon, target_uid: str) -> str | None:
-    """Why the heresy tables cannot resolve this weapon at this target (None: they can)."""
+def tables_gap(state: GameState, uid: str, arms: UnitWeapon, target_uid: str) -> str | None:
+    """Why the heresy tables cannot resolve this weapon at this target (None: they can), the units named as the
+    attacking player knows them."""
+    units = state.units
     line, target = units[uid].models[0], units[target_uid]
     melee = arms.type == "melee"
     vehicle = army.unit_is_vehicle(target)
     if not (line.WS if melee else line.BS):
-        return f"{uid} has no {'WS' if melee else 'BS'}"
+        return f"{unit_named(state, uid)} has no {'WS' if melee else 'BS'}"
     if not arms.S:
         return f"{arms.name} has no S"
     if melee and vehicle:
         return "a vehicle in an assault is the table's to resolve"
+    seat = units[uid].owner
     if melee and not target.models[0].WS:
-        return f"{target_uid} has no WS"
+        return f"{unit_named(state, target_uid, seat)} has no WS"
     if vehicle and not armour(target):
-        return f"{target_uid} is a vehicle without armour values"
+        return f"{unit_named(state, target_uid, seat)} is a vehicle without armour values"
     if not vehicle and not target.models[0].T:
-        return f"{target_uid} has no T"
+        return f"{unit_named(state, target_uid, seat)} has no T"
     return None
 
 
@@ -180,7 +183,7 @@ class Shooting(Igougo):
             if not (HeresyTurn.of(unit.turn).shot and alive(unit)) or not unit.selected:
                 continue
             for target in self.shot_targets(state, uid):
-                weapons = [w.name for w in self.shots_open(state, uid) if tables_gap(units, uid, w, target) is None]
+                weapons = [w.name for w in self.shots_open(state, uid) if tables_gap(state, uid, w, target) is None]
                 if not weapons:
                     continue
                 vehicle = has_facings(units[target])
@@ -218,7 +221,7 @@ class Shooting(Igougo):
             raise Refused(f"{unit_named(state, command.target, seat)} is not one of the units "
                           f"{unit_named(state, command.unit, seat)} was selected to shoot at, "
                           "on the battlefield", rule="RS.SHO.2")
-        gap = tables_gap(units, command.unit, weapon, command.target)
+        gap = tables_gap(state, command.unit, weapon, command.target)
         if gap:
             raise Refused(f"{gap}: roll this weapon's attack with free_roll and record its casualties",
                           rule="RS.ATK.1")

@@ -45,7 +45,11 @@ if TYPE_CHECKING:
 
 DURATIONS = {"end_of_phase": "until the end of the phase", "end_of_turn": "until the end of the turn",
              "end_of_battle_round": "until the end of the battle round",
-             "start_of_next_turn": "until the start of the giving seat's next turn"}
+             "start_of_next_turn": "until the start of your next turn"}  # the titles shown to the player who gives it
+# the boundaries as a game created before edition 4 stores them (`ended`), byte for byte, whatever the titles say now
+ENDED_BEFORE = {"end_of_phase": "the end of the phase", "end_of_turn": "the end of the turn",
+                "end_of_battle_round": "the end of the battle round",
+                "start_of_next_turn": "the start of the giving seat's next turn"}
 
 
 def duration_of(value: str | None, field: str = "duration") -> str | None:
@@ -59,7 +63,7 @@ def ended(state: GameState, effect: Effect) -> str:
     player who gave it, CORE.PER.1's fix of edition 4), "the giving seat's" in a game created before."""
     if editions.fixed(state, "CORE.PER.1"):
         return lasting(effect.until, player_name(state, effect.by))
-    return DURATIONS[effect.until].replace("until ", "", 1)
+    return ENDED_BEFORE[effect.until]
 
 
 class EffectRules(Protocol):

@@ -28,6 +28,15 @@ if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 
+def by(state: GameState, uid: str, foe: Unit, reason: str) -> str:
+    """Why an enemy unit left engaged with nobody by `uid` is no longer engaged, as its status's reason stores it: the
+    unit named as the players know it ("Alice's Tactical Squad fell back", RS.MOV.4/named of edition 4), its id in a
+    game created before."""
+    if editions.fixed(state, "RS.MOV.4/named"):
+        return f"{words.unit_named(state, uid, foe.owner)} {reason}"
+    return f"{uid} {reason}"
+
+
 class EngageRules(Protocol):
     """What the engagement part asks of its ruleset: a unit engaged or no longer engaged changes its statuses."""
 
@@ -65,7 +74,7 @@ class Engagement(Part[EngageRules]):
             if not unit.engaged_with and alive(unit):
                 for status in ("engaged", "locked_in_combat"):
                     self.rules.change_status(t, other_uid, status, False, rule,
-                                       reason=reason if other_uid == uid else f"{uid} {reason}")
+                                             reason=reason if other_uid == uid else by(t.state, uid, unit, reason))
 
     def casualties(self, t: Table, uid: str, rule: str) -> None:
         """After the ruleset recorded casualties by `rule` (`Reference.casualties`): a unit destroyed ends its

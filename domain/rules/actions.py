@@ -141,23 +141,23 @@ _TYPES = Draft202012Validator.TYPE_CHECKER.redefine_many({
 _Validator: type[Validator] = extend(Draft202012Validator, type_checker=_TYPES)  # type: ignore[no-untyped-call]  # the stubs leave extend untyped
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def _validator(key: bytes) -> Validator:
-    """One validator per distinct schema, built the first time it is asked for (the same offer recurs every
-    time a game comes back to the same moment); `key` is the schema's JSON, its keys sorted (by orjson: the
-    standard encoder took a tenth of an attack's ruling to write it)."""
-    validator: Validator = _Validator(json.loads(key))
-    validator.check_schema(json.loads(key))  # a malformed offer is a bug: say so once, where it is built
-    return validator
+    """jsonschema's validator of one distinct schema (`key`: its JSON, keys sorted), for the commands `admits` leaves
+    to it (those holding a float): built the first time one is judged, kept for the next."""
+    return _Validator(json.loads(key))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=2048)  # ~15 KiB each: at most the 4,096 jsonschema validators' ~36 MB this replaced
 def _compiled(key: bytes) -> jsonschema_rs.Draft202012Validator:
-    """The same schema for jsonschema-rs (a hundredth of the time a command takes to judge: jsonschema makes a
-    validator of its own for every keyword it descends into), checked first by `_validator`. Formats name what an
-    offer's values are (`unit`, `weapon`); they are not checked, as jsonschema does not check them either."""
-    _validator(key)
-    return jsonschema_rs.Draft202012Validator(orjson.loads(key), validate_formats=False)
+    """One validator per distinct schema, for jsonschema-rs (a hundredth of jsonschema's time to judge a command:
+    jsonschema makes a validator of its own for every keyword it descends into), built the first time it is asked
+    for (the same offer recurs every time a game comes back to the same moment) and the schema checked then, once
+    (a malformed offer is a bug: said where it is built). Formats name what an offer's values are (`unit`,
+    `weapon`); they are not checked, as jsonschema does not check them either."""
+    schema = orjson.loads(key)
+    _Validator.check_schema(schema)
+    return jsonschema_rs.Draft202012Validator(schema, validate_formats=False)
 
 
 SAFE_INTEGER = 2**53  # an integer jsonschema-rs is sure to read as the same number

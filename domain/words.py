@@ -285,12 +285,13 @@ class Words:
         return " against ".join(said)
 
     def names(self, text: str) -> str:
-        """A sentence the rules wrote with unit ids in it ("charge by b-boyz") with the units' names in their
-        place ("charge by B Boyz")."""
+        """A sentence the rules wrote with unit ids in it ("charge by b-boyz-2", as a game created before edition
+        4 stores it) with the units named in their place as `unit_name` names them, owner first and two units of
+        one name told apart ("charge by Bob's Boyz 2")."""
         units = self.after.units
         if not units or not text:
             return text
-        return ID.sub(lambda m: units[m.group(0)].name if m.group(0) in units else m.group(0), text)
+        return ID.sub(lambda m: self.unit_name(m.group(0)) if m.group(0) in units else m.group(0), text)
 
     def seats(self, per_seat: Mapping[str, object]) -> str:
         """{'A': 2, 'B': 1} -> 'Alice 2, Bob 1'."""

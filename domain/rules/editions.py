@@ -98,6 +98,17 @@ FIXES: dict[str, Fix] = {
                              "reason (\"Alice's Tactical Squad fell back\"), not by its id"),
     "HH.REACT.1/named": Fix(4, "heresy: a reaction window closed because the enemy unit left the battlefield names that "
                                "unit in its reason (\"Alice's Legion is no longer on the battlefield\"), not its id"),
+    "RS.CHG.3": Fix(4, "a charge that reaches engages its targets with the charging unit named in the reason the "
+                       "engagement and the statuses it sets store (\"charge by Alice's Assault Squad\"), not its id"),
+    "RS.FGT.4": Fix(4, "an Engaging consolidation engages, and makes its fresh targets eligible to fight, with the "
+                       "consolidating unit named in the reasons stored (\"consolidation by Alice's Assault Squad\"), "
+                       "not its id"),
+    "AA.CHG.1/named": Fix(4, "a charge that reaches locks the units in combat with the charging unit named in the "
+                             "reason the statuses and CombatJoined store (\"charge by Alice's Assault Squad\"), not "
+                             "its id"),
+    "HH.MOV.2/named": Fix(4, "heresy: Locked in Combat gained by a charge that reached, or lost as the foe broke "
+                             "from the fight, names the units in its reason (\"the charge of Alice's Legion reached "
+                             "Bob's Militia\", \"Bob's Militia broke from the fight\"), not their ids"),
 }
 
 # the edition a game created now is judged by

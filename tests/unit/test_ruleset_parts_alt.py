@@ -92,7 +92,8 @@ def test_charges_alone_declare_a_charge_take_its_overwatch_then_roll_it_and_lock
     assert t.events[-2:] == [
         ("ChargeResolved", {"unit": "squad", "targets": ["foes", "fleeing"], "distance": "7", "total": 7,
                             "success": True}, "AA.CHG.1"),
-        ("CombatJoined", {"units": ["squad", "foes", "fleeing"], "reason": "charge by squad"}, "AA.CHG.1")]
+        ("CombatJoined", {"units": ["squad", "foes", "fleeing"], "reason": "charge by Alice's Squad"},
+         "AA.CHG.1")]  # the charger by name (AA.CHG.1/named, edition 4)
     assert rules.calls[-3:] == [("status", uid, "locked_in_combat", True, "AA.CHG.1")
                                 for uid in ("squad", "foes", "fleeing")]
     assert AlternatingStep.of(t.state.step).declared is None and charges.run_on(t) is False  # the charge is over

@@ -74,7 +74,7 @@ def test_charge_alone_declares_rolls_and_engages_the_targets_it_reaches_fighting
     assert [(kind, rule) for kind, _, rule in t.events] == \
         [("ChargeResolved", "RS.CHG.2"), ("FightsFirstGained", "RS.CHG.3")]
     assert (t.events[0][1]["success"], t.events[0][1]["targets"], t.events[0][1]["distance"]) == (True, ["foes"], "6")
-    assert rules.engaged == [(["squad"], ["foes"], "RS.CHG.3", "charge by squad")]
+    assert rules.engaged == [(["squad"], ["foes"], "RS.CHG.3", "charge by Alice's Squad")]  # by name (edition 4)
     assert charge.pending_charge(t.state) is None and ReferenceStep.of(t.state.step).charge is None
     squad_turn = t.state.units["squad"].turn
     assert isinstance(squad_turn, ReferenceTurn)

@@ -241,7 +241,8 @@ def test_fight_alone_ends_a_units_fight_and_an_engaging_consolidation_makes_an_u
     t.events.clear()
     fight.consolidate(t, "A", Consolidate(unit="squad", mode="engaging", distance=3, targets=("near",)))
     assert [(kind, rule) for kind, _, rule in t.events] == [("Consolidated", "RS.FGT.4"), ("FightEligible", "RS.FGT.4")]
-    assert rules.engaged == [(["squad"], ["near"], "RS.FGT.4", "consolidation by squad")]
+    assert rules.engaged == [(["squad"], ["near"], "RS.FGT.4", "consolidation by Alice's Squad")]  # edition 4
+    assert t.events[-1][1]["reason"] == "engaged by the consolidation of Alice's Squad"
     assert fight.fight_stage(t.state).eligible == ("foes", "squad", "near")  # type: ignore[union-attr]
     assert fight.unfought(t.state) == ["near"]  # it fights, then consolidates, before the phase ends
     assert fight.still_to(t.state, "B", "consolidated") == ["foes"]

@@ -11,6 +11,7 @@ from typing_extensions import TypedDict, Unpack
 from warlog.domain import army, dice, rolls
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating import events as own
 from warlog.domain.rules.alternating.commands import AlternatingSelect, ResolveCharge
@@ -21,7 +22,7 @@ from warlog.domain.rules.ruleset import Part, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingCharge, AlternatingStep, GameState
 from warlog.domain.state.values import replace
-from warlog.domain.words import awaited, unit_named, whose
+from warlog.domain.words import awaited, unit_named, unit_title, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -184,10 +185,11 @@ class Charges(Part[ChargeRules]):
                                   success=success), "AA.CHG.1")
         units = t.state.units
         standing = [target for target in targets if alive(units[target])]
-        if success and standing:
+        if success and standing:  # the charger by name with its owner's since edition 4 (AA.CHG.1/named)
+            named = unit_title(t.state, uid, counts=False) if editions.fixed(t.state, "AA.CHG.1/named") else uid
             for member in [uid, *standing]:
-                self.rules.change_status(t, member, "locked_in_combat", True, "AA.CHG.1", reason=f"charge by {uid}")
-            t.emit("CombatJoined", own.CombatJoined(units=[uid, *standing], reason=f"charge by {uid}"), "AA.CHG.1")
+                self.rules.change_status(t, member, "locked_in_combat", True, "AA.CHG.1", reason=f"charge by {named}")
+            t.emit("CombatJoined", own.CombatJoined(units=[uid, *standing], reason=f"charge by {named}"), "AA.CHG.1")
 
     def charge_awaiting(self, state: GameState) -> Awaiting | None:
         """What a charge under way waits for: the overwatch of the next target to answer it (AA.OW.1), then its

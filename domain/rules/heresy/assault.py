@@ -53,12 +53,24 @@ from warlog.domain.rules.ruleset import alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import Frozen, GameState, HeresyFight, HeresyStep, Unit, Weapon
 from warlog.domain.state.values import replace
-from warlog.domain.words import unit_named
+from warlog.domain.words import unit_named, unit_title
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 CHARGE_RANGE = 12  # a 2D6 charge reaches at most 12"
+
+
+def locking(state: GameState, uid: str, target: str | None = None) -> str:
+    """Why Locked in Combat is gained by a charge of `uid` that reached `target`, or lost by its foe as `uid` broke
+    from the fight (no `target`), as the statuses store it: the units by name with their owners' ("the charge of
+    Alice's Legion reached Bob's Militia", HH.MOV.2/named of edition 4), by their ids in a game created before."""
+    if not editions.fixed(state, "HH.MOV.2/named"):
+        return f"{uid}'s charge reached {target}" if target is not None else f"{uid} broke from the fight"
+    named = unit_title(state, uid, counts=False)
+    if target is None:
+        return f"{named} broke from the fight"
+    return f"the charge of {named} reached {unit_title(state, target, counts=False)}"
 
 
 def melee_weapons(state: GameState, uid: str, foe: str) -> list[Weapon]:
@@ -167,8 +179,9 @@ class Assault(Shooting):
         units = t.state.units
         if not (alive(units[uid]) and alive(units[target])):
             return
+        reason = locking(t.state, uid, target)
         for one, foe in ((uid, target), (target, uid)):
-            self.change_status(t, one, LOCKED, True, "HH.MOV.2", reason=f"{uid}'s charge reached {target}", foe=foe)
+            self.change_status(t, one, LOCKED, True, "HH.MOV.2", reason=reason, foe=foe)
         self.begin_fight(t, uid, target, "RS.FGT.3")
 
     def begin_fight(self, t: Table, uid: str, foe: str, rule: str) -> None:
@@ -276,7 +289,7 @@ class Assault(Shooting):
         self.change_status(t, uid, "routed", True, "HH.ROUT.1", reason="it lost the fight and failed its "
                                                                       "Leadership test (convention)")
         self.change_status(t, uid, LOCKED, False, "HH.MOV.2", reason="it is Routed: it falls back")
-        self.unlock(t, foe, f"{uid} broke from the fight")
+        self.unlock(t, foe, locking(t.state, uid))
 
     def strike_actions(self, state: GameState, seat: str) -> list[Action]:
         fight = fight_under_way(state)

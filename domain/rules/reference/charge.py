@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.reference import events as own
@@ -23,7 +24,7 @@ from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, ReferenceCharge, ReferenceStep, Unit
 from warlog.domain.state.values import replace
-from warlog.domain.words import unit_named, whose
+from warlog.domain.words import unit_named, unit_title, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -40,6 +41,12 @@ class ChargeRules(Protocol):
 
     def engage(self, t: Table, units: list[str], targets: list[str], rule: str, reason: str) -> None:
         """`units` engaged with every unit of `targets` (and those attached to them), each side engaged."""
+
+
+def charger(state: GameState, uid: str) -> str:
+    """The charging unit as the reason of the engagement its charge makes stores it: by name with its owner's
+    ("charge by Alice's Assault Squad", RS.CHG.3 of edition 4), by its id in a game created before."""
+    return unit_title(state, uid, counts=False) if editions.fixed(state, "RS.CHG.3") else uid
 
 
 class Charge(Part[ChargeRules]):
@@ -115,7 +122,7 @@ class Charge(Part[ChargeRules]):
                                                    distance=distance, success=success), "RS.CHG.2")
         if success:  # RS.CHG.3: engaged with every target, and Fights First until the end of the turn
             self.rules.engage(t, members_of(t.state.units, command.unit), targets, "RS.CHG.3",
-                              f"charge by {command.unit}")
+                              f"charge by {charger(t.state, command.unit)}")
             t.emit("FightsFirstGained", own.FightsFirstGained(unit=command.unit, until="end of turn"), "RS.CHG.3")
 
     # -- appliers ------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
+from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, awaited_unit, evolves, held_by
 from warlog.domain.rules.reference import events as own
@@ -36,7 +37,7 @@ from warlog.domain.rules.shared_appliers import adds_unit, sets_field
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, ReferenceFight, ReferenceStep, Unit
 from warlog.domain.state.values import replace
-from warlog.domain.words import awaited, unit_named, whose
+from warlog.domain.words import awaited, unit_named, unit_title, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -51,6 +52,16 @@ def _under_way(state: GameState) -> ReferenceFight:
     if fight is None:
         raise ValueError("no fight is under way")
     return fight
+
+
+def _consolidation(state: GameState, uid: str) -> tuple[str, str]:
+    """Why an Engaging consolidation engages (the engagement's reason) and makes its fresh targets eligible to
+    fight (FightEligible's), as stored: the unit by name with its owner's ("consolidation by Alice's Assault
+    Squad", RS.FGT.4 of edition 4), by its id in a game created before."""
+    if editions.fixed(state, "RS.FGT.4"):
+        named = unit_title(state, uid, counts=False)
+        return f"consolidation by {named}", f"engaged by the consolidation of {named}"
+    return f"consolidation by {uid}", f"engaged by {uid}'s consolidation"
 
 
 def _through(fight: ReferenceFight, done: str) -> tuple[str, ...]:
@@ -295,10 +306,10 @@ class Fight(Part[FightRules]):
         t.emit("Consolidated", data, "RS.FGT.4")
         if command.mode == "engaging":
             fresh = [target for target in data["targets"] if target not in fight.eligible]
-            self.rules.engage(t, [uid], data["targets"], "RS.FGT.4", f"consolidation by {uid}")
+            engaging, eligible = _consolidation(state, uid)
+            self.rules.engage(t, [uid], data["targets"], "RS.FGT.4", engaging)
             if fresh:  # RS.FGT.4: unfought enemy units it engages become eligible to fight
-                t.emit("FightEligible", own.FightEligible(units=fresh, reason=f"engaged by {uid}'s consolidation"),
-                       "RS.FGT.4")
+                t.emit("FightEligible", own.FightEligible(units=fresh, reason=eligible), "RS.FGT.4")
         elif command.mode == "objective":
             self.rules.disengage(t, uid, "RS.FGT.4", "consolidated onto an objective")
 

@@ -75,7 +75,7 @@ def logged(event: object) -> Logged:
 
 
 _OFFERED: dict[tuple[str, str], tuple[GameState, list[Action]]] = {}  # (game, seat) -> the state last offered on
-_OFFERED_SIZE = 2048
+_OFFERED_SIZE = 1024  # as many as projections.state.SeatViews keeps views: a state kept here is mostly one a kept view reads
 
 
 def offers(ruleset: Ruleset, state: GameState, seat: str) -> list[Action]:

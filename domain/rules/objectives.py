@@ -6,7 +6,7 @@
 - A seat scores 5 VP for each marker it controls, at most 15 at a time (`VP_PER_MARKER`, `VP_CAP`), logged as
   `VictoryPointsScored` with its new total, which `state.vp` keeps; GET /state shows it, and after the last battle
   round the higher VP wins (MSN.END.1, rules/results.py).
-- MSN.OBJ.1 (`alternating`, `heresy`: `RoundObjectives`): at the end of each battle round from round 2, the
+- MSN.OBJ.1 (`alternating`, `heresy`: their part `Objectives`): at the end of each battle round from round 2, the
   command that ends the round (`end_phase`) names the units within 3" of each marker; a seat controls a marker
   when it has more models there than the opponent, where vehicles, units falling back or Routed, and embarked
   units count 0 (`ObjectivesHeld`); then each seat scores.
@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from typing_extensions import TypedDict
 
@@ -26,7 +26,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action, Schema
 from warlog.domain.rules.basics import SEATS, Step, alive, evolves
-from warlog.domain.rules.flow import Flow
+from warlog.domain.rules.parts import Part
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, PerSeat, Unit
 from warlog.domain.state.values import replace
@@ -141,10 +141,18 @@ def held_by_models(state: GameState, claims: Mapping[str, Sequence[str]]) -> dic
     return result
 
 
-class RoundObjectives(Flow):
+class ObjectiveRules(Protocol):
+    """What the round's objectives read of their ruleset: its round (the last step of it ends it scored)."""
+
+    def round_layout(self, state: GameState) -> list[Step]:
+        """The steps of the battle round being played."""
+
+
+class Objectives(Part[ObjectiveRules]):
     """A part of `alternating` and `heresy` (MSN.OBJ.1): the command that ends a battle round from round 2 names
-    the units near each marker, and both seats score. The ruleset offers `round_end_action` where the round
-    ends, and its `end_phase` calls `check_round_end` before it emits and `score_round` after."""
+    the units near each marker, and both seats score; `VictoryPointsScored` is applied by it. The ruleset asks it
+    by name: `scores_round` (its layout), `ends_round`, `round_end_action` where the round ends, and its
+    `end_phase` (the ruleset's own mark) calls `check_round_end` before it emits and `score_round` after."""
 
     def scores_round(self, state: GameState) -> bool:
         """This round ends with the markers scored: a game with objectives, from battle round 2, created under
@@ -153,7 +161,7 @@ class RoundObjectives(Flow):
 
     def ends_round(self, state: GameState, step: Step | None) -> bool:
         """The step is the round's last, and the round is scored."""
-        return step is not None and self.scores_round(state) and state.pos == len(self.round_layout(state)) - 1
+        return step is not None and self.scores_round(state) and state.pos == len(self.rules.round_layout(state)) - 1
 
     def round_end_action(self, state: GameState, ending: str) -> Action:
         """The round's last `end_phase` (`ending`: what it ends, "the Assault phase"), naming the units near each

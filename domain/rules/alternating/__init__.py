@@ -10,8 +10,9 @@ the alternation, AA.ACT.3), `eligible` is the contract's (may it be selected
 *now*: the game awaits a `select` from its owner).
 
 The parts, one module a rule area: `goes` (the alternation), `counting` (pass points), `charges` (charges and
-overwatch), `combats`, `records` (what the table resolves); `common` holds the constants and the unit tests
-they share. This module holds the round: its layout, what starts and settles each sub-phase, and the rolls.
+overwatch), `combats`, `records` (what the table resolves), and rules/objectives.py's `Objectives` (MSN.OBJ.1,
+shared with heresy); `common` holds the constants and the unit tests they share. This module holds the round:
+its layout, what starts and settles each sub-phase, and the rolls.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from warlog.domain.rules.alternating.records import TableRecords
 from warlog.domain.rules.alternating.texts import TEXTS
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
 from warlog.domain.rules.flow import CasualtyNote
+from warlog.domain.rules.objectives import Objectives
 from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import NOT_THE_OLDER_ERAS, RosterReading
 from warlog.domain.rules.ruleset import SEATS, Part, Ruleset, Step, alive, handles
@@ -73,7 +75,7 @@ WITHDRAWN = {  # by the roll's purpose
 
 
 @register
-class Alternating(Alternation, objectives.RoundObjectives):
+class Alternating(Alternation):
     name = "alternating"
     title = "Alternating activation (8th/9th-edition armies, seed 000)"
     summary = ("one joint turn a battle round: both players act in every phase, unit by unit, with pass points "
@@ -88,10 +90,10 @@ class Alternating(Alternation, objectives.RoundObjectives):
     # rules/parts.py: each built with it, its commands and events dispatched to it; mypy checks that Alternating is
     # what each part reads its ruleset as (a part's Protocol)
     parts: ClassVar[tuple[type[Part[Alternating]], ...]] = (
-        TableRecords, Counting, Combats, Charges)
+        TableRecords, Counting, Combats, Charges, Objectives)
 
     def round_layout(self, state: GameState) -> list[Step]:
-        return SCORED_LAYOUT if self.scores_round(state) else LAYOUT
+        return SCORED_LAYOUT if self.part(Objectives).scores_round(state) else LAYOUT
 
     def records(self, state: GameState, seat: str) -> list[Action]:
         return super().records(state, seat) + self.part(TableRecords).records(state, seat)  # records.py
@@ -170,7 +172,7 @@ class Alternating(Alternation, objectives.RoundObjectives):
     def step_awaiting(self, state: GameState, step: Step | None) -> Awaiting:
         if step is None:
             return {"seat": None, "action": "none"}
-        if self.ends_round(state, step):  # MSN.OBJ.1: either seat ends it, naming the units near each objective
+        if self.part(Objectives).ends_round(state, step):  # MSN.OBJ.1: either seat ends it, scoring objectives
             return {"seat": None, "action": "end_phase", "rule": "MSN.OBJ.1"}
         flow = AlternatingStep.of(state.step)
         if step.kind == "count":
@@ -187,8 +189,9 @@ class Alternating(Alternation, objectives.RoundObjectives):
 
     def play_actions(self, state: GameState, seat: str, awaiting: Awaiting) -> list[Action]:
         step = self.step(state)
-        if self.ends_round(state, step) and step is not None:
-            return [self.round_end_action(state, "the battle round")]
+        scoring = self.part(Objectives)
+        if scoring.ends_round(state, step) and step is not None:
+            return [scoring.round_end_action(state, "the battle round")]
         return super().play_actions(state, seat, awaiting)
 
     @handles("end_phase")
@@ -196,12 +199,13 @@ class Alternating(Alternation, objectives.RoundObjectives):
         """MSN.OBJ.1: the battle round ends with the objectives counted from the units the players name near each,
         and each seat's VP."""
         step = self.step(t.state)
-        if step is None or not self.ends_round(t.state, step):
+        scoring = self.part(Objectives)
+        if step is None or not scoring.ends_round(t.state, step):
             raise Refused("no phase is ended by a player here: each sub-phase ends when its goes are done; a battle "
                           "round from the second, in a game with objectives, ends with them scored",
                           rule=self.awaited_rule(t.state))
-        self.check_round_end(t.state, step, command.control)
-        self.score_round(t, seat, command.control)
+        scoring.check_round_end(t.state, step, command.control)
+        scoring.score_round(t, seat, command.control)
         self.end_step(t, step)
 
     def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Unpack[CasualtyNote]) -> None:

@@ -46,6 +46,7 @@ from warlog.domain.rules.heresy.rout import Rout, falling_back
 from warlog.domain.rules.heresy.shooting import ATTACK_STEPS, FightGoesOn, SnapShotsGoOn
 from warlog.domain.rules.heresy.texts import TEXTS
 from warlog.domain.rules.igougo import Igougo
+from warlog.domain.rules.objectives import Objectives
 from warlog.domain.rules.registry import register
 from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rules.ruleset import SEATS, Part, Ruleset, Step, alive, handles, other
@@ -68,8 +69,8 @@ STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MO
 
 
 @register
-class Heresy(Reactions, Assault, objectives.RoundObjectives):  # the mixins build on Shooting; the
-    # round's end scores the objectives (MSN.OBJ.1)
+class Heresy(Reactions, Assault):  # the mixins build on Shooting; the round's end scores the objectives (MSN.OBJ.1,
+    # its part Objectives)
     name = "heresy"
     title = "Heresy (the older era's tables, seed 002)"
     summary = ("a roll-off for the first turn each battle round, then each player's Movement, Shooting and Assault, "
@@ -83,7 +84,7 @@ class Heresy(Reactions, Assault, objectives.RoundObjectives):  # the mixins buil
     # rules/parts.py: each built with it, its commands and events dispatched to it; mypy checks that Heresy is
     # what each part reads its ruleset as (a part's Protocol)
     parts: ClassVar[tuple[type[Part[Heresy]], ...]] = (
-        Combat, Embarking, Movement, Reserves, Rout)
+        Combat, Embarking, Movement, Reserves, Rout, Objectives)
 
     # -- the round -----------------------------------------------------------------------
 
@@ -292,8 +293,9 @@ class Heresy(Reactions, Assault, objectives.RoundObjectives):  # the mixins buil
             offered += self.part(Combat).combat_actions(state, seat)
             if step.phase == "shooting":
                 offered += self.shoot_actions(state, seat)  # shooting.py's, which reads the state as it was handed
-        if self.ends_round(state, step):  # MSN.OBJ.1: naming the units near each objective
-            return [*offered, self.round_end_action(state, f"the {step.phase} phase and the battle round")]
+        scoring = self.part(Objectives)
+        if scoring.ends_round(state, step):  # MSN.OBJ.1: naming the units near each objective
+            return [*offered, scoring.round_end_action(state, f"the {step.phase} phase and the battle round")]
         return [*offered, self.end_phase_action(step)]
 
     @staticmethod
@@ -323,10 +325,11 @@ class Heresy(Reactions, Assault, objectives.RoundObjectives):  # the mixins buil
             if step.name == "rout" and falling_back(state, seat):
                 raise Refused(f"{unit_named(state, falling_back(state, seat)[0])} is Routed and must fall back first",
                               rule="HH.ROUT.1")
-        self.check_round_end(state, step, command.control)
+        scoring = self.part(Objectives)
+        scoring.check_round_end(state, step, command.control)
         super().end_phase(t, seat, command)
-        if self.ends_round(state, step):  # MSN.OBJ.1: the last phase of the round ends with the objectives scored
-            self.score_round(t, seat, command.control)
+        if scoring.ends_round(state, step):  # MSN.OBJ.1: the last phase of the round ends with the objectives scored
+            scoring.score_round(t, seat, command.control)
 
     @handles("set_status")
     def set_status(self, t: Table, seat: str, command: cmd.SetStatus) -> None:

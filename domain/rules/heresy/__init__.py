@@ -69,8 +69,8 @@ STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MO
 
 
 @register
-class Heresy(Reactions, Assault):  # the mixins build on Shooting; the round's end scores the objectives (MSN.OBJ.1,
-    # its part Objectives)
+class Heresy(Assault):  # Assault builds on Shooting; the round's end scores the objectives (MSN.OBJ.1, its part
+    # Objectives); reactions are its part Reactions
     name = "heresy"
     title = "Heresy (the older era's tables, seed 002)"
     summary = ("a roll-off for the first turn each battle round, then each player's Movement, Shooting and Assault, "
@@ -84,7 +84,7 @@ class Heresy(Reactions, Assault):  # the mixins build on Shooting; the round's e
     # rules/parts.py: each built with it, its commands and events dispatched to it; mypy checks that Heresy is
     # what each part reads its ruleset as (a part's Protocol)
     parts: ClassVar[tuple[type[Part[Heresy]], ...]] = (
-        Combat, Embarking, Movement, Reserves, Rout, Objectives)
+        Combat, Embarking, Movement, Reserves, Rout, Objectives, Reactions)
 
     # -- the round -----------------------------------------------------------------------
 
@@ -106,7 +106,7 @@ class Heresy(Reactions, Assault):  # the mixins build on Shooting; the round's e
             self.part(Rout).begin_rout(t, step.active)
 
     def progress(self, t: Table, step: Step) -> bool:
-        return self.close_dead_window(t) or self.continue_combat(t)
+        return self.part(Reactions).close_dead_window(t) or self.continue_combat(t)
 
     def step_over(self, state: GameState, step: Step) -> bool:
         flow = heresy_step(state)
@@ -159,9 +159,21 @@ class Heresy(Reactions, Assault):  # the mixins build on Shooting; the round's e
     def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
         then = context.get("then")  # as `start_attack` gave it, logged with the dice (JSON)
         if then and then["kind"] == "snap_shots":
-            self.next_snap_shot(t, cast(SnapShotsGoOn, then))
+            self.part(Reactions).next_snap_shot(t, cast(SnapShotsGoOn, then))
         elif then and then["kind"] == "fight":
             self.fight_goes_on(t, cast(FightGoesOn, then))
+
+    # -- what its parts' moves and arrivals set going (MoveRules, ReserveRules): its part Reactions' ---------
+
+    def after_move(self, t: Table, seat: str, uid: str, coherency_lost: bool, dangerous: int,
+                   near: list[str]) -> None:
+        self.part(Reactions).after_move(t, seat, uid, coherency_lost, dangerous, near)
+
+    def offer_reaction(self, t: Table, uid: str, against: str) -> None:
+        self.part(Reactions).offer_reaction(t, uid, against=against)
+
+    def offer_snap_shots(self, t: Table, against: str) -> None:
+        self.part(Reactions).offer_snap_shots(t, against)
 
     # -- tactical statuses ---------------------------------------------------------------
 
@@ -226,7 +238,7 @@ class Heresy(Reactions, Assault):  # the mixins build on Shooting; the round's e
                 return {"seat": None, "action": "roll_off"}
             return {"seat": flow.winner, "action": "choose_order"}
         active = self.turn_seat(step)  # every step after the roll-off for the first turn is a player's
-        reaction = self.awaiting_reaction(state)
+        reaction = self.part(Reactions).awaiting_reaction(state)
         if reaction is not None:
             return reaction
         strikers = self.strikers(state)
@@ -252,11 +264,12 @@ class Heresy(Reactions, Assault):  # the mixins build on Shooting; the round's e
         if action == "react":
             if awaiting["reaction"] == "move":
                 return bool(uid == awaiting["unit"])
-            return uid in self.snap_shooters(state, awaiting["against"])
+            return uid in self.part(Reactions).snap_shooters(state, awaiting["against"])
         if action == "strike":
             return bool(uid == awaiting["unit"])
+        reactions = self.part(Reactions)
         if action in ("enter", "fall_back", "end_phase") and any(
-                self.claim_block(state, uid, moved) is None for moved in self.moved_this_sub_phase(state)):
+                reactions.claim_block(state, uid, moved) is None for moved in reactions.moved_this_sub_phase(state)):
             return True  # HH.REACT.1: a reaction its player may claim
         if action in ("enter", "fall_back"):
             active = self.turn_seat(step)
@@ -276,9 +289,9 @@ class Heresy(Reactions, Assault):  # the mixins build on Shooting; the round's e
         if step is None or action == "none":
             return []
         if action == "react":
-            return self.react_actions(state, seat)
+            return self.part(Reactions).react_actions(state, seat)
         if awaiting["seat"] != seat:
-            return self.claim_actions(state, seat)  # HH.REACT.1: a reaction the opponent claims itself
+            return self.part(Reactions).claim_actions(state, seat)  # HH.REACT.1: a reaction the opponent claims itself
         if action == "enter":
             return self.part(Reserves).enter_actions(state, seat)
         if action == "fall_back":

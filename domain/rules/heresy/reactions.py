@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from warlog.domain import army, dice
 from warlog.domain import events as ev
@@ -42,6 +42,7 @@ from warlog.domain.rules.heresy.common import (
     LOCKED,
     REACTION_RANGE,
     Block,
+    TableRules,
     checked_clear,
     checked_dangerous,
     clear_field,
@@ -53,8 +54,8 @@ from warlog.domain.rules.heresy.common import (
     reaction_seat,
     reaction_window,
 )
-from warlog.domain.rules.heresy.shooting import FACINGS, Shooting, SnapShotsGoOn, has_facings, tables_gap
-from warlog.domain.rules.ruleset import alive, handles, inches
+from warlog.domain.rules.heresy.shooting import FACINGS, SnapShotsGoOn, Then, has_facings, tables_gap
+from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit, Weapon, Window
 from warlog.domain.state.values import replace
@@ -109,9 +110,26 @@ def terrain_fields(unit: Unit, difficult: bool) -> dict[str, Any]:
                                      f"{DANGEROUS_FAILS_ON}")}
 
 
-class Reactions(Shooting):
-    """Mixed into `Heresy`: opening, offering and answering reaction windows (snap shots are `Shooting`'s attacks;
-    the window open now is `common.reaction_window`, which every part that must wait for it reads)."""
+class ReactionRules(TableRules, Protocol):
+    """What the reactions call back in their ruleset besides the table's (`TableRules`): a snap shot's attack
+    (heresy's `Shooting`: the facing named, the weapon's attack declared and rolled)."""
+
+    def checked_facing(self, target: Unit, facing: str | None) -> str | None:
+        """The armour facing an attack on `target` hits: named for a vehicle with armour values, else None."""
+
+    def start_attack(self, t: Table, uid: str, arms: Weapon, target: str, models: int, phase: str,
+                     facing: str | None = None, snap_shots: bool = False, within_half_range: bool = False,
+                     then: Then | None = None) -> None:
+        """One weapon's attack declared on the heresy tables and rolled; `then` says what follows it."""
+
+
+class Reactions(Part[ReactionRules]):
+    """A part of `Heresy`: opening, offering and answering reaction windows (snap shots are `Shooting`'s attacks,
+    asked of the ruleset; the window open now is `common.reaction_window`, which every part that must wait for it
+    reads). `react` is dispatched to it, `ReactionOffered`, `ReactionMade` and `ReactionDeclined` applied by it;
+    `Heresy` asks it the rest by name (`after_move`, `offer_reaction`, `offer_snap_shots` for its parts' moves and
+    arrivals; `close_dead_window`, `awaiting_reaction`, `react_actions`, `claim_actions`, `claim_block`,
+    `moved_this_sub_phase`, `snap_shooters`, `next_snap_shot` for its own hooks)."""
 
     def reaction_block(self, state: GameState, uid: str, kind: str, against: str) -> Block:
         unit = state.units[uid]
@@ -146,9 +164,9 @@ class Reactions(Shooting):
         """What a move made sets going: Suppressed for coherency it could not keep (HH.MOV.3), a dangerous terrain
         test a model through it (HH.MOV.4), and a reaction offered to each enemy unit it ended near (HH.REACT.1)."""
         if coherency_lost:
-            self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
+            self.rules.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
         if dangerous:
-            self.request_roll(t, seat, "dangerous_terrain", f"{dangerous}D6", "HH.MOV.4", uid)
+            self.rules.request_roll(t, seat, "dangerous_terrain", f"{dangerous}D6", "HH.MOV.4", uid)
         for target in near:
             self.offer_reaction(t, target, against=uid)
 
@@ -218,7 +236,7 @@ class Reactions(Shooting):
         """HH.REACT.1: the active player's units that ended a move in the Movement sub-phase under way (a move, a
         rush, a rush entering play, a fall back): each is a move the opponent may claim a reaction to; since edition
         3 only the latest (`last_moved`), the move that opened the chance to react."""
-        step = self.step(state)
+        step = self.rules.step(state)
         if step is None or step.phase != "movement" or step.active is None:
             return []
         if editions.fixed(state, "HH.REACT.1/latest"):
@@ -375,9 +393,9 @@ class Reactions(Shooting):
             made["clear"] = True
         t.emit("ReactionMade", {**made, "attested_by": seat}, "HH.REACT.1")
         if coherency and command.coherency_lost:
-            self.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
+            self.rules.change_status(t, uid, "suppressed", True, "HH.MOV.3", reason="it could not keep unit coherency")
         if dangerous:
-            self.request_roll(t, seat, "dangerous_terrain", f"{dangerous}D6", "HH.MOV.4", uid)
+            self.rules.request_roll(t, seat, "dangerous_terrain", f"{dangerous}D6", "HH.MOV.4", uid)
 
     def _snap_shots(self, t: Table, seat: str, uid: str, command: React, window: Window) -> None:
         state = t.state
@@ -389,7 +407,7 @@ class Reactions(Shooting):
         if not weapons or any(name not in allowed for name in weapons):
             raise Refused(f"{unit_named(state, uid, seat)} fires snap shots with some of: {', '.join(allowed)}", rule="HH.RES.4")
         against = window.against
-        facing = self.checked_facing(state.units[against], command.facing)
+        facing = self.rules.checked_facing(state.units[against], command.facing)
         t.emit("ReactionMade", {**_ids(window), "unit": uid, "weapons": weapons, "facing": facing,
                                 "attested_by": seat}, "HH.RES.4")
         rolled = [n for n in weapons if self.snap_resolvable(state, uid, n, against)]
@@ -408,7 +426,7 @@ class Reactions(Shooting):
         if not then["weapons"] or not alive(units[uid]) or not on_battlefield(units[against]):
             return
         name, rest = then["weapons"][0], then["weapons"][1:]
-        self.start_attack(t, uid, ranged_weapon(units[uid], name), against, units[uid].models_alive, "snap_shots",
+        self.rules.start_attack(t, uid, ranged_weapon(units[uid], name), against, units[uid].models_alive, "snap_shots",
                           then["facing"], snap_shots=True, then={**then, "weapons": rest})
 
     @evolves("ReactionOffered")

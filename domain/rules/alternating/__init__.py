@@ -9,10 +9,11 @@ Two questions about a unit are kept apart: `ineligible` is the rules' answer
 the alternation, AA.ACT.3), `eligible` is the contract's (may it be selected
 *now*: the game awaits a `select` from its owner).
 
-The parts, one module a rule area: `goes` (the alternation), `counting` (pass points), `charges` (charges and
-overwatch), `combats`, `records` (what the table resolves), and rules/objectives.py's `Objectives` (MSN.OBJ.1,
-shared with heresy); `common` holds the constants and the unit tests they share. This module holds the round:
-its layout, what starts and settles each sub-phase, and the rolls.
+The parts, one module a rule area: `goes` (the alternation: `Goes`, which asks the counts, charges and combats
+through this ruleset), `counting` (pass points), `charges` (charges and overwatch), `combats`, `records` (what the
+table resolves), and rules/objectives.py's `Objectives` (MSN.OBJ.1, shared with heresy); `common` holds the
+constants and the unit tests they share. This module holds the round: its layout, what starts and settles each
+sub-phase, and the rolls.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from warlog.domain.rules.alternating.charges import ROLLS as CHARGE_ROLLS
 from warlog.domain.rules.alternating.charges import Charges
 from warlog.domain.rules.alternating.combats import Combats
 from warlog.domain.rules.alternating.commands import COMMANDS as OWN_COMMANDS
+from warlog.domain.rules.alternating.commands import AlternatingSelect
 from warlog.domain.rules.alternating.common import (
     LAYOUT,
     RESERVE_ARRIVES_ON,
@@ -40,7 +42,7 @@ from warlog.domain.rules.alternating.common import (
 )
 from warlog.domain.rules.alternating.counting import Counting
 from warlog.domain.rules.alternating.events import EVENTS as OWN_EVENTS
-from warlog.domain.rules.alternating.goes import Alternation
+from warlog.domain.rules.alternating.goes import Goes
 from warlog.domain.rules.alternating.records import TableRecords
 from warlog.domain.rules.alternating.texts import TEXTS
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
@@ -75,7 +77,7 @@ WITHDRAWN = {  # by the roll's purpose
 
 
 @register
-class Alternating(Alternation):
+class Alternating(Ruleset):
     name = "alternating"
     title = "Alternating activation (8th/9th-edition armies, seed 000)"
     summary = ("one joint turn a battle round: both players act in every phase, unit by unit, with pass points "
@@ -90,7 +92,7 @@ class Alternating(Alternation):
     # rules/parts.py: each built with it, its commands and events dispatched to it; mypy checks that Alternating is
     # what each part reads its ruleset as (a part's Protocol)
     parts: ClassVar[tuple[type[Part[Alternating]], ...]] = (
-        TableRecords, Counting, Combats, Charges, Objectives)
+        TableRecords, Counting, Combats, Charges, Objectives, Goes)
 
     def round_layout(self, state: GameState) -> list[Step]:
         return SCORED_LAYOUT if self.part(Objectives).scores_round(state) else LAYOUT
@@ -143,7 +145,7 @@ class Alternating(Alternation):
 
     def settle(self, t: Table, step: Step) -> None:
         state = t.state
-        able = [s for s in SEATS if self.can_go(state, s)]
+        able = [s for s in SEATS if self.part(Goes).can_go(state, s)]
         if not able:
             reason = "no unit is falling back" if step.kind == "fleeing" else "neither player has an eligible unit"
             t.emit("StepSkipped", ev.StepSkipped(sub_phase=step.name, reason=reason),
@@ -167,7 +169,7 @@ class Alternating(Alternation):
             return True
         if flow.declared is not None:
             return False
-        return flow.first is not None and self.next_go(state) is None
+        return flow.first is not None and self.part(Goes).next_go(state) is None
 
     def step_awaiting(self, state: GameState, step: Step | None) -> Awaiting:
         if step is None:
@@ -185,14 +187,50 @@ class Alternating(Alternation):
             if flow.winner is None:
                 return {"seat": None, "action": "roll_off"}
             return {"seat": flow.winner, "action": "choose_order"}
-        return {"seat": self.next_go(state), "action": "select"}
+        return {"seat": self.part(Goes).next_go(state), "action": "select"}
 
     def play_actions(self, state: GameState, seat: str, awaiting: Awaiting) -> list[Action]:
         step = self.step(state)
         scoring = self.part(Objectives)
         if scoring.ends_round(state, step) and step is not None:
             return [scoring.round_end_action(state, "the battle round")]
-        return super().play_actions(state, seat, awaiting)
+        return self.part(Goes).play_actions(state, seat, awaiting)  # goes.py
+
+    def eligible(self, state: GameState, uid: str) -> bool:
+        return self.part(Goes).eligible(state, uid)  # CONTRACT.md: may it be selected now (goes.py)
+
+    # -- what its part Goes judges through its other parts (GoRules) ------------------------
+
+    def count_action(self, state: GameState, seat: str, step: Step) -> Action:
+        return self.part(Counting).count_action(state, seat, step)  # counting.py
+
+    def charge_targets(self, state: GameState, seat: str) -> list[str]:
+        return self.part(Charges).charge_targets(state, seat)  # charges.py
+
+    def check_charge(self, state: GameState, seat: str, targets: list[str], distance: str | None) -> None:
+        self.part(Charges).check_charge(state, seat, targets, distance)
+
+    def declare_charge(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
+                       distance: str | None) -> None:
+        self.part(Charges).declare(t, seat, uid, act, targets, distance)
+
+    def overwatch(self, t: Table, seat: str, command: AlternatingSelect, awaiting: Awaiting) -> None:
+        self.part(Charges).overwatch(t, seat, command, awaiting)
+
+    def overwatch_actions(self, state: GameState, awaiting: Awaiting) -> list[Action]:
+        return self.part(Charges).overwatch_actions(state, awaiting)
+
+    def combat_of(self, state: GameState, uid: str) -> str | None:
+        return self.part(Combats).combat_of(state, uid)  # combats.py
+
+    def combat_foes(self, state: GameState, uid: str) -> list[str]:
+        return self.part(Combats).combat_foes(state, uid)
+
+    def check_combat(self, state: GameState, seat: str, uid: str, targets: list[str]) -> None:
+        self.part(Combats).check_combat(state, seat, uid, targets)
+
+    def fight(self, t: Table, seat: str, uid: str, targets: list[str]) -> None:
+        self.part(Combats).fight(t, seat, uid, targets)
 
     @handles("end_phase")
     def end_phase(self, t: Table, seat: str, command: cmd.EndPhase) -> None:
@@ -241,7 +279,7 @@ class Alternating(Alternation):
         uid, context, total = request["unit"], request["context"], roll["total"]
         purpose = request["purpose"]
         if purpose == "regroup":  # AA.MOV.2 convention: a Leadership test, passed when 2D6 <= Ld
-            self._regroup(t, uid, passed=total <= context["ld"], total=total, ld=context["ld"])
+            self.part(Goes).regroup(t, uid, passed=total <= context["ld"], total=total, ld=context["ld"])
         elif purpose == "reserve":
             arrives = total >= RESERVE_ARRIVES_ON
             t.emit("ReserveArriving" if arrives else "ReserveDelayed",

@@ -66,9 +66,9 @@ class ChargeRules(Protocol):
 
 
 class Charges(Part[ChargeRules]):
-    """A part of `Alternating`: `resolve_charge` and its events are handled and applied by it; the goes
-    (`Alternation`) ask it whom a charge may name (`charge_targets`), to judge (`check_charge`) and declare
-    (`declare`) one, to offer and judge the overwatch answering it (`overwatch_actions`, `overwatch`);
+    """A part of `Alternating`: `resolve_charge` and its events are handled and applied by it; the goes (its part
+    `Goes`, through `Alternating`) ask it whom a charge may name (`charge_targets`), to judge (`check_charge`) and
+    declare (`declare`) one, to offer and judge the overwatch answering it (`overwatch_actions`, `overwatch`);
     `Alternating` asks it what a charge under way waits for (`charge_awaiting`), to run one on (`run_on`), and hands
     it the rolls it asked (`ROLLS`: `roll_reading`, `on_roll`)."""
 

@@ -34,10 +34,10 @@ class CombatRules(Protocol):
 
 
 class Combats(Part[CombatRules]):
-    """A part of `Alternating`: its events are applied by it; the goes (`Alternation`) ask it which combat a unit
-    is in (`combat_of`), whom it may name as its foes (`combat_foes`), to judge (`check_combat`) and fight
-    (`fight`) the combat chosen, and `Alternating.progress` asks it to end a combat with one side gone
-    (`end_combats`)."""
+    """A part of `Alternating`: its events are applied by it; the goes (its part `Goes`, through `Alternating`)
+    ask it which combat a unit is in (`combat_of`), whom it may name as its foes (`combat_foes`), to judge
+    (`check_combat`) and fight (`fight`) the combat chosen, and `Alternating.progress` asks it to end a combat with
+    one side gone (`end_combats`)."""
 
     @staticmethod
     def combat_foes(state: GameState, uid: str) -> list[str]:

@@ -35,8 +35,9 @@ class CountRules(Protocol):
 
 
 class Counting(Part[CountRules]):
-    """A part of `Alternating`: `confirm_count` is dispatched to it, and its events applied by it; the goes
-    (`Alternation.play_actions`) ask it `count_action`, the form a seat confirms its count with."""
+    """A part of `Alternating`: `confirm_count` is dispatched to it, and its events applied by it; the goes (its
+    part `Goes`, through `Alternating.count_action`) ask it `count_action`, the form a seat confirms its count
+    with."""
 
     def count_action(self, state: GameState, seat: str, step: Step) -> Action:
         """AA.PP.1 / AA.SPP.1: exclude what the table sees of a counted unit; include (shooting only) a unit

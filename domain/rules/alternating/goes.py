@@ -1,8 +1,11 @@
 """The goes (AA.ACT.1-5): who may select which unit now, selecting, passing and declaring done, fleeing
-units (AA.MOV.2) and arriving reserves (AA.RES.1)."""
+units (AA.MOV.2) and arriving reserves (AA.RES.1). A part of `Alternating` (`Goes`, rules/parts.py), which reads
+its ruleset through `GoRules`."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
+
+from typing_extensions import Unpack
 
 from warlog.domain import army
 from warlog.domain import events as ev
@@ -10,8 +13,6 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.alternating import events as own
-from warlog.domain.rules.alternating.charges import Charges
-from warlog.domain.rules.alternating.combats import Combats
 from warlog.domain.rules.alternating.commands import AlternatingSelect, DeclareDone, Pass
 from warlog.domain.rules.alternating.common import (
     HOLD_REFUSAL,
@@ -26,9 +27,9 @@ from warlog.domain.rules.alternating.common import (
     shooting_exclusion,
     sub_phase,
 )
-from warlog.domain.rules.alternating.counting import Counting
 from warlog.domain.rules.basics import Awaiting, awaited_unit, evolves, seat_units
-from warlog.domain.rules.ruleset import SEATS, Ruleset, Step, alive, handles, inches, other
+from warlog.domain.rules.flow import StatusNote
+from warlog.domain.rules.ruleset import SEATS, Part, Step, alive, handles, inches, other
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import AlternatingStep, AlternatingTurn, GameState, Unit
 from warlog.domain.state.values import replace
@@ -38,19 +39,73 @@ if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 
-class Alternation(Ruleset):
-    """A part of `Alternating`: the goes, which offer the counts (its part `Counting` judges them), the combats
-    (its part `Combats` judges and fights them) and the charges and their overwatch (its part `Charges` judges
-    them)."""
+class GoRules(Protocol):
+    """What the goes call back in their ruleset: what the game waits for and the step being played, the rolls and
+    statuses a regroup gives, and what its other parts judge, which the ruleset asks them (the counts: `count_action`;
+    the charges: `charge_targets`, `check_charge`, `declare_charge`, `overwatch`, `overwatch_actions`; the combats:
+    `combat_of`, `combat_foes`, `check_combat`, `fight`)."""
+
+    def step(self, state: GameState) -> Step | None:
+        """The step being played; None outside play."""
+
+    def awaiting(self, state: GameState) -> Awaiting:
+        """What the game waits for now."""
+
+    def request_roll(self, t: Table, seat: str, purpose: str, spec: str, rule: str, unit: str,
+                     **context: object) -> None:
+        """A roll for `unit`: rolled now with server dice, else awaited from `seat`; its outcome comes back to
+        `on_roll`."""
+
+    def change_status(self, t: Table, uid: str, status: str, value: bool, rule: str,
+                      **extra: Unpack[StatusNote]) -> None:
+        """`uid` gains (or loses) `status`, if it has not (has) it."""
+
+    def count_action(self, state: GameState, seat: str, step: Step) -> Action:
+        """AA.PP.1 / AA.SPP.1: the form a seat confirms its pass-point count with."""
+
+    def charge_targets(self, state: GameState, seat: str) -> list[str]:
+        """Enemy units a charge by `seat` may name (AA.CHG.1)."""
+
+    def check_charge(self, state: GameState, seat: str, targets: list[str], distance: str | None) -> None:
+        """AA.CHG.1: a charge's targets and distance judged."""
+
+    def declare_charge(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
+                       distance: str | None) -> None:
+        """AA.CHG.1: the charge of the unit selected declared."""
+
+    def overwatch(self, t: Table, seat: str, command: AlternatingSelect, awaiting: Awaiting) -> None:
+        """AA.OW.1: the charged unit answers with overwatch or holds it."""
+
+    def overwatch_actions(self, state: GameState, awaiting: Awaiting) -> list[Action]:
+        """AA.OW.1: the overwatch offered to the charged unit's owner."""
+
+    def combat_of(self, state: GameState, uid: str) -> str | None:
+        """The combat the service knows `uid` is in, or None."""
+
+    def combat_foes(self, state: GameState, uid: str) -> list[str]:
+        """Enemy units a locked unit with no known combat may name as its opponents."""
+
+    def check_combat(self, state: GameState, seat: str, uid: str, targets: list[str]) -> None:
+        """AA.CC.1: the combat chosen judged."""
+
+    def fight(self, t: Table, seat: str, uid: str, targets: list[str]) -> None:
+        """AA.CC.1: the combat `uid` was selected in fought."""
+
+
+class Goes(Part[GoRules]):
+    """A part of `Alternating`: `select`, `pass` and `declare_done` are dispatched to it, and the events they make
+    applied by it (with `ReserveArrived` and `OngoingReservesEntered`); `Alternating` asks it by name whether a
+    unit is `eligible`, its `play_actions`, who `can_go` and has the `next_go`, and to `regroup` a fleeing unit
+    after its roll. What the counts, the combats and the charges judge it asks its ruleset, which asks those parts."""
 
     def eligible(self, state: GameState, uid: str) -> bool:
         """CONTRACT.md: `eligible` means it may be selected now (by the seat whose go it is)."""
-        awaiting = self.awaiting(state)
+        awaiting = self.rules.awaiting(state)
         if awaiting["action"] != "select":
             return False
         if "reaction" in awaiting:
             return bool(uid == awaiting["unit"])
-        step = self.step(state)
+        step = self.rules.step(state)
         if step is None:  # a select is awaited only in a step
             return False
         if step.name != "resolve_combats" and state.units[uid].owner != awaiting["seat"]:
@@ -59,7 +114,7 @@ class Alternation(Ruleset):
 
     def ineligible(self, state: GameState, uid: str) -> tuple[str, str] | None:
         """Why the rules forbid selecting a unit in this sub-phase: (rule, reason), or None."""
-        step = self.step(state)
+        step = self.rules.step(state)
         unit = state.units[uid]
         if step is None or step.kind not in ("alternate", "fleeing"):
             return ("AA.ACT.2", "no unit is selected now")
@@ -82,7 +137,7 @@ class Alternation(Ruleset):
                 return ("AA.CC.1", "the unit is in no combat")
             if turn.fought:
                 return ("AA.CC.1", "its combat was already fought this turn")
-            if self.part(Combats).combat_of(state, uid) is None and not self.part(Combats).combat_foes(state, uid):
+            if self.rules.combat_of(state, uid) is None and not self.rules.combat_foes(state, uid):
                 return ("AA.CC.1", "no enemy unit is left to fight it: every locked enemy has fought this turn")
             return None
         if name == "declare_shooting":
@@ -98,7 +153,7 @@ class Alternation(Ruleset):
             blocked.append("immobile")
         if name == "select_charges" and turn.ran:
             blocked.append("ran this turn")
-        if name == "select_charges" and not blocked and not self.part(Charges).charge_targets(state, unit.owner):
+        if name == "select_charges" and not blocked and not self.rules.charge_targets(state, unit.owner):
             blocked.append("no enemy unit is on the battlefield to charge")
         if blocked:
             return (rule, f"the unit cannot {name.replace('_', ' ')}: {', '.join(blocked)}")
@@ -115,7 +170,7 @@ class Alternation(Ruleset):
         return ("AA.ACT.2", f"the unit is not eligible to move: {reason}") if reason else None
 
     def can_go(self, state: GameState, seat: str) -> bool:
-        step = self.step(state)
+        step = self.rules.step(state)
         if step is None or state.declared_done[seat]:
             return False
         if step.name == "resolve_combats":  # AA.CC.1: either player may choose any combat
@@ -139,11 +194,11 @@ class Alternation(Ruleset):
         return any(u.arriving and alive(u) for _, u in seat_units(state, seat))
 
     def play_actions(self, state: GameState, seat: str, awaiting: Awaiting) -> list[Action]:
-        step = self.step(state)
+        step = self.rules.step(state)
         if step is None or awaiting["action"] == "none":
             return []
         if awaiting["action"] == "confirm_count":
-            return [self.part(Counting).count_action(state, seat, step)] if AlternatingStep.of(state.step).confirmed[seat] is None \
+            return [self.rules.count_action(state, seat, step)] if AlternatingStep.of(state.step).confirmed[seat] is None \
                 else []
         if awaiting["seat"] != seat:
             return []
@@ -151,7 +206,7 @@ class Alternation(Ruleset):
             return [act.action("resolve_charge", "AA.CHG.1", f"roll {unit_named(state, awaited_unit(awaiting))}'s charge (record "
                                "overwatch casualties first)")]
         if awaiting.get("reaction") == "overwatch":
-            return self.part(Charges).overwatch_actions(state, awaiting)
+            return self.rules.overwatch_actions(state, awaiting)
         return self._go_actions(state, seat, step)
 
     def _go_actions(self, state: GameState, seat: str, step: Step) -> list[Action]:
@@ -161,13 +216,13 @@ class Alternation(Ruleset):
                  if unit.owner in owners and self.ineligible(state, uid) is None]
         offered: list[Action] = []
         if ready and name == "select_charges":
-            targets = self.part(Charges).charge_targets(state, seat)
+            targets = self.rules.charge_targets(state, seat)
             offered.append(act.action(
                 "select", rule, SUMMARY[name], ["unit", "targets", "distance"], unit=act.one_of(ready),
                 act=act.const(True), targets=act.subset(targets, description="the enemy units charged"),
                 distance=act.number(0, MAX_CHARGE, "inches measured to the farthest target")))
         elif ready and name == "resolve_combats":
-            known = [uid for uid in ready if self.part(Combats).combat_of(state, uid) is not None]
+            known = [uid for uid in ready if self.rules.combat_of(state, uid) is not None]
             if known:
                 offered.append(act.action("select", rule, SUMMARY[name], ["unit"], unit=act.one_of(known),
                                           act=act.const(True)))
@@ -176,7 +231,7 @@ class Alternation(Ruleset):
                     offered.append(act.action(
                         "select", rule, f"fight {unit_named(state, uid, seat)}'s combat, naming the enemy units in it", ["unit", "targets"],
                         unit=act.const(uid), act=act.const(True),
-                        targets=act.subset(self.part(Combats).combat_foes(state, uid), description="the enemy units in it")))
+                        targets=act.subset(self.rules.combat_foes(state, uid), description="the enemy units in it")))
         elif ready:
             arriving = name == "move_units" and self.arrivals_pending(state, seat)
             may_hold = name in ("move_units", "declare_shooting") and not arriving  # AA.ACT.2, AA.SHO.2
@@ -193,8 +248,8 @@ class Alternation(Ruleset):
     def _on_go(self, t: Table, seat: str) -> Step:
         """The checks every go shares: a go is awaited, it is this seat's, and it has not declared done."""
         state = t.state
-        step = self.step(state)
-        awaiting = self.awaiting(state)
+        step = self.rules.step(state)
+        awaiting = self.rules.awaiting(state)
         if awaiting["action"] != "select" or step is None:
             rule = (awaiting["roll"]["rule"] if awaiting["action"] == "roll"
                     else step.order_rule if step and awaiting["action"] in ("roll_off", "choose_order")
@@ -213,9 +268,9 @@ class Alternation(Ruleset):
 
     @handles("select")
     def select(self, t: Table, seat: str, command: AlternatingSelect) -> None:
-        awaiting = self.awaiting(t.state)
+        awaiting = self.rules.awaiting(t.state)
         if awaiting["action"] == "select" and awaiting.get("reaction") == "overwatch" and awaiting["seat"] == seat:
-            self.part(Charges).overwatch(t, seat, command, awaiting)
+            self.rules.overwatch(t, seat, command, awaiting)
             return
         step = self._on_go(t, seat)
         name = sub_phase(step)
@@ -234,9 +289,9 @@ class Alternation(Ruleset):
         targets = self._targets(state, seat, command)
         distance = None if command.distance is None else inches(command.distance, "distance", 1000)
         if name == "select_charges":
-            self.part(Charges).check_charge(state, seat, targets, distance)
+            self.rules.check_charge(state, seat, targets, distance)
         if name == "resolve_combats":
-            self.part(Combats).check_combat(state, seat, command.unit, targets)
+            self.rules.check_combat(state, seat, command.unit, targets)
         data = {"unit": command.unit, "act": command.act, "sub_phase": name, "seat": seat}
         if distance is not None:
             data["distance"] = distance
@@ -258,29 +313,29 @@ class Alternation(Ruleset):
                                distance: str | None) -> None:
         unit = t.state.units[uid]
         if army.unit_has_ability(unit, "ATSKNF"):  # CORE.DICE.1: automatic, not rolled
-            self._regroup(t, uid, passed=True, automatic=True)
+            self.regroup(t, uid, passed=True, automatic=True)
         elif all(line.Ld is None for line in unit.models) and editions.fixed(t.state, "AA.MOV.2"):
             # no Leadership to test (a vehicle): no test at all, never one against Ld 0; it stops falling back
             t.emit("RegroupPassed", own.RegroupPassed(unit=uid, untested="it has no Leadership to test"), "AA.MOV.2")
-            self.change_status(t, uid, "falling_back", False, "AA.MOV.2", reason="it takes no regroup test")
+            self.rules.change_status(t, uid, "falling_back", False, "AA.MOV.2", reason="it takes no regroup test")
         else:
-            self.request_roll(t, seat, "regroup", "2D6", "AA.MOV.2", uid, ld=army.unit_leadership(unit))
+            self.rules.request_roll(t, seat, "regroup", "2D6", "AA.MOV.2", uid, ld=army.unit_leadership(unit))
 
-    def _regroup(self, t: Table, uid: str, passed: bool, **facts: object) -> None:
+    def regroup(self, t: Table, uid: str, passed: bool, **facts: object) -> None:
         if passed:
             t.emit("RegroupPassed", {"unit": uid, **facts}, "AA.MOV.2")
-            self.change_status(t, uid, "falling_back", False, "AA.MOV.2", reason="regrouped")
-            self.change_status(t, uid, "regrouped", True, "AA.MOV.2", reason="regrouped")
+            self.rules.change_status(t, uid, "falling_back", False, "AA.MOV.2", reason="regrouped")
+            self.rules.change_status(t, uid, "regrouped", True, "AA.MOV.2", reason="regrouped")
         else:
             t.emit("RegroupFailed", {"unit": uid, "fall_back": "the players move it", **facts}, "AA.MOV.2")
 
     def _selected_select_charges(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
                                  distance: str | None) -> None:
-        self.part(Charges).declare(t, seat, uid, act, targets, distance)  # AA.CHG.1
+        self.rules.declare_charge(t, seat, uid, act, targets, distance)  # AA.CHG.1
 
     def _selected_resolve_combats(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
                                   distance: str | None) -> None:
-        self.part(Combats).fight(t, seat, uid, targets)  # AA.CC.1
+        self.rules.fight(t, seat, uid, targets)  # AA.CC.1
 
     def _selected_move_units(self, t: Table, seat: str, uid: str, act: bool, targets: list[str],
                              distance: str | None) -> None:

@@ -26,7 +26,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions, objectives
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
-from warlog.domain.rules.heresy.assault import Assault
+from warlog.domain.rules.heresy.assault import Assault, fight_counted
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
 from warlog.domain.rules.heresy.common import (
@@ -43,7 +43,7 @@ from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reactions import Reactions
 from warlog.domain.rules.heresy.reserves import Reserves, arriving
 from warlog.domain.rules.heresy.rout import Rout, falling_back
-from warlog.domain.rules.heresy.shooting import ATTACK_STEPS, FightGoesOn, SnapShotsGoOn
+from warlog.domain.rules.heresy.shooting import ATTACK_STEPS, FightGoesOn, Shooting, SnapShotsGoOn
 from warlog.domain.rules.heresy.texts import TEXTS
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.objectives import Objectives
@@ -69,8 +69,8 @@ STATUS_RULE = {"pinned": "HH.MOV.2", "routed": "HH.ROUT.1", "suppressed": "HH.MO
 
 
 @register
-class Heresy(Assault):  # Assault builds on Shooting; the round's end scores the objectives (MSN.OBJ.1, its part
-    # Objectives); reactions are its part Reactions
+class Heresy(Shooting):  # its attacks are Shooting's; the round's end scores the objectives (MSN.OBJ.1, its part
+    # Objectives); reactions, the charge and the fight are its parts Reactions and Assault
     name = "heresy"
     title = "Heresy (the older era's tables, seed 002)"
     summary = ("a roll-off for the first turn each battle round, then each player's Movement, Shooting and Assault, "
@@ -84,7 +84,7 @@ class Heresy(Assault):  # Assault builds on Shooting; the round's end scores the
     # rules/parts.py: each built with it, its commands and events dispatched to it; mypy checks that Heresy is
     # what each part reads its ruleset as (a part's Protocol)
     parts: ClassVar[tuple[type[Part[Heresy]], ...]] = (
-        Combat, Embarking, Movement, Reserves, Rout, Objectives, Reactions)
+        Combat, Embarking, Movement, Reserves, Rout, Objectives, Reactions, Assault)
 
     # -- the round -----------------------------------------------------------------------
 
@@ -106,7 +106,7 @@ class Heresy(Assault):  # Assault builds on Shooting; the round's end scores the
             self.part(Rout).begin_rout(t, step.active)
 
     def progress(self, t: Table, step: Step) -> bool:
-        return self.part(Reactions).close_dead_window(t) or self.continue_combat(t)
+        return self.part(Reactions).close_dead_window(t) or self.part(Assault).continue_combat(t)
 
     def step_over(self, state: GameState, step: Step) -> bool:
         flow = heresy_step(state)
@@ -148,9 +148,9 @@ class Heresy(Assault):  # Assault builds on Shooting; the round's end scores the
         elif purpose == "leadership":
             self.part(Rout).leadership_rolled(t, uid, request, roll)
         elif purpose == "charge":
-            self.charge_rolled(t, uid, request, roll)
+            self.part(Assault).charge_rolled(t, uid, request, roll)
         elif purpose == "fight_leadership":
-            self.fight_leadership_rolled(t, uid, request, roll)
+            self.part(Assault).fight_leadership_rolled(t, uid, request, roll)
         elif purpose in ATTACK_STEPS:
             self.attacks.attack_rolled(t, request, roll)
         else:
@@ -161,7 +161,7 @@ class Heresy(Assault):  # Assault builds on Shooting; the round's end scores the
         if then and then["kind"] == "snap_shots":
             self.part(Reactions).next_snap_shot(t, cast(SnapShotsGoOn, then))
         elif then and then["kind"] == "fight":
-            self.fight_goes_on(t, cast(FightGoesOn, then))
+            self.part(Assault).fight_goes_on(t, cast(FightGoesOn, then))
 
     # -- what its parts' moves and arrivals set going (MoveRules, ReserveRules): its part Reactions' ---------
 
@@ -174,6 +174,27 @@ class Heresy(Assault):  # Assault builds on Shooting; the round's end scores the
 
     def offer_snap_shots(self, t: Table, against: str) -> None:
         self.part(Reactions).offer_snap_shots(t, against)
+
+    # -- the charge and the fight, asked by name (the interpreter, shooting.py, CombatRules): its part Assault's -----
+
+    def engaged_with(self, state: GameState, uid: str) -> tuple[str, ...]:
+        return self.part(Assault).engaged_with(state, uid)
+
+    @staticmethod
+    def fight_counts(state: GameState, kind: str, data: ev.AttackCounted) -> GameState:
+        return fight_counted(state, kind, data)
+
+    def strikers(self, state: GameState) -> list[str]:
+        return self.part(Assault).strikers(state)
+
+    def charge_actions(self, state: GameState, seat: str, ready: list[str]) -> list[Action]:
+        return self.part(Assault).charge_actions(state, seat, ready)
+
+    def check_charge(self, state: GameState, command: cmd.Select, targets: list[str]) -> None:
+        self.part(Assault).check_charge(state, command, targets)
+
+    def roll_charge(self, t: Table, seat: str, command: cmd.Select, target: str) -> None:
+        self.part(Assault).roll_charge(t, seat, command, target)
 
     # -- tactical statuses ---------------------------------------------------------------
 
@@ -241,7 +262,7 @@ class Heresy(Assault):  # Assault builds on Shooting; the round's end scores the
         reaction = self.part(Reactions).awaiting_reaction(state)
         if reaction is not None:
             return reaction
-        strikers = self.strikers(state)
+        strikers = self.part(Assault).strikers(state)
         if strikers:
             return {"seat": state.units[strikers[0]].owner, "action": "strike", "unit": strikers[0],
                     "rule": "RS.FGT.3"}
@@ -297,7 +318,7 @@ class Heresy(Assault):  # Assault builds on Shooting; the round's end scores the
         if action == "fall_back":
             return self.part(Rout).fall_back_actions(state, seat)
         if action == "strike":
-            return self.strike_actions(state, seat)
+            return self.part(Assault).strike_actions(state, seat)
         offered: list[Action] = []
         if step.name == "move":
             offered += self.part(Movement).move_actions(state, seat)
@@ -332,8 +353,9 @@ class Heresy(Assault):  # Assault builds on Shooting; the round's end scores the
                 raise Refused(f"{unit_named(state, arriving(state, seat)[0])} passed its reserve roll: bring it into "
                               "play first",
                               rule="HH.RES.2")
-            if self.strikers(state):
-                raise Refused(f"the fight goes on: {unit_named(state, self.strikers(state)[0], seat)} strikes next",
+            strikers = self.part(Assault).strikers(state)
+            if strikers:
+                raise Refused(f"the fight goes on: {unit_named(state, strikers[0], seat)} strikes next",
                               rule="RS.FGT.3")
             if step.name == "rout" and falling_back(state, seat):
                 raise Refused(f"{unit_named(state, falling_back(state, seat)[0])} is Routed and must fall back first",

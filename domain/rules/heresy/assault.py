@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from warlog.domain import army
 from warlog.domain import commands as cmd
@@ -42,14 +42,15 @@ from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import Strike
 from warlog.domain.rules.heresy.common import (
     LOCKED,
+    TableRules,
     enemies_on_battlefield,
     heresy_step,
     initiative,
     on_battlefield,
     reaction_window,
 )
-from warlog.domain.rules.heresy.shooting import FightGoesOn, Shooting, tables_gap
-from warlog.domain.rules.ruleset import alive, handles, inches
+from warlog.domain.rules.heresy.shooting import FightGoesOn, Then, tables_gap
+from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import Frozen, GameState, HeresyFight, HeresyStep, Unit, Weapon
 from warlog.domain.state.values import replace
@@ -132,8 +133,23 @@ def fight_counted(state: GameState, kind: str, data: ev.AttackCounted) -> GameSt
     return replace(state, step=replace(step, fight=fight))
 
 
-class Assault(Shooting):
-    """Mixed into `Heresy`: the charge roll, Locked in Combat and the fight."""
+class AssaultRules(TableRules, Protocol):
+    """What the charge and the fight call back in their ruleset besides the table's (`TableRules`): a strike's
+    attack (heresy's `Shooting`: the weapon's attack declared and rolled, the fight going on once it is resolved)."""
+
+    def start_attack(self, t: Table, uid: str, arms: Weapon, target: str, models: int, phase: str,
+                     facing: str | None = None, snap_shots: bool = False, within_half_range: bool = False,
+                     then: Then | None = None) -> None:
+        """One weapon's attack declared on the heresy tables and rolled; `then` says what follows it."""
+
+
+class Assault(Part[AssaultRules]):
+    """A part of `Heresy`: the charge roll, Locked in Combat and the fight (a strike is `Shooting`'s attack, asked
+    of the ruleset). `strike` is dispatched to it, `FightBegan`, `InitiativeStepBegan` and `FightResolved` applied
+    by it; `Heresy` asks it the rest by name (`engaged_with` for the interpreter; `strikers`, `charge_actions`,
+    `check_charge`, `roll_charge` for its part Combat; `continue_combat`, `charge_rolled`,
+    `fight_leadership_rolled`, `fight_goes_on`, `strike_actions` for its own hooks); the fight's counts after an
+    attack's event are `fight_counted`, which `Heresy.fight_counts` (shooting.py's hook) answers with."""
 
     def engaged_with(self, state: GameState, uid: str) -> tuple[str, ...]:
         """The enemy units it is Locked in Combat with (`locked_foes`: either side's `engaged_with`, both locked)."""
@@ -167,7 +183,7 @@ class Assault(Shooting):
     def roll_charge(self, t: Table, seat: str, command: cmd.Select, target: str) -> None:
         """After ChargeDeclared: the charge roll (2D6 against the distance measured)."""
         distance = inches(command.distance, "distance", CHARGE_RANGE)
-        self.request_roll(t, seat, "charge", "2D6", "RS.CHG.2", command.unit, target=target, distance=distance)
+        self.rules.request_roll(t, seat, "charge", "2D6", "RS.CHG.2", command.unit, target=target, distance=distance)
 
     def charge_rolled(self, t: Table, uid: str, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         target, distance = request["context"]["target"], request["context"]["distance"]
@@ -181,7 +197,7 @@ class Assault(Shooting):
             return
         reason = locking(t.state, uid, target)
         for one, foe in ((uid, target), (target, uid)):
-            self.change_status(t, one, LOCKED, True, "HH.MOV.2", reason=reason, foe=foe)
+            self.rules.change_status(t, one, LOCKED, True, "HH.MOV.2", reason=reason, foe=foe)
         self.begin_fight(t, uid, target, "RS.FGT.3")
 
     def begin_fight(self, t: Table, uid: str, foe: str, rule: str) -> None:
@@ -200,7 +216,7 @@ class Assault(Shooting):
         """RS.FGT.2: units still Locked in Combat at the start of an Assault phase are engaged, so eligible to
         fight: the next pair (the active player's unit first) that has not fought in this phase, if the tables
         can fight it (else it stays the table's, as a charge they cannot roll)."""
-        step = self.step(state)
+        step = self.rules.step(state)
         if step is None or step.phase != "assault" or not editions.fixed(state, "RS.FGT.2") or state.rolls \
                 or reaction_window(state) is not None or fight_under_way(state) is not None:
             return None
@@ -224,7 +240,7 @@ class Assault(Shooting):
         """Locked in Combat ends for `uid`, unless (edition 2) it is still locked with another enemy unit."""
         if editions.fixed(t.state, "RS.FGT.2") and locked_foes(t.state.units, uid):
             return
-        self.change_status(t, uid, LOCKED, False, "HH.MOV.2", reason=reason)
+        self.rules.change_status(t, uid, LOCKED, False, "HH.MOV.2", reason=reason)
 
     # -- the fight ----------------------------------------------------------------------------
 
@@ -275,8 +291,8 @@ class Assault(Shooting):
             loser = None  # no Leadership to test: it stays in the fight (never tested as Ld 0)
         if loser is not None:
             units = t.state.units
-            self.request_roll(t, units[loser].owner, "fight_leadership", "2D6", "HH.ROUT.3", loser,
-                              ld=army.unit_leadership(units[loser]), foe=foe_of(fight, loser))
+            self.rules.request_roll(t, units[loser].owner, "fight_leadership", "2D6", "HH.ROUT.3", loser,
+                                    ld=army.unit_leadership(units[loser]), foe=foe_of(fight, loser))
 
     def fight_leadership_rolled(self, t: Table, uid: str, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         """HH.ROUT.3's convention for the loser of a fight: 2D6 at most Ld, or Routed and out of the combat."""
@@ -286,9 +302,9 @@ class Assault(Shooting):
                                     "for": "it lost the fight"}, "HH.ROUT.3")
         if passed or not alive(t.state.units[uid]):
             return
-        self.change_status(t, uid, "routed", True, "HH.ROUT.1", reason="it lost the fight and failed its "
-                                                                      "Leadership test (convention)")
-        self.change_status(t, uid, LOCKED, False, "HH.MOV.2", reason="it is Routed: it falls back")
+        self.rules.change_status(t, uid, "routed", True, "HH.ROUT.1",
+                                 reason="it lost the fight and failed its Leadership test (convention)")
+        self.rules.change_status(t, uid, LOCKED, False, "HH.MOV.2", reason="it is Routed: it falls back")
         self.unlock(t, foe, locking(t.state, uid))
 
     def strike_actions(self, state: GameState, seat: str) -> list[Action]:
@@ -317,15 +333,10 @@ class Assault(Shooting):
         weapon = next((w for w in melee_weapons(state, command.unit, foe) if w.name == command.weapon), None)
         if weapon is None:
             raise Malformed(f"{unit_named(state, command.unit, seat)} has no melee weapon {command.weapon!r} the tables read", field="weapon")
-        self.start_attack(t, command.unit, weapon, foe, fight.models[command.unit], "assault",
-                          then={"kind": "fight"})
+        self.rules.start_attack(t, command.unit, weapon, foe, fight.models[command.unit], "assault",
+                                then={"kind": "fight"})
 
-    # -- appliers (the attack's own ones call `fight_counts`) ---------------------------------
-
-    @staticmethod
-    def fight_counts(state: GameState, kind: str, data: ev.AttackCounted) -> GameState:
-        """The fight's counts after an attack's event (shooting.py's appliers call it): `fight_counted`."""
-        return fight_counted(state, kind, data)
+    # -- appliers (the attack's own ones, shooting.py's, count through `Heresy.fight_counts`: `fight_counted`) ---
 
     @evolves("FightBegan")
     def _fight_began(self, state: GameState, data: own.FightBegan, entry: ev.Entry) -> GameState:

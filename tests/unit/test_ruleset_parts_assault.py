@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.support.client import unit
-from tests.unit.test_ruleset_parts import Table, mustered
+from tests.unit.test_ruleset_parts import Recorded, Table, mustered
 from warlog.domain.commands import Select
 from warlog.domain.rules.basics import Step
 from warlog.domain.rules.heresy.assault import Assault, fight_counted, fight_under_way
@@ -21,20 +21,14 @@ from warlog.domain.state import GameState, HeresyStep
 ASSAULT = Step("assault", None, "phase", "CORE.SEQ.1", "HH.MOV.5", active="A")
 
 
-class Fighting:
+class Fighting(Recorded):
     """`AssaultRules`: seat A's Assault phase; what the part asks its ruleset to do, kept in `calls`."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[Any, ...]] = []
 
     def step(self, state: GameState) -> Step | None:
         return ASSAULT
 
     def request_roll(self, t: Any, seat: str, purpose: str, spec: str, rule: str, unit: str, **context: object) -> None:
         self.calls.append(("roll", seat, purpose, spec, rule, unit, context))
-
-    def casualties(self, t: Any, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
-        self.calls.append(("casualties", uid, models, wounds, rule))
 
     def change_status(self, t: Any, uid: str, status: str, value: bool, rule: str, **extra: Any) -> None:
         self.calls.append(("status", uid, status, value, rule, extra.get("reason")))

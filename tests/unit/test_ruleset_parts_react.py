@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.support.client import unit
-from tests.unit.test_ruleset_parts import Table, mustered
+from tests.unit.test_ruleset_parts import Recorded, Table, mustered
 from warlog.domain.rules.basics import Step
 from warlog.domain.rules.heresy.commands import React
 from warlog.domain.rules.heresy.common import reaction_window
@@ -20,20 +20,14 @@ from warlog.domain.state import GameState, HeresyStep, HeresyTurn, Unit, Window
 MOVE = Step("movement", "move", "phase", "HH.MOV.0", "HH.MOV.1", active="A")
 
 
-class Reacting:
+class Reacting(Recorded):
     """`ReactionRules`: seat A's Move sub-phase; what the part asks its ruleset to do, kept in `calls`."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[Any, ...]] = []
 
     def step(self, state: GameState) -> Step | None:
         return MOVE
 
     def request_roll(self, t: Any, seat: str, purpose: str, spec: str, rule: str, unit: str, **context: object) -> None:
         self.calls.append(("roll", seat, purpose, spec, rule, unit))
-
-    def casualties(self, t: Any, uid: str, models: int, wounds: int, rule: str, **extra: Any) -> None:
-        self.calls.append(("casualties", uid, models, wounds, rule))
 
     def change_status(self, t: Any, uid: str, status: str, value: bool, rule: str, **extra: Any) -> None:
         self.calls.append(("status", uid, status, value, rule))

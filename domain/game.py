@@ -73,7 +73,6 @@ def logged(event: object) -> Logged:
     return cast(Logged, event)
 
 
-
 _OFFERED: dict[tuple[str, str], tuple[GameState, list[Action]]] = {}  # (game, seat) -> the state last offered on
 _OFFERED_SIZE = 1024  # as many as projections.state.SeatViews keeps views: a state kept here is mostly one a kept view reads
 

@@ -347,11 +347,11 @@ class Head:
         return "the service" if self.by is None else words.named_player(players, self.by)
 
 
-def head_problem(hashes: list[str], head: Head, players: Mapping[str, str] | None = None) -> tuple[int, Problem] | None:
+def head_problem(hashes: list[str], head: Head, players: Mapping[str, str]) -> tuple[int, Problem] | None:
     """(first bad seq, problem) when the log whose event hashes are `hashes` (seq 1 first) does not hold
     `head`: it ends before it (truncated: at its first missing seq), or its event at that seq differs.
     `players`: the game's (seat -> name), to name the player whose phone presented the head."""
-    owner = head.owner(players or {})
+    owner = head.owner(players)
     if head.seq > len(hashes):
         return len(hashes) + 1, ("truncated", f"the log ends at seq {len(hashes)}, before the head "
                                               f"{owner} acknowledged at seq {head.seq}")

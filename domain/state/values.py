@@ -147,7 +147,6 @@ def thaw(value: JSON) -> Any:
     return value
 
 
-
 _COPIED: dict[type, tuple[tuple[str, ...], frozenset[str]] | None] = {}  # a dataclass's field names (in order,
 # and as a set), or None where `replace` leaves it to
 # `dataclasses.replace` (a `__post_init__` to run, a field `__init__` does not set)
@@ -155,7 +154,7 @@ _COPIED: dict[type, tuple[tuple[str, ...], frozenset[str]] | None] = {}  # a dat
 
 def _replaced(value: T, /, **changes: Any) -> T:
     """`dataclasses.replace`, for the frozen values the state is made of: their fields copied onto a new value and
-    `changes` set over them, without building keyword arguments for `__init__` (a third of the time; every event
+    `changes` set over them, without building keyword arguments for `__init__` (half the time; every event
     replaces a few). A dataclass with a `__post_init__`, or a field `__init__` does not set, is left to
     `dataclasses.replace`; a name no field has is a TypeError, as there."""
     kind = type(value)

@@ -19,11 +19,14 @@ from typing import TypeVar
 from warlog.domain import army
 from warlog.domain import events as ev
 from warlog.domain.army import attached_models_of
+from warlog.domain.rules import editions
 from warlog.domain.state import GameState, Unit, Weapon
 
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*[A-Za-z0-9]")  # what may be a unit's id inside a sentence
 Text = Callable[..., str]  # (Words, the kind's own payload TypedDict) -> the sentence
 T = TypeVar("T", bound=Text)
+# the fixes of edition 4 by which the reasons a game stores name its units where they held their ids
+NAMED = ("RS.MOV.4/named", "HH.REACT.1/named", "RS.CHG.3", "RS.FGT.4", "AA.CHG.1/named", "HH.MOV.2/named")
 
 
 class Texts(dict[str, Text]):
@@ -287,9 +290,11 @@ class Words:
     def names(self, text: str) -> str:
         """A sentence the rules wrote with unit ids in it ("charge by b-boyz-2", as a game created before edition
         4 stores it) with the units named in their place as `unit_name` names them, owner first and two units of
-        one name told apart ("charge by Bob's Boyz 2")."""
+        one name told apart ("charge by Bob's Boyz 2"). A game judged by the fixes that store names (`NAMED`) has
+        its sentence as stored: a word of a unit's name there ("Alice's Big boyz") is not read as the id of
+        another unit ("boyz")."""
         units = self.after.units
-        if not units or not text:
+        if not units or not text or all(editions.fixed(self.after, rule) for rule in NAMED):
             return text
         return ID.sub(lambda m: self.unit_name(m.group(0)) if m.group(0) in units else m.group(0), text)
 

@@ -35,7 +35,7 @@ from warlog.domain.narration import Narrator, Telling, narrate
 from warlog.domain.rulings import Malformed, NotFound, Refused, Ruling
 from warlog.domain.shards import APP_NAME, shard_name
 from warlog.domain.verifying import Verifying, digest, remember
-from warlog.domain.writes import Approve, Muster, Play, Redo, Reject, Sent, Undo, Withdraw, Write
+from warlog.domain.writes import Consent, Muster, Play, Redo, Sent, Undo, Withdraw, Write
 
 DEFAULT_OPTIONS = {"battle_rounds": 5, "reserves_from_round": 2, "spectator_delay_s": 0}
 ROLES = ("A", "B", "spectator")
@@ -441,8 +441,7 @@ class Warlog(Verifying, Telling, Application[UUID]):
 
     def answer_undo(self, game_id: UUID, seat: str, approve: bool, at: str, key: str | None = None,
                     body: str = "", if_match: int | str | None = None) -> Answer:
-        sent = Sent(seat, at, key, body, if_match)
-        return self.write(game_id, Approve(sent) if approve else Reject(sent))
+        return self.write(game_id, Consent(Sent(seat, at, key, body, if_match), approve))
 
     def withdraw_undo(self, game_id: UUID, seat: str, at: str, key: str | None = None, body: str = "",
                       if_match: int | str | None = None) -> Answer:

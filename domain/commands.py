@@ -30,7 +30,8 @@ else:
 @dataclass(frozen=True)
 class Command:
     """Every command knows its `type` name, the one clients send (a class attribute, not a field: the union
-    tells the classes apart by it, `union`)."""
+    tells the classes apart by it, `union`). A command with no field of its own (`StartGame`, `Concede`) is its
+    base's dataclass under its own type: it needs no `@dataclass` of its own."""
 
     type: ClassVar[str] = "command"
     # what as_data records for a field this class lacks, by name in order (`Select`: stored logs)
@@ -50,12 +51,18 @@ class Diceless(Command):
 
 
 @dataclass(frozen=True)
+class UnitCommand(Diceless):
+    """A command about one unit, named by its id: the first field of every command that extends this one."""
+
+    unit: str
+
+
+@dataclass(frozen=True)
 class AddEntropy(Diceless):
     entropy: Annotated[str, Field(pattern="^(?:[0-9a-fA-F]{2}){0,128}$")]  # hex, whole bytes, as the ruleset checks it
     type = "add_entropy"
 
 
-@dataclass(frozen=True)
 class StartGame(Diceless):
     type = "start_game"
 
@@ -73,11 +80,10 @@ class ChooseOrder(Diceless):
 
 
 @dataclass(frozen=True)
-class Select(Diceless):
+class Select(UnitCommand):
     """A unit chosen to act now. Each ruleset's select extends this one with its own fields (alternating's
     overwatch weapons, reference's move, shooting and fight modes); heresy's is this one."""
 
-    unit: str
     act: bool = True
     targets: tuple[str, ...] = ()
     distance: Any = None                         # inches the players measured (a JSON number): charges, moves
@@ -113,16 +119,14 @@ class FreeRoll(Command):
     type = "free_roll"
 
 
-@dataclass(frozen=True)
 class Concede(Diceless):
     type = "concede"
 
 
 @dataclass(frozen=True)
-class RecordCasualties(Diceless):
+class RecordCasualties(UnitCommand):
     """Attested: models of a unit removed as casualties (or wounds lost by a lone model)."""
 
-    unit: str
     models: int = 0
     wounds: int = 0
     rule: str | None = None
@@ -130,11 +134,10 @@ class RecordCasualties(Diceless):
 
 
 @dataclass(frozen=True)
-class SetStatus(Diceless):
+class SetStatus(UnitCommand):
     """Attested: a status gained or lost for a reason the table resolved. Reference: with a `duration` the status
     is an effect that ends by itself at that boundary (CORE.PER.1), in reserves or embarked too."""
 
-    unit: str
     status: Status  # domain.army's statuses, as the ruleset checks them
     value: bool = True
     reason: str = ""

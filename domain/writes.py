@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypedDict
 from uuid import UUID
 
 from warlog.domain.commands import Command
@@ -31,6 +31,20 @@ class Sent:
     digest: str = ""
     if_match: int | str | None = None
 
+    @property
+    def by(self) -> By:
+        return By(seat=self.seat, at=self.at, key=self.key, body=self.digest)
+
+
+class By(TypedDict):
+    """What the game records of a write's sender (its `Table`), as the keywords of its writing methods: the seat,
+    the time, the Idempotency-Key and the body's digest."""
+
+    seat: str
+    at: str
+    key: str | None
+    body: str
+
 
 class Past(Protocol):
     """The game's state as of an earlier version (what an undo restores, what a redo brings back)."""
@@ -38,12 +52,12 @@ class Past(Protocol):
     def state_at(self, game_id: UUID, version: int) -> dict[str, Any] | None: ...
 
 
+@dataclass(frozen=True, slots=True)
 class Write(ABC):
-    """One write on one game: the endpoint it was sent to, its checks, its ruling and events."""
+    """One write on one game: who sent it, the endpoint it was sent to, its checks, its ruling and events."""
 
-    __slots__ = ()
-    ENDPOINT: ClassVar[str]
     sent: Sent
+    ENDPOINT: ClassVar[str]
 
     @property
     def endpoint(self) -> str:
@@ -62,7 +76,6 @@ class Write(ABC):
 class Play(Write):
     """A command (POST /commands)."""
 
-    sent: Sent
     command: Command
     ENDPOINT: ClassVar[str] = "commands"
 
@@ -70,8 +83,7 @@ class Play(Write):
         game.validate(self.sent.seat, self.command)
 
     def act(self, game: Game, past: Past) -> int | None:
-        sent = self.sent
-        game.execute(sent.seat, self.command, sent.at, sent.key, sent.digest)
+        game.execute(**self.sent.by, command=self.command)
         return None
 
 
@@ -79,13 +91,11 @@ class Play(Write):
 class Muster(Write):
     """A seat's army (POST /armies), its units as the boundary read them."""
 
-    sent: Sent
     units: list[dict[str, Any]]
     ENDPOINT: ClassVar[str] = "armies"
 
     def act(self, game: Game, past: Past) -> int | None:
-        sent = self.sent
-        game.muster(sent.seat, self.units, sent.at, sent.key, sent.digest)
+        game.muster(**self.sent.by, units=self.units)
         return None
 
 
@@ -93,39 +103,29 @@ class Muster(Write):
 class Undo(Write):
     """Undo the latest action not yet undone: at once (200) or asking the other seat (202)."""
 
-    sent: Sent
     ENDPOINT: ClassVar[str] = "undo"
 
     def act(self, game: Game, past: Past) -> int | None:
-        sent = self.sent
         before = past.state_at(game.id, game.undo_first_seq() - 1) if game.done else None
-        return game.undo(sent.seat, sent.at, sent.key, sent.digest, before)
+        return game.undo(**self.sent.by, before=before)
 
 
 @dataclass(frozen=True, slots=True)
-class Approve(Write):
-    """The other seat approves the pending undo request."""
+class Consent(Write):
+    """The other seat's answer to the pending undo request (SVC.UNDO.CONSENT): approved, the action is undone;
+    rejected, it stands.
+    Each answer has its own endpoint (`approve`, `reject`)."""
 
-    sent: Sent
-    ENDPOINT: ClassVar[str] = "approve"
+    approve: bool
 
-    def act(self, game: Game, past: Past) -> int | None:
-        sent, pending = self.sent, game.pending_undo
-        before = past.state_at(game.id, pending["seqs"][0] - 1) if pending else None
-        game.answer_undo(sent.seat, True, sent.at, sent.key, sent.digest, before)
-        return None
-
-
-@dataclass(frozen=True, slots=True)
-class Reject(Write):
-    """The other seat rejects the pending undo request."""
-
-    sent: Sent
-    ENDPOINT: ClassVar[str] = "reject"
+    @property
+    def endpoint(self) -> str:
+        return "approve" if self.approve else "reject"
 
     def act(self, game: Game, past: Past) -> int | None:
-        sent = self.sent
-        game.answer_undo(sent.seat, False, sent.at, sent.key, sent.digest, None)
+        pending = game.pending_undo
+        before = past.state_at(game.id, pending["seqs"][0] - 1) if pending and self.approve else None
+        game.answer_undo(**self.sent.by, approve=self.approve, before=before)
         return None
 
 
@@ -133,12 +133,10 @@ class Reject(Write):
 class Withdraw(Write):
     """The seat that asked withdraws its pending undo request."""
 
-    sent: Sent
     ENDPOINT: ClassVar[str] = "withdraw"
 
     def act(self, game: Game, past: Past) -> int | None:
-        sent = self.sent
-        game.withdraw_undo(sent.seat, sent.at, sent.key, sent.digest)
+        game.withdraw_undo(**self.sent.by)
         return None
 
 
@@ -146,13 +144,11 @@ class Withdraw(Write):
 class Redo(Write):
     """Bring back the latest undone action (the seat that undid it)."""
 
-    sent: Sent
     ENDPOINT: ClassVar[str] = "redo"
 
     def act(self, game: Game, past: Past) -> int | None:
-        sent = self.sent
         after = past.state_at(game.id, game.redo_last_seq()) if game.redo_stack else None
-        game.redo(sent.seat, sent.at, sent.key, sent.digest, after)
+        game.redo(**self.sent.by, after=after)
         return None
 
 
@@ -161,7 +157,6 @@ class BodyRefused(Write):
     """A write sent `to` an endpoint, whose body the boundary refused (`refusal`: its 415 or 422): raised by `check`,
     once a stored answer for its key has been looked for."""
 
-    sent: Sent
     to: str
     refusal: Exception
 

@@ -1,6 +1,8 @@
 """Commands, undo and redo: every write of play."""
 from __future__ import annotations
 
+from functools import partial
+
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
@@ -9,7 +11,7 @@ from warlog.api.errors import WRITES
 from warlog.api.schemas import request_body
 from warlog.api.wire import ActionAnswer, answer
 from warlog.api.writing import Endpoint, no_body, play, write
-from warlog.domain.writes import Approve, Redo, Reject, Undo, Withdraw
+from warlog.domain.writes import Consent, Redo, Undo, Withdraw
 
 router = APIRouter(tags=["play"], responses=WRITES)
 WRITE_HEADERS = {"parameters": [
@@ -26,7 +28,7 @@ WRITE_HEADERS = {"parameters": [
 
 COMMAND = Endpoint("commands", play)
 UNDO, REDO = no_body("undo", Undo), no_body("redo", Redo)
-APPROVE, REJECT = no_body("approve", Approve), no_body("reject", Reject)
+APPROVE, REJECT = no_body("approve", partial(Consent, approve=True)), no_body("reject", partial(Consent, approve=False))
 WITHDRAW = no_body("withdraw", Withdraw)
 
 

@@ -27,17 +27,14 @@ class ConfirmCount(cmd.Diceless):
     type = "confirm_count"
 
 
-@dataclass(frozen=True)
 class Pass(cmd.Diceless):
     type = "pass"
 
 
-@dataclass(frozen=True)
 class DeclareDone(cmd.Diceless):
     type = "declare_done"
 
 
-@dataclass(frozen=True)
 class ResolveCharge(cmd.Diceless):
     """Alternating: the charger, once overwatch is fired and its casualties recorded, rolls the charge."""
 
@@ -45,30 +42,27 @@ class ResolveCharge(cmd.Diceless):
 
 
 @dataclass(frozen=True)
-class VehicleHit(cmd.Diceless):
+class VehicleHit(cmd.UnitCommand):
     """A glancing or penetrating hit on a vehicle costing hull points (AA.VEH.2)."""
 
-    unit: str
     hit: Literal["glancing", "penetrating"] = "glancing"  # as the ruleset checks them
     hull_points: Annotated[int, Field(ge=1)] = 1
     type = "vehicle_hit"
 
 
 @dataclass(frozen=True)
-class BlastHit(cmd.Diceless):
+class BlastHit(cmd.UnitCommand):
     """A Blast marker's hit on a vehicle; the players attest where the centre hole lies (AA.VEH.1)."""
 
-    unit: str
     strength: int
     centre_over_hull: bool
     type = "blast_hit"
 
 
 @dataclass(frozen=True)
-class OngoingReserves(cmd.Diceless):
+class OngoingReserves(cmd.UnitCommand):
     """Attested: a unit leaves the battlefield into Ongoing Reserves; it arrives at the next Move Units (AA.RES.1)."""
 
-    unit: str
     reason: str = ""
     type = "ongoing_reserves"
 

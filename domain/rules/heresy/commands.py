@@ -11,11 +11,10 @@ from warlog.domain import commands as cmd
 
 
 @dataclass(frozen=True)
-class Enter(cmd.Diceless):
+class Enter(cmd.UnitCommand):
     """Heresy: bring a unit that passed its reserve roll into play from your deployment zone's table edge
     (HH.RES.2), saying how many models could not be placed; it may rush as it enters (HH.MOV.5)."""
 
-    unit: str
     from_edge: bool = False                      # attested: the first model is placed on that table edge
     removed: int = 0                             # models that could not enter in coherency (HH.RES.2)
     rush: bool = False
@@ -30,10 +29,9 @@ class Enter(cmd.Diceless):
 
 
 @dataclass(frozen=True)
-class Move(cmd.Diceless):
+class Move(cmd.UnitCommand):
     """Heresy: one unit's move in the Move sub-phase (HH.MOV.1-5): normal, rush or stationary."""
 
-    unit: str
     move: str = "normal"                         # normal | rush | stationary
     distance: Any = None                         # inches moved, within the allowance the actions show
     difficult: bool = False                      # its path crossed difficult terrain: -2" (HH.MOV.4)
@@ -46,11 +44,10 @@ class Move(cmd.Diceless):
 
 
 @dataclass(frozen=True)
-class Disembark(cmd.Diceless):
+class Disembark(cmd.UnitCommand):
     """Heresy: a unit embarked in a transport gets out in the Move sub-phase (HH.EMB.1): each model placed within
     2" of the transport (attested), then a normal move less 2"."""
 
-    unit: str
     placed: bool = False                         # attested: each model is placed within 2" of the transport
     distance: Any = None                         # inches moved after, at most M - 2 (HH.EMB.1)
     difficult: bool = False                      # its path crossed difficult terrain: -2" (HH.MOV.4)
@@ -83,11 +80,10 @@ class React(cmd.Diceless):
 
 
 @dataclass(frozen=True)
-class FallBack(cmd.Diceless):
+class FallBack(cmd.UnitCommand):
     """Heresy: a routed unit's fall back, its distance rolled by the service (HH.ROUT.2); the players attest
     whether a model reached its deployment zone's table edge (HH.ROUT.3)."""
 
-    unit: str
     reached_edge: bool = False
     near: tuple[str, ...] = ()                   # enemy units within 12" of it at the end (HH.REACT.1)
     difficult: bool = False                      # its path crossed difficult terrain: 2" less (HH.MOV.4)
@@ -99,11 +95,10 @@ class FallBack(cmd.Diceless):
 
 
 @dataclass(frozen=True)
-class Shoot(cmd.Diceless):
+class Shoot(cmd.UnitCommand):
     """Heresy: one ranged weapon of a unit selected to shoot, fired at one of the units it named; the service
     rolls it on the heresy tables (hits, wounds or armour penetration, saves)."""
 
-    unit: str
     weapon: str
     target: str
     models: int | None = None                    # models firing it (default: every model alive)
@@ -113,11 +108,10 @@ class Shoot(cmd.Diceless):
 
 
 @dataclass(frozen=True)
-class Strike(cmd.Diceless):
+class Strike(cmd.UnitCommand):
     """Heresy: in a fight, the awaited unit strikes its foe with one melee weapon, every model of the Initiative
     step using it; the service rolls it on the heresy tables (WS against WS, S against T, saves)."""
 
-    unit: str
     weapon: str
     type = "strike"
 

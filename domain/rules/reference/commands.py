@@ -46,7 +46,6 @@ class CommandReroll(cmd.Diceless):
     type = "command_reroll"
 
 
-@dataclass(frozen=True)
 class KeepDice(cmd.Diceless):
     """Reference: an attack paused for a Command Re-roll; keep the roll as it is and go on (EXT.CP.1)."""
 
@@ -63,69 +62,61 @@ class Allocate(cmd.Diceless):
 
 
 @dataclass(frozen=True)
-class Split(cmd.Diceless):
+class Split(cmd.UnitCommand):
     """Reference, in set-up: split a mustered unit into two (CORE.SPL.1); `models` of them (taken from its last
     model lines first) form the new unit, whose id is the unit's with `-2` appended. Each part's starting strength
     is its own (CORE.STR.1); neither part can be split again."""
 
-    unit: str
     models: int
     type = "split"
 
 
 @dataclass(frozen=True)
-class StartAction(cmd.Diceless):
+class StartAction(cmd.UnitCommand):
     """Reference, Shooting phase: instead of shooting, a unit starts a named action (the game's `options.actions`)
     that completes at the end of the turn; never a battle-shocked unit (RS.CMD.3), nor one that Advanced or Fell
     Back (RS.MOV.3, RS.MOV.4). The unit cannot charge this turn."""
 
-    unit: str
     action: str
     type = "start_action"
 
 
 @dataclass(frozen=True)
-class Revive(cmd.Diceless):
+class Revive(cmd.UnitCommand):
     """Reference: a rule returns destroyed models to their unit (CORE.REV.1), set up as the table attests."""
 
-    unit: str
     models: int = 1
     reason: str = ""
     type = "revive"
 
 
 @dataclass(frozen=True)
-class ChargeMove(cmd.Diceless):
+class ChargeMove(cmd.UnitCommand):
     """Reference: after the charge roll, the charge targets and the inches to the farthest (RS.CHG.2)."""
 
-    unit: str
     targets: tuple[str, ...] = ()
     distance: Any = None
     type = "charge_move"
 
 
 @dataclass(frozen=True)
-class PileIn(cmd.Diceless):
+class PileIn(cmd.UnitCommand):
     """Reference: a unit piles in up to 3" before the fighting (RS.FGT.1)."""
 
-    unit: str
     distance: Any = None
     type = "pile_in"
 
 
-@dataclass(frozen=True)
-class EndFight(cmd.Diceless):
+class EndFight(cmd.UnitCommand):
     """Reference: the unit fighting has made its attacks (RS.FGT.3)."""
 
-    unit: str
     type = "end_fight"
 
 
 @dataclass(frozen=True)
-class Consolidate(cmd.Diceless):
+class Consolidate(cmd.UnitCommand):
     """Reference: a unit that was eligible to fight consolidates up to 3" in one mode (RS.FGT.4)."""
 
-    unit: str
     mode: str
     distance: Any = None
     targets: tuple[str, ...] = ()
@@ -134,12 +125,11 @@ class Consolidate(cmd.Diceless):
 
 
 @dataclass(frozen=True)
-class Attack(cmd.Diceless):
+class Attack(cmd.UnitCommand):
     """Reference: one weapon's attacks from a selected unit, rolled through RS.ATK.1-4: at one `target` (with
     `models` of it), or with `targets` each model's weapon at its own target, one entry a model (RS.SHO.2: three
     boltguns at one unit and two at another), each target's attack resolved in turn."""
 
-    unit: str
     weapon: str
     target: str | None = None     # the one target (required unless `targets` is sent)
     models: int | None = None     # attacking models (default: every model alive)

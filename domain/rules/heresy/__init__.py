@@ -43,7 +43,7 @@ from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reactions import Reactions
 from warlog.domain.rules.heresy.reserves import Reserves, arriving
 from warlog.domain.rules.heresy.rout import Rout, falling_back
-from warlog.domain.rules.heresy.shooting import ATTACK_STEPS, FightGoesOn, Shooting, SnapShotsGoOn
+from warlog.domain.rules.heresy.shooting import FightGoesOn, Shooting, SnapShotsGoOn
 from warlog.domain.rules.heresy.texts import TEXTS
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.objectives import Objectives
@@ -133,9 +133,7 @@ class Heresy(Shooting):  # its attacks are Shooting's; the round's end scores th
             return rolls.charge(context["distance"])
         if purpose == "fall_back":
             return rolls.Reading("Fall back")
-        if purpose in ATTACK_STEPS:
-            return self.attacks.attack_reading(request)
-        return None
+        return super().roll_reading(state, request)  # an attack's rolls are its attack driver's (Attacking)
 
     def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         uid, purpose = request["unit"], request["purpose"]
@@ -151,9 +149,7 @@ class Heresy(Shooting):  # its attacks are Shooting's; the round's end scores th
             self.part(Assault).charge_rolled(t, uid, request, roll)
         elif purpose == "fight_leadership":
             self.part(Assault).fight_leadership_rolled(t, uid, request, roll)
-        elif purpose in ATTACK_STEPS:
-            self.attacks.attack_rolled(t, request, roll)
-        else:
+        else:  # an attack's rolls are its attack driver's (Attacking)
             super().on_roll(t, request, roll)
 
     def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Protocol
 
-from warlog.domain import dice
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
@@ -22,13 +21,14 @@ from warlog.domain.rules.heresy.commands import Disembark
 from warlog.domain.rules.heresy.common import (
     Block,
     allowance,
-    checked_dangerous,
+    attested_terrain,
     enemies_on_battlefield,
-    movement_block,
     on_battlefield,
-    refuse_while_reacting,
+    refuse_blocked,
+    selected_block,
 )
-from warlog.domain.rules.heresy.reactions import checked_near, near_field
+from warlog.domain.rules.heresy.movement import attested_move
+from warlog.domain.rules.heresy.reactions import near_field
 from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit
@@ -81,9 +81,7 @@ class Embarking(Part[EmbarkRules]):
             return ("HH.EMB.1", f"its transport {unit.embarked_in} rushed this turn")
         if carried.arrived:
             return ("HH.EMB.1", f"its transport {unit.embarked_in} arrived from reserves this turn")
-        if unit.selected:
-            return ("HH.EMB.1", "it has already been selected this sub-phase")
-        return movement_block(unit)
+        return selected_block(unit, "HH.EMB.1", "been selected")
 
     def disembark_actions(self, state: GameState, seat: str) -> list[Action]:
         enemies = enemies_on_battlefield(state, seat)
@@ -95,30 +93,27 @@ class Embarking(Part[EmbarkRules]):
 
     @handles("disembark")
     def disembark(self, t: Table, seat: str, command: Disembark) -> None:
-        state = t.state
+        moved = self.judged(t.state, seat, command)
         uid = command.unit
-        refuse_while_reacting(state, seat)
-        block = self.disembark_block(state, uid)
-        if block:
-            raise Refused(block[1], rule=block[0])
+        t.emit("UnitDisembarked", ev.UnitDisembarked(unit=uid, transport=t.state.units[uid].embarked_in or "",
+                                                     reason="each model placed within 2\" of it (attested)"),
+               "HH.EMB.1")
+        t.emit("UnitMoved", moved, "HH.EMB.1")  # it counts as having moved, even 0"
+        self.rules.after_move(t, seat, uid, bool(command.coherency_lost), moved["dangerous"], moved["near"])
+
+    def judged(self, state: GameState, seat: str, command: Disembark) -> own.UnitMoved:
+        """The move a disembarking makes, as its player attests it, or the refusal: the unit may disembark now
+        (`disembark_block`), each model is placed within 2" of the transport, the move is within M less 2"."""
+        uid = command.unit
+        refuse_blocked(state, seat, self.disembark_block(state, uid))
         if command.placed is not True:
             raise Malformed("attest that each model is placed within 2\" of the transport (placed: true)",
                             field="placed")
-        unit = state.units[uid]
         distance = inches(0 if command.distance is None else command.distance, "distance", 1000)
-        most = disembark_allowance(unit, bool(command.difficult))
+        most = disembark_allowance(state.units[uid], bool(command.difficult))
         if Decimal(distance) > most:
             raise Refused(f"{unit_named(state, uid, seat)} may move at most {most}\" after disembarking, not {distance}\"", rule="HH.EMB.1")
-        dangerous = checked_dangerous(unit, command.dangerous)
-        near = checked_near(state, seat, command.near)
-        t.emit("UnitDisembarked", ev.UnitDisembarked(unit=uid, transport=unit.embarked_in or "",
-                                                     reason="each model placed within 2\" of it (attested)"),
-               "HH.EMB.1")
-        t.emit("UnitMoved", own.UnitMoved(unit=uid, seat=seat, move="normal", distance=distance, allowance=most,
-                                          difficult=bool(command.difficult), dangerous=dangerous,
-                                          coherency_lost=bool(command.coherency_lost), near=near, attested_by=seat),
-               "HH.EMB.1")  # it counts as having moved, even 0"
-        self.rules.after_move(t, seat, uid, bool(command.coherency_lost), dangerous, near)
+        return attested_move(state, seat, command, "normal", distance, most)
 
 
 def _disembark_offers(state: GameState, uid: str, unit: Unit, enemies: list[str]) -> list[Action]:
@@ -134,10 +129,7 @@ def _disembark_offers(state: GameState, uid: str, unit: Unit, enemies: list[str]
                                             f"{DISEMBARK_PENALTY}\"" + (", less 2\" difficult terrain)" if difficult
                                                                         else ")")),
             "difficult": act.const(difficult),
-            "dangerous": act.integer(0, min(unit.models_alive, dice.MAX_DICE),
-                                     "models that moved through dangerous terrain: each tests, removed on a 1"),
-            "coherency_lost": act.boolean("attested: the unit genuinely cannot end in coherency (it gains "
-                                          "Suppressed)"),
+            **attested_terrain(unit),
         }
         if enemies:
             fields["near"] = near_field(enemies)

@@ -13,20 +13,20 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from warlog.domain import dice
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.heresy import events as own
-from warlog.domain.rules.heresy.commands import Move
+from warlog.domain.rules.heresy.commands import Disembark, Move
 from warlog.domain.rules.heresy.common import (
     DANGEROUS_FAILS_ON,
     DIFFICULT_PENALTY,
     Block,
     MoveRules,
     allowance,
+    attested_terrain,
     checked_clear,
     checked_dangerous,
     clear_field,
@@ -35,8 +35,8 @@ from warlog.domain.rules.heresy.common import (
     move_rule,
     moved_last,
     movement,
-    movement_block,
-    refuse_while_reacting,
+    refuse_blocked,
+    selected_block,
 )
 from warlog.domain.rules.heresy.reactions import checked_near, near_field
 from warlog.domain.rules.ruleset import Part, alive, handles, inches
@@ -72,9 +72,7 @@ class Movement(Part[MoveRules]):
             return ("HH.RES.1", "it is in reserves")
         if unit.embarked_in:
             return ("HH.MOV.1", f"it is embarked in {unit.embarked_in}")
-        if unit.selected:
-            return ("HH.MOV.1", "it has already moved this sub-phase")
-        return movement_block(unit)
+        return selected_block(unit, "HH.MOV.1", "moved")
 
     def move_actions(self, state: GameState, seat: str) -> list[Action]:
         ready = [uid for uid, _ in seat_units(state, seat) if self.move_block(state, uid) is None]
@@ -92,10 +90,7 @@ class Movement(Part[MoveRules]):
     def move_unit(self, t: Table, seat: str, command: Move) -> None:
         state = t.state
         uid = command.unit
-        refuse_while_reacting(state, seat)
-        block = self.move_block(state, uid)
-        if block:
-            raise Refused(block[1], rule=block[0])
+        refuse_blocked(state, seat, self.move_block(state, uid))
         if command.move not in MOVES:
             raise Malformed(f"move is one of {', '.join(MOVES)}", field="move")
         unit = state.units[uid]
@@ -115,16 +110,12 @@ class Movement(Part[MoveRules]):
             rule = "HH.MOV.4" if command.difficult and Decimal(distance) <= most + DIFFICULT_PENALTY else \
                 "HH.MOV.5" if rush else "HH.MOV.1"
             raise Refused(f"{unit_named(state, uid, seat)} may move at most {most}\" this way, not {distance}\"", rule=rule)
-        dangerous = checked_dangerous(unit, command.dangerous)
-        near = checked_near(state, seat, command.near)
-        moved = own.UnitMoved(unit=uid, seat=seat, move=command.move, distance=distance, allowance=most,
-                              difficult=bool(command.difficult), dangerous=dangerous,
-                              coherency_lost=bool(command.coherency_lost), near=near, attested_by=seat)
+        moved = attested_move(state, seat, command, command.move, distance, most)
         if checked_clear(state, command.clear):
             moved["clear"] = True
         t.emit("UnitMoved", moved, move_rule(state, "HH.MOV.5" if rush else "HH.MOV.1", bool(command.difficult),
-                                             dangerous))
-        self.rules.after_move(t, seat, uid, bool(command.coherency_lost), dangerous, near)
+                                             moved["dangerous"]))
+        self.rules.after_move(t, seat, uid, bool(command.coherency_lost), moved["dangerous"], moved["near"])
 
     def stayed_put(self, t: Table, seat: str, uid: str, command: Move) -> None:
         """HH.MOV.1: a unit selected that moves 0" has not moved: it is Stationary (no rush, no terrain crossed,
@@ -162,21 +153,29 @@ class Movement(Part[MoveRules]):
         return state if data["move"] == "stationary" else moved_last(state, data["unit"])
 
 
+def attested_move(state: GameState, seat: str, command: Move | Disembark, move: str, distance: str,
+                  most: int) -> own.UnitMoved:
+    """A move as its player attests it, once its distance is within its allowance (`most`): the models through
+    dangerous terrain (HH.MOV.4, one test each), coherency lost (HH.MOV.3) and the enemy units it ended near (each
+    may react, HH.REACT.1); a move in the Move sub-phase and the one after disembarking (HH.EMB.1) alike."""
+    return own.UnitMoved(unit=command.unit, seat=seat, move=move, distance=distance, allowance=most,
+                         difficult=bool(command.difficult),
+                         dangerous=checked_dangerous(state.units[command.unit], command.dangerous),
+                         coherency_lost=bool(command.coherency_lost), near=checked_near(state, seat, command.near),
+                         attested_by=seat)
+
+
 def _move_offers(named: str, uid: str, unit: Unit, enemies: list[str], fixed_clear: bool) -> list[Action]:
     """A unit's normal moves and rushes, each in the open or through difficult terrain (`named`: the unit as the
     summaries name it)."""
     offered = []
-    models = min(unit.models_alive, dice.MAX_DICE)  # one test per model, in one roll
     for move in ("normal", "rush"):
         for difficult in (False, True):
             most = allowance(unit, move == "rush", difficult)
             fields: dict[str, Any] = {
                 "unit": act.const(uid), "move": act.const(move), "difficult": act.const(difficult),
                 "distance": act.number(0, most, move_description(unit, move, difficult, most)),
-                "dangerous": act.integer(0, models, "models that moved through dangerous terrain: each "
-                                                    "tests, removed on a 1"),
-                "coherency_lost": act.boolean("attested: the unit genuinely cannot end in coherency (it "
-                                              "gains Suppressed)"),
+                **attested_terrain(unit),
             }
             if enemies:
                 fields["near"] = near_field(enemies)

@@ -16,17 +16,9 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Step, seat_units
+from warlog.domain.rules.heresy import common
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import Disembark
-from warlog.domain.rules.heresy.common import (
-    Block,
-    allowance,
-    attested_terrain,
-    enemies_on_battlefield,
-    on_battlefield,
-    refuse_blocked,
-    selected_block,
-)
 from warlog.domain.rules.heresy.movement import attested_move
 from warlog.domain.rules.heresy.reactions import near_field
 from warlog.domain.rules.ruleset import Part, alive, handles, inches
@@ -43,7 +35,7 @@ DISEMBARK_PENALTY = 2  # HH.EMB.1: the move after disembarking is a normal move 
 
 def disembark_allowance(unit: Unit, difficult: bool) -> int:
     """HH.EMB.1: M less 2" (and less 2" more through difficult terrain, HH.MOV.4)."""
-    return max(0, allowance(unit, False, difficult) - DISEMBARK_PENALTY)
+    return max(0, common.allowance(unit, False, difficult) - DISEMBARK_PENALTY)
 
 
 class EmbarkRules(Protocol):
@@ -61,7 +53,7 @@ class Embarking(Part[EmbarkRules]):
     """A part of `Heresy`: a unit leaving its transport in the Move sub-phase. `disembark` is dispatched to it;
     `Heresy` asks it `disembark_block` (who may be selected) and `disembark_actions` (what its Move offers)."""
 
-    def disembark_block(self, state: GameState, uid: str) -> Block:
+    def disembark_block(self, state: GameState, uid: str) -> common.Block:
         """May this unit disembark now? HH.EMB.1 (its transport neither rushed nor arrived), HH.MOV.2."""
         step = self.rules.step(state)
         unit = state.units[uid]
@@ -74,17 +66,17 @@ class Embarking(Part[EmbarkRules]):
         if not alive(unit) or not unit.embarked_in:
             return ("HH.EMB.1", "it is not embarked in a transport")
         transport = state.units.get(unit.embarked_in)
-        if transport is None or not on_battlefield(transport):
+        if transport is None or not common.on_battlefield(transport):
             return ("HH.EMB.1", f"its transport {unit.embarked_in} is not on the battlefield")
         carried = HeresyTurn.of(transport.turn)
         if carried.rushed:
             return ("HH.EMB.1", f"its transport {unit.embarked_in} rushed this turn")
         if carried.arrived:
             return ("HH.EMB.1", f"its transport {unit.embarked_in} arrived from reserves this turn")
-        return selected_block(unit, "HH.EMB.1", "been selected")
+        return common.selected_block(unit, "HH.EMB.1", "been selected")
 
     def disembark_actions(self, state: GameState, seat: str) -> list[Action]:
-        enemies = enemies_on_battlefield(state, seat)
+        enemies = common.enemies_on_battlefield(state, seat)
         offered = []
         for uid, unit in seat_units(state, seat):
             if self.disembark_block(state, uid) is None:
@@ -105,7 +97,7 @@ class Embarking(Part[EmbarkRules]):
         """The move a disembarking makes, as its player attests it, or the refusal: the unit may disembark now
         (`disembark_block`), each model is placed within 2" of the transport, the move is within M less 2"."""
         uid = command.unit
-        refuse_blocked(state, seat, self.disembark_block(state, uid))
+        common.refuse_blocked(state, seat, self.disembark_block(state, uid))
         if command.placed is not True:
             raise Malformed("attest that each model is placed within 2\" of the transport (placed: true)",
                             field="placed")
@@ -129,7 +121,7 @@ def _disembark_offers(state: GameState, uid: str, unit: Unit, enemies: list[str]
                                             f"{DISEMBARK_PENALTY}\"" + (", less 2\" difficult terrain)" if difficult
                                                                         else ")")),
             "difficult": act.const(difficult),
-            **attested_terrain(unit),
+            **common.attested_terrain(unit),
         }
         if enemies:
             fields["near"] = near_field(enemies)

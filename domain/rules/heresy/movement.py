@@ -18,26 +18,9 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
+from warlog.domain.rules.heresy import common
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import Disembark, Move
-from warlog.domain.rules.heresy.common import (
-    DANGEROUS_FAILS_ON,
-    DIFFICULT_PENALTY,
-    Block,
-    MoveRules,
-    allowance,
-    attested_terrain,
-    checked_clear,
-    checked_dangerous,
-    clear_field,
-    enemies_on_battlefield,
-    initiative,
-    move_rule,
-    moved_last,
-    movement,
-    refuse_blocked,
-    selected_block,
-)
 from warlog.domain.rules.heresy.reactions import checked_near, near_field
 from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
@@ -51,12 +34,12 @@ if TYPE_CHECKING:
 MOVES = ("normal", "rush", "stationary")
 
 
-class Movement(Part[MoveRules]):
+class Movement(Part[common.MoveRules]):
     """A part of `Heresy`: the Move sub-phase. `move` is dispatched to it and `UnitMoved` (a move, a disembarking)
     applied by it; `Heresy` asks it `move_block` (who may be selected), `move_actions` (what its Move offers),
     `dangerous_rolled` (a roll read) and `stationary_at_end_of_move` (the step ended)."""
 
-    def move_block(self, state: GameState, uid: str) -> Block:
+    def move_block(self, state: GameState, uid: str) -> common.Block:
         """May this unit make its move now? HH.MOV.1 (once, its owner's), HH.RES.3, HH.MOV.2."""
         step = self.rules.step(state)
         unit = state.units[uid]
@@ -72,7 +55,7 @@ class Movement(Part[MoveRules]):
             return ("HH.RES.1", "it is in reserves")
         if unit.embarked_in:
             return ("HH.MOV.1", f"it is embarked in {unit.embarked_in}")
-        return selected_block(unit, "HH.MOV.1", "moved")
+        return common.selected_block(unit, "HH.MOV.1", "moved")
 
     def move_actions(self, state: GameState, seat: str) -> list[Action]:
         ready = [uid for uid, _ in seat_units(state, seat) if self.move_block(state, uid) is None]
@@ -80,7 +63,7 @@ class Movement(Part[MoveRules]):
             return []
         offered = [act.action("move", "HH.MOV.1", "leave a unit Stationary (pivoting on the spot only is "
                               "Stationary)", ["unit", "move"], unit=act.one_of(ready), move=act.const("stationary"))]
-        enemies = enemies_on_battlefield(state, seat)
+        enemies = common.enemies_on_battlefield(state, seat)
         for uid in ready:
             offered += _move_offers(unit_named(state, uid), uid, state.units[uid], enemies,
                                     editions.fixed(state, "HH.MOV.3"))
@@ -90,7 +73,7 @@ class Movement(Part[MoveRules]):
     def move_unit(self, t: Table, seat: str, command: Move) -> None:
         state = t.state
         uid = command.unit
-        refuse_blocked(state, seat, self.move_block(state, uid))
+        common.refuse_blocked(state, seat, self.move_block(state, uid))
         if command.move not in MOVES:
             raise Malformed(f"move is one of {', '.join(MOVES)}", field="move")
         unit = state.units[uid]
@@ -105,15 +88,15 @@ class Movement(Part[MoveRules]):
             self.stayed_put(t, seat, uid, command)
             return
         rush = command.move == "rush"
-        most = allowance(unit, rush, bool(command.difficult))
+        most = common.allowance(unit, rush, bool(command.difficult))
         if Decimal(distance) > most:
-            rule = "HH.MOV.4" if command.difficult and Decimal(distance) <= most + DIFFICULT_PENALTY else \
+            rule = "HH.MOV.4" if command.difficult and Decimal(distance) <= most + common.DIFFICULT_PENALTY else \
                 "HH.MOV.5" if rush else "HH.MOV.1"
             raise Refused(f"{unit_named(state, uid, seat)} may move at most {most}\" this way, not {distance}\"", rule=rule)
         moved = attested_move(state, seat, command, command.move, distance, most)
-        if checked_clear(state, command.clear):
+        if common.checked_clear(state, command.clear):
             moved["clear"] = True
-        t.emit("UnitMoved", moved, move_rule(state, "HH.MOV.5" if rush else "HH.MOV.1", bool(command.difficult),
+        t.emit("UnitMoved", moved, common.move_rule(state, "HH.MOV.5" if rush else "HH.MOV.1", bool(command.difficult),
                                              moved["dangerous"]))
         self.rules.after_move(t, seat, uid, bool(command.coherency_lost), moved["dangerous"], moved["near"])
 
@@ -128,9 +111,9 @@ class Movement(Part[MoveRules]):
 
     def dangerous_rolled(self, t: Table, uid: str, roll: ev.DiceRolled) -> None:
         """HH.MOV.4 convention: each model's D6 fails on a 1, and that model is removed as a casualty."""
-        failed = sum(1 for face in roll["faces"] if face <= DANGEROUS_FAILS_ON)
+        failed = sum(1 for face in roll["faces"] if face <= common.DANGEROUS_FAILS_ON)
         t.emit("DangerousTerrainTested", own.DangerousTerrainTested(unit=uid, tests=len(roll["faces"]), failed=failed,
-                                          fails_on=DANGEROUS_FAILS_ON), "HH.MOV.4")
+                                          fails_on=common.DANGEROUS_FAILS_ON), "HH.MOV.4")
         unit = t.state.units[uid]
         if failed and alive(unit):
             self.rules.casualties(t, uid, min(failed, unit.models_alive), 0, "HH.MOV.4",
@@ -150,7 +133,7 @@ class Movement(Part[MoveRules]):
         if data["move"] == "rush":
             turn = replace(turn, rushed=True)
         state = state.with_unit(data["unit"], replace(unit, selected=True, turn=turn))
-        return state if data["move"] == "stationary" else moved_last(state, data["unit"])
+        return state if data["move"] == "stationary" else common.moved_last(state, data["unit"])
 
 
 def attested_move(state: GameState, seat: str, command: Move | Disembark, move: str, distance: str,
@@ -160,7 +143,7 @@ def attested_move(state: GameState, seat: str, command: Move | Disembark, move: 
     may react, HH.REACT.1); a move in the Move sub-phase and the one after disembarking (HH.EMB.1) alike."""
     return own.UnitMoved(unit=command.unit, seat=seat, move=move, distance=distance, allowance=most,
                          difficult=bool(command.difficult),
-                         dangerous=checked_dangerous(state.units[command.unit], command.dangerous),
+                         dangerous=common.checked_dangerous(state.units[command.unit], command.dangerous),
                          coherency_lost=bool(command.coherency_lost), near=checked_near(state, seat, command.near),
                          attested_by=seat)
 
@@ -171,16 +154,16 @@ def _move_offers(named: str, uid: str, unit: Unit, enemies: list[str], fixed_cle
     offered = []
     for move in ("normal", "rush"):
         for difficult in (False, True):
-            most = allowance(unit, move == "rush", difficult)
+            most = common.allowance(unit, move == "rush", difficult)
             fields: dict[str, Any] = {
                 "unit": act.const(uid), "move": act.const(move), "difficult": act.const(difficult),
                 "distance": act.number(0, most, move_description(unit, move, difficult, most)),
-                **attested_terrain(unit),
+                **common.attested_terrain(unit),
             }
             if enemies:
                 fields["near"] = near_field(enemies)
             if fixed_clear:
-                fields["clear"] = clear_field()
+                fields["clear"] = common.clear_field()
             summary = (f"{'rush' if move == 'rush' else 'move'} {named} up to {most}\""
                        + (" through difficult terrain" if difficult else "")
                        + (": no shooting or charging this turn" if move == "rush" else ""))
@@ -191,6 +174,6 @@ def _move_offers(named: str, uid: str, unit: Unit, enemies: list[str], fixed_cle
 
 
 def move_description(unit: Unit, move: str, difficult: bool, most: int) -> str:
-    parts = [f"M {movement(unit)}"] + ([f"I {initiative(unit)}"] if move == "rush" else [])
-    text = " + ".join(parts) + (f" - {DIFFICULT_PENALTY} difficult terrain" if difficult else "")
+    parts = [f"M {common.movement(unit)}"] + ([f"I {common.initiative(unit)}"] if move == "rush" else [])
+    text = " + ".join(parts) + (f" - {common.DIFFICULT_PENALTY} difficult terrain" if difficult else "")
     return f"inches moved, at most {most}\" ({text})"

@@ -37,8 +37,8 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.attacking import Attacking
 from warlog.domain.rules.basics import evolves, seat_units
+from warlog.domain.rules.heresy import common
 from warlog.domain.rules.heresy.commands import Shoot
-from warlog.domain.rules.heresy.common import enemies_on_battlefield, refuse_while_reacting
 from warlog.domain.rules.reference.common import members_of
 from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
@@ -173,7 +173,7 @@ class Shooting(Attacking):
     @staticmethod
     def shot_targets(state: GameState, uid: str) -> list[str]:
         unit = state.units[uid]
-        standing = enemies_on_battlefield(state, unit.owner)
+        standing = common.enemies_on_battlefield(state, unit.owner)
         return [target for target in HeresyTurn.of(unit.turn).targets or () if target in standing]
 
     def shoot_actions(self, state: GameState, seat: str) -> list[Action]:
@@ -201,7 +201,7 @@ class Shooting(Attacking):
     def shoot(self, t: Table, seat: str, command: Shoot) -> None:
         state = t.state
         step = self.step(t.state)
-        refuse_while_reacting(state, seat)
+        common.refuse_while_reacting(state, seat)
         if step is None or step.phase != "shooting" or state.rolls:
             raise Refused("a unit selected to shoot fires in the Shooting phase, one weapon at a time",
                           rule="HH.MOV.5")

@@ -64,6 +64,7 @@ STEP_EVENTS = {"attacks": "AttacksRolled", "hit": "HitsScored", "hit_reroll": "H
                "mortal_damage": "MortalWoundsInflicted", "mortal_feel_no_pain": "FeelNoPainRolled",
                "hazardous": "HazardousRolled", "allocate": "GroupAllocated"}  # by Need.step (heresy's roll purposes)
 DECISION_EVENTS = {**STEP_EVENTS, "mortal_wounds": "MortalWoundsInflicted"}  # by Decision.step: what each step decided
+ROLLED_STEPS = tuple(step for step in STEP_EVENTS if step != "allocate")  # the purposes of the rolls it asks for
 
 
 def need_data(need: Need) -> list[Any]:

@@ -26,24 +26,17 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions, objectives
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
+from warlog.domain.rules.heresy import common
 from warlog.domain.rules.heresy.assault import Assault, fight_counted
 from warlog.domain.rules.heresy.combat import Combat
 from warlog.domain.rules.heresy.commands import COMMANDS as OWN_COMMANDS
-from warlog.domain.rules.heresy.common import (
-    DANGEROUS_FAILS_ON,
-    LOCKED,
-    RESERVES_ON,
-    STATUS_ENDS,
-    heresy_step,
-    refuse_while_reacting,
-)
 from warlog.domain.rules.heresy.embark import Embarking
 from warlog.domain.rules.heresy.events import EVENTS as OWN_EVENTS
 from warlog.domain.rules.heresy.movement import Movement
 from warlog.domain.rules.heresy.reactions import Reactions
 from warlog.domain.rules.heresy.reserves import Reserves, arriving
 from warlog.domain.rules.heresy.rout import Rout, falling_back
-from warlog.domain.rules.heresy.shooting import ATTACK_STEPS, FightGoesOn, Shooting, SnapShotsGoOn
+from warlog.domain.rules.heresy.shooting import FightGoesOn, Shooting, SnapShotsGoOn
 from warlog.domain.rules.heresy.texts import TEXTS
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.objectives import Objectives
@@ -79,7 +72,7 @@ class Heresy(Shooting):  # its attacks are Shooting's; the round's end scores th
     commands = OWN_COMMANDS  # reserves, moves, reactions, rout, shooting, strikes (commands.py)
     event_payloads: ClassVar[Mapping[str, type]] = {**Ruleset.event_payloads, **OWN_EVENTS, **objectives.EVENTS}
     event_texts: ClassVar[Mapping[str, Text]] = {**Ruleset.event_texts, **TEXTS, **objectives.TEXTS}
-    status_ends = STATUS_ENDS
+    status_ends = common.STATUS_ENDS
     roster = RosterReading(older_ap=True, systems=("horus heresy", "30,000", "30k"), systems_older_ap=True)
     # rules/parts.py: each built with it, its commands and events dispatched to it; mypy checks that Heresy is
     # what each part reads its ruleset as (a part's Protocol)
@@ -109,7 +102,7 @@ class Heresy(Shooting):  # its attacks are Shooting's; the round's end scores th
         return self.part(Reactions).close_dead_window(t) or self.part(Assault).continue_combat(t)
 
     def step_over(self, state: GameState, step: Step) -> bool:
-        flow = heresy_step(state)
+        flow = common.heresy_step(state)
         if step.kind == "order":
             return flow.first is not None
         return bool(flow.ended)
@@ -124,18 +117,16 @@ class Heresy(Shooting):  # its attacks are Shooting's; the round's end scores th
     def roll_reading(self, state: GameState, request: ev.RollRequested) -> rolls.Reading | None:
         purpose, context = request["purpose"], request["context"]
         if purpose == "reserve":  # HH.RES.1
-            return rolls.arrives_on("Reserves", RESERVES_ON)
+            return rolls.arrives_on("Reserves", common.RESERVES_ON)
         if purpose == "dangerous_terrain":  # HH.MOV.4 convention: a die a model, failed on a 1
-            return rolls.Reading("Dangerous terrain", DANGEROUS_FAILS_ON + 1, each=True, noun="pass")
+            return rolls.Reading("Dangerous terrain", common.DANGEROUS_FAILS_ON + 1, each=True, noun="pass")
         if purpose in ("leadership", "fight_leadership"):  # HH.ROUT.3 convention: 2D6 at most Ld
             return rolls.leadership("Leadership", context["ld"], at_most=True)
         if purpose == "charge":  # RS.CHG.2: 2D6 against the inches measured
             return rolls.charge(context["distance"])
         if purpose == "fall_back":
             return rolls.Reading("Fall back")
-        if purpose in ATTACK_STEPS:
-            return self.attacks.attack_reading(request)
-        return None
+        return super().roll_reading(state, request)  # an attack's rolls are its attack driver's (Attacking)
 
     def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         uid, purpose = request["unit"], request["purpose"]
@@ -151,9 +142,7 @@ class Heresy(Shooting):  # its attacks are Shooting's; the round's end scores th
             self.part(Assault).charge_rolled(t, uid, request, roll)
         elif purpose == "fight_leadership":
             self.part(Assault).fight_leadership_rolled(t, uid, request, roll)
-        elif purpose in ATTACK_STEPS:
-            self.attacks.attack_rolled(t, request, roll)
-        else:
+        else:  # an attack's rolls are its attack driver's (Attacking)
             super().on_roll(t, request, roll)
 
     def attack_finished(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
@@ -227,7 +216,7 @@ class Heresy(Shooting):  # its attacks are Shooting's; the round's end scores th
         since = (unit.since or Frozen()).set(data["status"], self.turn_stamp(state))
         state = state.with_unit(uid, replace(unit, since=since))
         foe = data.get("foe")
-        if foe and data["status"] == LOCKED and editions.fixed(state, "RS.FGT.2"):  # both sides know whom
+        if foe and data["status"] == common.LOCKED and editions.fixed(state, "RS.FGT.2"):  # both sides know whom
             state = _linked(state, uid, foe)
         return state
 
@@ -235,7 +224,7 @@ class Heresy(Shooting):  # its attacks are Shooting's; the round's end scores th
     def _lost_since(self, state: GameState, data: ev.StatusLost, entry: ev.Entry) -> GameState:
         state = Ruleset._lost(self, state, data, entry)
         uid = data["unit"]
-        if data["status"] == LOCKED and editions.fixed(state, "RS.FGT.2"):  # out of every combat it was in
+        if data["status"] == common.LOCKED and editions.fixed(state, "RS.FGT.2"):  # out of every combat it was in
             state = _unlinked(state, uid)
         unit = state.units[uid]
         if unit.since is None or data["status"] not in unit.since:
@@ -253,7 +242,7 @@ class Heresy(Shooting):  # its attacks are Shooting's; the round's end scores th
         if step is None:
             return {"seat": None, "action": "none"}
         state = state
-        flow = heresy_step(state)
+        flow = common.heresy_step(state)
         if step.kind == "order":
             if flow.winner is None:
                 return {"seat": None, "action": "roll_off"}
@@ -347,7 +336,7 @@ class Heresy(Shooting):  # its attacks are Shooting's; the round's end scores th
         step = self.step(state)
         if step is not None and step.kind == "order":
             raise Refused("the battle round begins with the roll-off for the first turn", rule="CORE.DICE.3")
-        refuse_while_reacting(state, seat)
+        common.refuse_while_reacting(state, seat)
         if step is not None and seat == step.active and not state.rolls:
             if step.name == "reserves" and arriving(state, seat):
                 raise Refused(f"{unit_named(state, arriving(state, seat)[0])} passed its reserve roll: bring it into "

@@ -38,17 +38,9 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves
+from warlog.domain.rules.heresy import common
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import Strike
-from warlog.domain.rules.heresy.common import (
-    LOCKED,
-    TableRules,
-    enemies_on_battlefield,
-    heresy_step,
-    initiative,
-    on_battlefield,
-    reaction_window,
-)
 from warlog.domain.rules.heresy.shooting import FightGoesOn, Then, tables_gap
 from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
@@ -98,10 +90,10 @@ def locked_foes(units: Mapping[str, Unit], uid: str) -> list[str]:
     """The enemy units `uid` is Locked in Combat with, both standing and locked (`engaged_with`, as the army
     named it or a charge made it, either side's)."""
     unit = units[uid]
-    if LOCKED not in unit.statuses or not on_battlefield(unit):
+    if common.LOCKED not in unit.statuses or not common.on_battlefield(unit):
         return []
-    return [foe for foe, other in units.items() if other.owner != unit.owner and LOCKED in other.statuses
-            and on_battlefield(other) and (foe in unit.engaged_with or uid in other.engaged_with)]
+    return [foe for foe, other in units.items() if other.owner != unit.owner and common.LOCKED in other.statuses
+            and common.on_battlefield(other) and (foe in unit.engaged_with or uid in other.engaged_with)]
 
 
 def foe_of(fight: HeresyFight, uid: str) -> str:
@@ -112,13 +104,13 @@ def foe_of(fight: HeresyFight, uid: str) -> str:
 
 def fight_under_way(state: GameState) -> HeresyFight | None:
     """The fight being fought in this step (None: none, or it is over)."""
-    fight = heresy_step(state).fight
+    fight = common.heresy_step(state).fight
     return fight if fight and not fight.over else None
 
 
 def fight_counted(state: GameState, kind: str, data: ev.AttackCounted) -> GameState:
     """The fight's counts after an attack's event: a strike declared in it, the wounds a side caused."""
-    step = heresy_step(state)
+    step = common.heresy_step(state)
     fight = step.fight
     if not fight or fight.over or data["attacker"] not in fight.units:
         return state
@@ -133,7 +125,7 @@ def fight_counted(state: GameState, kind: str, data: ev.AttackCounted) -> GameSt
     return replace(state, step=replace(step, fight=fight))
 
 
-class AssaultRules(TableRules, Protocol):
+class AssaultRules(common.TableRules, Protocol):
     """What the charge and the fight call back in their ruleset besides the table's (`TableRules`): a strike's
     attack (heresy's `Shooting`: the weapon's attack declared and rolled, the fight going on once it is resolved)."""
 
@@ -160,7 +152,7 @@ class Assault(Part[AssaultRules]):
     def charge_actions(self, state: GameState, seat: str, ready: list[str]) -> list[Action]:
         offered: list[Action] = []
         for uid in ready:
-            rolled = [f for f in enemies_on_battlefield(state, seat) if rolled_charge_gap(state, uid, f) is None]
+            rolled = [f for f in common.enemies_on_battlefield(state, seat) if rolled_charge_gap(state, uid, f) is None]
             if rolled:
                 offered.append(act.action(
                     "select", "HH.MOV.5", f"declare a charge by {unit_named(state, uid)} at one enemy unit, with the "
@@ -197,16 +189,17 @@ class Assault(Part[AssaultRules]):
             return
         reason = locking(t.state, uid, target)
         for one, foe in ((uid, target), (target, uid)):
-            self.rules.change_status(t, one, LOCKED, True, "HH.MOV.2", reason=reason, foe=foe)
+            self.rules.change_status(t, one, common.LOCKED, True, "HH.MOV.2", reason=reason, foe=foe)
         self.begin_fight(t, uid, target, "RS.FGT.3")
 
     def begin_fight(self, t: Table, uid: str, foe: str, rule: str) -> None:
         """The two units fight in Initiative order: a charge that reached (RS.FGT.3), or a combat that goes on
         (RS.FGT.2)."""
         units = t.state.units
-        steps = sorted({initiative(units[uid]), initiative(units[foe])}, reverse=True)
+        steps = sorted({common.initiative(units[uid]), common.initiative(units[foe])}, reverse=True)
         t.emit("FightBegan", own.FightBegan(units=[uid, foe], initiative_steps=steps,
-                                            initiative={uid: initiative(units[uid]), foe: initiative(units[foe])}),
+                                            initiative={uid: common.initiative(units[uid]),
+                                                        foe: common.initiative(units[foe])}),
                rule)
         self.fight_goes_on(t, None)
 
@@ -218,9 +211,9 @@ class Assault(Part[AssaultRules]):
         can fight it (else it stays the table's, as a charge they cannot roll)."""
         step = self.rules.step(state)
         if step is None or step.phase != "assault" or not editions.fixed(state, "RS.FGT.2") or state.rolls \
-                or reaction_window(state) is not None or fight_under_way(state) is not None:
+                or common.reaction_window(state) is not None or fight_under_way(state) is not None:
             return None
-        fought, units = heresy_step(state).fought or (), state.units
+        fought, units = common.heresy_step(state).fought or (), state.units
         for uid in sorted(units, key=lambda u: units[u].owner != step.active):
             for foe in locked_foes(units, uid):
                 if not (uid in fought and foe in fought) and (rolled_charge_gap(state, uid, foe) is None
@@ -240,7 +233,7 @@ class Assault(Part[AssaultRules]):
         """Locked in Combat ends for `uid`, unless (edition 2) it is still locked with another enemy unit."""
         if editions.fixed(t.state, "RS.FGT.2") and locked_foes(t.state.units, uid):
             return
-        self.rules.change_status(t, uid, LOCKED, False, "HH.MOV.2", reason=reason)
+        self.rules.change_status(t, uid, common.LOCKED, False, "HH.MOV.2", reason=reason)
 
     # -- the fight ----------------------------------------------------------------------------
 
@@ -304,7 +297,7 @@ class Assault(Part[AssaultRules]):
             return
         self.rules.change_status(t, uid, "routed", True, "HH.ROUT.1",
                                  reason="it lost the fight and failed its Leadership test (convention)")
-        self.rules.change_status(t, uid, LOCKED, False, "HH.MOV.2", reason="it is Routed: it falls back")
+        self.rules.change_status(t, uid, common.LOCKED, False, "HH.MOV.2", reason="it is Routed: it falls back")
         self.unlock(t, foe, locking(t.state, uid))
 
     def strike_actions(self, state: GameState, seat: str) -> list[Action]:
@@ -343,14 +336,14 @@ class Assault(Part[AssaultRules]):
         fight = HeresyFight(units=tuple(data["units"]), initiative_steps=tuple(data["initiative_steps"]),
                             initiative=Frozen(data["initiative"]), step=None, striking=(), struck=(),
                             models=Frozen(), caused=Frozen({uid: 0 for uid in data["units"]}), over=False)
-        step = replace(heresy_step(state), fight=fight)
+        step = replace(common.heresy_step(state), fight=fight)
         if editions.fixed(state, "RS.FGT.2"):  # each fights once a phase, as its combat goes on
             step = replace(step, fought=tuple(dict.fromkeys((*(step.fought or ()), *data["units"]))))
         return replace(state, step=step)
 
     @evolves("InitiativeStepBegan")
     def _initiative_step(self, state: GameState, data: own.InitiativeStepBegan, entry: ev.Entry) -> GameState:
-        step = heresy_step(state)
+        step = common.heresy_step(state)
         fight = _fight_of(step)
         fight = replace(fight, step=data["initiative"], striking=tuple(data["striking"]), struck=(),
                         models=Frozen(data["models"]))
@@ -358,7 +351,7 @@ class Assault(Part[AssaultRules]):
 
     @evolves("FightResolved")
     def _fight_resolved(self, state: GameState, data: own.FightResolved, entry: ev.Entry) -> GameState:
-        step = heresy_step(state)
+        step = common.heresy_step(state)
         return replace(state, step=replace(step, fight=replace(_fight_of(step), over=True)))
 
 

@@ -20,17 +20,9 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Step, evolves, seat_units
+from warlog.domain.rules.heresy import common
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.assault import CHARGE_RANGE
-from warlog.domain.rules.heresy.common import (
-    LOCKED,
-    Block,
-    enemies_on_battlefield,
-    named_enemies,
-    on_battlefield,
-    refuse_while_reacting,
-    rushed_block,
-)
 from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn
@@ -69,7 +61,7 @@ class Combat(Part[CombatRules]):
     and `ChargeDeclared` applied by it; `Heresy` asks it `combat_block` (who may be selected) and `combat_actions`
     (what its Shooting and Assault offer)."""
 
-    def combat_block(self, state: GameState, uid: str) -> Block:
+    def combat_block(self, state: GameState, uid: str) -> common.Block:
         step = self.rules.step(state)
         unit = state.units[uid]
         if step is None or step.phase not in DOING:
@@ -79,15 +71,15 @@ class Combat(Part[CombatRules]):
             return ("HH.MOV.5", f"it is {whose(state, step.active)} {step.phase} phase")
         if not alive(unit):
             return ("HH.MOV.5", "the unit is destroyed")
-        if not on_battlefield(unit):
+        if not common.on_battlefield(unit):
             return ("HH.MOV.5", "it is not on the battlefield")
         if unit.selected:
             return ("HH.MOV.5", f"it was already selected to {doing} this phase")
         if doing == "shoot" and not army.unit_ranged_weapons(unit):
             return ("HH.MOV.5", "it has no ranged weapon")
-        if not enemies_on_battlefield(state, unit.owner):
+        if not common.enemies_on_battlefield(state, unit.owner):
             return ("HH.MOV.5", f"no enemy unit is on the battlefield to {doing} at")
-        if doing == "charge" and LOCKED in unit.statuses:
+        if doing == "charge" and common.LOCKED in unit.statuses:
             return ("HH.MOV.2", "it is Locked in Combat: a charge is a move (convention)")
         if doing == "charge" and editions.fixed(state, "HH.MOV.2"):
             for status, named in (("pinned", "Pinned"), ("routed", "Routed")):
@@ -96,7 +88,7 @@ class Combat(Part[CombatRules]):
         strikers = self.rules.strikers(state)
         if strikers:
             return ("RS.FGT.3", f"the fight goes on: {strikers[0]} strikes next")
-        return rushed_block(unit, doing)
+        return common.rushed_block(unit, doing)
 
     def combat_actions(self, state: GameState, seat: str) -> list[Action]:
         step = self.rules.step(state)
@@ -104,7 +96,7 @@ class Combat(Part[CombatRules]):
         if step is None or not ready:
             return []
         doing = DOING[step.phase]
-        targets = act.subset(enemies_on_battlefield(state, seat), 1,
+        targets = act.subset(common.enemies_on_battlefield(state, seat), 1,
                              "the enemy units " + ("shot at" if doing == "shoot" else "charged"))
         summary = ("select a unit to shoot and name its targets; then fire each weapon with shoot (the service "
                    "rolls it on the heresy tables; a weapon they cannot read is rolled with free_roll and its "
@@ -118,7 +110,7 @@ class Combat(Part[CombatRules]):
     @handles("select")
     def select(self, t: Table, seat: str, command: cmd.Select) -> None:
         state = t.state
-        refuse_while_reacting(state, seat)
+        common.refuse_while_reacting(state, seat)
         step = self.rules.step(state)
         block = self.combat_block(state, command.unit)
         if block or step is None:  # no step: combat_block says NOT_SELECTING
@@ -129,7 +121,7 @@ class Combat(Part[CombatRules]):
                             field="act")
         if not command.targets:
             raise Malformed("name the target units (targets)", field="targets")
-        targets = named_enemies(state, seat, command.targets, "targets")
+        targets = common.named_enemies(state, seat, command.targets, "targets")
         rolled = step.phase == "assault" and command.distance is not None
         if step.phase == "shooting" and command.distance is not None:
             raise Malformed("a unit selected to shoot gives no distance", field="distance")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 from typing_extensions import Unpack
 
 from warlog.domain import dice
+from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.basics import Lasts, Step
 from warlog.domain.rules.flow import CasualtyNote, StatusNote
@@ -121,6 +122,14 @@ def movement_block(unit: Unit) -> Block:
     return None
 
 
+def selected_block(unit: Unit, rule: str, done: str) -> Block:
+    """The last questions of a unit's move in the Move sub-phase: it is selected once a sub-phase (`rule`; `done`:
+    what selecting it did), then HH.MOV.2's list (`movement_block`)."""
+    if unit.selected:
+        return (rule, f"it has already {done} this sub-phase")
+    return movement_block(unit)
+
+
 def rushed_block(unit: Unit, doing: str) -> Block:
     """HH.MOV.5 and HH.RES.3: a unit that rushed this turn neither shoots nor charges."""
     turn = HeresyTurn.of(unit.turn)
@@ -160,6 +169,14 @@ def refuse_while_reacting(state: GameState, seat: str) -> None:
                       rule=KIND_RULE[window.kind])
 
 
+def refuse_blocked(state: GameState, seat: str, block: Block) -> None:
+    """A unit's move judged: while a reaction window is open, the opponent answers it first
+    (`refuse_while_reacting`); then what `block` says stops this move (its sub-phase's own question)."""
+    refuse_while_reacting(state, seat)
+    if block:
+        raise Refused(block[1], rule=block[0])
+
+
 def reaction_seat(state: GameState) -> str | None:
     """Reactions belong to the player whose turn it is not (HH.REACT.1)."""
     active = state.active_seat
@@ -196,10 +213,15 @@ def move_rule(state: GameState, rule: str, difficult: bool, dangerous: int) -> s
     return "HH.MOV.4" if (difficult or dangerous) and editions.fixed(state, "HH.MOV.4") else rule
 
 
+def attested_terrain(unit: Unit) -> dict[str, dict[str, object]]:
+    """What a player attests of any move's path and end: the models that went through dangerous terrain (HH.MOV.4,
+    a test each, at most one roll's dice) and coherency it genuinely cannot keep (HH.MOV.3)."""
+    return {"dangerous": act.integer(0, min(unit.models_alive, dice.MAX_DICE), "models that moved through dangerous "
+                                     f"terrain: each tests, removed on a {DANGEROUS_FAILS_ON}"),
+            "coherency_lost": act.boolean("attested: the unit genuinely cannot end in coherency (it gains "
+                                          "Suppressed)")}
+
+
 def rush_terrain(unit: Unit, difficult: bool) -> dict[str, dict[str, object]]:
     """A rush entering play (HH.MOV.4's fix): difficult terrain, models through dangerous terrain, coherency."""
-    return {"difficult": {"const": difficult},
-            "dangerous": {"type": "integer", "minimum": 0, "maximum": min(unit.models_alive, dice.MAX_DICE),
-                          "description": "models that moved through dangerous terrain: each tests, removed on a 1"},
-            "coherency_lost": {"type": "boolean", "description": "attested: the unit genuinely cannot end in "
-                                                                 "coherency (it gains Suppressed)"}}
+    return {"difficult": act.const(difficult), **attested_terrain(unit)}

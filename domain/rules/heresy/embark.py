@@ -11,24 +11,16 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Protocol
 
-from warlog.domain import dice
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Step, seat_units
+from warlog.domain.rules.heresy import common
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import Disembark
-from warlog.domain.rules.heresy.common import (
-    Block,
-    allowance,
-    checked_dangerous,
-    enemies_on_battlefield,
-    movement_block,
-    on_battlefield,
-    refuse_while_reacting,
-)
-from warlog.domain.rules.heresy.reactions import checked_near, near_field
+from warlog.domain.rules.heresy.movement import attested_move
+from warlog.domain.rules.heresy.reactions import near_field
 from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit
@@ -43,7 +35,7 @@ DISEMBARK_PENALTY = 2  # HH.EMB.1: the move after disembarking is a normal move 
 
 def disembark_allowance(unit: Unit, difficult: bool) -> int:
     """HH.EMB.1: M less 2" (and less 2" more through difficult terrain, HH.MOV.4)."""
-    return max(0, allowance(unit, False, difficult) - DISEMBARK_PENALTY)
+    return max(0, common.allowance(unit, False, difficult) - DISEMBARK_PENALTY)
 
 
 class EmbarkRules(Protocol):
@@ -61,7 +53,7 @@ class Embarking(Part[EmbarkRules]):
     """A part of `Heresy`: a unit leaving its transport in the Move sub-phase. `disembark` is dispatched to it;
     `Heresy` asks it `disembark_block` (who may be selected) and `disembark_actions` (what its Move offers)."""
 
-    def disembark_block(self, state: GameState, uid: str) -> Block:
+    def disembark_block(self, state: GameState, uid: str) -> common.Block:
         """May this unit disembark now? HH.EMB.1 (its transport neither rushed nor arrived), HH.MOV.2."""
         step = self.rules.step(state)
         unit = state.units[uid]
@@ -74,19 +66,17 @@ class Embarking(Part[EmbarkRules]):
         if not alive(unit) or not unit.embarked_in:
             return ("HH.EMB.1", "it is not embarked in a transport")
         transport = state.units.get(unit.embarked_in)
-        if transport is None or not on_battlefield(transport):
+        if transport is None or not common.on_battlefield(transport):
             return ("HH.EMB.1", f"its transport {unit.embarked_in} is not on the battlefield")
         carried = HeresyTurn.of(transport.turn)
         if carried.rushed:
             return ("HH.EMB.1", f"its transport {unit.embarked_in} rushed this turn")
         if carried.arrived:
             return ("HH.EMB.1", f"its transport {unit.embarked_in} arrived from reserves this turn")
-        if unit.selected:
-            return ("HH.EMB.1", "it has already been selected this sub-phase")
-        return movement_block(unit)
+        return common.selected_block(unit, "HH.EMB.1", "been selected")
 
     def disembark_actions(self, state: GameState, seat: str) -> list[Action]:
-        enemies = enemies_on_battlefield(state, seat)
+        enemies = common.enemies_on_battlefield(state, seat)
         offered = []
         for uid, unit in seat_units(state, seat):
             if self.disembark_block(state, uid) is None:
@@ -95,30 +85,27 @@ class Embarking(Part[EmbarkRules]):
 
     @handles("disembark")
     def disembark(self, t: Table, seat: str, command: Disembark) -> None:
-        state = t.state
+        moved = self.judged(t.state, seat, command)
         uid = command.unit
-        refuse_while_reacting(state, seat)
-        block = self.disembark_block(state, uid)
-        if block:
-            raise Refused(block[1], rule=block[0])
+        t.emit("UnitDisembarked", ev.UnitDisembarked(unit=uid, transport=t.state.units[uid].embarked_in or "",
+                                                     reason="each model placed within 2\" of it (attested)"),
+               "HH.EMB.1")
+        t.emit("UnitMoved", moved, "HH.EMB.1")  # it counts as having moved, even 0"
+        self.rules.after_move(t, seat, uid, bool(command.coherency_lost), moved["dangerous"], moved["near"])
+
+    def judged(self, state: GameState, seat: str, command: Disembark) -> own.UnitMoved:
+        """The move a disembarking makes, as its player attests it, or the refusal: the unit may disembark now
+        (`disembark_block`), each model is placed within 2" of the transport, the move is within M less 2"."""
+        uid = command.unit
+        common.refuse_blocked(state, seat, self.disembark_block(state, uid))
         if command.placed is not True:
             raise Malformed("attest that each model is placed within 2\" of the transport (placed: true)",
                             field="placed")
-        unit = state.units[uid]
         distance = inches(0 if command.distance is None else command.distance, "distance", 1000)
-        most = disembark_allowance(unit, bool(command.difficult))
+        most = disembark_allowance(state.units[uid], bool(command.difficult))
         if Decimal(distance) > most:
             raise Refused(f"{unit_named(state, uid, seat)} may move at most {most}\" after disembarking, not {distance}\"", rule="HH.EMB.1")
-        dangerous = checked_dangerous(unit, command.dangerous)
-        near = checked_near(state, seat, command.near)
-        t.emit("UnitDisembarked", ev.UnitDisembarked(unit=uid, transport=unit.embarked_in or "",
-                                                     reason="each model placed within 2\" of it (attested)"),
-               "HH.EMB.1")
-        t.emit("UnitMoved", own.UnitMoved(unit=uid, seat=seat, move="normal", distance=distance, allowance=most,
-                                          difficult=bool(command.difficult), dangerous=dangerous,
-                                          coherency_lost=bool(command.coherency_lost), near=near, attested_by=seat),
-               "HH.EMB.1")  # it counts as having moved, even 0"
-        self.rules.after_move(t, seat, uid, bool(command.coherency_lost), dangerous, near)
+        return attested_move(state, seat, command, "normal", distance, most)
 
 
 def _disembark_offers(state: GameState, uid: str, unit: Unit, enemies: list[str]) -> list[Action]:
@@ -134,10 +121,7 @@ def _disembark_offers(state: GameState, uid: str, unit: Unit, enemies: list[str]
                                             f"{DISEMBARK_PENALTY}\"" + (", less 2\" difficult terrain)" if difficult
                                                                         else ")")),
             "difficult": act.const(difficult),
-            "dangerous": act.integer(0, min(unit.models_alive, dice.MAX_DICE),
-                                     "models that moved through dangerous terrain: each tests, removed on a 1"),
-            "coherency_lost": act.boolean("attested: the unit genuinely cannot end in coherency (it gains "
-                                          "Suppressed)"),
+            **common.attested_terrain(unit),
         }
         if enemies:
             fields["near"] = near_field(enemies)

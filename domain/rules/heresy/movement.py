@@ -13,31 +13,14 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from warlog.domain import dice
 from warlog.domain import events as ev
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
+from warlog.domain.rules.heresy import common
 from warlog.domain.rules.heresy import events as own
-from warlog.domain.rules.heresy.commands import Move
-from warlog.domain.rules.heresy.common import (
-    DANGEROUS_FAILS_ON,
-    DIFFICULT_PENALTY,
-    Block,
-    MoveRules,
-    allowance,
-    checked_clear,
-    checked_dangerous,
-    clear_field,
-    enemies_on_battlefield,
-    initiative,
-    move_rule,
-    moved_last,
-    movement,
-    movement_block,
-    refuse_while_reacting,
-)
+from warlog.domain.rules.heresy.commands import Disembark, Move
 from warlog.domain.rules.heresy.reactions import checked_near, near_field
 from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
@@ -51,12 +34,12 @@ if TYPE_CHECKING:
 MOVES = ("normal", "rush", "stationary")
 
 
-class Movement(Part[MoveRules]):
+class Movement(Part[common.MoveRules]):
     """A part of `Heresy`: the Move sub-phase. `move` is dispatched to it and `UnitMoved` (a move, a disembarking)
     applied by it; `Heresy` asks it `move_block` (who may be selected), `move_actions` (what its Move offers),
     `dangerous_rolled` (a roll read) and `stationary_at_end_of_move` (the step ended)."""
 
-    def move_block(self, state: GameState, uid: str) -> Block:
+    def move_block(self, state: GameState, uid: str) -> common.Block:
         """May this unit make its move now? HH.MOV.1 (once, its owner's), HH.RES.3, HH.MOV.2."""
         step = self.rules.step(state)
         unit = state.units[uid]
@@ -72,9 +55,7 @@ class Movement(Part[MoveRules]):
             return ("HH.RES.1", "it is in reserves")
         if unit.embarked_in:
             return ("HH.MOV.1", f"it is embarked in {unit.embarked_in}")
-        if unit.selected:
-            return ("HH.MOV.1", "it has already moved this sub-phase")
-        return movement_block(unit)
+        return common.selected_block(unit, "HH.MOV.1", "moved")
 
     def move_actions(self, state: GameState, seat: str) -> list[Action]:
         ready = [uid for uid, _ in seat_units(state, seat) if self.move_block(state, uid) is None]
@@ -82,7 +63,7 @@ class Movement(Part[MoveRules]):
             return []
         offered = [act.action("move", "HH.MOV.1", "leave a unit Stationary (pivoting on the spot only is "
                               "Stationary)", ["unit", "move"], unit=act.one_of(ready), move=act.const("stationary"))]
-        enemies = enemies_on_battlefield(state, seat)
+        enemies = common.enemies_on_battlefield(state, seat)
         for uid in ready:
             offered += _move_offers(unit_named(state, uid), uid, state.units[uid], enemies,
                                     editions.fixed(state, "HH.MOV.3"))
@@ -92,10 +73,7 @@ class Movement(Part[MoveRules]):
     def move_unit(self, t: Table, seat: str, command: Move) -> None:
         state = t.state
         uid = command.unit
-        refuse_while_reacting(state, seat)
-        block = self.move_block(state, uid)
-        if block:
-            raise Refused(block[1], rule=block[0])
+        common.refuse_blocked(state, seat, self.move_block(state, uid))
         if command.move not in MOVES:
             raise Malformed(f"move is one of {', '.join(MOVES)}", field="move")
         unit = state.units[uid]
@@ -110,21 +88,17 @@ class Movement(Part[MoveRules]):
             self.stayed_put(t, seat, uid, command)
             return
         rush = command.move == "rush"
-        most = allowance(unit, rush, bool(command.difficult))
+        most = common.allowance(unit, rush, bool(command.difficult))
         if Decimal(distance) > most:
-            rule = "HH.MOV.4" if command.difficult and Decimal(distance) <= most + DIFFICULT_PENALTY else \
+            rule = "HH.MOV.4" if command.difficult and Decimal(distance) <= most + common.DIFFICULT_PENALTY else \
                 "HH.MOV.5" if rush else "HH.MOV.1"
             raise Refused(f"{unit_named(state, uid, seat)} may move at most {most}\" this way, not {distance}\"", rule=rule)
-        dangerous = checked_dangerous(unit, command.dangerous)
-        near = checked_near(state, seat, command.near)
-        moved = own.UnitMoved(unit=uid, seat=seat, move=command.move, distance=distance, allowance=most,
-                              difficult=bool(command.difficult), dangerous=dangerous,
-                              coherency_lost=bool(command.coherency_lost), near=near, attested_by=seat)
-        if checked_clear(state, command.clear):
+        moved = attested_move(state, seat, command, command.move, distance, most)
+        if common.checked_clear(state, command.clear):
             moved["clear"] = True
-        t.emit("UnitMoved", moved, move_rule(state, "HH.MOV.5" if rush else "HH.MOV.1", bool(command.difficult),
-                                             dangerous))
-        self.rules.after_move(t, seat, uid, bool(command.coherency_lost), dangerous, near)
+        t.emit("UnitMoved", moved, common.move_rule(state, "HH.MOV.5" if rush else "HH.MOV.1", bool(command.difficult),
+                                             moved["dangerous"]))
+        self.rules.after_move(t, seat, uid, bool(command.coherency_lost), moved["dangerous"], moved["near"])
 
     def stayed_put(self, t: Table, seat: str, uid: str, command: Move) -> None:
         """HH.MOV.1: a unit selected that moves 0" has not moved: it is Stationary (no rush, no terrain crossed,
@@ -137,9 +111,9 @@ class Movement(Part[MoveRules]):
 
     def dangerous_rolled(self, t: Table, uid: str, roll: ev.DiceRolled) -> None:
         """HH.MOV.4 convention: each model's D6 fails on a 1, and that model is removed as a casualty."""
-        failed = sum(1 for face in roll["faces"] if face <= DANGEROUS_FAILS_ON)
+        failed = sum(1 for face in roll["faces"] if face <= common.DANGEROUS_FAILS_ON)
         t.emit("DangerousTerrainTested", own.DangerousTerrainTested(unit=uid, tests=len(roll["faces"]), failed=failed,
-                                          fails_on=DANGEROUS_FAILS_ON), "HH.MOV.4")
+                                          fails_on=common.DANGEROUS_FAILS_ON), "HH.MOV.4")
         unit = t.state.units[uid]
         if failed and alive(unit):
             self.rules.casualties(t, uid, min(failed, unit.models_alive), 0, "HH.MOV.4",
@@ -159,29 +133,37 @@ class Movement(Part[MoveRules]):
         if data["move"] == "rush":
             turn = replace(turn, rushed=True)
         state = state.with_unit(data["unit"], replace(unit, selected=True, turn=turn))
-        return state if data["move"] == "stationary" else moved_last(state, data["unit"])
+        return state if data["move"] == "stationary" else common.moved_last(state, data["unit"])
+
+
+def attested_move(state: GameState, seat: str, command: Move | Disembark, move: str, distance: str,
+                  most: int) -> own.UnitMoved:
+    """A move as its player attests it, once its distance is within its allowance (`most`): the models through
+    dangerous terrain (HH.MOV.4, one test each), coherency lost (HH.MOV.3) and the enemy units it ended near (each
+    may react, HH.REACT.1); a move in the Move sub-phase and the one after disembarking (HH.EMB.1) alike."""
+    return own.UnitMoved(unit=command.unit, seat=seat, move=move, distance=distance, allowance=most,
+                         difficult=bool(command.difficult),
+                         dangerous=common.checked_dangerous(state.units[command.unit], command.dangerous),
+                         coherency_lost=bool(command.coherency_lost), near=checked_near(state, seat, command.near),
+                         attested_by=seat)
 
 
 def _move_offers(named: str, uid: str, unit: Unit, enemies: list[str], fixed_clear: bool) -> list[Action]:
     """A unit's normal moves and rushes, each in the open or through difficult terrain (`named`: the unit as the
     summaries name it)."""
     offered = []
-    models = min(unit.models_alive, dice.MAX_DICE)  # one test per model, in one roll
     for move in ("normal", "rush"):
         for difficult in (False, True):
-            most = allowance(unit, move == "rush", difficult)
+            most = common.allowance(unit, move == "rush", difficult)
             fields: dict[str, Any] = {
                 "unit": act.const(uid), "move": act.const(move), "difficult": act.const(difficult),
                 "distance": act.number(0, most, move_description(unit, move, difficult, most)),
-                "dangerous": act.integer(0, models, "models that moved through dangerous terrain: each "
-                                                    "tests, removed on a 1"),
-                "coherency_lost": act.boolean("attested: the unit genuinely cannot end in coherency (it "
-                                              "gains Suppressed)"),
+                **common.attested_terrain(unit),
             }
             if enemies:
                 fields["near"] = near_field(enemies)
             if fixed_clear:
-                fields["clear"] = clear_field()
+                fields["clear"] = common.clear_field()
             summary = (f"{'rush' if move == 'rush' else 'move'} {named} up to {most}\""
                        + (" through difficult terrain" if difficult else "")
                        + (": no shooting or charging this turn" if move == "rush" else ""))
@@ -192,6 +174,6 @@ def _move_offers(named: str, uid: str, unit: Unit, enemies: list[str], fixed_cle
 
 
 def move_description(unit: Unit, move: str, difficult: bool, most: int) -> str:
-    parts = [f"M {movement(unit)}"] + ([f"I {initiative(unit)}"] if move == "rush" else [])
-    text = " + ".join(parts) + (f" - {DIFFICULT_PENALTY} difficult terrain" if difficult else "")
+    parts = [f"M {common.movement(unit)}"] + ([f"I {common.initiative(unit)}"] if move == "rush" else [])
+    text = " + ".join(parts) + (f" - {common.DIFFICULT_PENALTY} difficult terrain" if difficult else "")
     return f"inches moved, at most {most}\" ({text})"

@@ -33,27 +33,9 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
+from warlog.domain.rules.heresy import common
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import React
-from warlog.domain.rules.heresy.common import (
-    DANGEROUS_FAILS_ON,
-    DIFFICULT_PENALTY,
-    KIND_RULE,
-    LOCKED,
-    REACTION_RANGE,
-    Block,
-    TableRules,
-    checked_clear,
-    checked_dangerous,
-    clear_field,
-    heresy_step,
-    initiative,
-    movement_block,
-    named_enemies,
-    on_battlefield,
-    reaction_seat,
-    reaction_window,
-)
 from warlog.domain.rules.heresy.shooting import FACINGS, SnapShotsGoOn, Then, has_facings, tables_gap
 from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, NotFound, Refused
@@ -82,11 +64,12 @@ def ranged_weapon(unit: Unit, name: str) -> Weapon:
 
 def near_field(enemies: list[str]) -> dict[str, Any]:
     """HH.REACT.1, attested: the enemy units a unit ended its move within 12" of."""
-    return act.subset(enemies, 0, f"enemy units within {REACTION_RANGE}\" of it at the end of its move: each may react")
+    return act.subset(enemies, 0, f"enemy units within {common.REACTION_RANGE}\" of it at the end of its move: each "
+                                  "may react")
 
 
 def checked_near(state: GameState, seat: str, near: Iterable[str]) -> list[str]:
-    return named_enemies(state, seat, near, "near")
+    return common.named_enemies(state, seat, near, "near")
 
 
 def capped(state: GameState) -> bool:
@@ -97,20 +80,20 @@ def capped(state: GameState) -> bool:
 
 def reaction_allowance(unit: Unit, difficult: bool) -> int:
     """HH.REACT.1 and HH.MOV.4: its Initiative, less 2" through difficult terrain."""
-    return max(0, initiative(unit) - (DIFFICULT_PENALTY if difficult else 0))
+    return max(0, common.initiative(unit) - (common.DIFFICULT_PENALTY if difficult else 0))
 
 
 def terrain_fields(unit: Unit, difficult: bool) -> dict[str, Any]:
     """HH.MOV.4 on a reaction move: difficult terrain (its allowance less 2"), models through dangerous terrain."""
     most = reaction_allowance(unit, difficult)
-    text = f"I {initiative(unit)}" + (f" - {DIFFICULT_PENALTY} difficult terrain" if difficult else "")
+    text = f"I {common.initiative(unit)}" + (f" - {common.DIFFICULT_PENALTY} difficult terrain" if difficult else "")
     return {"difficult": act.const(difficult), "distance": act.number(0, most, f"inches moved, at most {most}\" ({text})"),
             "dangerous": act.integer(0, min(unit.models_alive, dice.MAX_DICE),
                                      f"models that moved through dangerous terrain: each tests, removed on a "
-                                     f"{DANGEROUS_FAILS_ON}")}
+                                     f"{common.DANGEROUS_FAILS_ON}")}
 
 
-class ReactionRules(TableRules, Protocol):
+class ReactionRules(common.TableRules, Protocol):
     """What the reactions call back in their ruleset besides the table's (`TableRules`): a snap shot's attack
     (heresy's `Shooting`: the facing named, the weapon's attack declared and rolled)."""
 
@@ -131,21 +114,22 @@ class Reactions(Part[ReactionRules]):
     arrivals; `close_dead_window`, `awaiting_reaction`, `react_actions`, `claim_actions`, `claim_block`,
     `moved_this_sub_phase`, `snap_shooters`, `next_snap_shot` for its own hooks)."""
 
-    def reaction_block(self, state: GameState, uid: str, kind: str, against: str) -> Block:
+    def reaction_block(self, state: GameState, uid: str, kind: str, against: str) -> common.Block:
         unit = state.units[uid]
-        rule = KIND_RULE[kind]
-        if unit.owner != reaction_seat(state):
+        rule = common.KIND_RULE[kind]
+        if unit.owner != common.reaction_seat(state):
             return ("HH.REACT.1", "no reaction on your own turn: reactions are made in the opponent's turn")
-        if not on_battlefield(unit):
+        if not common.on_battlefield(unit):
             return (rule, "it is not on the battlefield")
         if HeresyTurn.of(unit.turn).reacted and capped(state):
             return (rule, "it has already reacted this battle round")
-        if not on_battlefield(state.units[against]):  # a window it closes stores the reason: by name since edition 4
+        # a window it closes stores the reason: by name since edition 4
+        if not common.on_battlefield(state.units[against]):
             gone = unit_named(state, against, unit.owner) if editions.fixed(state, "HH.REACT.1/named") else against
             return (rule, f"{gone} is no longer on the battlefield")
         if kind == "move":
-            return movement_block(unit)
-        if LOCKED in unit.statuses:
+            return common.movement_block(unit)
+        if common.LOCKED in unit.statuses:
             return (rule, "it is Locked in Combat")
         if not snap_weapons(unit):
             return (rule, "it has no weapon to fire snap shots with" + (" (a vehicle fires only DEFENSIVE weapons)"
@@ -153,7 +137,7 @@ class Reactions(Part[ReactionRules]):
         return None
 
     def snap_shooters(self, state: GameState, against: str) -> list[str]:
-        seat = reaction_seat(state)
+        seat = common.reaction_seat(state)
         if seat is None:
             return []
         return [uid for uid, _ in seat_units(state, seat)
@@ -176,12 +160,12 @@ class Reactions(Part[ReactionRules]):
         unit = state.units[uid]
         if self.reaction_block(state, uid, "move", against) is None:
             t.emit("ReactionOffered", own.ReactionOffered(kind="move", unit=uid, against=against, seat=unit.owner,
-                                       up_to=initiative(unit)), "HH.REACT.1")
+                                       up_to=common.initiative(unit)), "HH.REACT.1")
 
     def offer_snap_shots(self, t: Table, against: str) -> None:
         """HH.RES.4: a unit entered play; a nearby enemy unit may make snap shots at it."""
         state = t.state
-        seat = reaction_seat(state)
+        seat = common.reaction_seat(state)
         if seat is not None and self.snap_shooters(state, against):
             t.emit("ReactionOffered", own.ReactionOffered(kind="snap_shots", unit=None, against=against, seat=seat),
                    "HH.RES.4")
@@ -189,37 +173,37 @@ class Reactions(Part[ReactionRules]):
     def close_dead_window(self, t: Table) -> bool:
         """A window nobody can answer any more closes by itself (the `progress` hook)."""
         state = t.state
-        window = reaction_window(state)
+        window = common.reaction_window(state)
         if window is None:
             return False
         if window.kind == "move":
             block = self.reaction_block(state, _window_unit(window), "move", window.against)
         else:
             block = None if self.snap_shooters(state, window.against) else \
-                (KIND_RULE["snap_shots"], "no unit can fire snap shots at it any more")
+                (common.KIND_RULE["snap_shots"], "no unit can fire snap shots at it any more")
         if block is None:
             return False
         t.emit("ReactionDeclined", {**_ids(window), "reason": block[1]}, block[0], by=None)
         return True
 
     def awaiting_reaction(self, state: GameState) -> Awaiting | None:
-        window = reaction_window(state)
+        window = common.reaction_window(state)
         if window is None:
             return None
         return {"seat": window.seat, "action": "react", "reaction": window.kind, "unit": window.unit,
-                "against": window.against, "rule": KIND_RULE[window.kind]}
+                "against": window.against, "rule": common.KIND_RULE[window.kind]}
 
     def react_actions(self, state: GameState, seat: str) -> list[Action]:
-        window = reaction_window(state)
+        window = common.reaction_window(state)
         if window is None or window.seat != seat:
             return []
-        against, rule = window.against, KIND_RULE[window.kind]
+        against, rule = window.against, common.KIND_RULE[window.kind]
         offered = []
         if window.kind == "move" and editions.fixed(state, "HH.REACT.1"):
             offered += reaction_move_offers(state, _window_unit(window), [against])
         elif window.kind == "move":
             uid = _window_unit(window)
-            most = initiative(state.units[uid])
+            most = common.initiative(state.units[uid])
             offered.append(act.action(
                 "react", rule, f"react with {unit_named(state, uid)}: move up to {most}\" (its Initiative) toward or "
                 f"away from {unit_named(state, against, seat)}",
@@ -240,27 +224,27 @@ class Reactions(Part[ReactionRules]):
         if step is None or step.phase != "movement" or step.active is None:
             return []
         if editions.fixed(state, "HH.REACT.1/latest"):
-            last = heresy_step(state).last_moved
-            return [last] if last is not None and on_battlefield(state.units[last]) else []
+            last = common.heresy_step(state).last_moved
+            return [last] if last is not None and common.on_battlefield(state.units[last]) else []
         moved = []
         for uid, unit in seat_units(state, step.active):
             turn = HeresyTurn.of(unit.turn)
-            if on_battlefield(unit) and (
+            if common.on_battlefield(unit) and (
                     (step.name == "move" and unit.selected and turn.moved not in (None, "stationary"))
                     or (step.name == "reserves" and bool(turn.arrived and turn.rushed))
                     or (step.name == "rout" and turn.fell_back is not None)):
                 moved.append(uid)
         return moved
 
-    def claim_block(self, state: GameState, uid: str, against: str) -> Block:
+    def claim_block(self, state: GameState, uid: str, against: str) -> common.Block:
         """May the reacting seat claim a reaction move of `uid` to `against`'s move (HH.REACT.1)?"""
         if not editions.fixed(state, "HH.REACT.1"):
             return ("HH.REACT.1", "a reaction is made when the moving player names the unit near (near)")
-        if reaction_window(state) is not None:
+        if common.reaction_window(state) is not None:
             return ("HH.REACT.1", "answer the reaction offered first")
         seat = state.units[uid].owner  # the reacting player, whom a refusal is said to
         if against not in self.moved_this_sub_phase(state):
-            last = heresy_step(state).last_moved
+            last = common.heresy_step(state).last_moved
             if editions.fixed(state, "HH.REACT.1/latest") and last not in (None, against):
                 return ("HH.REACT.1", f"a reaction answers the latest enemy move, the move of "
                                       f"{unit_named(state, last, seat)}, not that of {unit_named(state, against, seat)}")
@@ -273,7 +257,8 @@ class Reactions(Part[ReactionRules]):
 
     def claim_actions(self, state: GameState, seat: str) -> list[Action]:
         """HH.REACT.1: the reacting seat claims a reaction itself, for a unit the moving player did not name."""
-        if seat != reaction_seat(state) or not editions.fixed(state, "HH.REACT.1") or reaction_window(state):
+        if (seat != common.reaction_seat(state) or not editions.fixed(state, "HH.REACT.1")
+                or common.reaction_window(state)):
             return []
         moved = self.moved_this_sub_phase(state)
         offered = []
@@ -309,7 +294,7 @@ class Reactions(Part[ReactionRules]):
         if seat == state.active_seat:
             raise Refused("no reaction on your own turn: reactions are made in the opponent's turn",
                           rule="HH.REACT.1")
-        window = reaction_window(state)
+        window = common.reaction_window(state)
         if window is None and command.against is not None and editions.fixed(state, "HH.REACT.1"):
             self._claim(t, seat, command)
             return
@@ -318,7 +303,7 @@ class Reactions(Part[ReactionRules]):
         if command.against not in (None, window.against) and window.kind == "move":
             raise Refused(f"answer the reaction offered to the move of {unit_named(state, window.against, seat)} first",
                           rule="HH.REACT.1")
-        rule = KIND_RULE[window.kind]
+        rule = common.KIND_RULE[window.kind]
         if command.move == "rush":
             raise Refused("a unit never rushes in a reaction", rule="HH.MOV.5")
         if command.move != "normal":
@@ -350,7 +335,7 @@ class Reactions(Part[ReactionRules]):
         if block:
             raise Refused(block[1], rule=block[0])
         t.emit("ReactionOffered", own.ReactionOffered(kind="move", unit=uid, against=against, seat=seat,
-                                                      up_to=initiative(state.units[uid]), claimed=True,
+                                                      up_to=common.initiative(state.units[uid]), claimed=True,
                                                       attested_by=seat), "HH.REACT.1")
         self._reaction_move(t, seat, command, _open(t.state))
 
@@ -367,7 +352,7 @@ class Reactions(Part[ReactionRules]):
         if editions.fixed(t.state, "HH.REACT.1"):
             self._terrain_reaction(t, seat, command, window, distance)
             return
-        most = initiative(t.state.units[uid])
+        most = common.initiative(t.state.units[uid])
         if Decimal(distance) > most:
             raise Refused(f"a reaction moves at most the unit's Initiative, {most}\"", rule="HH.REACT.1")
         t.emit("ReactionMade", {**_ids(window), "direction": command.direction, "distance": distance,
@@ -380,16 +365,17 @@ class Reactions(Part[ReactionRules]):
         unit = t.state.units[uid]
         most = reaction_allowance(unit, bool(command.difficult))
         if Decimal(distance) > most:
-            rule = "HH.MOV.4" if command.difficult and Decimal(distance) <= most + DIFFICULT_PENALTY else "HH.REACT.1"
+            rule = "HH.MOV.4" if command.difficult and Decimal(distance) <= most + common.DIFFICULT_PENALTY \
+                else "HH.REACT.1"
             less = " less 2\" through difficult terrain" if command.difficult else ""
             raise Refused(f"a reaction moves at most the unit's Initiative{less}, {most}\"", rule=rule)
-        dangerous = checked_dangerous(unit, command.dangerous)
+        dangerous = common.checked_dangerous(unit, command.dangerous)
         made: dict[str, Any] = {**_ids(window), "direction": command.direction, "distance": distance, "up_to": most,
                                 "difficult": bool(command.difficult), "dangerous": dangerous}
         coherency = editions.fixed(t.state, "HH.MOV.3")  # HH.MOV.3 on a reaction move too
         if coherency:
             made["coherency_lost"] = bool(command.coherency_lost)
-        if checked_clear(t.state, command.clear):
+        if common.checked_clear(t.state, command.clear):
             made["clear"] = True
         t.emit("ReactionMade", {**made, "attested_by": seat}, "HH.REACT.1")
         if coherency and command.coherency_lost:
@@ -423,7 +409,7 @@ class Reactions(Part[ReactionRules]):
         the shooter and the unit that entered play stand. `then`: what follows the attack, carried with its dice."""
         units = t.state.units
         uid, against = then["unit"], then["against"]
-        if not then["weapons"] or not alive(units[uid]) or not on_battlefield(units[against]):
+        if not then["weapons"] or not alive(units[uid]) or not common.on_battlefield(units[against]):
             return
         name, rest = then["weapons"][0], then["weapons"][1:]
         self.rules.start_attack(t, uid, ranged_weapon(units[uid], name), against, units[uid].models_alive, "snap_shots",
@@ -431,7 +417,7 @@ class Reactions(Part[ReactionRules]):
 
     @evolves("ReactionOffered")
     def _offered(self, state: GameState, data: own.ReactionOffered, entry: ev.Entry) -> GameState:
-        step = heresy_step(state)
+        step = common.heresy_step(state)
         window = Window(kind=data["kind"], unit=data["unit"], against=data["against"], seat=data["seat"])
         return replace(state, step=replace(step, windows=(*(step.windows or ()), window)))
 
@@ -464,11 +450,11 @@ def reaction_move_offers(state: GameState, uid: str, against: list[str], claim: 
         if editions.fixed(state, "HH.MOV.3"):
             fields["coherency_lost"] = act.boolean("attested: the unit genuinely cannot end in coherency (it gains "
                                                    "Suppressed)")
-            fields["clear"] = clear_field()
+            fields["clear"] = common.clear_field()
         most = fields["distance"]["maximum"]
         if claim:
             fields["against"] = act.one_of(against, f"attested: the enemy unit whose move ended within "
-                                                    f"{REACTION_RANGE}\" of it")
+                                                    f"{common.REACTION_RANGE}\" of it")
         how = "claim a reaction: " if claim else "react: "
         terrain = " through difficult terrain" if difficult else ""
         foes = " or ".join(unit_named(state, x, unit.owner) for x in against)
@@ -483,7 +469,7 @@ def reaction_move_offers(state: GameState, uid: str, against: list[str], claim: 
 
 def _open(state: GameState) -> Window:
     """The window open now (one was just offered)."""
-    window = reaction_window(state)
+    window = common.reaction_window(state)
     if window is None:
         raise ValueError("no reaction window is open")
     return window
@@ -491,7 +477,7 @@ def _open(state: GameState) -> Window:
 
 def _window_closed(state: GameState) -> GameState:
     """The window open now answered: the next one waiting opens."""
-    step = heresy_step(state)
+    step = common.heresy_step(state)
     if not step.windows:
         raise ValueError("no reaction window is open")
     return replace(state, step=replace(step, windows=step.windows[1:]))

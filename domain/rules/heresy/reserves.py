@@ -9,23 +9,8 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
+from warlog.domain.rules.heresy import common
 from warlog.domain.rules.heresy.commands import Enter
-from warlog.domain.rules.heresy.common import (
-    DIFFICULT_PENALTY,
-    RESERVES_ON,
-    TableRules,
-    allowance,
-    checked_clear,
-    checked_dangerous,
-    clear_field,
-    enemies_on_battlefield,
-    initiative,
-    move_rule,
-    moved_last,
-    movement,
-    refuse_while_reacting,
-    rush_terrain,
-)
 from warlog.domain.rules.heresy.reactions import checked_near, near_field
 from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
@@ -42,7 +27,7 @@ def arriving(state: GameState, seat: str) -> list[str]:
     return [uid for uid, unit in seat_units(state, seat) if unit.arriving and alive(unit)]
 
 
-class ReserveRules(TableRules, Protocol):
+class ReserveRules(common.TableRules, Protocol):
     """What the Reserves sub-phase calls back in its ruleset besides the table's (`TableRules`): the snap shots
     and reactions an arrival draws (heresy's Reactions)."""
 
@@ -66,9 +51,9 @@ class Reserves(Part[ReserveRules]):
                 self.rules.request_roll(t, seat, "reserve", "D6", "HH.RES.1", uid)
 
     def reserve_rolled(self, t: Table, uid: str, roll: ev.DiceRolled) -> None:
-        arrives = roll["faces"][0] >= RESERVES_ON
+        arrives = roll["faces"][0] >= common.RESERVES_ON
         t.emit("ReserveArriving" if arrives else "ReserveDelayed",
-               {"unit": uid, "total": roll["total"], "needed": RESERVES_ON}, "HH.RES.1")
+               {"unit": uid, "total": roll["total"], "needed": common.RESERVES_ON}, "HH.RES.1")
 
     def enter_actions(self, state: GameState, seat: str) -> list[Action]:
         fixed = editions.fixed(state, "HH.MOV.3")  # attested where the models end, on every move
@@ -79,25 +64,26 @@ class Reserves(Part[ReserveRules]):
                                                             "as casualties")
             edge = {**act.const(True), "description": "attested: the first model is placed on a point of your "
                                                       "deployment zone's table edge"}
-            clear = clear_field() if fixed else None
+            clear = common.clear_field() if fixed else None
             offered.append(act.action("enter", "HH.RES.2", f"bring {unit_named(state, uid)} into play from your "
                                       "deployment zone's edge (it may shoot and charge this turn)",
                                       ["unit", "from_edge"],
                                       unit=act.const(uid), from_edge=edge, removed=removed, rush=act.const(False),
                                       clear=clear))
-            enemies = enemies_on_battlefield(state, seat)
+            enemies = common.enemies_on_battlefield(state, seat)
             for difficult in (False, True) if editions.fixed(state, "HH.MOV.4") else (False,):
-                most = allowance(unit, rush=True, difficult=difficult)
+                most = common.allowance(unit, rush=True, difficult=difficult)
                 terrain = " through difficult terrain" if difficult else ""
-                less = f" - {DIFFICULT_PENALTY} difficult terrain" if difficult else ""
+                less = f" - {common.DIFFICULT_PENALTY} difficult terrain" if difficult else ""
                 offered.append(act.action(
                     "enter", "HH.MOV.5", f"bring {unit_named(state, uid)} into play and rush up to {most}\"{terrain} "
-                    f"(M {movement(unit)} + I {initiative(unit)}{less}): it can neither shoot nor charge this turn",
+                    f"(M {common.movement(unit)} + I {common.initiative(unit)}{less}): it can neither shoot nor charge "
+                    "this turn",
                     ["unit", "from_edge", "rush", "distance", *(["difficult"] if difficult else [])],
                     unit=act.const(uid), from_edge=edge, removed=removed, rush=act.const(True),
                     distance=act.number(0, most, f"inches rushed, at most {most}\""),
                     near=near_field(enemies) if enemies else None, clear=clear, **(
-                        rush_terrain(unit, difficult) if editions.fixed(state, "HH.MOV.4") else {})))
+                        common.rush_terrain(unit, difficult) if editions.fixed(state, "HH.MOV.4") else {})))
         return offered
 
     @handles("enter")
@@ -107,7 +93,7 @@ class Reserves(Part[ReserveRules]):
         uid = command.unit
         if step is None or step.name != "reserves" or step.active is None:
             raise Refused("units enter play in their owner's Reserves sub-phase", rule="HH.RES.2")
-        refuse_while_reacting(state, seat)
+        common.refuse_while_reacting(state, seat)
         if seat != step.active:
             raise Refused(f"it is {whose(state, step.active)} Reserves sub-phase", rule="HH.RES.2")
         unit = state.units[uid]
@@ -130,9 +116,9 @@ class Reserves(Part[ReserveRules]):
             raise Malformed("an arriving unit is placed in coherency (HH.RES.2); only a rush crosses terrain",
                             field="difficult" if command.difficult else "dangerous" if command.dangerous
                             else "coherency_lost")
-        if checked_clear(state, command.clear):
+        if common.checked_clear(state, command.clear):
             data["clear"] = True
-        rule = move_rule(state, "HH.MOV.5", bool(data.get("difficult")), data.get("dangerous", 0))
+        rule = common.move_rule(state, "HH.MOV.5", bool(data.get("difficult")), data.get("dangerous", 0))
         t.emit("ReserveArrived", data, rule if command.rush else "HH.RES.2")
         self._arrival_follows(t, seat, uid, command, data)
 
@@ -145,15 +131,15 @@ class Reserves(Part[ReserveRules]):
         terrain = editions.fixed(state, "HH.MOV.4")
         difficult = bool(command.difficult) and terrain
         data: dict[str, Any] = {"distance": inches(command.distance, "distance", 1000),
-                                "allowance": allowance(unit, rush=True, difficult=difficult)}
+                                "allowance": common.allowance(unit, rush=True, difficult=difficult)}
         if Decimal(data["distance"]) > data["allowance"]:
-            rule = "HH.MOV.4" if difficult and Decimal(data["distance"]) <= data["allowance"] + DIFFICULT_PENALTY \
-                else "HH.MOV.5"
+            but_for_terrain = Decimal(data["distance"]) <= data["allowance"] + common.DIFFICULT_PENALTY
+            rule = "HH.MOV.4" if difficult and but_for_terrain else "HH.MOV.5"
             less = " less 2\" through difficult terrain" if difficult else ""
             raise Refused(f"a rush moves at most M + I{less} = {data['allowance']}\"", rule=rule)
         data["near"] = checked_near(state, seat, command.near)
         if terrain:
-            data.update(difficult=difficult, dangerous=checked_dangerous(unit, command.dangerous),
+            data.update(difficult=difficult, dangerous=common.checked_dangerous(unit, command.dangerous),
                         coherency_lost=bool(command.coherency_lost))
         return data
 
@@ -178,4 +164,4 @@ class Reserves(Part[ReserveRules]):
         turn = replace(HeresyTurn.of(unit.turn), arrived=True, rushed=data["rush"])
         state = state.with_unit(data["unit"], replace(unit, arriving=False, in_reserves=False, selected=True,
                                                       turn=turn))
-        return moved_last(state, data["unit"]) if data["rush"] else state  # a rush into play is a move
+        return common.moved_last(state, data["unit"]) if data["rush"] else state  # a rush into play is a move

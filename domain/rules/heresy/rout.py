@@ -22,22 +22,9 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves, seat_units
+from warlog.domain.rules.heresy import common
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import FallBack
-from warlog.domain.rules.heresy.common import (
-    DIFFICULT_PENALTY,
-    LOCKED,
-    MoveRules,
-    checked_clear,
-    checked_dangerous,
-    clear_field,
-    enemies_on_battlefield,
-    initiative,
-    move_rule,
-    moved_last,
-    on_battlefield,
-    rush_terrain,
-)
 from warlog.domain.rules.heresy.reactions import checked_near, near_field
 from warlog.domain.rules.ruleset import Part, alive, handles
 from warlog.domain.rulings import Refused
@@ -53,7 +40,7 @@ def fall_back_terrain(unit: Unit) -> dict[str, dict[str, object]]:
     """What a player attests of a fall back (HH.MOV.3/4): where no model ended, the terrain its path crossed (a
     choice, not a const: the distance is rolled, the path the table's), models through dangerous terrain,
     coherency."""
-    return {"clear": clear_field(), **rush_terrain(unit, False),
+    return {"clear": common.clear_field(), **common.rush_terrain(unit, False),
             "difficult": act.boolean("attested: its path crossed difficult terrain (it falls back 2\" less)")}
 
 
@@ -61,12 +48,12 @@ def less_difficult(distance: str | None, difficult: bool) -> str | None:
     """HH.MOV.4: difficult terrain reduces the move by 2" (never below 0)."""
     if distance is None or not difficult:
         return distance
-    return str(max(Decimal(0), Decimal(distance) - DIFFICULT_PENALTY))
+    return str(max(Decimal(0), Decimal(distance) - common.DIFFICULT_PENALTY))
 
 
 def must_fall_back(unit: Unit) -> bool:
     """HH.ROUT.1: a unit with Routed models falls back unless it is Locked in Combat."""
-    return on_battlefield(unit) and "routed" in unit.statuses and LOCKED not in unit.statuses
+    return common.on_battlefield(unit) and "routed" in unit.statuses and common.LOCKED not in unit.statuses
 
 
 def fall_back_distance(unit: Unit) -> str | None:
@@ -81,7 +68,7 @@ def falling_back(state: GameState, seat: str) -> list[str]:
             if fall_back_distance(unit) is not None and must_fall_back(unit)]
 
 
-class RoutRules(MoveRules, Protocol):
+class RoutRules(common.MoveRules, Protocol):
     """What the Rout sub-phase calls back in its ruleset: the table's, and what a fall back, a move like any
     other, sets going after it (`MoveRules`)."""
 
@@ -96,15 +83,15 @@ class Rout(Part[RoutRules]):
         for uid, _ in seat_units(t.state, seat):
             unit = t.state.units[uid]  # as the rolls before it left it
             if must_fall_back(unit):
-                bonus = initiative(unit)
+                bonus = common.initiative(unit)
                 self.rules.request_roll(t, seat, "fall_back", f"D6+{bonus}" if bonus else "D6", "HH.ROUT.2", uid)
 
     def fall_back_rolled(self, t: Table, uid: str, roll: ev.DiceRolled) -> None:
         t.emit("FallBackRolled", own.FallBackRolled(unit=uid, distance=str(roll["total"]),
-                                  initiative=initiative(t.state.units[uid])), "HH.ROUT.2")
+                                  initiative=common.initiative(t.state.units[uid])), "HH.ROUT.2")
 
     def fall_back_actions(self, state: GameState, seat: str) -> list[Action]:
-        enemies = enemies_on_battlefield(state, seat)
+        enemies = common.enemies_on_battlefield(state, seat)
         near = {"near": near_field(enemies)} if enemies else {}
         terrain = editions.fixed(state, "HH.MOV.4")  # HH.MOV.3/4 bear on a fall back too (edition 2)
         offered = []
@@ -122,30 +109,38 @@ class Rout(Part[RoutRules]):
 
     @handles("fall_back")
     def fall_back_unit(self, t: Table, seat: str, command: FallBack) -> None:
-        state = t.state
+        fell = self.judged(t.state, seat, command)
+        uid = command.unit
+        unit = t.state.units[uid]
+        dangerous = fell.get("dangerous", 0)
+        t.emit("FellBack", fell, common.move_rule(t.state, "HH.ROUT.2", fell.get("difficult", False), dangerous))
+        if fell["reached_edge"] and not army.unit_leadership(unit) and editions.fixed(t.state, "HH.ROUT.3"):
+            self.regroup(t, uid, "it has no Leadership to test (never tested as Ld 0): it stays")
+        elif fell["reached_edge"]:
+            self.rules.request_roll(t, seat, "leadership", "2D6", "HH.ROUT.3", uid, ld=army.unit_leadership(unit))
+        # a fall back is a move in the Movement phase: coherency, dangerous terrain, and reactions (HH.REACT.1)
+        self.rules.after_move(t, seat, uid, fell.get("coherency_lost", False), dangerous, fell["near"])
+
+    def judged(self, state: GameState, seat: str, command: FallBack) -> own.FellBack:
+        """The fall back its player attests, or the refusal: the unit has one to make now (HH.ROUT.1), the units it
+        ended near (HH.REACT.1) and, from edition 2, the terrain it crossed, coherency and where no model ended
+        (HH.MOV.3/4)."""
         step = self.rules.step(state)
         uid = command.unit
         unit = state.units[uid]
         if step is None or step.name != "rout" or unit.owner != seat or uid not in falling_back(state, seat):
             raise Refused(f"{unit_named(state, uid, seat)} has no fall back to make now: Routed units fall back in their owner's Rout "
                           "sub-phase", rule="HH.ROUT.1")
-        reached = command.reached_edge is True
-        near = checked_near(state, seat, command.near)
-        fell = own.FellBack(unit=uid, seat=seat, distance=fall_back_distance(unit), reached_edge=reached, near=near,
+        fell = own.FellBack(unit=uid, seat=seat, distance=fall_back_distance(unit),
+                            reached_edge=command.reached_edge is True, near=checked_near(state, seat, command.near),
                             attested_by=seat)
-        dangerous, coherency_lost = 0, False
         if editions.fixed(state, "HH.MOV.4"):  # where it went and what it crossed (HH.MOV.3/4), attested
-            dangerous, coherency_lost = checked_dangerous(unit, command.dangerous), command.coherency_lost is True
             fell["distance"] = less_difficult(fell["distance"], command.difficult is True)
-            fell["difficult"], fell["dangerous"] = command.difficult is True, dangerous
-            fell["coherency_lost"], fell["clear"] = coherency_lost, checked_clear(state, command.clear)
-        t.emit("FellBack", fell, move_rule(state, "HH.ROUT.2", fell.get("difficult", False), dangerous))
-        if reached and not army.unit_leadership(unit) and editions.fixed(state, "HH.ROUT.3"):
-            self.regroup(t, uid, "it has no Leadership to test (never tested as Ld 0): it stays")
-        elif reached:
-            self.rules.request_roll(t, seat, "leadership", "2D6", "HH.ROUT.3", uid, ld=army.unit_leadership(unit))
-        # a fall back is a move in the Movement phase: coherency, dangerous terrain, and reactions (HH.REACT.1)
-        self.rules.after_move(t, seat, uid, coherency_lost, dangerous, near)
+            fell["difficult"] = command.difficult is True
+            fell["dangerous"] = common.checked_dangerous(unit, command.dangerous)
+            fell["coherency_lost"] = command.coherency_lost is True
+            fell["clear"] = common.checked_clear(state, command.clear)
+        return fell
 
     def leadership_rolled(self, t: Table, uid: str, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
         """HH.ROUT.3 convention: 2D6, passed when the total is at most Ld."""
@@ -176,4 +171,4 @@ class Rout(Part[RoutRules]):
     def _fell_back(self, state: GameState, data: own.FellBack, entry: ev.Entry) -> GameState:
         unit = state.units[data["unit"]]
         turn = replace(HeresyTurn.of(unit.turn), fall_back=None, fell_back=data["distance"])
-        return moved_last(state.with_unit(data["unit"], replace(unit, turn=turn)), data["unit"])
+        return common.moved_last(state.with_unit(data["unit"], replace(unit, turn=turn)), data["unit"])

@@ -31,14 +31,14 @@ from typing_extensions import TypedDict
 from warlog.domain import army, dice
 from warlog.domain import events as ev
 from warlog.domain.attacks import Outcome, Profile, Situation, Weapon, to_data
-from warlog.domain.attacks.driver import STEP_EVENTS, AttackDriver, keep_lines, standing_target
+from warlog.domain.attacks.driver import AttackDriver, keep_lines, standing_target
 from warlog.domain.attacks.tables import HERESY
 from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.attacking import Attacking
 from warlog.domain.rules.basics import evolves, seat_units
+from warlog.domain.rules.heresy import common
 from warlog.domain.rules.heresy.commands import Shoot
-from warlog.domain.rules.heresy.common import enemies_on_battlefield, refuse_while_reacting
-from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference.common import members_of
 from warlog.domain.rules.ruleset import alive, handles
 from warlog.domain.rulings import Malformed, NotFound, Refused
@@ -70,7 +70,6 @@ class SnapShotsGoOn(TypedDict):
 Then: TypeAlias = FightGoesOn | SnapShotsGoOn  # what follows a heresy attack, carried with its dice
 
 FACINGS = ("front", "side", "rear")
-ATTACK_STEPS = tuple(STEP_EVENTS)  # the attack module's Need.step names: the purposes of its rolls
 SNAP_KINDS = ("heavy", "ordnance")
 
 
@@ -148,7 +147,7 @@ def hull_points(profile: Profile, outcome: Outcome) -> dict[str, Any]:
             "damage_table": "attested: the table rolls the vehicle damage table for its penetrating hits"}
 
 
-class Shooting(Igougo):
+class Shooting(Attacking):
     """Mixed into `Heresy`: `shoot`, and the shared attack driver every heresy attack is rolled by (shots, snap
     shots, strikes, `attacks`), with what it calls back: the target with its attached leader, what follows the
     attack."""
@@ -174,7 +173,7 @@ class Shooting(Igougo):
     @staticmethod
     def shot_targets(state: GameState, uid: str) -> list[str]:
         unit = state.units[uid]
-        standing = enemies_on_battlefield(state, unit.owner)
+        standing = common.enemies_on_battlefield(state, unit.owner)
         return [target for target in HeresyTurn.of(unit.turn).targets or () if target in standing]
 
     def shoot_actions(self, state: GameState, seat: str) -> list[Action]:
@@ -202,7 +201,7 @@ class Shooting(Igougo):
     def shoot(self, t: Table, seat: str, command: Shoot) -> None:
         state = t.state
         step = self.step(t.state)
-        refuse_while_reacting(state, seat)
+        common.refuse_while_reacting(state, seat)
         if step is None or step.phase != "shooting" or state.rolls:
             raise Refused("a unit selected to shoot fires in the Shooting phase, one weapon at a time",
                           rule="HH.MOV.5")

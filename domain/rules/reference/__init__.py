@@ -53,10 +53,8 @@ if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 FIRST_TURN = Step("command", None, "order", "CORE.DICE.3", "CORE.DICE.3", "CORE.DICE.3")
-ATTACK_STEPS = ("attacks", "hit", "hit_reroll", "sustained", "wound", "wound_reroll", "save", "damage", "feel_no_pain",
-                "mortal_damage", "mortal_feel_no_pain", "hazardous")  # the attack module's Need.step names
 ROLLS = {"battle_shock": "_battle_shock", "advance": "_advance_roll", "hazard": "_hazards", "charge": "_charge_roll",
-         FEEL_NO_PAIN: "_mortal_fnp"}  # a roll's purpose -> the method resolving it; ATTACK_STEPS: `attacks`'
+         FEEL_NO_PAIN: "_mortal_fnp"}  # a roll's purpose -> the method resolving it; an attack's: `attacks`' (Attacking)
 
 
 @register
@@ -277,16 +275,11 @@ class Reference(Shooting):
             return rolls.Reading("Charge")
         if purpose == "advance":
             return rolls.Reading("Advance")
-        if purpose in ATTACK_STEPS:
-            return self.attacks.attack_reading(request)
-        return None
+        return super().roll_reading(state, request)  # an attack's rolls are its attack driver's (Attacking)
 
     def on_roll(self, t: Table, request: ev.RollRequested, roll: ev.DiceRolled) -> None:
-        if request["purpose"] in ATTACK_STEPS:  # the attack driver's own rolls (Shooting.attacks)
-            self.attacks.attack_rolled(t, request, roll)
-            return
         handler = ROLLS.get(request["purpose"])
-        if handler is None:
+        if handler is None:  # an attack's rolls are its attack driver's (Attacking)
             super().on_roll(t, request, roll)
             return
         getattr(self, handler)(t, request, roll)

@@ -15,9 +15,9 @@ from warlog.domain.attacks.steps import hazardous
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
+from warlog.domain.rules.attacking import Attacking
 from warlog.domain.rules.basics import evolves, seat_units
 from warlog.domain.rules.flow import wounded_note
-from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.commands import Attack, ReferenceSelect
 from warlog.domain.rules.reference.common import (
@@ -98,7 +98,7 @@ def shooting_types(unit: Unit) -> list[str]:
     return [kind for kind in SHOOTING if shooting_problem(unit, kind) is None]
 
 
-class Shooting(Igougo):
+class Shooting(Attacking):
     """Mixed into `Reference`: the Shooting phase, the shared attack driver it holds (`attacks`) and the hooks
     that driver calls back."""
 

@@ -2,6 +2,8 @@
 (domain/words.py says how a text reads its names). Each ruleset's own kinds have theirs in its `texts.py`."""
 from __future__ import annotations
 
+from typing import TypedDict
+
 from warlog.domain import events as ev
 from warlog.domain.words import Texts, Words, faces, humane, inches, listed, plural
 
@@ -31,6 +33,48 @@ def step_name(phase: str | None, sub_phase: str | None) -> str:
 def attack(w: Words, d: ev.AttackIds) -> str:
     """"The Relic bolter of Alice's Vets against Bob's Guard"."""
     return f"the {d['weapon']} of {w.unit_name(d['attacker'])} against {w.unit_name(d['target'])}"
+
+
+# -- what many sentences say alike, of every ruleset ----------------------------------------------------------
+
+def because(w: Words, reason: str | None, said: str = ": {}") -> str:
+    """The reason an event gives, as the sentence puts it after what happened (": regrouped", or `said`'s way,
+    " ({})"); nothing where it gives none."""
+    return said.format(w.names(reason)) if reason else ""
+
+
+def slain(models: int) -> str:
+    """", 2 models slain" after the wounds lost, where any model was; nothing where none was."""
+    return f", {plural(models, 'model')} slain" if models else ""
+
+
+def against_ld(total: int, ld: object) -> str:
+    """A Leadership roll (a regroup, a battle-shock or Leadership test): "7 on 2D6 against Ld 8"."""
+    return f"{total} on 2D6 against Ld {ld}"
+
+
+class Crossing(TypedDict, total=False):
+    """What a move crossed, as the kinds of every move log it (HH.MOV.3, 4: its terrain, its coherency)."""
+
+    difficult: bool
+    dangerous: int
+    coherency_lost: bool
+
+
+def dangerous(d: Crossing) -> str:
+    """"2 models through dangerous terrain"."""
+    return f"{plural(d.get('dangerous', 0), 'model')} through dangerous terrain"
+
+
+def crossing(d: Crossing) -> str:
+    """" (through difficult terrain, 2 models through dangerous terrain and out of coherency)" after a move;
+    nothing for a move over open ground in coherency."""
+    how = ["through difficult terrain"] if d.get("difficult") else []
+    if d.get("dangerous"):
+        how.append(dangerous(d))
+    if d.get("coherency_lost"):
+        how.append("out of coherency")
+    return f" ({listed(how)})" if how else ""
 
 
 # -- the game, its rounds and steps -----------------------------------------------------------------------------
@@ -166,14 +210,12 @@ def _selected(w: Words, d: ev.UnitSelected) -> str:
     return f"{w.player(d['seat'])} activated {w.unit(d['unit'])}{where}{(' ' + how) if how else ''}{moved}{acts}"
 
 
-@say("StatusGained")
-def _status_gained(w: Words, d: ev.StatusGained) -> str:
-    return f"{w.unit(d['unit'])} became {humane(d['status'])}: {w.names(d['reason'])}"
+STATUS = {"StatusGained": "became", "StatusLost": "is no longer"}  # a status gained or lost, said of its unit
 
 
-@say("StatusLost")
-def _status_lost(w: Words, d: ev.StatusLost) -> str:
-    return f"{w.unit(d['unit'])} is no longer {humane(d['status'])}: {w.names(d['reason'])}"
+@say(*STATUS)
+def _status(w: Words, d: ev.StatusGained | ev.StatusLost) -> str:
+    return f"{w.unit(d['unit'])} {STATUS[w.entry['type']]} {humane(d['status'])}: {w.names(d['reason'])}"
 
 
 @say("StrengthChanged")
@@ -188,8 +230,7 @@ def _casualties(w: Words, d: ev.CasualtiesRecorded) -> str:
     lost = [plural(d["models"], "model")] if d["models"] else []
     if d["wounds"]:
         lost.append(plural(d["wounds"], "wound"))
-    why = f" ({w.names(d['reason'])})" if d.get("reason") else ""
-    return f"{w.unit(d['unit'])} lost {listed(lost) if lost else 'nothing'}{why}"
+    return f"{w.unit(d['unit'])} lost {listed(lost) if lost else 'nothing'}{because(w, d.get('reason'), ' ({})')}"
 
 
 @say("UnitDestroyed")
@@ -199,32 +240,23 @@ def _destroyed(w: Words, d: ev.UnitDestroyed) -> str:
 
 @say("UnitDisembarked")
 def _disembarked(w: Words, d: ev.UnitDisembarked) -> str:
-    why = f": {w.names(d['reason'])}" if d.get("reason") else ""
-    return f"{w.unit(d['unit'])} disembarked from {w.unit_name(d['transport'], owner=False)}{why}"
+    return f"{w.unit(d['unit'])} disembarked from {w.unit_name(d['transport'], owner=False)}{because(w, d.get('reason'))}"
 
 
-@say("ReserveArriving")
-def _arriving(w: Words, d: ev.ReserveArriving) -> str:
+RESERVE = {"ReserveArriving": "arrives from reserves", "ReserveDelayed": "stays in reserve"}  # its reserve roll's result
+
+
+@say(*RESERVE)
+def _reserve_roll(w: Words, d: ev.ReserveArriving | ev.ReserveDelayed) -> str:
     roll = f": {d['total']} against {d['needed']}+" if "total" in d and "needed" in d else ""
-    return f"{w.unit_name(d['unit'])} arrives from reserves{roll}"
-
-
-@say("ReserveDelayed")
-def _delayed(w: Words, d: ev.ReserveDelayed) -> str:
-    return f"{w.unit_name(d['unit'])} stays in reserve: {d['total']} against {d['needed']}+"
+    return f"{w.unit_name(d['unit'])} {RESERVE[w.entry['type']]}{roll}"
 
 
 @say("ReserveArrived")
 def _arrived(w: Words, d: ev.ReserveArrived) -> str:
     moved = f", moving {inches(d['distance'])}" if d.get("distance") else ""
     edge = " from the table edge" if d.get("from_edge") else ""
-    how = ["through difficult terrain"] if d.get("difficult") else []  # heresy's rush into play (HH.MOV.3, 4)
-    if d.get("dangerous"):
-        how.append(f"{plural(d.get('dangerous', 0), 'model')} through dangerous terrain")
-    if d.get("coherency_lost"):
-        how.append("out of coherency")
-    ways = f" ({listed(how)})" if how else ""
-    return f"{w.unit(d['unit'])} arrived from reserves{edge}{moved}{ways}"
+    return f"{w.unit(d['unit'])} arrived from reserves{edge}{moved}{crossing(d)}"  # heresy's rush: HH.MOV.3, 4
 
 
 # -- charges ----------------------------------------------------------------------------------------------------
@@ -248,8 +280,7 @@ def _charge_rolled(w: Words, d: ev.ChargeRolled) -> str:
 def _charge_resolved(w: Words, d: ev.ChargeResolved) -> str:
     roll = f" ({d['total']} against {inches(d['distance'])})" if d["total"] is not None and d["distance"] else ""
     result = "made its charge into" if d["success"] else "failed its charge against"
-    why = f": {w.names(d['reason'])}" if d.get("reason") else ""
-    return f"{w.unit_name(d['unit'])} {result} {w.units(d['targets'])}{roll}{why}"
+    return f"{w.unit_name(d['unit'])} {result} {w.units(d['targets'])}{roll}{because(w, d.get('reason'))}"
 
 
 # -- attacks (the attack driver's, every ruleset that shoots or fights) -----------------------------------------
@@ -293,8 +324,7 @@ def _saves(w: Words, d: ev.SavesRolled) -> str:
 
 @say("DamageInflicted")
 def _damage(w: Words, d: ev.DamageInflicted) -> str:
-    slain = f", {plural(d['models_destroyed'], 'model')} slain" if d["models_destroyed"] else ""
-    return f"{attack(w, d)}: {plural(d['wounds_lost'], 'wound')} lost{slain}"
+    return f"{attack(w, d)}: {plural(d['wounds_lost'], 'wound')} lost{slain(d['models_destroyed'])}"
 
 
 @say("HazardousRolled")
@@ -310,10 +340,9 @@ def _hazardous(w: Words, d: ev.HazardousRolled) -> str:
 
 @say("AttackResolved")
 def _attack_resolved(w: Words, d: ev.AttackResolved) -> str:
-    slain = f", {plural(d['models_destroyed'], 'model')} slain" if d["models_destroyed"] else ""
     return (f"{attack(w, d)} is done: {plural(d['hits'], 'hit')}, {plural(d['wounds'], 'wound')}, "
             f"{plural(d['failed_saves'], 'failed save')}; {w.unit(d['target'])} lost "
-            f"{plural(d['wounds_lost'], 'wound')}{slain}")
+            f"{plural(d['wounds_lost'], 'wound')}{slain(d['models_destroyed'])}")
 
 
 # -- undo -------------------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ a text reads its names; domain/texts.py holds the shared kinds')."""
 from __future__ import annotations
 
 from warlog.domain.rules.alternating import events as own
+from warlog.domain.texts import against_ld, because
 from warlog.domain.words import Texts, Words, faces, humane, listed, plural
 
 TEXTS = Texts()
@@ -73,13 +74,12 @@ def _regroup_passed(w: Words, d: own.RegroupPassed) -> str:
         return f"{w.unit(d['unit'])} takes no regroup test ({d['untested']}) and no longer falls back"
     if d.get("automatic") or "total" not in d:
         return f"{w.unit(d['unit'])} regrouped automatically (And They Shall Know No Fear)"
-    return f"{w.unit(d['unit'])} regrouped: {d['total']} on 2D6 against Ld {d.get('ld')}"
+    return f"{w.unit(d['unit'])} regrouped: {against_ld(d['total'], d.get('ld'))}"
 
 
 @say("RegroupFailed")
 def _regroup_failed(w: Words, d: own.RegroupFailed) -> str:
-    return (f"{w.unit(d['unit'])} failed to regroup: {d['total']} on 2D6 against Ld {d['ld']}; it falls back "
-            f"and {d['fall_back']}")
+    return f"{w.unit(d['unit'])} failed to regroup: {against_ld(d['total'], d['ld'])}; it falls back and {d['fall_back']}"
 
 
 # -- charges and overwatch (AA.CHG.1, AA.OW.1) ----------------------------------------------------------------
@@ -93,30 +93,38 @@ def shots(weapon: dict[str, object]) -> str:
     return f"{weapon['shots_per_model']} shots with {weapon['name']} from each of {models}"
 
 
+def charge_by(w: Words, d: own.OverwatchFired | own.OverwatchHeld) -> str:
+    """"the charge by Bob's Boyz", the charge an overwatch answers."""
+    return f"the charge by {w.unit_name(d['against'])}"
+
+
+def fire(w: Words, d: own.OverwatchShotsRolled | own.OverwatchResolved) -> str:
+    """"with Boltgun at Bob's Boyz", one weapon's overwatch at the charging unit."""
+    return f"with {d['weapon']} at {w.unit_name(d['against'])}"
+
+
 @say("OverwatchFired")
 def _overwatch_fired(w: Words, d: own.OverwatchFired) -> str:
-    return (f"{w.unit(d['unit'])} fired overwatch against the charge by {w.unit_name(d['against'])}: "
-            f"{listed(shots(weapon) for weapon in d['weapons'])}")
+    return f"{w.unit(d['unit'])} fired overwatch against {charge_by(w, d)}: {listed(shots(weapon) for weapon in d['weapons'])}"
 
 
 @say("OverwatchShotsRolled")
 def _overwatch_shots_rolled(w: Words, d: own.OverwatchShotsRolled) -> str:
-    return (f"{w.unit_name(d['unit'])} rolled {plural(d['shots'], 'overwatch shot')} with {d['weapon']} at "
-            f"{w.unit_name(d['against'])} ({faces(d['shots_per_model'])} a model, one fewer than each rolled, at least one)")
+    return (f"{w.unit_name(d['unit'])} rolled {plural(d['shots'], 'overwatch shot')} {fire(w, d)} "
+            f"({faces(d['shots_per_model'])} a model, one fewer than each rolled, at least one)")
 
 
 @say("OverwatchResolved")
 def _overwatch_resolved(w: Words, d: own.OverwatchResolved) -> str:
-    return (f"Overwatch from {w.unit_name(d['unit'])} with {d['weapon']} at {w.unit_name(d['against'])}: "
-            f"{plural(d['shots'], 'shot')}, rolled {faces(d['faces'])}; the players read the hits")
+    return (f"Overwatch from {w.unit_name(d['unit'])} {fire(w, d)}: {plural(d['shots'], 'shot')}, rolled "
+            f"{faces(d['faces'])}; the players read the hits")
 
 
 @say("OverwatchHeld")
 def _overwatch_held(w: Words, d: own.OverwatchHeld) -> str:
     if d["reason"] == "held by its player":
-        return f"{w.unit_name(d['unit'])} held its overwatch against the charge by {w.unit_name(d['against'])}"
-    return (f"{w.unit_name(d['unit'])} fires no overwatch against the charge by {w.unit_name(d['against'])}: "
-            f"{w.names(d['reason'])}")
+        return f"{w.unit_name(d['unit'])} held its overwatch against {charge_by(w, d)}"
+    return f"{w.unit_name(d['unit'])} fires no overwatch against {charge_by(w, d)}: {w.names(d['reason'])}"
 
 
 @say("ChargeRollCalled")
@@ -170,6 +178,5 @@ def _vehicle_hit(w: Words, d: own.VehicleHit) -> str:
 
 @say("OngoingReservesEntered")
 def _ongoing_reserves(w: Words, d: own.OngoingReservesEntered) -> str:
-    why = f" ({w.names(d['reason'])})" if d["reason"] else ""
-    return (f"{w.unit(d['unit'])} left the battlefield into Ongoing Reserves{why}: it arrives at the start of "
-            f"the next Move Units")
+    return (f"{w.unit(d['unit'])} left the battlefield into Ongoing Reserves{because(w, d['reason'], ' ({})')}: "
+            f"it arrives at the start of the next Move Units")

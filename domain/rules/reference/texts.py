@@ -5,7 +5,7 @@ from __future__ import annotations
 from warlog.domain import events as ev
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.common import STRATAGEMS
-from warlog.domain.texts import STRENGTH, attack
+from warlog.domain.texts import STRENGTH, against_ld, attack, because, slain
 from warlog.domain.words import Texts, Words, faces, humane, inches, lasting, listed, plural
 
 TEXTS = Texts()
@@ -21,6 +21,12 @@ STAGES = {"pile_in": "piling in", "fight": "fighting", "consolidate": "consolida
 def roll_name(step: str) -> str:
     """An attack step's roll as the table calls it: 'hit roll', 'saving throw'."""
     return ROLLS.get(step, f"{humane(step)} roll")
+
+
+def the_roll(w: Words, d: ev.AttackStep, dice: list[int], aside: str = "") -> str:
+    """"the hit roll of 1, 3 and 5 for the Relic bolter of Alice's Vets against Bob's Guard" (`aside` after its
+    dice)."""
+    return f"the {roll_name(d['step'])} of {faces(dice)}{aside} for {attack(w, d)}"
 
 
 def roller(w: Words, d: ev.AttackStep) -> str:
@@ -74,8 +80,7 @@ def _battle_shock(w: Words, d: own.BattleShockTested) -> str:
     result = "passed" if d["passed"] else "failed"
     again = " re-rolled" if d["rerolled"] else ""
     band = f", {STRENGTH[d['strength']]}," if d["strength"] in STRENGTH and d["strength"] != "full" else ""
-    return (f"{w.unit(d['unit'])}{band} {result} their{again} battle-shock test: {d['total']} on 2D6 against "
-            f"Ld {d['ld']}")
+    return f"{w.unit(d['unit'])}{band} {result} their{again} battle-shock test: {against_ld(d['total'], d['ld'])}"
 
 
 @say("StratagemUsed")
@@ -88,11 +93,10 @@ def _stratagem(w: Words, d: own.StratagemUsed) -> str:
 
 @say("EffectStarted")
 def _effect_started(w: Words, d: own.EffectStarted) -> str:
-    why = f": {w.names(d['reason'])}" if d.get("reason") else ""
     when = (f"in {w.player(d['active_seat'])}'s {humane(d['phase'])} phase" if d["active_seat"] and d["phase"]
             else "before the first turn")
     return (f"{w.player(d['by'])} gave {w.unit_name(d['unit'])} {effect_name(d['effect'])} {when}, until "
-            f"{until(w, d['until'], d['by'])}{why}")
+            f"{until(w, d['until'], d['by'])}{because(w, d.get('reason'))}")
 
 
 @say("EffectEnded")
@@ -153,8 +157,7 @@ def _damage_allocated(w: Words, d: own.DamageAllocated) -> str:
     kind = "mortal wound" if d["mortal"] else "damage"
     amount = sum(d["damage"])
     took = plural(amount, kind) if d["mortal"] else f"{amount} damage"
-    slain = f", {plural(d['models_destroyed'], 'model')} slain" if d["models_destroyed"] else ""
-    return f"{w.unit_name(d['unit'])} took {took}: {plural(d['applied'], 'wound')} lost{slain}"
+    return f"{w.unit_name(d['unit'])} took {took}: {plural(d['applied'], 'wound')} lost{slain(d['models_destroyed'])}"
 
 
 # -- engagement, charge and fight -------------------------------------------------------------------------------
@@ -223,24 +226,22 @@ def _stage_ended(w: Words, d: own.FightStageEnded) -> str:
 
 @say("CommandRerollOffered")
 def _reroll_offered(w: Words, d: own.CommandRerollOffered) -> str:
-    roll = roll_name(d["step"])
     if d["step"] in ("damage", "mortal_damage"):
         could = f"{plural(len(d['choices']), 'roll')} below its most"
     else:
         could = f"the failed {listed(str(d['batch'][i]) for i in d['choices'] if i < len(d['batch']))}"
-    return (f"{w.player(d['seat'])} may spend {STRATAGEMS['Command Re-roll']} CP on a Command Re-roll of the "
-            f"{roll} of {faces(d['batch'])} ({could}) for {attack(w, d)}, or keep it")
+    return (f"{w.player(d['seat'])} may spend {STRATAGEMS['Command Re-roll']} CP on a Command Re-roll of "
+            f"{the_roll(w, d, d['batch'], f' ({could})')}, or keep it")
 
 
 @say("AttackRollKept")
 def _roll_kept(w: Words, d: own.AttackRollKept) -> str:
-    return f"{w.player(d['seat'])} kept the {roll_name(d['step'])} of {faces(d['batch'])} for {attack(w, d)}"
+    return f"{w.player(d['seat'])} kept {the_roll(w, d, d['batch'])}"
 
 
 @say("AttackRollRerolled")
 def _rerolled(w: Words, d: own.AttackRollRerolled) -> str:
-    return (f"{roller(w, d)} re-rolled the {roll_name(d['step'])} of {faces(d['was'])} for {attack(w, d)}: "
-            f"now {faces(d['now'])}, so the roll reads {faces(d['batch'])}")
+    return f"{roller(w, d)} re-rolled {the_roll(w, d, d['was'])}: now {faces(d['now'])}, so the roll reads {faces(d['batch'])}"
 
 
 @say("AllocationOffered")
@@ -271,10 +272,9 @@ def _sustained(w: Words, d: own.SustainedHitsScored) -> str:
 @say("MortalWoundsInflicted")
 def _mortal_wounds(w: Words, d: own.MortalWoundsInflicted) -> str:
     source = "Devastating Wounds" if "EXT.WPN.DEVASTATING" in d["rules"] else "Mortal wounds"
-    slain = f", {plural(d['models_destroyed'], 'model')} slain" if d["models_destroyed"] else ""
     fnp = f" ({plural(d['feel_no_pain_dice'], 'Feel No Pain roll')})" if d["feel_no_pain_dice"] else ""
     return (f"{source} from {attack(w, d)}: {plural(d['mortal_wounds'], 'mortal wound')}, "
-            f"{plural(d['wounds_lost'], 'wound')} lost{slain}{fnp}")
+            f"{plural(d['wounds_lost'], 'wound')} lost{slain(d['models_destroyed'])}{fnp}")
 
 
 # -- actions, splitting, reviving -------------------------------------------------------------------------------
@@ -304,6 +304,5 @@ def _split(w: Words, d: own.UnitSplit) -> str:
 
 @say("ModelsRevived")
 def _revived(w: Words, d: own.ModelsRevived) -> str:
-    why = f": {w.names(d['reason'])}" if d["reason"] else ""
     return (f"{w.player(d['attested_by'])} returned {plural(d['models'], 'model')} to {w.unit(d['unit'])}, "
-            f"{d['attested']}{why}")
+            f"{d['attested']}{because(w, d['reason'])}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from warlog.domain import events as ev
-from warlog.domain.words import Texts, Words, faces, humane, inches, listed, plural
+from warlog.domain.words import Namer, Texts, Words, faces, humane, inches, listed, plural
 
 SHARED = Texts()
 say = SHARED.says
@@ -28,6 +28,13 @@ def step_name(phase: str | None, sub_phase: str | None) -> str:
     if sub_phase and sub_phase != phase:
         return f"{humane(sub_phase)} ({humane(phase)} phase)" if phase else humane(sub_phase)
     return f"the {humane(phase)} phase" if phase else "the next step"
+
+
+def seqs(values: list[int]) -> str:
+    return f"event {values[0]}" if len(values) == 1 else f"events {values[0]}–{values[-1]}"
+
+
+NAMERS: dict[str, Namer] = {"purpose": lambda w, name: purpose(name), "seqs": lambda w, values: seqs(values)}
 
 
 def attack(w: Words, d: ev.AttackIds) -> str:
@@ -123,9 +130,10 @@ def _ended(w: Words, d: ev.GameEnded) -> str:
     return f"{w.player(loser)}'s time ran out: {w.player(winner)} won{cited}"
 
 
-@say("BattleRoundStarted")
-def _round_started(w: Words, d: ev.BattleRoundStarted) -> str:
-    return f"Battle round {d['battle_round']} began for {w.both}"
+SHARED.plainly({
+    "BattleRoundStarted": "Battle round {battle_round} began for {both}",
+    "OrderChosen": "{actor} chose that {first:player} goes first in {sub_phase:humane}",
+})
 
 
 @say("BattleRoundEnded")
@@ -156,11 +164,6 @@ def _first_goes(w: Words, d: ev.FirstGoes) -> str:
     return f"{w.player(d['seat'])} goes first{where}: {w.names(d['reason'])}"
 
 
-@say("OrderChosen")
-def _order_chosen(w: Words, d: ev.OrderChosen) -> str:
-    return f"{w.actor} chose that {w.player(d['first'])} goes first in {humane(d['sub_phase'])}"
-
-
 @say("RollOffNeeded")
 def _roll_off_needed(w: Words, d: ev.RollOffNeeded) -> str:
     what = d.get("for") or (humane(d["sub_phase"]) if d["sub_phase"] else "the order")
@@ -178,6 +181,12 @@ def _roll_off(w: Words, d: ev.RollOff) -> str:
 
 # -- dice and requests ------------------------------------------------------------------------------------------
 
+SHARED.plainly({
+    "RollRequested": "{seat:player} is to roll {spec} for {purpose:purpose} ({unit:unit_name})",
+    "EntropyAdded": "{seat:player} added their own randomness to the server's dice",
+}, NAMERS)
+
+
 @say("DiceRolled")
 def _dice_rolled(w: Words, d: ev.DiceRolled) -> str:
     for_unit = f" for {w.unit_name(d['unit'])}" if d["unit"] else ""
@@ -186,16 +195,6 @@ def _dice_rolled(w: Words, d: ev.DiceRolled) -> str:
     if d.get("needed") is None or "text" not in d:  # nothing it must reach (or logged before rolls said so)
         return rolled
     return f"{rolled}; {d['text']}"  # what it means: "…; Charge: 7 on 2D6 against 9\": fails"
-
-
-@say("RollRequested")
-def _roll_requested(w: Words, d: ev.RollRequested) -> str:
-    return f"{w.player(d['seat'])} is to roll {d['spec']} for {purpose(d['purpose'])} ({w.unit_name(d['unit'])})"
-
-
-@say("EntropyAdded")
-def _entropy(w: Words, d: ev.EntropyAdded) -> str:
-    return f"{w.player(d['seat'])} added their own randomness to the server's dice"
 
 
 # -- units ------------------------------------------------------------------------------------------------------
@@ -210,12 +209,11 @@ def _selected(w: Words, d: ev.UnitSelected) -> str:
     return f"{w.player(d['seat'])} activated {w.unit(d['unit'])}{where}{(' ' + how) if how else ''}{moved}{acts}"
 
 
-STATUS = {"StatusGained": "became", "StatusLost": "is no longer"}  # a status gained or lost, said of its unit
-
-
-@say(*STATUS)
-def _status(w: Words, d: ev.StatusGained | ev.StatusLost) -> str:
-    return f"{w.unit(d['unit'])} {STATUS[w.entry['type']]} {humane(d['status'])}: {w.names(d['reason'])}"
+SHARED.plainly({
+    "StatusGained": "{unit:unit} became {status:humane}: {reason:names}",
+    "StatusLost": "{unit:unit} is no longer {status:humane}: {reason:names}",
+    "UnitDestroyed": "{unit:unit_name} was destroyed",
+})
 
 
 @say("StrengthChanged")
@@ -231,11 +229,6 @@ def _casualties(w: Words, d: ev.CasualtiesRecorded) -> str:
     if d["wounds"]:
         lost.append(plural(d["wounds"], "wound"))
     return f"{w.unit(d['unit'])} lost {listed(lost) if lost else 'nothing'}{because(w, d.get('reason'), ' ({})')}"
-
-
-@say("UnitDestroyed")
-def _destroyed(w: Words, d: ev.UnitDestroyed) -> str:
-    return f"{w.unit_name(d['unit'])} was destroyed"
 
 
 @say("UnitDisembarked")
@@ -347,24 +340,19 @@ def _attack_resolved(w: Words, d: ev.AttackResolved) -> str:
 
 # -- undo -------------------------------------------------------------------------------------------------------
 
-def seqs(values: list[int]) -> str:
-    return f"event {values[0]}" if len(values) == 1 else f"events {values[0]}–{values[-1]}"
+
+
+SHARED.plainly({
+    "UndoRejected": "{rejected_by:player} refused {requested_by:player}'s undo; the action stands",
+    "UndoWithdrawn": "{requested_by:player} withdrew their request to undo {seqs:seqs}",
+    "ActionRedone": "{actor} brought back {seqs:seqs}",
+}, NAMERS)
 
 
 @say("UndoRequested")
 def _undo_requested(w: Words, d: ev.UndoRequested) -> str:
     return (f"{w.actor} asked to undo {w.player(d['action_by'])}'s action ({seqs(d['seqs'])}): "
             f"{w.names(d['reason'])}, so {w.player(d['action_by'])} must agree")
-
-
-@say("UndoRejected")
-def _undo_rejected(w: Words, d: ev.UndoRejected) -> str:
-    return f"{w.player(d['rejected_by'])} refused {w.player(d['requested_by'])}'s undo; the action stands"
-
-
-@say("UndoWithdrawn")
-def _undo_withdrawn(w: Words, d: ev.UndoWithdrawn) -> str:
-    return f"{w.player(d['requested_by'])} withdrew their request to undo {seqs(d['seqs'])}"
 
 
 @say("ActionUndone")
@@ -375,8 +363,4 @@ def _undone(w: Words, d: ev.ActionUndone) -> str:
     whose = f" ({w.player(d['action_by'])}'s action)" if d.get("action_by") else ""
     return f"{w.actor} undid {seqs(d['seqs'])}{whose}"
 
-
-@say("ActionRedone")
-def _redone(w: Words, d: ev.ActionRedone) -> str:
-    return f"{w.actor} brought back {seqs(d['seqs'])}"
 

@@ -51,19 +51,11 @@ def _pass_points(w: Words, d: own.PassPointsCalculated) -> str:
     return f"Pass points for {what}: {counts}, so {result}{' (' + '; '.join(notes) + ')' if notes else ''}"
 
 
-@say("PassPointSpent")
-def _pass_point_spent(w: Words, d: own.PassPointSpent) -> str:
-    return f"{w.player(d['seat'])} spent a pass point in {step(d['sub_phase'])}: {d['remaining']} left"
-
-
-@say("DeclaredDone")
-def _declared_done(w: Words, d: own.DeclaredDone) -> str:
-    return f"{w.player(d['seat'])} declared done in {step(d['sub_phase'])}: they select no more units this phase"
-
-
-@say("Conceded")
-def _conceded(w: Words, d: own.Conceded) -> str:
-    return f"{w.player(d['seat'])} conceded the game"
+TEXTS.plainly({
+    "PassPointSpent": "{seat:player} spent a pass point in {sub_phase:step}: {remaining} left",
+    "DeclaredDone": "{seat:player} declared done in {sub_phase:step}: they select no more units this phase",
+    "Conceded": "{seat:player} conceded the game",
+}, {"step": lambda w, sub_phase: step(sub_phase)})
 
 
 # -- fleeing units (AA.MOV.2) ---------------------------------------------------------------------------------
@@ -127,9 +119,10 @@ def _overwatch_held(w: Words, d: own.OverwatchHeld) -> str:
     return f"{w.unit_name(d['unit'])} fires no overwatch against {charge_by(w, d)}: {w.names(d['reason'])}"
 
 
-@say("ChargeRollCalled")
-def _charge_roll_called(w: Words, d: own.ChargeRollCalled) -> str:
-    return f"{w.player(d['seat'])} called for the charge roll of {w.unit(d['unit'])}, its overwatch resolved"
+TEXTS.plainly({
+    "ChargeRollCalled": "{seat:player} called for the charge roll of {unit:unit}, its overwatch resolved",
+    "CombatJoined": "Combat joined: {units:sides} ({reason:names})",
+})
 
 
 @say("ChargeRollWithdrawn", "RegroupRollWithdrawn")
@@ -139,11 +132,6 @@ def _roll_withdrawn(w: Words, d: own.RollWithdrawn) -> str:
 
 
 # -- combats (AA.CC.1) ----------------------------------------------------------------------------------------
-
-@say("CombatJoined")
-def _combat_joined(w: Words, d: own.CombatJoined) -> str:
-    return f"Combat joined: {w.sides(d['units'])} ({w.names(d['reason'])})"
-
 
 @say("CombatFought")
 def _combat_fought(w: Words, d: own.CombatFought) -> str:

@@ -80,10 +80,9 @@ def _declined(w: Words, d: own.ReactionDeclined) -> str:
 
 # -- shooting and the fight (HH.MOV.5, RS.FGT.3) --------------------------------------------------------------
 
-@say("ShootingDeclared")
-def _shooting(w: Words, d: own.ShootingDeclared) -> str:
-    moved = MOVED.get(d["moved"], humane(d["moved"]))
-    return f"{w.unit(d['unit'])} declared shooting at {w.sides(d['targets'])}, {moved}"
+TEXTS.plainly({
+    "ShootingDeclared": "{unit:unit} declared shooting at {targets:sides}, {moved:moved}",
+}, {"moved": lambda w, moved: MOVED.get(moved, humane(moved))})
 
 
 @say("FightBegan")

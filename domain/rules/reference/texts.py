@@ -6,7 +6,7 @@ from warlog.domain import events as ev
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.common import STRATAGEMS
 from warlog.domain.texts import STRENGTH, against_ld, attack, because, slain
-from warlog.domain.words import Texts, Words, faces, humane, inches, lasting, listed, plural
+from warlog.domain.words import Namer, Texts, Words, faces, humane, inches, lasting, listed, plural
 
 TEXTS = Texts()
 say = TEXTS.says
@@ -46,10 +46,6 @@ def effect_name(effect: str) -> str:
     return f"the {humane(effect.removeprefix('status '))} status" if effect.startswith("status ") else effect
 
 
-def is_are(uids: list[str]) -> str:
-    return "is" if len(uids) == 1 else "are"
-
-
 def owns(name: str) -> str:
     """The possessive: "Bob's Boyz'", "Alice's Captain's"."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
@@ -58,6 +54,12 @@ def owns(name: str) -> str:
 def weapon_of(w: Words, d: ev.AttackIds) -> str:
     """"Alice's Vets' Relic bolter" (where the target is named already)."""
     return f"{owns(w.unit_name(d['attacker']))} {d['weapon']}"
+
+
+NAMERS: dict[str, Namer] = {  # how its plain sentences name a field beside words.NAMERS
+    "is_are": lambda w, uids: "is" if len(uids) == 1 else "are",  # the verb after units: "Bob's Boyz is"
+    "name_only": lambda w, uid: w.unit_name(uid, owner=False),  # a unit whose owner the sentence named already
+}
 
 
 # -- the command phase: turns, CP, battle-shock, stratagems -----------------------------------------------------
@@ -126,15 +128,15 @@ def _vp(w: Words, d: own.VictoryPointsScored) -> str:
 
 # -- movement ---------------------------------------------------------------------------------------------------
 
+TEXTS.plainly({
+    "UnitEmbarked": "{unit:unit} embarked in {transport:name_only} ({attested})",
+}, NAMERS)
+
+
 @say("AdvanceRolled")
 def _advance(w: Words, d: own.AdvanceRolled) -> str:
     again = " re-rolled its advance and" if d["rerolled"] else ""
     return f"{w.unit(d['unit'])}{again} rolled {d['total']} to advance: it may move up to {inches(d['max_move'])}"
-
-
-@say("UnitEmbarked")
-def _embarked(w: Words, d: own.UnitEmbarked) -> str:
-    return f"{w.unit(d['unit'])} embarked in {w.unit_name(d['transport'], owner=False)} ({d['attested']})"
 
 
 @say("HazardsRolled")
@@ -162,9 +164,10 @@ def _damage_allocated(w: Words, d: own.DamageAllocated) -> str:
 
 # -- engagement, charge and fight -------------------------------------------------------------------------------
 
-@say("UnitsEngaged")
-def _engaged(w: Words, d: own.UnitsEngaged) -> str:
-    return f"{w.units(d['units'])} {is_are(d['units'])} now engaged with {w.units(d['with'])} ({w.names(d['reason'])})"
+TEXTS.plainly({
+    "UnitsEngaged": "{units:units} {units:is_are} now engaged with {with:units} ({reason:names})",
+    "UnitFought": "{seat:player} is done fighting with {unit:unit}",
+}, NAMERS)
 
 
 @say("EngagementEnded")
@@ -193,11 +196,6 @@ def _piled_in(w: Words, d: own.PiledIn) -> str:
     if float(d["distance"]) == 0:
         return f"{w.unit(d['unit'])} stayed where it was (piled in 0\")"
     return f"{w.unit(d['unit'])} piled in {inches(d['distance'])}"
-
-
-@say("UnitFought")
-def _fought(w: Words, d: own.UnitFought) -> str:
-    return f"{w.player(d['seat'])} is done fighting with {w.unit(d['unit'])}"
 
 
 @say("Consolidated")
@@ -285,14 +283,10 @@ def _action_started(w: Words, d: own.ActionStarted) -> str:
             f"which completes at {until(w, d['completes'], d['seat'])}")
 
 
-@say("ActionCompleted")
-def _action_completed(w: Words, d: own.ActionCompleted) -> str:
-    return f"{w.unit_name(d['unit'])} completed the action {d['action']} at {d['at']}"
-
-
-@say("ActionFailed")
-def _action_failed(w: Words, d: own.ActionFailed) -> str:
-    return f"{w.unit_name(d['unit'])} failed the action {d['action']}: {w.names(d['reason'])}"
+TEXTS.plainly({
+    "ActionCompleted": "{unit:unit_name} completed the action {action} at {at}",
+    "ActionFailed": "{unit:unit_name} failed the action {action}: {reason:names}",
+})
 
 
 @say("UnitSplit")

@@ -2,8 +2,10 @@
 (domain/words.py says how a text reads its names). Each ruleset's own kinds have theirs in its `texts.py`."""
 from __future__ import annotations
 
+from typing import TypedDict
+
 from warlog.domain import events as ev
-from warlog.domain.words import Texts, Words, faces, humane, inches, listed, plural
+from warlog.domain.words import Namer, Texts, Words, faces, humane, inches, listed, plural
 
 SHARED = Texts()
 say = SHARED.says
@@ -28,9 +30,58 @@ def step_name(phase: str | None, sub_phase: str | None) -> str:
     return f"the {humane(phase)} phase" if phase else "the next step"
 
 
+def seqs(values: list[int]) -> str:
+    return f"event {values[0]}" if len(values) == 1 else f"events {values[0]}–{values[-1]}"
+
+
+NAMERS: dict[str, Namer] = {"purpose": lambda w, name: purpose(name), "seqs": lambda w, values: seqs(values)}
+
+
 def attack(w: Words, d: ev.AttackIds) -> str:
     """"The Relic bolter of Alice's Vets against Bob's Guard"."""
     return f"the {d['weapon']} of {w.unit_name(d['attacker'])} against {w.unit_name(d['target'])}"
+
+
+# -- what many sentences say alike, of every ruleset ----------------------------------------------------------
+
+def because(w: Words, reason: str | None, said: str = ": {}") -> str:
+    """The reason an event gives, as the sentence puts it after what happened (": regrouped", or `said`'s way,
+    " ({})"); nothing where it gives none."""
+    return said.format(w.names(reason)) if reason else ""
+
+
+def slain(models: int) -> str:
+    """", 2 models slain" after the wounds lost, where any model was; nothing where none was."""
+    return f", {plural(models, 'model')} slain" if models else ""
+
+
+def against_ld(total: int, ld: object) -> str:
+    """A Leadership roll (a regroup, a battle-shock or Leadership test): "7 on 2D6 against Ld 8"."""
+    return f"{total} on 2D6 against Ld {ld}"
+
+
+class Crossing(TypedDict, total=False):
+    """What a move crossed, as the kinds of every move log it (HH.MOV.3, 4: its terrain, its coherency)."""
+
+    difficult: bool
+    dangerous: int
+    coherency_lost: bool
+
+
+def dangerous(d: Crossing) -> str:
+    """"2 models through dangerous terrain"."""
+    return f"{plural(d.get('dangerous', 0), 'model')} through dangerous terrain"
+
+
+def crossing(d: Crossing) -> str:
+    """" (through difficult terrain, 2 models through dangerous terrain and out of coherency)" after a move;
+    nothing for a move over open ground in coherency."""
+    how = ["through difficult terrain"] if d.get("difficult") else []
+    if d.get("dangerous"):
+        how.append(dangerous(d))
+    if d.get("coherency_lost"):
+        how.append("out of coherency")
+    return f" ({listed(how)})" if how else ""
 
 
 # -- the game, its rounds and steps -----------------------------------------------------------------------------
@@ -79,9 +130,10 @@ def _ended(w: Words, d: ev.GameEnded) -> str:
     return f"{w.player(loser)}'s time ran out: {w.player(winner)} won{cited}"
 
 
-@say("BattleRoundStarted")
-def _round_started(w: Words, d: ev.BattleRoundStarted) -> str:
-    return f"Battle round {d['battle_round']} began for {w.both}"
+SHARED.plainly({
+    "BattleRoundStarted": "Battle round {battle_round} began for {both}",
+    "OrderChosen": "{actor} chose that {first:player} goes first in {sub_phase:humane}",
+})
 
 
 @say("BattleRoundEnded")
@@ -112,11 +164,6 @@ def _first_goes(w: Words, d: ev.FirstGoes) -> str:
     return f"{w.player(d['seat'])} goes first{where}: {w.names(d['reason'])}"
 
 
-@say("OrderChosen")
-def _order_chosen(w: Words, d: ev.OrderChosen) -> str:
-    return f"{w.actor} chose that {w.player(d['first'])} goes first in {humane(d['sub_phase'])}"
-
-
 @say("RollOffNeeded")
 def _roll_off_needed(w: Words, d: ev.RollOffNeeded) -> str:
     what = d.get("for") or (humane(d["sub_phase"]) if d["sub_phase"] else "the order")
@@ -134,6 +181,12 @@ def _roll_off(w: Words, d: ev.RollOff) -> str:
 
 # -- dice and requests ------------------------------------------------------------------------------------------
 
+SHARED.plainly({
+    "RollRequested": "{seat:player} is to roll {spec} for {purpose:purpose} ({unit:unit_name})",
+    "EntropyAdded": "{seat:player} added their own randomness to the server's dice",
+}, NAMERS)
+
+
 @say("DiceRolled")
 def _dice_rolled(w: Words, d: ev.DiceRolled) -> str:
     for_unit = f" for {w.unit_name(d['unit'])}" if d["unit"] else ""
@@ -142,16 +195,6 @@ def _dice_rolled(w: Words, d: ev.DiceRolled) -> str:
     if d.get("needed") is None or "text" not in d:  # nothing it must reach (or logged before rolls said so)
         return rolled
     return f"{rolled}; {d['text']}"  # what it means: "…; Charge: 7 on 2D6 against 9\": fails"
-
-
-@say("RollRequested")
-def _roll_requested(w: Words, d: ev.RollRequested) -> str:
-    return f"{w.player(d['seat'])} is to roll {d['spec']} for {purpose(d['purpose'])} ({w.unit_name(d['unit'])})"
-
-
-@say("EntropyAdded")
-def _entropy(w: Words, d: ev.EntropyAdded) -> str:
-    return f"{w.player(d['seat'])} added their own randomness to the server's dice"
 
 
 # -- units ------------------------------------------------------------------------------------------------------
@@ -166,14 +209,11 @@ def _selected(w: Words, d: ev.UnitSelected) -> str:
     return f"{w.player(d['seat'])} activated {w.unit(d['unit'])}{where}{(' ' + how) if how else ''}{moved}{acts}"
 
 
-@say("StatusGained")
-def _status_gained(w: Words, d: ev.StatusGained) -> str:
-    return f"{w.unit(d['unit'])} became {humane(d['status'])}: {w.names(d['reason'])}"
-
-
-@say("StatusLost")
-def _status_lost(w: Words, d: ev.StatusLost) -> str:
-    return f"{w.unit(d['unit'])} is no longer {humane(d['status'])}: {w.names(d['reason'])}"
+SHARED.plainly({
+    "StatusGained": "{unit:unit} became {status:humane}: {reason:names}",
+    "StatusLost": "{unit:unit} is no longer {status:humane}: {reason:names}",
+    "UnitDestroyed": "{unit:unit_name} was destroyed",
+})
 
 
 @say("StrengthChanged")
@@ -188,43 +228,28 @@ def _casualties(w: Words, d: ev.CasualtiesRecorded) -> str:
     lost = [plural(d["models"], "model")] if d["models"] else []
     if d["wounds"]:
         lost.append(plural(d["wounds"], "wound"))
-    why = f" ({w.names(d['reason'])})" if d.get("reason") else ""
-    return f"{w.unit(d['unit'])} lost {listed(lost) if lost else 'nothing'}{why}"
-
-
-@say("UnitDestroyed")
-def _destroyed(w: Words, d: ev.UnitDestroyed) -> str:
-    return f"{w.unit_name(d['unit'])} was destroyed"
+    return f"{w.unit(d['unit'])} lost {listed(lost) if lost else 'nothing'}{because(w, d.get('reason'), ' ({})')}"
 
 
 @say("UnitDisembarked")
 def _disembarked(w: Words, d: ev.UnitDisembarked) -> str:
-    why = f": {w.names(d['reason'])}" if d.get("reason") else ""
-    return f"{w.unit(d['unit'])} disembarked from {w.unit_name(d['transport'], owner=False)}{why}"
+    return f"{w.unit(d['unit'])} disembarked from {w.unit_name(d['transport'], owner=False)}{because(w, d.get('reason'))}"
 
 
-@say("ReserveArriving")
-def _arriving(w: Words, d: ev.ReserveArriving) -> str:
+RESERVE = {"ReserveArriving": "arrives from reserves", "ReserveDelayed": "stays in reserve"}  # its reserve roll's result
+
+
+@say(*RESERVE)
+def _reserve_roll(w: Words, d: ev.ReserveArriving | ev.ReserveDelayed) -> str:
     roll = f": {d['total']} against {d['needed']}+" if "total" in d and "needed" in d else ""
-    return f"{w.unit_name(d['unit'])} arrives from reserves{roll}"
-
-
-@say("ReserveDelayed")
-def _delayed(w: Words, d: ev.ReserveDelayed) -> str:
-    return f"{w.unit_name(d['unit'])} stays in reserve: {d['total']} against {d['needed']}+"
+    return f"{w.unit_name(d['unit'])} {RESERVE[w.entry['type']]}{roll}"
 
 
 @say("ReserveArrived")
 def _arrived(w: Words, d: ev.ReserveArrived) -> str:
     moved = f", moving {inches(d['distance'])}" if d.get("distance") else ""
     edge = " from the table edge" if d.get("from_edge") else ""
-    how = ["through difficult terrain"] if d.get("difficult") else []  # heresy's rush into play (HH.MOV.3, 4)
-    if d.get("dangerous"):
-        how.append(f"{plural(d.get('dangerous', 0), 'model')} through dangerous terrain")
-    if d.get("coherency_lost"):
-        how.append("out of coherency")
-    ways = f" ({listed(how)})" if how else ""
-    return f"{w.unit(d['unit'])} arrived from reserves{edge}{moved}{ways}"
+    return f"{w.unit(d['unit'])} arrived from reserves{edge}{moved}{crossing(d)}"  # heresy's rush: HH.MOV.3, 4
 
 
 # -- charges ----------------------------------------------------------------------------------------------------
@@ -248,8 +273,7 @@ def _charge_rolled(w: Words, d: ev.ChargeRolled) -> str:
 def _charge_resolved(w: Words, d: ev.ChargeResolved) -> str:
     roll = f" ({d['total']} against {inches(d['distance'])})" if d["total"] is not None and d["distance"] else ""
     result = "made its charge into" if d["success"] else "failed its charge against"
-    why = f": {w.names(d['reason'])}" if d.get("reason") else ""
-    return f"{w.unit_name(d['unit'])} {result} {w.units(d['targets'])}{roll}{why}"
+    return f"{w.unit_name(d['unit'])} {result} {w.units(d['targets'])}{roll}{because(w, d.get('reason'))}"
 
 
 # -- attacks (the attack driver's, every ruleset that shoots or fights) -----------------------------------------
@@ -293,8 +317,7 @@ def _saves(w: Words, d: ev.SavesRolled) -> str:
 
 @say("DamageInflicted")
 def _damage(w: Words, d: ev.DamageInflicted) -> str:
-    slain = f", {plural(d['models_destroyed'], 'model')} slain" if d["models_destroyed"] else ""
-    return f"{attack(w, d)}: {plural(d['wounds_lost'], 'wound')} lost{slain}"
+    return f"{attack(w, d)}: {plural(d['wounds_lost'], 'wound')} lost{slain(d['models_destroyed'])}"
 
 
 @say("HazardousRolled")
@@ -310,32 +333,26 @@ def _hazardous(w: Words, d: ev.HazardousRolled) -> str:
 
 @say("AttackResolved")
 def _attack_resolved(w: Words, d: ev.AttackResolved) -> str:
-    slain = f", {plural(d['models_destroyed'], 'model')} slain" if d["models_destroyed"] else ""
     return (f"{attack(w, d)} is done: {plural(d['hits'], 'hit')}, {plural(d['wounds'], 'wound')}, "
             f"{plural(d['failed_saves'], 'failed save')}; {w.unit(d['target'])} lost "
-            f"{plural(d['wounds_lost'], 'wound')}{slain}")
+            f"{plural(d['wounds_lost'], 'wound')}{slain(d['models_destroyed'])}")
 
 
 # -- undo -------------------------------------------------------------------------------------------------------
 
-def seqs(values: list[int]) -> str:
-    return f"event {values[0]}" if len(values) == 1 else f"events {values[0]}–{values[-1]}"
+
+
+SHARED.plainly({
+    "UndoRejected": "{rejected_by:player} refused {requested_by:player}'s undo; the action stands",
+    "UndoWithdrawn": "{requested_by:player} withdrew their request to undo {seqs:seqs}",
+    "ActionRedone": "{actor} brought back {seqs:seqs}",
+}, NAMERS)
 
 
 @say("UndoRequested")
 def _undo_requested(w: Words, d: ev.UndoRequested) -> str:
     return (f"{w.actor} asked to undo {w.player(d['action_by'])}'s action ({seqs(d['seqs'])}): "
             f"{w.names(d['reason'])}, so {w.player(d['action_by'])} must agree")
-
-
-@say("UndoRejected")
-def _undo_rejected(w: Words, d: ev.UndoRejected) -> str:
-    return f"{w.player(d['rejected_by'])} refused {w.player(d['requested_by'])}'s undo; the action stands"
-
-
-@say("UndoWithdrawn")
-def _undo_withdrawn(w: Words, d: ev.UndoWithdrawn) -> str:
-    return f"{w.player(d['requested_by'])} withdrew their request to undo {seqs(d['seqs'])}"
 
 
 @say("ActionUndone")
@@ -346,8 +363,4 @@ def _undone(w: Words, d: ev.ActionUndone) -> str:
     whose = f" ({w.player(d['action_by'])}'s action)" if d.get("action_by") else ""
     return f"{w.actor} undid {seqs(d['seqs'])}{whose}"
 
-
-@say("ActionRedone")
-def _redone(w: Words, d: ev.ActionRedone) -> str:
-    return f"{w.actor} brought back {seqs(d['seqs'])}"
 

@@ -11,10 +11,11 @@ removed), and the entry itself. Texts are not hashed: like `undone`, a reader is
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from warlog.domain import army
 from warlog.domain import events as ev
@@ -40,6 +41,13 @@ class Texts(dict[str, Text]):
                 self[kind] = function
             return function
         return mark
+
+    def plainly(self, sentences: Mapping[str, str], namers: Mapping[str, Namer] | None = None) -> None:
+        """The kinds whose sentence only names its event's fields, each by its words (`Plain`), with `namers`
+        beside `NAMERS`: `texts.plainly({"Conceded": "{seat:player} conceded the game"})`."""
+        said = {**NAMERS, **(namers or {})}
+        for kind, words in sentences.items():
+            self.says(kind)(Plain(words, said))
 
 
 def listed(items: Iterable[str], last: str = "and") -> str:
@@ -301,6 +309,45 @@ class Words:
     def seats(self, per_seat: Mapping[str, object]) -> str:
         """{'A': 2, 'B': 1} -> 'Alice 2, Bob 1'."""
         return ", ".join(f"{self.player(seat)} {value}" for seat, value in per_seat.items())
+
+
+Namer = Callable[["Words", Any], str]  # how a plain sentence names one field of its event: (Words, the value)
+NAMERS: dict[str, Namer] = {
+    "player": lambda w, seat: w.player(seat), "unit": lambda w, uid: w.unit(uid),
+    "unit_name": lambda w, uid: w.unit_name(uid), "units": lambda w, uids: w.units(uids),
+    "sides": lambda w, uids: w.sides(uids), "names": lambda w, text: w.names(text),
+    "humane": lambda w, name: humane(name), "inches": lambda w, distance: inches(distance),
+    "faces": lambda w, values: faces(values),
+}
+AS_SAID = {"actor": lambda w: w.actor, "both": lambda w: w.both}  # what a plain sentence names beside its fields
+
+
+@dataclass(frozen=True, slots=True)
+class Plain:
+    """A sentence that names its event's fields and says nothing else, its words a format string read from the
+    event's data, each field named as its spec says (a key of `namers`: "{unit:unit} was destroyed" is f"{w.unit(
+    d['unit'])} was destroyed"), "{actor}" and "{both}" as `Words` names them."""
+
+    words: str
+    namers: Mapping[str, Namer]
+
+    def __call__(self, w: Words, d: Mapping[str, Any]) -> str:
+        return _Naming(w, self.namers).vformat(self.words, (), d)
+
+    def fields(self) -> list[tuple[str, str]]:
+        """(field, spec) of every field the sentence names: what a test holds to the kind's payload type."""
+        return [(field, spec or "") for _, field, spec, _ in string.Formatter().parse(self.words) if field]
+
+
+class _Naming(string.Formatter):
+    def __init__(self, w: Words, namers: Mapping[str, Namer]) -> None:
+        self.w, self.namers = w, namers
+
+    def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
+        return AS_SAID[key](self.w) if key in AS_SAID else kwargs[str(key)]
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return self.namers[format_spec](self.w, value) if format_spec else format(value)
 
 
 def fallback(words: Words) -> str:

@@ -80,3 +80,15 @@ def test_every_stored_event_reads_as_a_sentence_with_the_names_it_is_about(folde
         if found:
             wrong.setdefault((ruleset, entry["type"]), f"{'; '.join(found)}: {entry['text']!r}")
     assert not wrong, "\n".join(f"{ruleset} {kind}: {why}" for (ruleset, kind), why in sorted(wrong.items()))
+
+
+@pytest.mark.parametrize("folder", ["legacy", "pre-typed-core"])
+def test_every_stored_event_reads_in_the_words_it_read_when_its_texts_were_recorded(folder, tmp_path):
+    # texts.txt.gz: every event's text of the store, one a line in the log's order, as the texts modules said them
+    # when it was written (issue 23 folded what those modules repeated; not one word of a text may change)
+    with gzip.open(GOLDEN / folder / "texts.txt.gz", "rt", encoding="utf-8") as recorded:
+        then = recorded.read().splitlines()
+    now = [entry["text"] for _, entry, _ in told(folder, tmp_path)]
+    assert len(now) == len(then)
+    changed = [(n, was, said) for n, (was, said) in enumerate(zip(then, now)) if was != said]
+    assert not changed, "\n".join(f"event {n}: {was!r} now reads {said!r}" for n, was, said in changed[:20])

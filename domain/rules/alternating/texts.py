@@ -3,6 +3,7 @@ a text reads its names; domain/texts.py holds the shared kinds')."""
 from __future__ import annotations
 
 from warlog.domain.rules.alternating import events as own
+from warlog.domain.texts import against_ld, because
 from warlog.domain.words import Texts, Words, faces, humane, listed, plural
 
 TEXTS = Texts()
@@ -50,19 +51,11 @@ def _pass_points(w: Words, d: own.PassPointsCalculated) -> str:
     return f"Pass points for {what}: {counts}, so {result}{' (' + '; '.join(notes) + ')' if notes else ''}"
 
 
-@say("PassPointSpent")
-def _pass_point_spent(w: Words, d: own.PassPointSpent) -> str:
-    return f"{w.player(d['seat'])} spent a pass point in {step(d['sub_phase'])}: {d['remaining']} left"
-
-
-@say("DeclaredDone")
-def _declared_done(w: Words, d: own.DeclaredDone) -> str:
-    return f"{w.player(d['seat'])} declared done in {step(d['sub_phase'])}: they select no more units this phase"
-
-
-@say("Conceded")
-def _conceded(w: Words, d: own.Conceded) -> str:
-    return f"{w.player(d['seat'])} conceded the game"
+TEXTS.plainly({
+    "PassPointSpent": "{seat:player} spent a pass point in {sub_phase:step}: {remaining} left",
+    "DeclaredDone": "{seat:player} declared done in {sub_phase:step}: they select no more units this phase",
+    "Conceded": "{seat:player} conceded the game",
+}, {"step": lambda w, sub_phase: step(sub_phase)})
 
 
 # -- fleeing units (AA.MOV.2) ---------------------------------------------------------------------------------
@@ -73,13 +66,12 @@ def _regroup_passed(w: Words, d: own.RegroupPassed) -> str:
         return f"{w.unit(d['unit'])} takes no regroup test ({d['untested']}) and no longer falls back"
     if d.get("automatic") or "total" not in d:
         return f"{w.unit(d['unit'])} regrouped automatically (And They Shall Know No Fear)"
-    return f"{w.unit(d['unit'])} regrouped: {d['total']} on 2D6 against Ld {d.get('ld')}"
+    return f"{w.unit(d['unit'])} regrouped: {against_ld(d['total'], d.get('ld'))}"
 
 
 @say("RegroupFailed")
 def _regroup_failed(w: Words, d: own.RegroupFailed) -> str:
-    return (f"{w.unit(d['unit'])} failed to regroup: {d['total']} on 2D6 against Ld {d['ld']}; it falls back "
-            f"and {d['fall_back']}")
+    return f"{w.unit(d['unit'])} failed to regroup: {against_ld(d['total'], d['ld'])}; it falls back and {d['fall_back']}"
 
 
 # -- charges and overwatch (AA.CHG.1, AA.OW.1) ----------------------------------------------------------------
@@ -93,35 +85,44 @@ def shots(weapon: dict[str, object]) -> str:
     return f"{weapon['shots_per_model']} shots with {weapon['name']} from each of {models}"
 
 
+def charge_by(w: Words, d: own.OverwatchFired | own.OverwatchHeld) -> str:
+    """"the charge by Bob's Boyz", the charge an overwatch answers."""
+    return f"the charge by {w.unit_name(d['against'])}"
+
+
+def fire(w: Words, d: own.OverwatchShotsRolled | own.OverwatchResolved) -> str:
+    """"with Boltgun at Bob's Boyz", one weapon's overwatch at the charging unit."""
+    return f"with {d['weapon']} at {w.unit_name(d['against'])}"
+
+
 @say("OverwatchFired")
 def _overwatch_fired(w: Words, d: own.OverwatchFired) -> str:
-    return (f"{w.unit(d['unit'])} fired overwatch against the charge by {w.unit_name(d['against'])}: "
-            f"{listed(shots(weapon) for weapon in d['weapons'])}")
+    return f"{w.unit(d['unit'])} fired overwatch against {charge_by(w, d)}: {listed(shots(weapon) for weapon in d['weapons'])}"
 
 
 @say("OverwatchShotsRolled")
 def _overwatch_shots_rolled(w: Words, d: own.OverwatchShotsRolled) -> str:
-    return (f"{w.unit_name(d['unit'])} rolled {plural(d['shots'], 'overwatch shot')} with {d['weapon']} at "
-            f"{w.unit_name(d['against'])} ({faces(d['shots_per_model'])} a model, one fewer than each rolled, at least one)")
+    return (f"{w.unit_name(d['unit'])} rolled {plural(d['shots'], 'overwatch shot')} {fire(w, d)} "
+            f"({faces(d['shots_per_model'])} a model, one fewer than each rolled, at least one)")
 
 
 @say("OverwatchResolved")
 def _overwatch_resolved(w: Words, d: own.OverwatchResolved) -> str:
-    return (f"Overwatch from {w.unit_name(d['unit'])} with {d['weapon']} at {w.unit_name(d['against'])}: "
-            f"{plural(d['shots'], 'shot')}, rolled {faces(d['faces'])}; the players read the hits")
+    return (f"Overwatch from {w.unit_name(d['unit'])} {fire(w, d)}: {plural(d['shots'], 'shot')}, rolled "
+            f"{faces(d['faces'])}; the players read the hits")
 
 
 @say("OverwatchHeld")
 def _overwatch_held(w: Words, d: own.OverwatchHeld) -> str:
     if d["reason"] == "held by its player":
-        return f"{w.unit_name(d['unit'])} held its overwatch against the charge by {w.unit_name(d['against'])}"
-    return (f"{w.unit_name(d['unit'])} fires no overwatch against the charge by {w.unit_name(d['against'])}: "
-            f"{w.names(d['reason'])}")
+        return f"{w.unit_name(d['unit'])} held its overwatch against {charge_by(w, d)}"
+    return f"{w.unit_name(d['unit'])} fires no overwatch against {charge_by(w, d)}: {w.names(d['reason'])}"
 
 
-@say("ChargeRollCalled")
-def _charge_roll_called(w: Words, d: own.ChargeRollCalled) -> str:
-    return f"{w.player(d['seat'])} called for the charge roll of {w.unit(d['unit'])}, its overwatch resolved"
+TEXTS.plainly({
+    "ChargeRollCalled": "{seat:player} called for the charge roll of {unit:unit}, its overwatch resolved",
+    "CombatJoined": "Combat joined: {units:sides} ({reason:names})",
+})
 
 
 @say("ChargeRollWithdrawn", "RegroupRollWithdrawn")
@@ -131,11 +132,6 @@ def _roll_withdrawn(w: Words, d: own.RollWithdrawn) -> str:
 
 
 # -- combats (AA.CC.1) ----------------------------------------------------------------------------------------
-
-@say("CombatJoined")
-def _combat_joined(w: Words, d: own.CombatJoined) -> str:
-    return f"Combat joined: {w.sides(d['units'])} ({w.names(d['reason'])})"
-
 
 @say("CombatFought")
 def _combat_fought(w: Words, d: own.CombatFought) -> str:
@@ -170,6 +166,5 @@ def _vehicle_hit(w: Words, d: own.VehicleHit) -> str:
 
 @say("OngoingReservesEntered")
 def _ongoing_reserves(w: Words, d: own.OngoingReservesEntered) -> str:
-    why = f" ({w.names(d['reason'])})" if d["reason"] else ""
-    return (f"{w.unit(d['unit'])} left the battlefield into Ongoing Reserves{why}: it arrives at the start of "
-            f"the next Move Units")
+    return (f"{w.unit(d['unit'])} left the battlefield into Ongoing Reserves{because(w, d['reason'], ' ({})')}: "
+            f"it arrives at the start of the next Move Units")

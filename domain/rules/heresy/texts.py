@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.common import REACTION_RANGE
+from warlog.domain.texts import against_ld, crossing, dangerous
 from warlog.domain.words import Texts, Words, humane, inches, listed, plural
 
 TEXTS = Texts()
@@ -27,16 +28,8 @@ def _moved(w: Words, d: own.UnitMoved) -> str:
         return f"{w.unit(d['unit'])} remained stationary"
     verb = "rushed" if d["move"] == "rush" else "moved"
     allowance = f" of its {inches(d['allowance'])}" if "allowance" in d else ""
-    how = []
-    if d.get("difficult"):
-        how.append("through difficult terrain")
-    if d.get("dangerous"):
-        how.append(f"{plural(d.get('dangerous', 0), 'model')} through dangerous terrain")
-    if d.get("coherency_lost"):
-        how.append("out of coherency")
-    ways = f" ({listed(how)})" if how else ""
     distance = f" {inches(d['distance'])}{allowance}" if "distance" in d else ""
-    return f"{w.unit(d['unit'])} {verb}{distance}{ways}{nearby(w, d.get('near', []))}"
+    return f"{w.unit(d['unit'])} {verb}{distance}{crossing(d)}{nearby(w, d.get('near', []))}"
 
 
 @say("DangerousTerrainTested")
@@ -72,10 +65,10 @@ def _made(w: Words, d: own.ReactionMade) -> str:
     direction = {"toward": " toward it", "away": " away from it"}.get(d.get("direction") or "", "")
     up_to = f" (up to {inches(d['up_to'])}, its Initiative{' less 2 through difficult terrain' if d.get('difficult') else ''})" \
         if "up_to" in d else ""
-    dangerous = f", {plural(d.get('dangerous', 0), 'model')} through dangerous terrain" if d.get("dangerous") else ""
+    harmed = f", {dangerous(d)}" if d.get("dangerous") else ""
     coherency = ", out of coherency" if d.get("coherency_lost") else ""
     return (f"{w.unit_name(d['unit'])} reacted to {w.unit_name(d['against'])}, moving{distance}{direction}{up_to}"
-            f"{dangerous}{coherency}")
+            f"{harmed}{coherency}")
 
 
 @say("ReactionDeclined")
@@ -87,10 +80,9 @@ def _declined(w: Words, d: own.ReactionDeclined) -> str:
 
 # -- shooting and the fight (HH.MOV.5, RS.FGT.3) --------------------------------------------------------------
 
-@say("ShootingDeclared")
-def _shooting(w: Words, d: own.ShootingDeclared) -> str:
-    moved = MOVED.get(d["moved"], humane(d["moved"]))
-    return f"{w.unit(d['unit'])} declared shooting at {w.sides(d['targets'])}, {moved}"
+TEXTS.plainly({
+    "ShootingDeclared": "{unit:unit} declared shooting at {targets:sides}, {moved:moved}",
+}, {"moved": lambda w, moved: MOVED.get(moved, humane(moved))})
 
 
 @say("FightBegan")
@@ -134,7 +126,7 @@ def _leadership(w: Words, d: own.LeadershipTested) -> str:
     result = "passed" if d["passed"] else "failed"
     why = "for losing the fight" if d.get("for") == "it lost the fight" else \
         f"as {w.names(d['for'])}" if d.get("for") else "on reaching its table edge while falling back"
-    return f"{w.unit(d['unit'])} {result} their Leadership test: {d['total']} on 2D6 against Ld {d['ld']}, {why}"
+    return f"{w.unit(d['unit'])} {result} their Leadership test: {against_ld(d['total'], d['ld'])}, {why}"
 
 
 @say("FallBackRolled")
@@ -148,5 +140,5 @@ def _fell_back(w: Words, d: own.FellBack) -> str:
     distance = f" {inches(d['distance'])}" if d["distance"] is not None else ""
     edge = " and reached its table edge" if d["reached_edge"] else ""
     terrain = " through difficult terrain" if d.get("difficult") else ""
-    dangerous = f", {plural(d['dangerous'], 'model')} through dangerous terrain" if d.get("dangerous") else ""
-    return f"{w.unit(d['unit'])} fell back{distance}{terrain}{edge}{dangerous}{nearby(w, d['near'])}"
+    harmed = f", {dangerous(d)}" if d.get("dangerous") else ""
+    return f"{w.unit(d['unit'])} fell back{distance}{terrain}{edge}{harmed}{nearby(w, d['near'])}"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from warlog.domain import events as ev
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.common import STRATAGEMS
-from warlog.domain.texts import STRENGTH, attack
-from warlog.domain.words import Texts, Words, faces, humane, inches, lasting, listed, plural
+from warlog.domain.texts import STRENGTH, against_ld, attack, because, slain
+from warlog.domain.words import Namer, Texts, Words, faces, humane, inches, lasting, listed, plural
 
 TEXTS = Texts()
 say = TEXTS.says
@@ -21,6 +21,12 @@ STAGES = {"pile_in": "piling in", "fight": "fighting", "consolidate": "consolida
 def roll_name(step: str) -> str:
     """An attack step's roll as the table calls it: 'hit roll', 'saving throw'."""
     return ROLLS.get(step, f"{humane(step)} roll")
+
+
+def the_roll(w: Words, d: ev.AttackStep, dice: list[int], aside: str = "") -> str:
+    """"the hit roll of 1, 3 and 5 for the Relic bolter of Alice's Vets against Bob's Guard" (`aside` after its
+    dice)."""
+    return f"the {roll_name(d['step'])} of {faces(dice)}{aside} for {attack(w, d)}"
 
 
 def roller(w: Words, d: ev.AttackStep) -> str:
@@ -40,10 +46,6 @@ def effect_name(effect: str) -> str:
     return f"the {humane(effect.removeprefix('status '))} status" if effect.startswith("status ") else effect
 
 
-def is_are(uids: list[str]) -> str:
-    return "is" if len(uids) == 1 else "are"
-
-
 def owns(name: str) -> str:
     """The possessive: "Bob's Boyz'", "Alice's Captain's"."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
@@ -52,6 +54,12 @@ def owns(name: str) -> str:
 def weapon_of(w: Words, d: ev.AttackIds) -> str:
     """"Alice's Vets' Relic bolter" (where the target is named already)."""
     return f"{owns(w.unit_name(d['attacker']))} {d['weapon']}"
+
+
+NAMERS: dict[str, Namer] = {  # how its plain sentences name a field beside words.NAMERS
+    "is_are": lambda w, uids: "is" if len(uids) == 1 else "are",  # the verb after units: "Bob's Boyz is"
+    "name_only": lambda w, uid: w.unit_name(uid, owner=False),  # a unit whose owner the sentence named already
+}
 
 
 # -- the command phase: turns, CP, battle-shock, stratagems -----------------------------------------------------
@@ -74,8 +82,7 @@ def _battle_shock(w: Words, d: own.BattleShockTested) -> str:
     result = "passed" if d["passed"] else "failed"
     again = " re-rolled" if d["rerolled"] else ""
     band = f", {STRENGTH[d['strength']]}," if d["strength"] in STRENGTH and d["strength"] != "full" else ""
-    return (f"{w.unit(d['unit'])}{band} {result} their{again} battle-shock test: {d['total']} on 2D6 against "
-            f"Ld {d['ld']}")
+    return f"{w.unit(d['unit'])}{band} {result} their{again} battle-shock test: {against_ld(d['total'], d['ld'])}"
 
 
 @say("StratagemUsed")
@@ -88,11 +95,10 @@ def _stratagem(w: Words, d: own.StratagemUsed) -> str:
 
 @say("EffectStarted")
 def _effect_started(w: Words, d: own.EffectStarted) -> str:
-    why = f": {w.names(d['reason'])}" if d.get("reason") else ""
     when = (f"in {w.player(d['active_seat'])}'s {humane(d['phase'])} phase" if d["active_seat"] and d["phase"]
             else "before the first turn")
     return (f"{w.player(d['by'])} gave {w.unit_name(d['unit'])} {effect_name(d['effect'])} {when}, until "
-            f"{until(w, d['until'], d['by'])}{why}")
+            f"{until(w, d['until'], d['by'])}{because(w, d.get('reason'))}")
 
 
 @say("EffectEnded")
@@ -122,15 +128,15 @@ def _vp(w: Words, d: own.VictoryPointsScored) -> str:
 
 # -- movement ---------------------------------------------------------------------------------------------------
 
+TEXTS.plainly({
+    "UnitEmbarked": "{unit:unit} embarked in {transport:name_only} ({attested})",
+}, NAMERS)
+
+
 @say("AdvanceRolled")
 def _advance(w: Words, d: own.AdvanceRolled) -> str:
     again = " re-rolled its advance and" if d["rerolled"] else ""
     return f"{w.unit(d['unit'])}{again} rolled {d['total']} to advance: it may move up to {inches(d['max_move'])}"
-
-
-@say("UnitEmbarked")
-def _embarked(w: Words, d: own.UnitEmbarked) -> str:
-    return f"{w.unit(d['unit'])} embarked in {w.unit_name(d['transport'], owner=False)} ({d['attested']})"
 
 
 @say("HazardsRolled")
@@ -153,15 +159,15 @@ def _damage_allocated(w: Words, d: own.DamageAllocated) -> str:
     kind = "mortal wound" if d["mortal"] else "damage"
     amount = sum(d["damage"])
     took = plural(amount, kind) if d["mortal"] else f"{amount} damage"
-    slain = f", {plural(d['models_destroyed'], 'model')} slain" if d["models_destroyed"] else ""
-    return f"{w.unit_name(d['unit'])} took {took}: {plural(d['applied'], 'wound')} lost{slain}"
+    return f"{w.unit_name(d['unit'])} took {took}: {plural(d['applied'], 'wound')} lost{slain(d['models_destroyed'])}"
 
 
 # -- engagement, charge and fight -------------------------------------------------------------------------------
 
-@say("UnitsEngaged")
-def _engaged(w: Words, d: own.UnitsEngaged) -> str:
-    return f"{w.units(d['units'])} {is_are(d['units'])} now engaged with {w.units(d['with'])} ({w.names(d['reason'])})"
+TEXTS.plainly({
+    "UnitsEngaged": "{units:units} {units:is_are} now engaged with {with:units} ({reason:names})",
+    "UnitFought": "{seat:player} is done fighting with {unit:unit}",
+}, NAMERS)
 
 
 @say("EngagementEnded")
@@ -192,11 +198,6 @@ def _piled_in(w: Words, d: own.PiledIn) -> str:
     return f"{w.unit(d['unit'])} piled in {inches(d['distance'])}"
 
 
-@say("UnitFought")
-def _fought(w: Words, d: own.UnitFought) -> str:
-    return f"{w.player(d['seat'])} is done fighting with {w.unit(d['unit'])}"
-
-
 @say("Consolidated")
 def _consolidated(w: Words, d: own.Consolidated) -> str:
     unit, moved = w.unit(d["unit"]), inches(d.get("distance", "0"))
@@ -223,24 +224,22 @@ def _stage_ended(w: Words, d: own.FightStageEnded) -> str:
 
 @say("CommandRerollOffered")
 def _reroll_offered(w: Words, d: own.CommandRerollOffered) -> str:
-    roll = roll_name(d["step"])
     if d["step"] in ("damage", "mortal_damage"):
         could = f"{plural(len(d['choices']), 'roll')} below its most"
     else:
         could = f"the failed {listed(str(d['batch'][i]) for i in d['choices'] if i < len(d['batch']))}"
-    return (f"{w.player(d['seat'])} may spend {STRATAGEMS['Command Re-roll']} CP on a Command Re-roll of the "
-            f"{roll} of {faces(d['batch'])} ({could}) for {attack(w, d)}, or keep it")
+    return (f"{w.player(d['seat'])} may spend {STRATAGEMS['Command Re-roll']} CP on a Command Re-roll of "
+            f"{the_roll(w, d, d['batch'], f' ({could})')}, or keep it")
 
 
 @say("AttackRollKept")
 def _roll_kept(w: Words, d: own.AttackRollKept) -> str:
-    return f"{w.player(d['seat'])} kept the {roll_name(d['step'])} of {faces(d['batch'])} for {attack(w, d)}"
+    return f"{w.player(d['seat'])} kept {the_roll(w, d, d['batch'])}"
 
 
 @say("AttackRollRerolled")
 def _rerolled(w: Words, d: own.AttackRollRerolled) -> str:
-    return (f"{roller(w, d)} re-rolled the {roll_name(d['step'])} of {faces(d['was'])} for {attack(w, d)}: "
-            f"now {faces(d['now'])}, so the roll reads {faces(d['batch'])}")
+    return f"{roller(w, d)} re-rolled {the_roll(w, d, d['was'])}: now {faces(d['now'])}, so the roll reads {faces(d['batch'])}"
 
 
 @say("AllocationOffered")
@@ -271,10 +270,9 @@ def _sustained(w: Words, d: own.SustainedHitsScored) -> str:
 @say("MortalWoundsInflicted")
 def _mortal_wounds(w: Words, d: own.MortalWoundsInflicted) -> str:
     source = "Devastating Wounds" if "EXT.WPN.DEVASTATING" in d["rules"] else "Mortal wounds"
-    slain = f", {plural(d['models_destroyed'], 'model')} slain" if d["models_destroyed"] else ""
     fnp = f" ({plural(d['feel_no_pain_dice'], 'Feel No Pain roll')})" if d["feel_no_pain_dice"] else ""
     return (f"{source} from {attack(w, d)}: {plural(d['mortal_wounds'], 'mortal wound')}, "
-            f"{plural(d['wounds_lost'], 'wound')} lost{slain}{fnp}")
+            f"{plural(d['wounds_lost'], 'wound')} lost{slain(d['models_destroyed'])}{fnp}")
 
 
 # -- actions, splitting, reviving -------------------------------------------------------------------------------
@@ -285,14 +283,10 @@ def _action_started(w: Words, d: own.ActionStarted) -> str:
             f"which completes at {until(w, d['completes'], d['seat'])}")
 
 
-@say("ActionCompleted")
-def _action_completed(w: Words, d: own.ActionCompleted) -> str:
-    return f"{w.unit_name(d['unit'])} completed the action {d['action']} at {d['at']}"
-
-
-@say("ActionFailed")
-def _action_failed(w: Words, d: own.ActionFailed) -> str:
-    return f"{w.unit_name(d['unit'])} failed the action {d['action']}: {w.names(d['reason'])}"
+TEXTS.plainly({
+    "ActionCompleted": "{unit:unit_name} completed the action {action} at {at}",
+    "ActionFailed": "{unit:unit_name} failed the action {action}: {reason:names}",
+})
 
 
 @say("UnitSplit")
@@ -304,6 +298,5 @@ def _split(w: Words, d: own.UnitSplit) -> str:
 
 @say("ModelsRevived")
 def _revived(w: Words, d: own.ModelsRevived) -> str:
-    why = f": {w.names(d['reason'])}" if d["reason"] else ""
     return (f"{w.player(d['attested_by'])} returned {plural(d['models'], 'model')} to {w.unit(d['unit'])}, "
-            f"{d['attested']}{why}")
+            f"{d['attested']}{because(w, d['reason'])}")

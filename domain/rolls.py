@@ -9,8 +9,8 @@ events carry it; old ones stay as they were logged). Pure module: no I/O, no clo
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Literal, TypedDict
 
@@ -35,6 +35,7 @@ class Reading:
     face of `critical_on` or more is a critical success); `successes` counts them, `noun` names one ("hit").
     `total`: the roll's total reaches `needed` (at most `needed` where `at_most`: a Leadership test of the older
     editions); `against` says what the total is set against ('9"', "Ld 7"), `passed`/`failed` the verdict.
+    `apart`: each die read against its own number, given the faces (`read_apart`).
     """
 
     what: str  # the roll as the players name it: "Hit roll", "Charge", "Battle-shock"
@@ -48,6 +49,16 @@ class Reading:
     against: str | None = None
     passed: str = "passed"
     failed: str = "failed"
+    apart: Callable[[Sequence[int]], Sequence[Against]] | None = None
+
+
+@dataclass(frozen=True)
+class Against:
+    """What one die of a roll read apart is read against: the face it must reach, and whose die it is ("Bob's
+    Master"; empty where the roll's own unit is the only one it is read for)."""
+
+    needed: int
+    who: str = ""
 
 
 def _plural(count: int, one: str) -> str:
@@ -78,6 +89,8 @@ def read(faces: Sequence[int], spec: str, reading: Reading | None, total: int | 
     the places of faces nothing reads."""
     faces = list(faces)
     total = sum(faces) if total is None else total
+    if reading is not None and reading.apart is not None:
+        return read_apart(faces, reading, reading.apart(faces))
     if reading is None:  # a free roll, or a total the players read
         shown = f"{_faces(faces)} (total {total})" if len(faces) > 1 else _faces(faces)
         return Read(needed=None, outcomes=["unused"] * len(faces), successes=None, text=f"{spec}: {shown}")
@@ -102,6 +115,35 @@ def read(faces: Sequence[int], spec: str, reading: Reading | None, total: int | 
     verdict = reading.passed if passes else reading.failed
     return Read(needed=reading.needed, outcomes=["success" if passes else "fail"] * len(faces), successes=None,
                 text=f"{text} against {against}: {verdict}")
+
+
+def read_apart(faces: Sequence[int], reading: Reading, against: Sequence[Against]) -> Read:
+    """Each die against its own number (`against`, one a die read; the dice after them are read for nothing):
+    "Feel No Pain: 2 ignored wounds of 6, each die at the Feel No Pain of the model that would lose the wound: 5
+    and 1 for Bob's Beast at 6+ (0 ignored wounds); 5, 1, 3 and 6 for Bob's Master at 4+ (2 ignored wounds)".
+    `needed` is the number every die read must reach, None where they differ."""
+    outcomes: list[Outcome] = [die_outcome(face, replace(reading, needed=on.needed, apart=None))
+                               for face, on in zip(faces, against, strict=False)]
+    outcomes += ["unused"] * (len(faces) - len(outcomes))
+    won = ("success", "critical")
+    groups: dict[Against, list[int]] = {}
+    for i, on in enumerate(against[:len(faces)]):
+        groups.setdefault(on, []).append(i)
+    successes = sum(1 for outcome in outcomes if outcome in won)
+    text = f"{reading.what}: {_plural(successes, reading.noun)} of {min(len(against), len(faces))}"
+    needs = {on.needed for on in groups}
+    if len(groups) == 1:
+        ((on, _),) = groups.items()
+        text += f" at {on.needed}+" + (f" for {on.who}" if on.who else "")
+    elif groups:
+        each = [f"{_faces([faces[i] for i in dice])} for {on.who} at {on.needed}+ "
+                f"({_plural(sum(1 for i in dice if outcomes[i] in won), reading.noun)})" for on, dice in groups.items()]
+        text += f", each die at the {reading.what} of the model that would lose the wound: {'; '.join(each)}"
+    unused = outcomes.count("unused")
+    if unused:
+        text += f"; {unused} {'die' if unused == 1 else 'dice'} unused"
+    return Read(needed=needs.pop() if len(needs) == 1 else None, outcomes=list(outcomes), successes=successes,
+                text=text)
 
 
 def free(faces: Sequence[int], spec: str, purpose: str, total: int) -> Read:

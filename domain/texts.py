@@ -192,7 +192,9 @@ def _dice_rolled(w: Words, d: ev.DiceRolled) -> str:
     for_unit = f" for {w.unit_name(d['unit'])}" if d["unit"] else ""
     what = f'"{d["purpose"]}"' if d.get("free") else purpose(d["purpose"])
     rolled = f"{w.player(d['seat'])} rolled {d['spec']} for {what}{for_unit}: {faces(d['faces'])} (total {d['total']})"
-    if d.get("needed") is None or "text" not in d:  # nothing it must reach (or logged before rolls said so)
+    # nothing it must reach (or logged before rolls said so); a roll whose dice each reach their own number (EXT.FNP)
+    # has no one `needed`, and says what it means all the same
+    if "text" not in d or (d.get("needed") is None and d.get("successes") is None):
         return rolled
     return f"{rolled}; {d['text']}"  # what it means: "…; Charge: 7 on 2D6 against 9\": fails"
 

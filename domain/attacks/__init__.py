@@ -71,7 +71,7 @@ The same profile gives the exact odds, so the luck of that attack is read agains
     True
 """
 from warlog.domain.attacks.abilities import ABILITIES, Ability, Keyword, effects, parse_keyword, parse_keywords
-from warlog.domain.attacks.allocation import Standing, allocation_order, next_group, tied_groups
+from warlog.domain.attacks.allocation import Standing, allocation_order, lose_wounds, next_group, tied_groups
 from warlog.domain.attacks.contract import feel_no_pain, profile_from, target_from, weapon_from
 from warlog.domain.attacks.odds import Odds, Unsupported, as_allocated, attack_luck, distribution, luck
 from warlog.domain.attacks.profile import ModelLine, Profile, Situation, Target, Weapon, from_data, to_data
@@ -82,7 +82,6 @@ from warlog.domain.attacks.steps import (
     REROLLABLE_STEPS,
     Decision,
     Need,
-    lose_wounds,
     rerollable_rolls,
     roll_size,
 )

@@ -1,7 +1,9 @@
 """Who takes the next wounds (RS.ATK.3): the target's models as the attack goes (`Standing`), the allocation
-order, the group the next wounds go to and the groups tied for them (the defender's pick)."""
+order, the group the next wounds go to and the groups tied for them (the defender's pick), and the wounds lost
+model by model, each met by the Feel No Pain of the model that would lose it (EXT.FNP)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from warlog.domain.attacks.memo import per_profile
@@ -75,3 +77,90 @@ def with_standing(target: Target, standing: Standing) -> Target:
     """The target after the attack, as a new Target (for the next weapon's profile)."""
     return replace(target, lines=tuple(replace(line, count=n, wounds_taken=t)
                                        for line, n, t in zip(target.lines, standing.alive, standing.taken)))
+
+
+class Wounds(NamedTuple):
+    """Wounds about to be lost, that a Feel No Pain roll stands against (EXT.FNP): the target as it stands, the
+    line they go to (None: mortal wounds, spilling from model to model in allocation order) and each failed save's
+    damage (mortal wounds: their number, once)."""
+
+    standing: Standing
+    line: int | None
+    amounts: tuple[int, ...]
+
+
+class Met(NamedTuple):
+    """What wounds did (`wounds_met`, `damage_met`): the target after them, the wounds lost, the models destroyed,
+    the amounts dealt (failed saves' damage; `wounds_met` deals one) and, for each Feel No Pain die in order, the
+    line it was read for and the X+ it was read against."""
+
+    standing: Standing
+    lost: int
+    destroyed: int
+    used: int
+    rolled_for: tuple[tuple[int, int], ...]
+
+
+def wounds_met(target: Target, standing: Standing, line: int | None, amount: int, fnp_faces: Sequence[int]) -> Met:
+    """`amount` wounds lost by one model of `line` (its excess lost, RS.ATK.4) or, where `line` is None, by the
+    unit's models in allocation order (mortal wounds, also outside an attack: rules/reference/mortal.py). Each wound
+    is stopped by a Feel No Pain die of X+ of the model it would be lost by (EXT.FNP), the next of `fnp_faces`; the
+    wounds stop where a die is needed and none is left (a roll read before its last dice are in)."""
+    lost = destroyed = 0
+    rolled_for: list[tuple[int, int]] = []
+    lines = target.lines
+    alive, taken = list(standing.alive), list(standing.taken)
+    group = line if line is not None else next_group(target, standing)
+    while amount > 0 and group is not None and alive[group]:
+        fnp = target.fnp_of(group)
+        if fnp is not None:
+            if len(rolled_for) == len(fnp_faces):
+                break
+            rolled_for.append((group, fnp))
+            amount -= 1
+            if fnp_faces[len(rolled_for) - 1] >= fnp:
+                continue
+        else:
+            amount -= 1
+        lost += 1
+        taken[group] += 1
+        if taken[group] >= lines[group].W:
+            alive[group] -= 1
+            taken[group] = 0
+            destroyed += 1
+            if line is not None:
+                break  # RS.ATK.4 convention: excess damage from this failed save is lost
+            group = next_group(target, Standing(tuple(alive), tuple(taken)))
+    return Met(Standing(tuple(alive), tuple(taken)), lost, destroyed, 1, tuple(rolled_for))
+
+
+def lose_wounds(target: Target, standing: Standing, line: int, amount: int, fnp_faces: Sequence[int],
+                spill: bool) -> tuple[Standing, int, int, int]:
+    """`wounds_met` on `line` (spill=False) or in allocation order (spill=True): (standing, wounds lost, models
+    destroyed, dice used)."""
+    met = wounds_met(target, standing, None if spill else line, amount, fnp_faces)
+    return met.standing, met.lost, met.destroyed, len(met.rolled_for)
+
+
+def damage_met(target: Target, standing: Standing, line: int, amounts: Sequence[int],
+               fnp_faces: Sequence[int]) -> Met:
+    """RS.ATK.4: each failed save's damage to one model of `line`, in turn, no spill-over (`wounds_met`); once the
+    line's last model is destroyed the rest are not used (their wounds go to the next line, saved again)."""
+    lost = destroyed = used = 0
+    rolled_for: tuple[tuple[int, int], ...] = ()
+    for amount in amounts:
+        if not standing.alive[line]:
+            break
+        met = wounds_met(target, standing, line, amount, fnp_faces[len(rolled_for):])
+        standing, rolled_for = met.standing, rolled_for + met.rolled_for
+        lost, destroyed, used = lost + met.lost, destroyed + met.destroyed, used + 1
+    return Met(standing, lost, destroyed, used, rolled_for)
+
+
+def fnp_rolled_for(target: Target, wounds: Wounds, faces: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """EXT.FNP: the line each die of a Feel No Pain roll against `wounds` is read for, in order, and its X+: the
+    Feel No Pain of the model that would lose that wound; the dice after them are read for none (damage lost with
+    its model, wounds on models without Feel No Pain)."""
+    if wounds.line is None:
+        return wounds_met(target, wounds.standing, None, sum(wounds.amounts), faces).rolled_for
+    return damage_met(target, wounds.standing, wounds.line, wounds.amounts, faces).rolled_for

@@ -31,12 +31,14 @@ from typing_extensions import TypedDict, Unpack
 
 from warlog.domain import dice, rolls
 from warlog.domain import events as ev
+from warlog.domain.attacks.allocation import Wounds, fnp_rolled_for
 from warlog.domain.attacks.contract import target_from
 from warlog.domain.attacks.lines import line_standing, with_lines
 from warlog.domain.attacks.profile import ModelLine, Profile, Target, from_data
 from warlog.domain.attacks.sequence import Outcome, Progress, resolve
 from warlog.domain.attacks.steps import (
     ATTACKER,
+    FNP_STEPS,
     HAZARDOUS,
     READ_STEPS,
     Decision,
@@ -47,6 +49,7 @@ from warlog.domain.attacks.steps import (
 )
 from warlog.domain.rules.flow import CasualtyNote, wounded_note
 from warlog.domain.state import GameState, Unit
+from warlog.domain.words import unit_title
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -150,10 +153,11 @@ class AttackDriver:
                                     str(dice.DiceExpr(count, need.sides)), need.rule, roller, attack_roll=context,
                                     batch=need.number, **extra)
 
-    def attack_reading(self, request: ev.RollRequested) -> rolls.Reading | None:
+    def attack_reading(self, request: ev.RollRequested, apart: GameState | None = None) -> rolls.Reading | None:
         """What a die of the attack's roll asked for must reach (`steps.reading`): the hit, wound, save or Feel
         No Pain the attack waits for (a save's or Feel No Pain's model line as the attack replayed so far names
-        it); a Command Re-roll's die as the step it re-rolls."""
+        it); a Command Re-roll's die as the step it re-rolls. `apart`, the state where a Feel No Pain roll is
+        read die by die (`fnp_apart`), the game's units named from it; else as the damage's line alone reads it."""
         context = request["context"]
         if "weapon_hazard" in context:  # rolled after the weapon's last attack (`weapon_hazard`)
             return HAZARDOUS
@@ -161,6 +165,12 @@ class AttackDriver:
             step, roll = context["attack_reroll"]["need"][0], context["attack_reroll"]["attack_roll"]
         else:
             step, roll = request["purpose"], context["attack_roll"]
+        if apart is not None and step in FNP_STEPS and "attack_reroll" not in context:
+            profile = from_data(roll["profile"])
+            wounds = resolve(profile, roll["batches"]).wounds
+            if wounds is not None:
+                party = self.rules.attack_party(apart.units, roll["attack"]["target"])
+                return fnp_apart(apart, party, profile.target, wounds, request["unit"], roll["faces"])
         if step not in READ_STEPS:
             return None
         profile = from_data(roll["profile"])
@@ -252,6 +262,24 @@ class AttackDriver:
                                   "lines": after, **self.resolved_extra(profile, outcome)}, "RS.ATK.4")
         record_losses(self.rules, t, together, before, after)
         self.rules.attack_finished(t, context, outcome)
+
+
+def fnp_apart(state: GameState, party: Sequence[str], target: Target, wounds: Wounds, unit: str,
+              before: Sequence[int] = ()) -> rolls.Reading:
+    """EXT.FNP: a Feel No Pain roll against `wounds` on `party` (the unit and its attached leader, `target` their
+    model lines), read die by die against the FEEL NO PAIN X+ of the model each wound would be lost by, the dice
+    no wound needs unused (rules/editions.py, EXT.FNP/read); `before`: the faces of the same roll already in (a
+    roll past `dice.MAX_DICE` dice). Where a die is read for another unit than the roll's own `unit`, each die
+    names whose it is ("Bob's Master")."""
+    owners = [uid for uid in party for _ in state.units[uid].models]  # the unit of each model line
+
+    def against(faces: Sequence[int]) -> list[rolls.Against]:
+        dice = fnp_rolled_for(target, wounds, [*before, *faces])[len(before):]
+        named = any(owners[line] != unit for line, _ in dice)
+        return [rolls.Against(needed, unit_title(state, owners[line], counts=False) if named else "")
+                for line, needed in dice]
+
+    return rolls.Reading("Feel No Pain", each=True, noun="ignored wound", ones_fail=False, apart=against)
 
 
 def standing_target(units: Mapping[str, Unit], together: Sequence[str]) -> Target:

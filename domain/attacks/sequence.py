@@ -8,6 +8,9 @@ decided something (and is sent `[]`, which it ignores); its return value is the 
   the next `Need` (or None) and, once done, the `Outcome`: the rules store the batches with the
   pending roll and call it again when the next batch arrives (pure, replay-safe);
 - `simulate(profile, rng)` rolls with a `random.Random` (tests, Monte Carlo).
+
+Before a Feel No Pain roll it yields the `Wounds` the roll stands against (and is sent `[]`): `resolve` gives
+them with the Need, so the roll is read die by die against the model each wound would be lost by (EXT.FNP).
 """
 from __future__ import annotations
 
@@ -16,11 +19,12 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from warlog.domain.attacks.allocation import Standing, next_group, tied_groups
+from warlog.domain.attacks.allocation import Standing, Wounds, next_group, tied_groups
 from warlog.domain.attacks.profile import Profile
 from warlog.domain.attacks.steps import (
     ATTACKER,
     DEFENDER,
+    FNP_STEPS,
     Decision,
     Need,
     any_fnp,
@@ -68,8 +72,9 @@ class DiceMismatch(ValueError):
 
 
 _T = TypeVar("_T")
-Step = Generator[Need | Decision, list[int], _T]  # sent the faces after a Need, [] after a Decision
+Step = Generator[Need | Decision | Wounds, list[int], _T]  # sent the faces after a Need, [] after the others
 Sequence_ = Step[Outcome]
+NOT_DICE = (Decision, Wounds)  # what the sequence yields that waits for no dice (it is sent [])
 
 
 def attack_sequence(profile: Profile) -> Sequence_:
@@ -155,6 +160,7 @@ def _mortal_wounds(profile: Profile, standing: Standing, devastating: int,
         mortal = sum(damage_amounts(profile, devastating, rolled))
         fnp: list[int] = []
         if mortal and any_fnp(profile, standing):
+            yield Wounds(standing, None, (mortal,))
             fnp = yield Need("mortal_feel_no_pain", mortal, 6, DEFENDER, "EXT.FNP")
         decision, standing = apply_mortal_wounds(profile, standing, mortal, fnp)
         yield decision
@@ -190,6 +196,7 @@ def _allocate(profile: Profile, standing: Standing, count: int, tally: dict[str,
         amounts = damage_amounts(profile, failed, rolled)
         fnp: list[int] = []
         if fnp_of(profile, line) and sum(amounts):
+            yield Wounds(standing, line, tuple(amounts))
             fnp = yield Need("feel_no_pain", sum(amounts), 6, DEFENDER, "EXT.FNP", line)
         decision, standing, used = apply_damage(profile, standing, line, amounts, fnp)
         yield decision
@@ -209,6 +216,7 @@ class Progress:
     decisions: tuple[Decision, ...]
     need: Need | None  # the dice the next step waits for; None once the attack is resolved
     outcome: Outcome | None
+    wounds: Wounds | None = None  # what the Feel No Pain roll `need` asks for stands against (EXT.FNP)
 
 
 def _check(need: Need, faces: Sequence[int]) -> list[int]:
@@ -224,16 +232,20 @@ def resolve(profile: Profile, rolls: Sequence[Sequence[int]] = ()) -> Progress:
     run = attack_sequence(profile)
     decisions: list[Decision] = []
     batches = iter(rolls)
+    wounds: Wounds | None = None
     try:
         item = next(run)
         while True:
-            if isinstance(item, Decision):
-                decisions.append(item)
+            if isinstance(item, NOT_DICE):
+                if isinstance(item, Decision):
+                    decisions.append(item)
+                else:
+                    wounds = item  # the wounds the next Need's Feel No Pain roll stands against
                 item = run.send([])
                 continue
             faces = next(batches, None)
             if faces is None:
-                return Progress(tuple(decisions), item, None)
+                return Progress(tuple(decisions), item, None, wounds if item.step in FNP_STEPS else None)
             item = run.send(_check(item, faces))
     except StopIteration as done:
         if next(batches, None) is not None:
@@ -249,7 +261,7 @@ def simulate(profile: Profile, rng: random.Random) -> Outcome:
     try:
         item = next(run)
         while True:
-            if isinstance(item, Decision):
+            if isinstance(item, NOT_DICE):
                 item = run.send([])
             else:
                 sides = faces.setdefault(item.sides, range(1, item.sides + 1))

@@ -13,11 +13,12 @@ from typing import Any, NamedTuple
 from warlog.domain import dice, rolls
 from warlog.domain.attacks import tables
 from warlog.domain.attacks.abilities import effects
-from warlog.domain.attacks.allocation import Standing, next_group
+from warlog.domain.attacks.allocation import Standing, damage_met, lose_wounds
 from warlog.domain.attacks.memo import per_profile
-from warlog.domain.attacks.profile import Profile, Target
+from warlog.domain.attacks.profile import Profile
 
 ATTACKER, DEFENDER = "attacker", "defender"
+FNP_STEPS = ("feel_no_pain", "mortal_feel_no_pain")  # the Feel No Pain rolls (EXT.FNP): damage's, mortal wounds'
 
 
 class Need(NamedTuple):  # a NamedTuple, not a frozen dataclass: made thousands of times in a Monte Carlo
@@ -402,36 +403,6 @@ def fnp_of(profile: Profile, line: int) -> int | None:
     return profile.target.fnp_of(line)
 
 
-def lose_wounds(target: Target, standing: Standing, line: int, amount: int, fnp_faces: Sequence[int],
-                spill: bool) -> tuple[Standing, int, int, int]:
-    """Wounds lost by models of `line` (spill=False: one model, excess lost, RS.ATK.4) or of the unit in
-    allocation order (spill=True: mortal wounds, also outside an attack: rules/reference/mortal.py). Each wound is
-    stopped by a Feel No Pain die of X+ of the model it would be lost by (EXT.FNP), one die per wound in order.
-    Returns (standing, wounds lost, models destroyed, dice used)."""
-    lost = destroyed = used = 0
-    lines = target.lines
-    alive, taken = list(standing.alive), list(standing.taken)
-    group = line if not spill else next_group(target, standing)
-    while amount > 0 and group is not None and alive[group]:
-        fnp = target.fnp_of(group)
-        amount -= 1
-        if fnp is not None:
-            face = fnp_faces[used]
-            used += 1
-            if face >= fnp:
-                continue
-        lost += 1
-        taken[group] += 1
-        if taken[group] >= lines[group].W:
-            alive[group] -= 1
-            taken[group] = 0
-            destroyed += 1
-            if not spill:
-                break  # RS.ATK.4 convention: excess damage from this failed save is lost
-            group = next_group(target, Standing(tuple(alive), tuple(taken)))
-    return Standing(tuple(alive), tuple(taken)), lost, destroyed, used
-
-
 def apply_damage(profile: Profile, standing: Standing, line: int, amounts: Sequence[int],
                  fnp_faces: Sequence[int] = ()) -> tuple[Decision, Standing, int]:
     """RS.ATK.4: each failed save's damage to one model of the group, in turn; no spill-over.
@@ -439,16 +410,11 @@ def apply_damage(profile: Profile, standing: Standing, line: int, amounts: Seque
     Returns the decision, the new standing and how many failed saves were used: once the group's
     last model is destroyed the rest are not (their wounds go to the next group, rolled again).
     """
-    lost = destroyed = fnp_used = used = 0
-    for amount in amounts:
-        if not standing.alive[line]:
-            break
-        standing, lo, de, us = lose_wounds(profile.target, standing, line, amount, fnp_faces[fnp_used:],
-                                             spill=False)
-        lost, destroyed, fnp_used, used = lost + lo, destroyed + de, fnp_used + us, used + 1
+    met = damage_met(profile.target, standing, line, amounts, fnp_faces)
+    standing, used = met.standing, met.used
     return (Decision("damage", _damage_rules(profile, line),
-                     {"line": line, "damage": list(amounts[:used]), "wounds_lost": lost,
-                      "models_destroyed": destroyed, "feel_no_pain_dice": fnp_used,
+                     {"line": line, "damage": list(amounts[:used]), "wounds_lost": met.lost,
+                      "models_destroyed": met.destroyed, "feel_no_pain_dice": len(met.rolled_for),
                       "group_destroyed": not standing.alive[line]}),
             standing, used)
 

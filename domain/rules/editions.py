@@ -109,6 +109,10 @@ FIXES: dict[str, Fix] = {
     "HH.MOV.2/named": Fix(4, "heresy: Locked in Combat gained by a charge that reached, or lost as the foe broke "
                              "from the fight, names the units in its reason (\"the charge of Alice's Legion reached "
                              "Bob's Militia\", \"Bob's Militia broke from the fight\"), not their ids"),
+    # a Feel No Pain roll read as it is rolled
+    "EXT.FNP/read": Fix(5, "a Feel No Pain roll is read die by die against the FEEL NO PAIN X+ of the model each "
+                           "wound would be lost by (an attached unit's bodyguard and leader each their own, dice no "
+                           "wound needs unused), not as the dice total or every die at one unit's X+"),
 }
 
 # the edition a game created now is judged by

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from warlog.domain import rolls
-from warlog.domain.attacks import ModelLine, Profile, Situation, Target, Weapon, steps
+from warlog.domain.attacks import ModelLine, Profile, Situation, Standing, Target, Weapon, steps
+from warlog.domain.attacks.allocation import Wounds, fnp_rolled_for
 from warlog.domain.attacks.tables import HERESY
 
 OUTCOME = {0: "fail", 1: "success", 2: "critical"}
@@ -105,6 +106,33 @@ def test_a_feel_no_pain_roll_reads_its_lines_x_plus() -> None:
     assert read == {"needed": 5, "outcomes": ["success", "fail", "success", "fail"], "successes": 2,
                     "text": "Feel No Pain: 2 ignored wounds of 4 at 5+"}
     assert steps.reading(modern(), "feel_no_pain", 0) is None  # a line without Feel No Pain rolls none
+
+
+def test_a_feel_no_pain_die_is_read_for_the_model_that_would_lose_its_wound() -> None:
+    # EXT.FNP: a bodyguard Beast (W2, 6+) before its CHARACTER Master (W6, 4+); a die it ignores keeps it standing,
+    # so which model the next die is for follows from the faces before it
+    target = Target((ModelLine("Beast", 1, W=2, fnp=6), ModelLine("Master", 1, W=6, fnp=4, keywords=frozenset({
+        "CHARACTER"}))))
+    mortal = Wounds(Standing.of(target), None, (4,))
+    assert fnp_rolled_for(target, mortal, [6, 1, 1, 5]) == ((0, 6), (0, 6), (0, 6), (1, 4))
+    assert fnp_rolled_for(target, mortal, [1, 1, 5, 5]) == ((0, 6), (0, 6), (1, 4), (1, 4))
+    assert fnp_rolled_for(target, mortal, [1]) == ((0, 6),)  # a roll read before its last dice are in
+    # a failed save's 3 damage on the W2 Beast: the third die meets no wound (the excess is lost with it)
+    assert fnp_rolled_for(target, Wounds(Standing.of(target), 0, (3,)), [1, 1, 6]) == ((0, 6), (0, 6))
+
+
+def test_a_roll_read_apart_reads_each_die_against_its_own_number_and_names_whose_it_is() -> None:
+    apart = rolls.Reading("Feel No Pain", each=True, noun="ignored wound", ones_fail=False,
+                          apart=lambda faces: [rolls.Against(6, "Bob's Beast"), rolls.Against(4, "Bob's Master")])
+    assert rolls.read([5, 4, 2], "3D6", apart) == {
+        "needed": None, "outcomes": ["fail", "success", "unused"], "successes": 1,
+        "text": "Feel No Pain: 1 ignored wound of 2, each die at the Feel No Pain of the model that would lose the "
+                "wound: 5 for Bob's Beast at 6+ (0 ignored wounds); 4 for Bob's Master at 4+ (1 ignored wound); "
+                "1 die unused"}
+    own = rolls.Reading("Feel No Pain", each=True, noun="ignored wound", ones_fail=False,
+                        apart=lambda faces: [rolls.Against(5)] * len(faces))
+    assert rolls.read([5, 1, 6], "3D6", own) == rolls.read([5, 1, 6], "3D6", rolls.Reading(
+        "Feel No Pain", 5, each=True, noun="ignored wound", ones_fail=False))  # one unit's own X+: as it always read
 
 
 def test_an_unmodified_one_fails_whatever_the_modifier_but_not_on_an_armour_penetration_die() -> None:

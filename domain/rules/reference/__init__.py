@@ -18,6 +18,7 @@ from warlog.domain import commands as cmd
 from warlog.domain import events as ev
 from warlog.domain.attacks import Need, Outcome
 from warlog.domain.attacks.lines import line_standing
+from warlog.domain.attacks.steps import FNP_STEPS
 from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
@@ -267,6 +268,10 @@ class Reference(Shooting):
         purpose, context = request["purpose"], request["context"]
         if purpose == "battle_shock":  # RS.CMD.2: 2D6 at or above the unit's best Ld
             return rolls.leadership("Battle-shock", context["ld"])
+        if purpose == FEEL_NO_PAIN and editions.fixed(state, "EXT.FNP/read"):  # each die its model's X+ (mortal.py)
+            return self.part(MortalWounds).fnp_apart(state, request)
+        if purpose in FNP_STEPS and editions.fixed(state, "EXT.FNP/read"):  # an attack's, too (attacks/driver.py)
+            return self.attacks.attack_reading(request, apart=state)
         if purpose == "hazard":
             return HAZARDS
         if purpose == FEEL_NO_PAIN:  # EXT.FNP against mortal wounds outside an attack (mortal.py)

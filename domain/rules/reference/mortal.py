@@ -7,8 +7,9 @@ outside one the unit's player rolls one D6 a mortal wound, however many (`FEEL_N
 the wounds go model by model in RS.ATK.3's order (an attached unit's bodyguard before its leader, `allot`), each met
 by the Feel No Pain of the model it would be lost by; `MortalWoundsIgnored` says how many are not lost, and the
 rest is dealt unit by unit (`Shooting.damage`); what waits for the wounds (a Desperate Escape's battle-shock roll)
-follows (`after_mortal_wounds`). A game created before the fixes (rules/editions.py: EXT.FNP, EXT.FNP/every,
-RS.MOV.4) is judged as it was.
+follows (`after_mortal_wounds`). The roll is read die by die, each against the Feel No Pain of the model that
+wound would be lost by (`fnp_apart`), in the roll's event and in `MortalWoundsIgnored`. A game created before the
+fixes (rules/editions.py: EXT.FNP, EXT.FNP/every, RS.MOV.4, EXT.FNP/read) is judged and read as it was.
 
 `MortalWounds` is a part of `Reference` (rules/parts.py): a Desperate Escape (the part `Movement`) deals its
 wounds through the ruleset to it, and `Reference` asks it first when an attack finishes and when a hazard is
@@ -22,10 +23,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 from warlog.domain import dice, rolls
 from warlog.domain import events as ev
 from warlog.domain.attacks import Outcome, Standing, Target, feel_no_pain, lose_wounds, next_group
-from warlog.domain.attacks.driver import standing_target
+from warlog.domain.attacks.allocation import Wounds
+from warlog.domain.attacks.driver import fnp_apart, standing_target
 from warlog.domain.rules import editions
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.ruleset import Part, alive
+from warlog.domain.state import GameState
 from warlog.domain.words import plural
 
 if TYPE_CHECKING:
@@ -137,14 +140,30 @@ class MortalWounds(Part[MortalRules]):
         lost, outcomes = allot(standing_target(t.state.units, party), amount, faces)
         unused = [i for i, outcome in enumerate(outcomes) if outcome == "unused"]
         ignored = outcomes.count("success")
-        said = rolls.read(faces, f"{len(faces)}D6", fnp_reading(needed), unused=unused) if needed is not None \
-            else rolls.Read(needed=None, outcomes=list(outcomes), successes=ignored,
-                            text=f"Feel No Pain: {plural(ignored, 'ignored wound')} of {len(faces) - len(unused)}, "
-                                 "each model at its own")
+        if editions.fixed(t.state, "EXT.FNP/read"):  # every die as the roll's own event read it (`fnp_apart`)
+            said = rolls.read(faces, f"{len(faces)}D6", self.fnp_apart(t.state, request, before=()))
+        elif needed is not None:
+            said = rolls.read(faces, f"{len(faces)}D6", fnp_reading(needed), unused=unused)
+        else:
+            said = rolls.Read(needed=None, outcomes=list(outcomes), successes=ignored,
+                              text=f"Feel No Pain: {plural(ignored, 'ignored wound')} of {len(faces) - len(unused)}, "
+                                   "each model at its own")
         t.emit("MortalWoundsIgnored", own.MortalWoundsIgnored(
             unit=uid, mortal_wounds=amount, ignored=ignored, lost=amount - ignored, cause=cause, **said), "EXT.FNP")
         self._lose(t, party, lost, cause)
         self.rules.after_mortal_wounds(t, _standing(t, party, uid), dict(context["then"]))
+
+    @staticmethod
+    def fnp_apart(state: GameState, request: ev.RollRequested, before: Sequence[int] | None = None) -> rolls.Reading:
+        """EXT.FNP (rules/editions.py, EXT.FNP/read): the roll `request` asked for, each die read against the Feel
+        No Pain of the model of the party that would lose that wound, in RS.ATK.3's order (`allot`'s, as the attack
+        module reads it: `driver.fnp_apart`); `before`, the faces read before it (by default the dice of its
+        earlier rolls, past 50)."""
+        context = request["context"]
+        party = list(context["party"])
+        target = standing_target(state.units, party)
+        wounds = Wounds(Standing.of(target), None, (context["mortal_wounds"],))
+        return fnp_apart(state, party, target, wounds, request["unit"], context["faces"] if before is None else before)
 
     def _lose(self, t: Table, party: list[str], lost: list[int], rule: str) -> None:
         """The wounds each model line of the party loses (`allot`), dealt unit by unit as mortal wounds."""

@@ -109,6 +109,10 @@ FIXES: dict[str, Fix] = {
     "HH.MOV.2/named": Fix(4, "heresy: Locked in Combat gained by a charge that reached, or lost as the foe broke "
                              "from the fight, names the units in its reason (\"the charge of Alice's Legion reached "
                              "Bob's Militia\", \"Bob's Militia broke from the fight\"), not their ids"),
+    # a disembarking attests what every move does
+    "HH.EMB.1/clear": Fix(5, "heresy: a unit disembarking attests, as every move does (HH.MOV.3), that no model ends "
+                             "within 1\" of an enemy model, on impassable terrain, on another model or off the "
+                             "table"),
 }
 
 # the edition a game created now is judged by

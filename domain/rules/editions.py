@@ -113,6 +113,10 @@ FIXES: dict[str, Fix] = {
     "EXT.FNP/read": Fix(5, "a Feel No Pain roll is read die by die against the FEEL NO PAIN X+ of the model each "
                            "wound would be lost by (an attached unit's bodyguard and leader each their own, dice no "
                            "wound needs unused), not as the dice total or every die at one unit's X+"),
+    # a disembarking attests what every move does
+    "HH.EMB.1/clear": Fix(5, "heresy: a unit disembarking attests, as every move does (HH.MOV.3), that no model ends "
+                             "within 1\" of an enemy model, on impassable terrain, on another model or off the "
+                             "table"),
 }
 
 # the edition a game created now is judged by

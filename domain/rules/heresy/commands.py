@@ -54,7 +54,9 @@ class Disembark(cmd.UnitCommand):
     dangerous: int = 0                           # models that moved through dangerous terrain: one test each
     coherency_lost: bool = False                 # attested: it genuinely cannot keep coherency (HH.MOV.3)
     near: tuple[str, ...] = ()                   # enemy units within 12" of it at the end (HH.REACT.1)
+    clear: bool = True                           # attested: none ends within 1" of an enemy, off the table... (HH.MOV.3)
     type = "disembark"
+    later = ("clear",)
 
 
 @dataclass(frozen=True)

@@ -188,11 +188,11 @@ def clear_field() -> dict[str, object]:
     return {"const": True, "description": CLEAR}
 
 
-def checked_clear(state: GameState, clear: object) -> bool:
-    """HH.MOV.3 (its fix): the player attests that no model ends the move within 1" of an enemy model, on
-    impassable terrain, on another model or off the table; a move that cannot is made again. Whether the
-    event records the attestation (not before the fix)."""
-    if not editions.fixed(state, "HH.MOV.3"):
+def checked_clear(state: GameState, clear: object, fix: str = "HH.MOV.3") -> bool:
+    """HH.MOV.3 (its fix, `fix` for a move it came to later: a disembarking's "HH.EMB.1/clear"): the player attests
+    that no model ends the move within 1" of an enemy model, on impassable terrain, on another model or off the
+    table; a move that cannot is made again. Whether the event records the attestation (not before the fix)."""
+    if not editions.fixed(state, fix):
         return False
     if clear is not True:
         raise Refused("no model may end a move within 1\" of an enemy model, on impassable terrain, on another "

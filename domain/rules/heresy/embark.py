@@ -3,7 +3,9 @@
 A unit embarked in a transport may disembark when selected in its owner's Move sub-phase, unless its transport
 rushed or arrived from reserves this turn: each model is placed within 2" of the transport (attested by the
 player who sends it) and the unit may then make a normal move less 2" (difficult and dangerous terrain as any
-move, HH.MOV.4). It counts as having moved; like any move it may draw reactions (HH.REACT.1, `near`).
+move, HH.MOV.4). It counts as having moved; like any move it may draw reactions (HH.REACT.1, `near`), and from
+edition 5 (`HH.EMB.1/clear`) it attests, offered and judged by the move's own code, that no model ends within 1" of an
+enemy model, on impassable terrain, on another model or off the table (`clear`, HH.MOV.3).
 A game of edition 1 (before the rule was written) offers no way out, as it did.
 """
 from __future__ import annotations
@@ -19,8 +21,7 @@ from warlog.domain.rules.basics import Step, seat_units
 from warlog.domain.rules.heresy import common
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.commands import Disembark
-from warlog.domain.rules.heresy.movement import attested_move
-from warlog.domain.rules.heresy.reactions import near_field
+from warlog.domain.rules.heresy.movement import attested_fields, attested_move
 from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 DISEMBARK_PENALTY = 2  # HH.EMB.1: the move after disembarking is a normal move less 2"
+CLEAR_FIX = "HH.EMB.1/clear"  # the fix by which the move out attests that it ends clear (HH.MOV.3), as every move
 
 
 def disembark_allowance(unit: Unit, difficult: bool) -> int:
@@ -105,7 +107,7 @@ class Embarking(Part[EmbarkRules]):
         most = disembark_allowance(state.units[uid], bool(command.difficult))
         if Decimal(distance) > most:
             raise Refused(f"{unit_named(state, uid, seat)} may move at most {most}\" after disembarking, not {distance}\"", rule="HH.EMB.1")
-        return attested_move(state, seat, command, "normal", distance, most)
+        return attested_move(state, seat, command, "normal", distance, most, CLEAR_FIX)
 
 
 def _disembark_offers(state: GameState, uid: str, unit: Unit, enemies: list[str]) -> list[Action]:
@@ -121,10 +123,8 @@ def _disembark_offers(state: GameState, uid: str, unit: Unit, enemies: list[str]
                                             f"{DISEMBARK_PENALTY}\"" + (", less 2\" difficult terrain)" if difficult
                                                                         else ")")),
             "difficult": act.const(difficult),
-            **common.attested_terrain(unit),
+            **attested_fields(state, unit, enemies, CLEAR_FIX),
         }
-        if enemies:
-            fields["near"] = near_field(enemies)
         summary = (f"disembark {unit_named(state, uid)} from {transport}: place each model within 2\" of it, then "
                    f"move up to {most}\"" + (" through difficult terrain" if difficult else ""))
         title = f"Disembark from {transport}" + (" through difficult terrain" if difficult else "")

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from warlog.domain.game import Table
 
 MOVES = ("normal", "rush", "stationary")
+CLEAR_FIX = "HH.MOV.3"  # the fix by which a move attests that it ends clear, offered and judged
 
 
 class Movement(Part[common.MoveRules]):
@@ -65,8 +66,7 @@ class Movement(Part[common.MoveRules]):
                               "Stationary)", ["unit", "move"], unit=act.one_of(ready), move=act.const("stationary"))]
         enemies = common.enemies_on_battlefield(state, seat)
         for uid in ready:
-            offered += _move_offers(unit_named(state, uid), uid, state.units[uid], enemies,
-                                    editions.fixed(state, "HH.MOV.3"))
+            offered += _move_offers(state, uid, enemies)
         return offered
 
     @handles("move")
@@ -93,9 +93,7 @@ class Movement(Part[common.MoveRules]):
             rule = "HH.MOV.4" if command.difficult and Decimal(distance) <= most + common.DIFFICULT_PENALTY else \
                 "HH.MOV.5" if rush else "HH.MOV.1"
             raise Refused(f"{unit_named(state, uid, seat)} may move at most {most}\" this way, not {distance}\"", rule=rule)
-        moved = attested_move(state, seat, command, command.move, distance, most)
-        if common.checked_clear(state, command.clear):
-            moved["clear"] = True
+        moved = attested_move(state, seat, command, command.move, distance, most, CLEAR_FIX)
         t.emit("UnitMoved", moved, common.move_rule(state, "HH.MOV.5" if rush else "HH.MOV.1", bool(command.difficult),
                                              moved["dangerous"]))
         self.rules.after_move(t, seat, uid, bool(command.coherency_lost), moved["dangerous"], moved["near"])
@@ -137,20 +135,37 @@ class Movement(Part[common.MoveRules]):
 
 
 def attested_move(state: GameState, seat: str, command: Move | Disembark, move: str, distance: str,
-                  most: int) -> own.UnitMoved:
+                  most: int, fix: str) -> own.UnitMoved:
     """A move as its player attests it, once its distance is within its allowance (`most`): the models through
-    dangerous terrain (HH.MOV.4, one test each), coherency lost (HH.MOV.3) and the enemy units it ended near (each
-    may react, HH.REACT.1); a move in the Move sub-phase and the one after disembarking (HH.EMB.1) alike."""
-    return own.UnitMoved(unit=command.unit, seat=seat, move=move, distance=distance, allowance=most,
-                         difficult=bool(command.difficult),
-                         dangerous=common.checked_dangerous(state.units[command.unit], command.dangerous),
-                         coherency_lost=bool(command.coherency_lost), near=checked_near(state, seat, command.near),
-                         attested_by=seat)
+    dangerous terrain (HH.MOV.4, one test each), coherency lost (HH.MOV.3), the enemy units it ended near (each
+    may react, HH.REACT.1) and, where the game is judged by `fix`, that it ends clear (HH.MOV.3); a move in the
+    Move sub-phase and the one after disembarking (HH.EMB.1) alike. What `attested_fields` offers."""
+    moved = own.UnitMoved(unit=command.unit, seat=seat, move=move, distance=distance, allowance=most,
+                          difficult=bool(command.difficult),
+                          dangerous=common.checked_dangerous(state.units[command.unit], command.dangerous),
+                          coherency_lost=bool(command.coherency_lost), near=checked_near(state, seat, command.near),
+                          attested_by=seat)
+    if common.checked_clear(state, command.clear, fix):
+        moved["clear"] = True
+    return moved
 
 
-def _move_offers(named: str, uid: str, unit: Unit, enemies: list[str], fixed_clear: bool) -> list[Action]:
-    """A unit's normal moves and rushes, each in the open or through difficult terrain (`named`: the unit as the
-    summaries name it)."""
+def attested_fields(state: GameState, unit: Unit, enemies: list[str], fix: str) -> dict[str, Any]:
+    """What a player attests of a move, as offered (what `attested_move` judges): its path and end
+    (`common.attested_terrain`), the enemy units near it (where there are any) and, where the game is judged by
+    `fix`, that it ends clear (HH.MOV.3)."""
+    fields: dict[str, Any] = {**common.attested_terrain(unit)}
+    if enemies:
+        fields["near"] = near_field(enemies)
+    if editions.fixed(state, fix):
+        fields["clear"] = common.clear_field()
+    return fields
+
+
+def _move_offers(state: GameState, uid: str, enemies: list[str]) -> list[Action]:
+    """A unit's normal moves and rushes, each in the open or through difficult terrain."""
+    unit = state.units[uid]
+    named = unit_named(state, uid)
     offered = []
     for move in ("normal", "rush"):
         for difficult in (False, True):
@@ -158,12 +173,8 @@ def _move_offers(named: str, uid: str, unit: Unit, enemies: list[str], fixed_cle
             fields: dict[str, Any] = {
                 "unit": act.const(uid), "move": act.const(move), "difficult": act.const(difficult),
                 "distance": act.number(0, most, move_description(unit, move, difficult, most)),
-                **common.attested_terrain(unit),
+                **attested_fields(state, unit, enemies, CLEAR_FIX),
             }
-            if enemies:
-                fields["near"] = near_field(enemies)
-            if fixed_clear:
-                fields["clear"] = common.clear_field()
             summary = (f"{'rush' if move == 'rush' else 'move'} {named} up to {most}\""
                        + (" through difficult terrain" if difficult else "")
                        + (": no shooting or charging this turn" if move == "rush" else ""))

@@ -5,22 +5,15 @@ from __future__ import annotations
 from typing import TypedDict
 
 from warlog.domain import events as ev
-from warlog.domain.words import Namer, Texts, Words, faces, humane, inches, listed, plural
+from warlog.domain.words import Namer, Texts, Words, faces, humane, inches, listed, plural, purpose
 
 SHARED = Texts()
 say = SHARED.says
-
-PURPOSES = {"hit": "to hit", "wound": "to wound", "save": "saves", "charge": "a charge", "overwatch": "overwatch",
-            "roll_off": "a roll-off", "battle_shock": "a battle-shock test", "advance": "an advance"}
 
 
 # a unit's strength (CORE.STR.2) as said: "Bob's Boyz is now below half strength"
 STRENGTH = {"full": "at full strength", "below_starting": "below its starting strength", "half": "at half strength",
             "below_half": "below half strength", "destroyed": "destroyed"}
-
-
-def purpose(name: str) -> str:
-    return PURPOSES.get(name, humane(name))
 
 
 def step_name(phase: str | None, sub_phase: str | None) -> str:

@@ -58,6 +58,20 @@ def listed(items: Iterable[str], last: str = "and") -> str:
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
+PURPOSES = {"hit": "to hit", "wound": "to wound", "save": "saves", "charge": "a charge", "overwatch": "overwatch",
+            "roll_off": "a roll-off", "battle_shock": "a battle-shock test", "advance": "an advance",
+            "regroup": "a regroup roll", "reserve": "a reserve roll", "leadership": "a Leadership test",
+            "fight_leadership": "a lost fight's Leadership test", "hazard": "a Desperate Escape",
+            "feel_no_pain": "Feel No Pain", "mortal_feel_no_pain": "Feel No Pain against mortal wounds",
+            "feel_no_pain_mortal": "Feel No Pain against mortal wounds", "attacks": "the number of attacks",
+            "overwatch_shots": "the number of overwatch shots"}  # a roll's purpose as the rules call the roll
+
+
+def purpose(name: str) -> str:
+    """A roll's purpose as the rules call the roll: 'regroup' -> 'a regroup roll' (else its name as words)."""
+    return PURPOSES.get(name, humane(name))
+
+
 def plural(count: int, one: str, many: str | None = None) -> str:
     """'1 model', '3 models', '0 hits' ('many' where the plural is not one + s)."""
     return f"{count} {one if count == 1 else (many or one + 's')}"
@@ -138,7 +152,7 @@ def awaited(state: GameState, awaiting: Mapping[str, object], to: str) -> str:
         return "the game has ended"
     roll = awaiting.get("roll")
     if action == "roll" and isinstance(roll, Mapping):
-        doing = f"roll {roll.get('spec')} for {humane(str(roll.get('purpose')))}"
+        doing = f"roll {roll.get('spec')} for {purpose(str(roll.get('purpose')))}"
     else:
         doing = AWAITED.get(action, humane(action))
     if isinstance(seat, str):

@@ -127,3 +127,37 @@ def test_cells_a_process_leases_are_the_ones_the_other_process_no_longer_gets_so
     assert admitted_first + admitted_second == rate.burst
     assert admitted_first >= LEASE > 1  # the lease it took while the burst was full was its own to spend
     assert all(0 < wait <= rate.interval for wait in waits)
+
+
+@pytest.mark.postgres
+def test_a_lease_that_queued_behind_another_processes_for_the_tokens_row_is_judged_when_it_has_the_row(pg_schema):
+    """Processes asking for one token's cells at once queue on its row (the lease locks it). One that waited is
+    judged on the clock when it has the row: a cell that came due while it waited is its to take, where judged on
+    the clock of its asking it was refused, told to wait for a cell already there."""
+    import asyncio
+
+    import psycopg
+    from psycopg import sql
+
+    from warlog.api.limits import PostgresCounters, Rate
+    from warlog.api.settings import Settings
+
+    rate = Rate(per_second=1.0, burst=1)  # one cell, then one a second
+    params = Settings(postgres=PG_URL, postgres_schema=pg_schema).postgres_params()
+    table = sql.Identifier(pg_schema, "warlog_limits")
+
+    async def play() -> float:
+        counter = PostgresCounters(params)
+        await counter.open()
+        try:
+            assert await counter.admit("token:t", rate) == 0.0  # the one cell: the next comes due in a second
+            with psycopg.connect(PG_URL, autocommit=True) as other, other.transaction():
+                # another process's lease for the token, under way (slow: the database is loaded)
+                other.execute(sql.SQL("SELECT 1 FROM {} WHERE key = 'token:t' FOR UPDATE").format(table))
+                asking = asyncio.create_task(counter.admit("token:t", rate))
+                await asyncio.sleep(1.5)  # the next cell comes due while the request waits for the row
+            return await asking
+        finally:
+            await counter.close()
+
+    assert asyncio.run(play()) == 0.0

@@ -146,14 +146,18 @@ class PostgresCounters:
             connection.execute("SELECT pg_advisory_xact_lock(hashtext('warlog_limits'))")  # processes start at once
             connection.execute(f"CREATE UNLOGGED TABLE IF NOT EXISTS {table} "
                                "(key text PRIMARY KEY, tat double precision)")
-            # cells fit while tat + cells x step - now <= tolerance (+1e-9: `burst` at one instant still fit)
+            # cells fit while tat + cells x step - now <= tolerance (+1e-9: `burst` at one instant still fit);
+            # `now` is read once the key's row is locked, so that a call that queued behind another process's
+            # for the row is judged when it has it (read before, it missed the cells that came due meanwhile)
             connection.execute(
                 f"CREATE OR REPLACE FUNCTION {function}(wanted text, step double precision, "
                 "tolerance double precision, most integer, OUT granted integer, OUT wait double precision) "
-                "LANGUAGE plpgsql AS $body$ DECLARE now double precision := "
-                "extract(epoch FROM clock_timestamp()); pushed double precision; room double precision; BEGIN "
-                f"INSERT INTO {table} (key, tat) VALUES (wanted, now) ON CONFLICT (key) DO NOTHING; "
-                f"SELECT GREATEST(t.tat, now) INTO pushed FROM {table} t WHERE t.key = wanted FOR UPDATE; "
+                "LANGUAGE plpgsql AS $body$ DECLARE now double precision; pushed double precision; "
+                "room double precision; BEGIN "
+                f"INSERT INTO {table} (key, tat) VALUES (wanted, extract(epoch FROM clock_timestamp())) "
+                "ON CONFLICT (key) DO NOTHING; "
+                f"SELECT t.tat INTO pushed FROM {table} t WHERE t.key = wanted FOR UPDATE; "
+                "now := extract(epoch FROM clock_timestamp()); pushed := GREATEST(pushed, now); "
                 "room := floor((tolerance + 1e-9 - (pushed - now)) / step); "
                 "IF room < 1 THEN granted := 0; wait := pushed + step - now - tolerance; RETURN; END IF; "
                 "granted := LEAST(most, GREATEST(1, floor(room / 4)))::integer; wait := 0; "

@@ -15,7 +15,7 @@ from warlog.domain.rules.basics import HEX, SEATS, handles, other
 from warlog.domain.rules.flow import Flow, wounded_note
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState
-from warlog.domain.words import humane, listed, player_name, unit_named, whose
+from warlog.domain.words import listed, player_name, purpose, unit_named, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -149,8 +149,8 @@ class CoreCommands(Flow):
             raise Refused("no roll is awaited now", rule=(step.play_rule or step.rule) if step else "CORE.DICE.1")
         request = t.state.rolls[0]
         if request.seat != seat:
-            raise Refused(f"the awaited {humane(request.purpose)} roll is {whose(t.state, request.seat)} to make",
-                          rule=request.rule)
+            raise Refused(f"the roll the game awaits ({request.spec} for {purpose(request.purpose)}) is "
+                          f"{whose(t.state, request.seat)} to make", rule=request.rule)
         self.resolve_request(t, cast(ev.RollRequested, request.to_json()), list(command.dice or ()))
 
     @handles("record_casualties")

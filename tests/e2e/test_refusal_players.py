@@ -55,7 +55,7 @@ def test_alternating_out_of_go_the_refusal_names_the_player_whose_go_it_is(new_g
 
 def test_alternating_a_charge_waits_for_the_overwatch_its_player_chooses_and_the_roll_its_player_makes(new_game):
     """AA.CHG.1/AA.OW.1: Bob, whose Ork Boyz are charged, is told he chooses the overwatch; Alice is told Bob
-    does; once he holds it, Bob is told the charge roll is Alice's to make."""
+    does; once he holds it, Bob is told the roll the game awaits is Alice's to make."""
     game = new_game("alternating", dice="table")
     game.start([unit("a-squad-1", name="Tactical Squad")],
                [unit("b-mob-1", name="Ork Boyz")])
@@ -68,7 +68,8 @@ def test_alternating_a_charge_waits_for_the_overwatch_its_player_chooses_and_the
     in_words(game.refused("B", "declare_done"), "AA.CHG.1", "you choose whether Ork Boyz fires overwatch")
     game.cmd("B", "select", unit="b-mob-1", act=False)
     assert game.state()["awaiting"]["roll"]["purpose"] == "charge"  # CORE.DICE.1: asked of Alice's table
-    in_words(game.refused("B", "roll", dice=[3, 3]), "AA.CHG.1", "the awaited charge roll is Alice's to make")
+    in_words(game.refused("B", "roll", dice=[3, 3]), "AA.CHG.1",
+             "the roll the game awaits (2D6 for a charge) is Alice's to make")
 
 
 @pytest.mark.parametrize("dice", ["server", "table"])

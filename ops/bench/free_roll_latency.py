@@ -138,8 +138,9 @@ def in_process(requests: int, seconds: float, profile: bool) -> list[float]:
             warlog.close()
 
 
-COOL_BYTES = 1 << 20  # read between requests in the "cooled" pass: enough to push a request's code and data out of
-# the CPU's nearer caches, as the client's and the other server's turns on the CPU do over HTTP
+COOL_BYTES = 8 << 20  # read between requests in the "cooled" pass: 8 MiB pushes a request's code and data out of
+# the CPU's L2 (1 MiB a core on this machine) and part of its L3 (32 MiB), as the client's, the kernel's and the
+# other server's turns on the CPU do between two requests over HTTP (1 MiB was too little to show)
 
 
 def asgi_apps(requests: int, cool: int = 0) -> tuple[list[float], list[float]]:

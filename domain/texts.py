@@ -33,7 +33,7 @@ STRENGTH = {"full": "at full strength", "below_starting": "below its starting st
 def step_name(phase: str | None, sub_phase: str | None) -> str:
     """'the Movement phase' or 'Move Units (Movement phase)', as the rules name them."""
     if sub_phase and sub_phase != phase:
-        return f"{step_called(sub_phase)} ({phase_called(phase).removeprefix('the ')})" if phase \
+        return f"{step_called(sub_phase)} ({phase_called(phase, the='')})" if phase \
             else step_called(sub_phase)
     return phase_called(phase)
 

@@ -96,9 +96,9 @@ def purpose(name: str) -> str:
     return PURPOSES.get(name, humane(name))
 
 
-def phase_called(phase: str | None) -> str:
-    """'the Shooting phase'; 'the next step' where none is named."""
-    return f"the {PHASES.get(phase, humane(phase))} phase" if phase else "the next step"
+def phase_called(phase: str | None, the: str = "the ") -> str:
+    """'the Shooting phase' (after `the`: "Bob's Shooting phase"); 'the next step' where none is named."""
+    return f"{the}{PHASES.get(phase, humane(phase))} phase" if phase else "the next step"
 
 
 def step_called(name: str | None) -> str:
@@ -192,7 +192,8 @@ def who_does(state: GameState, seat: str, to: str, verb: str) -> str:
 AWAITED = {"start_game": "start the game", "roll_off": "roll off", "choose_order": "choose who goes first",
            "confirm_count": "confirm the count", "select": "select a unit", "end_phase": "end the phase",
            "resolve_charge": "resolve the charge", "pile_in": "pile in", "consolidate": "consolidate",
-           "end_fight": "end the unit's fight", "charge_move": "make the charge move", "enter": "bring a unit into play"}
+           "end_fight": "end the unit's fight", "charge_move": "make the charge move",
+           "enter": "bring a unit into play"}
 
 
 def doing(action: str) -> str:

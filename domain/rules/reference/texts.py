@@ -107,9 +107,8 @@ def _stratagem(w: Words, d: own.StratagemUsed) -> str:
 
 @say("EffectStarted")
 def _effect_started(w: Words, d: own.EffectStarted) -> str:
-    when = (f"in {w.player(d['active_seat'])}'s {phase_called(d['phase']).removeprefix('the ')}"
-            if d["active_seat"] and d["phase"]
-            else "before the first turn")
+    whose = f"{w.player(d['active_seat'])}'s "
+    when = f"in {phase_called(d['phase'], whose)}" if d["active_seat"] and d["phase"] else "before the first turn"
     return (f"{w.player(d['by'])} gave {w.unit_name(d['unit'])} {effect_name(d['effect'])} {when}, until "
             f"{until(w, d['until'], d['by'])}{because(w, d.get('reason'))}")
 

@@ -42,8 +42,7 @@ def seqs(values: list[int]) -> str:
     return f"event {values[0]}" if len(values) == 1 else f"events {values[0]}–{values[-1]}"
 
 
-NAMERS: dict[str, Namer] = {"purpose": lambda w, name: purpose(name), "seqs": lambda w, values: seqs(values),
-                            "step": lambda w, name: step_called(name)}
+NAMERS: dict[str, Namer] = {"purpose": lambda w, name: purpose(name), "seqs": lambda w, values: seqs(values)}
 
 
 def attack(w: Words, d: ev.AttackIds) -> str:
@@ -142,10 +141,14 @@ def _ended(w: Words, d: ev.GameEnded) -> str:
     return f"{w.player(loser)}'s time ran out: {w.player(winner)} won{cited}"
 
 
-SHARED.plainly({
-    "BattleRoundStarted": "Battle round {battle_round} began for {both}",
-    "OrderChosen": "{actor} chose that {first:player} goes first in {sub_phase:step}",
-}, NAMERS)
+SHARED.plainly({"BattleRoundStarted": "Battle round {battle_round} began for {both}"})
+
+
+@say("OrderChosen")
+def _order_chosen(w: Words, d: ev.OrderChosen) -> str:
+    """"Alice chose to go first in Move Units", "Alice chose to let Bob go first in Declare Shooting"."""
+    who = "to go" if d["first"] == w.entry["by"] else f"to let {w.player(d['first'])} go"
+    return f"{w.actor} chose {who} first in {step_called(d['sub_phase'])}"
 
 
 @say("BattleRoundEnded")

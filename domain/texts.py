@@ -5,7 +5,21 @@ from __future__ import annotations
 from typing import TypedDict
 
 from warlog.domain import events as ev
-from warlog.domain.words import Namer, Texts, Words, faces, humane, inches, listed, plural, purpose
+from warlog.domain.words import (
+    Namer,
+    Texts,
+    Words,
+    activated_for,
+    faces,
+    humane,
+    inches,
+    listed,
+    phase_called,
+    plural,
+    purpose,
+    status_called,
+    step_called,
+)
 
 SHARED = Texts()
 say = SHARED.says
@@ -17,10 +31,11 @@ STRENGTH = {"full": "at full strength", "below_starting": "below its starting st
 
 
 def step_name(phase: str | None, sub_phase: str | None) -> str:
-    """'the movement phase' or 'move units (movement phase)'."""
+    """'the Movement phase' or 'Move Units (Movement phase)', as the rules name them."""
     if sub_phase and sub_phase != phase:
-        return f"{humane(sub_phase)} ({humane(phase)} phase)" if phase else humane(sub_phase)
-    return f"the {humane(phase)} phase" if phase else "the next step"
+        return f"{step_called(sub_phase)} ({phase_called(phase, the='')})" if phase \
+            else step_called(sub_phase)
+    return phase_called(phase)
 
 
 def seqs(values: list[int]) -> str:
@@ -83,7 +98,8 @@ def crossing(d: Crossing) -> str:
 def _created(w: Words, d: ev.GameCreated) -> str:
     players = listed(f"{name} ({seat})" for seat, name in d["players"].items())
     dice = "the service rolls the dice" if d["dice"] == "server" else "the players roll their own dice"
-    return f"A {d['ruleset']} game between {players} was created; {dice}"
+    article = "An" if d["ruleset"][:1].lower() in "aeiou" else "A"
+    return f"{article} {d['ruleset']} game between {players} was created; {dice}"
 
 
 @say("ArmyMustered")
@@ -99,6 +115,8 @@ def _started(w: Words, d: ev.GameStarted) -> str:
 
 # how a result was decided, after its score: "Bob won 45–30 on victory points (MSN.END.1)"
 DECIDED = {"vp": "on victory points", "destroyed": "on points destroyed"}
+# why a game ended, as a result logged before results were whole says it: "(after the last battle round)"
+ENDED = {"battle_rounds": "after the last battle round", "wipeout": "by wipe-out", "concede": "by concession"}
 
 
 @say("GameEnded")
@@ -106,7 +124,7 @@ def _ended(w: Words, d: ev.GameEnded) -> str:
     winner, by = d["winner"], d.get("by")
     if by is None:  # a result logged before results were whole (rules/editions.py)
         who = f"{w.player(winner)} won" if winner else "neither won"
-        return f"{w.both}'s game ended ({humane(d['reason'])}): {who}"
+        return f"{w.both}'s game ended ({ENDED.get(d['reason'], humane(d['reason']))}): {who}"
     loser = None if winner is None else "B" if winner == "A" else "A"
     score = d.get("score") or {}
     cited = f" ({d.get('rule')})"
@@ -123,10 +141,14 @@ def _ended(w: Words, d: ev.GameEnded) -> str:
     return f"{w.player(loser)}'s time ran out: {w.player(winner)} won{cited}"
 
 
-SHARED.plainly({
-    "BattleRoundStarted": "Battle round {battle_round} began for {both}",
-    "OrderChosen": "{actor} chose that {first:player} goes first in {sub_phase:humane}",
-})
+SHARED.plainly({"BattleRoundStarted": "Battle round {battle_round} began for {both}"})
+
+
+@say("OrderChosen")
+def _order_chosen(w: Words, d: ev.OrderChosen) -> str:
+    """"Alice chose to go first in Move Units", "Alice chose to let Bob go first in Declare Shooting"."""
+    who = "to go" if d["first"] == w.entry["by"] else f"to let {w.player(d['first'])} go"
+    return f"{w.actor} chose {who} first in {step_called(d['sub_phase'])}"
 
 
 @say("BattleRoundEnded")
@@ -143,7 +165,7 @@ def _step_started(w: Words, d: ev.StepStarted) -> str:
 
 @say("StepSkipped")
 def _step_skipped(w: Words, d: ev.StepSkipped) -> str:
-    return f"{humane(d['sub_phase']) or 'The step'} was skipped for {w.both}: {w.names(d['reason'])}"
+    return f"{step_called(d['sub_phase']) or 'The step'} was skipped for {w.both}: {w.names(d['reason'])}"
 
 
 @say("PhaseEnded")
@@ -153,14 +175,17 @@ def _phase_ended(w: Words, d: ev.PhaseEnded) -> str:
 
 @say("FirstGoes")
 def _first_goes(w: Words, d: ev.FirstGoes) -> str:
-    where = f" in {humane(d['sub_phase'])}" if d["sub_phase"] else ""
+    where = f" in {step_called(d['sub_phase'])}" if d["sub_phase"] else ""
     return f"{w.player(d['seat'])} goes first{where}: {w.names(d['reason'])}"
 
 
 @say("RollOffNeeded")
 def _roll_off_needed(w: Words, d: ev.RollOffNeeded) -> str:
-    what = d.get("for") or (humane(d["sub_phase"]) if d["sub_phase"] else "the order")
-    decides = f"who chooses for {what}" if d["choice"] else what
+    what = d.get("for") or (step_called(d["sub_phase"]) if d["sub_phase"] else "the order")
+    if d["choice"]:
+        decides = f"who chooses for {what}"
+    else:  # the winner goes first, no choice (AA.MOV.2)
+        decides = f"who goes first in {what}" if d["sub_phase"] and not d.get("for") else what
     return f"{w.both} roll off to decide {decides}"
 
 
@@ -168,8 +193,8 @@ def _roll_off_needed(w: Words, d: ev.RollOffNeeded) -> str:
 def _roll_off(w: Words, d: ev.RollOff) -> str:
     rolled = ", ".join(f"{w.player(seat)} {face}" for seat, face in d["dice"].items())
     if d["tie"] or d["winner"] is None:
-        return f"Roll-off for {humane(d['sub_phase'])}: {rolled}, a tie, rolled again"
-    return f"Roll-off for {humane(d['sub_phase'])}: {rolled}; {w.player(d['winner'])} won"
+        return f"Roll-off for {step_called(d['sub_phase'])}: {rolled}, a tie, rolled again"
+    return f"Roll-off for {step_called(d['sub_phase'])}: {rolled}; {w.player(d['winner'])} won"
 
 
 # -- dice and requests ------------------------------------------------------------------------------------------
@@ -196,26 +221,32 @@ def _dice_rolled(w: Words, d: ev.DiceRolled) -> str:
 
 @say("UnitSelected")
 def _selected(w: Words, d: ev.UnitSelected) -> str:
-    how = next((f"to {key.replace('_', ' ')} ({humane(d[key])})"
-                for key in ("move", "shooting", "fight", "escape", "pile_in") if d.get(key)), "")
+    how = next((activated_for(key, str(d[key])) for key in ("move", "shooting", "fight", "escape", "pile_in")
+                if d.get(key)), "")
     moved = f", {inches(d['distance'])}" if d.get("distance") else ""
-    where = f" in {humane(d['sub_phase'])}" if d.get("sub_phase") else ""
+    where = f" in {step_called(d['sub_phase'])}" if d.get("sub_phase") else ""
     acts = "" if d.get("act", True) else " (without acting)"
     return f"{w.player(d['seat'])} activated {w.unit(d['unit'])}{where}{(' ' + how) if how else ''}{moved}{acts}"
 
 
-SHARED.plainly({
-    "StatusGained": "{unit:unit} became {status:humane}: {reason:names}",
-    "StatusLost": "{unit:unit} is no longer {status:humane}: {reason:names}",
-    "UnitDestroyed": "{unit:unit_name} was destroyed",
-})
+SHARED.plainly({"UnitDestroyed": "{unit:unit_name} was destroyed"})
+
+
+@say("StatusGained", "StatusLost")
+def _status(w: Words, d: ev.StatusGained | ev.StatusLost) -> str:
+    """"Bob's Boyz (8 of 10) is now Battle-shocked: failed a battle-shock test" (its reason left out where it only
+    says the status again: "regrouped")."""
+    said = status_called(d["status"])
+    now = "is now" if w.entry["type"] == "StatusGained" else "is no longer"
+    reason = "" if humane(d["reason"]) in (said, humane(d["status"])) else because(w, d["reason"])
+    return f"{w.unit(d['unit'])} {now} {said}{reason}"
 
 
 @say("StrengthChanged")
 def _strength(w: Words, d: ev.StrengthChanged) -> str:
     to = STRENGTH.get(d["to"], humane(d["to"]))
-    return (f"{w.unit_name(d['unit'])} is now {to}: {d['models_alive']} of {d['starting_strength']} "
-            f"models left")
+    left = plural(d["starting_strength"], "model").partition(" ")[2]
+    return f"{w.unit_name(d['unit'])} is now {to}: {d['models_alive']} of {d['starting_strength']} {left} left"
 
 
 @say("CasualtiesRecorded")

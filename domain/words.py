@@ -58,18 +58,68 @@ def listed(items: Iterable[str], last: str = "and") -> str:
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
-PURPOSES = {"hit": "to hit", "wound": "to wound", "save": "saves", "charge": "a charge", "overwatch": "overwatch",
+PURPOSES = {"hit": "hit rolls", "wound": "wound rolls", "save": "saves", "charge": "a charge", "overwatch": "overwatch",
             "roll_off": "a roll-off", "battle_shock": "a battle-shock test", "advance": "an advance",
             "regroup": "a regroup roll", "reserve": "a reserve roll", "leadership": "a Leadership test",
             "fight_leadership": "a lost fight's Leadership test", "hazard": "a Desperate Escape",
             "feel_no_pain": "Feel No Pain", "mortal_feel_no_pain": "Feel No Pain against mortal wounds",
             "feel_no_pain_mortal": "Feel No Pain against mortal wounds", "attacks": "the number of attacks",
-            "overwatch_shots": "the number of overwatch shots"}  # a roll's purpose as the rules call the roll
+            "overwatch_shots": "the number of overwatch shots", "fall_back": "the fall-back distance",
+            "dangerous_terrain": "dangerous terrain tests", "damage": "damage", "hazardous": "Hazardous rolls",
+            }  # a roll's purpose as the rules call the roll
+
+# a phase, and a sub-phase, as the rules name it (RS's phases; AA.MOV.1, AA.SHO.1, AA.ASL.1; HH.MOV.0)
+PHASES = {"command": "Command", "movement": "Movement", "shooting": "Shooting", "charge": "Charge", "fight": "Fight",
+          "assault": "Assault", "end_of_round": "End of Round"}
+STEPS = {"move_fleeing": "Move Fleeing Units", "movement_pass_points": "Movement Pass Point Calculation",
+         "move_units": "Move Units", "shooting_pass_points": "Shooting Pass Point Calculation",
+         "declare_shooting": "Declare Shooting", "run": "Run", "select_charges": "Select Charging Units",
+         "resolve_combats": "Resolve Combats", "score_objectives": "Objective Scoring", "reserves": "Reserves",
+         "move": "Move", "rout": "Rout"}
+# a status as the rules say a unit is it ("is now Battle-shocked", "is no longer Locked in Combat")
+STATUSES = {"battle_shocked": "Battle-shocked", "locked_in_combat": "Locked in Combat", "routed": "Routed",
+            "pinned": "Pinned", "suppressed": "Suppressed", "stationary": "Stationary", "falling_back": "falling back",
+            "gone_to_ground": "Gone to Ground", "immobilised": "Immobilised", "no_weapons_left": "left with no weapons",
+            "regrouped": "regrouped", "engaged": "engaged"}
+# how a unit is activated (RS.MOV.1, RS.MOV.4, RS.SHO.1, RS.FGT.2): "activated Bob's Boyz for an Advance"
+ACTIVATIONS = {"move": {"normal": "a Normal move", "advance": "an Advance", "fall_back": "a Fall Back",
+                        "remain_stationary": "a Remain Stationary move", "disembark": "a disembark move",
+                        "ingress": "an Ingress move"},
+               "shooting": {"normal": "Normal shooting", "assault": "Assault shooting",
+                            "close_quarters": "Close-quarters shooting", "indirect": "Indirect shooting"},
+               "fight": {"normal": "a Normal fight", "overrun": "an Overrun fight"},
+               "escape": {"ordered": "an Ordered Retreat", "desperate": "a Desperate Escape"}}
 
 
 def purpose(name: str) -> str:
     """A roll's purpose as the rules call the roll: 'regroup' -> 'a regroup roll' (else its name as words)."""
     return PURPOSES.get(name, humane(name))
+
+
+def phase_called(phase: str | None, the: str = "the ") -> str:
+    """'the Shooting phase' (after `the`: "Bob's Shooting phase"); 'the next step' where none is named."""
+    return f"{the}{PHASES.get(phase, humane(phase))} phase" if phase else "the next step"
+
+
+def step_called(name: str | None) -> str:
+    """A sub-phase by its name in the rules ('Move Units'), or a phase a step is named by ('the Command phase');
+    '' where none is named."""
+    if not name:
+        return ""
+    if name in STEPS or name not in PHASES:
+        return STEPS.get(name, humane(name))
+    return phase_called(name)
+
+
+def status_called(status: str) -> str:
+    """A status as a player says a unit is it: 'Battle-shocked', 'Locked in Combat', 'falling back'."""
+    return STATUSES.get(status, humane(status))
+
+
+def activated_for(key: str, kind: str) -> str:
+    """How a unit is activated, as the rules name it: ('move', 'advance') -> 'for an Advance'."""
+    said = ACTIVATIONS.get(key, {}).get(kind)
+    return f"for {said}" if said else f"to {humane(key)} ({humane(kind)})"
 
 
 def plural(count: int, one: str, many: str | None = None) -> str:
@@ -141,7 +191,14 @@ def who_does(state: GameState, seat: str, to: str, verb: str) -> str:
 
 AWAITED = {"start_game": "start the game", "roll_off": "roll off", "choose_order": "choose who goes first",
            "confirm_count": "confirm the count", "select": "select a unit", "end_phase": "end the phase",
-           "resolve_charge": "resolve the charge", "pile_in": "pile in", "consolidate": "consolidate"}
+           "resolve_charge": "resolve the charge", "pile_in": "pile in", "consolidate": "consolidate",
+           "end_fight": "end the unit's fight", "charge_move": "make the charge move",
+           "enter": "bring a unit into play"}
+
+
+def doing(action: str) -> str:
+    """An awaited action as a player does it: 'pile in', 'end the unit's fight' (`AWAITED`)."""
+    return AWAITED.get(action, humane(action))
 
 
 def awaited(state: GameState, awaiting: Mapping[str, object], to: str) -> str:
@@ -152,14 +209,14 @@ def awaited(state: GameState, awaiting: Mapping[str, object], to: str) -> str:
         return "the game has ended"
     roll = awaiting.get("roll")
     if action == "roll" and isinstance(roll, Mapping):
-        doing = f"roll {roll.get('spec')} for {purpose(str(roll.get('purpose')))}"
+        said = f"roll {roll.get('spec')} for {purpose(str(roll.get('purpose')))}"
     else:
-        doing = AWAITED.get(action, humane(action))
+        said = doing(action)
     if isinstance(seat, str):
         actor = "you" if seat == to else player_name(state, seat)
     else:
         actor = "both players" if action == "confirm_count" else "either player"
-    return f"the game waits for {actor} to {doing}"
+    return f"the game waits for {actor} to {said}"
 
 
 def shown_name(state: GameState, uid: str) -> str:

@@ -53,8 +53,8 @@ def test_RS_CHG_3_a_charge_that_reaches_names_the_charger_in_the_engagement_it_s
     # the text reads the same in both: an id an older game stored is said as the unit's name is (Words.names)
     assert [e["text"] for e in events if e["type"] in ("UnitsEngaged", "StatusGained")] == [
         "Alice's Assault Squad 2 is now engaged with Bob's Ork Boyz (charge by Alice's Assault Squad 2).",
-        "Alice's Assault Squad 2 (5 of 5) became engaged: charge by Alice's Assault Squad 2.",
-        "Bob's Ork Boyz (5 of 5) became engaged: charge by Alice's Assault Squad 2."]
+        "Alice's Assault Squad 2 (5 of 5) is now engaged: charge by Alice's Assault Squad 2.",
+        "Bob's Ork Boyz (5 of 5) is now engaged: charge by Alice's Assault Squad 2."]
 
 
 @EDITIONS
@@ -127,5 +127,5 @@ def test_HH_MOV_2_locked_in_combat_by_a_charge_and_lost_as_the_foe_broke_names_b
     broke = "Bob's Militia broke from the fight" if edition == 4 else "b-militia-1 broke from the fight"
     assert reasons(events, "StatusLost", unit="a-legion-1", status="locked_in_combat") == [broke]
     assert [e["text"] for e in events if e["type"] == "StatusLost" and e["data"]["unit"] == "a-legion-1"] == [
-        "Alice's Legion (3 of 3) is no longer locked in combat: Bob's Militia broke from the fight."]  # in both
+        "Alice's Legion (3 of 3) is no longer Locked in Combat: Bob's Militia broke from the fight."]  # in both
     verified(game, events, "a-legion-1", "b-militia-1")

@@ -22,5 +22,5 @@ def test_a_word_of_a_units_name_that_is_another_units_id_is_read_as_the_name(new
     assert reasons(events, "UnitsEngaged") == ["charge by Alice's Big boyz" if edition == 4 else "charge by a-boyz-1"]
     assert [e["text"] for e in events if e["type"] in ("UnitsEngaged", "StatusGained")] == [  # the same in both
         "Alice's Big boyz is now engaged with Bob's Grots (charge by Alice's Big boyz).",
-        "Alice's Big boyz (5 of 5) became engaged: charge by Alice's Big boyz.",
-        "Bob's Grots (5 of 5) became engaged: charge by Alice's Big boyz."]
+        "Alice's Big boyz (5 of 5) is now engaged: charge by Alice's Big boyz.",
+        "Bob's Grots (5 of 5) is now engaged: charge by Alice's Big boyz."]

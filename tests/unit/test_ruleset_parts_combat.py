@@ -59,7 +59,7 @@ def test_combat_alone_offers_and_judges_a_unit_selected_to_shoot_and_its_applier
     t.state = t.state.with_unit("rushed", replace(rushed, turn=HeresyTurn(moved="rush", rushed=True)))
     assert combat.combat_block(t.state, "psykers") == ("HH.MOV.5", "it has no ranged weapon")
     assert combat.combat_block(t.state, "rushed") == ("HH.MOV.5", "it rushed this turn: it cannot shoot")
-    assert combat.combat_block(t.state, "foes") == ("HH.MOV.5", "it is Alice's shooting phase")
+    assert combat.combat_block(t.state, "foes") == ("HH.MOV.5", "it is Alice's Shooting phase")
     [offer] = combat.combat_actions(t.state, "A")
     assert (offer.type, offer.rule) == ("select", "HH.MOV.5")
     assert offer.schema["properties"]["unit"]["enum"] == ["squad"]

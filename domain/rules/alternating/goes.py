@@ -33,7 +33,7 @@ from warlog.domain.rules.ruleset import SEATS, Part, Step, alive, handles, inche
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import AlternatingStep, AlternatingTurn, GameState, Unit
 from warlog.domain.state.values import replace
-from warlog.domain.words import awaited, not_yours, unit_named, who_does, whose
+from warlog.domain.words import awaited, not_yours, status_called, step_called, unit_named, who_does, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -146,7 +146,7 @@ class Goes(Part[GoRules]):
             return ("AA.SPP.1", f"the unit cannot shoot: {reason}") if reason and not included else None
         if name == "run" and turn.shot:
             return ("AA.RUN.1", "the unit shot this phase")
-        blocked = [s.replace("_", " ") for s in ("falling_back", *UNABLE_TO_MOVE) if s in statuses]
+        blocked = [status_called(s) for s in ("falling_back", *UNABLE_TO_MOVE) if s in statuses]
         if unit.embarked_in:
             blocked.append("embarked")
         if immobile(unit):
@@ -156,7 +156,7 @@ class Goes(Part[GoRules]):
         if name == "select_charges" and not blocked and not self.rules.charge_targets(state, unit.owner):
             blocked.append("no enemy unit is on the battlefield to charge")
         if blocked:
-            return (rule, f"the unit cannot {name.replace('_', ' ')}: {', '.join(blocked)}")
+            return (rule, f"the unit cannot be selected in {step_called(name)}: {', '.join(blocked)}")
         return None
 
     @staticmethod
@@ -359,7 +359,7 @@ class Goes(Part[GoRules]):
         state = t.state
         if not step.pass_points:
             name = sub_phase(step)
-            raise Refused(f"pass points are not used in {name.replace('_', ' ')}",
+            raise Refused(f"pass points are not used in {step_called(name)}",
                           rule={"run": "AA.RUN.1", "move_fleeing": "AA.MOV.2"}.get(name, "AA.ASL.1"))
         if state.pass_points[seat] <= 0:
             raise Refused("you have no pass points left; select a unit", rule="AA.ACT.2")

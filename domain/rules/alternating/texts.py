@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from warlog.domain.rules.alternating import events as own
 from warlog.domain.texts import against_ld, because
-from warlog.domain.words import Texts, Words, faces, humane, listed, plural
+from warlog.domain.words import Texts, Words, faces, humane, listed, plural, step_called
 
 TEXTS = Texts()
 say = TEXTS.says
@@ -15,7 +15,8 @@ OUTCOMES = {"damaged": "damaged", "immobilised": "immobilised instead of losing 
 
 
 def step(sub_phase: str | None) -> str:
-    return humane(sub_phase) or "this phase"
+    """'Declare Shooting', as the rules name the sub-phase; 'this phase' where none is named."""
+    return step_called(sub_phase) or "this phase"
 
 
 def claims(w: Words, units: list[own.CountedUnit], how: str) -> list[str]:

@@ -27,7 +27,7 @@ from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, HeresyTurn
 from warlog.domain.state.values import replace
-from warlog.domain.words import whose
+from warlog.domain.words import phase_called, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -68,7 +68,7 @@ class Combat(Part[CombatRules]):
             return NOT_SELECTING
         doing = DOING[step.phase]
         if unit.owner != step.active:
-            return ("HH.MOV.5", f"it is {whose(state, step.active)} {step.phase} phase")
+            return ("HH.MOV.5", f"it is {phase_called(step.phase, whose(state, step.active) + ' ')}")
         if not alive(unit):
             return ("HH.MOV.5", "the unit is destroyed")
         if not common.on_battlefield(unit):

@@ -129,7 +129,7 @@ class Rout(Part[RoutRules]):
         uid = command.unit
         unit = state.units[uid]
         if step is None or step.name != "rout" or unit.owner != seat or uid not in falling_back(state, seat):
-            raise Refused(f"{unit_named(state, uid, seat)} has no fall back to make now: Routed units fall back in their owner's Rout "
+            raise Refused(f"{unit_named(state, uid, seat)} has no fall-back move to make now: Routed units fall back in their owner's Rout "
                           "sub-phase", rule="HH.ROUT.1")
         fell = own.FellBack(unit=uid, seat=seat, distance=fall_back_distance(unit),
                             reached_edge=command.reached_edge is True, near=checked_near(state, seat, command.near),

@@ -48,7 +48,7 @@ from warlog.domain.rules.ruleset import SEATS, Part, Ruleset, Step, alive, handl
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, Lines, ReferenceStep, ReferenceTurn, Unit
 from warlog.domain.state.values import replace
-from warlog.domain.words import Text, awaited, not_yours, unit_named, whose
+from warlog.domain.words import Text, awaited, not_yours, phase_called, plural, unit_named, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -136,7 +136,7 @@ class Reference(Shooting):
             return ("RS.RES.1", "it arrived from strategic reserves this phase: until its next Charge phase it "
                                 "makes no other move")
         if unit.selected:
-            return (rule, f"the unit was already selected this {step.phase} phase")
+            return (rule, f"the unit was already selected {phase_called(step.phase, 'this ')}")
         if step.phase == "movement":
             return self.part(Movement).movement_ineligible(state, unit)  # movement.py
         if not on_battlefield(unit):
@@ -384,8 +384,9 @@ class Reference(Shooting):
             raise Refused(not_yours(t.state, command.unit, seat), rule="CORE.REV.1")
         room = unit.model_count - unit.models_alive
         if not 1 <= command.models <= room:
-            raise Refused(f"{unit_named(t.state, command.unit, seat)} has {room} destroyed model(s) to return; it "
-                          "never grows past its starting strength", rule="CORE.REV.1")
+            named = unit_named(t.state, command.unit, seat)
+            raise Refused(f"{named} has {plural(room, 'destroyed model')} to return; it never grows past its starting "
+                          "strength", rule="CORE.REV.1")
         before = army.strength_of(t.state.units, command.unit)
         t.emit("ModelsRevived", own.ModelsRevived(
             unit=command.unit, models=command.models, reason=command.reason,

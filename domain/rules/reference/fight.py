@@ -37,7 +37,7 @@ from warlog.domain.rules.shared_appliers import adds_unit, sets_field
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState, ReferenceFight, ReferenceStep, Unit
 from warlog.domain.state.values import replace
-from warlog.domain.words import awaited, unit_named, unit_title, whose
+from warlog.domain.words import awaited, doing, unit_named, unit_title, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -244,7 +244,7 @@ class Fight(Part[FightRules]):
         step = self.rules.step(state)
         awaiting = self.rules.awaiting(state)
         if step is None or step.phase != "fight" or awaiting["action"] != action:
-            raise Refused(f"no {action.replace('_', ' ')} is awaited now: {awaited(state, awaiting, seat)}",
+            raise Refused(f"it is not the time to {doing(action)}: {awaited(state, awaiting, seat)}",
                           rule=rule)
         held_by(awaiting["seat"], seat, rule, f"it is {whose(state, awaiting['seat'])} go")
         return step

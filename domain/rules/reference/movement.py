@@ -161,8 +161,9 @@ class Movement(Part[MoveRules]):
             raise Refused("an engaged unit can only Fall Back or Remain Stationary", rule="RS.MOV.2")
         if command.embark is not None and (move == "remain_stationary" or
                                            command.embark not in self.room_in(state, seat, uid)):
-            raise Refused(f"{unit_named(state, uid, seat)} cannot embark in {unit_named(state, command.embark, seat)}: "
-                          "a friendly transport on the battlefield with room for it, after a move", rule="CORE.OFF.1")
+            into = unit_named(state, command.embark, seat) if command.embark in state.units else repr(command.embark)
+            raise Refused(f"{unit_named(state, uid, seat)} cannot embark in {into}: a unit embarks, after a move, in a "
+                          "friendly transport on the battlefield with room for it", rule="CORE.OFF.1")
         self._moved(t, seat, uid, move)
         if move == "advance":
             self.rules.request_roll(t, seat, "advance", "D6", "RS.MOV.3", uid, M=unit.models[0].M or 0)

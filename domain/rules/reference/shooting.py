@@ -35,7 +35,7 @@ from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState, Lines, ReferenceTurn, Unit
 from warlog.domain.state import Weapon as UnitWeapon
 from warlog.domain.state.values import replace
-from warlog.domain.words import not_yours, unit_named
+from warlog.domain.words import ACTIVATIONS, humane, not_yours, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -66,10 +66,11 @@ def usable(unit: Unit, weapon: UnitWeapon, kind: str) -> bool:
 def shooting_problem(unit: Unit, kind: str) -> str | None:
     """RS.SHO.1: why this unit cannot make this type of shooting, or None."""
     advanced = bool(ReferenceTurn.of(unit.turn).advanced)
+    said = ACTIVATIONS["shooting"].get(kind, f"{humane(kind)} shooting")  # 'Close-quarters shooting'
     if engaged(unit) and kind != "close_quarters":
-        return f"an engaged unit cannot make {kind.replace('_', '-')} shooting"
+        return f"an engaged unit cannot make {said}"
     if advanced and kind != "assault":
-        return f"a unit that Advanced cannot make {kind.replace('_', '-')} shooting"
+        return f"a unit that Advanced cannot make {said}"
     if kind == "assault" and not advanced:
         return "Assault shooting is for a unit that Advanced"
     if kind == "close_quarters" and not engaged(unit):

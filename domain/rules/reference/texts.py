@@ -6,7 +6,19 @@ from warlog.domain import events as ev
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.common import STRATAGEMS
 from warlog.domain.texts import STRENGTH, against_ld, attack, because, slain
-from warlog.domain.words import Namer, Texts, Words, faces, humane, inches, lasting, listed, plural
+from warlog.domain.words import (
+    Namer,
+    Texts,
+    Words,
+    faces,
+    humane,
+    inches,
+    lasting,
+    listed,
+    phase_called,
+    plural,
+    status_called,
+)
 
 TEXTS = Texts()
 say = TEXTS.says
@@ -43,7 +55,7 @@ def until(w: Words, value: str, seat: str | None = None) -> str:
 
 def effect_name(effect: str) -> str:
     """'Smokescreen', or 'the battle-shocked status' (a status given for a while)."""
-    return f"the {humane(effect.removeprefix('status '))} status" if effect.startswith("status ") else effect
+    return f"the {status_called(effect.removeprefix('status '))} status" if effect.startswith("status ") else effect
 
 
 def owns(name: str) -> str:
@@ -95,8 +107,8 @@ def _stratagem(w: Words, d: own.StratagemUsed) -> str:
 
 @say("EffectStarted")
 def _effect_started(w: Words, d: own.EffectStarted) -> str:
-    when = (f"in {w.player(d['active_seat'])}'s {humane(d['phase'])} phase" if d["active_seat"] and d["phase"]
-            else "before the first turn")
+    whose = f"{w.player(d['active_seat'])}'s "
+    when = f"in {phase_called(d['phase'], whose)}" if d["active_seat"] and d["phase"] else "before the first turn"
     return (f"{w.player(d['by'])} gave {w.unit_name(d['unit'])} {effect_name(d['effect'])} {when}, until "
             f"{until(w, d['until'], d['by'])}{because(w, d.get('reason'))}")
 

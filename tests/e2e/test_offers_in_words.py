@@ -69,7 +69,9 @@ def test_a_heresy_shooting_says_a_free_roll_in_words_and_one_model_strikes_with_
     game.start([legion("legion", 1)], [unit("militia", 4)])
     to_phase(game, "shooting")
     [select] = summaries(game, "A", "select")
-    assert "free_roll" not in select and "rolled as a free roll" in select
+    assert select == ("select a unit to shoot and name its targets; then fire its weapons one by one (the service rolls "
+                      "it on the heresy tables; a weapon they cannot read is rolled as a free roll and its casualties "
+                      "recorded)")  # was "fire each weapon with shoot", "rolled with free_roll"
     fight = new_game("heresy", dice="table")
     fight.start([legion("legion", 1)], [unit("militia", 4)])
     to_phase(fight, "assault")

@@ -73,6 +73,10 @@ class StatusNote(TypedDict, total=False):
     foe: str
 
 
+def rolled_for(name: str) -> str:
+    """What a roll is made for, as the rules call it (`words.purpose`): 'for a charge', but 'to hit'."""
+    said = purpose(name)
+    return said if said.startswith("to ") else f"for {said}"
 
 
 class Flow:
@@ -398,9 +402,7 @@ class Flow:
             if request.seat != seat:
                 return []
             unit = f" ({unit_named(state, request.unit, seat)})" if request.unit else ""
-            said = purpose(request.purpose)  # "a charge", "to hit": a roll is made "for a charge" but "to hit"
-            return [act.action("roll", request.rule,
-                               f"roll {request.spec} {said if said.startswith('to ') else 'for ' + said}{unit}",
+            return [act.action("roll", request.rule, f"roll {request.spec} {rolled_for(request.purpose)}{unit}",
                                ["dice"], dice=act.table_dice(dice.parse(request.spec)))]
         awaiting = self.awaiting(state)
         if awaiting["action"] == "roll_off":

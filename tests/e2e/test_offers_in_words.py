@@ -44,8 +44,7 @@ def test_dice_to_keep_or_re_roll_are_read_out_not_listed_as_data(new_game):
 def test_the_group_to_save_next_is_offered_by_its_models_name_not_its_index(new_game):
     game = new_game("reference", dice="table")
     game.start([unit("shooters", 1, weapons=[RIFLE, CARBINE])], [unit("squad", 3, models=[TROOPER, GUNNER])])
-    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
-        play_awaited(game)
+    until(game, 1, "A", "shooting")
     game.cmd("A", "select", unit="shooters", shooting="normal")
     game.cmd("A", "attack", unit="shooters", weapon="Rifle", target="squad")
     keep_dice(game, game.cmd("A", "roll", dice=[5]))

@@ -29,7 +29,7 @@ from warlog.domain.rules.parts import Marks, Part, bound, collect, joined
 from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
-from warlog.domain.words import Text, humane, player_name, unit_named
+from warlog.domain.words import Text, humane, player_name, purpose, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -73,6 +73,10 @@ class StatusNote(TypedDict, total=False):
     foe: str
 
 
+def rolled_for(name: str) -> str:
+    """What a roll is made for, as the rules call it (`words.purpose`): 'for a charge', but 'to hit'."""
+    said = purpose(name)
+    return said if said.startswith("to ") else f"for {said}"
 
 
 class Flow:
@@ -398,8 +402,7 @@ class Flow:
             if request.seat != seat:
                 return []
             unit = f" ({unit_named(state, request.unit, seat)})" if request.unit else ""
-            return [act.action("roll", request.rule,
-                               f"roll {request.spec} for the {request.purpose.replace('_', ' ')} roll{unit}",
+            return [act.action("roll", request.rule, f"roll {request.spec} {rolled_for(request.purpose)}{unit}",
                                ["dice"], dice=act.table_dice(dice.parse(request.spec)))]
         awaiting = self.awaiting(state)
         if awaiting["action"] == "roll_off":
@@ -418,7 +421,7 @@ class Flow:
     def roll_off_action(state: GameState) -> Action:
         """CORE.DICE.3, from either seat; at the table one seat enters both seats' dice."""
         if state.dice == "server":
-            return act.action("roll_off", "CORE.DICE.3", "roll off: the service rolls a D6 for each seat")
+            return act.action("roll_off", "CORE.DICE.3", "roll off: the service rolls a D6 for each player")
         die = act.integer(1, 6)
         both = {"type": "object", "additionalProperties": False, "required": list(SEATS),
                 "properties": {seat: {**die, "description": f"{player_name(state, seat)}'s D6"} for seat in SEATS}}
@@ -464,7 +467,7 @@ class Flow:
                        unit=act.one_of(standing), wounds=act.integer(1, 100, "wounds lost")),
             act.action("set_status", "CORE.DESC.1", "record a status gained or lost", ["unit", "status", "value"],
                        unit=act.one_of(standing), status=act.one_of(sorted(army.STATUSES)),
-                       value=act.boolean("gained (true) or lost (false)"), reason=act.text(200, "why")),
+                       value=act.boolean("whether the unit gains the status (or loses it)"), reason=act.text(200, "why")),
         ]
 
     def awaited_rule(self, state: GameState) -> str:

@@ -41,6 +41,8 @@ LABELS: dict[str | tuple[str, str], str] = {
     "dangerous": "Models through dangerous terrain", "coherency_lost": "Out of coherency",
     "clear": "Every model ends clear (1\" from enemies, on the table, off impassable terrain)",
     "exclude": "Counted units to leave out", "include": "Units to count as well", "control": "Units near each objective",
+    ("enter", "from_edge"): "Enters from your table edge", ("enter", "removed"): "Models removed as casualties",
+    ("disembark", "placed"): "Placed within 2\" of the transport",
     ("select", "unit"): "Unit to select", ("attack", "unit"): "Unit attacking", ("attack", "target"): "Unit to attack",
     ("attack", "targets"): "Each model's target", ("attack", "within_half_range_of"): "Targets within half range",
     ("attack", "models"): "Models attacking", ("strike", "unit"): "Unit striking",

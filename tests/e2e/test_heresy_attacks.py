@@ -136,8 +136,8 @@ def test_what_the_older_profile_lacks_stays_the_tables_and_the_weapon_types_chan
     game.cmd("A", "move", unit="gunners", move="normal", distance=3)
     to_sub_phase(game, "A", None, "shooting")
     game.cmd("A", "select", unit="blind", targets=["militia"])
-    assert offered(game, "A", "shoot") == []  # no BS: rolled with free_roll, its casualties recorded
-    assert "free_roll" in next(a for a in offered(game, "A", "select"))["summary"]
+    assert offered(game, "A", "shoot") == []  # no BS: rolled as a free roll, its casualties recorded
+    assert "rolled as a free roll" in next(a for a in offered(game, "A", "select"))["summary"]
     game.cmd("A", "select", unit="gunners", targets=["militia"])
     game.cmd("A", "shoot", unit="gunners", weapon="Bolter", target="militia", within_half_range=True)
     assert game.state()["awaiting"]["roll"]["spec"] == "4D6"  # RAPID FIRE within half range: 2 shots a model

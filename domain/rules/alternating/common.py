@@ -44,8 +44,8 @@ RESERVE_ARRIVES_ON = 3  # AA.RES.1 convention: a D6, arriving on 3+
 MAX_CHARGE = 12  # inches: the 2D6 charge roll can reach no further
 REASON = act.text(200, "why (what the table sees)")
 SUMMARY = {"move_fleeing": "resolve a fleeing unit: its regroup roll, then it falls back or regroups",
-           "move_units": "select a unit to move (act false: it moves zero)",
-           "declare_shooting": "select a unit to shoot (act false: it holds fire and may still run)",
+           "move_units": "select a unit to move (one that does not act moves zero)",
+           "declare_shooting": "select a unit to shoot (one that does not act holds fire and may still run)",
            "run": "select a unit to run or move flat out (it counts as having run)",
            "select_charges": "declare a charge: the unit, its targets and the distance measured to them",
            "resolve_combats": "choose a combat to fight"}

@@ -46,7 +46,7 @@ from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import Frozen, GameState, HeresyFight, HeresyStep, Unit, Weapon
 from warlog.domain.state.values import replace
-from warlog.domain.words import unit_named, unit_title
+from warlog.domain.words import plural, unit_named, unit_title
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -307,7 +307,7 @@ class Assault(Part[AssaultRules]):
         units = state.units
         return [act.action("strike", "RS.FGT.3", f"{unit_named(state, uid)} strikes "
                            f"{unit_named(state, foe_of(fight, uid), seat)} at Initiative {fight.step} with "
-                           f"{fight.models[uid]} models, one melee weapon (WS against WS)",
+                           f"{plural(fight.models[uid], 'model')}, one melee weapon (WS against WS)",
                            ["unit", "weapon"], unit=act.const(uid),
                            weapon=act.one_of([w.name for w in melee_weapons(state, uid, foe_of(fight, uid))]))
                 for uid in self.strikers(state)[:1] if units[uid].owner == seat]

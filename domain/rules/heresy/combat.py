@@ -98,8 +98,8 @@ class Combat(Part[CombatRules]):
         doing = DOING[step.phase]
         targets = act.subset(common.enemies_on_battlefield(state, seat), 1,
                              "the enemy units " + ("shot at" if doing == "shoot" else "charged"))
-        summary = ("select a unit to shoot and name its targets; then fire each weapon with shoot (the service "
-                   "rolls it on the heresy tables; a weapon they cannot read is rolled with free_roll and its "
+        summary = ("select a unit to shoot and name its targets; then fire its weapons one by one (the service "
+                   "rolls it on the heresy tables; a weapon they cannot read is rolled as a free roll and its "
                    "casualties recorded)" if doing == "shoot" else
                    "declare a charge and name its targets, its outcome the table's (set Locked in Combat when it "
                    "reaches, record the fight's casualties)")

@@ -47,7 +47,7 @@ from warlog.domain.rules.ruleset import Part, handles
 from warlog.domain.rulings import Refused
 from warlog.domain.state import JSON, Frozen, GameState, ReferenceStep, freeze, thaw
 from warlog.domain.state.values import replace
-from warlog.domain.words import die_title, line_title, player_name, unit_named
+from warlog.domain.words import die_title, faces, line_title, listed, player_name, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -135,15 +135,14 @@ class AttackChoices(Part[ChoiceRules]):
         if pause is None or pause["seat"] != seat:
             return []
         if pause["kind"] == "allocate":
-            return [act.action("allocate", "RS.ATK.3", f"choose which group of {unit_named(state, pause['unit'], seat)} saves next (" +
-                               ", ".join(f"{c['line']}: {c['model']}" for c in pause["choices"]) + ")", ["line"],
+            return [act.action("allocate", "RS.ATK.3", f"choose which group of {unit_named(state, pause['unit'], seat)} saves next: "
+                               + listed((str(c["model"]) for c in pause["choices"]), "or"), ["line"],
                                line=self.line_choice(state, pause))]
-        offered = [act.action("keep_dice", "EXT.CP.1", f"keep the {pause['step'].replace('_', ' ')} roll "
-                              f"{pause['batch']} and go on")]
+        roll = f"the {pause['step'].replace('_', ' ')} roll ({faces(pause['batch'])})"
+        offered = [act.action("keep_dice", "EXT.CP.1", f"keep {roll} and go on")]
         if self.command_reroll_open(state, seat, pause["unit"]):
             offered.insert(0, act.action(
-                "command_reroll", "EXT.CP.1", f"Command Re-roll (1 CP): re-roll one {pause['step'].replace('_', ' ')} "
-                f"roll of {pause['batch']} (the index of its die as rolled)", ["die"],
+                "command_reroll", "EXT.CP.1", f"Command Re-roll (1 CP): re-roll one die of {roll}", ["die"],
                 die=act.choice(((i, die_title(i, pause["batch"][i])) for i in pause["choices"]), "die",
                                description="the die to re-roll, by its place in the roll as rolled")))
         return offered

@@ -73,12 +73,6 @@ class StatusNote(TypedDict, total=False):
     foe: str
 
 
-def rolled_for(name: str) -> str:
-    """What a roll is made for, as the rules call it (`words.purpose`): 'for a charge', but 'to hit'."""
-    said = purpose(name)
-    return said if said.startswith("to ") else f"for {said}"
-
-
 class Flow:
     name = ""     # what POST /games names it by (rules/registry.py lists them)
     title = ""    # what a player reads: the game and editions it models
@@ -402,7 +396,7 @@ class Flow:
             if request.seat != seat:
                 return []
             unit = f" ({unit_named(state, request.unit, seat)})" if request.unit else ""
-            return [act.action("roll", request.rule, f"roll {request.spec} {rolled_for(request.purpose)}{unit}",
+            return [act.action("roll", request.rule, f"roll {request.spec} for {purpose(request.purpose)}{unit}",
                                ["dice"], dice=act.table_dice(dice.parse(request.spec)))]
         awaiting = self.awaiting(state)
         if awaiting["action"] == "roll_off":

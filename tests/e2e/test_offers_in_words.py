@@ -22,7 +22,7 @@ def summaries(game: GameClient, seat: str, type_: str) -> list[str]:
 def test_a_roll_offered_says_what_the_roll_is_for_as_the_rules_call_it(new_game):
     game = shooting(new_game)
     game.cmd("A", "attack", unit="shooters", weapon="Storm bolter", target="guard")
-    assert summaries(game, "A", "roll") == ["roll 6D6 to hit (Shooters)"]  # was "for the hit roll"
+    assert summaries(game, "A", "roll") == ["roll 6D6 for hit rolls (Shooters)"]  # was "for the hit roll"
     hazard = new_game("reference", dice="table")
     hazard.start([unit("scouts", 2)], [unit("beast", 2, statuses=("engaged",), engaged_with=["scouts"])])
     until(hazard, 1, "B", "movement")

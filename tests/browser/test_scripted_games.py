@@ -196,7 +196,7 @@ def test_a_heresy_game_with_table_dice_is_played_to_its_result_by_tapping(phones
     assert goes.index("B") > goes.index("A")  # Alice went first, then Bob's turn
     said = " ".join(log_lines(phones["B"]).values())
     for name in NAMES.values():  # each player's turn, phase by phase, in the log of Bob's tablet
-        for phase in ("shooting", "assault"):
+        for phase in ("Shooting", "Assault"):  # as the rules name them
             assert f"{name} ended the {phase} phase" in said, (name, phase)
     ended(phones, "A draw", "Decided on points of enemy units destroyed (MSN.END.1)")
     assert time.monotonic() - started < SECONDS

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 before=${1:?a commit to measure against}; after=${2:-HEAD}
-TAIL=4 bash ops/bench/compare.sh "$before" "$after" 2 ops/bench/free_roll_latency.py --requests 3000 --seconds 40 --cpu 0
+TAIL=8 bash ops/bench/compare.sh "$before" "$after" 2 ops/bench/free_roll_latency.py --requests 3000 --seconds 40 --cpu 0
 # alternated too: the attack's ratio moves by a few hundredths from run to run
 TAIL=3 bash ops/bench/compare.sh "$before" "$after" 2 ops/bench/attack_latency.py
 TAIL=1 bash ops/bench/compare.sh "$before" "$after" 1 ops/bench/core_costs.py

@@ -227,6 +227,14 @@ class Awaiting(OpenAnswer):
     against: str | SkipJsonSchema[None] = absent(description="the enemy unit a reaction answers")
     roll: AwaitedRoll | SkipJsonSchema[None] = absent(description="`action` roll: the roll awaited")
     choice: AttackChoice | SkipJsonSchema[None] = absent(description="reference: a paused attack's choice")
+    text: str = Field(description=(
+        "what the game waits for in a sentence, to the reader: \"The game waits for you to roll 2D6 for a charge.\" "
+        "to the awaited seat, the players by name to the other seat and to a spectator (\"The game waits for Bob to "
+        "end the phase.\")"))
+
+
+PHASE_TITLE = ("where the game is, as the rules name it: \"Move Units (Movement phase)\", \"Command phase\"; null "
+               "before the first phase")
 
 
 class LastRoll(Answer):
@@ -248,6 +256,8 @@ class LastRoll(Answer):
                                               "roll, a total)")
     text: str | None = Field(description='the outcome in a sentence: "Hit roll: 4 hits of 12 at 3+, 2 of them '
                                          'critical"')
+    purpose_title: str = Field(description='what the roll is for, as the rules call the roll: "hit rolls", "a '
+                                           'Desperate Escape", "Feel No Pain against mortal wounds"')
 
 
 class RoundHead(Answer):
@@ -405,6 +415,7 @@ class State(Answer):
     active_seat: Seat | None = Field(description="null in the joint turns of alternating")
     phase: str | None
     sub_phase: str | None
+    phase_title: str | None = Field(description=PHASE_TITLE)
     awaiting: Awaiting
     pass_points: SeatCounts
     declared_done: SeatFlags
@@ -530,9 +541,12 @@ class Overlay(Answer):
     battle_rounds: int | None
     phase: str | None
     sub_phase: str | None
+    phase_title: str | None = Field(description=PHASE_TITLE)
     active_seat: Seat | None
     whose_go: Seat | None = Field(description="null when either seat may act")
     awaiting: str = Field(description="the state's `awaiting.action`")
+    awaiting_text: str = Field(description="what the game waits for in a sentence, the players by name (as a "
+                                           "spectator reads the state's `awaiting.text`)")
     pass_points: SeatCounts
     cp: SeatCounts
     vp: SeatCounts | SkipJsonSchema[None] = absent(description="victory points so far, where the game scores "

@@ -14,11 +14,11 @@ from warlog.domain.words import (
     humane,
     inches,
     listed,
-    phase_called,
     plural,
     purpose,
     status_called,
     step_called,
+    step_name,
 )
 
 SHARED = Texts()
@@ -28,14 +28,6 @@ say = SHARED.says
 # a unit's strength (CORE.STR.2) as said: "Bob's Boyz is now below half strength"
 STRENGTH = {"full": "at full strength", "below_starting": "below its starting strength", "half": "at half strength",
             "below_half": "below half strength", "destroyed": "destroyed"}
-
-
-def step_name(phase: str | None, sub_phase: str | None) -> str:
-    """'the Movement phase' or 'Move Units (Movement phase)', as the rules name them."""
-    if sub_phase and sub_phase != phase:
-        return f"{step_called(sub_phase)} ({phase_called(phase, the='')})" if phase \
-            else step_called(sub_phase)
-    return phase_called(phase)
 
 
 def seqs(values: list[int]) -> str:

@@ -111,6 +111,21 @@ def step_called(name: str | None) -> str:
     return phase_called(name)
 
 
+def step_name(phase: str | None, sub_phase: str | None, the: str = "the ") -> str:
+    """'the Movement phase' or 'Move Units (Movement phase)', as the rules name them (after `the`: 'Movement
+    phase', as a heading names it)."""
+    if sub_phase and sub_phase != phase:
+        return f"{step_called(sub_phase)} ({phase_called(phase, the='')})" if phase \
+            else step_called(sub_phase)
+    return phase_called(phase, the)
+
+
+def stage_title(phase: str | None, sub_phase: str | None) -> str | None:
+    """Where the game is, as a heading says it (GET /state's `phase_title`): 'Move Units (Movement phase)', 'Command
+    phase'; None before the first phase."""
+    return step_name(phase, sub_phase, the="") if phase or sub_phase else None
+
+
 def status_called(status: str) -> str:
     """A status as a player says a unit is it: 'Battle-shocked', 'Locked in Combat', 'falling back'."""
     return STATUSES.get(status, humane(status))
@@ -193,7 +208,8 @@ AWAITED = {"start_game": "start the game", "roll_off": "roll off", "choose_order
            "confirm_count": "confirm the count", "select": "select a unit", "end_phase": "end the phase",
            "resolve_charge": "resolve the charge", "pile_in": "pile in", "consolidate": "consolidate",
            "end_fight": "end the unit's fight", "charge_move": "make the charge move",
-           "enter": "bring a unit into play"}
+           "enter": "bring a unit into play", "command_reroll": "use a Command Re-roll or keep the dice",
+           "keep_dice": "keep the dice", "allocate": "choose which group saves next"}
 
 
 def doing(action: str) -> str:
@@ -217,6 +233,12 @@ def awaited(state: GameState, awaiting: Mapping[str, object], to: str) -> str:
     else:
         actor = "both players" if action == "confirm_count" else "either player"
     return f"the game waits for {actor} to {said}"
+
+
+def awaited_said(state: GameState, awaiting: Mapping[str, object], to: str | None) -> str:
+    """What the game waits for as GET /state's `awaiting.text` says it to the reader `to` (a seat, or None: a
+    spectator, who reads names): "The game waits for you to roll 2D6 for a charge."."""
+    return sentence(awaited(state, awaiting, to or ""))
 
 
 def shown_name(state: GameState, uid: str) -> str:

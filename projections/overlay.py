@@ -7,7 +7,7 @@ from typing import Any
 from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.state import GameState
 from warlog.domain.state.game import LastRoll
-from warlog.domain.words import shown_name
+from warlog.domain.words import awaited_said, shown_name, stage_title
 from warlog.projections.state import roll_view, vp_view
 
 
@@ -24,8 +24,9 @@ def overlay_view(state: GameState, version: int, result_text: str | None = None)
         "game_id": state.game_id, "version": version, "status": state.status,
         "players": dict(state.players), "battle_round": state.battle_round,
         "battle_rounds": state.options.battle_rounds, "phase": state.phase,
-        "sub_phase": state.sub_phase, "active_seat": state.active_seat,
-        "whose_go": awaiting.get("seat"), "awaiting": awaiting["action"],
+        "sub_phase": state.sub_phase, "phase_title": stage_title(state.phase, state.sub_phase),
+        "active_seat": state.active_seat, "whose_go": awaiting.get("seat"), "awaiting": awaiting["action"],
+        "awaiting_text": awaited_said(state, awaiting, None),  # to the stream's viewers: the players by name
         "pass_points": dict(state.pass_points.items()), "cp": dict(state.cp.items()),
         "last_roll": overlay_roll(state, latest_roll(state)),
         "units_destroyed": destroyed,  # by the seat that lost them

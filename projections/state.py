@@ -14,16 +14,18 @@ from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.rules.ruleset import Ruleset
 from warlog.domain.state import GameState, LastRoll, Unit, Weapon
 from warlog.domain.state.turns import OtherTurn
-from warlog.domain.words import humane, lasting, objective_title
+from warlog.domain.words import awaited_said, humane, lasting, objective_title, purpose, stage_title
 
 
 def roll_view(roll: LastRoll | None) -> dict[str, Any] | None:
     """A roll as the answers show it: what it means (domain/rolls.py) null where its event, logged before rolls
-    said so, does not say (or where the roll has no `needed`, no `successes`)."""
+    said so, does not say (or where the roll has no `needed`, no `successes`), and what it is for as the rules call
+    the roll (`purpose_title`: "a Desperate Escape")."""
     if roll is None:
         return None
     return {**roll.to_json(), **{key: getattr(roll, key) for key in rolls.KEYS},
-            "outcomes": None if roll.outcomes is None else list(roll.outcomes)}
+            "outcomes": None if roll.outcomes is None else list(roll.outcomes),
+            "purpose_title": purpose(roll.purpose)}
 
 
 def vp_view(ruleset: Ruleset, state: GameState) -> dict[str, int] | None:
@@ -194,7 +196,8 @@ def state_view(state: GameState, version: int, seat: str | None = None,
     view: dict[str, Any] = {
         "game_id": state.game_id, "ruleset": state.ruleset, "version": version,
         "status": state.status, "battle_round": state.battle_round, "active_seat": state.active_seat,
-        "phase": state.phase, "sub_phase": state.sub_phase, "awaiting": ruleset.awaiting(state),
+        "phase": state.phase, "sub_phase": state.sub_phase, "phase_title": stage_title(state.phase, state.sub_phase),
+        "awaiting": awaiting_view(state, ruleset, seat),
         "pass_points": dict(state.pass_points.items()), "declared_done": dict(state.declared_done.items()),
         "cp": dict(state.cp.items()), "dice": state.dice, "players": dict(state.players),
         "options": state.options.to_json(), "dice_commitment": state.dice_commitment,
@@ -226,6 +229,13 @@ def state_view(state: GameState, version: int, seat: str | None = None,
             view["anytime"] = game.anytime(seat)
             view["records"] = [a.as_dict() for a in game.records(seat, view["anytime"])]
     return view
+
+
+def awaiting_view(state: GameState, ruleset: Ruleset, seat: str | None) -> dict[str, Any]:
+    """What the game waits for, and that in a sentence to the reader (`text`): "you" to the awaited seat, the
+    players by name to the other seat and to a spectator."""
+    awaiting = ruleset.awaiting(state)
+    return {**awaiting, "text": awaited_said(state, awaiting, seat if seat in ("A", "B") else None)}
 
 
 def live_view(game: Game, seat: str) -> dict[str, Any]:

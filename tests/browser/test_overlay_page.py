@@ -8,6 +8,7 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 from tests.conftest import settings_for
+from tests.e2e.test_reference_rules import until
 from tests.support.browser import WAIT_S, chromium, waiting
 from tests.support.client import GameClient, play_awaited, unit
 from tests.support.live import serving
@@ -67,9 +68,10 @@ def test_the_page_shows_where_the_game_is_then_a_free_roll_and_the_next_go_witho
         browser, base_url, http, tmp_path):
     game = started(http)
     open_overlay(browser, base_url, game)
-    shows(browser, lambda b: text(b, "whose-go"), "Alice or Bob")  # either seat confirms the count
+    # both seats confirm the count: the service's sentence and its title of the sub-phase, never "Movement Pass Points"
+    shows(browser, lambda b: text(b, "whose-go"), "The game waits for both players to confirm the count.")
     assert text(browser, "round") == "Battle round 1 of 5"
-    assert (text(browser, "phase"), text(browser, "sub-phase")) == ("Movement", "Movement Pass Points")
+    assert text(browser, "phase") == "Movement Pass Point Calculation (Movement phase)"
     assert (text(browser, "name-A"), text(browser, "name-B")) == ("Alice", "Bob")
     assert [text(browser, f"{stat}-{seat}") for stat in ("pp", "cp") for seat in "AB"] == ["0"] * 4
     assert browser.find_element(By.ID, "roll").is_displayed() is False  # nobody has rolled yet
@@ -79,7 +81,7 @@ def test_the_page_shows_where_the_game_is_then_a_free_roll_and_the_next_go_witho
     assert text(browser, "roll-what") == "Morale · Bob" and text(browser, "roll-total") == f"= {rolled['total']}"
 
     game.cmd("A", "confirm_count")  # Alice has confirmed: now only Bob may
-    shows(browser, lambda b: text(b, "whose-go"), "Bob's go")
+    shows(browser, lambda b: text(b, "whose-go"), "The game waits for Bob to confirm the count.")
     assert "to-act" in browser.find_element(By.ID, "seat-B").get_attribute("class").split()
     assert browser.execute_script("return window.openedOnce === true"), "the page reloaded"
 
@@ -135,7 +137,7 @@ def test_the_page_shows_names_vp_and_cp_the_dice_coloured_by_outcome_and_the_res
     shows(browser, faces, [6, 3, 2, 1])
     assert outcomes(browser) == ["critical", "success", "fail", "fail"]
     assert len({colour(browser, f"#roll-faces .die:nth-child({i})") for i in (1, 2, 3)}) == 3  # three colours
-    assert text(browser, "roll-what") == "Hit (Intercessors) · Alice"
+    assert text(browser, "roll-what") == "Hit rolls (Intercessors) · Alice"
     assert (text(browser, "roll-needed"), text(browser, "roll-successes")) == ("3", "2")
     assert text(browser, "roll-text") == "Hit roll: 2 hits of 4 at 3+, 1 of them critical"
     assert [text(browser, f"cp-{seat}") for seat in "AB"] == [str(cp["A"]), str(cp["B"])]
@@ -147,3 +149,22 @@ def test_the_page_shows_names_vp_and_cp_the_dice_coloured_by_outcome_and_the_res
     assert browser.execute_script(
         "return [document.documentElement, document.body].map(e => getComputedStyle(e).backgroundColor)"
     ) == [TRANSPARENT, TRANSPARENT]
+
+
+def test_a_desperate_escape_is_headed_as_the_rules_call_it_and_what_follows_in_the_services_words(
+        browser, base_url, http):
+    """A reference game at the table: Bob's engaged Beasts make a Desperate Escape, then their battle-shock test waits."""
+    game = GameClient(http, "reference", "table")
+    scouts = unit("scouts", 2)
+    scouts["models"][0].update(T=10, Sv=2, W=30)
+    game.start([scouts], [unit("beasts", 3, statuses=("engaged",), engaged_with=["scouts"])])
+    until(game, 1, "B", "movement")
+    open_overlay(browser, base_url, game)
+    game.cmd("B", "select", unit="beasts", move="fall_back", escape="desperate")
+    shows(browser, lambda b: text(b, "whose-go"), "The game waits for Bob to roll 3D6 for a Desperate Escape.")
+    assert text(browser, "phase") == "Movement phase"
+    game.cmd("B", "roll", dice=[3, 4, 5])
+    shows(browser, faces, [3, 4, 5])
+    assert text(browser, "roll-what") == "A Desperate Escape (Beasts) · Bob"
+    shows(browser, lambda b: text(b, "whose-go"), "The game waits for Bob to roll 2D6 for a battle-shock test.")
+    assert "hazard" not in (text(browser, "roll-what") + text(browser, "phase") + text(browser, "whose-go")).lower()

@@ -133,12 +133,15 @@ def take_turn(phones, plan: Plan, extra: Callable | None) -> str:
     """The player whose go the header names taps the first button of the plan their phone offers (or `extra` taps a
     move of its own); the other phone names the same player, then shows what the tap did in its log, in the same
     words as the tapping phone. Answers the seat that tapped."""
-    go = whose_go(phones["A"])
-    name = go.split("'s go")[0] if "'s go" in go else None
-    seat = SEAT_OF.get(name) if name else next(s for s in NAMES if offered(phones[s]))  # "Both players"
+    go = whose_go(phones["A"])  # the service's sentence to Alice: "The game waits for you to ..." where it is hers
+    who = go.removeprefix("The game waits for ").split(" to ")[0]
+    name = NAMES["A"] if who == "you" else who if who in SEAT_OF else None  # "both players", "either player"
+    seat = SEAT_OF[name] if name else next(s for s in NAMES if offered(phones[s]))
     other = "B" if seat == "A" else "A"
-    if name:
-        until(phones[other], lambda d: whose_go(d).startswith(f"{name}'s go"), f"{name}'s go on seat {other}'s page")
+    if name:  # the other phone names the same player ("you" on the awaited seat's own)
+        said = "you" if other == seat else name
+        until(phones[other], lambda d: whose_go(d).startswith(f"The game waits for {said} to "),
+              f"{name}'s go on seat {other}'s page")
     driver = phones[seat]
     before = version(driver)
     if not (extra and extra(driver, seat)):

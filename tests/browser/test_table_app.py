@@ -120,7 +120,8 @@ def test_two_phones_play_the_seed_movement_by_tapping_with_an_undo_asked_and_app
         open_seat(driver, base_url, game, role)
     assert offered(a) == ["start_game"]
     send(a, "start_game")
-    until(b, lambda d: text(d, "sub-phase"), "the pass-point sub-phase on B", "· Movement Pass Points")
+    until(b, lambda d: text(d, "phase"), "the pass-point sub-phase on B",
+          "Movement Pass Point Calculation (Movement phase)")  # as the rules name it, never "Movement Pass Points"
     assert text(a, "round") == "Round 1 of 5"
 
     send(a, "confirm_count")
@@ -133,7 +134,7 @@ def test_two_phones_play_the_seed_movement_by_tapping_with_an_undo_asked_and_app
     awaits(a, "A", "choose_order")  # Alice won it (CORE.DICE.3)
     until(a, lambda d: [x.text for x in d.find_elements(By.CSS_SELECTOR, "#roll-faces .die")], "the roll-off's faces",
           ["5", "3"])
-    assert text(a, "roll-what").startswith("Roll off")
+    assert text(a, "roll-what").startswith("A roll-off")
     assert "Alice" in text(a, "roll-text")  # the roll-off says who won it, in words
     assert [d.get_attribute("data-outcome") for d in a.find_elements(By.CSS_SELECTOR, "#roll-faces .die")] == \
         ["success", "fail"]
@@ -173,7 +174,8 @@ def test_two_phones_play_the_seed_movement_by_tapping_with_an_undo_asked_and_app
             send_choosing(phone, action, choice, *extra)
         else:
             send(phone, action)
-    until(b, lambda d: text(d, "sub-phase"), "the shooting pass points on B", "· Shooting Pass Points")
+    until(b, lambda d: text(d, "phase"), "the shooting pass points on B",
+          "Shooting Pass Point Calculation (Shooting phase)")
     assert b.find_element(By.CSS_SELECTOR, 'form.free-roll input[data-field="purpose"]').get_property("value") == \
         "half typed"
     played = [(e["type"], e["by"], e["data"].get("unit")) for e in game.events()
@@ -199,7 +201,7 @@ def test_a_command_tapped_offline_is_kept_and_lands_once_when_the_network_return
     open_seat(phone, base_url, game, "A")
     overlay = phones["B"]
     overlay.get(f"{base_url}/games/{game.id}/overlay.html?token={game.tokens['spectator']}")
-    until(overlay, lambda d: text(d, "whose-go"), "the overlay", "Alice or Bob")
+    until(overlay, lambda d: text(d, "whose-go"), "the overlay", "The game waits for both players to confirm the count.")
     before = len(game.events())
 
     network(phone, online=False)
@@ -213,7 +215,8 @@ def test_a_command_tapped_offline_is_kept_and_lands_once_when_the_network_return
         game.cmd("B", "free_roll", spec="3D6", purpose="while-a-was-away")  # the feed must catch this up
     finally:
         network(phone, online=True)
-    until(phone, lambda d: text(d, "whose-go"), "Bob awaited once Alice's count landed", "Bob's go · confirm count")
+    until(phone, lambda d: text(d, "whose-go"), "Bob awaited once Alice's count landed",
+          "The game waits for Bob to confirm the count.")  # the service's sentence, never "Bob's go · confirm count"
     confirmed = [e for e in game.events() if e["type"] == "CountConfirmed"]
     assert [(e["by"], e["rule"]) for e in confirmed] == [("A", "AA.PP.1")]  # landed exactly once
     assert phone.execute_script("return Object.entries(localStorage).filter(([k]) => k.startsWith('warlog:queue'))"
@@ -223,7 +226,7 @@ def test_a_command_tapped_offline_is_kept_and_lands_once_when_the_network_return
     until(phone, lambda d: "while-a-was-away" in text(d, "log"), "Bob's roll from while A was offline")
     assert phone.execute_script("return window.openedOnce === true"), "the page reloaded"
     # the overlay followed the tapped command without a reload
-    until(overlay, lambda d: text(d, "whose-go"), "the overlay after the tap", "Bob's go")
+    until(overlay, lambda d: text(d, "whose-go"), "the overlay after the tap", "The game waits for Bob to confirm the count.")
 
 
 def test_the_feed_reopens_after_the_last_seq_it_saw_when_the_service_comes_back(phones, tmp_path_factory):
@@ -305,7 +308,8 @@ def test_the_spectator_sees_the_game_and_no_action(phones, base_url, http):
     game.cmd("A", "start_game")
     driver = phones["B"]
     open_seat(driver, base_url, game, "spectator")
-    until(driver, lambda d: text(d, "sub-phase"), "the sub-phase", "· Movement Pass Points")
+    until(driver, lambda d: text(d, "phase"), "the sub-phase", "Movement Pass Point Calculation (Movement phase)")
+    assert text(driver, "whose-go") == "The game waits for both players to confirm the count."  # names, never "you"
     assert driver.find_element(By.ID, "actions-card").is_displayed() is False
     assert driver.find_element(By.ID, "anytime-card").is_displayed() is False
     assert driver.find_elements(By.CSS_SELECTOR, "button.send, [data-anytime]") == []

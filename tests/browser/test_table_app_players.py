@@ -18,6 +18,7 @@ from tests.browser.test_table_app import (
     version,
 )
 from tests.conftest import settings_for
+from tests.e2e.test_reference_rules import until as until_phase
 from tests.support.client import GameClient, unit
 from tests.support.live import serving
 from tests.unit.test_reference_choices import TWO_LINES
@@ -55,10 +56,10 @@ def test_a_phone_shows_its_own_tap_from_the_answer_and_reads_the_state_only_for_
     reads_a, reads_b = state_reads(a), state_reads(b)
     send(a, "start_game")  # waits until A's page shows a newer state
     assert version(a) == game.state("A")["version"]
-    until(b, lambda d: text(d, "sub-phase"), "the pass-point sub-phase on B", "· Movement Pass Points")
+    until(b, lambda d: text(d, "phase"), "the pass-point sub-phase on B", "Movement Pass Point Calculation (Movement phase)")
     send(a, "confirm_count")
     until(b, lambda d: version(d), "A's count on B", game.state("B")["version"])
-    assert text(a, "whose-go").startswith("Bob's go")  # from the answer's view
+    assert text(a, "whose-go") == "The game waits for Bob to confirm the count."  # from the answer's view
     assert state_reads(a) == reads_a, "A's page read /state after its own taps"
     assert state_reads(b) > reads_b  # B follows A's moves from the stream, reading its state then
     reads_a = state_reads(a)
@@ -154,7 +155,7 @@ def test_the_last_roll_is_drawn_as_coloured_dice_and_a_re_roll_is_chosen_by_tapp
     assert float(phone.find_element(By.CSS_SELECTOR, "#roll-figures .big").value_of_css_property("font-size")
                  .removesuffix("px")) >= 36
     assert text(phone, "roll-text") == rolled["text"]
-    assert text(phone, "roll-what") == "Hit · Shooters · Alice"  # names, never ids
+    assert text(phone, "roll-what") == "Hit rolls · Shooters · Alice"  # names, never ids; the rules' words
     colours = {d.get_attribute("data-outcome"): d.value_of_css_property("background-color")
                for d in phone.find_elements(By.CSS_SELECTOR, "#roll-faces .die")}
     assert colours["success"] != colours["fail"]
@@ -189,9 +190,10 @@ def test_the_header_says_whose_go_in_every_phase_with_the_clock_of_the_awaited_s
         if state["status"] == "ended":
             break
         seat, action = state["awaiting"]["seat"], state["awaiting"]["action"]
-        go = text(phone, "whose-go")
+        go = text(phone, "whose-go")  # the service's sentence to Bob and its title of the phase, never "End Phase"
+        assert go == state["awaiting"]["text"] and (seat == "B") == go.startswith("The game waits for you to "), go
+        assert text(phone, "phase") == state["phase_title"] and state["phase_title"].endswith("phase")
         if seat:
-            assert go.startswith(f"{state['players'][seat]}'s go"), (state["phase"], go)
             assert phone.find_element(By.ID, f"clock-{seat}").get_attribute("class").split() == \
                 ["clock", "running"]
         assert text(phone, "cp-A") == str(state["cp"]["A"]) and text(phone, "vp-B") == str(state["vp"]["B"])
@@ -417,7 +419,7 @@ def test_a_phone_buzzes_when_it_becomes_its_go_if_its_player_asked(phones, base_
     assert phone.execute_script("return window.buzzes.length") == 0
     game.cmd("B", "roll_off", dice={"A": 5, "B": 3})  # Alice won it: her go, to choose who goes first
     until(phone, lambda d: d.execute_script("return window.buzzes.length"), "one buzz", 1)
-    assert text(phone, "whose-go").startswith("Alice's go")
+    assert text(phone, "whose-go") == "The game waits for you to choose who goes first."
     tap(phone, "#buzz")  # switched off again
     assert phone.execute_script("return localStorage.getItem('warlog:buzz')") == "off"
 
@@ -456,3 +458,21 @@ def test_a_rule_in_the_log_links_to_its_text_on_the_rules_page(phones, base_url,
     assert cited[0].get_attribute("href") == f"{base_url}/rules.html#{rule}"
     phone.get(f"{base_url}/rules.html#{rule}")
     until(phone, lambda d: d.find_element(By.ID, rule).is_displayed(), f"the rule {rule} on the rules page")
+
+
+def test_a_desperate_escape_is_headed_and_awaited_in_the_services_words(phones, base_url, http):
+    """A reference game at the table: Bob's engaged Beasts make a Desperate Escape (its dice headed as the rules call
+    the roll, never "Hazard"), then the phone says what the game waits for to Bob: their battle-shock test."""
+    game = GameClient(http, "reference", "table")
+    scouts = unit("scouts", 2)
+    scouts["models"][0].update(T=10, Sv=2, W=30)
+    game.start([scouts], [unit("beasts", 3, statuses=("engaged",), engaged_with=["scouts"])])
+    until_phase(game, 1, "B", "movement")
+    game.cmd("B", "select", unit="beasts", move="fall_back", escape="desperate")
+    game.cmd("B", "roll", dice=[3, 4, 5])
+    phone = phones["B"]
+    open_seat(phone, base_url, game, "B")
+    until(phone, lambda d: version(d), "the escape on B", game.state("B")["version"])
+    assert text(phone, "roll-what") == "A Desperate Escape · Beasts · Bob"
+    assert text(phone, "whose-go") == "The game waits for you to roll 2D6 for a battle-shock test."
+    assert text(phone, "phase") == "Movement phase"

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.client import GameClient, play_awaited, unit, vehicle
+from tests.support.client import GameClient, awaits, play_awaited, unit, vehicle
 
 
 def events_of(answer: dict[str, Any], type_: str) -> list[dict[str, Any]]:
@@ -34,7 +34,7 @@ def test_AA_CHG_1_a_charger_destroyed_while_its_charge_waits_leaves_no_roll_awai
     game = new_game("alternating", dice=dice)
     game.start([unit("chargers", 5), unit("others", 5)], [unit("boyz", 5, ranged=False, statuses=("pinned",))])
     to_charges(game)
-    assert game.state()["awaiting"] == {"seat": "A", "action": "select"}
+    assert awaits(game.state()) == {"seat": "A", "action": "select"}
     declared = game.cmd("A", "select", unit="chargers", targets=["boyz"], distance=7)
     if dice == "table":  # the roll is asked of A's table
         assert game.state()["awaiting"]["roll"]["purpose"] == "charge"
@@ -50,7 +50,7 @@ def test_AA_CHG_1_a_charger_destroyed_while_its_charge_waits_leaves_no_roll_awai
         game.cmd("B", "record_casualties", unit="chargers", models=5)
     state = game.state()
     assert state["queue"] == [] and state["awaiting"]["action"] != "roll"
-    assert state["awaiting"] == {"seat": "A", "action": "select"}  # play goes on: A's other unit may charge
+    assert awaits(state) == {"seat": "A", "action": "select"}  # play goes on: A's other unit may charge
     game.cmd("A", "select", unit="others", targets=["boyz"], distance=3)
     assert game.verify()["commands_ok"] is True
 
@@ -62,7 +62,7 @@ def test_AA_MOV_2_a_vehicle_with_no_leadership_takes_no_regroup_test(new_game, d
     game = new_game("alternating", dice=dice)
     game.start([rhino, unit("squad", 5)], [unit("boyz", 5)])
     assert game.state()["sub_phase"] == "move_fleeing"
-    assert game.state()["awaiting"] == {"seat": "A", "action": "select"}
+    assert awaits(game.state()) == {"seat": "A", "action": "select"}
     answer = game.cmd("A", "select", unit="rhino")
     assert not [e for e in answer["events"] if e["type"] in ("DiceRolled", "RollRequested", "RegroupFailed")]
     (untested,) = events_of(answer, "RegroupPassed")

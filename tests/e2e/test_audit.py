@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import settings_for
 from tests.golden.driver import Driver, HttpTable
-from tests.support.client import GameClient, table_of, unit
+from tests.support.client import GameClient, awaits, table_of, unit
 from warlog.api.app import create_app
 from warlog.domain.chain import event_hash
 
@@ -30,7 +30,7 @@ def fleeing_game(new_game, dice="server") -> GameClient:
     """Seat A alone has a unit falling back (Ld 7, no ATSKNF): Move Fleeing Units waits for A."""
     game = new_game(dice=dice)
     game.start([unit("scouts-1", statuses=("falling_back",)), unit("scouts-2")], [unit("boyz-1")])
-    assert game.state()["awaiting"] == {"seat": "A", "action": "select"}
+    assert awaits(game.state()) == {"seat": "A", "action": "select"}
     return game
 
 

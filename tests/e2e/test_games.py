@@ -1,5 +1,5 @@
 """Creating a game, mustering, starting, and the contract's answers."""
-from tests.support.client import unit
+from tests.support.client import awaits, unit
 
 
 def test_a_new_game_answers_its_id_tokens_and_dice_commitment(http):
@@ -19,7 +19,7 @@ def test_starting_a_game_fixes_starting_strength_and_awaits_the_movement_count(n
     assert state["status"] == "in_progress"
     assert state["battle_round"] == 1
     assert (state["phase"], state["sub_phase"]) == ("movement", "movement_pass_points")
-    assert state["awaiting"] == {"seat": None, "action": "confirm_count"}
+    assert awaits(state) == {"seat": None, "action": "confirm_count"}
     assert state["units"]["a2"]["starting_strength"] == 3
     assert game.verify()["chain_ok"] is True
 

@@ -2,7 +2,7 @@
 their reactions, then Shooting and Assault; every illegal step refused naming its HH rule."""
 from __future__ import annotations
 
-from tests.support.client import GameClient, unit, vehicle
+from tests.support.client import GameClient, awaits, unit, vehicle
 from tests.support.instances import consts
 from warlog.domain.rules import editions
 
@@ -40,10 +40,10 @@ def test_each_battle_round_opens_with_a_roll_off_whose_winner_chooses_who_takes_
     game.start([unit("legion-1")], [unit("militia")])
     state = game.state()
     assert (state["phase"], state["sub_phase"], state["active_seat"]) == ("movement", "reserves", None)
-    assert state["awaiting"] == {"seat": None, "action": "roll_off"}
+    assert awaits(state) == {"seat": None, "action": "roll_off"}
     assert game.refused("A", "end_phase")["rule"] == "CORE.DICE.3"
     game.cmd("B", "roll_off", dice={"A": 2, "B": 5})
-    assert game.state()["awaiting"] == {"seat": "B", "action": "choose_order"}
+    assert awaits(game.state()) == {"seat": "B", "action": "choose_order"}
     assert game.refused("A", "choose_order", first="A")["rule"] == "CORE.DICE.3"
     game.cmd("B", "choose_order", first="A")
     state = game.state()
@@ -58,7 +58,7 @@ def test_the_movement_phase_runs_reserves_move_and_rout_in_order_and_an_arrival_
                                                 "rule": "HH.RES.1"}
     answer = game.cmd("A", "roll", dice=[3])
     assert answer["events"][-1]["type"] == "ReserveArriving"
-    assert game.state()["awaiting"] == {"seat": "A", "action": "enter", "unit": "legion-2", "rule": "HH.RES.2"}
+    assert awaits(game.state()) == {"seat": "A", "action": "enter", "unit": "legion-2", "rule": "HH.RES.2"}
     assert game.refused("A", "end_phase")["rule"] == "HH.RES.2"
     answer = game.cmd("A", "enter", unit="legion-2", from_edge=True, removed=2)
     types = [e["type"] for e in answer["events"]]
@@ -157,7 +157,7 @@ def test_an_enemy_unit_ending_within_12_inches_opens_a_reaction_that_the_opponen
     assert made["type"] == "ReactionMade" and made["rule"] == "HH.REACT.1"
     assert game.state()["awaiting"]["unit"] == "scouts"
     game.cmd("B", "react", act=False)
-    assert game.state()["awaiting"] == {"seat": "A", "action": "end_phase"}
+    assert awaits(game.state()) == {"seat": "A", "action": "end_phase"}
 
 
 def test_a_game_created_before_claimed_reactions_offers_the_named_unit_its_initiative_in_words(new_game, monkeypatch):
@@ -324,4 +324,4 @@ def test_a_fall_back_ending_near_an_enemy_opens_a_reaction_move_and_the_reaction
                                            "up_to": 4}
     answer = game.cmd("B", "react", unit="militia", direction="toward", distance=3)
     assert [e["type"] for e in answer["events"]] == ["ReactionMade"]  # a reaction move draws no reaction
-    assert game.state()["awaiting"] == {"seat": "A", "action": "end_phase"}
+    assert awaits(game.state()) == {"seat": "A", "action": "end_phase"}

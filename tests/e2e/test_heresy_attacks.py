@@ -3,7 +3,7 @@ the table, the defender's saves from the defending seat, casualties and hull poi
 from __future__ import annotations
 
 from tests.e2e.test_heresy import a_goes_first, offered, to_sub_phase
-from tests.support.client import GameClient, unit
+from tests.support.client import GameClient, awaits, unit
 from tests.support.instances import consts
 
 
@@ -65,7 +65,7 @@ def test_a_charge_that_reaches_locks_both_units_and_they_fight_in_initiative_ord
         ("StatusGained", "militia") in kinds and ("FightBegan", None) in kinds
     state = game.state()
     assert "locked_in_combat" in state["units"]["legion"]["statuses"]
-    assert state["awaiting"] == {"seat": "A", "action": "strike", "unit": "legion", "rule": "RS.FGT.3"}  # I4 first
+    assert awaits(state) == {"seat": "A", "action": "strike", "unit": "legion", "rule": "RS.FGT.3"}  # I4 first
     assert game.refused("A", "end_phase")["rule"] == "RS.FGT.3"
     game.cmd("A", "strike", unit="legion", weapon="Chainsword")
     answer = game.cmd("A", "roll", dice=[3, 3, 3, 3, 2, 1])  # WS4 v WS3: 3+
@@ -74,7 +74,7 @@ def test_a_charge_that_reaches_locks_both_units_and_they_fight_in_initiative_ord
     game.cmd("B", "roll", dice=[5, 1])  # Sv5: one saved
     state = game.state()
     assert state["units"]["militia"]["models_alive"] == 3
-    assert state["awaiting"] == {"seat": "B", "action": "strike", "unit": "militia", "rule": "RS.FGT.3"}
+    assert awaits(state) == {"seat": "B", "action": "strike", "unit": "militia", "rule": "RS.FGT.3"}
     game.cmd("B", "strike", unit="militia", weapon="Bayonet")
     assert game.state()["awaiting"]["roll"]["spec"] == "3D6"  # the three left strike at I3
     game.cmd("B", "roll", dice=[1, 1, 1])  # WS3 v WS4: 4+: all miss

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.test_heresy import a_goes_first, offered, to_sub_phase
-from tests.support.client import GameClient, unit, vehicle
+from tests.support.client import GameClient, awaits, unit, vehicle
 from tests.support.instances import consts
 
 LOCKED = "locked_in_combat"
@@ -62,7 +62,7 @@ def test_RS_FGT_2_units_still_locked_at_the_start_of_an_assault_phase_fight_agai
         to_sub_phase(game, seat, None, "assault")
         [began] = events_since(game, seq, "FightBegan")
         assert began["rule"] == "RS.FGT.2" and sorted(began["data"]["units"]) == ["legion", "militia"]
-        assert game.state()["awaiting"] == {"seat": "A", "action": "strike", "unit": "legion", "rule": "RS.FGT.3"}
+        assert awaits(game.state()) == {"seat": "A", "action": "strike", "unit": "legion", "rule": "RS.FGT.3"}
         assert game.refused(seat, "end_phase")["rule"] == "RS.FGT.3"
         fight_out(game)
         [resolved] = events_since(game, seq, "FightResolved")
@@ -70,7 +70,7 @@ def test_RS_FGT_2_units_still_locked_at_the_start_of_an_assault_phase_fight_agai
         units = game.state()["units"]
         assert LOCKED in units["legion"]["statuses"] and LOCKED in units["militia"]["statuses"]
         # once a phase: the pair has fought, and the phase waits only for its end
-        assert game.state()["awaiting"] == {"seat": seat, "action": "end_phase"}
+        assert awaits(game.state()) == {"seat": seat, "action": "end_phase"}
         game.cmd(seat, "end_phase")
     assert game.verify()["commands_ok"] is True
 
@@ -127,7 +127,7 @@ def test_HH_ROUT_3_a_vehicle_takes_no_leadership_test(new_game, dice):
     to_sub_phase(game, "A", "rout")
     if game.state()["awaiting"]["action"] == "roll":  # the fall back's distance: D6 + I
         game.cmd("A", "roll", dice=[2])
-    assert game.state()["awaiting"] == {"seat": "A", "action": "fall_back", "unit": "rhino", "rule": "HH.ROUT.2"}
+    assert awaits(game.state()) == {"seat": "A", "action": "fall_back", "unit": "rhino", "rule": "HH.ROUT.2"}
     seq = last_seq(game)
     game.cmd("A", "fall_back", unit="rhino", reached_edge=True)
     after = [e for e in game.events() if e["seq"] > seq]
@@ -139,7 +139,7 @@ def test_HH_ROUT_3_a_vehicle_takes_no_leadership_test(new_game, dice):
     rhino_now = state["units"]["rhino"]
     assert rhino_now["models_alive"] == 1 and "routed" not in rhino_now["statuses"]
     assert "suppressed" in rhino_now["statuses"]
-    assert state["awaiting"] == {"seat": "A", "action": "end_phase"}
+    assert awaits(state) == {"seat": "A", "action": "end_phase"}
 
 
 def embarked_game(new_game, dice: str) -> GameClient:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.test_heresy import a_goes_first, offered, to_sub_phase
-from tests.support.client import GameClient, unit
+from tests.support.client import GameClient, awaits, unit
 
 DICE = ["server", "table"]
 
@@ -44,7 +44,7 @@ def test_HH_REACT_1_the_reacting_seat_claims_a_reaction_the_moving_player_did_no
     at_move(game, [unit("legion-1"), unit("legion-2")], [unit("militia"), unit("scouts", statuses=("pinned",))])
     assert claims(game) == []  # nothing has moved yet
     game.cmd("A", "move", unit="legion-1", move="normal", distance=6)  # A names no unit near
-    assert game.state()["awaiting"] == {"seat": "A", "action": "end_phase"}
+    assert awaits(game.state()) == {"seat": "A", "action": "end_phase"}
     offers = claims(game)
     assert {a["schema"]["properties"]["unit"]["const"] for a in offers} == {"militia"}  # the Pinned scouts cannot
     units = game.state("B")["units"]

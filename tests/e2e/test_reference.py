@@ -1,5 +1,5 @@
 """The reference ruleset over HTTP: the Command phase, movement, shooting attacks, charges and fights."""
-from tests.support.client import keep_dice, play_awaited, unit
+from tests.support.client import awaits, keep_dice, play_awaited, unit
 
 
 def army_a():
@@ -17,9 +17,9 @@ def army_b():
 def started(new_game):
     game = new_game("reference", dice="table")
     game.start(army_a(), army_b())
-    assert game.state()["awaiting"] == {"seat": None, "action": "roll_off"}  # CORE.DICE.3: for the first turn
+    assert awaits(game.state()) == {"seat": None, "action": "roll_off"}  # CORE.DICE.3: for the first turn
     game.cmd("B", "roll_off", dice={"A": 6, "B": 2})
-    assert game.state()["awaiting"] == {"seat": "A", "action": "choose_order"}
+    assert awaits(game.state()) == {"seat": "A", "action": "choose_order"}
     game.cmd("A", "choose_order", first="A")
     return game
 
@@ -33,7 +33,7 @@ def test_both_players_gain_a_command_point_and_a_battle_shocked_unit_tests_at_on
     state = game.state()
     assert (state["phase"], state["active_seat"]) == ("command", "A")
     assert state["cp"] == {"A": 1, "B": 1}
-    assert state["awaiting"] == {"seat": "A", "action": "roll", "roll": {
+    assert awaits(state) == {"seat": "A", "action": "roll", "roll": {
         "purpose": "battle_shock", "unit": "intercessors", "spec": "2D6", "rule": "RS.CMD.2"}}
 
 
@@ -46,7 +46,7 @@ def test_a_battle_shocked_unit_that_passes_its_test_stops_being_battle_shocked(n
     assert [rule["id"] for rule in audit["also"]] == ["CORE.LD.1"]  # a battle-shock test is a battle-shock roll
     assert audit["also"][0]["summary"]
     assert "battle_shocked" not in game.state()["units"]["intercessors"]["statuses"]
-    assert game.state()["awaiting"] == {"seat": "A", "action": "end_phase"}
+    assert awaits(game.state()) == {"seat": "A", "action": "end_phase"}
 
 
 def test_a_failed_battle_shock_test_keeps_the_unit_battle_shocked(new_game):
@@ -138,7 +138,7 @@ def test_a_charge_is_rolled_first_then_its_targets_are_named_within_the_roll(new
     assert game.state()["awaiting"]["roll"] == {"purpose": "charge", "unit": "assault-squad", "spec": "2D6",
                                                 "rule": "RS.CHG.2"}
     roll(game, "A", 3, 5)
-    assert game.state()["awaiting"] == {"seat": "A", "action": "charge_move", "unit": "assault-squad"}
+    assert awaits(game.state()) == {"seat": "A", "action": "charge_move", "unit": "assault-squad"}
     (move,) = [a for a in game.state("A")["actions"] if a["type"] == "charge_move"]
     assert move["rule"] == "RS.CHG.2" and move["schema"]["properties"]["distance"]["maximum"] == 12
     too_far = game.send("A", {"type": "charge_move", "unit": "assault-squad", "targets": ["boyz"], "distance": 13})
@@ -152,7 +152,7 @@ def test_a_charge_is_rolled_first_then_its_targets_are_named_within_the_roll(new
     game.cmd("A", "end_phase")
     state = game.state()
     assert state["phase"] == "fight"
-    assert state["awaiting"] == {"seat": "A", "action": "pile_in"}  # the active player's units pile in first
+    assert awaits(state) == {"seat": "A", "action": "pile_in"}  # the active player's units pile in first
 
 
 def test_a_charge_that_falls_short_of_its_farthest_target_fails_and_engages_nothing(new_game):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.test_reference_rules import events_of, until
-from tests.support.client import keep_dice, play_awaited, unit
+from tests.support.client import awaits, keep_dice, play_awaited, unit
 from tests.support.instances import consts
 
 
@@ -210,8 +210,7 @@ def test_RS_ATK_4_a_unit_destroyed_in_a_fight_ends_its_engagement_by_the_rule_th
     game = new_game("reference", dice=dice)
     game.start([unit("scouts", 10)], [grot])
     for _ in range(60):  # A's Fight phase: both pile in, the grot (not active) fights first, then the scouts
-        awaiting = game.state()["awaiting"]
-        if awaiting == {"seat": "A", "action": "attack", "unit": "scouts"}:
+        if awaits(game.state()) == {"seat": "A", "action": "attack", "unit": "scouts"}:
             break
         play_awaited(game)
     seq = game.events()[-1]["seq"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.test_reference_rules import chainswords, events_of, offered, until
-from tests.support.client import play_awaited, unit
+from tests.support.client import awaits, play_awaited, unit
 from tests.support.instances import consts
 
 CANNON = {"name": "Battle cannon", "type": "ranged", "range": 48, "A": "D6", "skill": 4, "S": 9, "AP": -1, "D": "3",
@@ -184,9 +184,9 @@ def test_RS_FGT_3_each_models_melee_weapon_is_a_weapon_in_a_fight_too(new_game, 
                [unit("boyz", 10, weapons=[]), unit("grots", 5, weapons=[])])  # they have nothing to fight with
     for _ in range(200):
         state = game.state()
-        if state["phase"] == "fight" and state["awaiting"] == {"seat": "A", "action": "attack", "unit": "chargers"}:
+        if state["phase"] == "fight" and awaits(state) == {"seat": "A", "action": "attack", "unit": "chargers"}:
             break
-        if state["phase"] == "fight" and state["awaiting"] == {"seat": "A", "action": "select"}:
+        if state["phase"] == "fight" and awaits(state) == {"seat": "A", "action": "select"}:
             game.cmd("A", "select", unit="chargers", fight="normal")
         else:
             play_awaited(game)
@@ -196,7 +196,7 @@ def test_RS_FGT_3_each_models_melee_weapon_is_a_weapon_in_a_fight_too(new_game, 
     events = answer["events"] + play_out(game)
     assert aimed(events) == [("Chainsword", "grots", 3), ("Chainsword", "boyz", 1)]
     assert resolved_at(events) == ["grots", "boyz"]
-    assert game.state()["awaiting"] == {"seat": "A", "action": "attack", "unit": "chargers"}
+    assert awaits(game.state()) == {"seat": "A", "action": "attack", "unit": "chargers"}
     (last,) = offered(game, "A", "attack")  # one model has not fought: its fist, at one target
     assert consts(last["schema"]["properties"]["weapon"]) == ["Fist"]
     assert last["schema"]["properties"]["models"]["maximum"] == 1 and "targets" not in last["schema"]["properties"]

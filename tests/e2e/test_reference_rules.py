@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.support.client import GameClient, keep_dice, play_awaited, unit
+from tests.support.client import GameClient, awaits, keep_dice, play_awaited, unit
 from tests.support.instances import consts
 
 
@@ -47,15 +47,15 @@ def test_a_fight_piles_in_gives_fights_first_then_an_engaging_consolidation_draw
     assert events_of(charge(game, "A", "chargers", ["boyz"]), "ChargeResolved")[0]["data"]["success"] is True
     game.cmd("A", "end_phase")
 
-    assert game.state()["awaiting"] == {"seat": "A", "action": "pile_in"}  # the active player first (RS.FGT.1)
+    assert awaits(game.state()) == {"seat": "A", "action": "pile_in"}  # the active player first (RS.FGT.1)
     piled = game.cmd("A", "pile_in", unit="chargers", distance=2.5)
     assert piled["events"][0]["rule"] == "RS.FGT.1" and piled["events"][0]["data"]["distance"] == "2.5"
     game.cmd("B", "pile_in", unit="boyz", distance=1)
 
-    assert game.state()["awaiting"] == {"seat": "A", "action": "select"}  # Fights First before B's boyz
+    assert awaits(game.state()) == {"seat": "A", "action": "select"}  # Fights First before B's boyz
     assert game.refused("B", "select", unit="boyz")["rule"] == "RS.FGT.2"
     game.cmd("A", "select", unit="chargers", fight="normal")
-    assert game.state()["awaiting"] == {"seat": "A", "action": "attack", "unit": "chargers"}
+    assert awaits(game.state()) == {"seat": "A", "action": "attack", "unit": "chargers"}
     (attack,) = offered(game, "A", "attack")
     assert consts(attack["schema"]["properties"]["target"]) == ["boyz"]  # engaged with it, not the grots
     assert game.refused("A", "attack", unit="chargers", weapon="Chainsword", target="grots")["rule"] == "RS.FGT.3"
@@ -75,21 +75,21 @@ def test_a_fight_piles_in_gives_fights_first_then_an_engaging_consolidation_draw
     ended = events_of(saved, "EngagementEnded")[0]
     assert ended["data"] == {"unit": "boyz", "with": ["chargers"], "reason": "was destroyed"}
     assert "engaged" not in game.state()["units"]["chargers"]["statuses"]  # its last foe is gone
-    assert game.state()["awaiting"] == {"seat": "A", "action": "end_fight", "unit": "chargers"}
+    assert awaits(game.state()) == {"seat": "A", "action": "end_fight", "unit": "chargers"}
     game.cmd("A", "end_fight", unit="chargers")
 
-    assert game.state()["awaiting"] == {"seat": "A", "action": "consolidate"}
+    assert awaits(game.state()) == {"seat": "A", "action": "consolidate"}
     answer = game.cmd("A", "consolidate", unit="chargers", mode="engaging", targets=["grots"], distance=3)
     assert events_of(answer, "Consolidated")[0]["rule"] == "RS.FGT.4"
     assert events_of(answer, "FightEligible")[0]["data"]["units"] == ["grots"]
-    assert game.state()["awaiting"] == {"seat": "B", "action": "select"}  # the grots fight now: an Overrun
+    assert awaits(game.state()) == {"seat": "B", "action": "select"}  # the grots fight now: an Overrun
     (overrun,) = offered(game, "B", "select")
     assert overrun["schema"]["properties"]["fight"]["const"] == "overrun"
     selected = game.cmd("B", "select", unit="grots", fight="overrun", pile_in=2)
     assert selected["events"][0]["data"]["pile_in"] == "2"
     game.cmd("B", "end_fight", unit="grots")
     game.cmd("B", "consolidate", unit="grots", mode="none")
-    assert game.state()["awaiting"] == {"seat": "A", "action": "end_phase"}
+    assert awaits(game.state()) == {"seat": "A", "action": "end_phase"}
     game.cmd("A", "end_phase")
 
     started = [e for e in game.events() if e["type"] == "TurnStarted"][-1]
@@ -254,6 +254,6 @@ def test_no_command_re_roll_is_offered_for_a_unit_destroyed_since_its_roll(new_g
     game.cmd("B", "record_casualties", unit="chargers", models=5)  # wiped out at the table before the re-roll
     assert not [a for a in offered(game, "A", "use_stratagem") if a["schema"]["properties"]["name"].get("const")]
     assert game.refused("A", "use_stratagem", name="Command Re-roll", unit="chargers")["rule"] == "EXT.CP.1"
-    assert game.state()["awaiting"] == {"seat": "A", "action": "end_phase"}  # a destroyed unit charges nothing
+    assert awaits(game.state()) == {"seat": "A", "action": "end_phase"}  # a destroyed unit charges nothing
     assert [e for e in game.events() if e["type"] == "ChargeResolved"][-1]["data"]["reason"] == \
         "the charging unit was destroyed"

@@ -1,7 +1,7 @@
 """Undo and redo over HTTP, exactly as CONTRACT.md "Undo and redo" fixes them."""
 import pytest
 
-from tests.support.client import GameClient, unit
+from tests.support.client import GameClient, awaits, unit
 from warlog.domain.rules import editions
 
 
@@ -16,7 +16,7 @@ def game(new_game) -> GameClient:
     """Battle round 1, Movement Pass Point Calculation: both seats still to confirm their counts."""
     game = new_game()
     game.start([unit("scouts-1"), unit("scouts-2")], [unit("boyz-1")])
-    assert game.state()["awaiting"] == {"seat": None, "action": "confirm_count"}
+    assert awaits(game.state()) == {"seat": None, "action": "confirm_count"}
     return game
 
 

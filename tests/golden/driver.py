@@ -15,7 +15,7 @@ import random
 from typing import Any, Protocol
 from uuid import UUID
 
-from tests.support.client import GameClient, unit, vehicle
+from tests.support.client import GameClient, awaits, unit, vehicle
 from tests.support.instances import SUBSET, instance, keywords
 
 
@@ -171,8 +171,11 @@ class Driver:
 
 def assert_awaiting_is_offered(views: dict[str, dict[str, Any]]) -> None:
     """CONTRACT.md: somebody can always act, and `awaiting` names an offered type whenever it names a seat."""
-    awaiting = views["A"]["awaiting"]
-    assert awaiting == views["B"]["awaiting"]
+    awaiting = awaits(views["A"])
+    assert awaiting == awaits(views["B"])
+    for seat in "AB":  # the sentence is said to the reader: "you" to the awaited seat, the other by name
+        said = views[seat]["awaiting"]["text"]
+        assert ("waits for you " in said) == (awaiting["seat"] == seat), (seat, said)
     if views["A"]["status"] == "ended":
         assert not views["A"]["actions"] and not views["B"]["actions"]
         return

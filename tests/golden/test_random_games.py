@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import settings_for
 from tests.golden.driver import Driver, HttpTable, armies
-from tests.support.client import GameClient
+from tests.support.client import GameClient, awaits
 from tests.support.results import assert_result_adds_up, assert_summary_adds_up
 from warlog.api.app import create_app
 from warlog.projections.rules import catalogue
@@ -33,7 +33,7 @@ def test_a_random_legal_five_round_game_ends_and_its_log_verifies(memory_http, d
 
     assert final["status"] == "ended"
     assert final["battle_round"] == 5
-    assert final["awaiting"] == {"seat": None, "action": "none"}
+    assert awaits(final) == {"seat": None, "action": "none"}
     assert final["result"]["reason"] == "battle_rounds" and final["result"]["by"] == "destroyed"
     assert_result_adds_up(final)  # MSN.END.1: no objectives, so what each seat destroyed decides
     assert_summary_adds_up(memory_http, game.id, game.tokens["spectator"], final)

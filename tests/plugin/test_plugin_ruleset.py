@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.plugin.ruleset import THROW, TURN, Duel
-from tests.support.client import unit
+from tests.support.client import awaits, unit
 from tests.support.rosters import as_json, tenth_list
 from warlog.domain import commands as cmd
 from warlog.domain.rules import registry
@@ -57,7 +57,7 @@ def test_a_game_of_the_plugin_ruleset_is_played_over_http(duel, new_game):
     state = game.state("A")
     assert (state["ruleset"], state["status"], state["battle_round"], state["active_seat"]) == \
         ("duel", "in_progress", 1, "A")
-    assert state["awaiting"] == {"seat": "A", "action": "throw"}
+    assert awaits(state) == {"seat": "A", "action": "throw"}
     assert [(a["type"], a["rule"]) for a in state["actions"]] == [("throw", THROW)]
     assert game.state("B")["actions"] == [] and game.state("spectator").get("actions", []) == []
     assert state["vp"] == {"A": 0, "B": 0}

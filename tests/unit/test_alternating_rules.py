@@ -7,7 +7,7 @@ from uuid import UUID
 import pytest
 
 from tests.golden.driver import AppTable
-from tests.support.client import unit, vehicle
+from tests.support.client import awaits, unit, vehicle
 from warlog.domain.application import Warlog
 from warlog.domain.rules.alternating.common import overwatch_shots
 from warlog.domain.rulings import Malformed
@@ -148,7 +148,7 @@ def test_with_only_one_side_able_to_shoot_that_side_selects_alone_without_a_roll
     first = event(events, "FirstGoes")
     assert first["rule"] == "AA.ACT.0" and first["data"]["seat"] == "A"
     assert not any(e["type"] == "RollOffNeeded" for e in events)
-    assert table.view()["awaiting"] == {"seat": "A", "action": "select"}
+    assert awaits(table.view()) == {"seat": "A", "action": "select"}
 
 
 def test_regrouped_lasts_the_rest_of_the_turn_and_ends_with_it():
@@ -206,7 +206,7 @@ def test_overwatch_fired_with_server_dice_waits_for_its_casualties_before_the_ch
     events = table.do("B", "select", unit="b-1")
     assert event(events, "OverwatchResolved")["rule"] == "AA.OW.1"
     assert not any(e["type"] == "ChargeResolved" or e["data"].get("purpose") == "charge" for e in events)
-    assert table.view()["awaiting"] == {"seat": "A", "action": "resolve_charge", "unit": "a-1",
+    assert awaits(table.view()) == {"seat": "A", "action": "resolve_charge", "unit": "a-1",
                                                "rule": "AA.CHG.1"}
     table.do("A", "record_casualties", unit="a-1", models=1, rule="AA.OW.1")
     events = table.do("A", "resolve_charge")
@@ -233,7 +233,7 @@ def test_a_combat_the_service_does_not_know_needs_its_enemy_units_named():
         table.do(seat, action, **({"dice": {"A": 6, "B": 1}} if action == "roll_off" else
                                    {"first": "A"} if action == "choose_order" else {}))
     table.order(winner="B", first="A")  # either seat may choose any combat: both take part
-    assert table.view()["awaiting"] == {"seat": "A", "action": "select"}
+    assert awaits(table.view()) == {"seat": "A", "action": "select"}
     status, answer = table.app.send("A", {"type": "select", "unit": "b-1"})
     assert status == 422 and answer["field"] == "/targets"
     events = table.do("A", "select", unit="b-1", targets=["a-1"])
@@ -362,7 +362,7 @@ def test_a_random_shot_weapon_rolls_its_overwatch_shots_per_model_one_fewer_then
     assert resolved["data"]["needed"] is None and resolved["data"]["outcomes"] == ["unused"] * 5
     assert table.view()["awaiting"]["action"] == "resolve_charge"  # its casualties are recorded first
     table.do("A", "resolve_charge")
-    assert table.view()["awaiting"] == {"seat": "A", "action": "roll", "roll": {
+    assert awaits(table.view()) == {"seat": "A", "action": "roll", "roll": {
         "purpose": "charge", "unit": "a-1", "spec": "2D6", "rule": "AA.CHG.1"}}
 
 
@@ -451,11 +451,11 @@ def test_a_regrouped_unit_without_atsknf_still_runs_and_charges():
 def test_at_the_table_either_seat_enters_both_seats_roll_off_dice():
     table = Table([unit("a-1")], [unit("b-1")])
     table.counts_confirmed()
-    assert table.view()["awaiting"] == {"seat": None, "action": "roll_off"}
+    assert awaits(table.view()) == {"seat": None, "action": "roll_off"}
     for seat in "AB":
         (roll_off,) = table.view(seat)["actions"]
         assert roll_off["type"] == "roll_off" and roll_off["schema"]["required"] == ["type", "dice"]
         assert roll_off["schema"]["properties"]["dice"]["required"] == ["A", "B"]
     table.do("B", "roll_off", dice={"A": 2, "B": 5})
-    assert table.view()["awaiting"] == {"seat": "B", "action": "choose_order"}
+    assert awaits(table.view()) == {"seat": "B", "action": "choose_order"}
     assert table.view("A")["actions"] == [] and offered_types(table, "B") == {"choose_order"}

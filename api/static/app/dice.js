@@ -16,13 +16,14 @@ export function dieFace(face, outcome, attrs = {}) {
 
 const unitName = (state, id) => state.units?.[id]?.name || words(id);
 
-// the roll's heading: what it was for, whose unit, who rolled it; names, never ids
+// the roll's heading: what it was for as the service says it (`purpose_title`: "a Desperate Escape"), whose unit,
+// who rolled it; names, never ids
 export function rollHeading(roll, state) {
-  const purpose = words(roll.purpose || "roll");
+  const purpose = roll.purpose_title || "";
   const what = purpose.charAt(0).toUpperCase() + purpose.slice(1);
-  const unit = roll.unit ? ` · ${unitName(state, roll.unit)}` : "";
-  const seat = roll.seat ? ` · ${state.players?.[roll.seat] ?? ""}` : "";
-  return `${what}${unit}${seat}`;
+  const unit = roll.unit ? unitName(state, roll.unit) : "";
+  const seat = roll.seat ? state.players?.[roll.seat] ?? "" : "";
+  return [what, unit, seat].filter(Boolean).join(" · ");
 }
 
 // the large figures: the target and the successes where the roll has them, else its total

@@ -1,15 +1,7 @@
-// The header: round, phase, whose go (from `awaiting`), each seat's pass points, CP and VP, and the chess clock
+// The header: round, phase (`phase_title`), what the game waits for (`awaiting.text`), each seat's pass points, CP and VP, and the chess clock
 // when the game has one (MSN.CLK.1): used and left per seat, the running side lit, ticking on from `since`.
-import {words} from "./form.js";
-
 const el = (id) => document.getElementById(id);
 const put = (id, text) => { el(id).textContent = text; };
-const title = (text) => words(text).replace(/\b\w/g, (c) => c.toUpperCase());
-
-// what the awaited seat is asked for: the title of that action where this seat is offered it, else its words
-function asked(state, action) {
-  return (state.actions || []).find((offer) => offer.type === action)?.title || words(action);
-}
 
 export function whoseGo(state) {
   if (state.status === "ended") {
@@ -20,10 +12,7 @@ export function whoseGo(state) {
     const asker = state.undo_request.requested_by;
     return `${state.players[asker === "A" ? "B" : "A"]} to answer the undo`;
   }
-  const {seat, action} = state.awaiting || {};
-  if (!action || action === "none") return "";
-  const who = seat ? `${state.players[seat]}'s go` : action === "confirm_count" ? "Both players" : "Either player";
-  return `${who} · ${asked(state, action)}`;
+  return state.awaiting?.text || "";  // the service's sentence, to this reader: "The game waits for you to …"
 }
 
 export function clockText(seconds, roundUp = false) {  // time left rounds up: 29:59.6 left reads 30:00
@@ -57,8 +46,7 @@ let currentState = () => ({});
 export function showMoment(state, mySeat, latest) {
   currentState = latest;
   put("round", state.status === "setup" ? "Setting up" : `Round ${state.battle_round} of ${state.options?.battle_rounds ?? "?"}`);
-  put("phase", title(state.phase || ""));
-  put("sub-phase", state.sub_phase ? `· ${title(state.sub_phase)}` : "");
+  put("phase", state.phase_title || "");  // as the rules name it: "Move Units (Movement phase)"
   put("whose-go", whoseGo(state));
   for (const seat of ["A", "B"]) {
     put(`name-${seat}`, state.players[seat]);

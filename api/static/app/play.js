@@ -48,13 +48,14 @@ function openSheet(id) {  // the unit's datasheet, from the state shown (it foll
   if (!el("datasheet").open) el("datasheet").showModal();
 }
 
-// the newest roll standing: the state's `last_roll`, or a newer free roll from the log (the state leaves those out)
+// the newest roll standing: the state's `last_roll`, or a newer free roll from the log (the state leaves those out;
+// a free roll is for what its player wrote)
 function lastRoll(state) {
   const free = [...app.events.values()].filter((e) => e.type === "DiceRolled" && e.data?.free && !app.undone.has(e.seq))
     .sort((a, b) => b.seq - a.seq)[0];
   const roll = state.last_roll;
   if (free && (!roll || free.seq > roll.seq)) {
-    return {seq: free.seq, purpose: free.data.purpose, unit: free.data.unit, seat: free.by, faces: free.data.faces,
+    return {seq: free.seq, purpose: free.data.purpose, purpose_title: free.data.purpose, unit: free.data.unit, seat: free.by, faces: free.data.faces,
       total: free.data.total, needed: free.data.needed, outcomes: free.data.outcomes, successes: free.data.successes,
       text: free.data.text ?? free.text};
   }

@@ -199,7 +199,7 @@ SHARED.plainly({
 
 @say("DiceRolled")
 def _dice_rolled(w: Words, d: ev.DiceRolled) -> str:
-    for_unit = f" for {w.unit_name(d['unit'])}" if d["unit"] else ""
+    for_unit = f" ({w.unit_name(d['unit'])})" if d["unit"] else ""  # as RollRequested says it: one "for" a sentence
     what = f'"{d["purpose"]}"' if d.get("free") else purpose(d["purpose"])
     rolled = f"{w.player(d['seat'])} rolled {d['spec']} for {what}{for_unit}: {faces(d['faces'])} (total {d['total']})"
     # nothing it must reach (or logged before rolls said so); a roll whose dice each reach their own number (EXT.FNP)

@@ -137,6 +137,11 @@ def activated_for(key: str, kind: str) -> str:
     return f"for {said}" if said else f"to {humane(key)} ({humane(kind)})"
 
 
+def owns(name: str) -> str:
+    """The possessive of a unit's name: "Bob's Boyz'", "Alice's Captain's"."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def plural(count: int, one: str, many: str | None = None) -> str:
     """'1 model', '3 models', '0 hits' ('many' where the plural is not one + s)."""
     return f"{count} {one if count == 1 else (many or one + 's')}"

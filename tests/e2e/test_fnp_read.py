@@ -63,7 +63,7 @@ def test_EXT_FNP_a_leaders_and_its_bodyguards_own_feel_no_pain_read_die_by_die_o
             "(2 ignored wounds)")
     assert read(fnp) == {"needed": None, "outcomes": ["fail", "fail", "success", "fail", "fail", "success"],
                          "successes": 2, "text": said}  # not the total 21, no die left unread
-    assert fnp["text"] == f"Bob rolled 6D6 for Feel No Pain against mortal wounds for Bob's Beast: 5, 1, 5, 1, 3 and 6 (total 21); {said}."
+    assert fnp["text"] == f"Bob rolled 6D6 for Feel No Pain against mortal wounds (Bob's Beast): 5, 1, 5, 1, 3 and 6 (total 21); {said}."
     ignored = one(events, "MortalWoundsIgnored")
     assert read(ignored) == read(fnp)  # the roll and the wounds it stopped say one thing
     assert (ignored["data"]["ignored"], ignored["data"]["lost"]) == (2, 4)
@@ -96,7 +96,7 @@ def test_EXT_FNP_a_game_created_under_edition_4_keeps_the_reading_it_logged(new_
     fnp = one(events, "DiceRolled", "feel_no_pain_mortal")
     assert read(fnp) == {"needed": None, "outcomes": ["unused"] * 6, "successes": None,
                          "text": "6D6 for feel no pain mortal: 5, 1, 5, 1, 3 and 6 (total 21)"}
-    assert fnp["text"] == "Bob rolled 6D6 for Feel No Pain against mortal wounds for Bob's Beast: 5, 1, 5, 1, 3 and 6 (total 21)."
+    assert fnp["text"] == "Bob rolled 6D6 for Feel No Pain against mortal wounds (Bob's Beast): 5, 1, 5, 1, 3 and 6 (total 21)."
     ignored = one(events, "MortalWoundsIgnored")
     assert ignored["data"]["text"] == "Feel No Pain: 2 ignored wounds of 6, each model at its own"
     assert (ignored["data"]["ignored"], ignored["data"]["lost"]) == (2, 4)  # the same judgment

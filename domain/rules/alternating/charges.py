@@ -22,7 +22,7 @@ from warlog.domain.rules.ruleset import Part, alive, handles
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingCharge, AlternatingStep, GameState
 from warlog.domain.state.values import replace
-from warlog.domain.words import awaited, unit_named, unit_title, whose
+from warlog.domain.words import awaited, owns, unit_named, unit_title, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -174,7 +174,7 @@ class Charges(Part[ChargeRules]):
                            f"{unit_named(state, against, unit.owner)}",
                            ["unit", *(["weapons"] if len(names) > 1 else [])], unit=act.const(uid),
                            act=act.const(True), weapons=weapons),
-                act.action("select", "AA.OW.1", f"hold {unit_named(state, uid)}'s overwatch", ["unit", "act"],
+                act.action("select", "AA.OW.1", f"hold {owns(unit_named(state, uid))} overwatch", ["unit", "act"],
                            unit=act.const(uid), act=act.const(False))]
 
     def _charge_outcome(self, t: Table, uid: str, context: ChargeAsked, total: int) -> None:

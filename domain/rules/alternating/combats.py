@@ -14,7 +14,7 @@ from warlog.domain.rules.ruleset import Part, alive
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import AlternatingStep, AlternatingTurn, Combat, Frozen, GameState, Unit
 from warlog.domain.state.values import replace
-from warlog.domain.words import unit_named
+from warlog.domain.words import owns, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -87,7 +87,7 @@ class Combats(Part[CombatRules]):
             if not alive(unit):
                 raise Refused(f"{named} is destroyed and fights no combat", rule="AA.CC.1")
             if fought(unit):
-                raise Refused(f"{named}'s combat was already fought this turn", rule="AA.CC.1")
+                raise Refused(f"{owns(named)} combat was already fought this turn", rule="AA.CC.1")
             if not locked(unit):
                 raise Refused(f"{named} is not locked in combat", rule="AA.CC.1")
 

@@ -33,7 +33,7 @@ from warlog.domain.rules.ruleset import SEATS, Part, Step, alive, handles, inche
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import AlternatingStep, AlternatingTurn, GameState, Unit
 from warlog.domain.state.values import replace
-from warlog.domain.words import awaited, not_yours, status_called, step_called, unit_named, who_does, whose
+from warlog.domain.words import awaited, not_yours, owns, status_called, step_called, unit_named, who_does, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -203,7 +203,7 @@ class Goes(Part[GoRules]):
         if awaiting["seat"] != seat:
             return []
         if awaiting["action"] == "resolve_charge":
-            return [act.action("resolve_charge", "AA.CHG.1", f"roll {unit_named(state, awaited_unit(awaiting))}'s charge (record "
+            return [act.action("resolve_charge", "AA.CHG.1", f"roll {owns(unit_named(state, awaited_unit(awaiting)))} charge (record "
                                "overwatch casualties first)")]
         if awaiting.get("reaction") == "overwatch":
             return self.rules.overwatch_actions(state, awaiting)
@@ -229,7 +229,7 @@ class Goes(Part[GoRules]):
             for uid in ready:
                 if uid not in known:  # locked by a status the service knows no combat for: name its foes
                     offered.append(act.action(
-                        "select", rule, f"fight {unit_named(state, uid, seat)}'s combat, naming the enemy units in it", ["unit", "targets"],
+                        "select", rule, f"fight {owns(unit_named(state, uid, seat))} combat, naming the enemy units in it", ["unit", "targets"],
                         unit=act.const(uid), act=act.const(True),
                         targets=act.subset(self.rules.combat_foes(state, uid), description="the enemy units in it")))
         elif ready:

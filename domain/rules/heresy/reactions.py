@@ -41,7 +41,7 @@ from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, NotFound, Refused
 from warlog.domain.state import GameState, HeresyTurn, Unit, Weapon, Window
 from warlog.domain.state.values import replace
-from warlog.domain.words import unit_named
+from warlog.domain.words import owns, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -343,7 +343,7 @@ class Reactions(Part[ReactionRules]):
         uid = _window_unit(window)
         if command.unit != uid:
             raise Refused(f"the reaction offered is {unit_named(t.state, uid, seat)}'s, to "
-                          f"{unit_named(t.state, window.against, seat)}'s move", rule="HH.REACT.1")
+                          f"{owns(unit_named(t.state, window.against, seat))} move", rule="HH.REACT.1")
         if command.direction not in DIRECTIONS:
             raise Malformed("direction is toward or away", field="direction")
         if command.distance is None:

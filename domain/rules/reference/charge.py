@@ -24,7 +24,7 @@ from warlog.domain.rules.ruleset import Part, alive, handles, inches
 from warlog.domain.rulings import Malformed, Refused
 from warlog.domain.state import GameState, ReferenceCharge, ReferenceStep, Unit
 from warlog.domain.state.values import replace
-from warlog.domain.words import unit_named, unit_title, whose
+from warlog.domain.words import owns, unit_named, unit_title, whose
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -71,7 +71,7 @@ class Charge(Part[ChargeRules]):
     def charge_move_actions(self, state: GameState, charge: ReferenceCharge) -> list[Action]:
         most = min(MAX_CHARGE, charge.total)
         return [act.action(
-            "charge_move", "RS.CHG.2", f"name {unit_named(state, charge.unit)}'s charge targets: enemy units within 12\" and "
+            "charge_move", "RS.CHG.2", f"name {owns(unit_named(state, charge.unit))} charge targets: enemy units within 12\" and "
             f"within the {charge.total}\" rolled, and the inches to the farthest", ["unit", "targets", "distance"],
             unit=act.const(charge.unit), targets=act.subset(self.charge_targets(state, charge.seat)),
             distance=act.number(0, MAX_CHARGE, f"inches to the farthest target; beyond {most}\" the charge fails"))]

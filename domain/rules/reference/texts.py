@@ -15,6 +15,7 @@ from warlog.domain.words import (
     inches,
     lasting,
     listed,
+    owns,
     phase_called,
     plural,
     status_called,
@@ -56,11 +57,6 @@ def until(w: Words, value: str, seat: str | None = None) -> str:
 def effect_name(effect: str) -> str:
     """'Smokescreen', or 'the battle-shocked status' (a status given for a while)."""
     return f"the {status_called(effect.removeprefix('status '))} status" if effect.startswith("status ") else effect
-
-
-def owns(name: str) -> str:
-    """The possessive: "Bob's Boyz'", "Alice's Captain's"."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def weapon_of(w: Words, d: ev.AttackIds) -> str:

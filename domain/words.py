@@ -59,7 +59,7 @@ def listed(items: Iterable[str], last: str = "and") -> str:
 
 
 PURPOSES = {"hit": "hit rolls", "wound": "wound rolls", "save": "saves", "charge": "a charge", "overwatch": "overwatch",
-            "roll_off": "a roll-off", "battle_shock": "a battle-shock test", "advance": "an advance",
+            "roll_off": "a roll-off", "battle_shock": "a battle-shock test", "advance": "an Advance",
             "regroup": "a regroup roll", "reserve": "a reserve roll", "leadership": "a Leadership test",
             "fight_leadership": "a lost fight's Leadership test", "hazard": "a Desperate Escape",
             "feel_no_pain": "Feel No Pain", "mortal_feel_no_pain": "Feel No Pain against mortal wounds",

@@ -340,7 +340,8 @@ class StatusDetail(Answer):
     """A status a unit has, in words, and how long it lasts."""
 
     status: Status
-    title: str = Field(description="the status as a player reads it, e.g. Battle-shocked")
+    title: str = Field(description='the status as the rules say a unit is it, e.g. "Battle-shocked", "Locked in '
+                                   'Combat", "Gone to Ground"')
     until: str = Field(description="how long it lasts, e.g. \"until the end of the turn\"")
     rule: str = Field(description="the RULES.md rule that ends it")
 
@@ -353,6 +354,9 @@ class UnitState(Answer):
     models_alive: int
     starting_strength: int = Field(description="CORE.STR.1")
     strength: Literal["full", "below_starting", "half", "below_half", "destroyed"] = Field(description="CORE.STR.2")
+    strength_title: str = Field(description='`strength` as a player says the unit is (CORE.STR.2): "at full '
+                                            'strength", "below its starting strength", "at half strength", "below '
+                                            'half strength", "destroyed"')
     wounds_lost: int = Field(description="wounds lost by its wounded model")
     statuses: list[Status]
     selected: bool = Field(description="picked in the current sub-phase")

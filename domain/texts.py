@@ -19,15 +19,11 @@ from warlog.domain.words import (
     status_called,
     step_called,
     step_name,
+    strength_called,
 )
 
 SHARED = Texts()
 say = SHARED.says
-
-
-# a unit's strength (CORE.STR.2) as said: "Bob's Boyz is now below half strength"
-STRENGTH = {"full": "at full strength", "below_starting": "below its starting strength", "half": "at half strength",
-            "below_half": "below half strength", "destroyed": "destroyed"}
 
 
 def seqs(values: list[int]) -> str:
@@ -236,7 +232,7 @@ def _status(w: Words, d: ev.StatusGained | ev.StatusLost) -> str:
 
 @say("StrengthChanged")
 def _strength(w: Words, d: ev.StrengthChanged) -> str:
-    to = STRENGTH.get(d["to"], humane(d["to"]))
+    to = strength_called(d["to"])
     left = plural(d["starting_strength"], "model").partition(" ")[2]
     return f"{w.unit_name(d['unit'])} is now {to}: {d['models_alive']} of {d['starting_strength']} {left} left"
 

@@ -81,6 +81,9 @@ STATUSES = {"battle_shocked": "Battle-shocked", "locked_in_combat": "Locked in C
             "pinned": "Pinned", "suppressed": "Suppressed", "stationary": "Stationary", "falling_back": "falling back",
             "gone_to_ground": "Gone to Ground", "immobilised": "Immobilised", "no_weapons_left": "left with no weapons",
             "regrouped": "regrouped", "engaged": "engaged"}
+# a unit's strength (CORE.STR.2) as said: "Bob's Boyz is now below half strength"
+STRENGTH = {"full": "at full strength", "below_starting": "below its starting strength", "half": "at half strength",
+            "below_half": "below half strength", "destroyed": "destroyed"}
 # how a unit is activated (RS.MOV.1, RS.MOV.4, RS.SHO.1, RS.FGT.2): "activated Bob's Boyz for an Advance"
 ACTIVATIONS = {"move": {"normal": "a Normal move", "advance": "an Advance", "fall_back": "a Fall Back",
                         "remain_stationary": "a Remain Stationary move", "disembark": "a disembark move",
@@ -129,6 +132,11 @@ def stage_title(phase: str | None, sub_phase: str | None) -> str | None:
 def status_called(status: str) -> str:
     """A status as a player says a unit is it: 'Battle-shocked', 'Locked in Combat', 'falling back'."""
     return STATUSES.get(status, humane(status))
+
+
+def strength_called(band: str) -> str:
+    """A unit's strength band (CORE.STR.2) as a player says the unit is: 'below_half' -> 'below half strength'."""
+    return STRENGTH.get(band, humane(band))
 
 
 def activated_for(key: str, kind: str) -> str:

@@ -14,7 +14,15 @@ from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.rules.ruleset import Ruleset
 from warlog.domain.state import GameState, LastRoll, Unit, Weapon
 from warlog.domain.state.turns import OtherTurn
-from warlog.domain.words import awaited_said, humane, lasting, objective_title, purpose, stage_title
+from warlog.domain.words import (
+    awaited_said,
+    lasting,
+    objective_title,
+    purpose,
+    stage_title,
+    status_called,
+    strength_called,
+)
 
 
 def roll_view(roll: LastRoll | None) -> dict[str, Any] | None:
@@ -64,14 +72,16 @@ def weapon_sheet(weapon: Weapon) -> dict[str, Any]:
 
 
 def status_details(ruleset: Ruleset, unit: Unit) -> list[dict[str, Any]]:
-    """Each status the unit has, in words, with how long it lasts: a stated time where an effect gave it
+    """Each status the unit has, in words, with how long it lasts: its `title` as the rules say a unit is it
+    ("Battle-shocked", "Locked in Combat", `status_called`), and a stated time where an effect gave it
     (CORE.PER.1), else as the ruleset's table says (`status_ends`)."""
     details = []
     for status in unit.statuses:
         effect = next((e for e in unit.effects or () if e.status == status), None)
         lasts = (Lasts(f"until {lasting(effect.until)}", "CORE.PER.1" if effect.stated else "CORE.PER.2")
                  if effect is not None else ruleset.status_ends.get(status, PLAYERS_CLEAR))
-        details.append({"status": status, "title": humane(status).capitalize(), "until": lasts.until,
+        said = status_called(status)
+        details.append({"status": status, "title": said[:1].upper() + said[1:], "until": lasts.until,
                         "rule": lasts.rule})
     return details
 
@@ -81,8 +91,10 @@ def unit_view(state: GameState, uid: str, eligible: bool, ruleset: Ruleset, led_
     """A unit as GET /state shows it: its counters, and its datasheet (CONTRACT.md "In the players' words");
     `led_by`: the unit leading it, if any; `engaged`: the enemy units it is engaged with (`Ruleset.engaged_with`)."""
     unit = state.units[uid]
+    strength = army.strength_of(state.units, uid)
     return {"owner": unit.owner, "name": unit.name, "models_alive": unit.models_alive,
-            "starting_strength": unit.starting_strength, "strength": army.strength_of(state.units, uid),
+            "starting_strength": unit.starting_strength, "strength": strength,
+            "strength_title": strength_called(strength),  # as a player says it: "below half strength"
             "wounds_lost": unit.wounds_lost or 0, "statuses": list(unit.statuses),
             "selected": unit.selected, "eligible": eligible, "in_reserves": unit.in_reserves,
             "arriving": unit.arriving, "embarked_in": unit.embarked_in, "engaged_with": list(engaged),

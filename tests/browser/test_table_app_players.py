@@ -405,6 +405,32 @@ def test_tapping_a_unit_opens_its_datasheet_which_follows_the_game(phones, base_
     assert not phone.find_element(By.ID, "datasheet").is_displayed()
 
 
+def test_a_units_card_and_datasheet_say_its_strength_and_statuses_in_the_services_words(phones, base_url, http):
+    game = GameClient(http, "alternating", "server")
+    game.start([unit("scouts", 5)], [unit("boyz", 10)])
+    game.cmd("B", "record_casualties", unit="boyz", models=6)  # 4 of 10 left: below half strength (CORE.STR.2)
+    for status in ("locked_in_combat", "battle_shocked"):
+        game.cmd("B", "set_status", unit="boyz", status=status, value=True, reason="a rule of the table")
+    boyz = game.state("A")["units"]["boyz"]
+    said = {d["status"]: d["title"] for d in boyz["status_details"]}
+    assert (boyz["strength_title"], said) == ("below half strength", {"locked_in_combat": "Locked in Combat",
+                                                                      "battle_shocked": "Battle-shocked"})
+    phone = phones["A"]
+    open_seat(phone, base_url, game, "A")
+    card = until(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#units article[data-unit="boyz"]'), "Bob's Boyz")[0]
+    shown = card.get_property("textContent")
+    assert card.find_element(By.CSS_SELECTOR, ".band").get_property("textContent") == "below half strength"
+    assert "Locked in Combat (" in shown and "Battle-shocked (" in shown  # as the service titles them
+    tap(phone, '#units button.sheet-open[data-sheet="boyz"]')
+    until(phone, lambda d: d.find_element(By.ID, "datasheet").is_displayed(), "the datasheet")
+    sheet = text(phone, "datasheet-body")
+    assert "4 of 10 (below half strength)" in sheet
+    assert "Locked in Combat: " in sheet and "Battle-shocked: " in sheet
+    for made in ("below half)", "below_half", "locked in combat", "Locked in combat", "battle shocked", "battle_shocked"):
+        assert made not in shown and made not in sheet, made  # no words the page made of the service's names
+    tap(phone, "#datasheet-close")
+
+
 def test_a_phone_buzzes_when_it_becomes_its_go_if_its_player_asked(phones, base_url, http):
     game = seed_game(http)
     phone = phones["A"]

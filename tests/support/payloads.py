@@ -79,8 +79,9 @@ def assert_as_recorded(now: dict[str, Any], then: dict[str, Any], where: object)
 
 def without_sentences(now: dict[str, Any], then: dict[str, Any], where: object) -> dict[str, Any]:
     """GET /state without the sentences it gained since the recordings (what the game waits for, where it is, what
-    the last roll was for: tests/e2e/test_state_in_words.py holds their words), each a sentence where it is taken
-    out; a recording that holds one is held to it."""
+    the last roll was for: tests/e2e/test_state_in_words.py holds their words; each unit's strength in words:
+    tests/e2e/test_unit_words.py), each a sentence where it is taken out; a recording that holds one is held to
+    it."""
     now = dict(now)
     if "phase_title" not in then:
         assert now["phase_title"] is None or now["phase_title"].endswith(("phase", "phase)")), (where, now)
@@ -93,7 +94,19 @@ def without_sentences(now: dict[str, Any], then: dict[str, Any], where: object) 
     if isinstance(roll, dict) and isinstance(recorded, dict) and "purpose_title" not in recorded:
         assert roll["purpose_title"] and "_" not in roll["purpose_title"], (where, roll)
         now["last_roll"] = {k: v for k, v in roll.items() if k != "purpose_title"}
+    units, recorded_units = now.get("units"), then.get("units")
+    if isinstance(units, dict) and isinstance(recorded_units, dict):  # each unit's strength as said (CORE.STR.2)
+        now["units"] = {uid: _strength_untitled(unit, recorded_units.get(uid), where) for uid, unit in units.items()}
     return now
+
+
+def _strength_untitled(unit: dict[str, Any], recorded: object, where: object) -> dict[str, Any]:
+    """A unit without the `strength_title` it gained since the recordings, which says its `strength` in words."""
+    if not isinstance(recorded, dict) or "strength_title" in recorded or "strength_title" not in unit:
+        return unit
+    said = unit["strength_title"]
+    assert said and "_" not in said and ("strength" in said or said == unit["strength"]), (where, unit)
+    return {k: v for k, v in unit.items() if k != "strength_title"}
 
 
 # what issue 24 ("Choices with titles") added to every offered action since the golden recordings were made: an

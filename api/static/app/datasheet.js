@@ -1,7 +1,7 @@
 // A unit's datasheet as the state gives it (CONTRACT.md "Units as datasheets"): its model lines with models alive
 // of their count and a wounded model's wounds left, its weapons with their profiles and keywords, abilities,
 // keywords, the unit it leads or is led by, and each status with when it ends. Read, never worked out here.
-import {make, words} from "./form.js";
+import {make} from "./form.js";
 
 const LINE_OWN = new Set(["name", "count", "alive", "wounds_left"]);
 
@@ -27,10 +27,10 @@ function weapons(unit) {
 }
 
 export function datasheet(id, unit, state) {
-  const name = (other) => state.units?.[other]?.name || words(other);
+  const name = (other) => state.units?.[other]?.name || other;
   const facts = [
     ["Player", state.players?.[unit.owner] ?? ""],
-    ["Models", `${unit.models_alive} of ${unit.starting_strength} (${words(unit.strength)})`],
+    ["Models", `${unit.models_alive} of ${unit.starting_strength} (${unit.strength_title})`],
     unit.points != null ? ["Points", String(unit.points)] : null,
     unit.leader_of ? ["Leads", name(unit.leader_of)] : null,
     unit.led_by ? ["Led by", name(unit.led_by)] : null,
@@ -41,7 +41,7 @@ export function datasheet(id, unit, state) {
   const statuses = unit.status_details?.length
     ? unit.status_details.map((status) => make("li", {text: `${status.title}: ${status.until} (${status.rule})`}))
     : [make("li", {text: "None"})];
-  return [make("h2", {id: "datasheet-name", text: unit.name || words(id)}),
+  return [make("h2", {id: "datasheet-name", text: unit.name}),
     make("dl", {class: "facts"}, ...facts.flatMap(([term, value]) => [make("dt", {text: term}), make("dd", {text: value})])),
     modelLines(unit), weapons(unit), make("h3", {text: "Statuses"}), make("ul", {class: "statuses-list"}, ...statuses)];
 }

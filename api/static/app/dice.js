@@ -1,7 +1,7 @@
 // Dice as dice: the last roll drawn face by face, each die coloured by what the service says it did
 // (`outcomes`: success, critical, fail, rerolled, unused), its target (`needed`) and its successes in large
 // type, and the service's sentence (`text`) beneath. Nothing here judges a die: the roll says what it means.
-import {make, words} from "./form.js";
+import {make} from "./form.js";
 
 const OUTCOME_WORDS = {success: "success", critical: "critical", fail: "fail", rerolled: "re-rolled", unused: "not counted"};
 
@@ -14,7 +14,7 @@ export function dieFace(face, outcome, attrs = {}) {
     role: attrs.role || (attrs.tag ? null : "img"), "aria-checked": attrs.checked ?? null}, make("span", {text: String(face), "aria-hidden": "true"}));
 }
 
-const unitName = (state, id) => state.units?.[id]?.name || words(id);
+const unitName = (state, id) => state.units?.[id]?.name || id;
 
 // the roll's heading: what it was for as the service says it (`purpose_title`: "a Desperate Escape"), whose unit,
 // who rolled it; names, never ids

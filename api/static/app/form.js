@@ -5,7 +5,6 @@
 
 import {dieChoice} from "./dice.js";
 
-export const words = (name) => String(name ?? "").replace(/_/g, " ");
 let context = {};  // what a form is drawn against: {lastRoll, units, seat, unit} (a die's choice as the roll's dice)
 
 function make(tag, attrs = {}, ...children) {
@@ -23,16 +22,18 @@ export { make };
 const isMap = (schema) => schema.type === "object" && schema.properties &&
   Object.keys(schema.properties).length > 0 && !(schema.required || []).length;
 // A choice: an enum, or a oneOf of {const, title} (CONTRACT.md "In the players' words": what a player reads
-// is the title, what is sent the const); `format` says what it names (unit, weapon, seat, objective, ...).
+// is the title, what is sent the const); `format` says what it names (unit, weapon, seat, objective, ...). The
+// service titles every choice and field it offers; a schema without titles shows its values and names as they
+// are, never words made of them here.
 const isChoice = (schema) => "enum" in (schema || {}) || "oneOf" in (schema || {});
 const options = (schema) => (schema.oneOf
-  ? schema.oneOf.map((entry) => ({value: entry.const, text: entry.title ?? words(entry.const)}))
-  : schema.enum.map((value) => ({value, text: words(value)})));
+  ? schema.oneOf.map((entry) => ({value: entry.const, text: entry.title ?? String(entry.const)}))
+  : schema.enum.map((value) => ({value, text: String(value)})));
 const isDice = (schema) => schema.type === "array" && schema.items?.type === "integer" &&
   ("minItems" in schema || "maxItems" in schema) && !isChoice(schema.items);
 
 function label(schema, name) {
-  return schema.title || words(name);
+  return schema.title || name;
 }
 
 // An optional field: a switch in front of it says whether it is sent at all.

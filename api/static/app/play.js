@@ -3,7 +3,7 @@
 import {Client} from "./client.js";
 import {datasheet} from "./datasheet.js";
 import {drawRoll} from "./dice.js";
-import {commandForm, field, hasChoices, make, words} from "./form.js";
+import {commandForm, field, hasChoices, make} from "./form.js";
 import {showMoment} from "./moment.js";
 import {showResult} from "./ending.js";
 
@@ -12,7 +12,6 @@ const put = (id, text) => { el(id).textContent = text; };
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const fragment = new URLSearchParams(location.hash.slice(1));
 const token = fragment.get("token") || "";
-const title = (text) => words(text).replace(/\b\w/g, (c) => c.toUpperCase());
 const sentence = (type) => String(type).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 
 const LOG_LINES = 300;  // read at first: the newest; earlier ones a page at a time, on a tap (a long game opens fast)
@@ -22,18 +21,17 @@ const client = new Client(gameId, token, {onAnswer: answered, onQueue: queued});
 // -- the moment, the units, the roll ----------------------------------------------------------
 
 const mySeat = fragment.get("seat");
-const unitName = (id) => app.state?.units?.[id]?.name || words(id);
+const unitName = (id) => app.state?.units?.[id]?.name || id;
 
 function showUnits(state) {
   const cards = Object.entries(state.units || {}).map(([id, unit]) => make("article",
     {class: `unit owner-${unit.owner} ${unit.strength}${unit.eligible ? " eligible" : ""}`, "data-unit": id},
-    make("h3", {}, make("button", {type: "button", class: "sheet-open", "data-sheet": id, text: unit.name || words(id),
-      "aria-label": `${unit.name || words(id)}: open the datasheet`})),
+    make("h3", {}, make("button", {type: "button", class: "sheet-open", "data-sheet": id, text: unit.name,
+      "aria-label": `${unit.name}: open the datasheet`})),
     make("div", {class: "unit-id", text: state.players[unit.owner] ?? ""}),
     make("div", {class: "models", text: `${unit.models_alive} / ${unit.starting_strength}`}),
-    make("div", {class: "band", text: words(unit.strength)}),
-    unit.status_details?.length ? make("div", {class: "statuses", text: unit.status_details.map((s) => `${s.title} (${s.until})`).join(", ")})
-      : unit.statuses?.length ? make("div", {class: "statuses", text: unit.statuses.map(words).join(", ")}) : null,
+    make("div", {class: "band", text: unit.strength_title}),  // the service's words: "below half strength"
+    unit.status_details?.length ? make("div", {class: "statuses", text: unit.status_details.map((s) => `${s.title} (${s.until})`).join(", ")}) : null,
     unit.embarked_in ? make("div", {class: "statuses", text: `embarked in ${unitName(unit.embarked_in)}`}) : null,
     make("div", {class: "flags", text: [unit.eligible && "eligible", unit.selected && "selected"].filter(Boolean).join(" · ")})));
   el("units").replaceChildren(...cards);
@@ -87,14 +85,14 @@ const namesItsUnit = (schema) => Object.values(schema.properties || {}).some((su
 
 function actionCard(action) {
   const form = commandForm(action.schema, {lastRoll: app.state?.last_roll, units: app.state?.units, seat: mySeat});
-  const send = make("button", {type: "submit", class: "send", "data-action": action.type, text: action.title || title(action.type)});
+  const send = make("button", {type: "submit", class: "send", "data-action": action.type, text: action.title});
   const card = make("form", {class: "action", "data-action": action.type, novalidate: true},
     make("div", {class: "summary", text: named(action.summary)}), make("div", {class: "rule", text: action.rule}),
     hasChoices(action.schema) || namesItsUnit(action.schema) ? form.el : null, send);
   card.addEventListener("submit", (event) => {
     event.preventDefault();
     const got = form.read();
-    if (!got.present) return formProblem(card, {title: "Not sent", detail: `${words(got.missing)} is needed`, field: `/${got.missing}`});
+    if (!got.present) return formProblem(card, {title: "Not sent", detail: `${action.schema.properties?.[got.missing]?.title ?? got.missing} is needed`, field: `/${got.missing}`});
     sendFrom(card, "/commands", got.value, action.summary);
   });
   return card;

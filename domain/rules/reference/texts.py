@@ -5,8 +5,9 @@ from __future__ import annotations
 from warlog.domain import events as ev
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.common import STRATAGEMS
-from warlog.domain.texts import STRENGTH, against_ld, attack, because, slain
+from warlog.domain.texts import against_ld, attack, because, slain
 from warlog.domain.words import (
+    STRENGTH,
     Namer,
     Texts,
     Words,

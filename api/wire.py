@@ -281,6 +281,7 @@ class GameResult(Answer):
     score: SeatCounts = Field(description="each seat's score as it stood: VP where the game has objectives, "
                                           "else the points of the enemy units destroyed (MSN.END.1)")
     rule: str = Field(description="the rule that decided the result, e.g. MSN.END.1")
+    how: str = Field(description="how it was decided, in words: 'Decided on victory points', 'Decided by concession'")
 
 
 class SeatClock(Answer):

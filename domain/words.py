@@ -94,6 +94,16 @@ ACTIVATIONS = {"move": {"normal": "a Normal move", "advance": "an Advance", "fal
                "escape": {"ordered": "an Ordered Retreat", "desperate": "a Desperate Escape"}}
 
 
+# how a game's result was decided (RULES.md MSN.END.1-3, MSN.CLK.1): "Decided on victory points"
+DECIDED_BY = {"vp": "on victory points", "destroyed": "on points of enemy units destroyed",
+              "wipeout": "by wiping out the enemy army", "concession": "by concession", "time": "on time: a clock ran out"}
+
+
+def decided(by: str) -> str:
+    """How a result was decided, as a sentence's start: 'Decided on victory points' (GET /state's `result.how`)."""
+    return f"Decided {DECIDED_BY.get(by, humane(by))}"
+
+
 def purpose(name: str) -> str:
     """A roll's purpose as the rules call the roll: 'regroup' -> 'a regroup roll' (else its name as words)."""
     return PURPOSES.get(name, humane(name))

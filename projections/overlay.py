@@ -8,7 +8,7 @@ from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.state import GameState
 from warlog.domain.state.game import LastRoll
 from warlog.domain.words import awaited_said, shown_name, stage_title
-from warlog.projections.state import roll_view, vp_view
+from warlog.projections.state import result_view, roll_view, vp_view
 
 
 def overlay_view(state: GameState, version: int, result_text: str | None = None) -> dict[str, Any]:
@@ -31,7 +31,7 @@ def overlay_view(state: GameState, version: int, result_text: str | None = None)
         "last_roll": overlay_roll(state, latest_roll(state)),
         "units_destroyed": destroyed,  # by the seat that lost them
         "units_destroyed_names": {seat: [shown_name(state, uid) for uid in lost] for seat, lost in destroyed.items()},
-        "result": None if state.result is None else {**state.result.to_json(), "text": result_text},
+        "result": None if state.result is None else {**(result_view(state.result) or {}), "text": result_text},
     }
     vp = vp_view(ruleset, state)
     if vp is not None:

@@ -12,10 +12,11 @@ from warlog.domain.rules import clock
 from warlog.domain.rules.basics import PLAYERS_CLEAR, Lasts
 from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.rules.ruleset import Ruleset
-from warlog.domain.state import GameState, LastRoll, Unit, Weapon
+from warlog.domain.state import GameState, LastRoll, Result, Unit, Weapon
 from warlog.domain.state.turns import OtherTurn
 from warlog.domain.words import (
     awaited_said,
+    decided,
     lasting,
     objective_title,
     purpose,
@@ -24,6 +25,11 @@ from warlog.domain.words import (
     strength_called,
 )
 
+
+def result_view(result: Result | None) -> dict[str, Any] | None:
+    """A game's result as every answer shows it (`/state`, `/summary`, the overlay): its JSON and how it was decided
+    in words (`how`: "Decided on victory points")."""
+    return None if result is None else {**result.to_json(), "how": decided(result.by)}
 
 def roll_view(roll: LastRoll | None) -> dict[str, Any] | None:
     """A roll as the answers show it: what it means (domain/rolls.py) null where its event, logged before rolls
@@ -214,7 +220,7 @@ def state_view(state: GameState, version: int, seat: str | None = None,
         "cp": dict(state.cp.items()), "dice": state.dice, "players": dict(state.players),
         "options": state.options.to_json(), "dice_commitment": state.dice_commitment,
         "mustered": dict(state.mustered.items()),
-        "result": None if state.result is None else state.result.to_json(),
+        "result": result_view(state.result),
         "last_roll": roll_view(state.last_roll),
         # CORE.SEQ.1: rules triggered at once wait in this order (the active player's first); `awaiting` is the head
         "queue": [{"seat": r.seat, "purpose": r.purpose, "unit": r.unit, "spec": r.spec, "rule": r.rule}

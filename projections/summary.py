@@ -21,6 +21,7 @@ from warlog.domain.rules.basics import SEATS, alive, other
 from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.state import GameState, PerSeat
 from warlog.projections.analytics import dice_summary
+from warlog.projections.state import result_view
 
 UNPAUSED = frozenset({"ActionUndone", "UndoRejected", "UndoWithdrawn"})  # an undo request answered or withdrawn
 
@@ -136,7 +137,7 @@ def summary(stored: Sequence[Told], dice_rows: Iterable[dict[str, Any]],
             "time_used_s": round(walked.used[seat], 1)}
     return {"game_id": state.game_id, "ruleset": state.ruleset, "version": version, "status": state.status,
             "battle_round": state.battle_round, "battle_rounds": state.options.battle_rounds, "scored_by": scored,
-            "result": None if state.result is None else state.result.to_json(),
+            "result": result_view(state.result),
             "text": walked.result_text or _so_far(state, scored, score), "seats": seats}
 
 

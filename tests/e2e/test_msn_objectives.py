@@ -78,7 +78,7 @@ def test_MSN_OBJ_1_markers_held_by_more_models_score_5_vp_each_and_vp_decide_the
     result = state["result"]
     # by VP: A wins though B destroyed more (one of A's models, none of B's)
     assert result == {"reason": "battle_rounds", "winner": "A", "draw": False, "by": "vp",
-                      "score": {"A": 10, "B": 0}, "rule": "MSN.END.1"}
+                      "score": {"A": 10, "B": 0}, "rule": "MSN.END.1", "how": "Decided on victory points"}
     assert result["score"] == state["vp"]
     (ended,) = events_of(answer, "GameEnded")
     assert ended["rule"] == "MSN.END.1" and "Alice" in ended["text"]

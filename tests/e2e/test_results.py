@@ -54,7 +54,8 @@ def test_MSN_END_1_without_objectives_the_points_destroyed_decide(new_game, rule
     final = played_out(game)
 
     assert final["result"] == {"reason": "battle_rounds", "winner": "A", "draw": False, "by": "destroyed",
-                               "score": {"A": 90, "B": 3}, "rule": "MSN.END.1"}
+                               "score": {"A": 90, "B": 3}, "rule": "MSN.END.1",
+                               "how": "Decided on points of enemy units destroyed"}
     assert_result_adds_up(final)
     ended = ended_event(game)
     assert (ended["rule"], ended["text"]) == ("MSN.END.1", "Alice won 90–3 on points destroyed (MSN.END.1).")
@@ -80,7 +81,8 @@ def test_MSN_END_1_equal_scores_are_a_draw(new_game, ruleset, dice):
     game.cmd("B", "record_casualties", unit="vets", models=2)
     final = played_out(game)
     assert final["result"] == {"reason": "battle_rounds", "winner": None, "draw": True, "by": "destroyed",
-                               "score": {"A": 2, "B": 2}, "rule": "MSN.END.1"}
+                               "score": {"A": 2, "B": 2}, "rule": "MSN.END.1",
+                               "how": "Decided on points of enemy units destroyed"}
     assert ended_event(game)["text"] == "Alice and Bob drew 2–2 on points destroyed (MSN.END.1)."
 
 
@@ -120,7 +122,9 @@ def test_MSN_END_3_the_conceding_seat_loses_and_the_result_says_so(new_game, rul
     game.cmd("A", "concede")
     result = game.state("B")["result"]
     assert result == {"reason": "concede", "winner": "B", "draw": False, "by": "concession",
-                      "score": {"A": 0, "B": 0}, "rule": "MSN.END.3"}
+                      "score": {"A": 0, "B": 0}, "rule": "MSN.END.3", "how": "Decided by concession"}
+    overlaid = game.http.get(f"/games/{game.id}/overlay", headers=game.headers("spectator")).json()["result"]
+    assert overlaid["how"] == "Decided by concession"  # the app and the overlay show the service's words
     ended = ended_event(game)
     assert (ended["rule"], ended["text"]) == ("MSN.END.3", "Alice conceded: Bob won (MSN.END.3).")
     assert summary(game)["scored_by"] == "vp"  # with objectives the score shown is VP

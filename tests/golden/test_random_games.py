@@ -97,7 +97,7 @@ def test_a_conceded_game_ends_at_once_reveals_the_seed_and_refuses_every_later_c
     state = game.state("A")
     assert state["status"] == "ended" and state["result"] == {"reason": "concede", "winner": "A", "draw": False,
                                                       "by": "concession", "score": {"A": 0, "B": 0},
-                                                      "rule": "MSN.END.3"}
+                                                      "rule": "MSN.END.3", "how": "Decided by concession"}
     assert game.refused("A", "confirm_count")["rule"] == "SVC.ENDED"
     verified = game.verify()
     assert verified["chain_ok"] is True and verified["dice_ok"] is True and verified["server_seed"]

@@ -85,7 +85,8 @@ def test_a_game_of_the_plugin_ruleset_is_played_over_http(duel, new_game):
     assert final["vp"] == total
     winner = None if total["A"] == total["B"] else max(total, key=total.get)
     assert final["result"] == {"reason": "battle_rounds", "winner": winner, "draw": winner is None, "by": "vp",
-                               "score": total, "rule": "MSN.END.1"}  # its own score, judged by the core
+                               "score": total, "rule": "MSN.END.1",
+                               "how": "Decided on victory points"}  # its own score, judged by the core
     rounds = [e for e in game.events() if e["type"] == "BattleRoundEnded"]
     assert len(rounds) == 2 and all(e["rule"] == TURN for e in rounds)
 
@@ -141,7 +142,8 @@ def test_table_dice_throw_carries_its_face(duel, new_game):
     assert game.cmd("A", "throw", dice=[5])["events"][1]["data"]["score"] == 5
     game.cmd("B", "throw", dice=[2])
     assert game.state("A")["result"] == {"reason": "battle_rounds", "winner": "A", "draw": False, "by": "vp",
-                                         "score": {"A": 5, "B": 2}, "rule": "MSN.END.1"}
+                                         "score": {"A": 5, "B": 2}, "rule": "MSN.END.1",
+                                         "how": "Decided on victory points"}
 
 
 def test_an_unknown_ruleset_is_422_naming_the_known_ones(duel, http):

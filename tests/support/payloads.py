@@ -47,7 +47,7 @@ DATASHEET = ("keywords", "abilities", "models", "weapons", "leader_of", "led_by"
              "engaged_with")  # issue 25: whom it is engaged with (tests/e2e/test_heresy_audit_fixes_c.py)
 
 
-RESULT_WORDS = frozenset({"draw", "by", "score", "rule"})
+RESULT_WORDS = frozenset({"draw", "by", "score", "rule", "how"})
 
 
 def assert_as_recorded(now: dict[str, Any], then: dict[str, Any], where: object) -> None:

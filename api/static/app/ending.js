@@ -5,9 +5,6 @@ import {make} from "./form.js";
 
 const el = (id) => document.getElementById(id);
 
-// `result.by` as a player says it (the service's own vocabulary, CONTRACT.md "Results")
-const DECIDED = {vp: "on victory points", destroyed: "on points of enemy units destroyed",
-  wipeout: "by wiping out the enemy army", concession: "by concession", time: "on time: a clock ran out"};
 export const CHARTS = [["vp", "Victory points by battle round"], ["losses", "Units and models lost by battle round"],
   ["luck", "Dice luck (50 is average)"]];
 
@@ -26,14 +23,13 @@ export function showResult(state, client) {
   const score = make("p", {class: "score", id: "result-score"},
     make("span", {class: "seat-a", text: `${name("A")} ${result.score?.A ?? 0}`}), make("span", {text: " – "}),
     make("span", {class: "seat-b", text: `${result.score?.B ?? 0} ${name("B")}`}));
-  const how = `Decided ${DECIDED[result.by] || String(result.by).replace(/_/g, " ")}`;
   const summary = make("p", {id: "result-text", class: "result-text"});
   const charts = make("div", {class: "charts", id: "result-charts"});
   const exportLink = make("a", {id: "result-export", href: "#", text: "Download the game's log (NDJSON)"});
   exportLink.addEventListener("click", (event) => { event.preventDefault(); download(client, exportLink); });
   box.replaceChildren(make("h2", {id: "result-heading", text: "Game over"}),
     make("p", {class: "headline", id: "result-headline", text: headline}), score,
-    make("p", {id: "result-how", text: `${how} (${result.rule})`}), summary, charts, make("p", {}, exportLink));
+    make("p", {id: "result-how", text: `${result.how} (${result.rule})`}), summary, charts, make("p", {}, exportLink));
   fill(client, state.version, summary, charts);
 }
 

@@ -182,7 +182,7 @@ def test_RS_ATK_1_a_weapon_the_heresy_tables_cannot_read_is_refused_naming_the_u
     problem = game.refused("A", "shoot", unit="a-blind-1", weapon="Boltgun", target="b-militia-1")
     assert problem["rule"] == "RS.ATK.1"
     assert no_ids(problem["detail"], "a-blind-1") == (
-        "Blind Squad has no BS: roll this weapon's attack with free_roll and record its casualties.")
+        "Blind Squad has no BS: roll this weapon's attack as a free roll and record its casualties.")
 
 
 def test_HH_MOV_5_a_charge_the_service_cannot_roll_is_refused_naming_both_units(new_game):

@@ -143,6 +143,7 @@ def test_reserves_alone_roll_for_each_unit_in_reserve_and_bring_an_arrival_into_
     with pytest.raises(Refused) as refused:
         reserves.enter_play(t, "A", Enter(unit="squad", removed=1))  # type: ignore[arg-type]
     assert refused.value.rule == "HH.RES.2" and t.events == []  # from_edge not attested
+    assert "attest that it does" in str(refused.value) and "from_edge" not in str(refused.value)  # players' words
     reserves.enter_play(t, "A", Enter(unit="squad", from_edge=True, removed=1))  # type: ignore[arg-type]
     [(kind, data, rule)] = t.events
     assert (kind, rule, data["unit"], data["removed"], data["rush"]) == ("ReserveArrived", "HH.RES.2", "squad", 1, False)

@@ -280,7 +280,7 @@ class Reactions(Part[ReactionRules]):
                    if rolled else "")
             table = [n for n in names if n not in rolled]
             how += ("; " if how and table else "") + (
-                "the table rolls " + ", ".join(table) + " with free_roll and records the casualties" if table else "")
+                "the table rolls " + ", ".join(table) + " as free rolls and records the casualties" if table else "")
             offered.append(act.action(
                 "react", rule, f"snap shots from {unit_named(state, uid)} at {unit_named(state, against, seat)}, which "
                 "entered play (attested: nearby): " + how,

@@ -100,8 +100,8 @@ class Reserves(Part[ReserveRules]):
         if unit.owner != seat or not unit.arriving or not alive(unit):
             raise Refused(f"{unit_named(state, uid, seat)} has not passed a reserve roll this turn", rule="HH.RES.1")
         if command.from_edge is not True:
-            raise Refused("an arriving unit enters from a point on its deployment zone's table edge "
-                          "(from_edge: true)", rule="HH.RES.2")
+            raise Refused("an arriving unit enters from a point on its deployment zone's table edge: attest that "
+                          "it does", rule="HH.RES.2")
         if type(command.removed) is not int or not 0 <= command.removed < unit.models_alive:
             raise Malformed(f"removed: 0..{unit.models_alive - 1} models (the first model is always placed)",
                             field="removed")

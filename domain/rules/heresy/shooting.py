@@ -222,7 +222,7 @@ class Shooting(Attacking):
                           "on the battlefield", rule="RS.SHO.2")
         gap = tables_gap(state, command.unit, weapon, command.target)
         if gap:
-            raise Refused(f"{gap}: roll this weapon's attack with free_roll and record its casualties",
+            raise Refused(f"{gap}: roll this weapon's attack as a free roll and record its casualties",
                           rule="RS.ATK.1")
         facing = self.checked_facing(units[command.target], command.facing)
         models = command.models if command.models is not None else unit.models_alive

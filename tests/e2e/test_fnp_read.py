@@ -67,6 +67,8 @@ def test_EXT_FNP_a_leaders_and_its_bodyguards_own_feel_no_pain_read_die_by_die_o
     ignored = one(events, "MortalWoundsIgnored")
     assert read(ignored) == read(fnp)  # the roll and the wounds it stopped say one thing
     assert (ignored["data"]["ignored"], ignored["data"]["lost"]) == (2, 4)
+    assert ignored["text"] == ("Feel No Pain of Bob's Beast and Master against the Desperate Escape's 6 mortal wounds: "
+                               "2 ignored, 4 to lose.")  # the leader's and the bodyguard's, not the bodyguard's alone
     state = game.state()
     assert {key: state["last_roll"][key] for key in ("needed", "outcomes", "successes", "text")} == read(fnp)
     assert lines_of(state, "beast") == [] and lines_of(state, "master") == [4]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from warlog.domain import events as ev
 from warlog.domain.rules.reference import events as own
-from warlog.domain.rules.reference.common import STRATAGEMS
+from warlog.domain.rules.reference.common import STRATAGEMS, members_of
 from warlog.domain.texts import against_ld, attack, because, slain
 from warlog.domain.words import (
     STRENGTH,
@@ -159,8 +159,10 @@ def _hazards(w: Words, d: own.HazardsRolled) -> str:
 @say("MortalWoundsIgnored")
 def _mortal_wounds_ignored(w: Words, d: own.MortalWoundsIgnored) -> str:
     cause = "Desperate Escape" if d["cause"] == "RS.MOV.4" else "Hazardous weapon"
-    return (f"{owns(w.unit_name(d['unit']))} Feel No Pain against the {cause}'s {plural(d['mortal_wounds'], 'mortal wound')}:"
-            f" {d['ignored']} ignored, {d['lost']} to lose")
+    members = members_of(w.after.units, d["unit"]) if d["unit"] in w.after.units else [d["unit"]]
+    whose = f"Feel No Pain of {w.sides(members)}" if len(members) > 1 else f"{owns(w.unit_name(d['unit']))} Feel No Pain"
+    return f"{whose} against the {cause}'s {plural(d['mortal_wounds'], 'mortal wound')}: {d['ignored']} ignored, " \
+           f"{d['lost']} to lose"  # a leader and its bodyguard: each model's own Feel No Pain (EXT.FNP)
 
 
 @say("DamageAllocated")

@@ -14,7 +14,7 @@ from warlog.projections.state import result_view, roll_view, vp_view
 def overlay_view(state: GameState, version: int, result_text: str | None = None) -> dict[str, Any]:
     """`result_text`: the sentence of the `GameEnded` event that ended the game (its `text`), once it has."""
     ruleset = find_ruleset(state.ruleset)
-    awaiting = ruleset.awaiting(state)
+    awaiting, result = ruleset.awaiting(state), result_view(state.result)
     destroyed: dict[str, list[str]] = {"A": [], "B": []}
     for uid in state.destroyed:
         unit = state.units.get(uid)
@@ -31,7 +31,7 @@ def overlay_view(state: GameState, version: int, result_text: str | None = None)
         "last_roll": overlay_roll(state, latest_roll(state)),
         "units_destroyed": destroyed,  # by the seat that lost them
         "units_destroyed_names": {seat: [shown_name(state, uid) for uid in lost] for seat, lost in destroyed.items()},
-        "result": None if state.result is None else {**(result_view(state.result) or {}), "text": result_text},
+        "result": None if result is None else {**result, "text": result_text},
     }
     vp = vp_view(ruleset, state)
     if vp is not None:

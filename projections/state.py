@@ -31,6 +31,7 @@ def result_view(result: Result | None) -> dict[str, Any] | None:
     in words (`how`: "Decided on victory points")."""
     return None if result is None else {**result.to_json(), "how": decided(result.by)}
 
+
 def roll_view(roll: LastRoll | None) -> dict[str, Any] | None:
     """A roll as the answers show it: what it means (domain/rolls.py) null where its event, logged before rolls
     said so, does not say (or where the roll has no `needed`, no `successes`), and what it is for as the rules call

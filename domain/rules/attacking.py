@@ -4,6 +4,7 @@
 rolls and pass the rest on with `super()`."""
 from __future__ import annotations
 
+from abc import abstractmethod
 from typing import TYPE_CHECKING
 
 from warlog.domain import events as ev
@@ -20,9 +21,9 @@ class Attacking(Igougo):
     """Mixed into a ruleset's Shooting: the attack driver it holds, and the driver's rolls sent to it."""
 
     @property
+    @abstractmethod
     def attacks(self) -> AttackDriver:
-        """The attack driver, built by the ruleset with what it adds (its hooks, the keywords)."""
-        raise NotImplementedError
+        """The attack driver, built by each ruleset's Shooting with what it adds (its hooks, the keywords)."""
 
     def roll_reading(self, state: GameState, request: ev.RollRequested) -> rolls.Reading | None:
         if request["purpose"] in ROLLED_STEPS:

@@ -34,7 +34,8 @@ class Command:
     base's dataclass under its own type: it needs no `@dataclass` of its own."""
 
     type: ClassVar[str] = "command"
-    # what as_data records for a field this class lacks, by name in order (`Select`: stored logs)
+    # the fields as_data records first, by name in order, one this class lacks at null (`Select`: stored logs;
+    # heresy's `Move`: its own field after `unit`, where it stood before its base held the rest)
     recorded: ClassVar[tuple[str, ...]] = ()
     # fields the class gained after logs recorded it: recorded only where they differ from their default, so a
     # stored request is recorded (and its digest hashed) as it was

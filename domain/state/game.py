@@ -115,8 +115,8 @@ class RoundHead(Record):
     """The head each seat may keep at a battle round's end (`verify?head=`)."""
 
     battle_round: int
-    seq: int
-    head_hash: str
+    seq: int                                     # the seq of the round's last event before BattleRoundEnded
+    head_hash: str                               # that event's hash: the head a seat keeps
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -121,9 +121,9 @@ class AlternatingStep(StepState):
 class ReferenceCharge(Record):
     """RS.CHG: the charge rolled, waiting for its move."""
 
-    unit: str
-    seat: str
-    total: int
+    unit: str                                    # the unit that declared the charge
+    seat: str                                    # its player's seat, who makes the charge move
+    total: int                                   # the 2D6 rolled: the farthest the charge move may go
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -44,7 +44,7 @@ SINCE = Codec(lambda v: Frozen({_status(k): tuple(x) for k, x in v.items()}),
 class Armour(Record):
     """Older editions' vehicle armour, facing by facing."""
 
-    front: int
+    front: int                                   # the Armour Value of each facing, as the datasheet gives it
     side: int
     rear: int
 

@@ -29,34 +29,37 @@ class Enter(cmd.UnitCommand):
 
 
 @dataclass(frozen=True)
-class Move(cmd.UnitCommand):
-    """Heresy: one unit's move in the Move sub-phase (HH.MOV.1-5): normal, rush or stationary."""
+class Moving(cmd.UnitCommand):
+    """Heresy: what a unit's own move in the Move sub-phase attests (HH.MOV.3, HH.MOV.4, HH.REACT.1), a move and a
+    disembark alike. A subclass's own field is recorded second, after `unit` (`recorded`), as stored requests
+    hold it."""
 
-    move: str = "normal"                         # normal | rush | stationary
     distance: Any = None                         # inches moved, within the allowance the actions show
     difficult: bool = False                      # its path crossed difficult terrain: -2" (HH.MOV.4)
     dangerous: int = 0                           # models that moved through dangerous terrain: one test each
     coherency_lost: bool = False                 # attested: it genuinely cannot keep coherency (HH.MOV.3)
     near: tuple[str, ...] = ()                   # enemy units within 12" of it at the end (HH.REACT.1)
     clear: bool = True                           # attested: none ends within 1" of an enemy, off the table... (HH.MOV.3)
-    type = "move"
     later = ("clear",)
 
 
 @dataclass(frozen=True)
-class Disembark(cmd.UnitCommand):
+class Move(Moving):
+    """Heresy: one unit's move in the Move sub-phase (HH.MOV.1-5): normal, rush or stationary."""
+
+    move: str = "normal"                         # normal | rush | stationary
+    type = "move"
+    recorded = ("unit", "move")
+
+
+@dataclass(frozen=True)
+class Disembark(Moving):
     """Heresy: a unit embarked in a transport gets out in the Move sub-phase (HH.EMB.1): each model placed within
-    2" of the transport (attested), then a normal move less 2"."""
+    2" of the transport (attested), then a normal move less 2" (`distance`, at most M - 2)."""
 
     placed: bool = False                         # attested: each model is placed within 2" of the transport
-    distance: Any = None                         # inches moved after, at most M - 2 (HH.EMB.1)
-    difficult: bool = False                      # its path crossed difficult terrain: -2" (HH.MOV.4)
-    dangerous: int = 0                           # models that moved through dangerous terrain: one test each
-    coherency_lost: bool = False                 # attested: it genuinely cannot keep coherency (HH.MOV.3)
-    near: tuple[str, ...] = ()                   # enemy units within 12" of it at the end (HH.REACT.1)
-    clear: bool = True                           # attested: none ends within 1" of an enemy, off the table... (HH.MOV.3)
     type = "disembark"
-    later = ("clear",)
+    recorded = ("unit", "placed")
 
 
 @dataclass(frozen=True)

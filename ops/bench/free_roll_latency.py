@@ -37,6 +37,7 @@ from harness import (
     build_game,
     echo_server,
     expect,
+    floor_server,
     free_port,
     header,
     hot_spots,
@@ -62,50 +63,49 @@ def over_http(requests: int, seconds: float, py_spy: str | None) -> dict[str, li
     with workdir() as tmp:
         with warlog_server(free_port(), tmp / "warlog.log", db=tmp / "warlog.db") as warlog, \
                 echo_server(free_port(), tmp / "echo.log") as echo:
-            warlog_s, echo_s = measure(tmp, warlog, echo, requests, seconds, py_spy)
+            samples = measure(tmp, warlog, echo, requests, seconds, py_spy)
         lines = request_log(tmp / "warlog.log", "/commands")[WARM_UP:]  # complete once the server has exited
-        return {"warlog": warlog_s, "echo": echo_s,
-                "server": [line["duration_ms"] / 1000 for line in lines],
+        return {**samples, "server": [line["duration_ms"] / 1000 for line in lines],
                 "write": [line["write_ms"] / 1000 for line in lines if "write_ms" in line]}
 
 
 def measure(tmp: Path, warlog: Server, echo: Server, requests: int, seconds: float,
-            py_spy: str | None) -> tuple[list[float], list[float]]:
+            py_spy: str | None) -> dict[str, list[float]]:
+    """warlog's free_roll, the echo and the floor (floor_app.py, answering warlog's own answer), each request in
+    turn, the order turned by one each round so that each comes first as often."""
     # The game is started in the store the server has open; the server loads it from there.
     created = build_game(sqlite_env(tmp / "warlog.db"), 0)
-    command_url = f"{warlog.url}/games/{created['game_id']}/commands"
+    command_path = f"/games/{created['game_id']}/commands"
     headers = bearer(created["tokens"]["A"])
-    warlog_s: list[float] = []
-    echo_s: list[float] = []
     with httpx.Client(timeout=10) as client:
-        def warlog_once() -> float:
-            took, response = timed(client.post, command_url, json=FREE_ROLL, headers=headers)
+        def once(url: str) -> tuple[float, httpx.Response]:
+            took, response = timed(client.post, url, json=FREE_ROLL, headers=headers)
             expect(response)
-            return took
+            return took, response
 
-        def echo_once() -> float:
-            took, response = timed(client.post, f"{echo.url}/echo", json=FREE_ROLL, headers=headers)
-            expect(response)
-            return took
-
+        urls = {"warlog": warlog.url + command_path, "echo": f"{echo.url}/echo"}
         for _ in range(WARM_UP):
-            warlog_once()
-            echo_once()
-        with sampled(py_spy, warlog.pid, tmp / "py-spy.txt", seconds):
-            budget = Budget(seconds)
-            for i in range(requests):
-                if budget.over():
-                    print(f"   time budget reached after {i} pairs")
-                    break
-                if i % 2:
-                    warlog_s.append(warlog_once())
-                    echo_s.append(echo_once())
-                else:
-                    echo_s.append(echo_once())
-                    warlog_s.append(warlog_once())
+            for url in urls.values():
+                once(url)
+        (tmp / "answer.json").write_bytes(once(urls["warlog"])[1].content)
+        with floor_server(free_port(), tmp / "floor.log", tmp / "floor.db", created["tokens"]["A"],
+                          tmp / "answer.json") as floor:
+            urls["floor"] = floor.url + command_path
+            for _ in range(WARM_UP):
+                once(urls["floor"])
+            samples: dict[str, list[float]] = {name: [] for name in urls}
+            order = list(urls)
+            with sampled(py_spy, warlog.pid, tmp / "py-spy.txt", seconds):
+                budget = Budget(seconds)
+                for i in range(requests):
+                    if budget.over():
+                        print(f"   time budget reached after {i} rounds")
+                        break
+                    for name in order[i % 3:] + order[:i % 3]:
+                        samples[name].append(once(urls[name])[0])
     if py_spy:
         hot_spots(tmp / "py-spy.txt")
-    return warlog_s, echo_s
+    return samples
 
 
 def in_process(requests: int, seconds: float, profile: bool) -> list[float]:
@@ -143,15 +143,18 @@ COOL_BYTES = 8 << 20  # read between requests in the "cooled" pass: 8 MiB pushes
 # other server's turns on the CPU do between two requests over HTTP (1 MiB was too little to show)
 
 
-def asgi_apps(requests: int, cool: int = 0) -> tuple[list[float], list[float]]:
-    """warlog's app (`create_app`, SQLite file, its request log line included) and the echo app, each called
-    as an ASGI application with the same body and headers, alternated: what the app costs beside the echo
-    endpoint with uvicorn and the socket left out. The ASGI call is made by hand rather than through httpx's
-    ASGITransport (command_cpu.py's client): that client's own work a request is more than the echo app's.
+def asgi_apps(requests: int, cool: int = 0) -> tuple[list[float], list[float], list[float]]:
+    """warlog's app (`create_app`, SQLite file, its request log line included), the echo app and the floor app
+    (floor_app.py: warlog's middlewares, a token looked up, one SQLite append and commit, warlog's answer sent back;
+    no rules), each called as an ASGI application with the same body and headers, alternated: what the app costs
+    beside the echo endpoint with uvicorn and the socket left out, and what of it no rule causes. The ASGI call is
+    made by hand rather than through httpx's ASGITransport (command_cpu.py's client): that client's own work a
+    request is more than the echo app's.
     With `cool` (bytes), that much memory is read (hashed) before each request, outside its timing: the
     request then runs with its code and data out of the nearer caches, as it does behind a socket whose other
     end shares the CPU."""
     import echo_app
+    from floor_app import floor_app
 
     from warlog.api.app import create_app
     from warlog.api.settings import Settings
@@ -163,6 +166,8 @@ def asgi_apps(requests: int, cool: int = 0) -> tuple[list[float], list[float]]:
         headers = [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"),
                    (b"content-length", str(len(body)).encode()),
                    *[(k.lower().encode(), v.encode()) for k, v in bearer(created["tokens"]["A"]).items()]]
+
+        answered: list[bytes] = []  # warlog's last answer, which the floor app sends back
 
         async def call(target: Any, path: str) -> float:
             scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
@@ -183,6 +188,7 @@ def asgi_apps(requests: int, cool: int = 0) -> tuple[list[float], list[float]]:
             took = time.perf_counter() - started
             if sent[0]["status"] != 200:
                 raise RuntimeError(f"{path}: {sent[0]['status']} {sent[1].get('body', b'')[:300]!r}")
+            answered[:] = [sent[1]["body"]]
             return took
 
         cooling = bytes(cool)
@@ -192,16 +198,19 @@ def asgi_apps(requests: int, cool: int = 0) -> tuple[list[float], list[float]]:
                 hashlib.sha256(cooling).digest()
             return await call(target, path)
 
-        async def alternate() -> tuple[list[float], list[float]]:
+        async def alternate() -> tuple[list[float], list[float], list[float]]:
             async with app.router.lifespan_context(app):
                 command_path = f"/games/{created['game_id']}/commands"
-                warlog_s, echo_s = [], []
+                await call(app, command_path)
+                floor = floor_app(tmp / "floor.db", {created["tokens"]["A"]: "A"}, answered[0])
+                warlog_s, echo_s, floor_s = [], [], []
                 for n in range(WARM_UP + requests):
-                    took_warlog, took_echo = await cooled(app, command_path), await cooled(echo_app.app, "/echo")
+                    took = [await cooled(app, command_path), await cooled(echo_app.app, "/echo"),
+                            await cooled(floor, command_path)]
                     if n >= WARM_UP:
-                        warlog_s.append(took_warlog)
-                        echo_s.append(took_echo)
-                return warlog_s, echo_s
+                        for samples, sample in zip((warlog_s, echo_s, floor_s), took, strict=True):
+                            samples.append(sample)
+                return warlog_s, echo_s, floor_s
 
         return asyncio.run(alternate())
 
@@ -218,20 +227,26 @@ def main() -> None:
 
     header("free_roll latency over HTTP vs a bare FastAPI echo (issue 2, target <= 1.5x)")
     http = over_http(args.requests, args.seconds, args.py_spy)
-    app_s, echo_app_s = asgi_apps(min(args.requests, 2000))
-    cool_s, cool_echo_s = asgi_apps(min(args.requests, 1000), COOL_BYTES)
+    app_s, echo_app_s, floor_s = asgi_apps(min(args.requests, 2000))
+    cool_s, cool_echo_s, cool_floor_s = asgi_apps(min(args.requests, 1000), COOL_BYTES)
     direct_s = in_process(min(args.requests, 500), args.seconds / 3, args.profile)
     warlog_s, echo_s = http["warlog"], http["echo"]
     print(f"   echo (client side)                   {summary(echo_s)}")
     print(f"   free_roll (client side)              {summary(warlog_s)}")
+    print(f"   the floor (client side)              {summary(http['floor'])} "
+          f"= {ratio(percentile(http['floor'], 50), percentile(echo_s, 50))} the echo's p50 (no rules: floor_app.py)")
     print(f"     inside warlog's request log line   {summary(http['server'])}")
     print(f"     of which the write (write_ms)      {summary(http['write'])}")
     print(f"   in process, as ASGI apps: echo       {summary(echo_app_s)}")
     print(f"   in process, as ASGI apps: free_roll  {summary(app_s)} "
           f"= {ratio(percentile(app_s, 50), percentile(echo_app_s, 50))} the echo app's p50")
+    print(f"   in process, as ASGI apps: the floor  {summary(floor_s)} "
+          f"= {ratio(percentile(floor_s, 50), percentile(echo_app_s, 50))} the echo app's p50 (no rules: floor_app.py)")
     print(f"   in process, caches cooled: echo      {summary(cool_echo_s)}")
     print(f"   in process, caches cooled: free_roll {summary(cool_s)} "
           f"= {ratio(percentile(cool_s, 50), percentile(cool_echo_s, 50))} the echo app's p50")
+    print(f"   in process, caches cooled: the floor {summary(cool_floor_s)} "
+          f"= {ratio(percentile(cool_floor_s, 50), percentile(cool_echo_s, 50))} the echo app's p50")
     print(f"   Warlog.command in process (no HTTP)  {summary(direct_s)}")
     beyond = [(percentile(w, 50) - percentile(e, 50)) * 1000
               for w, e in ((app_s, echo_app_s), (cool_s, cool_echo_s), (warlog_s, echo_s))]
@@ -247,7 +262,10 @@ def main() -> None:
     print(f"RESULT free_roll/echo p50 {ratio(p50, echo_p50)} ({verdict} the 1.5x target), "
           f"p90 {ratio(percentile(warlog_s, 90), percentile(echo_s, 90))}; "
           f"p50 in ms: echo {echo_p50 * 1000:.2f}, free_roll {p50 * 1000:.2f}, "
-          f"Warlog.command alone {percentile(direct_s, 50) * 1000:.2f}")
+          f"Warlog.command alone {percentile(direct_s, 50) * 1000:.2f}; floor/echo over HTTP "
+          f"{ratio(percentile(http['floor'], 50), echo_p50)}; in process free_roll/echo "
+          f"{ratio(percentile(app_s, 50), percentile(echo_app_s, 50))}, floor/echo "
+          f"{ratio(percentile(floor_s, 50), percentile(echo_app_s, 50))}")
 
 
 if __name__ == "__main__":

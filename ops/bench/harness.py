@@ -138,6 +138,14 @@ def echo_server(port: int, log: Path):
     return process(args, port, log, ready_path="/docs")
 
 
+def floor_server(port: int, log: Path, db: Path, token: str, answer: Path):
+    """floor_app.py under the same uvicorn settings: writes to `db`, takes `token` as seat A's, sends `answer`."""
+    args = [sys.executable, "-m", "uvicorn", "floor_app:from_env", "--factory", "--app-dir", str(HERE),
+            "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", "--no-access-log"]
+    env = {"FLOOR_DB": str(db), "FLOOR_TOKEN": token, "FLOOR_ANSWER": str(answer)}
+    return process(args, port, log, env=env, ready_path="/docs")
+
+
 # -- games ---------------------------------------------------------------------------------
 
 def sqlite_env(db: Path) -> dict[str, str]:

@@ -38,8 +38,8 @@ class Standing:
 
     @classmethod
     def of(cls, state: GameState) -> Standing:
-        units = [unit for unit in state.units.values() if unit.split_into is None]  # a split unit's models stand
-        return cls(vp=state.vp or PerSeat(0, 0),  # in the unit split from it
+        units = list(state.units.values())  # each part of a unit split before the battle is a unit (CORE.SPL.1)
+        return cls(vp=state.vp or PerSeat(0, 0),
                    units_lost=PerSeat(*(sum(1 for u in units if u.owner == seat and not alive(u)) for seat in SEATS)),
                    models_lost=PerSeat(*(sum(max(0, u.starting_strength - u.models_alive) for u in units
                                              if u.owner == seat) for seat in SEATS)))

@@ -70,7 +70,8 @@ def walk(stored: Iterable[Told]) -> Walked:
         entry = cast(ev.Entry, told)  # an entry as stored, its `text` beside
         if state is not None and since is not None and state.status == "in_progress" and entry["at"]:
             used = clock.charge(find_ruleset(state.ruleset), state, paused, used, since, entry["at"])
-            since = entry["at"]
+            if clock.seconds(since, entry["at"]) > 0:  # an entry stamped a little earlier (another process's
+                since = entry["at"]                    # clock) gives no time back, as the game's clock keeps it
         state = evolve(state, entry, meta)
         if since is None and state.status == "in_progress":
             since = entry["at"]  # the clock starts with the game (MSN.CLK.1)

@@ -29,7 +29,7 @@ from warlog.domain.words import (
 def result_view(result: Result | None) -> dict[str, Any] | None:
     """A game's result as every answer shows it (`/state`, `/summary`, the overlay): its JSON and how it was decided
     in words (`how`: "Decided on victory points")."""
-    return None if result is None else {**result.to_json(), "how": decided(result.by)}
+    return None if result is None else {**result.to_json(), "how": decided(result.by, result.draw)}
 
 
 def roll_view(roll: LastRoll | None) -> dict[str, Any] | None:

@@ -192,3 +192,23 @@ def test_MSN_CLK_1_the_summary_charges_the_time_the_clock_charged_when_an_event_
         game.cmd(other, "free_roll", spec="D6", purpose="scatter")
         assert seat_clock(game, seat)[0] == used + 15  # 15 s from the first stamp to the last
         assert summary(game)["seats"][seat]["time_used_s"] == used + 15
+
+
+# -- MSN.END.2: both sides gone at once --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("ruleset", ["alternating", "reference", "heresy"])
+def test_MSN_END_2_both_sides_tabled_in_one_phase_is_a_draw_said_as_one(new_game, ruleset):
+    game = new_game(ruleset, dice="table", objectives=["alpha"])
+    game.start([unit("vets", 5)], [unit("boyz", 5)])
+    play_awaited(game)
+    game.cmd("A", "record_casualties", unit="boyz", models=5)
+    game.cmd("B", "record_casualties", unit="vets", models=5)
+    final = played_out(game)
+    assert final["battle_round"] == 1
+    assert final["result"] == {"reason": "wipeout", "winner": None, "draw": True, "by": "wipeout",
+                               "score": {"A": 0, "B": 0}, "rule": "MSN.END.2",
+                               "how": "Decided by a wipe-out: neither side has a unit left"}
+    ended = next(e for e in game.events() if e["type"] == "GameEnded")
+    assert ended["text"] == "Neither of Alice and Bob has a unit left on the battlefield: a draw (MSN.END.2)."
+    overlay = game.http.get(f"/games/{game.id}/overlay", headers=game.headers("spectator")).json()
+    assert overlay["result"]["how"] == final["result"]["how"]

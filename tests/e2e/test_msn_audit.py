@@ -212,3 +212,15 @@ def test_MSN_END_2_both_sides_tabled_in_one_phase_is_a_draw_said_as_one(new_game
     assert ended["text"] == "Neither of Alice and Bob has a unit left on the battlefield: a draw (MSN.END.2)."
     overlay = game.http.get(f"/games/{game.id}/overlay", headers=game.headers("spectator")).json()
     assert overlay["result"]["how"] == final["result"]["how"]
+
+
+def test_MSN_CLK_1_clock_loses_without_a_clock_is_refused_rather_than_ignored(http):
+    body = {"ruleset": "reference", "players": [{"seat": "A", "name": "Alice"}, {"seat": "B", "name": "Bob"}],
+            "options": {"clock_loses": True}}
+    refused = http.post("/games", json=body)
+    assert refused.status_code == 422, refused.text
+    problem = refused.json()
+    assert problem["field"] == "/options/clock_loses" and "clock_minutes" not in problem["detail"]
+    assert "minutes" in problem["detail"]
+    body["options"]["clock_minutes"] = 30
+    assert http.post("/games", json=body).status_code == 201

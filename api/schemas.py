@@ -9,7 +9,16 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, Literal, get_type_hints
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic.json_schema import models_json_schema
 
 from warlog.api.sentences import Context, invalid
@@ -77,6 +86,14 @@ class Options(Body):
             if not created[name]:
                 del created[name]
         return created
+
+    @field_validator("clock_loses")
+    @classmethod
+    def loses_on_a_clock(cls, loses: bool, info: ValidationInfo) -> bool:
+        """MSN.CLK.1: a seat can run out of time only on a clock: asked for without one it would do nothing."""
+        if loses and info.data.get("clock_minutes") is None:
+            raise ValueError("a seat can lose on time only with a chess clock: give each seat its minutes too")
+        return loses
 
     @field_validator("objectives", "actions")
     @classmethod

@@ -99,9 +99,12 @@ DECIDED_BY = {"vp": "on victory points", "destroyed": "on points of enemy units 
               "wipeout": "by wiping out the enemy army", "concession": "by concession", "time": "on time: a clock ran out"}
 
 
-def decided(by: str) -> str:
+DRAWN_BY = {"wipeout": "by a wipe-out: neither side has a unit left"}  # a draw where the words above name a winner
+
+
+def decided(by: str, draw: bool = False) -> str:
     """How a result was decided, as a sentence's start: 'Decided on victory points' (GET /state's `result.how`)."""
-    return f"Decided {DECIDED_BY.get(by, humane(by))}"
+    return f"Decided {(draw and DRAWN_BY.get(by)) or DECIDED_BY.get(by, humane(by))}"
 
 
 def purpose(name: str) -> str:

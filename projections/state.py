@@ -8,7 +8,7 @@ from typing import Any
 from warlog.domain import army, rolls
 from warlog.domain.attacks.lines import line_standing
 from warlog.domain.game import Game
-from warlog.domain.rules import clock
+from warlog.domain.rules import clock, results
 from warlog.domain.rules.basics import PLAYERS_CLEAR, Lasts
 from warlog.domain.rules.registry import find_ruleset
 from warlog.domain.rules.ruleset import Ruleset
@@ -29,7 +29,7 @@ from warlog.domain.words import (
 def result_view(result: Result | None) -> dict[str, Any] | None:
     """A game's result as every answer shows it (`/state`, `/summary`, the overlay): its JSON and how it was decided
     in words (`how`: "Decided on victory points")."""
-    return None if result is None else {**result.to_json(), "how": decided(result.by)}
+    return None if result is None else {**result.to_json(), "how": decided(result.by, result.draw)}
 
 
 def roll_view(roll: LastRoll | None) -> dict[str, Any] | None:
@@ -113,7 +113,8 @@ def unit_view(state: GameState, uid: str, eligible: bool, ruleset: Ruleset, led_
             # its datasheet: what a player reads off the unit's card
             "keywords": list(unit.keywords), "abilities": list(unit.abilities), "models": model_lines(unit),
             "weapons": [weapon_sheet(weapon) for weapon in unit.weapons], "leader_of": unit.leader_of,
-            "led_by": led_by, "status_details": status_details(ruleset, unit), "points": unit.points}
+            "led_by": led_by, "status_details": status_details(ruleset, unit),
+            "points": results.points_of(state, unit)}  # a split unit's part: its share (MSN.END.1)
 
 
 class UnitViews:

@@ -38,8 +38,8 @@ class Standing:
 
     @classmethod
     def of(cls, state: GameState) -> Standing:
-        units = [unit for unit in state.units.values() if unit.split_into is None]  # a split unit's models stand
-        return cls(vp=state.vp or PerSeat(0, 0),  # in the unit split from it
+        units = list(state.units.values())  # each part of a unit split before the battle is a unit (CORE.SPL.1)
+        return cls(vp=state.vp or PerSeat(0, 0),
                    units_lost=PerSeat(*(sum(1 for u in units if u.owner == seat and not alive(u)) for seat in SEATS)),
                    models_lost=PerSeat(*(sum(max(0, u.starting_strength - u.models_alive) for u in units
                                              if u.owner == seat) for seat in SEATS)))
@@ -70,7 +70,8 @@ def walk(stored: Iterable[Told]) -> Walked:
         entry = cast(ev.Entry, told)  # an entry as stored, its `text` beside
         if state is not None and since is not None and state.status == "in_progress" and entry["at"]:
             used = clock.charge(find_ruleset(state.ruleset), state, paused, used, since, entry["at"])
-            since = entry["at"]
+            if clock.seconds(since, entry["at"]) > 0:  # an entry stamped a little earlier (another process's
+                since = entry["at"]                    # clock) gives no time back, as the game's clock keeps it
         state = evolve(state, entry, meta)
         if since is None and state.status == "in_progress":
             since = entry["at"]  # the clock starts with the game (MSN.CLK.1)

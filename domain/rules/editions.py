@@ -117,6 +117,10 @@ FIXES: dict[str, Fix] = {
     "HH.EMB.1/clear": Fix(5, "heresy: a unit disembarking attests, as every move does (HH.MOV.3), that no model ends "
                              "within 1\" of an enemy model, on impassable terrain, on another model or off the "
                              "table"),
+    # an audit of the results, scores and clock (RULES.md MSN), edition 6
+    "MSN.END.1/split": Fix(6, "each part of a unit split before the battle (CORE.SPL.1) counts as a unit among the "
+                              "points destroyed: the part that kept the unit's id counts its models too, and each part "
+                              "is worth its share of the points its army states for the whole, not the whole each"),
 }
 
 # the edition a game created now is judged by

@@ -6,11 +6,11 @@ from typing import Any
 
 
 def destroyed_points(state: dict[str, Any], seat: str) -> int:
-    """MSN.END.1 counted from the datasheets: a destroyed enemy unit's points where its army states them, else 1
-    for each enemy model destroyed."""
+    """MSN.END.1 counted from the datasheets: a destroyed enemy unit's points where its army states them (a part of
+    a unit split before the battle: its share, as its datasheet says), else 1 for each enemy model destroyed."""
     total = 0
     for unit in state["units"].values():
-        if unit["owner"] == seat or unit.get("split_into"):
+        if unit["owner"] == seat:
             continue
         if unit.get("points") is not None:
             total += unit["points"] if unit["models_alive"] == 0 else 0

@@ -63,6 +63,7 @@ TEXTS = Texts({  # how its plain sentences name a field, beside the shared kinds
     "foes": lambda w, uids: f" with {w.units(uids)}" if uids else "",  # " with Bob's Boyz"; nothing where none
     "groups": lambda w, choices: listed((f"the {c['model']} group" for c in choices), last="or"),  # model groups
     "roller": roller, "weapon_of": weapon_of,  # the whole event, {event:roller}
+    "completes": lambda w, d: until(w, d["completes"], d["seat"]),  # when an action started completes
 })
 say = TEXTS.says
 
@@ -238,13 +239,9 @@ def _mortal_wounds(w: Words, d: own.MortalWoundsInflicted) -> str:
 
 # -- actions, splitting, reviving -------------------------------------------------------------------------------
 
-@say("ActionStarted")
-def _action_started(w: Words, d: own.ActionStarted) -> str:
-    return (f"{w.player(d['seat'])}'s {w.unit_name(d['unit'], owner=False)} began the action {d['action']}, "
-            f"which completes at {until(w, d['completes'], d['seat'])}")
-
-
 TEXTS.plainly({
+    "ActionStarted": "{seat:player}'s {unit:name_only} began the action {action}, which completes at "
+                     "{event:completes}",
     "ActionCompleted": "{unit:unit_name} completed the action {action} at {at}",
     "ActionFailed": "{unit:unit_name} failed the action {action}: {reason:names}",
     "UnitSplit": "{seat:player} split {unit:name_only} in two before the battle: {unit:name_only} keeps "

@@ -11,7 +11,7 @@ import inspect
 import pytest
 
 from warlog.domain.rules.registry import find_ruleset, names
-from warlog.domain.words import AS_SAID, EVENT, Chosen, Plain
+from warlog.domain.words import AS_SAID, EVENT, Chosen, Plain, Texts
 
 
 def plain_sentences(ruleset: str) -> list[tuple[str, Plain]]:
@@ -55,3 +55,14 @@ def test_every_plain_sentence_names_only_fields_its_kind_logs_by_namers_it_has(r
                 wrong.append(f"{kind}: {{{field}:{spec}}}: {namer} {'takes no words' if words else 'needs words'}")
     assert not wrong, "\n".join(wrong)
 
+
+
+def test_a_spec_hands_its_namer_words_or_the_whole_event_and_a_chosen_kind_says_else_for_any_other_answer():
+    texts = Texts({"pair": lambda w, d: f"{d['a']}–{d['b']}", "why": lambda w, reason: f": {reason}" if reason else ""})
+    texts.plainly({"Rolled": "{n:plural die/dice} {n:verb was/were} rolled ({event:pair}){reason:why}"})
+    texts.chosen("Picked", lambda d: d["a"], {1: "one", "else": "{a} is not one"})
+    words = None  # these namers read nothing of the game
+    assert texts["Rolled"](words, {"n": 2, "a": 1, "b": 6}) == "2 dice were rolled (1–6)"  # no reason: None to its namer
+    assert texts["Rolled"](words, {"n": 1, "a": 1, "b": 6, "reason": "a re-roll"}) == "1 die was rolled (1–6): a re-roll"
+    assert texts["Picked"](words, {"a": 1}) == "one"
+    assert texts["Picked"](words, {"a": 3}) == "3 is not one"

@@ -14,6 +14,7 @@ REACTIONS = {"move": "reaction move", "snap_shots": "snap shots"}
 TEXTS = Texts({  # how its plain sentences name a field, beside the shared kinds' (domain/texts.py)
     **texts.NAMERS,
     "moved": lambda w, moved: MOVED.get(moved, humane(moved)),  # how a unit moved before it shot (HH.MOV.5)
+    # the dice a fall back rolls (HH.ROUT.2): "D6 + Initiative 4", or "D6" for a unit of no Initiative bonus
     "fall_back_roll": lambda w, initiative: f"D6 + Initiative {initiative}" if initiative else "D6",
 })
 say = TEXTS.says

@@ -22,15 +22,9 @@ from warlog.domain.words import (
     strength_called,
 )
 
-SHARED = Texts()
-say = SHARED.says
-
 
 def seqs(values: list[int]) -> str:
     return f"event {values[0]}" if len(values) == 1 else f"events {values[0]}–{values[-1]}"
-
-
-NAMERS: dict[str, Namer] = {"purpose": lambda w, name: purpose(name), "seqs": lambda w, values: seqs(values)}
 
 
 def attack(w: Words, d: ev.AttackIds) -> str:
@@ -80,6 +74,31 @@ def crossing(d: Crossing) -> str:
     return f" ({listed(how)})" if how else ""
 
 
+def reserve_roll(w: Words, d: ev.ReserveArriving | ev.ReserveDelayed) -> str:
+    """": 4 against 3+" after a reserve roll's result; nothing where the event logs no roll."""
+    return f": {d['total']} against {d['needed']}+" if "total" in d and "needed" in d else ""
+
+
+# how the sentences of every ruleset name a field beside words.NAMERS (each ruleset's texts.py adds its own)
+NAMERS: dict[str, Namer] = {
+    "purpose": lambda w, name: purpose(name), "seqs": lambda w, values: seqs(values),
+    "strength": lambda w, band: strength_called(band), "slain": lambda w, models: slain(models),
+    "because": lambda w, reason: because(w, reason),  # ": failed a battle-shock test"; nothing where none is given
+    "aside": lambda w, reason: because(w, reason, " ({})"),  # the reason in brackets: " (failed a battle-shock test)"
+    "step": lambda w, sub_phase, none="": step_called(sub_phase) or none,  # {sub_phase:step this phase}
+    "in_step": lambda w, sub_phase: f" in {step_called(sub_phase)}" if sub_phase else "",  # " in Move Units"
+    "player_or_both": lambda w, seat: w.player(seat) if seat else w.both,
+    "hash": lambda w, digest: f"{digest[:12]}…",  # a hash as a receipt shows it
+    "roster": lambda w, units: listed(str(u.get("name") or u.get("id")) for u in units),  # the units as mustered
+    # the whole event, {event:...}: what reads more than one field
+    "step_name": lambda w, d: step_name(d["phase"], d["sub_phase"]),  # "Move Units (Movement phase)"
+    "attack": attack, "reserve_roll": reserve_roll,
+    "against_ld": lambda w, d: against_ld(d["total"], d["ld"]),  # "7 on 2D6 against Ld 8"
+}
+SHARED = Texts(NAMERS)
+say = SHARED.says
+
+
 # -- the game, its rounds and steps -----------------------------------------------------------------------------
 
 @say("GameCreated")
@@ -90,15 +109,10 @@ def _created(w: Words, d: ev.GameCreated) -> str:
     return f"{article} {d['ruleset']} game between {players} was created; {dice}"
 
 
-@say("ArmyMustered")
-def _mustered(w: Words, d: ev.ArmyMustered) -> str:
-    names = listed(str(u.get("name") or u.get("id")) for u in d["units"])
-    return f"{w.player(d['seat'])} mustered {plural(len(d['units']), 'unit')}: {names}"
-
-
-@say("GameStarted")
-def _started(w: Words, d: ev.GameStarted) -> str:
-    return f"{w.both} began their game with {plural(len(d['starting_strength']), 'unit')} on the table"
+SHARED.plainly({
+    "ArmyMustered": "{seat:player} mustered {units:plural unit}: {units:roster}",
+    "GameStarted": "{both} began their game with {starting_strength:plural unit} on the table",
+})
 
 
 # how a result was decided, after its score: "Bob won 45–30 on victory points (MSN.END.1)"
@@ -129,7 +143,15 @@ def _ended(w: Words, d: ev.GameEnded) -> str:
     return f"{w.player(loser)}'s time ran out: {w.player(winner)} won{cited}"
 
 
-SHARED.plainly({"BattleRoundStarted": "Battle round {battle_round} began for {both}"})
+SHARED.plainly({
+    "BattleRoundStarted": "Battle round {battle_round} began for {both}",
+    "BattleRoundEnded": "Battle round {battle_round} ended for {both}; the round's receipt is its head hash, "
+                        "{head_hash:hash}",
+    "StepStarted": "{event:step_name} began for {active_seat:player_or_both}",
+    "StepSkipped": "{sub_phase:step The step} was skipped for {both}: {reason:names}",
+    "PhaseEnded": "{active_seat:player} ended {event:step_name}",
+    "FirstGoes": "{seat:player} goes first{sub_phase:in_step}: {reason:names}",
+})
 
 
 @say("OrderChosen")
@@ -137,34 +159,6 @@ def _order_chosen(w: Words, d: ev.OrderChosen) -> str:
     """"Alice chose to go first in Move Units", "Alice chose to let Bob go first in Declare Shooting"."""
     who = "to go" if d["first"] == w.entry["by"] else f"to let {w.player(d['first'])} go"
     return f"{w.actor} chose {who} first in {step_called(d['sub_phase'])}"
-
-
-@say("BattleRoundEnded")
-def _round_ended(w: Words, d: ev.BattleRoundEnded) -> str:
-    return (f"Battle round {d['battle_round']} ended for {w.both}; the round's receipt is its head hash, "
-            f"{d['head_hash'][:12]}…")
-
-
-@say("StepStarted")
-def _step_started(w: Words, d: ev.StepStarted) -> str:
-    whose = w.player(d["active_seat"]) if d["active_seat"] else w.both
-    return f"{step_name(d['phase'], d['sub_phase'])} began for {whose}"
-
-
-@say("StepSkipped")
-def _step_skipped(w: Words, d: ev.StepSkipped) -> str:
-    return f"{step_called(d['sub_phase']) or 'The step'} was skipped for {w.both}: {w.names(d['reason'])}"
-
-
-@say("PhaseEnded")
-def _phase_ended(w: Words, d: ev.PhaseEnded) -> str:
-    return f"{w.player(d['active_seat'])} ended {step_name(d['phase'], d['sub_phase'])}"
-
-
-@say("FirstGoes")
-def _first_goes(w: Words, d: ev.FirstGoes) -> str:
-    where = f" in {step_called(d['sub_phase'])}" if d["sub_phase"] else ""
-    return f"{w.player(d['seat'])} goes first{where}: {w.names(d['reason'])}"
 
 
 @say("RollOffNeeded")
@@ -190,7 +184,7 @@ def _roll_off(w: Words, d: ev.RollOff) -> str:
 SHARED.plainly({
     "RollRequested": "{seat:player} is to roll {spec} for {purpose:purpose} ({unit:unit_name})",
     "EntropyAdded": "{seat:player} added their own randomness to the server's dice",
-}, NAMERS)
+})
 
 
 @say("DiceRolled")
@@ -217,9 +211,6 @@ def _selected(w: Words, d: ev.UnitSelected) -> str:
     return f"{w.player(d['seat'])} activated {w.unit(d['unit'])}{where}{(' ' + how) if how else ''}{moved}{acts}"
 
 
-SHARED.plainly({"UnitDestroyed": "{unit:unit_name} was destroyed"})
-
-
 @say("StatusGained", "StatusLost")
 def _status(w: Words, d: ev.StatusGained | ev.StatusLost) -> str:
     """"Bob's Boyz (8 of 10) is now Battle-shocked: failed a battle-shock test" (its reason left out where it only
@@ -230,13 +221,6 @@ def _status(w: Words, d: ev.StatusGained | ev.StatusLost) -> str:
     return f"{w.unit(d['unit'])} {now} {said}{reason}"
 
 
-@say("StrengthChanged")
-def _strength(w: Words, d: ev.StrengthChanged) -> str:
-    to = strength_called(d["to"])
-    left = plural(d["starting_strength"], "model").partition(" ")[2]
-    return f"{w.unit_name(d['unit'])} is now {to}: {d['models_alive']} of {d['starting_strength']} {left} left"
-
-
 @say("CasualtiesRecorded")
 def _casualties(w: Words, d: ev.CasualtiesRecorded) -> str:
     lost = [plural(d["models"], "model")] if d["models"] else []
@@ -245,18 +229,13 @@ def _casualties(w: Words, d: ev.CasualtiesRecorded) -> str:
     return f"{w.unit(d['unit'])} lost {listed(lost) if lost else 'nothing'}{because(w, d.get('reason'), ' ({})')}"
 
 
-@say("UnitDisembarked")
-def _disembarked(w: Words, d: ev.UnitDisembarked) -> str:
-    return f"{w.unit(d['unit'])} disembarked from {w.unit_name(d['transport'], owner=False)}{because(w, d.get('reason'))}"
-
-
-RESERVE = {"ReserveArriving": "arrives from reserves", "ReserveDelayed": "stays in reserve"}  # its reserve roll's result
-
-
-@say(*RESERVE)
-def _reserve_roll(w: Words, d: ev.ReserveArriving | ev.ReserveDelayed) -> str:
-    roll = f": {d['total']} against {d['needed']}+" if "total" in d and "needed" in d else ""
-    return f"{w.unit_name(d['unit'])} {RESERVE[w.entry['type']]}{roll}"
+SHARED.plainly({
+    "UnitDestroyed": "{unit:unit_name} was destroyed",
+    "StrengthChanged": "{unit:unit_name} is now {to:strength}: {models_alive} of {starting_strength:plural model} left",
+    "UnitDisembarked": "{unit:unit} disembarked from {transport:name_only}{reason:because}",
+    "ReserveArriving": "{unit:unit_name} arrives from reserves{event:reserve_roll}",  # its reserve roll's result
+    "ReserveDelayed": "{unit:unit_name} stays in reserve{event:reserve_roll}",
+})
 
 
 @say("ReserveArrived")
@@ -299,11 +278,6 @@ def _attack_declared(w: Words, d: ev.AttackDeclared) -> str:
             f"{plural(d['models'], 'model')} attacking")
 
 
-@say("AttacksRolled")
-def _attacks_rolled(w: Words, d: ev.AttacksRolled) -> str:
-    return f"{attack(w, d)}: {plural(d['attacks'], 'attack')} from {plural(d['models'], 'model')}"
-
-
 @say("HitsScored")
 def _hits(w: Words, d: ev.HitsScored) -> str:
     if d["automatic"]:
@@ -322,16 +296,14 @@ def _wounds(w: Words, d: ev.WoundsScored) -> str:
             f"{attack(w, d)}: {plural(d['wounds'], 'wound')} of {len(d['dice'])} at {d['needed']}+{crit}")
 
 
-@say("SavesRolled")
-def _saves(w: Words, d: ev.SavesRolled) -> str:
-    return (f"{w.unit_name(d['target'])} saved {d['saved']} of {len(d['dice'])} at {d['needed']}+ "
-            f"({d['model']}) against {attack(w, d).removesuffix(' against ' + w.unit_name(d['target']))}: "
-            f"{plural(d['failed'], 'failed save')}")
-
-
-@say("DamageInflicted")
-def _damage(w: Words, d: ev.DamageInflicted) -> str:
-    return f"{attack(w, d)}: {plural(d['wounds_lost'], 'wound')} lost{slain(d['models_destroyed'])}"
+SHARED.plainly({
+    "AttacksRolled": "{event:attack}: {attacks:plural attack} from {models:plural model}",
+    "SavesRolled": "{target:unit_name} saved {saved} of {dice:count} at {needed}+ ({model}) against the {weapon} of "
+                   "{attacker:unit_name}: {failed:plural failed save}",
+    "DamageInflicted": "{event:attack}: {wounds_lost:plural wound} lost{models_destroyed:slain}",
+    "AttackResolved": "{event:attack} is done: {hits:plural hit}, {wounds:plural wound}, {failed_saves:plural "
+                      "failed save}; {target:unit} lost {wounds_lost:plural wound}{models_destroyed:slain}",
+})
 
 
 @say("HazardousRolled")
@@ -345,28 +317,15 @@ def _hazardous(w: Words, d: ev.HazardousRolled) -> str:
     return f"Hazardous for {w.unit_name(d['attacker'])}: {faces(d['dice'])}, {plural(d['ones'], 'one')}: {result}"
 
 
-@say("AttackResolved")
-def _attack_resolved(w: Words, d: ev.AttackResolved) -> str:
-    return (f"{attack(w, d)} is done: {plural(d['hits'], 'hit')}, {plural(d['wounds'], 'wound')}, "
-            f"{plural(d['failed_saves'], 'failed save')}; {w.unit(d['target'])} lost "
-            f"{plural(d['wounds_lost'], 'wound')}{slain(d['models_destroyed'])}")
-
-
 # -- undo -------------------------------------------------------------------------------------------------------
 
-
-
 SHARED.plainly({
+    "UndoRequested": "{actor} asked to undo {action_by:player}'s action ({seqs:seqs}): {reason:names}, so "
+                     "{action_by:player} must agree",
     "UndoRejected": "{rejected_by:player} refused {requested_by:player}'s undo; the action stands",
     "UndoWithdrawn": "{requested_by:player} withdrew their request to undo {seqs:seqs}",
     "ActionRedone": "{actor} brought back {seqs:seqs}",
-}, NAMERS)
-
-
-@say("UndoRequested")
-def _undo_requested(w: Words, d: ev.UndoRequested) -> str:
-    return (f"{w.actor} asked to undo {w.player(d['action_by'])}'s action ({seqs(d['seqs'])}): "
-            f"{w.names(d['reason'])}, so {w.player(d['action_by'])} must agree")
+})
 
 
 @say("ActionUndone")
@@ -376,5 +335,3 @@ def _undone(w: Words, d: ev.ActionUndone) -> str:
                 f"{seqs(d['seqs'])} undone")
     whose = f" ({w.player(d['action_by'])}'s action)" if d.get("action_by") else ""
     return f"{w.actor} undid {seqs(d['seqs'])}{whose}"
-
-

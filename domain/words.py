@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sized
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, TypeVar
@@ -31,7 +31,13 @@ NAMED = ("RS.MOV.4/named", "HH.REACT.1/named", "RS.CHG.3", "RS.FGT.4", "AA.CHG.1
 
 
 class Texts(dict[str, Text]):
-    """One sentence a kind of event: `@texts.says("UnitSelected")` marks the function that writes it."""
+    """One sentence a kind of event: its words in a table (`plainly`, each a `Plain`), one of several words
+    (`chosen`), or, where a sentence is more than its event's fields named, the function
+    `@texts.says("UnitSelected")` marks. `namers`: how the module's words name a field, beside `NAMERS`."""
+
+    def __init__(self, namers: Mapping[str, Namer] | None = None) -> None:
+        super().__init__()
+        self.namers = {**NAMERS, **(namers or {})}
 
     def says(self, *kinds: str) -> Callable[[T], T]:
         def mark(function: T) -> T:
@@ -42,12 +48,17 @@ class Texts(dict[str, Text]):
             return function
         return mark
 
-    def plainly(self, sentences: Mapping[str, str], namers: Mapping[str, Namer] | None = None) -> None:
-        """The kinds whose sentence only names its event's fields, each by its words (`Plain`), with `namers`
-        beside `NAMERS`: `texts.plainly({"Conceded": "{seat:player} conceded the game"})`."""
-        said = {**NAMERS, **(namers or {})}
+    def plainly(self, sentences: Mapping[str, str]) -> None:
+        """The kinds whose sentence only names its event's fields, each by its words (`Plain`):
+        `texts.plainly({"Conceded": "{seat:player} conceded the game"})`."""
         for kind, words in sentences.items():
-            self.says(kind)(Plain(words, said))
+            self.says(kind)(Plain(words, self.namers))
+
+    def chosen(self, kind: str, by: Callable[[Any], object], sentences: Mapping[object, str]) -> None:
+        """A kind whose sentence is one of several plain ones, chosen by what `by` reads of its event (`Chosen`):
+        `texts.chosen("PiledIn", lambda d: float(d["distance"]) == 0, {True: "{unit:unit} stayed where it was",
+        False: "{unit:unit} piled in {distance:inches}"})`; the one under "else" for any other answer."""
+        self.says(kind)(Chosen(by, {key: Plain(words, self.namers) for key, words in sentences.items()}))
 
 
 def listed(items: Iterable[str], last: str = "and") -> str:
@@ -430,22 +441,48 @@ class Words:
         return ", ".join(f"{self.player(seat)} {value}" for seat, value in per_seat.items())
 
 
-Namer = Callable[["Words", Any], str]  # how a plain sentence names one field of its event: (Words, the value)
+Namer = Callable[..., str]  # how a plain sentence names a field: (Words, its value[, the words its spec adds])
+
+
+def number(value: int | Sized) -> int:
+    """A count as a sentence says it: the number itself, or how many items a list or map holds."""
+    return value if isinstance(value, int) else len(value)
+
+
 NAMERS: dict[str, Namer] = {
     "player": lambda w, seat: w.player(seat), "unit": lambda w, uid: w.unit(uid),
     "unit_name": lambda w, uid: w.unit_name(uid), "units": lambda w, uids: w.units(uids),
     "sides": lambda w, uids: w.sides(uids), "names": lambda w, text: w.names(text),
     "humane": lambda w, name: humane(name), "inches": lambda w, distance: inches(distance),
-    "faces": lambda w, values: faces(values),
+    "faces": lambda w, values: faces(values), "listed": lambda w, items: listed(items),
+    "name_only": lambda w, uid: w.unit_name(uid, owner=False),  # a unit whose owner the sentence named already
+    "count": lambda w, items: str(len(items)),  # {dice:count}: "3"
+    # {shots:plural shot}: "3 shots", {failures:plural die/dice}: "2 dice", {units:plural unit}: a list counted
+    "plural": lambda w, count, one: plural(number(count), *one.split("/")),
+    # {units:verb is/are}, {criticals:verb scores/score}: the verb agreeing with one or more
+    "verb": lambda w, count, forms: forms.split("/")[0 if number(count) == 1 else 1],
 }
 AS_SAID = {"actor": lambda w: w.actor, "both": lambda w: w.both}  # what a plain sentence names beside its fields
+EVENT = "event"  # the field that stands for the whole event: {event:attack} is attack(w, d)
 
 
 @dataclass(frozen=True, slots=True)
 class Plain:
-    """A sentence that names its event's fields and says nothing else, its words a format string read from the
-    event's data, each field named as its spec says (a key of `namers`: "{unit:unit} was destroyed" is f"{w.unit(
-    d['unit'])} was destroyed"), "{actor}" and "{both}" as `Words` names them."""
+    """A sentence that names its event's fields and says nothing else: a format string read from the event's
+    data, each field named as its spec says, by a namer (a key of `namers`, `NAMERS` and the module's own).
+
+    - "{unit:unit} was destroyed" is f"{w.unit(d['unit'])} was destroyed"; a field with no spec ("{remaining}")
+      is said as it is, "{actor}" and "{both}" as `Words` names them.
+    - Words after the namer's name are its argument: "{shots:plural overwatch shot}" is `plural(d['shots'],
+      "overwatch shot")`, "{sub_phase:step this phase}" names the step or says "this phase" where none is named.
+    - "{event:attack}" hands the namer the whole event, for a name read from several fields (`attack(w, d)`:
+      "the Boltgun of Alice's Vets against Bob's Boyz").
+    - A field the event leaves out (`NotRequired`) is None to its namer ("{reason:because}" says nothing then).
+
+    A sentence whose words change with a value keeps that condition in one namer ("{criticals:verb
+    scores/score}"); a kind whose sentence changes is chosen among plain ones (`Chosen`); one that is more than
+    its fields named (a list built from them) is a function (`Texts.says`). tests/unit/test_plain_texts.py holds
+    each field to its kind's payload type and each spec to a namer that takes its words."""
 
     words: str
     namers: Mapping[str, Namer]
@@ -458,15 +495,33 @@ class Plain:
         return [(field, spec or "") for _, field, spec, _ in string.Formatter().parse(self.words) if field]
 
 
+@dataclass(frozen=True, slots=True)
+class Chosen:
+    """A kind's sentence chosen among plain ones (`Plain`) by what `by` reads of its event, its one condition:
+    the sentence under its answer, or under "else" where there is none."""
+
+    by: Callable[[Any], object]
+    sentences: Mapping[object, Plain]
+
+    def __call__(self, w: Words, d: Mapping[str, Any]) -> str:
+        answer = self.by(d)
+        return (self.sentences[answer] if answer in self.sentences else self.sentences["else"])(w, d)
+
+
 class _Naming(string.Formatter):
     def __init__(self, w: Words, namers: Mapping[str, Namer]) -> None:
         self.w, self.namers = w, namers
 
     def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
-        return AS_SAID[key](self.w) if key in AS_SAID else kwargs[str(key)]
+        if key == EVENT:
+            return kwargs
+        return AS_SAID[key](self.w) if key in AS_SAID else kwargs.get(str(key))
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        return self.namers[format_spec](self.w, value) if format_spec else format(value)
+        if not format_spec:
+            return format(value)
+        namer, _, words = format_spec.partition(" ")
+        return self.namers[namer](self.w, value, *([words] if words else []))
 
 
 def fallback(words: Words) -> str:

@@ -2,12 +2,10 @@
 a text reads its names; domain/texts.py holds the shared kinds')."""
 from __future__ import annotations
 
+from warlog.domain import texts
 from warlog.domain.rules.alternating import events as own
-from warlog.domain.texts import against_ld, because
-from warlog.domain.words import Texts, Words, faces, humane, listed, plural, step_called
-
-TEXTS = Texts()
-say = TEXTS.says
+from warlog.domain.texts import against_ld
+from warlog.domain.words import Texts, Words, humane, listed, plural, step_called
 
 COUNTS = {"movement_pass_points": "movement", "shooting_pass_points": "shooting"}  # what a count is for
 OUTCOMES = {"damaged": "damaged", "immobilised": "immobilised instead of losing its last hull point",
@@ -28,6 +26,25 @@ def claims(w: Words, units: list[own.CountedUnit], how: str) -> list[str]:
             else ""
         said.append(f"{w.unit_name(item['unit'])} {how}{by}: {w.names(item['reason'])}{service}")
     return said
+
+
+def shots(weapon: dict[str, object]) -> str:
+    """One weapon of an overwatch: "8 shots with Boltgun from 8 models" ("D3 shots ... from each of" where rolled)."""
+    models = plural(int(str(weapon["models"])), "model")
+    fired = weapon["shots"]
+    if isinstance(fired, int):
+        return f"{plural(fired, 'shot')} with {weapon['name']} from {models}"
+    return f"{weapon['shots_per_model']} shots with {weapon['name']} from each of {models}"
+
+
+TEXTS = Texts({  # how its plain sentences name a field, beside the shared kinds' (domain/texts.py)
+    **texts.NAMERS,
+    "shots": lambda w, weapons: listed(shots(weapon) for weapon in weapons),  # an overwatch's weapons
+    "sides_counted": lambda w, uids: w.sides(uids, counts=True),  # "Alice's A Squad (4 of 5) against Bob's ..."
+    "standing": lambda w, uids: f" for {w.sides(uids)}" if uids else "",  # the units a combat left, if any
+    "outcome": lambda w, outcome: OUTCOMES.get(outcome, humane(outcome)),  # what a vehicle's hit did
+})
+say = TEXTS.says
 
 
 # -- pass points and goes (AA.PP.*, AA.SPP.1, AA.ACT.*) -------------------------------------------------------
@@ -53,10 +70,11 @@ def _pass_points(w: Words, d: own.PassPointsCalculated) -> str:
 
 
 TEXTS.plainly({
-    "PassPointSpent": "{seat:player} spent a pass point in {sub_phase:step}: {remaining} left",
-    "DeclaredDone": "{seat:player} declared done in {sub_phase:step}: they select no more units this phase",
+    "PassPointSpent": "{seat:player} spent a pass point in {sub_phase:step this phase}: {remaining} left",
+    "DeclaredDone": "{seat:player} declared done in {sub_phase:step this phase}: they select no more units this "
+                    "phase",
     "Conceded": "{seat:player} conceded the game",
-}, {"step": lambda w, sub_phase: step(sub_phase)})
+})
 
 
 # -- fleeing units (AA.MOV.2) ---------------------------------------------------------------------------------
@@ -70,80 +88,39 @@ def _regroup_passed(w: Words, d: own.RegroupPassed) -> str:
     return f"{w.unit(d['unit'])} regrouped: {against_ld(d['total'], d.get('ld'))}"
 
 
-@say("RegroupFailed")
-def _regroup_failed(w: Words, d: own.RegroupFailed) -> str:
-    return f"{w.unit(d['unit'])} failed to regroup: {against_ld(d['total'], d['ld'])}; it falls back and {d['fall_back']}"
+TEXTS.plainly({
+    "RegroupFailed": "{unit:unit} failed to regroup: {event:against_ld}; it falls back and {fall_back}",
+    "RegroupRollWithdrawn": "The regroup roll awaited from {seat:player} for {unit:unit_name} is withdrawn: {reason}",
+})
 
 
 # -- charges and overwatch (AA.CHG.1, AA.OW.1) ----------------------------------------------------------------
 
-def shots(weapon: dict[str, object]) -> str:
-    """One weapon of an overwatch: "8 shots with Boltgun from 8 models" ("D3 shots ... from each of" where rolled)."""
-    models = plural(int(str(weapon["models"])), "model")
-    fired = weapon["shots"]
-    if isinstance(fired, int):
-        return f"{plural(fired, 'shot')} with {weapon['name']} from {models}"
-    return f"{weapon['shots_per_model']} shots with {weapon['name']} from each of {models}"
-
-
-def charge_by(w: Words, d: own.OverwatchFired | own.OverwatchHeld) -> str:
-    """"the charge by Bob's Boyz", the charge an overwatch answers."""
-    return f"the charge by {w.unit_name(d['against'])}"
-
-
-def fire(w: Words, d: own.OverwatchShotsRolled | own.OverwatchResolved) -> str:
-    """"with Boltgun at Bob's Boyz", one weapon's overwatch at the charging unit."""
-    return f"with {d['weapon']} at {w.unit_name(d['against'])}"
-
-
-@say("OverwatchFired")
-def _overwatch_fired(w: Words, d: own.OverwatchFired) -> str:
-    return f"{w.unit(d['unit'])} fired overwatch against {charge_by(w, d)}: {listed(shots(weapon) for weapon in d['weapons'])}"
-
-
-@say("OverwatchShotsRolled")
-def _overwatch_shots_rolled(w: Words, d: own.OverwatchShotsRolled) -> str:
-    return (f"{w.unit_name(d['unit'])} rolled {plural(d['shots'], 'overwatch shot')} {fire(w, d)} "
-            f"({faces(d['shots_per_model'])} a model, one fewer than each rolled, at least one)")
-
-
-@say("OverwatchResolved")
-def _overwatch_resolved(w: Words, d: own.OverwatchResolved) -> str:
-    return (f"Overwatch from {w.unit_name(d['unit'])} {fire(w, d)}: {plural(d['shots'], 'shot')}, rolled "
-            f"{faces(d['faces'])}; the players read the hits")
-
-
-@say("OverwatchHeld")
-def _overwatch_held(w: Words, d: own.OverwatchHeld) -> str:
-    if d["reason"] == "held by its player":
-        return f"{w.unit_name(d['unit'])} held its overwatch against {charge_by(w, d)}"
-    return f"{w.unit_name(d['unit'])} fires no overwatch against {charge_by(w, d)}: {w.names(d['reason'])}"
-
-
+TEXTS.plainly({
+    "OverwatchFired": "{unit:unit} fired overwatch against the charge by {against:unit_name}: {weapons:shots}",
+    "OverwatchShotsRolled": "{unit:unit_name} rolled {shots:plural overwatch shot} with {weapon} at "
+                            "{against:unit_name} ({shots_per_model:faces} a model, one fewer than each rolled, at "
+                            "least one)",
+    "OverwatchResolved": "Overwatch from {unit:unit_name} with {weapon} at {against:unit_name}: {shots:plural shot}, "
+                         "rolled {faces:faces}; the players read the hits",
+})
+TEXTS.chosen("OverwatchHeld", lambda d: d["reason"], {
+    "held by its player": "{unit:unit_name} held its overwatch against the charge by {against:unit_name}",
+    "else": "{unit:unit_name} fires no overwatch against the charge by {against:unit_name}: {reason:names}",
+})
 TEXTS.plainly({
     "ChargeRollCalled": "{seat:player} called for the charge roll of {unit:unit}, its overwatch resolved",
+    "ChargeRollWithdrawn": "The charge roll awaited from {seat:player} for {unit:unit_name} is withdrawn: {reason}",
     "CombatJoined": "Combat joined: {units:sides} ({reason:names})",
 })
 
 
-@say("ChargeRollWithdrawn", "RegroupRollWithdrawn")
-def _roll_withdrawn(w: Words, d: own.RollWithdrawn) -> str:
-    roll = w.entry["type"].removesuffix("RollWithdrawn").lower()
-    return f"The {roll} roll awaited from {w.player(d['seat'])} for {w.unit_name(d['unit'])} is withdrawn: {d['reason']}"
-
-
 # -- combats (AA.CC.1) ----------------------------------------------------------------------------------------
 
-@say("CombatFought")
-def _combat_fought(w: Words, d: own.CombatFought) -> str:
-    return (f"{w.player(d['seat'])} chose to fight the combat of {w.unit_name(d['chosen'])}: "
-            f"{w.sides(d['units'], counts=True)}")
-
-
-@say("CombatEnded")
-def _combat_ended(w: Words, d: own.CombatEnded) -> str:
-    standing = f" for {w.sides(d['units'])}" if d["units"] else ""
-    return f"The combat ended{standing}: {w.names(d['reason'])}"
+TEXTS.plainly({
+    "CombatFought": "{seat:player} chose to fight the combat of {chosen:unit_name}: {units:sides_counted}",
+    "CombatEnded": "The combat ended{units:standing}: {reason:names}",
+})
 
 
 # -- what the table records (AA.VEH.1, AA.VEH.2, AA.RES.1) ----------------------------------------------------
@@ -158,14 +135,9 @@ def _blast_hit(w: Words, d: own.BlastHitResolved) -> str:
     return f"{w.player(d['attested_by'])} recorded a Blast hit on {w.unit_name(d['unit'])} {how}"
 
 
-@say("VehicleHit")
-def _vehicle_hit(w: Words, d: own.VehicleHit) -> str:
-    outcome = OUTCOMES.get(d["outcome"], humane(d["outcome"]))
-    return (f"{w.player(d['attested_by'])} recorded a {d['hit']} hit on {w.unit_name(d['unit'])} for "
-            f"{plural(d['hull_points'], 'hull point')}: {outcome}, {d['hull_points_left']} left")
-
-
-@say("OngoingReservesEntered")
-def _ongoing_reserves(w: Words, d: own.OngoingReservesEntered) -> str:
-    return (f"{w.unit(d['unit'])} left the battlefield into Ongoing Reserves{because(w, d['reason'], ' ({})')}: "
-            f"it arrives at the start of the next Move Units")
+TEXTS.plainly({
+    "VehicleHit": "{attested_by:player} recorded a {hit} hit on {unit:unit_name} for {hull_points:plural hull "
+                  "point}: {outcome:outcome}, {hull_points_left} left",
+    "OngoingReservesEntered": "{unit:unit} left the battlefield into Ongoing Reserves{reason:aside}: it arrives at "
+                              "the start of the next Move Units",
+})

@@ -2,17 +2,22 @@
 text reads its names; domain/texts.py holds the shared kinds')."""
 from __future__ import annotations
 
+from warlog.domain import texts
 from warlog.domain.rules.heresy import events as own
 from warlog.domain.rules.heresy.common import REACTION_RANGE
 from warlog.domain.texts import against_ld, crossing, dangerous
 from warlog.domain.words import Texts, Words, humane, inches, listed, plural
 
-TEXTS = Texts()
-say = TEXTS.says
-
 MOVED = {"normal": "after a normal move", "rush": "after a rush", "stationary": "having stayed stationary",
          "arrived": "having arrived from reserves this turn", "none": "without having moved"}
 REACTIONS = {"move": "reaction move", "snap_shots": "snap shots"}
+TEXTS = Texts({  # how its plain sentences name a field, beside the shared kinds' (domain/texts.py)
+    **texts.NAMERS,
+    "moved": lambda w, moved: MOVED.get(moved, humane(moved)),  # how a unit moved before it shot (HH.MOV.5)
+    # the dice a fall back rolls (HH.ROUT.2): "D6 + Initiative 4", or "D6" for a unit of no Initiative bonus
+    "fall_back_roll": lambda w, initiative: f"D6 + Initiative {initiative}" if initiative else "D6",
+})
+say = TEXTS.says
 
 
 def nearby(w: Words, uids: list[str]) -> str:
@@ -80,9 +85,7 @@ def _declined(w: Words, d: own.ReactionDeclined) -> str:
 
 # -- shooting and the fight (HH.MOV.5, RS.FGT.3) --------------------------------------------------------------
 
-TEXTS.plainly({
-    "ShootingDeclared": "{unit:unit} declared shooting at {targets:sides}, {moved:moved}",
-}, {"moved": lambda w, moved: MOVED.get(moved, humane(moved))})
+TEXTS.plainly({"ShootingDeclared": "{unit:unit} declared shooting at {targets:sides}, {moved:moved}"})
 
 
 @say("FightBegan")
@@ -129,10 +132,7 @@ def _leadership(w: Words, d: own.LeadershipTested) -> str:
     return f"{w.unit(d['unit'])} {result} their Leadership test: {against_ld(d['total'], d['ld'])}, {why}"
 
 
-@say("FallBackRolled")
-def _fall_back_rolled(w: Words, d: own.FallBackRolled) -> str:
-    roll = f"D6 + Initiative {d['initiative']}" if d["initiative"] else "D6"
-    return f"{w.unit(d['unit'])} falls back {inches(d['distance'])} ({roll})"
+TEXTS.plainly({"FallBackRolled": "{unit:unit} falls back {distance:inches} ({initiative:fall_back_roll})"})
 
 
 @say("FellBack")

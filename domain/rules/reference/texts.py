@@ -3,12 +3,12 @@ how a text reads its names; domain/texts.py has the shared kinds')."""
 from __future__ import annotations
 
 from warlog.domain import events as ev
+from warlog.domain import texts
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.common import STRATAGEMS, members_of
 from warlog.domain.texts import against_ld, attack, because, slain
 from warlog.domain.words import (
     STRENGTH,
-    Namer,
     Texts,
     Words,
     faces,
@@ -22,9 +22,6 @@ from warlog.domain.words import (
     status_called,
 )
 
-TEXTS = Texts()
-say = TEXTS.says
-
 ROLLS = {"hit": "hit roll", "wound": "wound roll", "save": "saving throw", "damage": "damage roll",
          "mortal_damage": "damage roll", "hazardous": "Hazardous roll", "feel_no_pain": "Feel No Pain roll",
          "mortal_feel_no_pain": "Feel No Pain roll", "sustained": "Sustained Hits roll"}
@@ -35,12 +32,6 @@ STAGES = {"pile_in": "piling in", "fight": "fighting", "consolidate": "consolida
 def roll_name(step: str) -> str:
     """An attack step's roll as the table calls it: 'hit roll', 'saving throw'."""
     return ROLLS.get(step, f"{humane(step)} roll")
-
-
-def the_roll(w: Words, d: ev.AttackStep, dice: list[int], aside: str = "") -> str:
-    """"the hit roll of 1, 3 and 5 for the Relic bolter of Alice's Vets against Bob's Guard" (`aside` after its
-    dice)."""
-    return f"the {roll_name(d['step'])} of {faces(dice)}{aside} for {attack(w, d)}"
 
 
 def roller(w: Words, d: ev.AttackStep) -> str:
@@ -65,10 +56,16 @@ def weapon_of(w: Words, d: ev.AttackIds) -> str:
     return f"{owns(w.unit_name(d['attacker']))} {d['weapon']}"
 
 
-NAMERS: dict[str, Namer] = {  # how its plain sentences name a field beside words.NAMERS
-    "is_are": lambda w, uids: "is" if len(uids) == 1 else "are",  # the verb after units: "Bob's Boyz is"
-    "name_only": lambda w, uid: w.unit_name(uid, owner=False),  # a unit whose owner the sentence named already
-}
+TEXTS = Texts({  # how its plain sentences name a field, beside the shared kinds' (domain/texts.py)
+    **texts.NAMERS,
+    "roll": lambda w, step: roll_name(step), "effect": lambda w, effect: effect_name(effect),
+    "owns": lambda w, uid: owns(w.unit_name(uid)), "stage": lambda w, stage: STAGES.get(stage, humane(stage)),
+    "foes": lambda w, uids: f" with {w.units(uids)}" if uids else "",  # " with Bob's Boyz"; nothing where none
+    "groups": lambda w, choices: listed((f"the {c['model']} group" for c in choices), last="or"),  # model groups
+    "roller": roller, "weapon_of": weapon_of,  # the whole event, {event:roller}
+    "completes": lambda w, d: until(w, d["completes"], d["seat"]),  # when an action started completes
+})
+say = TEXTS.says
 
 
 # -- the command phase: turns, CP, battle-shock, stratagems -----------------------------------------------------
@@ -110,10 +107,7 @@ def _effect_started(w: Words, d: own.EffectStarted) -> str:
             f"{until(w, d['until'], d['by'])}{because(w, d.get('reason'))}")
 
 
-@say("EffectEnded")
-def _effect_ended(w: Words, d: own.EffectEnded) -> str:
-    name = effect_name(d["effect"])
-    return f"{name[:1].upper()}{name[1:]} on {w.unit_name(d['unit'])} ended: {w.names(d['reason'])}"
+TEXTS.plainly({"EffectEnded": "{effect:effect} on {unit:unit_name} ended: {reason:names}"})
 
 
 @say("ObjectivesControlled")
@@ -137,9 +131,7 @@ def _vp(w: Words, d: own.VictoryPointsScored) -> str:
 
 # -- movement ---------------------------------------------------------------------------------------------------
 
-TEXTS.plainly({
-    "UnitEmbarked": "{unit:unit} embarked in {transport:name_only} ({attested})",
-}, NAMERS)
+TEXTS.plainly({"UnitEmbarked": "{unit:unit} embarked in {transport:name_only} ({attested})"})
 
 
 @say("AdvanceRolled")
@@ -148,12 +140,11 @@ def _advance(w: Words, d: own.AdvanceRolled) -> str:
     return f"{w.unit(d['unit'])}{again} rolled {d['total']} to advance: it may move up to {inches(d['max_move'])}"
 
 
-@say("HazardsRolled")
-def _hazards(w: Words, d: own.HazardsRolled) -> str:
-    if not d["failures"]:
-        return f"{w.unit_name(d['unit'])} made their Desperate Escape without loss: no die rolled a 1 or 2"
-    return (f"{owns(w.unit_name(d['unit']))} Desperate Escape: {plural(d['failures'], 'die', 'dice')} rolled 1 or 2, "
-            f"{plural(d['mortal_wounds'], 'mortal wound')}")
+TEXTS.chosen("HazardsRolled", lambda d: bool(d["failures"]), {
+    False: "{unit:unit_name} made their Desperate Escape without loss: no die rolled a 1 or 2",
+    True: "{unit:owns} Desperate Escape: {failures:plural die/dice} rolled 1 or 2, {mortal_wounds:plural mortal "
+          "wound}",
+})
 
 
 @say("MortalWoundsIgnored")
@@ -176,21 +167,14 @@ def _damage_allocated(w: Words, d: own.DamageAllocated) -> str:
 # -- engagement, charge and fight -------------------------------------------------------------------------------
 
 TEXTS.plainly({
-    "UnitsEngaged": "{units:units} {units:is_are} now engaged with {with:units} ({reason:names})",
+    "UnitsEngaged": "{units:units} {units:verb is/are} now engaged with {with:units} ({reason:names})",
+    "EngagementEnded": "{unit:unit_name} {reason:names}: no longer engaged{with:foes}",
     "UnitFought": "{seat:player} is done fighting with {unit:unit}",
-}, NAMERS)
-
-
-@say("EngagementEnded")
-def _engagement_ended(w: Words, d: own.EngagementEnded) -> str:
-    foes = f" with {w.units(d['with'])}" if d["with"] else ""
-    return f"{w.unit_name(d['unit'])} {w.names(d['reason'])}: no longer engaged{foes}"
-
-
-@say("FightsFirstGained")
-def _fights_first(w: Words, d: own.FightsFirstGained) -> str:
-    ends = "the end of the turn" if d["until"] == "end of turn" else f"the {d['until']}"
-    return f"{w.unit_name(d['unit'])} fights first until {ends}, having charged"
+})
+TEXTS.chosen("FightsFirstGained", lambda d: d["until"], {
+    "end of turn": "{unit:unit_name} fights first until the end of the turn, having charged",
+    "else": "{unit:unit_name} fights first until the {until}, having charged",
+})
 
 
 @say("FightEligible")
@@ -202,33 +186,21 @@ def _fight_eligible(w: Words, d: own.FightEligible) -> str:
     return f"{w.units(d['units'])} may fight: {w.names(d['reason'])}"
 
 
-@say("PiledIn")
-def _piled_in(w: Words, d: own.PiledIn) -> str:
-    if float(d["distance"]) == 0:
-        return f"{w.unit(d['unit'])} stayed where it was (piled in 0\")"
-    return f"{w.unit(d['unit'])} piled in {inches(d['distance'])}"
-
-
-@say("Consolidated")
-def _consolidated(w: Words, d: own.Consolidated) -> str:
-    unit, moved = w.unit(d["unit"]), inches(d.get("distance", "0"))
-    if d["mode"] == "engaging":
-        return f"{unit} consolidated {moved} into {w.units(d.get('targets', []))}"
-    if d["mode"] == "objective":
-        return f"{unit} consolidated {moved} onto objective {humane(d.get('objective'))}"
-    if d["mode"] == "ongoing":
-        return f"{unit} consolidated {moved}, staying in the fight"
-    return f"{unit} did not consolidate"
-
-
-@say("FightStageEnded")
-def _stage_ended(w: Words, d: own.FightStageEnded) -> str:
-    done = f"{w.both} are done {STAGES.get(d['stage'], humane(d['stage']))}"
-    if d["next"] == "done":
-        return f"{done}: the fighting is over this phase"
-    if d["stage"] == "consolidate":
-        return f"{done}; the units the consolidations drew in fight next"
-    return f"{done}; next they {humane(d['next'])}"
+TEXTS.chosen("PiledIn", lambda d: float(d["distance"]) == 0, {
+    True: "{unit:unit} stayed where it was (piled in 0\")",
+    False: "{unit:unit} piled in {distance:inches}",
+})
+TEXTS.chosen("Consolidated", lambda d: d["mode"], {
+    "engaging": "{unit:unit} consolidated {distance:inches} into {targets:units}",
+    "objective": "{unit:unit} consolidated {distance:inches} onto objective {objective:humane}",
+    "ongoing": "{unit:unit} consolidated {distance:inches}, staying in the fight",
+    "else": "{unit:unit} did not consolidate",
+})
+TEXTS.chosen("FightStageEnded", lambda d: "over" if d["next"] == "done" else d["stage"], {
+    "over": "{both} are done {stage:stage}: the fighting is over this phase",
+    "consolidate": "{both} are done {stage:stage}; the units the consolidations drew in fight next",
+    "else": "{both} are done {stage:stage}; next they {next:humane}",
+})
 
 
 # -- the attack's pauses and steps (RS.ATK.3, EXT.CP.1, the attack driver's reference kinds) ----------------------
@@ -239,43 +211,22 @@ def _reroll_offered(w: Words, d: own.CommandRerollOffered) -> str:
         could = f"{plural(len(d['choices']), 'roll')} below its most"
     else:
         could = f"the failed {listed(str(d['batch'][i]) for i in d['choices'] if i < len(d['batch']))}"
-    return (f"{w.player(d['seat'])} may spend {STRATAGEMS['Command Re-roll']} CP on a Command Re-roll of "
-            f"{the_roll(w, d, d['batch'], f' ({could})')}, or keep it")
+    return (f"{w.player(d['seat'])} may spend {STRATAGEMS['Command Re-roll']} CP on a Command Re-roll of the "
+            f"{roll_name(d['step'])} of {faces(d['batch'])} ({could}) for {attack(w, d)}, or keep it")
 
 
-@say("AttackRollKept")
-def _roll_kept(w: Words, d: own.AttackRollKept) -> str:
-    return f"{w.player(d['seat'])} kept {the_roll(w, d, d['batch'])}"
-
-
-@say("AttackRollRerolled")
-def _rerolled(w: Words, d: own.AttackRollRerolled) -> str:
-    return f"{roller(w, d)} re-rolled {the_roll(w, d, d['was'])}: now {faces(d['now'])}, so the roll reads {faces(d['batch'])}"
-
-
-@say("AllocationOffered")
-def _allocation_offered(w: Words, d: own.AllocationOffered) -> str:
-    groups = listed((f"the {c['model']} group" for c in d["choices"]), last="or")
-    return (f"{w.player(d['seat'])} chooses which group of {w.unit(d['unit'])} saves next against "
-            f"{weapon_of(w, d)}: {groups}")
-
-
-@say("AllocationChosen")
-def _allocation_chosen(w: Words, d: own.AllocationChosen) -> str:
-    return (f"{w.player(d['seat'])} chose the {d['model']} group of {w.unit_name(d['target'])} to save next against "
-            f"{weapon_of(w, d)}")
-
-
-@say("GroupAllocated")
-def _group_allocated(w: Words, d: own.GroupAllocated) -> str:
-    return (f"The wounds of {attack(w, d)} go to the {d['model']} group next "
-            f"(of {plural(len(d['among']), 'group')} tied)")
-
-
-@say("SustainedHitsScored")
-def _sustained(w: Words, d: own.SustainedHitsScored) -> str:
-    return (f"Sustained Hits for {attack(w, d)}: {plural(d['criticals'], 'critical hit')} "
-            f"{'scores' if d['criticals'] == 1 else 'score'} {plural(d['extra_hits'], 'extra hit')}")
+TEXTS.plainly({
+    "AttackRollKept": "{seat:player} kept the {step:roll} of {batch:faces} for {event:attack}",
+    "AttackRollRerolled": "{event:roller} re-rolled the {step:roll} of {was:faces} for {event:attack}: now "
+                          "{now:faces}, so the roll reads {batch:faces}",
+    "AllocationOffered": "{seat:player} chooses which group of {unit:unit} saves next against {event:weapon_of}: "
+                         "{choices:groups}",
+    "AllocationChosen": "{seat:player} chose the {model} group of {target:unit_name} to save next against "
+                        "{event:weapon_of}",
+    "GroupAllocated": "The wounds of {event:attack} go to the {model} group next (of {among:plural group} tied)",
+    "SustainedHitsScored": "Sustained Hits for {event:attack}: {criticals:plural critical hit} {criticals:verb "
+                           "scores/score} {extra_hits:plural extra hit}",
+})
 
 
 @say("MortalWoundsInflicted")
@@ -288,26 +239,12 @@ def _mortal_wounds(w: Words, d: own.MortalWoundsInflicted) -> str:
 
 # -- actions, splitting, reviving -------------------------------------------------------------------------------
 
-@say("ActionStarted")
-def _action_started(w: Words, d: own.ActionStarted) -> str:
-    return (f"{w.player(d['seat'])}'s {w.unit_name(d['unit'], owner=False)} began the action {d['action']}, "
-            f"which completes at {until(w, d['completes'], d['seat'])}")
-
-
 TEXTS.plainly({
+    "ActionStarted": "{seat:player}'s {unit:name_only} began the action {action}, which completes at "
+                     "{event:completes}",
     "ActionCompleted": "{unit:unit_name} completed the action {action} at {at}",
     "ActionFailed": "{unit:unit_name} failed the action {action}: {reason:names}",
+    "UnitSplit": "{seat:player} split {unit:name_only} in two before the battle: {unit:name_only} keeps "
+                 "{models:plural model} and {new_unit:name_only} takes {new_models}",
+    "ModelsRevived": "{attested_by:player} returned {models:plural model} to {unit:unit}, {attested}{reason:because}",
 })
-
-
-@say("UnitSplit")
-def _split(w: Words, d: own.UnitSplit) -> str:
-    return (f"{w.player(d['seat'])} split {w.unit_name(d['unit'], owner=False)} in two before the battle: "
-            f"{w.unit_name(d['unit'], owner=False)} keeps {plural(d['models'], 'model')} and "
-            f"{w.unit_name(d['new_unit'], owner=False)} takes {d['new_models']}")
-
-
-@say("ModelsRevived")
-def _revived(w: Words, d: own.ModelsRevived) -> str:
-    return (f"{w.player(d['attested_by'])} returned {plural(d['models'], 'model')} to {w.unit(d['unit'])}, "
-            f"{d['attested']}{because(w, d['reason'])}")

@@ -121,6 +121,9 @@ FIXES: dict[str, Fix] = {
     "MSN.END.1/split": Fix(6, "each part of a unit split before the battle (CORE.SPL.1) counts as a unit among the "
                               "points destroyed: the part that kept the unit's id counts its models too, and each part "
                               "is worth its share of the points its army states for the whole, not the whole each"),
+    "MSN.OBJ.1/phase": Fix(6, "alternating counts a scored round's objectives in a sub-phase of its Assault phase "
+                              "(`score_objectives`), not in a phase of its own (`end_of_round`), which CONTRACT.md does "
+                              "not name"),
 }
 
 # the edition a game created now is judged by

@@ -146,3 +146,27 @@ def test_MSN_OBJ_1_a_game_created_before_the_rule_keeps_its_rounds_as_they_were(
     log = game.events()
     assert state["status"] == "ended" and not [e for e in log if e["type"] in ("ObjectivesHeld", "VictoryPointsScored")]
     assert "score_objectives" not in {e["data"].get("sub_phase") for e in log if e["type"] == "StepStarted"}
+
+
+def test_MSN_OBJ_1_alternating_scores_its_round_in_the_assault_phase_as_the_contract_names_its_phases(new_game):
+    """CONTRACT.md: alternating's phases are `movement`, `shooting` and `assault`. The round's objectives are counted
+    at its end, in a sub-phase of its last phase, not in a phase of its own."""
+    game = new_game("alternating", dice="server", battle_rounds=2, objectives=MARKERS)
+    game.start(*armies_with_a_vehicle("alternating"))
+    round_end(game)
+    state = game.state()
+    assert (state["phase"], state["sub_phase"]) == ("assault", "score_objectives")
+    assert state["phase_title"] == "Objective Scoring (Assault phase)"
+    phases = {e["data"].get("phase") for e in game.events() if e["type"] in ("PhaseStarted", "StepStarted")}
+    assert phases <= {"movement", "shooting", "assault"}
+
+
+def test_MSN_OBJ_1_an_alternating_game_created_before_edition_6_scores_in_its_end_of_round_as_it_did(new_game,
+                                                                                                      monkeypatch):
+    monkeypatch.setattr(editions, "created_under", lambda: {"edition": 5})
+    game = new_game("alternating", dice="server", battle_rounds=2, objectives=MARKERS)
+    game.start(*armies_with_a_vehicle("alternating"))
+    round_end(game)
+    state = game.state()
+    assert (state["phase"], state["sub_phase"]) == ("end_of_round", "score_objectives")
+    assert game.verify()["commands_ok"] is True

@@ -38,6 +38,7 @@ from warlog.domain.rules.alternating.common import (
     LAYOUT,
     RESERVE_ARRIVES_ON,
     SCORED_LAYOUT,
+    SCORED_LAYOUT_BEFORE_6,
     STATUS_ENDS,
 )
 from warlog.domain.rules.alternating.counting import Counting
@@ -95,7 +96,9 @@ class Alternating(Ruleset):
         TableRecords, Counting, Combats, Charges, Objectives, Goes)
 
     def round_layout(self, state: GameState) -> list[Step]:
-        return SCORED_LAYOUT if self.part(Objectives).scores_round(state) else LAYOUT
+        if not self.part(Objectives).scores_round(state):
+            return LAYOUT
+        return SCORED_LAYOUT if editions.fixed(state, "MSN.OBJ.1/phase") else SCORED_LAYOUT_BEFORE_6
 
     def records(self, state: GameState, seat: str) -> list[Action]:
         return super().records(state, seat) + self.part(TableRecords).records(state, seat)  # records.py

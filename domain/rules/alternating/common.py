@@ -27,8 +27,11 @@ LAYOUT = [
     Step("assault", "select_charges", "alternate", "AA.ASL.1", "AA.CHG.1", "AA.CHG.1"),
     Step("assault", "resolve_combats", "alternate", "AA.ASL.1", "AA.CC.1", "AA.CC.1", declare_done=False),
 ]
-# MSN.OBJ.1: a round scored ends with the objectives counted, by the `end_phase` of either seat (rules/objectives.py)
-SCORED_LAYOUT = [*LAYOUT, Step("end_of_round", "score_objectives", "phase", "MSN.OBJ.1", "MSN.OBJ.1")]
+# MSN.OBJ.1: a round scored ends with the objectives counted, by the `end_phase` of either seat (rules/objectives.py),
+# in a sub-phase of the round's last phase (CONTRACT.md names alternating's phases: movement, shooting, assault); a
+# game created before edition 6 counts them in a phase of their own, `end_of_round`, as it did
+SCORED_LAYOUT = [*LAYOUT, Step("assault", "score_objectives", "phase", "MSN.OBJ.1", "MSN.OBJ.1")]
+SCORED_LAYOUT_BEFORE_6 = [*LAYOUT, Step("end_of_round", "score_objectives", "phase", "MSN.OBJ.1", "MSN.OBJ.1")]
 RESULT_RULE = {"movement_pass_points": "AA.PP.2", "shooting_pass_points": "AA.SPP.1"}
 TURN_RULE = {"move_fleeing": "AA.MOV.2", "move_units": "AA.ACT.3", "declare_shooting": "AA.ACT.3",
              "run": "AA.RUN.1", "select_charges": "AA.CHG.1", "resolve_combats": "AA.CC.1"}

@@ -1,0 +1,37 @@
+"""Every answer as a new player reads it (CONTRACT.md "In the players' words"), found by walking many random games
+and reading what they said: each test holds one answer that said something a player would not understand, or
+failed to say anything at all."""
+from __future__ import annotations
+
+from tests.support.client import GameClient, keep_dice, play_awaited, unit
+
+PLASMA = {"name": "Plasma", "type": "ranged", "range": 24, "A": "1", "skill": 3, "S": 8, "AP": -3, "D": "2",
+          "keywords": ["DEVASTATING WOUNDS"]}
+
+
+def shooting_at(new_game, target: dict) -> GameClient:
+    game = new_game("reference", dice="table")
+    game.start([unit("shooters", 2, weapons=[PLASMA])], [target])
+    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
+        play_awaited(game)
+    game.cmd("A", "select", unit="shooters", shooting="normal")
+    return game
+
+
+def test_devastating_wounds_on_a_unit_without_feel_no_pain_are_said_not_a_server_error(new_game):
+    # the mortal wounds' event names one rule (no "rules" list) when no Feel No Pain joins it: its sentence read
+    # that list, and every such attack answered 500 (found by a random reference game)
+    game = shooting_at(new_game, unit("guard", 3))
+    game.cmd("A", "attack", unit="shooters", weapon="Plasma", target="guard")
+    events = keep_dice(game, game.cmd("A", "roll", dice=[6, 3]))["events"]
+    response = game.send("A", {"type": "roll", "dice": [6, 4]})  # a critical wound: DEVASTATING
+    assert response.status_code == 200, response.text
+    events = keep_dice(game, response.json())["events"]
+    while game.state()["awaiting"]["action"] == "roll":
+        awaiting = game.state()["awaiting"]
+        events += keep_dice(game, game.cmd(awaiting["seat"], "roll", dice=[1] * int(
+            awaiting["roll"]["spec"].split("D")[0] or 1)))["events"]
+    (mortal,) = [e for e in events if e["type"] == "MortalWoundsInflicted"]
+    assert mortal["rule"] == "EXT.WPN.DEVASTATING" and "rules" not in mortal["data"]
+    assert mortal["text"] == ("Devastating Wounds from the Plasma of Alice's Shooters against Bob's Guard: "
+                              "2 mortal wounds, 2 wounds lost, 2 models slain.")

@@ -190,6 +190,7 @@ def _roll_off(w: Words, d: ev.RollOff) -> str:
 SHARED.plainly({
     "RollRequested": "{seat:player} is to roll {spec} for {purpose:purpose} ({unit:unit_name})",
     "EntropyAdded": "{seat:player} added their own randomness to the server's dice",
+    "Conceded": "{seat:player} conceded the game",  # MSN.END.3, in every ruleset (rules/core.py)
 }, NAMERS)
 
 

@@ -3,6 +3,8 @@ and reading what they said: each test holds one answer that said something a pla
 failed to say anything at all."""
 from __future__ import annotations
 
+import pytest
+
 from tests.support.client import GameClient, keep_dice, play_awaited, unit
 
 PLASMA = {"name": "Plasma", "type": "ranged", "range": 24, "A": "1", "skill": 3, "S": 8, "AP": -3, "D": "2",
@@ -35,3 +37,13 @@ def test_devastating_wounds_on_a_unit_without_feel_no_pain_are_said_not_a_server
     assert mortal["rule"] == "EXT.WPN.DEVASTATING" and "rules" not in mortal["data"]
     assert mortal["text"] == ("Devastating Wounds from the Plasma of Alice's Shooters against Bob's Guard: "
                               "2 mortal wounds, 2 wounds lost, 2 models slain.")
+
+
+@pytest.mark.parametrize("ruleset", ["alternating", "reference", "heresy"])
+def test_a_concession_is_said_as_such_in_every_ruleset(new_game, ruleset):
+    # reference and heresy log Conceded too (rules/core.py), but only alternating named its sentence: theirs read
+    # "Bob: conceded." (the fallback for a kind with no text), and no test asked, its payload type alternating's
+    game = new_game(ruleset)
+    game.start([unit("a-1")], [unit("b-1")])
+    events = game.cmd("B", "concede")["events"]
+    assert [e["text"] for e in events if e["type"] == "Conceded"] == ["Bob conceded the game."]

@@ -55,7 +55,6 @@ def _pass_points(w: Words, d: own.PassPointsCalculated) -> str:
 TEXTS.plainly({
     "PassPointSpent": "{seat:player} spent a pass point in {sub_phase:step}: {remaining} left",
     "DeclaredDone": "{seat:player} declared done in {sub_phase:step}: they select no more units this phase",
-    "Conceded": "{seat:player} conceded the game",
 }, {"step": lambda w, sub_phase: step(sub_phase)})
 
 

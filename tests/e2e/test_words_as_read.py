@@ -47,3 +47,31 @@ def test_a_concession_is_said_as_such_in_every_ruleset(new_game, ruleset):
     game.start([unit("a-1")], [unit("b-1")])
     events = game.cmd("B", "concede")["events"]
     assert [e["text"] for e in events if e["type"] == "Conceded"] == ["Bob conceded the game."]
+
+
+def test_the_audit_says_why_with_the_players_and_units_names_not_seat_letters_and_ids(new_game):
+    # `causes[].why` read "scouts-1's profile" and "seat A's confirmed count", and the undos "seat A asked to undo
+    # it", "undone, approved by seat B": an id and seat letters where the game names the unit and the players
+    game = new_game()
+    game.start([unit("scouts-1", statuses=("falling_back",), name="Scouts")], [unit("boyz-1", name="Boyz")])
+    events = game.cmd("A", "select", unit="scouts-1", act=True)["events"]
+    outcome = next(e for e in events if e["type"] in ("RegroupPassed", "RegroupFailed"))
+    assert game.post("A", "undo").status_code == 202
+    assert game.post("B", "undo/approve").status_code == 200
+    assert game.post("A", "redo").status_code == 200
+    said = game.http.get(f"/games/{game.id}/audit/{outcome['seq']}", headers=game.headers("B")).json()
+    whys = [c["why"] for c in said["causes"]] + [h["why"] for h in said["undo_history"]]
+    assert "Alice's Scouts' profile" in whys
+    assert [h["why"] for h in said["undo_history"]] == ["Alice asked to undo it (it rolled dice)",
+                                                        "undone, approved by Bob", "brought back by Alice"]
+    story = game.http.get(f"/games/{game.id}/audit", params={"unit": "scouts-1"}, headers=game.headers("A")).json()
+    assert [u["why"] for u in story["undos"]] == ["Alice asked to undo it (it rolled dice)",
+                                                  "undone, approved by Bob", "brought back by Alice"]
+    while game.state()["sub_phase"] != "movement_pass_points":
+        play_awaited(game)
+    game.cmd("A", "confirm_count")
+    counted = next(e for e in game.cmd("B", "confirm_count")["events"] if e["type"] == "PassPointsCalculated")
+    said = game.http.get(f"/games/{game.id}/audit/{counted['seq']}", headers=game.headers("B")).json()
+    assert {"Alice's confirmed count", "Bob's confirmed count"} <= {c["why"] for c in said["causes"]}
+    for why in whys + [c["why"] for c in said["causes"]]:
+        assert "seat " not in why and "scouts-1" not in why and "boyz-1" not in why, why

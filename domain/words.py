@@ -66,6 +66,8 @@ PURPOSES = {"hit": "hit rolls", "wound": "wound rolls", "save": "saves", "charge
             "feel_no_pain_mortal": "Feel No Pain against mortal wounds", "attacks": "the number of attacks",
             "overwatch_shots": "the number of overwatch shots", "fall_back": "the fall-back distance",
             "dangerous_terrain": "dangerous terrain tests", "damage": "damage", "hazardous": "Hazardous rolls",
+            "hit_reroll": "hit re-rolls", "wound_reroll": "wound re-rolls",  # TWIN-LINKED, a re-roll (attacks/steps)
+            "mortal_damage": "the mortal wounds' damage",  # DEVASTATING WOUNDS with a D of dice (attacks/steps)
             }  # a roll's purpose as the rules call the roll
 
 # a phase, and a sub-phase, as the rules name it (RS's phases; AA.MOV.1, AA.SHO.1, AA.ASL.1; HH.MOV.0)

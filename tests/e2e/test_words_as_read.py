@@ -75,3 +75,27 @@ def test_the_audit_says_why_with_the_players_and_units_names_not_seat_letters_an
     assert {"Alice's confirmed count", "Bob's confirmed count"} <= {c["why"] for c in said["causes"]}
     for why in whys + [c["why"] for c in said["causes"]]:
         assert "seat " not in why and "scouts-1" not in why and "boyz-1" not in why, why
+
+
+TWIN = {"name": "Twin bolter", "type": "ranged", "range": 24, "A": "2", "skill": 3, "S": 4, "AP": 0, "D": "1",
+        "keywords": ["TWIN-LINKED"]}
+
+
+def test_a_twin_linked_re_roll_is_asked_for_in_words_and_a_roll_sent_without_dice_names_what_it_is_for(new_game):
+    # the wound re-roll's purpose had no words (PURPOSES): "Alice is to roll D6 for wound reroll"; a `roll` sent
+    # without its dice at the table was refused with the purpose's code: "the awaited wound_reroll roll"
+    game = new_game("reference", dice="table")
+    game.start([unit("shooters", 1, weapons=[TWIN])], [unit("guard", 3, name="Guard")])
+    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
+        play_awaited(game)
+    game.cmd("A", "select", unit="shooters", shooting="normal")
+    game.cmd("A", "attack", unit="shooters", weapon="Twin bolter", target="guard")
+    keep_dice(game, game.cmd("A", "roll", dice=[5, 5]))
+    events = keep_dice(game, game.cmd("A", "roll", dice=[1, 2]))["events"]  # both wound rolls fail: re-rolled
+    (asked,) = [e for e in events if e["type"] == "RollRequested"]
+    assert asked["text"] == "Alice is to roll 2D6 for wound re-rolls (Alice's Shooters)."
+    assert game.state()["awaiting"]["text"] == "The game waits for you to roll 2D6 for wound re-rolls."
+    refused = game.send("A", {"type": "roll"})
+    assert refused.status_code == 422
+    assert refused.json()["detail"] == ('Table dice: the roll the game awaits (2D6 for wound re-rolls) needs 2 dice '
+                                        'of 6 sides (2D6) in "dice".')

@@ -233,9 +233,16 @@ def _status(w: Words, d: ev.StatusGained | ev.StatusLost) -> str:
 
 @say("StrengthChanged")
 def _strength(w: Words, d: ev.StrengthChanged) -> str:
+    """"Bob's Boyz is now below half strength: 4 of 10 models left"; a unit of one model, whose band its wounds
+    decide (CORE.STR.2), with its wounds: "Bob's Rhino is now at half strength: 2 of 4 wounds left"."""
     to = strength_called(d["to"])
-    left = plural(d["starting_strength"], "model").partition(" ")[2]
-    return f"{w.unit_name(d['unit'])} is now {to}: {d['models_alive']} of {d['starting_strength']} {left} left"
+    unit = w.after.units.get(d["unit"])
+    if d["starting_strength"] == 1 and d["models_alive"] > 0 and unit is not None and unit.wounds_lost is not None:
+        wounds = unit.total_wounds
+        left = f"{max(0, wounds - unit.wounds_lost)} of {plural(wounds, 'wound')}"
+    else:
+        left = f"{d['models_alive']} of {plural(d['starting_strength'], 'model')}"
+    return f"{w.unit_name(d['unit'])} is now {to}: {left} left"
 
 
 @say("CasualtiesRecorded")

@@ -99,3 +99,19 @@ def test_a_twin_linked_re_roll_is_asked_for_in_words_and_a_roll_sent_without_dic
     assert refused.status_code == 422
     assert refused.json()["detail"] == ('Table dice: the roll the game awaits (2D6 for wound re-rolls) needs 2 dice '
                                         'of 6 sides (2D6) in "dice".')
+
+
+def test_a_one_model_units_strength_is_said_in_wounds_as_it_is_judged(new_game):
+    # CORE.STR.2: a unit of starting strength 1 reads its wounds left against W; its change of strength read
+    # "is now at half strength: 1 of 1 model left", a band its models cannot explain
+    game = new_game("reference")
+    beast = unit("beast", 1, name="Carnifex", keywords=("MONSTER",))
+    beast["models"][0]["W"] = 4
+    game.start([beast], [unit("b-1")])
+    events = game.cmd("A", "record_casualties", unit="beast", wounds=2)["events"]
+    (changed,) = [e for e in events if e["type"] == "StrengthChanged"]
+    assert changed["data"]["to"] == "half"
+    assert changed["text"] == "Alice's Carnifex is now at half strength: 2 of 4 wounds left."
+    events = game.cmd("A", "record_casualties", unit="beast", wounds=2)["events"]
+    (changed,) = [e for e in events if e["type"] == "StrengthChanged"]
+    assert changed["text"] == "Alice's Carnifex is now destroyed: 0 of 1 model left."

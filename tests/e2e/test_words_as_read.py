@@ -115,3 +115,29 @@ def test_a_one_model_units_strength_is_said_in_wounds_as_it_is_judged(new_game):
     events = game.cmd("A", "record_casualties", unit="beast", wounds=2)["events"]
     (changed,) = [e for e in events if e["type"] == "StrengthChanged"]
     assert changed["text"] == "Alice's Carnifex is now destroyed: 0 of 1 model left."
+
+
+def test_a_value_not_in_its_fields_form_is_refused_in_words_not_with_a_regular_expression(new_game):
+    # each refusal quoted the field's pattern: "`seat` must match the pattern ^[AB]$ (not "C")", and a weapon's
+    # attacks "must match the pattern ^(?:[0-9]|[1-9][0-9]{1,2}|1000|(?:[1-9]|[1-4][0-9]|50)?[dD](?:…"
+    game = new_game()
+    response = game.http.get(f"/games/{game.id}/audit", params={"seat": "C"}, headers=game.headers("A"))
+    assert response.status_code == 422
+    assert response.json()["detail"] == '`seat` must be A or B (not "C").'
+    shooters = unit("shooters")
+    shooters["weapons"][0]["A"] = "two"
+    response = game.muster("A", [shooters])
+    assert response.status_code == 422 and response.json()["field"] == "/units/0/weapons/0/A"
+    assert response.json()["detail"] == ('`A` of weapon 1 of unit 1 must be a dice expression such as 3, D6, D3+1 '
+                                         'or 2D6 (not "two").')
+    response = game.muster("A", [unit("my scouts")])
+    assert response.json()["detail"] == ('`id` of unit 1 must be written with letters, digits and _ . : - only, '
+                                         'no spaces (not "my scouts").')
+    response = game.http.get(f"/games/{game.id}/verify", params={"head": "xyz"}, headers=game.headers("A"))
+    assert response.json()["detail"] == '`head` must be 64 lower-case hex digits (not "xyz").'
+    response = game.send("A", {"type": "add_entropy", "entropy": "xyz"})
+    assert response.status_code == 422
+    assert response.json()["detail"] == ('`entropy` must be hex digits in pairs (whole bytes), at most 256 digits '
+                                         '(not "xyz").')
+    for detail in [game.send("A", {"type": "free_roll", "spec": "D6", "purpose": "a\u0000b"}).json()["detail"]]:
+        assert "pattern" not in detail and "^" not in detail, detail

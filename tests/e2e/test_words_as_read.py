@@ -141,3 +141,32 @@ def test_a_value_not_in_its_fields_form_is_refused_in_words_not_with_a_regular_e
                                          '(not "xyz").')
     for detail in [game.send("A", {"type": "free_roll", "spec": "D6", "purpose": "a\u0000b"}).json()["detail"]]:
         assert "pattern" not in detail and "^" not in detail, detail
+
+
+def offered(state: dict, type_: str) -> list[dict]:
+    return [a for a in state["actions"] if a["type"] == type_]
+
+
+def test_ending_a_phase_and_recording_a_status_are_offered_in_the_rules_words(new_game):
+    # "end the command phase", "end the rout sub-phase" (the phase's code in lower case), and a status to record
+    # titled "Locked in combat", "Gone to ground" where the unit's card says "Locked in Combat", "Gone to Ground"
+    game = new_game("reference")
+    game.start([unit("a-1")], [unit("b-1")])
+    while not offered(game.state(game.state()["awaiting"]["seat"] or "A"), "end_phase"):
+        play_awaited(game)
+    seat = game.state()["awaiting"]["seat"]
+    (end,) = offered(game.state(seat), "end_phase")
+    assert end["summary"] == "end the Command phase"
+    status = game.state("A")["records"]
+    records = [a for a in status if a["type"] == "set_status"]
+    titles = {c["const"]: c["title"] for a in records for c in a["schema"]["properties"]["status"]["oneOf"]}
+    assert titles["locked_in_combat"] == "Locked in Combat" and titles["gone_to_ground"] == "Gone to Ground"
+    assert titles["battle_shocked"] == "Battle-shocked" and titles["falling_back"] == "Falling back"
+    heresy = new_game("heresy")
+    heresy.start([unit("a-1")], [unit("b-1")])
+    summaries = set()
+    for _ in range(40):
+        seat = heresy.state()["awaiting"]["seat"] or "A"
+        summaries |= {a["summary"] for a in offered(heresy.state(seat), "end_phase")}
+        play_awaited(heresy)
+    assert {"end the Reserves sub-phase", "end the Rout sub-phase"} <= summaries, summaries

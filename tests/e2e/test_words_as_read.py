@@ -170,3 +170,24 @@ def test_ending_a_phase_and_recording_a_status_are_offered_in_the_rules_words(ne
         summaries |= {a["summary"] for a in offered(heresy.state(seat), "end_phase")}
         play_awaited(heresy)
     assert {"end the Reserves sub-phase", "end the Rout sub-phase"} <= summaries, summaries
+
+
+def test_heresy_a_move_refused_names_the_unit_and_asks_for_an_attestation_in_words(new_game):
+    # a second move was refused with "It has already moved this sub-phase." (which unit?), and a disembarking not
+    # attested with the field to send: "attest that each model is placed within 2\" of the transport (placed: true)"
+    from tests.e2e.test_heresy import a_goes_first, to_sub_phase
+    from tests.support.client import vehicle
+
+    game = new_game("heresy")
+    rhino = vehicle("rhino", capacity=10, name="Rhino")
+    game.start([rhino, unit("squad", 5, name="Tactical Squad", embarked_in="rhino"), unit("scouts", name="Scouts")],
+               [unit("militia", 3)])
+    a_goes_first(game)
+    to_sub_phase(game, "A", "move")
+    response = game.send("A", {"type": "disembark", "unit": "squad", "placed": False, "distance": 2})
+    assert response.status_code == 422 and response.json()["field"] == "/placed"
+    assert response.json()["detail"] == ('Each model of a disembarking unit is placed within 2" of its transport: attest '
+                                 'that it is.')
+    game.cmd("A", "move", unit="scouts", move="normal", distance=3, clear=True)
+    problem = game.refused("A", "move", unit="scouts", move="normal", distance=3, clear=True)
+    assert problem["detail"] == "Scouts cannot move: it has already moved this sub-phase."

@@ -159,7 +159,7 @@ class Flow:
         if setup_only and state.status != "setup":
             raise Refused(f"{command.type} belongs to set-up; the game has started", rule="SVC.SETUP")
         if not setup_only and command.type not in ("concede", *self.setup_commands) and state.status == "setup":
-            raise Refused(f"{command.type} waits until the game has started (start_game)", rule="SVC.SETUP")
+            raise Refused(f"{command.type} waits until the game has started: start the game first", rule="SVC.SETUP")
         handler(t, seat, command)
 
     # -- shared building blocks ----------------------------------------------------------

@@ -191,3 +191,18 @@ def test_heresy_a_move_refused_names_the_unit_and_asks_for_an_attestation_in_wor
     game.cmd("A", "move", unit="scouts", move="normal", distance=3, clear=True)
     problem = game.refused("A", "move", unit="scouts", move="normal", distance=3, clear=True)
     assert problem["detail"] == "Scouts cannot move: it has already moved this sub-phase."
+
+
+def test_table_dice_out_of_range_and_a_game_not_started_are_refused_in_words(new_game):
+    # "die 1 shows 7, outside 1..6", "needs 1..50 dice", "a die has 2..100 sides" (a programmer's ranges), and a
+    # command before the start "waits until the game has started (start_game)" (the command's code, not what to do)
+    game = new_game("reference", dice="table")
+    problem = game.refused("A", "end_phase")
+    assert problem["detail"] == "`end_phase` waits until the game has started: start the game first."
+    game.start([unit("a-1")], [unit("b-1")])
+    assert game.send("A", {"type": "free_roll", "spec": "D6", "purpose": "scatter", "dice": [7]}).json()["detail"] \
+        == "`dice`: die 1 shows 7, but a D6 shows 1 to 6."
+    assert game.send("A", {"type": "free_roll", "spec": "0D6", "purpose": "scatter", "dice": [1]}).json()["detail"] \
+        == "`spec`: '0D6': needs 1 to 50 dice and a modifier up to 1000."
+    assert game.send("A", {"type": "free_roll", "spec": "D1", "purpose": "scatter", "dice": [1]}).json()["detail"] \
+        == "`spec`: 'D1': a die has 2 to 100 sides, got 1."

@@ -373,8 +373,13 @@ SHARED.plainly({
 
 @say("UndoRequested")
 def _undo_requested(w: Words, d: ev.UndoRequested) -> str:
-    return (f"{w.actor} asked to undo {w.player(d['action_by'])}'s action ({seqs(d['seqs'])}): "
-            f"{w.names(d['reason'])}, so {w.player(d['action_by'])} must agree")
+    """"Alice asked to undo Bob's action (event 12): Bob took it, so Bob must agree"; the other player agrees
+    (SVC.UNDO.CONSENT), whoever took the action: "Alice asked to undo their own action (…): it rolled dice, so Bob
+    must agree"."""
+    asker = w.entry["by"]
+    whose = "their own" if d["action_by"] == asker else f"{w.player(d['action_by'])}'s"
+    agrees = w.player("B" if asker == "A" else "A")
+    return f"{w.actor} asked to undo {whose} action ({seqs(d['seqs'])}): {w.names(d['reason'])}, so {agrees} must agree"
 
 
 @say("ActionUndone")

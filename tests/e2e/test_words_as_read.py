@@ -206,3 +206,21 @@ def test_table_dice_out_of_range_and_a_game_not_started_are_refused_in_words(new
         == "`spec`: '0D6': needs 1 to 50 dice and a modifier up to 1000."
     assert game.send("A", {"type": "free_roll", "spec": "D1", "purpose": "scatter", "dice": [1]}).json()["detail"] \
         == "`spec`: 'D1': a die has 2 to 100 sides, got 1."
+
+
+def test_an_undo_request_of_ones_own_roll_says_the_other_player_must_agree(new_game):
+    # "Alice asked to undo Alice's action (event 9): it rolled dice, so Alice must agree": the player who must
+    # agree is the other one (SVC.UNDO.CONSENT), whoever took the action
+    game = new_game()
+    game.start([unit("a-1")], [unit("b-1")])
+    game.cmd("A", "free_roll", spec="D6", purpose="scatter")
+    response = game.post("A", "undo")
+    assert response.status_code == 202
+    (asked,) = [e for e in response.json()["events"] if e["type"] == "UndoRequested"]
+    assert asked["text"].startswith("Alice asked to undo their own action (event ")
+    assert asked["text"].endswith("): it rolled dice, so Bob must agree.")
+    assert game.post("B", "undo/reject").status_code == 200
+    game.cmd("B", "free_roll", spec="D6", purpose="scatter")
+    (asked,) = [e for e in game.post("A", "undo").json()["events"] if e["type"] == "UndoRequested"]
+    assert asked["text"].startswith("Alice asked to undo Bob's action (event ")
+    assert asked["text"].endswith(": it rolled dice, so Bob must agree.")

@@ -224,3 +224,22 @@ def test_an_undo_request_of_ones_own_roll_says_the_other_player_must_agree(new_g
     (asked,) = [e for e in game.post("A", "undo").json()["events"] if e["type"] == "UndoRequested"]
     assert asked["text"].startswith("Alice asked to undo Bob's action (event ")
     assert asked["text"].endswith(": it rolled dice, so Bob must agree.")
+
+
+def test_a_roster_read_says_what_it_left_out_in_words(http):
+    # "1 army rules are named in the roster, not applied", and an empty characteristic "not read (null)"
+    from tests.support.rosters import as_json, profile, selection
+
+    tree = {"roster": {"name": "List", "gameSystemName": "Warhammer 40,000 10th Edition", "forces": [
+        {"name": "Army Roster", "rules": [{"name": "Oath of Moment"}], "selections": [
+            selection("Marine", "model", profiles=[
+                profile("Marine", "Unit", M='6"', T="", SV="3+", W="2", LD="6+", OC="1"),
+                profile("Bolt rifle", "Ranged Weapons", Range='24"', A="2", BS="3+", S="", AP="0", D="1")])]}]}}
+    response = http.post("/rosters/convert", params={"ruleset": "reference"}, content=as_json(tree))
+    assert response.status_code == 200, response.text
+    said = {u["path"]: u["what"] for u in response.json()["unmapped"]}
+    assert said["roster/forces/0/rules"] == "1 army rule is named in the roster, not applied"
+    assert said["roster/forces/0/selections/0/profiles/0/characteristics/T"] == \
+        "Marine: T is empty in this file: no convention: left unstated"
+    assert said["roster/forces/0/selections/0/profiles/1/characteristics/S"] == \
+        "Bolt rifle: S is empty in this file: left unstated"

@@ -20,6 +20,7 @@ from warlog.domain.words import (
     step_called,
     step_name,
     strength_called,
+    the,
 )
 
 SHARED = Texts()
@@ -35,7 +36,7 @@ NAMERS: dict[str, Namer] = {"purpose": lambda w, name: purpose(name), "seqs": la
 
 def attack(w: Words, d: ev.AttackIds) -> str:
     """"The Relic bolter of Alice's Vets against Bob's Guard"."""
-    return f"the {d['weapon']} of {w.unit_name(d['attacker'])} against {w.unit_name(d['target'])}"
+    return f"{the(d['weapon'])} of {w.unit_name(d['attacker'])} against {w.unit_name(d['target'])}"
 
 
 # -- what many sentences say alike, of every ruleset ----------------------------------------------------------

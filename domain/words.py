@@ -162,6 +162,11 @@ def owns(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
+def the(name: str) -> str:
+    """A name after the definite article: "the Boltgun", but "The Wolf Blade" as it is (never "the The …")."""
+    return name if name[:4].lower() == "the " else f"the {name}"
+
+
 def plural(count: int, one: str, many: str | None = None) -> str:
     """'1 model', '3 models', '0 hits' ('many' where the plural is not one + s)."""
     return f"{count} {one if count == 1 else (many or one + 's')}"

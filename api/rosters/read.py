@@ -185,7 +185,7 @@ def model_line(profile: Node, where: str, name: str, count: int, selection: Node
         number = integer(value)
         low, high = BOUNDS[field]
         if number is not None and not low <= number <= high:
-            ctx.note(f"{where}/characteristics/{column}", f"{column} {number} is outside {low}..{high}: not read")
+            ctx.note(f"{where}/characteristics/{column}", f"{column} {number} is not from {low} to {high}: not read")
             number = None
         elif number is None and value not in ("", "-", "–"):
             ctx.note(f"{where}/characteristics/{column}", f"{column} {value[:12]!r} is not a number: not read")

@@ -243,3 +243,40 @@ def test_a_roster_read_says_what_it_left_out_in_words(http):
         "Marine: T is empty in this file: no convention: left unstated"
     assert said["roster/forces/0/selections/0/profiles/1/characteristics/S"] == \
         "Bolt rifle: S is empty in this file: left unstated"
+
+
+def test_a_weapon_whose_name_begins_with_the_is_not_said_the_the(new_game):
+    # a roster's "The Wolf Blade" read "The The Wolf Blade of Bob's Lion El'Jonson against …"
+    blade = {"name": "The Wolf Blade", "type": "ranged", "range": 24, "A": "2", "skill": 3, "S": 9, "AP": -2, "D": "2"}
+    game = new_game("reference")
+    game.start([unit("lion", 1, name="Lion", weapons=[blade])], [unit("guard", 3, name="Guard")])
+    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
+        play_awaited(game)
+    game.cmd("A", "select", unit="lion", shooting="normal")
+    events = keep_dice(game, game.cmd("A", "attack", unit="lion", weapon="The Wolf Blade", target="guard"))["events"]
+    (rolled,) = [e for e in events if e["type"] == "AttacksRolled"]
+    assert rolled["text"] == "The Wolf Blade of Alice's Lion against Bob's Guard: 2 attacks from 1 model."
+    assert not [e["text"] for e in events if "the The" in e["text"] or "The The" in e["text"]]
+
+
+def test_a_count_out_of_range_is_refused_as_from_and_to_not_a_programmers_range(new_game):
+    # "`dangerous`: 0..5 models", "models must lie in 1..2"
+    from tests.e2e.test_heresy import a_goes_first, to_sub_phase
+
+    game = new_game("heresy")
+    game.start([unit("scouts", 5, name="Scouts")], [unit("militia", 3)])
+    a_goes_first(game)
+    to_sub_phase(game, "A", "move")
+    response = game.send("A", {"type": "move", "unit": "scouts", "move": "normal", "distance": 3, "clear": True,
+                               "dangerous": 9})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"] == "`dangerous`: from 0 to 5 models."
+    game = new_game("reference")
+    game.start([unit("shooters", 2)], [unit("guard", 3)])
+    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
+        play_awaited(game)
+    game.cmd("A", "select", unit="shooters", shooting="normal")
+    response = game.send("A", {"type": "attack", "unit": "shooters", "weapon": "Boltgun", "target": "guard",
+                               "models": 7})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"] == "Models must be from 1 to 2."

@@ -205,7 +205,7 @@ def checked_dangerous(unit: Unit, dangerous: object) -> int:
     """HH.MOV.4: how many models went through dangerous terrain, one test each (at most one roll's dice)."""
     most = min(unit.models_alive, dice.MAX_DICE)
     if type(dangerous) is not int or not 0 <= dangerous <= most:
-        raise Malformed(f"dangerous: 0..{most} models", field="dangerous")
+        raise Malformed(f"dangerous: from 0 to {most} models", field="dangerous")
     return dangerous
 
 

@@ -282,7 +282,7 @@ def _sustained(w: Words, d: own.SustainedHitsScored) -> str:
 def _mortal_wounds(w: Words, d: own.MortalWoundsInflicted) -> str:
     # the rules that decided it: the entry's own where it names one alone (attacks/driver.py logs `rules` only for
     # more than one, a Feel No Pain beside it)
-    rules = d.get("rules") or [w.entry["rule"]]
+    rules = d.get("rules") or [str(w.entry["rule"])]
     source = "Devastating Wounds" if "EXT.WPN.DEVASTATING" in rules else "Mortal wounds"
     fnp = f" ({plural(d['feel_no_pain_dice'], 'Feel No Pain roll')})" if d["feel_no_pain_dice"] else ""
     return (f"{source} from {attack(w, d)}: {plural(d['mortal_wounds'], 'mortal wound')}, "

@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from warlog.domain import dice
 from warlog.domain.rulings import Malformed
 
 NAMED = re.compile(r"^([A-Za-z_][\w.]*): ")  # a detail that begins with the name of its field ("spec: …")
@@ -179,7 +180,7 @@ def said(found: list[tuple[list[Any], Mapping[str, Any]]], context: Context, bod
         return sentence(f"{subject} must hold {'at least' if kind == 'too_short' else 'at most'} {bound} "
                         f"{'item' if bound == 1 else 'items'}{actual}")
     if kind == "string_pattern_mismatch":
-        return sentence(f"{subject} must match the pattern {ctx.get('pattern')} ({shown(value)})")
+        return not_in_form(subject, ctx.get("pattern"), label, value)
     message = str(ctx["error"]) if "error" in ctx else str(error.get("msg", "")).replace("Input should be", "must be")
     return sentence(f"{subject} {message}" if message.startswith(("must ", "may ", "is ")) else
                     f"{subject}: {message}")
@@ -291,6 +292,21 @@ def choices_of(prop: Mapping[str, Any]) -> list[Any]:
     for option in (*prop.get("oneOf", ()), *prop.get("anyOf", ())):
         found.extend(choices_of(option))
     return list(dict.fromkeys(found))
+
+
+# what each pattern a field is held to means, as the refusal of a value not in its form says it (never the pattern)
+PATTERNS = {dice.PATTERN: "must be a dice expression such as 3, D6, D3+1 or 2D6",
+            r"^[A-Za-z0-9_.:-]+$": "must be written with letters, digits and _ . : - only, no spaces",
+            "^[0-9a-f]{64}$": "must be 64 lower-case hex digits",
+            "^[AB]$": "must be A or B",
+            "^(?:[0-9a-fA-F]{2}){0,128}$": "must be hex digits in pairs (whole bytes), at most 256 digits"}
+
+
+def not_in_form(subject: str, pattern: object, label: str, value: Any) -> str:
+    """A value its field's pattern refused, in words (`PATTERNS`; where none are written, the field's label)."""
+    said = PATTERNS.get(str(pattern)) or (f"is not in the form it takes: {label}" if label else
+                                          "is not in the form it takes")
+    return sentence(f"{subject} {said} ({shown(value)})")
 
 
 IN_WORDS = {"query": "query parameter", "path": "path segment", "header": "header", "cookie": "cookie"}

@@ -42,7 +42,7 @@ class DiceExpr:
         elif not 1 <= self.count <= MAX_DICE:
             raise DiceSpecError(f"between 1 and {MAX_DICE} dice allowed, got {self.count}")
         elif not MIN_SIDES <= self.sides <= MAX_SIDES:
-            raise DiceSpecError(f"a die has {MIN_SIDES}..{MAX_SIDES} sides, got {self.sides}")
+            raise DiceSpecError(f"a die has {MIN_SIDES} to {MAX_SIDES} sides, got {self.sides}")
 
     def __str__(self) -> str:
         if self.count == 0:
@@ -97,7 +97,7 @@ def _parsed(spec: str) -> DiceExpr:
         raise DiceSpecError(f"{spec!r}: a number is missing after {sign}")
     count, sides, modifier = int(count_s or 1), int(sides_s), int(mod_s or 0)
     if count == 0 or modifier > MAX_MODIFIER:
-        raise DiceSpecError(f"{spec!r}: needs 1..{MAX_DICE} dice and a modifier up to {MAX_MODIFIER}")
+        raise DiceSpecError(f"{spec!r}: needs 1 to {MAX_DICE} dice and a modifier up to {MAX_MODIFIER}")
     try:
         return DiceExpr(count, sides, -modifier if sign == "-" else modifier)
     except DiceSpecError as exc:
@@ -148,7 +148,7 @@ def _check_faces(dice: object, count: int, sides: int, needs: str) -> list[int]:
         if isinstance(face, bool) or not isinstance(face, int):
             raise TableDiceError(f"die {i} is {face!r}, not a whole number; this roll needs {needs}")
         if not 1 <= face <= sides:
-            raise TableDiceError(f"die {i} shows {face}, outside 1..{sides}")
+            raise TableDiceError(f"die {i} shows {face}, but a D{sides} shows 1 to {sides}")
     return list(dice)
 
 

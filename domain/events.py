@@ -457,6 +457,12 @@ class StepSkipped(TypedDict):
     reason: str
 
 
+class Conceded(TypedDict):
+    """A seat conceded (MSN.END.3): the core's, in every ruleset (rules/core.py)."""
+
+    seat: str
+
+
 class FirstGoes(TypedDict):
     sub_phase: str | None
     seat: str
@@ -476,6 +482,7 @@ SHARED: dict[str, type] = {
     "BattleRoundEnded": BattleRoundEnded,
     "BattleRoundStarted": BattleRoundStarted,
     "CasualtiesRecorded": CasualtiesRecorded,
+    "Conceded": Conceded,
     "ChargeDeclared": ChargeDeclared,
     "ChargeResolved": ChargeResolved,
     "ChargeRolled": ChargeRolled,

@@ -20,6 +20,7 @@ from warlog.domain.words import (
     step_called,
     step_name,
     strength_called,
+    the,
 )
 
 
@@ -29,7 +30,7 @@ def seqs(values: list[int]) -> str:
 
 def attack(w: Words, d: ev.AttackIds) -> str:
     """"The Relic bolter of Alice's Vets against Bob's Guard"."""
-    return f"the {d['weapon']} of {w.unit_name(d['attacker'])} against {w.unit_name(d['target'])}"
+    return f"{the(d['weapon'])} of {w.unit_name(d['attacker'])} against {w.unit_name(d['target'])}"
 
 
 # -- what many sentences say alike, of every ruleset ----------------------------------------------------------
@@ -184,6 +185,7 @@ def _roll_off(w: Words, d: ev.RollOff) -> str:
 SHARED.plainly({
     "RollRequested": "{seat:player} is to roll {spec} for {purpose:purpose} ({unit:unit_name})",
     "EntropyAdded": "{seat:player} added their own randomness to the server's dice",
+    "Conceded": "{seat:player} conceded the game",  # MSN.END.3, in every ruleset (rules/core.py)
 })
 
 
@@ -221,6 +223,20 @@ def _status(w: Words, d: ev.StatusGained | ev.StatusLost) -> str:
     return f"{w.unit(d['unit'])} {now} {said}{reason}"
 
 
+@say("StrengthChanged")
+def _strength(w: Words, d: ev.StrengthChanged) -> str:
+    """"Bob's Boyz is now below half strength: 4 of 10 models left"; a unit of one model, whose band its wounds
+    decide (CORE.STR.2), with its wounds: "Bob's Rhino is now at half strength: 2 of 4 wounds left"."""
+    to = strength_called(d["to"])
+    unit = w.after.units.get(d["unit"])
+    if d["starting_strength"] == 1 and d["models_alive"] > 0 and unit is not None and unit.wounds_lost is not None:
+        wounds = unit.total_wounds
+        left = f"{max(0, wounds - unit.wounds_lost)} of {plural(wounds, 'wound')}"
+    else:
+        left = f"{d['models_alive']} of {plural(d['starting_strength'], 'model')}"
+    return f"{w.unit_name(d['unit'])} is now {to}: {left} left"
+
+
 @say("CasualtiesRecorded")
 def _casualties(w: Words, d: ev.CasualtiesRecorded) -> str:
     lost = [plural(d["models"], "model")] if d["models"] else []
@@ -231,7 +247,6 @@ def _casualties(w: Words, d: ev.CasualtiesRecorded) -> str:
 
 SHARED.plainly({
     "UnitDestroyed": "{unit:unit_name} was destroyed",
-    "StrengthChanged": "{unit:unit_name} is now {to:strength}: {models_alive} of {starting_strength:plural model} left",
     "UnitDisembarked": "{unit:unit} disembarked from {transport:name_only}{reason:because}",
     "ReserveArriving": "{unit:unit_name} arrives from reserves{event:reserve_roll}",  # its reserve roll's result
     "ReserveDelayed": "{unit:unit_name} stays in reserve{event:reserve_roll}",
@@ -320,12 +335,21 @@ def _hazardous(w: Words, d: ev.HazardousRolled) -> str:
 # -- undo -------------------------------------------------------------------------------------------------------
 
 SHARED.plainly({
-    "UndoRequested": "{actor} asked to undo {action_by:player}'s action ({seqs:seqs}): {reason:names}, so "
-                     "{action_by:player} must agree",
     "UndoRejected": "{rejected_by:player} refused {requested_by:player}'s undo; the action stands",
     "UndoWithdrawn": "{requested_by:player} withdrew their request to undo {seqs:seqs}",
     "ActionRedone": "{actor} brought back {seqs:seqs}",
 })
+
+
+@say("UndoRequested")
+def _undo_requested(w: Words, d: ev.UndoRequested) -> str:
+    """"Alice asked to undo Bob's action (event 12): Bob took it, so Bob must agree"; the other player agrees
+    (SVC.UNDO.CONSENT), whoever took the action: "Alice asked to undo their own action (…): it rolled dice, so Bob
+    must agree"."""
+    asker = w.entry["by"]
+    whose = "their own" if d["action_by"] == asker else f"{w.player(d['action_by'])}'s"
+    agrees = w.player("B" if asker == "A" else "A")
+    return f"{w.actor} asked to undo {whose} action ({seqs(d['seqs'])}): {w.names(d['reason'])}, so {agrees} must agree"
 
 
 @say("ActionUndone")

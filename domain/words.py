@@ -77,6 +77,8 @@ PURPOSES = {"hit": "hit rolls", "wound": "wound rolls", "save": "saves", "charge
             "feel_no_pain_mortal": "Feel No Pain against mortal wounds", "attacks": "the number of attacks",
             "overwatch_shots": "the number of overwatch shots", "fall_back": "the fall-back distance",
             "dangerous_terrain": "dangerous terrain tests", "damage": "damage", "hazardous": "Hazardous rolls",
+            "hit_reroll": "hit re-rolls", "wound_reroll": "wound re-rolls",  # TWIN-LINKED, a re-roll (attacks/steps)
+            "mortal_damage": "the mortal wounds' damage",  # DEVASTATING WOUNDS with a D of dice (attacks/steps)
             }  # a roll's purpose as the rules call the roll
 
 # a phase, and a sub-phase, as the rules name it (RS's phases; AA.MOV.1, AA.SHO.1, AA.ASL.1; HH.MOV.0)
@@ -172,6 +174,11 @@ def activated_for(key: str, kind: str) -> str:
 def owns(name: str) -> str:
     """The possessive of a unit's name: "Bob's Boyz'", "Alice's Captain's"."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def the(name: str) -> str:
+    """A name after the definite article: "the Boltgun", but "The Wolf Blade" as it is (never "the The …")."""
+    return name if name[:4].lower() == "the " else f"the {name}"
 
 
 def plural(count: int, one: str, many: str | None = None) -> str:

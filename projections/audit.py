@@ -13,7 +13,9 @@ from typing import Any
 
 from warlog.domain import army, dice
 from warlog.domain import events as ev
+from warlog.domain.state import GameState
 from warlog.domain.undo import undone_seqs
+from warlog.domain.words import named_player, owns, unit_title
 from warlog.projections.log import UNDO_TYPES, Action, actions, involves_seat, link, mentions_unit
 from warlog.projections.rows import dice_of
 from warlog.projections.rules import rule_view
@@ -36,8 +38,9 @@ class GameLog:
     """One game's stored log up to the reader's horizon, indexed for the audit."""
 
     def __init__(self, game_id: str, stored: Iterable[tuple[dict[str, Any], ev.Meta]],
-                 undone: set[int]) -> None:
+                 undone: set[int], state: GameState | None = None) -> None:
         self.game_id = game_id
+        self.state = state  # the game's units and players, which the reasons (`why`) name
         pairs = list(stored)
         self.ordered = [entry for entry, _ in pairs]
         self.by_seq = {entry["seq"]: entry for entry in self.ordered}
@@ -66,6 +69,23 @@ class GameLog:
                 return entry
         return None
 
+    def player(self, seat: object) -> str:
+        """A seat as a reason says it: its player's name, as the game's creation logged it ("Bob")."""
+        players = self.ordered[0]["data"].get("players", {}) if self.ordered else {}
+        return named_player(players, str(seat))
+
+    def unit(self, uid: str) -> str:
+        """A unit as a reason says it, its owner's name first ("Bob's Boyz"), as every sentence names it; the name it
+        was mustered with where the game holds it no more (an army mustered again), the id only where none is."""
+        if self.state is not None and uid in self.state.units:
+            return unit_title(self.state, uid, counts=False)
+        mustered = [(e["data"]["seat"], u) for e in self.ordered if e["type"] == "ArmyMustered"
+                    for u in e["data"]["units"] if u["id"] == uid]
+        if not mustered:
+            return uid
+        seat, unit = mustered[-1]
+        return f"{self.player(seat)}'s {unit.get('name') or uid}"
+
     def brief(self, entry: dict[str, Any], why: str) -> dict[str, Any]:
         return {"seq": entry["seq"], "type": entry["type"], "why": why, "link": link(self.game_id, entry["seq"])}
 
@@ -85,19 +105,21 @@ def audit(log: GameLog, seq: int) -> dict[str, Any]:
         "dice": dice_view(log, entry),
         "facts": facts_view(log, entry, action),
         "causes": causes(log, entry, action),
-        "undo_history": [log.brief(e, undo_reason(e)) for e in log.ordered
+        "undo_history": [log.brief(e, undo_reason(log, e)) for e in log.ordered
                          if e["seq"] > seq and e["type"] in UNDO_TYPES and seq in e["data"].get("seqs", ())],
     }
 
 
-def undo_reason(entry: dict[str, Any]) -> str:
-    data = entry["data"]
-    return {"UndoRequested": f"seat {entry['by']} asked to undo it ({data.get('reason')})",
-            "UndoRejected": f"seat {data.get('rejected_by')} refused to undo it",
-            "UndoWithdrawn": f"seat {entry['by']} withdrew its request to undo it",
-            "ActionUndone": "undone" + (f", approved by seat {data['approved_by']}" if "approved_by" in data else
-                                        f" by seat {entry['by']}"),
-            "ActionRedone": f"brought back by seat {entry['by']}"}[entry["type"]]
+def undo_reason(log: GameLog, entry: dict[str, Any]) -> str:
+    """What an undo request, answer, undo or redo did to the event, the players by name: "Alice asked to undo it
+    (it rolled dice)", "undone, approved by Bob"."""
+    data, by = entry["data"], log.player(entry["by"])
+    return {"UndoRequested": f"{by} asked to undo it ({data.get('reason')})",
+            "UndoRejected": f"{log.player(data.get('rejected_by'))} refused to undo it",
+            "UndoWithdrawn": f"{by} withdrew their request to undo it",
+            "ActionUndone": "undone" + (f", approved by {log.player(data['approved_by'])}" if "approved_by" in data
+                                        else f" by {by}"),
+            "ActionRedone": f"brought back by {by}"}[entry["type"]]
 
 
 def entropy_at(log: GameLog, seq: int) -> dict[str, str]:
@@ -268,7 +290,7 @@ def round_causes(c: Citations, data: dict[str, Any], kind: str) -> None:
         for confirmed in c.log.ordered:
             if (confirmed["type"] == "CountConfirmed" and step is not None and step["seq"] < confirmed["seq"] < c.seq
                     and confirmed["seq"] not in c.standing):
-                c.cite(confirmed, f"seat {confirmed['data']['seat']}'s confirmed count")
+                c.cite(confirmed, f"{c.log.player(confirmed['data']['seat'])}'s confirmed count")
     if kind == "PassPointSpent":
         c.cite(c.latest("PassPointsCalculated"), "the count that gave the pass points")
     if kind == "OrderChosen":
@@ -310,8 +332,9 @@ def core_causes(c: Citations, data: dict[str, Any], kind: str) -> None:
 def unit_causes(c: Citations, data: dict[str, Any]) -> None:
     """Each unit the event names: the muster that gave its profile, the split that made it (CORE.SPL.1)."""
     for uid in units_named(data):
-        c.cite(c.latest("ArmyMustered", where=musters(uid)), f"{uid}'s profile")
-        c.cite(c.latest("UnitSplit", where=splits(uid)), f"the split that made {uid} what it is (CORE.SPL.1)")
+        named = c.log.unit(uid)
+        c.cite(c.latest("ArmyMustered", where=musters(uid)), f"{owns(named)} profile")
+        c.cite(c.latest("UnitSplit", where=splits(uid)), f"the split that made {named} what it is (CORE.SPL.1)")
 
 
 def musters(uid: str) -> Where:
@@ -404,6 +427,6 @@ def story(log: GameLog, unit: str | None = None, seat: str | None = None) -> dic
         "game_id": log.game_id, "unit": unit, "seat": seat,
         "events": [{**log.public(e), "link": link(log.game_id, e["seq"]),
                     "sent_by": log.action_of[e["seq"]].sent_by} for e in events],
-        "undos": [log.brief(e, undo_reason(e)) for e in touching],
+        "undos": [log.brief(e, undo_reason(log, e)) for e in touching],
         "replaced_rolls": replaced,
     }

@@ -21,6 +21,7 @@ from warlog.api.rosters import costs
 from warlog.api.rosters import read as values
 from warlog.api.rosters.read import Missing, profile_kind
 from warlog.domain.rulings import Malformed
+from warlog.domain.words import plural
 
 Node = dict[str, Any]
 
@@ -87,7 +88,9 @@ def units_of(tree: Node, ctx: Context) -> list[Found]:
         for profile, where, _ in profiles(force, path):
             ctx.note(where, f"a force-level profile ({values.type_name(profile)}) is not part of any unit")
         if listed(force, "rules"):
-            ctx.note(f"{path}/rules", f"{len(listed(force, 'rules'))} army rules are named in the roster, not applied")
+            count = len(listed(force, "rules"))
+            ctx.note(f"{path}/rules", f"{plural(count, 'army rule')} {'is' if count == 1 else 'are'} named in the "
+                                      "roster, not applied")
         for index, selection in enumerate(listed(force, "selections")):
             where = f"{path}/selections/{index}"
             if has_statline(selection, where):

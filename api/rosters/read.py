@@ -148,12 +148,12 @@ def empty_statline(c: dict[str, str], where: str, name: str, ctx: Context) -> No
     for field, names in STATLINE.items():
         column, value = first(c, *names)
         if column is not None and not (value or "").strip():
-            what = CONVENTIONS.get(field, "no convention: not read (null)")
+            what = CONVENTIONS.get(field, "no convention: left unstated")
             ctx.note(f"{where}/characteristics/{column}", f"{name}: {column} is empty in this file: {what}")
 
 
-WEAPON_EMPTY = {"A": "1 attack assumed", "D": "1 damage assumed", "AP": "no AP assumed", "S": "not read (null)",
-                "RANGE": "not read (null)", "BS": "the model's skill is used", "WS": "the model's skill is used"}
+WEAPON_EMPTY = {"A": "1 attack assumed", "D": "1 damage assumed", "AP": "no AP assumed", "S": "left unstated",
+                "RANGE": "left unstated", "BS": "the model's skill is used", "WS": "the model's skill is used"}
 
 
 def empty_weapon(c: dict[str, str], where: str, name: str, ctx: Context) -> None:
@@ -185,7 +185,7 @@ def model_line(profile: Node, where: str, name: str, count: int, selection: Node
         number = integer(value)
         low, high = BOUNDS[field]
         if number is not None and not low <= number <= high:
-            ctx.note(f"{where}/characteristics/{column}", f"{column} {number} is outside {low}..{high}: not read")
+            ctx.note(f"{where}/characteristics/{column}", f"{column} {number} is not from {low} to {high}: not read")
             number = None
         elif number is None and value not in ("", "-", "–"):
             ctx.note(f"{where}/characteristics/{column}", f"{column} {value[:12]!r} is not a number: not read")

@@ -19,9 +19,10 @@ router = APIRouter(tags=["audit"], responses=READS)
 
 
 def game_log(warlog: Warlog, caller: Any) -> tuple[GameLog, int]:
-    seen = seeing(warlog, caller, lambda seen: seen)  # spectators: delayed (api/horizon)
+    # spectators: delayed (api/horizon); the state only names the game's units and players in the reasons
+    seen, state = seeing(warlog, caller, lambda seen: (seen, seen.game.state))
     stored, undone = stored_until(warlog, seen)
-    return GameLog(str(caller.game_id), stored, undone), seen.version
+    return GameLog(str(caller.game_id), stored, undone, state), seen.version
 
 
 @router.get("/games/{game_id}/audit/{seq}", summary="Why event SEQ happened", operation_id="auditEvent",

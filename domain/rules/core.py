@@ -45,7 +45,8 @@ class CoreCommands(Flow):
             expr, what = spec, "this roll"
         elif isinstance(command, cmd.Roll) and state.rolls:
             expr = dice.parse(state.rolls[0].spec)
-            what = f"the awaited {state.rolls[0].purpose} roll"
+            awaited = state.rolls[0]
+            what = f"the roll the game awaits ({awaited.spec} for {purpose(awaited.purpose)})"
         else:
             return
         if faces is None:

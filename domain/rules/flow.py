@@ -29,7 +29,7 @@ from warlog.domain.rules.parts import Marks, Part, bound, collect, joined
 from warlog.domain.rules.rosters import RosterReading
 from warlog.domain.rulings import Refused
 from warlog.domain.state import GameState
-from warlog.domain.words import Text, humane, player_name, purpose, unit_named
+from warlog.domain.words import Text, humane, phase_called, player_name, purpose, step_called, unit_named
 
 if TYPE_CHECKING:
     from warlog.domain.game import Table
@@ -159,7 +159,7 @@ class Flow:
         if setup_only and state.status != "setup":
             raise Refused(f"{command.type} belongs to set-up; the game has started", rule="SVC.SETUP")
         if not setup_only and command.type not in ("concede", *self.setup_commands) and state.status == "setup":
-            raise Refused(f"{command.type} waits until the game has started (start_game)", rule="SVC.SETUP")
+            raise Refused(f"{command.type} waits until the game has started: start the game first", rule="SVC.SETUP")
         handler(t, seat, command)
 
     # -- shared building blocks ----------------------------------------------------------
@@ -434,8 +434,8 @@ class Flow:
 
     @staticmethod
     def end_phase_action(step: Step) -> Action:
-        name = (step.name or step.phase).replace("_", " ")
-        return act.action("end_phase", step.rule, f"end the {name} {'sub-phase' if step.name else 'phase'}")
+        ending = f"the {step_called(step.name)} sub-phase" if step.name else phase_called(step.phase)
+        return act.action("end_phase", step.rule, f"end {ending}")  # as the rules name it: "the Command phase"
 
     def anytime(self, state: GameState, seat: str) -> list[str]:
         """The command types open besides the actions (record-only, free rolls, concede), not judged by them."""

@@ -18,7 +18,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules.actions import Action, Schema
 from warlog.domain.state import GameState, Weapon
 from warlog.domain.state.values import replace
-from warlog.domain.words import humane, objective_title, player_name, unit_title, weapon_title
+from warlog.domain.words import humane, objective_title, player_name, status_called, unit_title, weapon_title
 
 # a command's field -> what its choice names (`format`)
 FORMATS = {"unit": "unit", "target": "unit", "targets": "unit", "embark": "unit", "near": "unit", "against": "unit",
@@ -155,7 +155,7 @@ def _field(state: GameState, seat: str, type_: str, name: str, schema: Schema, u
         return {**schema, "items": items}
     if "enum" in schema:
         values = schema.pop("enum")
-        names = _namer(state, seat, format_, unit) if format_ else _words
+        names = _namer(state, seat, format_, unit) if format_ else _status_words if name == "status" else _words
         kept = {k: v for k, v in schema.items() if k in ("title", "description")}
         return act.choice(((value, names(value)) for value in values), format_, **kept)
     if "const" in schema and format_:
@@ -166,6 +166,12 @@ def _field(state: GameState, seat: str, type_: str, name: str, schema: Schema, u
 def _words(value: object) -> str:
     """A plain enum's value in words: 'remain_stationary' -> 'Remain stationary'."""
     text = humane(str(value)) if isinstance(value, str) else str(value).lower()
+    return text[:1].upper() + text[1:]
+
+
+def _status_words(value: object) -> str:
+    """A status to record, as a unit's card says it (`status_called`): 'Locked in Combat', 'Falling back'."""
+    text = status_called(str(value))
     return text[:1].upper() + text[1:]
 
 

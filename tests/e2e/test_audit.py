@@ -55,7 +55,7 @@ def test_a_regroup_is_audited_with_its_command_rule_roll_and_the_leadership_it_u
     causes = {c["seq"]: c["why"] for c in seen["causes"]}
     assert causes[roll["seq"]] == "the roll that decided it"
     assert causes[of_type(events, "UnitSelected")[0]["seq"]] == "earlier in the same action"
-    assert "scouts-1's profile" in causes.values()
+    assert "Alice's Scouts 1's profile" in causes.values()  # the unit by name, as its sentences name it
 
 
 def test_every_cause_links_to_its_own_audit(new_game):
@@ -124,8 +124,8 @@ def test_the_pass_point_count_shows_the_exclusions_each_seat_claimed(new_game):
     assert {"by": "A", "fact": "exclude scouts-3", "reason": "cannot reach the table edge"} in seen["facts"]["attested"]
     assert seen["facts"]["used"]["counts"] == {"A": 2, "B": 1}
     causes = {c["seq"]: c["why"] for c in seen["causes"]}
-    assert causes[mine["seq"]] == "seat A's confirmed count"
-    assert causes[of_type(events, "CountConfirmed")[0]["seq"]] == "seat B's confirmed count"
+    assert causes[mine["seq"]] == "Alice's confirmed count"
+    assert causes[of_type(events, "CountConfirmed")[0]["seq"]] == "Bob's confirmed count"
 
 
 def test_an_unknown_seq_unit_or_missing_filter_is_refused(new_game):
@@ -155,8 +155,8 @@ def test_a_units_story_shows_an_undone_roll_beside_the_roll_that_replaced_it(new
     assert pair["replaced_by"]["counter"] == pair["undone"]["counter"] + 1
     kinds = [e["type"] for e in told["events"]]
     assert "UndoRequested" in kinds and "ActionUndone" in kinds
-    assert [u["why"] for u in told["undos"]] == ["seat A asked to undo it (it rolled dice)",
-                                                 "undone, approved by seat B"]
+    assert [u["why"] for u in told["undos"]] == ["Alice asked to undo it (it rolled dice)",
+                                                 "undone, approved by Bob"]
     assert all(e["link"] == f"/games/{game.id}/audit/{e['seq']}" for e in told["events"])
 
 

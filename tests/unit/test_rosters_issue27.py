@@ -70,7 +70,7 @@ def test_an_empty_characteristic_is_listed_by_unit_and_characteristic_never_sile
     converted = convert(encode(tenth(T="")))
     said = {u["path"]: u["what"] for u in converted["unmapped"]}
     assert said["roster/forces/0/selections/0/profiles/0/characteristics/T"] == \
-        "Marine: T is empty in this file: no convention: not read (null)"
+        "Marine: T is empty in this file: no convention: left unstated"
     assert said["roster/forces/0/selections/0/profiles/1/characteristics/AP"] == \
         "Bolt rifle: AP is empty in this file: no AP assumed"
     assert converted["units"][0]["weapons"][0]["AP"] == 0

@@ -128,7 +128,7 @@ class Charges(Part[ChargeRules]):
         if unknown:
             raise Malformed(f"{named} has no ranged weapon {unknown[0]!r}", field="weapons")
         if not 1 <= len(chosen) <= unit.models_alive:
-            raise Malformed(f"weapons: one name for each firing model, 1..{unit.models_alive} of them",
+            raise Malformed(f"weapons: one name for each firing model, 1 to {unit.models_alive} of them",
                             field="weapons")
         fired: list[dict[str, Any]] = []
         rolls: list[tuple[str, str, str, dict[str, int]]] = []  # (weapon, purpose, spec, context)

@@ -57,10 +57,6 @@ class CombatJoined(TypedDict):
     reason: str
 
 
-class Conceded(TypedDict):
-    seat: str
-
-
 class CountConfirmed(TypedDict):
     seat: str
     sub_phase: str | None
@@ -156,7 +152,6 @@ EVENTS: dict[str, type] = {  # its own kinds; with domain/events.py's SHARED, al
     "CombatEnded": CombatEnded,
     "CombatFought": CombatFought,
     "CombatJoined": CombatJoined,
-    "Conceded": Conceded,
     "CountConfirmed": CountConfirmed,
     "DeclaredDone": DeclaredDone,
     "OngoingReservesEntered": OngoingReservesEntered,

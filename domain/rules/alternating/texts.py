@@ -73,7 +73,6 @@ TEXTS.plainly({
     "PassPointSpent": "{seat:player} spent a pass point in {sub_phase:step this phase}: {remaining} left",
     "DeclaredDone": "{seat:player} declared done in {sub_phase:step this phase}: they select no more units this "
                     "phase",
-    "Conceded": "{seat:player} conceded the game",
 })
 
 

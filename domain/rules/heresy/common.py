@@ -169,12 +169,13 @@ def refuse_while_reacting(state: GameState, seat: str) -> None:
                       rule=KIND_RULE[window.kind])
 
 
-def refuse_blocked(state: GameState, seat: str, block: Block) -> None:
+def refuse_blocked(state: GameState, seat: str, block: Block, uid: str, doing: str) -> None:
     """A unit's move judged: while a reaction window is open, the opponent answers it first
-    (`refuse_while_reacting`); then what `block` says stops this move (its sub-phase's own question)."""
+    (`refuse_while_reacting`); then what `block` says stops this move (its sub-phase's own question), said of the
+    unit by name: "Scouts cannot move: it has already moved this sub-phase"."""
     refuse_while_reacting(state, seat)
     if block:
-        raise Refused(block[1], rule=block[0])
+        raise Refused(f"{unit_named(state, uid, seat)} cannot {doing}: {block[1]}", rule=block[0])
 
 
 def reaction_seat(state: GameState) -> str | None:
@@ -204,7 +205,7 @@ def checked_dangerous(unit: Unit, dangerous: object) -> int:
     """HH.MOV.4: how many models went through dangerous terrain, one test each (at most one roll's dice)."""
     most = min(unit.models_alive, dice.MAX_DICE)
     if type(dangerous) is not int or not 0 <= dangerous <= most:
-        raise Malformed(f"dangerous: 0..{most} models", field="dangerous")
+        raise Malformed(f"dangerous: from 0 to {most} models", field="dangerous")
     return dangerous
 
 

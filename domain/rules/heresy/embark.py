@@ -99,10 +99,10 @@ class Embarking(Part[EmbarkRules]):
         """The move a disembarking makes, as its player attests it, or the refusal: the unit may disembark now
         (`disembark_block`), each model is placed within 2" of the transport, the move is within M less 2"."""
         uid = command.unit
-        common.refuse_blocked(state, seat, self.disembark_block(state, uid))
+        common.refuse_blocked(state, seat, self.disembark_block(state, uid), uid, "disembark")
         if command.placed is not True:
-            raise Malformed("attest that each model is placed within 2\" of the transport (placed: true)",
-                            field="placed")
+            raise Malformed("each model of a disembarking unit is placed within 2\" of its transport: attest that it "
+                            "is", field="placed")
         distance = inches(0 if command.distance is None else command.distance, "distance", 1000)
         most = disembark_allowance(state.units[uid], bool(command.difficult))
         if Decimal(distance) > most:

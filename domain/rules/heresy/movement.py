@@ -73,7 +73,7 @@ class Movement(Part[common.MoveRules]):
     def move_unit(self, t: Table, seat: str, command: Move) -> None:
         state = t.state
         uid = command.unit
-        common.refuse_blocked(state, seat, self.move_block(state, uid))
+        common.refuse_blocked(state, seat, self.move_block(state, uid), uid, "move")
         if command.move not in MOVES:
             raise Malformed(f"move is one of {', '.join(MOVES)}", field="move")
         unit = state.units[uid]

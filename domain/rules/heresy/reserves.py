@@ -103,7 +103,7 @@ class Reserves(Part[ReserveRules]):
             raise Refused("an arriving unit enters from a point on its deployment zone's table edge: attest that "
                           "it does", rule="HH.RES.2")
         if type(command.removed) is not int or not 0 <= command.removed < unit.models_alive:
-            raise Malformed(f"removed: 0..{unit.models_alive - 1} models (the first model is always placed)",
+            raise Malformed(f"removed: from 0 to {unit.models_alive - 1} models (the first model is always placed)",
                             field="removed")
         data: dict[str, Any] = {"unit": uid, "seat": seat, "from_edge": True, "removed": command.removed,
                                 "rush": bool(command.rush)}

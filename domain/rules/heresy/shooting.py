@@ -227,7 +227,7 @@ class Shooting(Attacking):
         facing = self.checked_facing(units[command.target], command.facing)
         models = command.models if command.models is not None else unit.models_alive
         if isinstance(models, bool) or not isinstance(models, int) or not 1 <= models <= unit.models_alive:
-            raise Malformed(f"models must lie in 1..{unit.models_alive}", field="models")
+            raise Malformed(f"models must be from 1 to {unit.models_alive}", field="models")
         self.start_attack(t, command.unit, weapon, command.target, models, "shooting", facing,
                           snap_shots=snap_only(unit, weapon), within_half_range=command.within_half_range is True)
 

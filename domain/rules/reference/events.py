@@ -197,7 +197,7 @@ class MortalWoundsInflicted(AttackStep):
     wounds_lost: int
     models_destroyed: int
     feel_no_pain_dice: int
-    rules: list[str]
+    rules: NotRequired[list[str]]  # logged only where more than the entry's own rule decided it (a Feel No Pain)
 
 
 class MortalWoundsIgnored(RollNeeded):

@@ -275,7 +275,7 @@ class Shooting(Attacking):
                 raise Malformed("name the target (or each model's, `targets`)", field="target")
             models = command.models or most
             if not 1 <= models <= most:
-                raise Malformed(f"models must lie in 1..{most}", field="models")
+                raise Malformed(f"models must be from 1 to {most}", field="models")
             return {command.target: models}
         if not editions.fixed(state, "RS.SHO.2"):
             raise Refused("in this game's edition a weapon attacks one target: send `target`", rule=rule)

@@ -231,7 +231,10 @@ TEXTS.plainly({
 
 @say("MortalWoundsInflicted")
 def _mortal_wounds(w: Words, d: own.MortalWoundsInflicted) -> str:
-    source = "Devastating Wounds" if "EXT.WPN.DEVASTATING" in d["rules"] else "Mortal wounds"
+    # the rules that decided it: the entry's own where it names one alone (attacks/driver.py logs `rules` only for
+    # more than one, a Feel No Pain beside it)
+    rules = d.get("rules") or [str(w.entry["rule"])]
+    source = "Devastating Wounds" if "EXT.WPN.DEVASTATING" in rules else "Mortal wounds"
     fnp = f" ({plural(d['feel_no_pain_dice'], 'Feel No Pain roll')})" if d["feel_no_pain_dice"] else ""
     return (f"{source} from {attack(w, d)}: {plural(d['mortal_wounds'], 'mortal wound')}, "
             f"{plural(d['wounds_lost'], 'wound')} lost{slain(d['models_destroyed'])}{fnp}")

@@ -59,6 +59,11 @@ def each_seat_once() -> dict[str, Any]:
 
 
 class Options(Body):
+    # MSN.CLK.1 as `loses_on_a_clock` judges it, in the document too: losing on time is asked for with a clock
+    model_config = ConfigDict(json_schema_extra={
+        "if": {"properties": {"clock_loses": {"const": True}}, "required": ["clock_loses"]},
+        "then": {"properties": {"clock_minutes": {"type": "integer"}}, "required": ["clock_minutes"]}})
+
     battle_rounds: int = Field(5, ge=1, le=20)
     reserves_from_round: int = Field(2, ge=1, le=20)
     spectator_delay_s: int = Field(0, ge=0, le=3600)

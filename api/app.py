@@ -113,13 +113,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     openapi.install(app)
     join_routes(app)
-    stack_middlewares(app, settings)
-    return app
-
-
-def stack_middlewares(app: FastAPI, settings: Settings) -> None:
-    """The middlewares every answer passes through, innermost first: CORS, gzip, then the request's log line
-    (ops/bench/floor_app.py stacks the same ones)."""
     if settings.cors_origins:  # the table app and overlays run in browsers on other origins; tokens are bearer
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["GET", "POST"],
                            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match",
@@ -129,3 +122,4 @@ def stack_middlewares(app: FastAPI, settings: Settings) -> None:
     # held back; level 6, zlib's default, as an answer's view is compressed on every write (9 buys ~1% here)
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     app.add_middleware(RequestLog)  # outermost: the log line, and problem+json 500 for an unexpected failure
+    return app

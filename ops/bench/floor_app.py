@@ -1,10 +1,10 @@
-"""A floor for free_roll_latency.py's in-process figure: what any write of this contract costs before a rule runs.
+"""A floor for free_roll_latency.py's figures: what any write of this contract costs before a rule runs.
 
-A FastAPI app with warlog's own three middlewares, as `create_app` stacks them (the request log line, gzip, CORS),
+A FastAPI app with warlog's own middlewares, taken from an app `create_app` made (the request log line, gzip, CORS),
 a seat dependency that looks the bearer token up in a dict, and one endpoint that reads the body, parses it, appends
 one stored event's bytes (838, warlog's mean) to a SQLite file in WAL mode with `synchronous=NORMAL` (as `warlog
-serve` configures it) and commits, then answers a free roll's answer as warlog sends it (`ANSWER`, ~14 KB: a
-write's answer carries the seat's whole view since issue 24). No rules, no hash chain, no aggregate, no view made:
+serve` configures it) and commits, then sends back the answer it was given: warlog's own answer to a free roll (~14
+KB: a write's answer carries the seat's whole view since issue 24). No rules, no hash chain, no aggregate, no view made:
 those are the part of warlog's cost this floor leaves out."""
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from typing import Annotated
 import orjson
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.responses import Response
+from starlette.middleware import Middleware
 
-from warlog.api.app import stack_middlewares
+from warlog.api.app import create_app
 from warlog.api.settings import Settings
 
 EVENT_BYTES = 838  # bytes per stored event (ops/bench/game_size.py)
@@ -35,9 +36,9 @@ async def seat(request: Request, game_id: str) -> str:
 Seat = Annotated[str, Depends(seat)]
 
 
-def floor_app(db: Path, tokens: dict[str, str], answer: bytes) -> FastAPI:
+def floor_app(db: Path, tokens: dict[str, str], answer: bytes, middleware: list[Middleware]) -> FastAPI:
     """The floor app on the SQLite file `db`; `tokens` maps each bearer token to its seat; `answer` is sent back
-    from every write."""
+    from every write; `middleware`: warlog's app's own (`user_middleware`), whatever the version measured."""
     connection = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=NORMAL")
@@ -57,12 +58,14 @@ def floor_app(db: Path, tokens: dict[str, str], answer: bytes) -> FastAPI:
         connection.execute("COMMIT")
         return Response(answer, media_type="application/json")
 
-    stack_middlewares(app, Settings())
+    app.user_middleware = list(middleware)
     return app
 
 
 def from_env() -> FastAPI:
     """The floor app as uvicorn's factory makes it (harness.floor_server): FLOOR_DB, FLOOR_TOKEN (seat A's) and
     FLOOR_ANSWER (a file holding the answer to send) from the environment."""
-    return floor_app(Path(os.environ["FLOOR_DB"]), {os.environ["FLOOR_TOKEN"]: "A"},
-                     Path(os.environ["FLOOR_ANSWER"]).read_bytes())
+    db = Path(os.environ["FLOOR_DB"])
+    warlog = create_app(Settings(db=str(db.with_suffix(".warlog.db"))))  # for its middlewares only
+    return floor_app(db, {os.environ["FLOOR_TOKEN"]: "A"}, Path(os.environ["FLOOR_ANSWER"]).read_bytes(),
+                     warlog.user_middleware)

@@ -202,7 +202,7 @@ def asgi_apps(requests: int, cool: int = 0) -> tuple[list[float], list[float], l
             async with app.router.lifespan_context(app):
                 command_path = f"/games/{created['game_id']}/commands"
                 await call(app, command_path)
-                floor = floor_app(tmp / "floor.db", {created["tokens"]["A"]: "A"}, answered[0])
+                floor = floor_app(tmp / "floor.db", {created["tokens"]["A"]: "A"}, answered[0], app.user_middleware)
                 warlog_s, echo_s, floor_s = [], [], []
                 for n in range(WARM_UP + requests):
                     took = [await cooled(app, command_path), await cooled(echo_app.app, "/echo"),

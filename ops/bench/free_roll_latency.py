@@ -139,8 +139,8 @@ def in_process(requests: int, seconds: float, profile: bool) -> list[float]:
 
 
 COOL_BYTES = 8 << 20  # read between requests in the "cooled" pass: 8 MiB pushes a request's code and data out of
-# the CPU's L2 (1 MiB a core on this machine) and part of its L3 (32 MiB), as the client's, the kernel's and the
-# other server's turns on the CPU do between two requests over HTTP (1 MiB was too little to show)
+# the CPU's L2 (1-2 MiB a core on the machines this ran on) and part of a small L3, as the client's, the kernel's and
+# the other server's turns on the CPU do between two requests over HTTP (1 MiB was too little to show)
 
 
 def asgi_apps(requests: int, cool: int = 0) -> tuple[list[float], list[float], list[float]]:

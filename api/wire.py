@@ -312,6 +312,7 @@ class UnitEffect(Answer):
     effect: str
     by: Seat
     until: str = Field(description="end_of_phase, end_of_turn, end_of_battle_round or start_of_next_turn")
+    until_title: str = Field(description='how long it lasts, in words: "until the start of Bob\'s next turn"')
     since_seq: Seq
     since: EffectSince
 

@@ -19,6 +19,7 @@ from warlog.domain.words import (
     decided,
     lasting,
     objective_title,
+    player_name,
     purpose,
     stage_title,
     status_called,
@@ -107,7 +108,8 @@ def unit_view(state: GameState, uid: str, eligible: bool, ruleset: Ruleset, led_
             "arriving": unit.arriving, "embarked_in": unit.embarked_in, "engaged_with": list(engaged),
             "action": started_action(unit),
             # CORE.PER.1/2 (reference): what lasts for a while, since when and until when
-            "effects": [{"effect": e.effect, "by": e.by, "until": e.until, "since_seq": e.seq,
+            "effects": [{"effect": e.effect, "by": e.by, "until": e.until,
+                         "until_title": f"until {lasting(e.until, player_name(state, e.by))}", "since_seq": e.seq,
                          "since": {"battle_round": e.battle_round, "phase": e.phase}}
                         for e in unit.effects or ()],
             # its datasheet: what a player reads off the unit's card

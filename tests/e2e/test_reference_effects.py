@@ -30,11 +30,14 @@ def test_a_stratagem_lasts_the_phase_and_a_status_with_a_duration_ends_by_itself
     (started,) = of(used, "EffectStarted")
     assert started["rule"] == "CORE.PER.2" and started["data"]["until"] == "end_of_phase"  # none stated
     assert game.state()["units"]["squad"]["effects"] == [
-        {"effect": "Insane Bravery", "by": "A", "until": "end_of_phase", "since_seq": started["seq"],
-         "since": {"battle_round": 1, "phase": "command"}}]
+        {"effect": "Insane Bravery", "by": "A", "until": "end_of_phase", "until_title": "until the end of the phase",
+         "since_seq": started["seq"], "since": {"battle_round": 1, "phase": "command"}}]
     pinned = game.cmd("A", "set_status", unit="marines", status="pinned", value=True, duration="start_of_next_turn",
                       reason="a rule pins it until A's next turn")
     assert of(pinned, "EffectStarted")[0]["rule"] == "CORE.PER.1"
+    # how long it lasts, in the players' words, the player whose turn it waits for by name
+    (pinned_effect,) = game.state()["units"]["marines"]["effects"]
+    assert pinned_effect["until_title"] == "until the start of Alice's next turn"
     ended = game.cmd("A", "end_phase")
     (bravery,) = of(ended, "EffectEnded")
     assert bravery["data"]["effect"] == "Insane Bravery" and bravery["rule"] == "CORE.PER.2"

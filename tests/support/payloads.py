@@ -101,12 +101,22 @@ def without_sentences(now: dict[str, Any], then: dict[str, Any], where: object) 
 
 
 def _strength_untitled(unit: dict[str, Any], recorded: object, where: object) -> dict[str, Any]:
-    """A unit without the `strength_title` it gained since the recordings, which says its `strength` in words."""
-    if not isinstance(recorded, dict) or "strength_title" in recorded or "strength_title" not in unit:
+    """A unit without the `strength_title` it gained since the recordings, which says its `strength` in words, and
+    its effects without the `until_title` they gained (how long each lasts, in words: "until the end of the
+    phase"; tests/e2e/test_reference_effects.py holds the words)."""
+    if not isinstance(recorded, dict):
         return unit
-    said = unit["strength_title"]
-    assert said and "_" not in said and ("strength" in said or said == unit["strength"]), (where, unit)
-    return {k: v for k, v in unit.items() if k != "strength_title"}
+    if "strength_title" not in recorded and "strength_title" in unit:
+        said = unit["strength_title"]
+        assert said and "_" not in said and ("strength" in said or said == unit["strength"]), (where, unit)
+        unit = {k: v for k, v in unit.items() if k != "strength_title"}
+    effects, recorded_effects = unit.get("effects") or [], recorded.get("effects") or []
+    if effects and not any("until_title" in effect for effect in recorded_effects):
+        for effect in effects:
+            said = effect["until_title"]
+            assert said.startswith("until ") and "_" not in said, (where, effect)
+        unit = {**unit, "effects": [{k: v for k, v in e.items() if k != "until_title"} for e in effects]}
+    return unit
 
 
 # what issue 24 ("Choices with titles") added to every offered action since the golden recordings were made: an

@@ -313,7 +313,7 @@ def _wounds(w: Words, d: ev.WoundsScored) -> str:
 
 SHARED.plainly({
     "AttacksRolled": "{event:attack}: {attacks:plural attack} from {models:plural model}",
-    "SavesRolled": "{target:unit_name} saved {saved} of {dice:count} at {needed}+ ({model}) against the {weapon} of "
+    "SavesRolled": "{target:unit_name} saved {saved} of {dice:count} at {needed}+ ({model}) against {weapon:the} of "
                    "{attacker:unit_name}: {failed:plural failed save}",
     "DamageInflicted": "{event:attack}: {wounds_lost:plural wound} lost{models_destroyed:slain}",
     "AttackResolved": "{event:attack} is done: {hits:plural hit}, {wounds:plural wound}, {failed_saves:plural "

@@ -463,6 +463,7 @@ NAMERS: dict[str, Namer] = {
     "humane": lambda w, name: humane(name), "inches": lambda w, distance: inches(distance),
     "faces": lambda w, values: faces(values), "listed": lambda w, items: listed(items),
     "name_only": lambda w, uid: w.unit_name(uid, owner=False),  # a unit whose owner the sentence named already
+    "the": lambda w, name: the(name),  # {weapon:the}: "the Boltgun", "The Wolf Blade" (never "the The")
     "count": lambda w, items: str(len(items)),  # {dice:count}: "3"
     # {shots:plural shot}: "3 shots", {failures:plural die/dice}: "2 dice", {units:plural unit}: a list counted
     "plural": lambda w, count, one: plural(number(count), *one.split("/")),

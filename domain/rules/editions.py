@@ -121,6 +121,11 @@ FIXES: dict[str, Fix] = {
     "MSN.END.1/split": Fix(6, "each part of a unit split before the battle (CORE.SPL.1) counts as a unit among the "
                               "points destroyed: the part that kept the unit's id counts its models too, and each part "
                               "is worth its share of the points its army states for the whole, not the whole each"),
+    "RS.ATK.4/paused": Fix(6, "an attack's losses are those it took from the target it was declared at, never more "
+                              "than each unit has as it stands: casualties recorded or models returned while it waited "
+                              "for its dice no longer count in them (a negative count of models lost, a destroyed "
+                              "unit brought back, a returned model slain), and a leader that fell or returned "
+                              "meanwhile is struck as declared"),
     "MSN.OBJ.1/phase": Fix(6, "alternating counts a scored round's objectives in a sub-phase of its Assault phase "
                               "(`score_objectives`), not in a phase of its own (`end_of_round`), which CONTRACT.md does "
                               "not name"),

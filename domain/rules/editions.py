@@ -126,6 +126,10 @@ FIXES: dict[str, Fix] = {
                               "for its dice no longer count in them (a negative count of models lost, a destroyed "
                               "unit brought back, a returned model slain), and a leader that fell or returned "
                               "meanwhile is struck as declared"),
+    "CORE.STR.2/attached": Fix(6, "a leader and its bodyguard are one unit while attached (CORE.STR.1): the strength "
+                                  "their casualties or returned models change is theirs together, its models alive "
+                                  "both's and `attached` naming the other, and it is destroyed only once neither "
+                                  "stands (the Captain alone is below half-strength), not each part on its own"),
     "MSN.OBJ.1/phase": Fix(6, "alternating counts a scored round's objectives in a sub-phase of its Assault phase "
                               "(`score_objectives`), not in a phase of its own (`end_of_round`), which CONTRACT.md does "
                               "not name"),

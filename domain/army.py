@@ -218,14 +218,26 @@ def starting_strengths_of(units: Mapping[str, Unit]) -> dict[str, int]:
     return strengths
 
 
+def partner_of(units: Mapping[str, Unit], uid: str) -> str | None:
+    """The leader attached to the unit, or the bodyguard it leads (CORE.STR.1), standing or not."""
+    partner = units[uid].leader_of or next((other for other, u in units.items() if u.leader_of == uid), None)
+    return partner if partner is not None and partner in units else None
+
+
 def attached_models_of(units: Mapping[str, Unit], uid: str) -> int:
     """Models alive in the unit together with its attached leader or bodyguard."""
+    partner = partner_of(units, uid)
+    return units[uid].models_alive + (units[partner].models_alive if partner is not None else 0)
+
+
+def attached_strength_of(units: Mapping[str, Unit], uid: str) -> str:
+    """CORE.STR.1, CORE.STR.2: the band of the one unit `uid` forms with its attached leader or bodyguard (a unit
+    alone: its own), destroyed only once neither has a model left: the Captain alone is below half-strength."""
     unit = units[uid]
-    alive = unit.models_alive
-    partner = unit.leader_of or next((other for other, u in units.items() if u.leader_of == uid), None)
-    if partner and partner in units:
-        alive += units[partner].models_alive
-    return alive
+    alive = attached_models_of(units, uid)
+    if alive <= 0:
+        return "destroyed"
+    return strength_band(alive, unit.starting_strength, unit.wounds_lost or 0, unit.total_wounds)
 
 
 def strength_of(units: Mapping[str, Unit], uid: str) -> str:

@@ -382,8 +382,9 @@ StrengthChanged = TypedDict("StrengthChanged", {
     "unit": str,
     "from": str,
     "to": str,
-    "models_alive": int,
+    "models_alive": int,  # CORE.STR.2/attached: with its leader or bodyguard's, as the band counts them
     "starting_strength": int,
+    "attached": NotRequired[str],  # the leader or bodyguard it is one unit with (CORE.STR.1), where it stood
 })
 
 

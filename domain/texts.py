@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TypedDict
 
 from warlog.domain import events as ev
+from warlog.domain.army import attached_models_of, partner_of
+from warlog.domain.rules import editions
 from warlog.domain.words import (
     Namer,
     Texts,
@@ -226,15 +228,36 @@ def _status(w: Words, d: ev.StatusGained | ev.StatusLost) -> str:
 @say("StrengthChanged")
 def _strength(w: Words, d: ev.StrengthChanged) -> str:
     """"Bob's Boyz is now below half strength: 4 of 10 models left"; a unit of one model, whose band its wounds
-    decide (CORE.STR.2), with its wounds: "Bob's Rhino is now at half strength: 2 of 4 wounds left"."""
-    to = strength_called(d["to"])
+    decide (CORE.STR.2), with its wounds: "Bob's Rhino is now at half strength: 2 of 4 wounds left"; a leader and
+    its bodyguard, one unit while attached (CORE.STR.1), named together, bodyguard first, with the models alive of
+    both: "Bob's Guard and Captain are now below half strength: 1 of 6 models left"."""
     unit = w.after.units.get(d["unit"])
+    partner = attached_partner(w, d)
     if d["starting_strength"] == 1 and d["models_alive"] > 0 and unit is not None and unit.wounds_lost is not None:
         wounds = unit.total_wounds
         left = f"{max(0, wounds - unit.wounds_lost)} of {plural(wounds, 'wound')}"
-    else:
-        left = f"{d['models_alive']} of {plural(d['starting_strength'], 'model')}"
-    return f"{w.unit_name(d['unit'])} is now {to}: {left} left"
+    else:  # a game created before CORE.STR.2/attached stored the part's own models: its band counted both's
+        alive = d["models_alive"] if partner is None or "attached" in d else attached_models_of(w.after.units,
+                                                                                                d["unit"])
+        left = f"{alive} of {plural(d['starting_strength'], 'model')}"
+    if partner is None:
+        return f"{w.unit_name(d['unit'])} is now {strength_called(d['to'])}: {left} left"
+    leader = d["unit"] if w.after.units[d["unit"]].leader_of == partner else partner
+    bodyguard = partner if leader == d["unit"] else d["unit"]
+    return f"{w.sides([bodyguard, leader])} are now {strength_called(d['to'], two=True)}: {left} left"
+
+
+def attached_partner(w: Words, d: ev.StrengthChanged) -> str | None:
+    """The leader or bodyguard a `StrengthChanged` measures the unit with (CORE.STR.1): the one it names as
+    `attached`; in a game created before CORE.STR.2/attached, whose band counted a standing partner's models but
+    called a part destroyed with its own last model, the partner standing, unless it says the part was
+    destroyed."""
+    if "attached" in d or editions.fixed(w.after, "CORE.STR.2/attached"):
+        return d.get("attached")
+    partner = partner_of(w.after.units, d["unit"])
+    if partner is None or d["to"] == "destroyed" or not w.after.units[partner].models_alive:
+        return None
+    return partner
 
 
 @say("CasualtiesRecorded")

@@ -97,6 +97,8 @@ STATUSES = {"battle_shocked": "Battle-shocked", "locked_in_combat": "Locked in C
 # a unit's strength (CORE.STR.2) as said: "Bob's Boyz is now below half strength"
 STRENGTH = {"full": "at full strength", "below_starting": "below its starting strength", "half": "at half strength",
             "below_half": "below half strength", "destroyed": "destroyed"}
+# ... and of a leader and its bodyguard, named as the two they are: "Bob's Guard and Captain are now ..."
+STRENGTH_OF_TWO = {**STRENGTH, "below_starting": "below their starting strength"}
 # how a unit is activated (RS.MOV.1, RS.MOV.4, RS.SHO.1, RS.FGT.2): "activated Bob's Boyz for an Advance"
 ACTIVATIONS = {"move": {"normal": "a Normal move", "advance": "an Advance", "fall_back": "a Fall Back",
                         "remain_stationary": "a Remain Stationary move", "disembark": "a disembark move",
@@ -160,9 +162,10 @@ def status_called(status: str) -> str:
     return STATUSES.get(status, humane(status))
 
 
-def strength_called(band: str) -> str:
-    """A unit's strength band (CORE.STR.2) as a player says the unit is: 'below_half' -> 'below half strength'."""
-    return STRENGTH.get(band, humane(band))
+def strength_called(band: str, two: bool = False) -> str:
+    """A unit's strength band (CORE.STR.2) as a player says the unit is: 'below_half' -> 'below half strength';
+    `two`: of a leader and its bodyguard named together ('below their starting strength')."""
+    return (STRENGTH_OF_TWO if two else STRENGTH).get(band, humane(band))
 
 
 def activated_for(key: str, kind: str) -> str:

@@ -47,6 +47,7 @@ from warlog.domain.attacks.steps import (
     reading,
     sustained_parts,
 )
+from warlog.domain.rules import editions
 from warlog.domain.rules.flow import CasualtyNote, wounded_note
 from warlog.domain.state import GameState, Unit
 from warlog.domain.words import unit_title
@@ -169,7 +170,7 @@ class AttackDriver:
             profile = from_data(roll["profile"])
             wounds = resolve(profile, roll["batches"]).wounds
             if wounds is not None:
-                party = self.rules.attack_party(apart.units, roll["attack"]["target"])
+                party = struck(apart.units, self.rules.attack_party(apart.units, roll["attack"]["target"]), profile)
                 return fnp_apart(apart, party, profile.target, wounds, request["unit"], roll["faces"])
         if step not in READ_STEPS:
             return None
@@ -257,10 +258,14 @@ class AttackDriver:
         ids = context["attack"]
         profile = from_data(context["profile"])
         together = self.rules.attack_party(units, ids["target"])
+        left = None
+        if editions.fixed(t.state, "RS.ATK.4/paused"):  # the units it was declared at, and what each has to lose
+            together = struck(units, together, profile)
+            left = {uid: still_standing(units[uid]) for uid in together}
         before, after = lines_after(units, together, profile, outcome)
         t.emit("AttackResolved", {**ids, **{field: getattr(outcome, field) for field in self.resolved_fields},
                                   "lines": after, **self.resolved_extra(profile, outcome)}, "RS.ATK.4")
-        record_losses(self.rules, t, together, before, after)
+        record_losses(self.rules, t, together, before, after, left)
         self.rules.attack_finished(t, context, outcome)
 
 
@@ -347,13 +352,46 @@ def lines_after(units: Mapping[str, Unit], together: Sequence[str], profile: Pro
     return before, after
 
 
-def record_losses(rules: AttackRules, t: Table, together: Sequence[str], before: Before, after: After) -> None:
-    """RS.ATK.4: each unit's models and wounds lost in the attack, recorded as casualties."""
+def struck(units: Mapping[str, Unit], party: list[str], profile: Profile) -> list[str]:
+    """The units whose model lines the attack's profile holds, in its order: `party` (`attack_party` now) where
+    its lines are the profile's, else the target and the leader attached to it where the attack was declared at
+    both. They differ where a leader fell or returned, or a bodyguard fell, while the attack waited for its dice."""
+    lines = len(profile.target.lines)
+    if sum(len(units[uid].models) for uid in party) == lines:
+        return party
+    target = party[0]
+    declared = [target]
+    for uid, unit in units.items():
+        if unit.leader_of == target and len(units[target].models) + len(unit.models) == lines:
+            declared.append(uid)
+    return declared
+
+
+def still_standing(unit: Unit) -> tuple[int, int]:
+    """What a unit has left to lose as it stands: its models alive and their wounds left (`line_standing`)."""
+    alive, taken = line_standing(unit)
+    return unit.models_alive, sum(n * line.wounds - lost for n, lost, line in zip(alive, taken, unit.models))
+
+
+def record_losses(rules: AttackRules, t: Table, together: Sequence[str], before: Before, after: After,
+                  left: Mapping[str, tuple[int, int]] | None = None) -> None:
+    """RS.ATK.4: each unit's models and wounds lost in the attack, recorded as casualties.
+
+    The attack is resolved against its target as it was declared (its profile's lines, `before`); what the table
+    recorded while it waited for its dice (casualties, models returned) is not in them. With `left` (what each
+    unit has to lose as it stands, RS.ATK.4/paused) a unit loses the models and wounds the attack took from its
+    lines, never more than it has; without it (a game created before the fix), its models alive less those the
+    attack left, which counted the models recorded meanwhile too, and could be a negative count."""
     for uid in together:
         wounds = 0  # the wounds this unit had left before the attack, less those it has left after
         for line, was in enumerate(before[uid]):
             wounds += (was.count * was.W - was.wounds_taken) - \
                       (after[uid]["alive"][line] * was.W - after[uid]["taken"][line])
-        lost = t.state.units[uid].models_alive - sum(after[uid]["alive"])
+        if left is not None:
+            models, wounds_left = left[uid]
+            lost = min(sum(was.count for was in before[uid]) - sum(after[uid]["alive"]), models)
+            wounds = min(wounds, wounds_left)
+        else:
+            lost = t.state.units[uid].models_alive - sum(after[uid]["alive"])
         if lost > 0 or wounds > 0:
             rules.casualties(t, uid, lost, wounds, "RS.ATK.4", **wounded_note(t.state, uid, after[uid]["taken"]))

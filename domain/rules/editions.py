@@ -121,6 +121,15 @@ FIXES: dict[str, Fix] = {
     "MSN.END.1/split": Fix(6, "each part of a unit split before the battle (CORE.SPL.1) counts as a unit among the "
                               "points destroyed: the part that kept the unit's id counts its models too, and each part "
                               "is worth its share of the points its army states for the whole, not the whole each"),
+    "RS.ATK.4/paused": Fix(6, "an attack's losses are those it took from the target it was declared at, never more "
+                              "than each unit has as it stands: casualties recorded or models returned while it waited "
+                              "for its dice no longer count in them (a negative count of models lost, a destroyed "
+                              "unit brought back, a returned model slain), and a leader that fell or returned "
+                              "meanwhile is struck as declared"),
+    "CORE.STR.2/attached": Fix(6, "a leader and its bodyguard are one unit while attached (CORE.STR.1): the strength "
+                                  "their casualties or returned models change is theirs together, its models alive "
+                                  "both's and `attached` naming the other, and it is destroyed only once neither "
+                                  "stands (the Captain alone is below half-strength), not each part on its own"),
     "MSN.OBJ.1/phase": Fix(6, "alternating counts a scored round's objectives in a sub-phase of its Assault phase "
                               "(`score_objectives`), not in a phase of its own (`end_of_round`), which CONTRACT.md does "
                               "not name"),

@@ -56,6 +56,35 @@ class CasualtyNote(TypedDict, total=False):
     wounds_lost: int
 
 
+def strength(state: GameState, uid: str) -> str:
+    """CORE.STR.2: the unit's strength band. A game judged by CORE.STR.2/attached (rules/editions.py) reads a leader
+    and its bodyguard as the one unit they form while attached (CORE.STR.1), destroyed once neither stands; an
+    earlier one read each part's own models as destroyed with its last."""
+    if editions.fixed(state, "CORE.STR.2/attached"):
+        return army.attached_strength_of(state.units, uid)
+    return army.strength_of(state.units, uid)
+
+
+def strength_changed(seen: GameState, state: GameState, uid: str) -> ev.StrengthChanged | None:
+    """CORE.STR.2: the `StrengthChanged` of `uid` from the state `seen` to `state` (casualties, models returned),
+    None where its band is the same. In a game judged by CORE.STR.2/attached the unit's models alive are those of
+    the unit it forms with its leader or bodyguard, whom `attached` names where it stood before the change."""
+    before, after = strength(seen, uid), strength(state, uid)
+    if after == before:
+        return None
+    unit = state.units[uid]
+    if not editions.fixed(state, "CORE.STR.2/attached"):
+        return {"unit": uid, "from": before, "to": after, "models_alive": unit.models_alive,
+                "starting_strength": unit.starting_strength}
+    changed: ev.StrengthChanged = {"unit": uid, "from": before, "to": after,
+                                   "models_alive": army.attached_models_of(state.units, uid),
+                                   "starting_strength": unit.starting_strength}
+    partner = army.partner_of(seen.units, uid)
+    if partner is not None and alive(seen.units[partner]):
+        changed["attached"] = partner
+    return changed
+
+
 def wounded_note(state: GameState, uid: str, taken: Sequence[int]) -> CasualtyNote:
     """CORE.STR.2/wounded: what a `CasualtiesRecorded` of a unit of more than one model (or an attached leader)
     says its counter `wounds_lost` is: its wounded model's lost wounds, as its model lines show them after (`taken`,
@@ -208,15 +237,13 @@ class Flow:
         raise Refused(f"nothing resolves a {request['purpose']} roll here", rule=request["rule"])
 
     def casualties(self, t: Table, uid: str, models: int, wounds: int, rule: str, **extra: Unpack[CasualtyNote]) -> None:
-        before = army.strength_of(t.state.units, uid)
+        seen = t.state
         t.emit("CasualtiesRecorded", {"unit": uid, "models": models, "wounds": wounds, **extra}, rule)
+        changed = strength_changed(seen, t.state, uid)
+        if changed is not None:
+            t.emit("StrengthChanged", changed, "CORE.STR.2")
         units = t.state.units
-        after = army.strength_of(units, uid)
-        if after != before:
-            t.emit("StrengthChanged", {"unit": uid, "from": before, "to": after,
-                                       "models_alive": units[uid].models_alive,
-                                       "starting_strength": units[uid].starting_strength}, "CORE.STR.2")
-        if after == "destroyed":
+        if units[uid].models_alive <= 0:  # this unit's own last model: it is destroyed (its leader may stand)
             t.emit("UnitDestroyed", ev.UnitDestroyed(unit=uid), "CORE.STR.2")
             # its passengers are no longer inside anything: on the battlefield (CORE.OFF.1), where the
             # players set them up, and from now on counted, selected and shot at as any other unit

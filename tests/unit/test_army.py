@@ -205,14 +205,18 @@ def test_the_worked_example_through_the_api_from_six_to_the_captain_alone(new_ga
     game.start([captain(), unit("intercessors", 5)], [unit("boyz", 10)])
     units = game.state()["units"]
     assert (units["captain"]["starting_strength"], units["intercessors"]["starting_strength"]) == (6, 6)
-    seen = []
+    seen, said = [], []
     for destroyed in (3, 1, 1):
         events = game.cmd("A", "record_casualties", unit="intercessors", models=destroyed)["events"]
         units = game.state()["units"]
         seen.append((units["intercessors"]["strength"], units["captain"]["strength"]))
         changed = [e for e in events if e["type"] == "StrengthChanged"]
-        assert changed and all(e["rule"] == "CORE.STR.2" for e in changed)
+        assert all(e["rule"] == "CORE.STR.2" for e in changed)
+        said.append([(e["data"]["to"], e["data"]["models_alive"]) for e in changed])
     assert seen == [("half", "half"), ("below_half", "below_half"), ("destroyed", "below_half")]
+    # one unit while attached (CORE.STR.2/attached): the Captain alone is still below half, as it was at 2 of 6
+    assert said == [[("half", 3)], [("below_half", 2)], []]
+    assert [e["data"] for e in events if e["type"] == "UnitDestroyed"] == [{"unit": "intercessors"}]
     assert units["captain"]["models_alive"] == 1
 
 

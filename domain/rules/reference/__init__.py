@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from typing_extensions import TypedDict, Unpack
 
-from warlog.domain import army, rolls
 from warlog.domain import commands as cmd
 from warlog.domain import events as ev
+from warlog.domain import rolls
 from warlog.domain.attacks import Need, Outcome
 from warlog.domain.attacks.lines import line_standing
 from warlog.domain.attacks.steps import FNP_STEPS
@@ -23,7 +23,7 @@ from warlog.domain.rules import actions as act
 from warlog.domain.rules import editions
 from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import Awaiting, evolves, seat_units
-from warlog.domain.rules.flow import CasualtyNote
+from warlog.domain.rules.flow import CasualtyNote, strength_changed
 from warlog.domain.rules.igougo import Igougo
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.reference.charge import Charge
@@ -387,17 +387,13 @@ class Reference(Shooting):
             named = unit_named(t.state, command.unit, seat)
             raise Refused(f"{named} has {plural(room, 'destroyed model')} to return; it never grows past its starting "
                           "strength", rule="CORE.REV.1")
-        before = army.strength_of(t.state.units, command.unit)
+        seen = t.state
         t.emit("ModelsRevived", own.ModelsRevived(
             unit=command.unit, models=command.models, reason=command.reason,
             attested="set up in coherency with models that began the phase on the battlefield", attested_by=seat),
             "CORE.REV.1")
-        units = t.state.units
-        after = army.strength_of(units, command.unit)
-        if after != before:
-            changed: ev.StrengthChanged = {"unit": command.unit, "from": before, "to": after,
-                                           "models_alive": units[command.unit].models_alive,
-                                           "starting_strength": units[command.unit].starting_strength}
+        changed = strength_changed(seen, t.state, command.unit)
+        if changed is not None:
             t.emit("StrengthChanged", changed, "CORE.STR.2")
 
     @evolves("ModelsRevived")

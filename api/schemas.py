@@ -21,7 +21,7 @@ from pydantic import (
 )
 from pydantic.json_schema import models_json_schema
 
-from warlog.api.sentences import Context, invalid
+from warlog.api.sentences import UNIT_ID, Context, invalid
 from warlog.domain import commands as cmd
 from warlog.domain import dice
 from warlog.domain.commands import adapter
@@ -209,7 +209,7 @@ Status = cmd.Status  # domain.army's statuses, judged with the body
 
 
 class Unit(Body):
-    id: str = Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.:-]+$")
+    id: str = Field(min_length=1, max_length=100, pattern=UNIT_ID)
     name: str = Field(min_length=1, max_length=200)
     keywords: list[str] = Field(default_factory=list)
     abilities: list[str] = Field(default_factory=list)

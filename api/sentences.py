@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from warlog.domain import dice
+from warlog.domain.commands import ENTROPY
 from warlog.domain.rulings import Malformed
 
 NAMED = re.compile(r"^([A-Za-z_][\w.]*): ")  # a detail that begins with the name of its field ("spec: …")
@@ -294,12 +295,14 @@ def choices_of(prop: Mapping[str, Any]) -> list[Any]:
     return list(dict.fromkeys(found))
 
 
+# the patterns fields are held to (a unit's id, a hash, a seat), named once for the fields and for their words
+UNIT_ID, HEX64, SEAT = r"^[A-Za-z0-9_.:-]+$", "^[0-9a-f]{64}$", "^[AB]$"
 # what each pattern a field is held to means, as the refusal of a value not in its form says it (never the pattern)
 PATTERNS = {dice.PATTERN: "must be a dice expression such as 3, D6, D3+1 or 2D6",
-            r"^[A-Za-z0-9_.:-]+$": "must be written with letters, digits and _ . : - only, no spaces",
-            "^[0-9a-f]{64}$": "must be 64 lower-case hex digits",
-            "^[AB]$": "must be A or B",
-            "^(?:[0-9a-fA-F]{2}){0,128}$": "must be hex digits in pairs (whole bytes), at most 256 digits"}
+            UNIT_ID: "must be written with letters, digits and _ . : - only, no spaces",
+            HEX64: "must be 64 lower-case hex digits",
+            SEAT: "must be A or B",
+            ENTROPY: "must be hex digits in pairs (whole bytes), at most 256 digits"}
 
 
 def not_in_form(subject: str, pattern: object, label: str, value: Any) -> str:

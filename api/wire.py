@@ -18,13 +18,14 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 from pydantic.json_schema import SkipJsonSchema
 
 from warlog.api.schemas import COMPONENTS, ModelLine, Options, Status, Unit
+from warlog.api.sentences import HEX64
 from warlog.domain.integrity import FORMS
 from warlog.domain.rolls import Outcome
 from warlog.domain.rules import registry
 from warlog.domain.rules.results import By
 
 Seat = Literal["A", "B"]
-Hex64 = Annotated[str, Field(pattern="^[0-9a-f]{64}$", description="a SHA-256 digest, 64 lower-case hex digits")]
+Hex64 = Annotated[str, Field(pattern=HEX64, description="a SHA-256 digest, 64 lower-case hex digits")]
 Seq = Annotated[int, Field(ge=1, description="an event's seq: its place in the game log, from 1")]
 Version = Annotated[int, Field(ge=1, description="the seq of the game's latest event (undone ones included)")]
 Link = Annotated[str, Field(description="the path of an event's audit, /games/{game_id}/audit/{seq}")]

@@ -27,6 +27,9 @@ else:
     Status = Literal[tuple(sorted(STATUSES))]  # domain.army's statuses, as JSON Schema's enum
 
 
+ENTROPY = "^(?:[0-9a-fA-F]{2}){0,128}$"  # add_entropy's: hex digits in pairs, at most 128 bytes
+
+
 @dataclass(frozen=True)
 class Command:
     """Every command knows its `type` name, the one clients send (a class attribute, not a field: the union
@@ -60,7 +63,7 @@ class UnitCommand(Diceless):
 
 @dataclass(frozen=True)
 class AddEntropy(Diceless):
-    entropy: Annotated[str, Field(pattern="^(?:[0-9a-fA-F]{2}){0,128}$")]  # hex, whole bytes, as the ruleset checks it
+    entropy: Annotated[str, Field(pattern=ENTROPY)]  # hex, whole bytes, as the ruleset checks it
     type = "add_entropy"
 
 

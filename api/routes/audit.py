@@ -10,6 +10,7 @@ from warlog.api.deps import SEQ_MAX, Reader, WarlogApp
 from warlog.api.errors import READS, Problem
 from warlog.api.horizon import seeing, stored_until
 from warlog.api.schemas import UrlInt
+from warlog.api.sentences import SEAT
 from warlog.api.wire import answer
 from warlog.api.wire_audit import EventAudit, Story
 from warlog.domain.application import Warlog
@@ -62,7 +63,7 @@ STORY_OF = {  # `unit` and `seat` as one exploded query object: so the document 
                        422: {**READS[422], "description": "neither `unit` nor `seat` given, or a malformed one"}})
 async def audit_story(caller: Reader, warlog: WarlogApp,
                       unit: Annotated[str | None, Query(max_length=200, include_in_schema=False)] = None,
-                      seat: Annotated[str | None, Query(pattern="^[AB]$", include_in_schema=False)] = None
+                      seat: Annotated[str | None, Query(pattern=SEAT, include_in_schema=False)] = None
                       ) -> dict[str, Any]:
     if unit is None and seat is None:
         raise Problem(422, "give unit=ID or seat=A|B")

@@ -10,6 +10,7 @@ from warlog.api.deps import SEQ_MAX, After, Reader, Verifier, WarlogApp
 from warlog.api.errors import READS, Problem
 from warlog.api.horizon import Horizon, entries_page, past_state, seeing, state_of
 from warlog.api.schemas import UrlInt
+from warlog.api.sentences import HEX64
 from warlog.api.wire import EventsPage, State, VerifyReport, answer
 from warlog.domain.integrity import Damaged
 from warlog.projections.state import live_view, state_view
@@ -71,7 +72,7 @@ async def events(caller: Reader, warlog: WarlogApp,
                         "version of the rules, so it informs a judge rather than refusing the game: for events "
                         "stored before `request` existed it is the only check of their books.")
 async def verify(caller: Verifier, warlog: WarlogApp,
-                 head: Annotated[str | None, Query(pattern="^[0-9a-f]{64}$")] = None) -> dict[str, Any]:
+                 head: Annotated[str | None, Query(pattern=HEX64)] = None) -> dict[str, Any]:
     def check() -> dict[str, Any]:
         try:
             # a delayed spectator checks what it sees

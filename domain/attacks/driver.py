@@ -258,14 +258,17 @@ class AttackDriver:
         ids = context["attack"]
         profile = from_data(context["profile"])
         together = self.rules.attack_party(units, ids["target"])
-        left = None
-        if editions.fixed(t.state, "RS.ATK.4/paused"):  # the units it was declared at, and what each has to lose
+        paused = editions.fixed(t.state, "RS.ATK.4/paused")
+        if paused:  # the units it was declared at
             together = struck(units, together, profile)
-            left = {uid: still_standing(units[uid]) for uid in together}
         before, after = lines_after(units, together, profile, outcome)
+        now = None
+        if paused:  # what it took from each line laid over the unit as it stands (RS.ATK.4/paused)
+            now = {uid: still_standing(units[uid]) for uid in together}
+            after = {uid: laid_over(units[uid], before[uid], after[uid]) for uid in together}
         t.emit("AttackResolved", {**ids, **{field: getattr(outcome, field) for field in self.resolved_fields},
                                   "lines": after, **self.resolved_extra(profile, outcome)}, "RS.ATK.4")
-        record_losses(self.rules, t, together, before, after, left)
+        record_losses(self.rules, t, together, before, after, now)
         self.rules.attack_finished(t, context, outcome)
 
 
@@ -367,31 +370,53 @@ def struck(units: Mapping[str, Unit], party: list[str], profile: Profile) -> lis
     return declared
 
 
+def laid_over(unit: Unit, before: Sequence[ModelLine], after: Mapping[str, list[int]]) -> dict[str, list[int]]:
+    """A unit's lines (`AttackResolved`'s) once the wounds the attack took from each of its lines as declared
+    (`before` to `after`) are lost by that line as it stands now (`line_standing`): what the table recorded while
+    the attack waited (casualties, wounds, models returned) stays, the wounded model losing its wounds first
+    (RS.ATK.3), a line's wounds lost with its last model. Where nothing was recorded meanwhile, `after` itself."""
+    alive, taken = line_standing(unit)
+    for line, was in enumerate(before):
+        struck_off = (was.count * was.W - was.wounds_taken) - (after["alive"][line] * was.W - after["taken"][line])
+        left = max(0, alive[line] * was.W - taken[line] - struck_off)
+        alive[line] = -(-left // was.W)
+        taken[line] = alive[line] * was.W - left
+    return {"alive": alive, "taken": taken}
+
+
 def still_standing(unit: Unit) -> tuple[int, int]:
     """What a unit has left to lose as it stands: its models alive and their wounds left (`line_standing`)."""
     alive, taken = line_standing(unit)
-    return unit.models_alive, sum(n * line.wounds - lost for n, lost, line in zip(alive, taken, unit.models))
+    return unit.models_alive, wounds_left(unit, alive, taken)
+
+
+def wounds_left(unit: Unit, alive: Sequence[int], taken: Sequence[int]) -> int:
+    """The wounds the unit's models have left, line by line."""
+    return sum(n * line.wounds - lost for n, lost, line in zip(alive, taken, unit.models))
 
 
 def record_losses(rules: AttackRules, t: Table, together: Sequence[str], before: Before, after: After,
-                  left: Mapping[str, tuple[int, int]] | None = None) -> None:
+                  now: Mapping[str, tuple[int, int]] | None = None) -> None:
     """RS.ATK.4: each unit's models and wounds lost in the attack, recorded as casualties.
 
     The attack is resolved against its target as it was declared (its profile's lines, `before`); what the table
-    recorded while it waited for its dice (casualties, models returned) is not in them. With `left` (what each
-    unit has to lose as it stands, RS.ATK.4/paused) a unit loses the models and wounds the attack took from its
-    lines, never more than it has; without it (a game created before the fix), its models alive less those the
-    attack left, which counted the models recorded meanwhile too, and could be a negative count."""
+    recorded while it waited for its dice (casualties, wounds, models returned) is not in them. With `now` (a game
+    judged by RS.ATK.4/paused: what each unit had to lose as it stood, `still_standing`), `after` are its lines
+    with the attack's losses laid over it (`laid_over`), and it loses what they differ by, never more than it has;
+    else (a game
+    created before the fix) its models alive less those the attack left, which counted the models recorded
+    meanwhile too, and could be a negative count, and the wounds the attack took from its declared lines."""
     for uid in together:
-        wounds = 0  # the wounds this unit had left before the attack, less those it has left after
-        for line, was in enumerate(before[uid]):
-            wounds += (was.count * was.W - was.wounds_taken) - \
-                      (after[uid]["alive"][line] * was.W - after[uid]["taken"][line])
-        if left is not None:
-            models, wounds_left = left[uid]
-            lost = min(sum(was.count for was in before[uid]) - sum(after[uid]["alive"]), models)
-            wounds = min(wounds, wounds_left)
+        unit = t.state.units[uid]
+        if now is not None:
+            models, wounds = now[uid]
+            lost = models - sum(after[uid]["alive"])
+            wounds -= wounds_left(unit, after[uid]["alive"], after[uid]["taken"])
         else:
-            lost = t.state.units[uid].models_alive - sum(after[uid]["alive"])
+            wounds = 0  # the wounds this unit had left before the attack, less those it has left after
+            for line, was in enumerate(before[uid]):
+                wounds += (was.count * was.W - was.wounds_taken) - \
+                          (after[uid]["alive"][line] * was.W - after[uid]["taken"][line])
+            lost = unit.models_alive - sum(after[uid]["alive"])
         if lost > 0 or wounds > 0:
             rules.casualties(t, uid, lost, wounds, "RS.ATK.4", **wounded_note(t.state, uid, after[uid]["taken"]))

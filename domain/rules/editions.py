@@ -125,7 +125,9 @@ FIXES: dict[str, Fix] = {
                               "than each unit has as it stands: casualties recorded or models returned while it waited "
                               "for its dice no longer count in them (a negative count of models lost, a destroyed "
                               "unit brought back, a returned model slain), and a leader that fell or returned "
-                              "meanwhile is struck as declared"),
+                              "meanwhile is struck as declared; the wounds it took from each model line are laid "
+                              "over the line as it stands, so wounds recorded meanwhile are kept, not overwritten "
+                              "by the attack's lines (its wounds fall on the model already wounded first)"),
     "CORE.STR.2/attached": Fix(6, "a leader and its bodyguard are one unit while attached (CORE.STR.1): the strength "
                                   "their casualties or returned models change is theirs together, its models alive "
                                   "both's and `attached` naming the other, and it is destroyed only once neither "

@@ -132,6 +132,10 @@ FIXES: dict[str, Fix] = {
                                   "their casualties or returned models change is theirs together, its models alive "
                                   "both's and `attached` naming the other, and it is destroyed only once neither "
                                   "stands (the Captain alone is below half-strength), not each part on its own"),
+    "EXT.WPN.HAZARDOUS/left": Fix(6, "the models a HAZARDOUS roll slays are never more than its unit has left: "
+                                     "casualties recorded while the attack waited for its dice no longer make it "
+                                     "lose models it no longer has ('lost 3 models' of 1), nor a unit already "
+                                     "destroyed destroyed again"),
     "MSN.OBJ.1/phase": Fix(6, "alternating counts a scored round's objectives in a sub-phase of its Assault phase "
                               "(`score_objectives`), not in a phase of its own (`end_of_round`), which CONTRACT.md does "
                               "not name"),

@@ -31,7 +31,7 @@ from typing_extensions import TypedDict, Unpack
 
 from warlog.domain import dice, rolls
 from warlog.domain import events as ev
-from warlog.domain.attacks.allocation import Wounds, fnp_rolled_for
+from warlog.domain.attacks.allocation import Standing, Wounds, fnp_rolled_for
 from warlog.domain.attacks.contract import target_from
 from warlog.domain.attacks.lines import line_standing, with_lines
 from warlog.domain.attacks.profile import ModelLine, Profile, Target, from_data
@@ -44,6 +44,7 @@ from warlog.domain.attacks.steps import (
     Decision,
     Need,
     hazard,
+    hazardous,
     reading,
     sustained_parts,
 )
@@ -139,7 +140,9 @@ class AttackDriver:
         progress = resolve(from_data(context["profile"]), context["batches"])
         context = record_decisions(t, progress, context)
         need = progress.need
-        if need is None:
+        if need is not None and need.step != "hazardous" and self.fallen(t.state, context):
+            self.attack_ended(t, context, progress)  # RS.ATK.4/fallen: no dice for a unit no longer there
+        elif need is None:
             if progress.outcome is None:  # pragma: no cover -- resolve gives the outcome once nothing is needed
                 raise ValueError("an attack needing nothing more has an outcome")
             self.attack_done(t, context, progress.outcome)
@@ -252,6 +255,34 @@ class AttackDriver:
                                                  for line in need.among],
                                      "need": need_data(need), "attack_roll": context}, "RS.ATK.3")
 
+    def fallen(self, state: GameState, context: ev.AttackRoll) -> bool:
+        """RS.ATK.4/fallen: every unit the attack struck (the target and the leader attached to it as declared,
+        `struck`) was destroyed while it waited, recorded at the table: the attack has nothing left to strike."""
+        if not editions.fixed(state, "RS.ATK.4/fallen"):
+            return False
+        party = self.rules.attack_party(state.units, context["attack"]["target"])
+        return all(state.units[uid].models_alive <= 0
+                   for uid in struck(state.units, party, from_data(context["profile"])))
+
+    def attack_ended(self, t: Table, context: ev.AttackRoll, progress: Progress) -> None:
+        """RS.ATK.4/fallen: the attack ends where it stands once its target is destroyed: it asks no more dice of
+        either seat, and its `AttackResolved` says it ended (`ended`) with what it scored so far; it took nothing
+        from a unit that was no longer there (its lines as they stand). Then what follows the attack."""
+        ids = context["attack"]
+        profile = from_data(context["profile"])
+        units = t.state.units
+        together = struck(units, self.rules.attack_party(units, ids["target"]), profile)
+        outcome = so_far(profile, progress.decisions)
+        lines = {uid: dict(zip(("alive", "taken"), line_standing(units[uid]))) for uid in together}
+        t.emit("AttackResolved", {**ids, **{field: getattr(outcome, field) for field in self.resolved_fields},
+                                  "lines": lines, **self.resolved_extra(profile, outcome), "ended": "destroyed"},
+               "RS.ATK.4")
+        self.rules.attack_finished(t, context, outcome)
+        situation = profile.situation
+        if hazardous(profile) and situation.models and not situation.hazard_after and outcome.attacks \
+                and self.hazard_suffered is not None:  # EXT.WPN.HAZARDOUS: the weapon was used all the same
+            self.weapon_hazard(t, ids, situation.models)
+
     def attack_done(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
         """RS.ATK.4: the losses line by line, on the target and its attached leader; then what follows."""
         units = t.state.units
@@ -270,6 +301,24 @@ class AttackDriver:
                                   "lines": after, **self.resolved_extra(profile, outcome)}, "RS.ATK.4")
         record_losses(self.rules, t, together, before, after, now)
         self.rules.attack_finished(t, context, outcome)
+
+
+def so_far(profile: Profile, decisions: Sequence[Decision]) -> Outcome:
+    """What an attack ended before its last step (RS.ATK.4/fallen) scored: its attacks, hits, wounds and failed
+    saves as its decisions so far say; nothing lost, its target no longer there to lose it."""
+    facts: dict[str, int] = {}
+    for decision in decisions:
+        for key, field in SCORED.get(decision.step, ()):
+            facts[field] = facts.get(field, 0) + decision.facts[key]
+    return Outcome(facts.get("attacks", 0), facts.get("hits", 0), facts.get("critical_hits", 0),
+                   facts.get("wounds", 0), facts.get("critical_wounds", 0), facts.get("devastating", 0),
+                   facts.get("failed_saves", 0), 0, 0, 0, Standing.of(profile.target))
+
+
+SCORED = {"attacks": (("attacks", "attacks"),), "hit": (("hits", "hits"), ("criticals", "critical_hits")),
+          "sustained": (("extra_hits", "hits"),),
+          "wound": (("wounds", "wounds"), ("criticals", "critical_wounds"), ("devastating", "devastating")),
+          "save": (("failed", "failed_saves"),)}  # Decision.step: (its fact, the Outcome's field it adds to)
 
 
 def fnp_apart(state: GameState, party: Sequence[str], target: Target, wounds: Wounds, unit: str,

@@ -132,6 +132,9 @@ FIXES: dict[str, Fix] = {
                                   "their casualties or returned models change is theirs together, its models alive "
                                   "both's and `attached` naming the other, and it is destroyed only once neither "
                                   "stands (the Captain alone is below half-strength), not each part on its own"),
+    "RS.ATK.4/fallen": Fix(6, "an attack whose target (and the leader attached to it) was destroyed while it waited "
+                              "for its dice ends there: it asks no more dice, no save of a unit no longer on the "
+                              "table, and its resolution says it ended with what it scored so far"),
     "EXT.WPN.HAZARDOUS/left": Fix(6, "the models a HAZARDOUS roll slays are never more than its unit has left: "
                                      "casualties recorded while the attack waited for its dice no longer make it "
                                      "lose models it no longer has ('lost 3 models' of 1), nor a unit already "

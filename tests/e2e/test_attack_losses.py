@@ -189,3 +189,20 @@ def test_EXT_WPN_HAZARDOUS_slays_no_more_models_than_the_attacker_has_left(new_g
     assert len([e for e in game.events() if e["type"] == "UnitDestroyed"]) == 1
     assert game.state()["units"]["shooters"]["models_alive"] == 0
     assert game.verify()["commands_ok"] is True
+
+
+def test_EXT_WPN_HAZARDOUS_is_still_rolled_after_an_attack_that_ended_when_its_target_fell(new_game):
+    game = new_game("reference", dice="table")
+    game.start([unit("shooters", 3, weapons=[HAZARD_GUN])], [unit("guard", 3)])
+    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
+        play_awaited(game)
+    game.cmd("A", "select", unit="shooters", shooting="normal")
+    game.cmd("A", "attack", unit="shooters", weapon="Plasma", target="guard")
+    keep_dice(game, game.cmd("A", "roll", dice=[6, 6, 1]))  # 2 hits: the wound roll is awaited
+    game.cmd("B", "record_casualties", unit="guard", models=3)  # destroyed at the table meanwhile
+    keep_dice(game, game.cmd("A", "roll", dice=[6, 6]))  # the attack ends; its weapon was used
+    awaiting = game.state()["awaiting"]
+    assert awaiting["action"] == "roll" and awaiting["roll"]["purpose"] == "hazardous", awaiting
+    events = keep_dice(game, game.cmd("A", "roll", dice=[1, 6, 6]))["events"]
+    assert [e["data"]["models"] for e in events if e["type"] == "CasualtiesRecorded"] == [1]
+    assert game.state()["units"]["shooters"]["models_alive"] == 2

@@ -145,6 +145,7 @@ class AttackResolved(AttackIds):
     hull_points_lost: NotRequired[int]
     armour_value: NotRequired[int]
     damage_table: NotRequired[str]
+    ended: NotRequired[str]  # RS.ATK.4/fallen: why it ended before its last step ("destroyed": its target)
 
 
 AttackCounted: TypeAlias = AttackDeclared | AttackResolved  # what a fight under way counts (heresy)

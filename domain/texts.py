@@ -339,8 +339,13 @@ SHARED.plainly({
     "SavesRolled": "{target:unit_name} saved {saved} of {dice:count} at {needed}+ ({model}) against {weapon:the} of "
                    "{attacker:unit_name}: {failed:plural failed save}",
     "DamageInflicted": "{event:attack}: {wounds_lost:plural wound} lost{models_destroyed:slain}",
-    "AttackResolved": "{event:attack} is done: {hits:plural hit}, {wounds:plural wound}, {failed_saves:plural "
-                      "failed save}; {target:unit} lost {wounds_lost:plural wound}{models_destroyed:slain}",
+})
+
+SHARED.chosen("AttackResolved", lambda d: d.get("ended"), {  # RS.ATK.4/fallen: ended, its target destroyed meanwhile
+    "destroyed": "{event:attack} ends: {target:unit_name} was destroyed before it was done; {hits:plural hit}, "
+                 "{wounds:plural wound}, {failed_saves:plural failed save}",
+    "else": "{event:attack} is done: {hits:plural hit}, {wounds:plural wound}, {failed_saves:plural failed save}; "
+            "{target:unit} lost {wounds_lost:plural wound}{models_destroyed:slain}",
 })
 
 

@@ -31,7 +31,7 @@ from typing_extensions import TypedDict, Unpack
 
 from warlog.domain import dice, rolls
 from warlog.domain import events as ev
-from warlog.domain.attacks.allocation import Wounds, fnp_rolled_for
+from warlog.domain.attacks.allocation import Standing, Wounds, fnp_rolled_for
 from warlog.domain.attacks.contract import target_from
 from warlog.domain.attacks.lines import line_standing, with_lines
 from warlog.domain.attacks.profile import ModelLine, Profile, Target, from_data
@@ -44,6 +44,7 @@ from warlog.domain.attacks.steps import (
     Decision,
     Need,
     hazard,
+    hazardous,
     reading,
     sustained_parts,
 )
@@ -139,7 +140,9 @@ class AttackDriver:
         progress = resolve(from_data(context["profile"]), context["batches"])
         context = record_decisions(t, progress, context)
         need = progress.need
-        if need is None:
+        if need is not None and need.step != "hazardous" and self.fallen(t.state, context):
+            self.attack_ended(t, context, progress)  # RS.ATK.4/fallen: no dice for a unit no longer there
+        elif need is None:
             if progress.outcome is None:  # pragma: no cover -- resolve gives the outcome once nothing is needed
                 raise ValueError("an attack needing nothing more has an outcome")
             self.attack_done(t, context, progress.outcome)
@@ -252,21 +255,70 @@ class AttackDriver:
                                                  for line in need.among],
                                      "need": need_data(need), "attack_roll": context}, "RS.ATK.3")
 
+    def fallen(self, state: GameState, context: ev.AttackRoll) -> bool:
+        """RS.ATK.4/fallen: every unit the attack struck (the target and the leader attached to it as declared,
+        `struck`) was destroyed while it waited, recorded at the table: the attack has nothing left to strike."""
+        if not editions.fixed(state, "RS.ATK.4/fallen"):
+            return False
+        party = self.rules.attack_party(state.units, context["attack"]["target"])
+        return all(state.units[uid].models_alive <= 0
+                   for uid in struck(state.units, party, from_data(context["profile"])))
+
+    def attack_ended(self, t: Table, context: ev.AttackRoll, progress: Progress) -> None:
+        """RS.ATK.4/fallen: the attack ends where it stands once its target is destroyed: it asks no more dice of
+        either seat, and its `AttackResolved` says it ended (`ended`) with what it scored so far; it took nothing
+        from a unit that was no longer there (its lines as they stand). Then what follows the attack."""
+        ids = context["attack"]
+        profile = from_data(context["profile"])
+        units = t.state.units
+        together = struck(units, self.rules.attack_party(units, ids["target"]), profile)
+        outcome = so_far(profile, progress.decisions)
+        lines = {uid: dict(zip(("alive", "taken"), line_standing(units[uid]))) for uid in together}
+        t.emit("AttackResolved", {**ids, **{field: getattr(outcome, field) for field in self.resolved_fields},
+                                  "lines": lines, **self.resolved_extra(profile, outcome), "ended": "destroyed"},
+               "RS.ATK.4")
+        self.rules.attack_finished(t, context, outcome)
+        situation = profile.situation
+        if hazardous(profile) and situation.models and not situation.hazard_after and outcome.attacks \
+                and self.hazard_suffered is not None:  # EXT.WPN.HAZARDOUS: the weapon was used all the same
+            self.weapon_hazard(t, ids, situation.models)
+
     def attack_done(self, t: Table, context: ev.AttackRoll, outcome: Outcome) -> None:
         """RS.ATK.4: the losses line by line, on the target and its attached leader; then what follows."""
         units = t.state.units
         ids = context["attack"]
         profile = from_data(context["profile"])
         together = self.rules.attack_party(units, ids["target"])
-        left = None
-        if editions.fixed(t.state, "RS.ATK.4/paused"):  # the units it was declared at, and what each has to lose
+        paused = editions.fixed(t.state, "RS.ATK.4/paused")
+        if paused:  # the units it was declared at
             together = struck(units, together, profile)
-            left = {uid: still_standing(units[uid]) for uid in together}
         before, after = lines_after(units, together, profile, outcome)
+        now = None
+        if paused:  # what it took from each line laid over the unit as it stands (RS.ATK.4/paused)
+            now = {uid: still_standing(units[uid]) for uid in together}
+            after = {uid: laid_over(units[uid], before[uid], after[uid]) for uid in together}
         t.emit("AttackResolved", {**ids, **{field: getattr(outcome, field) for field in self.resolved_fields},
                                   "lines": after, **self.resolved_extra(profile, outcome)}, "RS.ATK.4")
-        record_losses(self.rules, t, together, before, after, left)
+        record_losses(self.rules, t, together, before, after, now)
         self.rules.attack_finished(t, context, outcome)
+
+
+def so_far(profile: Profile, decisions: Sequence[Decision]) -> Outcome:
+    """What an attack ended before its last step (RS.ATK.4/fallen) scored: its attacks, hits, wounds and failed
+    saves as its decisions so far say; nothing lost, its target no longer there to lose it."""
+    facts: dict[str, int] = {}
+    for decision in decisions:
+        for key, field in SCORED.get(decision.step, ()):
+            facts[field] = facts.get(field, 0) + decision.facts[key]
+    return Outcome(facts.get("attacks", 0), facts.get("hits", 0), facts.get("critical_hits", 0),
+                   facts.get("wounds", 0), facts.get("critical_wounds", 0), facts.get("devastating", 0),
+                   facts.get("failed_saves", 0), 0, 0, 0, Standing.of(profile.target))
+
+
+SCORED = {"attacks": (("attacks", "attacks"),), "hit": (("hits", "hits"), ("criticals", "critical_hits")),
+          "sustained": (("extra_hits", "hits"),),
+          "wound": (("wounds", "wounds"), ("criticals", "critical_wounds"), ("devastating", "devastating")),
+          "save": (("failed", "failed_saves"),)}  # Decision.step: (its fact, the Outcome's field it adds to)
 
 
 def fnp_apart(state: GameState, party: Sequence[str], target: Target, wounds: Wounds, unit: str,
@@ -367,31 +419,53 @@ def struck(units: Mapping[str, Unit], party: list[str], profile: Profile) -> lis
     return declared
 
 
+def laid_over(unit: Unit, before: Sequence[ModelLine], after: Mapping[str, list[int]]) -> dict[str, list[int]]:
+    """A unit's lines (`AttackResolved`'s) once the wounds the attack took from each of its lines as declared
+    (`before` to `after`) are lost by that line as it stands now (`line_standing`): what the table recorded while
+    the attack waited (casualties, wounds, models returned) stays, the wounded model losing its wounds first
+    (RS.ATK.3), a line's wounds lost with its last model. Where nothing was recorded meanwhile, `after` itself."""
+    alive, taken = line_standing(unit)
+    for line, was in enumerate(before):
+        struck_off = (was.count * was.W - was.wounds_taken) - (after["alive"][line] * was.W - after["taken"][line])
+        left = max(0, alive[line] * was.W - taken[line] - struck_off)
+        alive[line] = -(-left // was.W)
+        taken[line] = alive[line] * was.W - left
+    return {"alive": alive, "taken": taken}
+
+
 def still_standing(unit: Unit) -> tuple[int, int]:
     """What a unit has left to lose as it stands: its models alive and their wounds left (`line_standing`)."""
     alive, taken = line_standing(unit)
-    return unit.models_alive, sum(n * line.wounds - lost for n, lost, line in zip(alive, taken, unit.models))
+    return unit.models_alive, wounds_left(unit, alive, taken)
+
+
+def wounds_left(unit: Unit, alive: Sequence[int], taken: Sequence[int]) -> int:
+    """The wounds the unit's models have left, line by line."""
+    return sum(n * line.wounds - lost for n, lost, line in zip(alive, taken, unit.models))
 
 
 def record_losses(rules: AttackRules, t: Table, together: Sequence[str], before: Before, after: After,
-                  left: Mapping[str, tuple[int, int]] | None = None) -> None:
+                  now: Mapping[str, tuple[int, int]] | None = None) -> None:
     """RS.ATK.4: each unit's models and wounds lost in the attack, recorded as casualties.
 
     The attack is resolved against its target as it was declared (its profile's lines, `before`); what the table
-    recorded while it waited for its dice (casualties, models returned) is not in them. With `left` (what each
-    unit has to lose as it stands, RS.ATK.4/paused) a unit loses the models and wounds the attack took from its
-    lines, never more than it has; without it (a game created before the fix), its models alive less those the
-    attack left, which counted the models recorded meanwhile too, and could be a negative count."""
+    recorded while it waited for its dice (casualties, wounds, models returned) is not in them. With `now` (a game
+    judged by RS.ATK.4/paused: what each unit had to lose as it stood, `still_standing`), `after` are its lines
+    with the attack's losses laid over it (`laid_over`), and it loses what they differ by, never more than it has;
+    else (a game
+    created before the fix) its models alive less those the attack left, which counted the models recorded
+    meanwhile too, and could be a negative count, and the wounds the attack took from its declared lines."""
     for uid in together:
-        wounds = 0  # the wounds this unit had left before the attack, less those it has left after
-        for line, was in enumerate(before[uid]):
-            wounds += (was.count * was.W - was.wounds_taken) - \
-                      (after[uid]["alive"][line] * was.W - after[uid]["taken"][line])
-        if left is not None:
-            models, wounds_left = left[uid]
-            lost = min(sum(was.count for was in before[uid]) - sum(after[uid]["alive"]), models)
-            wounds = min(wounds, wounds_left)
+        unit = t.state.units[uid]
+        if now is not None:
+            models, wounds = now[uid]
+            lost = models - sum(after[uid]["alive"])
+            wounds -= wounds_left(unit, after[uid]["alive"], after[uid]["taken"])
         else:
-            lost = t.state.units[uid].models_alive - sum(after[uid]["alive"])
+            wounds = 0  # the wounds this unit had left before the attack, less those it has left after
+            for line, was in enumerate(before[uid]):
+                wounds += (was.count * was.W - was.wounds_taken) - \
+                          (after[uid]["alive"][line] * was.W - after[uid]["taken"][line])
+            lost = unit.models_alive - sum(after[uid]["alive"])
         if lost > 0 or wounds > 0:
             rules.casualties(t, uid, lost, wounds, "RS.ATK.4", **wounded_note(t.state, uid, after[uid]["taken"]))

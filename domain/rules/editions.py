@@ -125,11 +125,20 @@ FIXES: dict[str, Fix] = {
                               "than each unit has as it stands: casualties recorded or models returned while it waited "
                               "for its dice no longer count in them (a negative count of models lost, a destroyed "
                               "unit brought back, a returned model slain), and a leader that fell or returned "
-                              "meanwhile is struck as declared"),
+                              "meanwhile is struck as declared; the wounds it took from each model line are laid "
+                              "over the line as it stands, so wounds recorded meanwhile are kept, not overwritten "
+                              "by the attack's lines (its wounds fall on the model already wounded first)"),
     "CORE.STR.2/attached": Fix(6, "a leader and its bodyguard are one unit while attached (CORE.STR.1): the strength "
                                   "their casualties or returned models change is theirs together, its models alive "
                                   "both's and `attached` naming the other, and it is destroyed only once neither "
                                   "stands (the Captain alone is below half-strength), not each part on its own"),
+    "RS.ATK.4/fallen": Fix(6, "an attack whose target (and the leader attached to it) was destroyed while it waited "
+                              "for its dice ends there: it asks no more dice, no save of a unit no longer on the "
+                              "table, and its resolution says it ended with what it scored so far"),
+    "EXT.WPN.HAZARDOUS/left": Fix(6, "the models a HAZARDOUS roll slays are never more than its unit has left: "
+                                     "casualties recorded while the attack waited for its dice no longer make it "
+                                     "lose models it no longer has ('lost 3 models' of 1), nor a unit already "
+                                     "destroyed destroyed again"),
     "MSN.OBJ.1/phase": Fix(6, "alternating counts a scored round's objectives in a sub-phase of its Assault phase "
                               "(`score_objectives`), not in a phase of its own (`end_of_round`), which CONTRACT.md does "
                               "not name"),

@@ -136,3 +136,73 @@ def test_RS_ATK_4_a_leaders_feel_no_pain_is_read_after_the_leader_fell_while_the
     no_negative_count(events)
     assert [(e["data"]["unit"], e["data"]["models"]) for e in losses(events)] == [("guard", 1)]
     assert game.state()["units"]["captain"]["models_alive"] == 0 and game.state()["units"]["guard"]["models_alive"] == 0
+
+
+def test_RS_ATK_4_wounds_recorded_while_the_attack_waits_are_kept_and_its_wound_falls_on_the_wounded_model(new_game):
+    guard = unit("guard", 3)
+    guard["models"][0].update(W=2)
+    game = at_shooting(new_game, [guard])
+    game.cmd("A", "attack", unit="shooters", weapon="Rifle", target="guard")
+    keep_dice(game, game.cmd("A", "roll", dice=[6, 1, 1]))  # 1 hit; the wound roll is awaited
+    game.cmd("B", "record_casualties", unit="guard", wounds=1)  # a guard loses a wound at the table meanwhile
+    events = roll_out(game, attacker=6, defender=1)  # 1 wound, its save fails: 1 damage, to the wounded guard
+    no_negative_count(events)
+    (lost,) = losses(events)
+    assert (lost["data"]["models"], lost["data"]["wounds"]) == (1, 1)
+    guard_now = game.state()["units"]["guard"]
+    assert guard_now["models_alive"] == 2 and not guard_now["wounds_lost"]  # the two left unhurt
+    assert game.verify()["commands_ok"] is True
+
+
+def test_RS_ATK_4_an_attack_whose_target_fell_while_it_waited_ends_and_asks_no_more_dice(new_game):
+    game = at_shooting(new_game, [unit("guard", 3)])
+    game.cmd("A", "attack", unit="shooters", weapon="Rifle", target="guard")
+    keep_dice(game, game.cmd("A", "roll", dice=[6, 6, 1]))  # 2 hits; the wound roll is awaited
+    game.cmd("B", "record_casualties", unit="guard", models=3)  # destroyed at the table meanwhile
+    events = keep_dice(game, game.cmd("A", "roll", dice=[6, 6]))["events"]  # the wounds the attack waited for
+    assert not [e for e in events if e["type"] in ("RollRequested", "SavesRolled", "AllocationOffered")]
+    assert game.state()["awaiting"]["action"] != "roll"  # no save is asked of a unit no longer on the table
+    (resolved,) = [e for e in events if e["type"] == "AttackResolved"]
+    assert resolved["data"]["ended"] == "destroyed"
+    assert "Bob's Guard was destroyed" in resolved["text"], resolved["text"]
+    assert resolved["data"]["wounds_lost"] == 0 and resolved["data"]["models_destroyed"] == 0
+    assert losses(events) == []
+    assert game.verify()["commands_ok"] is True
+
+
+HAZARD_GUN = {**RIFLE, "name": "Plasma", "keywords": ["HAZARDOUS"]}
+
+
+def test_EXT_WPN_HAZARDOUS_slays_no_more_models_than_the_attacker_has_left(new_game):
+    game = new_game("reference", dice="table")
+    game.start([unit("shooters", 3, weapons=[HAZARD_GUN])], [unit("guard", 3)])
+    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
+        play_awaited(game)
+    game.cmd("A", "select", unit="shooters", shooting="normal")
+    game.cmd("A", "attack", unit="shooters", weapon="Plasma", target="guard")
+    keep_dice(game, game.cmd("A", "roll", dice=[1, 1, 1]))  # three misses: the hazard roll is awaited
+    game.cmd("A", "record_casualties", unit="shooters", models=2)  # two shooters fall meanwhile
+    events = keep_dice(game, game.cmd("A", "roll", dice=[1, 1, 1]))["events"]  # three ones
+    no_negative_count(events)
+    lost = [e for e in events if e["type"] == "CasualtiesRecorded" and e["data"]["unit"] == "shooters"]
+    assert [e["data"]["models"] for e in lost] == [1], [e["text"] for e in lost]
+    assert len([e for e in game.events() if e["type"] == "UnitDestroyed"]) == 1
+    assert game.state()["units"]["shooters"]["models_alive"] == 0
+    assert game.verify()["commands_ok"] is True
+
+
+def test_EXT_WPN_HAZARDOUS_is_still_rolled_after_an_attack_that_ended_when_its_target_fell(new_game):
+    game = new_game("reference", dice="table")
+    game.start([unit("shooters", 3, weapons=[HAZARD_GUN])], [unit("guard", 3)])
+    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
+        play_awaited(game)
+    game.cmd("A", "select", unit="shooters", shooting="normal")
+    game.cmd("A", "attack", unit="shooters", weapon="Plasma", target="guard")
+    keep_dice(game, game.cmd("A", "roll", dice=[6, 6, 1]))  # 2 hits: the wound roll is awaited
+    game.cmd("B", "record_casualties", unit="guard", models=3)  # destroyed at the table meanwhile
+    keep_dice(game, game.cmd("A", "roll", dice=[6, 6]))  # the attack ends; its weapon was used
+    awaiting = game.state()["awaiting"]
+    assert awaiting["action"] == "roll" and awaiting["roll"]["purpose"] == "hazardous", awaiting
+    events = keep_dice(game, game.cmd("A", "roll", dice=[1, 6, 6]))["events"]
+    assert [e["data"]["models"] for e in events if e["type"] == "CasualtiesRecorded"] == [1]
+    assert game.state()["units"]["shooters"]["models_alive"] == 2

@@ -395,8 +395,11 @@ class Shooting(Attacking):
 
     def hazard_suffered(self, t: Table, uid: str, facts: Mapping[str, Any]) -> None:
         """EXT.WPN.HAZARDOUS: a model destroyed a 1, or (a CHARACTER, MONSTER or VEHICLE) 3 mortal wounds."""
-        if facts["models_destroyed"]:
-            self.casualties(t, uid, facts["models_destroyed"], 0, "EXT.WPN.HAZARDOUS")
+        slain = facts["models_destroyed"]
+        if editions.fixed(t.state, "EXT.WPN.HAZARDOUS/left"):  # never more than it has left (casualties recorded
+            slain = min(slain, t.state.units[uid].models_alive)  # while it waited), nor a unit destroyed twice
+        if slain:
+            self.casualties(t, uid, slain, 0, "EXT.WPN.HAZARDOUS")
         elif facts["mortal_wounds"]:
             self.damage(t, {"target": uid}, [facts["mortal_wounds"]], mortal=True, rule="EXT.WPN.HAZARDOUS")
 

@@ -142,6 +142,11 @@ FIXES: dict[str, Fix] = {
     "MSN.OBJ.1/phase": Fix(6, "alternating counts a scored round's objectives in a sub-phase of its Assault phase "
                               "(`score_objectives`), not in a phase of its own (`end_of_round`), which CONTRACT.md does "
                               "not name"),
+    "MSN.OBJ.1/attached": Fix(6, "a leader and its bodyguard are one unit while attached (CORE.STR.1): naming either "
+                                 "near an objective counts both's models, once, and the unit counts none while either "
+                                 "falls back or is Routed (CORE.DESC.1), not each part on its own"),
+    "EXT.OBJ.1": Fix(6, "reference: a leader and its bodyguard are one unit while attached (CORE.STR.1): naming either "
+                        "near an objective counts both's OC, once, not each part on its own"),
 }
 
 # the edition a game created now is judged by

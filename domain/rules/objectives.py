@@ -10,6 +10,9 @@
   command that ends the round (`end_phase`) names the units within 3" of each marker; a seat controls a marker
   when it has more models there than the opponent, where vehicles, units falling back or Routed, and embarked
   units count 0 (`ObjectivesHeld`); then each seat scores.
+- A leader and its bodyguard are one unit while attached (CORE.STR.1): in a game judged by MSN.OBJ.1/attached (and
+  EXT.OBJ.1 in reference), naming either names the unit they form (`named_near`): both parts' models (OC) count,
+  once, and the unit counts none while one of its parts falls back or is Routed (CORE.DESC.1).
 - EXT.OBJ.1 and EXT.VP.1 (`reference`, reference/command.py): the active seat's claims at the end of its Command
   phase, control summed by OC; the same claims, the same schema and the same VP.
 """
@@ -95,6 +98,24 @@ def check_claims(state: GameState, claims: Mapping[str, Sequence[str]], rule: st
                 raise Refused(f"no unit {uid!r} in this game", rule=rule)
 
 
+def attached_unit(state: GameState, uid: str) -> list[str]:
+    """CORE.STR.1: the unit `uid` forms with its attached leader or bodyguard still standing, bodyguard first (a unit
+    alone: itself)."""
+    partner = army.partner_of(state.units, uid)
+    if partner is None or not alive(state.units[partner]):
+        return [uid]
+    return [partner, uid] if state.units[uid].leader_of == partner else [uid, partner]
+
+
+def named_near(state: GameState, near: Sequence[str], fix: str) -> list[str]:
+    """The units named near a marker, each once; in a game judged by `fix` (MSN.OBJ.1/attached, EXT.OBJ.1), a part
+    of an attached unit named brings the other part with it: the unit they form counts whole, and once."""
+    named = list(dict.fromkeys(near))
+    if not editions.fixed(state, fix):
+        return named
+    return list(dict.fromkeys(member for uid in named for member in attached_unit(state, uid)))
+
+
 def holder(counts: Mapping[str, int]) -> str | None:
     """The seat with more (models, OC) at a marker; None when equal."""
     return None if counts["A"] == counts["B"] else max(SEATS, key=lambda seat: counts[seat])
@@ -109,36 +130,47 @@ def score(t: Table, seat: str, held: list[str], rule: str) -> None:
 
 # -- MSN.OBJ.1: the markers scored at the end of each battle round ---------------------------------------------
 
-def uncounted(unit: Unit) -> str | None:
-    """MSN.OBJ.1: why a unit named near a marker counts no models there (None: it counts its models alive)."""
+def uncounted(unit: Unit, statuses: Sequence[str] | None = None) -> str | None:
+    """MSN.OBJ.1: why a unit named near a marker counts no models there (None: it counts its models alive);
+    `statuses`: those of the attached unit it is a part of, where they are read together (CORE.DESC.1)."""
+    statuses = unit.statuses if statuses is None else statuses
     if not alive(unit):
         return "destroyed"
     if army.unit_is_vehicle(unit):
         return "a vehicle"
     if unit.embarked_in or unit.in_reserves:
         return "not on the battlefield"
-    if "falling_back" in unit.statuses:
+    if "falling_back" in statuses:
         return "falling back"
-    if "routed" in unit.statuses:
+    if "routed" in statuses:
         return "Routed"
     return None
 
 
 def held_by_models(state: GameState, claims: Mapping[str, Sequence[str]]) -> dict[str, MarkerCount]:
-    """MSN.OBJ.1: each marker of the game goes to the seat with more models within range of it."""
+    """MSN.OBJ.1: each marker of the game goes to the seat with more models within range of it (an attached unit
+    whole, MSN.OBJ.1/attached)."""
     result: dict[str, MarkerCount] = {}
     for marker in markers(state):
-        near = list(dict.fromkeys(claims.get(marker, ())))
+        near = named_near(state, claims.get(marker, ()), "MSN.OBJ.1/attached")
         counts, left_out = {"A": 0, "B": 0}, {}
         for uid in near:
             unit = state.units[uid]
-            why = uncounted(unit)
+            why = uncounted(unit, unit_statuses(state, uid))
             if why is None:
                 counts[unit.owner] += unit.models_alive
             else:
                 left_out[uid] = why
         result[marker] = MarkerCount(models=counts, units=near, uncounted=left_out, controlled_by=holder(counts))
     return result
+
+
+def unit_statuses(state: GameState, uid: str) -> list[str] | None:
+    """CORE.DESC.1: the statuses of the attached unit `uid` is a part of, its standing parts' together, in a game
+    judged by MSN.OBJ.1/attached (None: the part's own)."""
+    if not editions.fixed(state, "MSN.OBJ.1/attached"):
+        return None
+    return [status for member in attached_unit(state, uid) for status in state.units[member].statuses]
 
 
 class ObjectiveRules(Protocol):
@@ -207,11 +239,25 @@ def _held(w: Words, d: ObjectivesHeld) -> str:
         models = one["models"]
         who = one["controlled_by"]
         count = f"{models['A']} models to {models['B']}" if who != "B" else f"{models['B']} models to {models['A']}"
-        left = [f"{w.unit_name(uid)} counts none, {why}" for uid, why in one["uncounted"].items()]
+        left = [f"{w.sides(uids)} {'count' if len(uids) > 1 else 'counts'} none, {why}"
+                for uids, why in uncounted_said(w, one["uncounted"])]
         said.append(f"{w.player(who) if who else 'nobody'} holds {objective_title(names, marker)} ({count}"
                     f"{'; ' + '; '.join(left) if left else ''})")
     return (f"At the end of battle round {d['battle_round']} {w.player(d['attested_by'])} counted the models within "
             f"{RANGE} of each objective: {listed(said)}")
+
+
+def uncounted_said(w: Words, left_out: Mapping[str, str]) -> list[tuple[list[str], str]]:
+    """The units that counted none, each with why: a leader and its bodyguard left out for one reason said as the
+    one unit they form ("Alice's Guard and Captain"), in a game judged by MSN.OBJ.1/attached."""
+    said: list[tuple[list[str], str]] = []
+    for uid, why in left_out.items():
+        if said and editions.fixed(w.after, "MSN.OBJ.1/attached") and said[-1][1] == why \
+                and uid in w.after.units and army.partner_of(w.after.units, uid) in said[-1][0]:
+            said[-1][0].append(uid)
+        else:
+            said.append(([uid], why))
+    return said
 
 
 @TEXTS.says("VictoryPointsScored")

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from warlog.domain.attacks.lines import line_standing
 from warlog.domain.rules import editions
 from warlog.domain.rules.basics import Lasts
+from warlog.domain.rules.objectives import named_near
 from warlog.domain.rules.reference import events as own
 from warlog.domain.rules.ruleset import alive
 from warlog.domain.state import GameState, ReferenceTurn, Reroll, Unit, freeze
@@ -102,10 +103,12 @@ def all_monster_or_vehicle(units: Mapping[str, Unit], uid: str) -> bool:
 def objective_control(state: GameState, claims: Mapping[str, Sequence[str]]) -> dict[str, own.Control]:
     """EXT.OBJ.1: each marker goes to the seat whose models within range (attested) sum the higher OC, every
     model line's own OC for the models of it standing (a sergeant's OC 2 beside troopers' 1); battle-shocked
-    models count OC 0."""
+    models count OC 0. A leader and its bodyguard are one unit while attached (CORE.STR.1): in a game judged by the
+    fix of EXT.OBJ.1 (rules/editions.py) naming either counts both, once."""
     units = state.units
     result: dict[str, own.Control] = {}
-    for marker, near in claims.items():
+    for marker, named in claims.items():
+        near = named_near(state, named, "EXT.OBJ.1") if editions.fixed(state, "EXT.OBJ.1") else named
         oc = {"A": 0, "B": 0}
         for uid in near:
             unit = units[uid]

@@ -173,13 +173,20 @@ def test_RS_ATK_4_an_attack_whose_target_fell_while_it_waited_ends_and_asks_no_m
 HAZARD_GUN = {**RIFLE, "name": "Plasma", "keywords": ["HAZARDOUS"]}
 
 
-def test_EXT_WPN_HAZARDOUS_slays_no_more_models_than_the_attacker_has_left(new_game):
+def plasma_fired(new_game: Any) -> GameClient:
+    """A table-dice reference game in which three shooters have fired their HAZARDOUS Plasma at three guards: its
+    hit roll is awaited."""
     game = new_game("reference", dice="table")
     game.start([unit("shooters", 3, weapons=[HAZARD_GUN])], [unit("guard", 3)])
     while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
         play_awaited(game)
     game.cmd("A", "select", unit="shooters", shooting="normal")
     game.cmd("A", "attack", unit="shooters", weapon="Plasma", target="guard")
+    return game
+
+
+def test_EXT_WPN_HAZARDOUS_slays_no_more_models_than_the_attacker_has_left(new_game):
+    game = plasma_fired(new_game)
     keep_dice(game, game.cmd("A", "roll", dice=[1, 1, 1]))  # three misses: the hazard roll is awaited
     game.cmd("A", "record_casualties", unit="shooters", models=2)  # two shooters fall meanwhile
     events = keep_dice(game, game.cmd("A", "roll", dice=[1, 1, 1]))["events"]  # three ones
@@ -192,12 +199,7 @@ def test_EXT_WPN_HAZARDOUS_slays_no_more_models_than_the_attacker_has_left(new_g
 
 
 def test_EXT_WPN_HAZARDOUS_is_still_rolled_after_an_attack_that_ended_when_its_target_fell(new_game):
-    game = new_game("reference", dice="table")
-    game.start([unit("shooters", 3, weapons=[HAZARD_GUN])], [unit("guard", 3)])
-    while game.state()["phase"] != "shooting" or game.state()["awaiting"]["action"] != "end_phase":
-        play_awaited(game)
-    game.cmd("A", "select", unit="shooters", shooting="normal")
-    game.cmd("A", "attack", unit="shooters", weapon="Plasma", target="guard")
+    game = plasma_fired(new_game)
     keep_dice(game, game.cmd("A", "roll", dice=[6, 6, 1]))  # 2 hits: the wound roll is awaited
     game.cmd("B", "record_casualties", unit="guard", models=3)  # destroyed at the table meanwhile
     keep_dice(game, game.cmd("A", "roll", dice=[6, 6]))  # the attack ends; its weapon was used

@@ -30,6 +30,15 @@ def at_round_end(new_game, ruleset: str) -> tuple[GameClient, dict[str, Any]]:
     return game, round_end(game)
 
 
+def counted_whole_and_once(counted: dict[str, Any], what: str) -> None:
+    """The Guard and its Captain count 6 (models, or OC) wherever either is named (alpha: the Guard, bravo: the
+    Captain), never 7 nor 12 when both are (charlie, against 6 of B's), and the objective lists both."""
+    assert counted["alpha"][what] == {"A": 6, "B": 5} and counted["alpha"]["controlled_by"] == "A"
+    assert counted["bravo"][what] == {"A": 6, "B": 5} and counted["bravo"]["controlled_by"] == "A"
+    assert counted["charlie"][what] == {"A": 6, "B": 6} and counted["charlie"]["controlled_by"] is None
+    assert counted["bravo"]["units"] == ["guard", "captain", "boyz"]
+
+
 @pytest.mark.parametrize("ruleset", ["alternating", "heresy"])
 def test_MSN_OBJ_1_naming_either_part_of_an_attached_unit_counts_its_models_whole_and_once(new_game, ruleset):
     game, end = at_round_end(new_game, ruleset)
@@ -38,11 +47,7 @@ def test_MSN_OBJ_1_naming_either_part_of_an_attached_unit_counts_its_models_whol
                                                          "charlie": ["guard", "captain", "mob"]})
     (held,) = events_of(answer, "ObjectivesHeld")
     counted = held["data"]["objectives"]
-    # the Guard and its Captain are 6 models wherever either is named, never 7 nor 12 when both are
-    assert counted["alpha"]["models"] == {"A": 6, "B": 5} and counted["alpha"]["controlled_by"] == "A"
-    assert counted["bravo"]["models"] == {"A": 6, "B": 5} and counted["bravo"]["controlled_by"] == "A"
-    assert counted["charlie"]["models"] == {"A": 6, "B": 6} and counted["charlie"]["controlled_by"] is None
-    assert counted["bravo"]["units"] == ["guard", "captain", "boyz"]
+    counted_whole_and_once(counted, "models")
     assert counted["charlie"]["units"] == ["guard", "captain", "mob"]
     scored = {e["data"]["seat"]: e["data"] for e in events_of(answer, "VictoryPointsScored")}
     assert scored["A"]["vp"] == 10 and scored["A"]["objectives"] == ["alpha", "bravo"] and scored["B"]["vp"] == 0
@@ -90,10 +95,7 @@ def test_EXT_OBJ_1_naming_either_part_of_an_attached_unit_counts_its_oc_whole_an
                                                  "charlie": ["guard", "captain", "mob"]})
     (control,) = events_of(answer, "ObjectivesControlled")
     counted = control["data"]["objectives"]
-    assert counted["alpha"]["oc"] == {"A": 6, "B": 5} and counted["alpha"]["controlled_by"] == "A"
-    assert counted["bravo"]["oc"] == {"A": 6, "B": 5} and counted["bravo"]["controlled_by"] == "A"
-    assert counted["charlie"]["oc"] == {"A": 6, "B": 6} and counted["charlie"]["controlled_by"] is None
-    assert counted["bravo"]["units"] == ["guard", "captain", "boyz"]
+    counted_whole_and_once(counted, "oc")
     (scored,) = events_of(answer, "VictoryPointsScored")
     assert scored["data"]["vp"] == 10 and scored["data"]["objectives"] == ["alpha", "bravo"]
     assert game.state()["vp"] == {"A": 10, "B": 0}

@@ -56,7 +56,7 @@ def test_a_stratagem_lasts_the_phase_and_a_status_with_a_duration_ends_by_itself
     assert end["rule"] == "CORE.PER.1" and end["data"]["until"] == "start_of_next_turn" and lost["seq"] > end["seq"]
     # its end names the player who gave it (CORE.PER.1, edition 4), not "the giving seat"
     assert end["data"]["reason"] == "the start of Alice's next turn has come"
-    assert lost["data"]["reason"] == "status pinned ended: the start of Alice's next turn has come"
+    assert lost["data"]["reason"] == "the Pinned status ended: the start of Alice's next turn has come"
     turn = next(e for e in events if e["type"] == "TurnStarted" and e["data"]["battle_round"] == 2)
     assert turn["data"]["seat"] == "A" and end["seq"] < turn["seq"] + 10
     marines = game.state()["units"]["marines"]

@@ -32,6 +32,7 @@ from warlog.domain.rules.actions import Action
 from warlog.domain.rules.basics import evolves
 from warlog.domain.rules.flow import StatusNote
 from warlog.domain.rules.reference import events as own
+from warlog.domain.rules.reference.texts import effect_name
 from warlog.domain.rules.ruleset import Part, Step, alive
 from warlog.domain.rulings import Malformed
 from warlog.domain.state import Effect, GameState
@@ -64,6 +65,12 @@ def ended(state: GameState, effect: Effect) -> str:
     if editions.fixed(state, "CORE.PER.1"):
         return lasting(effect.until, player_name(state, effect.by))
     return ENDED_BEFORE[effect.until]
+
+
+def said_ended(state: GameState, effect: Effect) -> str:
+    """The effect a status was lost with, as its `StatusLost` reason names it: "the falling back status" (CORE.PER.1's
+    fix of edition 6), its field's name ("status falling_back") in a game created before."""
+    return effect_name(effect.effect) if editions.fixed(state, "CORE.PER.1/named") else effect.effect
 
 
 class EffectRules(Protocol):
@@ -107,7 +114,7 @@ class Persisting(Part[EffectRules]):
         status, unit = effect.status, t.state.units[uid]
         if status and status in unit.statuses and alive(unit):
             self.rules.change_status(t, uid, status, False, "CORE.PER.1" if effect.stated else "CORE.PER.2",
-                               reason=f"{effect.effect} ended: {reason}")
+                                     reason=f"{said_ended(t.state, effect)} ended: {reason}")
 
     # -- set_status with a duration ------------------------------------------------------
 

@@ -180,6 +180,9 @@ class CoreCommands(Flow):
             raise Malformed(f"the {self.name} ruleset records a status as a fact, without a duration",
                             field="duration")
         self._check_rule(command.rule)
+        if command.value and t.state.units[command.unit].models_alive <= 0 \
+                and editions.fixed(t.state, "CORE.STR.2/status"):
+            raise Refused(f"{unit_named(t.state, command.unit, seat)} is already destroyed", rule="CORE.STR.2")
         self.change_status(t, command.unit, command.status, command.value, command.rule or "CORE.DESC.1",
                            reason=command.reason, attested_by=seat)
 

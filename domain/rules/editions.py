@@ -147,6 +147,9 @@ FIXES: dict[str, Fix] = {
                                  "falls back or is Routed (CORE.DESC.1), not each part on its own"),
     "EXT.OBJ.1": Fix(6, "reference: a leader and its bodyguard are one unit while attached (CORE.STR.1): naming either "
                         "near an objective counts both's OC, once, not each part on its own"),
+    "CORE.STR.2/status": Fix(6, "a destroyed unit (no models left) is refused a status gained (set_status), as it is "
+                                "refused more casualties, rather than recorded as Pinned or Battle-shocked off the "
+                                "table"),
     "CORE.PER.1/named": Fix(6, "reference: a status given for a while and lost as its effect ends gives as its reason "
                                "the effect in the players' words ('the falling back status ended: ...'), not its "
                                "field's name ('status falling_back ended: ...')"),

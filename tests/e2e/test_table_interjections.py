@@ -34,3 +34,27 @@ def test_a_game_created_before_the_fix_loses_the_status_with_the_reason_it_alway
     (lost,) = [e for e in game.cmd("A", "end_phase")["events"] if e["type"] == "StatusLost"]
     assert lost["data"]["reason"] == "status falling_back ended: the end of the phase has come"
     assert game.verify()["commands_ok"] is True
+
+
+def test_a_destroyed_unit_gains_no_status(new_game):
+    """CORE.STR.2 (edition 6): a unit with no models left is refused a status gained, as it is refused more
+    casualties; "Alice's Solo is now Pinned" would be said of models no longer on the table. Every ruleset."""
+    for ruleset in ("alternating", "reference", "heresy"):
+        game = new_game(ruleset, dice="table")
+        game.start([unit("solo", 1), unit("squad", 5)], [unit("boyz", 5)])
+        game.cmd("A", "record_casualties", unit="solo", models=1)
+        for seat in ("A", "B"):
+            problem = game.refused(seat, "set_status", unit="solo", status="pinned", value=True)
+            assert problem["rule"] == "CORE.STR.2" and "destroyed" in problem["detail"], problem
+        assert game.state()["units"]["solo"]["statuses"] == []
+        assert not [e for e in game.events() if e["type"] == "StatusGained"]
+
+
+def test_a_game_created_before_the_fix_still_records_a_status_on_a_destroyed_unit(new_game, monkeypatch):
+    monkeypatch.setattr(editions, "created_under", lambda: {"edition": 5})
+    game = new_game("alternating", dice="table")
+    game.start([unit("solo", 1), unit("squad", 5)], [unit("boyz", 5)])
+    game.cmd("A", "record_casualties", unit="solo", models=1)
+    gained = game.cmd("A", "set_status", unit="solo", status="pinned", value=True)
+    assert [e["type"] for e in gained["events"]] == ["StatusGained"]
+    assert game.verify()["commands_ok"] is True

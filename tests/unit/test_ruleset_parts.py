@@ -174,7 +174,7 @@ def test_persisting_alone_starts_effects_and_ends_each_at_its_boundary_taking_it
     effects.expire_effects(t, Step("command", None, "phase", "RS.CMD.1", "RS.CMD.1", active="B"))  # B's turn starts
     assert [(kind, data["unit"], rule) for kind, data, rule in t.events] == \
         [("EffectEnded", "squad", "CORE.PER.1"), ("EffectEnded", "foes", "CORE.PER.1")]
-    assert rules.changed == [("squad", "pinned", False, "CORE.PER.1", "status pinned ended: the end of the turn has come")]
+    assert rules.changed == [("squad", "pinned", False, "CORE.PER.1", "the Pinned status ended: the end of the turn has come")]
     assert all(not u.effects for u in t.state.units.values())
 
 

@@ -151,8 +151,9 @@ def test_the_reading_matches_the_rule_at_the_table_for_the_attack_steps(new_game
 @pytest.mark.parametrize("dice", ["table", "server"])
 def test_reference_rolls_say_what_they_mean(new_game, dice):
     game = tracked(new_game("reference", dice=dice))
+    # ten guards: the four shots cannot wipe them out, which would end the game before its charge (MSN.END.2)
     game.start([unit("shooters", 2, weapons=[BOLTER]), unit("shocked", 5, statuses=("battle_shocked",))],
-               [unit("guard", 3)])
+               [unit("guard", 10)])
     roll_off(game, dice)
     tested = roll(game, "A", [1, 1], dice)["events"]  # the battle-shocked unit's test at its command phase
     shock, result = (next(e for e in tested if e["type"] == t) for t in ("DiceRolled", "BattleShockTested"))
@@ -200,7 +201,7 @@ def legion(uid: str, count: int = 5, **fields: Any) -> dict[str, Any]:
 @pytest.mark.parametrize("dice", ["table", "server"])
 def test_heresy_rolls_say_what_they_mean(new_game, dice):
     game = tracked(new_game("heresy", dice=dice))
-    militia = unit("militia", 4)
+    militia = unit("militia", 10)  # more than the shots can slay: a wipe-out would end the game before the charge
     militia["models"][0].update(WS=3, I=3, T=3, Sv=4, Ld=7)
     game.start([legion("legion", 3)], [militia])
     if dice == "table":

@@ -19,7 +19,7 @@ from warlog.domain.game import evolve
 from warlog.domain.rules import clock, results
 from warlog.domain.rules.basics import SEATS, alive, other
 from warlog.domain.rules.registry import find_ruleset
-from warlog.domain.state import GameState, PerSeat
+from warlog.domain.state import Clock, GameState, PerSeat
 from warlog.projections.analytics import dice_summary
 from warlog.projections.state import result_view
 
@@ -62,19 +62,16 @@ Told = tuple[dict[str, Any], ev.Meta]  # a stored event as the log reads it (`Wa
 def walk(stored: Iterable[Told]) -> Walked:
     """Every event of the log in turn, as `Game` applies it."""
     state: GameState | None = None
-    paused, since = False, None
-    used = PerSeat(0.0, 0.0)
+    paused, watch = False, None  # the time each seat used, kept as the game's clock keeps it (with or without one)
     ended: dict[int, Standing] = {}
     text = None
     for told, meta in stored:
         entry = cast(ev.Entry, told)  # an entry as stored, its `text` beside
-        if state is not None and since is not None and state.status == "in_progress" and entry["at"]:
-            used = clock.charge(find_ruleset(state.ruleset), state, paused, used, since, entry["at"])
-            if clock.seconds(since, entry["at"]) > 0:  # an entry stamped a little earlier (another process's
-                since = entry["at"]                    # clock) gives no time back, as the game's clock keeps it
+        if state is not None and watch is not None and state.status == "in_progress":
+            watch = clock.advanced(find_ruleset(state.ruleset), state, paused, watch, entry["at"])
         state = evolve(state, entry, meta)
-        if since is None and state.status == "in_progress":
-            since = entry["at"]  # the clock starts with the game (MSN.CLK.1)
+        if watch is None and state.status == "in_progress":
+            watch = Clock(used=PerSeat(0.0, 0.0), at=entry["at"])  # the clock starts with the game (MSN.CLK.1)
         if entry["type"] == "UndoRequested":
             paused = True
         elif entry["type"] in UNPAUSED:
@@ -85,7 +82,7 @@ def walk(stored: Iterable[Told]) -> Walked:
             text = str(told.get("text") or "") or None
     if state is None:
         raise ValueError("a game's log starts with its creation")
-    return Walked(state, used, ended, text)
+    return Walked(state, watch.used if watch is not None else PerSeat(0.0, 0.0), ended, text)
 
 
 def rounds(walked: Walked) -> list[Standing]:

@@ -173,7 +173,7 @@ class AttackDriver:
             profile = from_data(roll["profile"])
             wounds = resolve(profile, roll["batches"]).wounds
             if wounds is not None:
-                party = struck(apart.units, self.rules.attack_party(apart.units, roll["attack"]["target"]), profile)
+                party = self.struck(apart.units, roll["attack"]["target"], profile)
                 return fnp_apart(apart, party, profile.target, wounds, request["unit"], roll["faces"])
         if step not in READ_STEPS:
             return None
@@ -255,14 +255,17 @@ class AttackDriver:
                                                  for line in need.among],
                                      "need": need_data(need), "attack_roll": context}, "RS.ATK.3")
 
+    def struck(self, units: Mapping[str, Unit], target: str, profile: Profile) -> list[str]:
+        """The units the attack at `target` was declared at (`struck`), read from its ruleset's party now."""
+        return struck(units, self.rules.attack_party(units, target), profile)
+
     def fallen(self, state: GameState, context: ev.AttackRoll) -> bool:
         """RS.ATK.4/fallen: every unit the attack struck (the target and the leader attached to it as declared,
         `struck`) was destroyed while it waited, recorded at the table: the attack has nothing left to strike."""
         if not editions.fixed(state, "RS.ATK.4/fallen"):
             return False
-        party = self.rules.attack_party(state.units, context["attack"]["target"])
         return all(state.units[uid].models_alive <= 0
-                   for uid in struck(state.units, party, from_data(context["profile"])))
+                   for uid in self.struck(state.units, context["attack"]["target"], from_data(context["profile"])))
 
     def attack_ended(self, t: Table, context: ev.AttackRoll, progress: Progress) -> None:
         """RS.ATK.4/fallen: the attack ends where it stands once its target is destroyed: it asks no more dice of
@@ -271,7 +274,7 @@ class AttackDriver:
         ids = context["attack"]
         profile = from_data(context["profile"])
         units = t.state.units
-        together = struck(units, self.rules.attack_party(units, ids["target"]), profile)
+        together = self.struck(units, ids["target"], profile)
         outcome = so_far(profile, progress.decisions)
         lines = {uid: dict(zip(("alive", "taken"), line_standing(units[uid]))) for uid in together}
         t.emit("AttackResolved", {**ids, **{field: getattr(outcome, field) for field in self.resolved_fields},
@@ -288,10 +291,8 @@ class AttackDriver:
         units = t.state.units
         ids = context["attack"]
         profile = from_data(context["profile"])
-        together = self.rules.attack_party(units, ids["target"])
-        paused = editions.fixed(t.state, "RS.ATK.4/paused")
-        if paused:  # the units it was declared at
-            together = struck(units, together, profile)
+        paused = editions.fixed(t.state, "RS.ATK.4/paused")  # then the units it was declared at
+        together = self.struck(units, ids["target"], profile) if paused else self.rules.attack_party(units, ids["target"])
         before, after = lines_after(units, together, profile, outcome)
         now = None
         if paused:  # what it took from each line laid over the unit as it stands (RS.ATK.4/paused)
@@ -426,11 +427,16 @@ def laid_over(unit: Unit, before: Sequence[ModelLine], after: Mapping[str, list[
     (RS.ATK.3), a line's wounds lost with its last model. Where nothing was recorded meanwhile, `after` itself."""
     alive, taken = line_standing(unit)
     for line, was in enumerate(before):
-        struck_off = (was.count * was.W - was.wounds_taken) - (after["alive"][line] * was.W - after["taken"][line])
-        left = max(0, alive[line] * was.W - taken[line] - struck_off)
+        left = max(0, alive[line] * was.W - taken[line] - struck_off(was, after, line))
         alive[line] = -(-left // was.W)
         taken[line] = alive[line] * was.W - left
     return {"alive": alive, "taken": taken}
+
+
+def struck_off(was: ModelLine, after: Mapping[str, list[int]], line: int) -> int:
+    """The wounds the attack took from a model line as it was declared (`was`): those it had left, less those
+    `after` leaves it."""
+    return (was.count * was.W - was.wounds_taken) - (after["alive"][line] * was.W - after["taken"][line])
 
 
 def still_standing(unit: Unit) -> tuple[int, int]:
@@ -452,9 +458,8 @@ def record_losses(rules: AttackRules, t: Table, together: Sequence[str], before:
     recorded while it waited for its dice (casualties, wounds, models returned) is not in them. With `now` (a game
     judged by RS.ATK.4/paused: what each unit had to lose as it stood, `still_standing`), `after` are its lines
     with the attack's losses laid over it (`laid_over`), and it loses what they differ by, never more than it has;
-    else (a game
-    created before the fix) its models alive less those the attack left, which counted the models recorded
-    meanwhile too, and could be a negative count, and the wounds the attack took from its declared lines."""
+    else (a game created before the fix) its models alive less those the attack left, which counted the models
+    recorded meanwhile too, and could be a negative count, and the wounds the attack took from its declared lines."""
     for uid in together:
         unit = t.state.units[uid]
         if now is not None:
@@ -462,10 +467,7 @@ def record_losses(rules: AttackRules, t: Table, together: Sequence[str], before:
             lost = models - sum(after[uid]["alive"])
             wounds -= wounds_left(unit, after[uid]["alive"], after[uid]["taken"])
         else:
-            wounds = 0  # the wounds this unit had left before the attack, less those it has left after
-            for line, was in enumerate(before[uid]):
-                wounds += (was.count * was.W - was.wounds_taken) - \
-                          (after[uid]["alive"][line] * was.W - after[uid]["taken"][line])
+            wounds = sum(struck_off(was, after[uid], line) for line, was in enumerate(before[uid]))
             lost = unit.models_alive - sum(after[uid]["alive"])
         if lost > 0 or wounds > 0:
             rules.casualties(t, uid, lost, wounds, "RS.ATK.4", **wounded_note(t.state, uid, after[uid]["taken"]))

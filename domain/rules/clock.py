@@ -49,8 +49,14 @@ def charge(ruleset: Ruleset, state: GameState, paused: bool, used: PerSeat[float
 def charged(ruleset: Ruleset, state: GameState, paused: bool, at: str) -> Clock | None:
     """The state's clock brought up to `at` (an entry's time): the time since its last entry goes to the seats
     the game waited for."""
-    clock = state.clock
-    if clock is None or not at or seconds(clock.at, at) <= 0:
+    return None if state.clock is None else advanced(ruleset, state, paused, state.clock, at)
+
+
+def advanced(ruleset: Ruleset, state: GameState, paused: bool, clock: Clock, at: str) -> Clock:
+    """`clock` brought up to `at`, the time since its own `at` given to the seats the game waited for in `state`;
+    an entry stamped no later (another process's clock a little behind) gives no time back and leaves it as it
+    was (GET /summary's clock reads the log so too)."""
+    if not at or seconds(clock.at, at) <= 0:
         return clock
     return Clock(used=charge(ruleset, state, paused, clock.used, clock.at, at), at=at)
 
